@@ -1,0 +1,31 @@
+// Bundles the extension and the emulator CLI. Type checking is separate (`npm run typecheck`).
+import * as esbuild from 'esbuild';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+/** @type {import('esbuild').BuildOptions} */
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node22',
+  format: 'cjs',
+  minify: production,
+  sourcemap: !production,
+  sourcesContent: false,
+  logLevel: 'info',
+};
+
+const builds = [
+  // The extension: `vscode` is provided by the host at run time.
+  { ...common, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist', external: ['vscode'] },
+  // The emulator CLI: `node dist/emulator.js [--port N] ...`.
+  { ...common, entryPoints: { emulator: 'src/emulator/cli.ts' }, outdir: 'dist' },
+];
+
+if (watch) {
+  const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));
+  await Promise.all(contexts.map((c) => c.watch()));
+} else {
+  await Promise.all(builds.map((b) => esbuild.build(b)));
+}

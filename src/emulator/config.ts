@@ -1,0 +1,124 @@
+/** The emulator's world: deployments, timings, limits. A JSON config file overrides any part. */
+import { readFileSync } from 'node:fs';
+
+export interface DeploymentConfig {
+  name: string;
+  model: string;
+  version: string;
+  sku: string;
+  capacity: number;
+  /** Limits per rate-limit window (a minute unless `rateLimitWindowSeconds` says otherwise). */
+  requestsPerMinute: number;
+  tokensPerMinute: number;
+}
+
+export interface AccountConfig {
+  name: string;
+  resourceGroup: string;
+  kind: string;
+  location: string;
+  /** Deployment names this account shows in Resource Manager; default: all. */
+  deployments?: string[];
+}
+
+export interface SubscriptionConfig {
+  subscriptionId: string;
+  displayName: string;
+  tenantId: string;
+  accounts: AccountConfig[];
+}
+
+export interface EmulatorConfig {
+  deployments: DeploymentConfig[];
+  /** Resource Manager's view of the world (subscriptions → accounts). */
+  subscriptions: SubscriptionConfig[];
+  /** Items per page on Resource Manager lists (small values exercise `nextLink`). */
+  armPageSize: number;
+  /** Delay between streamed tokens, so a stream looks like a real one. */
+  streamTokenDelayMs: number;
+  /** Background responses: time spent queued, then in progress. */
+  responseQueuedMs: number;
+  responseInProgressMs: number;
+  /** Length of the rate-limit window; 60 s like the service, shorter for tests. */
+  rateLimitWindowSeconds: number;
+  maxBodyBytes: number;
+  delivery: {
+    /** Attempts in all, the first included. */
+    maxAttempts: number;
+    /** Wait before the first retry; doubled each time. */
+    retryBaseMs: number;
+    timeoutMs: number;
+  };
+}
+
+export const DEFAULT_CONFIG: EmulatorConfig = {
+  deployments: [
+    { name: 'gpt-4o', model: 'gpt-4o', version: '2024-11-20', sku: 'GlobalStandard', capacity: 50, requestsPerMinute: 300, tokensPerMinute: 50_000 },
+    { name: 'gpt-4o-mini', model: 'gpt-4o-mini', version: '2024-07-18', sku: 'Standard', capacity: 100, requestsPerMinute: 600, tokensPerMinute: 100_000 },
+    { name: 'o3-mini', model: 'o3-mini', version: '2025-01-31', sku: 'GlobalStandard', capacity: 20, requestsPerMinute: 120, tokensPerMinute: 20_000 },
+    { name: 'gpt-4.1-nano', model: 'gpt-4.1-nano', version: '2025-04-14', sku: 'DataZoneStandard', capacity: 10, requestsPerMinute: 60, tokensPerMinute: 10_000 },
+  ],
+  subscriptions: [
+    {
+      subscriptionId: '00000000-0000-4000-8000-000000000001',
+      displayName: 'Emulator Subscription',
+      tenantId: '00000000-0000-4000-8000-0000000000aa',
+      accounts: [
+        { name: 'emulator-openai', resourceGroup: 'rg-emulator', kind: 'OpenAI', location: 'swedencentral' },
+        { name: 'emulator-language', resourceGroup: 'rg-emulator', kind: 'TextAnalytics', location: 'swedencentral', deployments: [] },
+      ],
+    },
+  ],
+  armPageSize: 50,
+  streamTokenDelayMs: 0,
+  responseQueuedMs: 200,
+  responseInProgressMs: 500,
+  rateLimitWindowSeconds: 60,
+  maxBodyBytes: 4 * 1024 * 1024,
+  delivery: { maxAttempts: 5, retryBaseMs: 1_000, timeoutMs: 10_000 },
+};
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+/** Merges a partial config over the defaults and checks what would break the emulator later. */
+export function resolveConfig(partial: Partial<EmulatorConfig> = {}): EmulatorConfig {
+  const config: EmulatorConfig = {
+    ...DEFAULT_CONFIG,
+    ...partial,
+    delivery: { ...DEFAULT_CONFIG.delivery, ...partial.delivery },
+  };
+  if (!Array.isArray(config.deployments)) throw new ConfigError('"deployments" must be a list.');
+  const names = new Set<string>();
+  for (const [i, d] of config.deployments.entries()) {
+    if (!d || typeof d.name !== 'string' || !d.name) throw new ConfigError(`deployments[${i}] needs a "name".`);
+    if (typeof d.model !== 'string' || !d.model) throw new ConfigError(`deployment "${d.name}" needs a "model".`);
+    if (names.has(d.name)) throw new ConfigError(`deployment "${d.name}" appears twice.`);
+    names.add(d.name);
+    for (const k of ['capacity', 'requestsPerMinute', 'tokensPerMinute'] as const) {
+      if (d[k] !== undefined && !(typeof d[k] === 'number' && d[k] > 0)) throw new ConfigError(`deployment "${d.name}": "${k}" must be a positive number.`);
+    }
+  }
+  // Config files may leave out the finer details of a deployment.
+  const defaults = { version: '1', sku: 'Standard', capacity: 10, requestsPerMinute: 1_000, tokensPerMinute: 1_000_000 };
+  config.deployments = config.deployments.map((d) => ({ ...defaults, ...d }));
+  for (const k of ['armPageSize', 'rateLimitWindowSeconds', 'maxBodyBytes'] as const) {
+    if (!(typeof config[k] === 'number' && config[k] > 0)) throw new ConfigError(`"${k}" must be a positive number.`);
+  }
+  return config;
+}
+
+export function loadConfigFile(path: string): Partial<EmulatorConfig> {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new ConfigError(`Cannot read the config file ${path}: ${(err as Error).message}`);
+  }
+  try {
+    return JSON.parse(text) as Partial<EmulatorConfig>;
+  } catch (err) {
+    throw new ConfigError(`The config file ${path} is not valid JSON: ${(err as Error).message}`);
+  }
+}

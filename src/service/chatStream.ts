@@ -1,0 +1,69 @@
+/** Turns a chat completion SSE body into chunks, and chunks into a finished reply. */
+import { ServiceError, parseErrorBody } from './errors';
+import { SseParser } from './sse';
+import type { ChatCompletionChunk, Usage } from './types';
+
+/**
+ * Yields each JSON frame up to `[DONE]`. A mid-stream `{"error":…}` frame throws a ServiceError;
+ * a body that ends without `[DONE]` throws too, so a cut connection is never mistaken for a reply.
+ */
+export async function* readChatStream(body: AsyncIterable<Uint8Array | string>, host: string): AsyncGenerator<ChatCompletionChunk> {
+  const parser = new SseParser();
+  let done = false;
+  const handle = function* (events: ReturnType<SseParser['push']>): Generator<ChatCompletionChunk> {
+    for (const ev of events) {
+      if (done) return;
+      const data = ev.data.trim();
+      if (data === '[DONE]') {
+        done = true;
+        return;
+      }
+      if (!data) continue;
+      let frame: unknown;
+      try {
+        frame = JSON.parse(data);
+      } catch {
+        throw new ServiceError({ kind: 'invalid-response', host, serviceMessage: `unreadable stream frame: ${data.slice(0, 120)}` });
+      }
+      if (frame && typeof frame === 'object' && 'error' in frame && (frame as { error: unknown }).error) {
+        throw new ServiceError({ kind: 'stream', host, ...parseErrorBody(data) });
+      }
+      yield frame as ChatCompletionChunk;
+    }
+  };
+  for await (const chunk of body) {
+    yield* handle(parser.push(chunk));
+    if (done) return;
+  }
+  yield* handle(parser.end());
+  if (!done) throw new ServiceError({ kind: 'stream', host, code: 'incomplete', serviceMessage: 'the stream ended before [DONE]' });
+}
+
+export interface StreamResult {
+  content: string;
+  finishReason: string | null;
+  usage?: Usage;
+  model?: string;
+  id?: string;
+}
+
+/** Folds chunks of choice 0 into the reply a user would see. */
+export class ChatAccumulator implements StreamResult {
+  content = '';
+  finishReason: string | null = null;
+  usage?: Usage;
+  model?: string;
+  id?: string;
+
+  add(chunk: ChatCompletionChunk): string {
+    if (chunk.id) this.id = chunk.id;
+    if (chunk.model) this.model = chunk.model;
+    if (chunk.usage) this.usage = chunk.usage;
+    const choice = chunk.choices?.find((c) => c.index === 0);
+    if (!choice) return '';
+    if (choice.finish_reason) this.finishReason = choice.finish_reason;
+    const text = choice.delta?.content ?? '';
+    this.content += text;
+    return text;
+  }
+}

@@ -1,0 +1,73 @@
+/** What a connection to one resource is made of, and how its endpoint is normalised. */
+
+export type AuthSource =
+  | { kind: 'apiKey'; apiKey: string }
+  /** Returns a bearer token; it is called for every request, so it should cache. */
+  | { kind: 'bearer'; getToken: (signal?: AbortSignal) => Promise<string> };
+
+export interface Timeouts {
+  /** Time to open the TCP/TLS connection. */
+  connectMs: number;
+  /** Time until the response headers arrive. */
+  headersMs: number;
+  /** Longest silence while the body is read (a stream with no frame for this long fails). */
+  bodyMs: number;
+}
+
+export interface RetryPolicy {
+  /** Retries after the first attempt. */
+  maxRetries: number;
+  /** Upper bound for all attempts and waits together. */
+  maxTotalMs: number;
+  /** First backoff step; doubled every retry, with jitter. */
+  baseDelayMs: number;
+  /** Longest single wait. */
+  maxDelayMs: number;
+}
+
+export const DEFAULT_API_VERSION = '2024-10-21';
+export const DEFAULT_TIMEOUTS: Timeouts = { connectMs: 10_000, headersMs: 60_000, bodyMs: 60_000 };
+export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 3, maxTotalMs: 60_000, baseDelayMs: 500, maxDelayMs: 8_000 };
+
+export interface ConnectionOptions {
+  /** Resource address, e.g. `https://name.openai.azure.com`, or any base such as `http://127.0.0.1:8080`. */
+  endpoint: string;
+  auth: AuthSource;
+  /** api-version for the deployment-level route. */
+  apiVersion?: string;
+  timeouts?: Partial<Timeouts>;
+  retry?: Partial<RetryPolicy>;
+}
+
+export class EndpointError extends Error {
+  override readonly name = 'EndpointError';
+}
+
+/**
+ * Accepts what people paste: a bare host, a trailing slash, `.../openai`, `.../openai/v1/`, or a
+ * full deployment URL, and returns the resource base (no trailing slash, no `/openai` suffix).
+ */
+export function normalizeEndpoint(input: string): string {
+  let text = input.trim();
+  if (!text) throw new EndpointError('Enter the endpoint URL of your resource, e.g. https://my-resource.openai.azure.com.');
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) text = `https://${text}`;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new EndpointError(`"${input.trim()}" is not a valid URL. Use the form https://my-resource.openai.azure.com.`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new EndpointError(`The endpoint must start with https:// (got ${url.protocol}//).`);
+  }
+  if (url.username || url.password) throw new EndpointError('The endpoint must not contain a user name or password; put the key in the key field.');
+  // Drop everything from the first `/openai` segment on: `/openai/v1/...`, `/openai/deployments/...`.
+  const path = url.pathname.replace(/\/openai(\/.*)?$/i, '').replace(/\/+$/, '');
+  return `${url.protocol}//${url.host}${path}`;
+}
+
+/** True for 127.0.0.0/8, ::1 and localhost: the only places plain http is fine. */
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
+}

@@ -1,0 +1,206 @@
+/**
+ * One error type for everything the service client can fail with, carrying what a person needs
+ * to act on it. Messages never contain credentials: they are built only from the host, the
+ * service's own error body and the request's non-secret parts.
+ */
+
+export type ServiceErrorKind =
+  | 'http' // the service answered with a non-2xx status
+  | 'network' // DNS, refused, reset, TLS
+  | 'timeout' // connect, headers or body timeout
+  | 'aborted' // the caller's AbortSignal fired
+  | 'stream' // an error frame inside a stream, or a stream cut short
+  | 'invalid-response'; // the service answered with something that is not what the API promises
+
+export interface ServiceErrorInit {
+  kind: ServiceErrorKind;
+  host: string;
+  status?: number;
+  code?: string;
+  /** The service's own message, if it sent one. */
+  serviceMessage?: string;
+  param?: string;
+  requestId?: string;
+  retryAfterMs?: number;
+  /** Content filter categories that fired (hate, violence, ...). */
+  filteredCategories?: string[];
+  /** The deployment the request named, for 404s. */
+  deployment?: string;
+  cause?: unknown;
+}
+
+export class ServiceError extends Error {
+  override readonly name = 'ServiceError';
+  readonly kind: ServiceErrorKind;
+  readonly host: string;
+  readonly status?: number;
+  readonly code?: string;
+  readonly serviceMessage?: string;
+  readonly param?: string;
+  readonly requestId?: string;
+  readonly retryAfterMs?: number;
+  readonly filteredCategories?: string[];
+  readonly deployment?: string;
+
+  constructor(init: ServiceErrorInit) {
+    super(describe(init), init.cause === undefined ? undefined : { cause: init.cause });
+    this.kind = init.kind;
+    this.host = init.host;
+    this.status = init.status;
+    this.code = init.code;
+    this.serviceMessage = init.serviceMessage;
+    this.param = init.param;
+    this.requestId = init.requestId;
+    this.retryAfterMs = init.retryAfterMs;
+    this.filteredCategories = init.filteredCategories;
+    this.deployment = init.deployment;
+  }
+
+  /** True when trying again later can succeed (rate limit, server trouble, network). */
+  get transient(): boolean {
+    if (this.kind === 'network' || this.kind === 'timeout') return true;
+    return this.status === 429 || (this.status !== undefined && this.status >= 500);
+  }
+}
+
+function seconds(ms: number): string {
+  const s = Math.ceil(ms / 1000);
+  return s === 1 ? '1 second' : `${s} seconds`;
+}
+
+function withDetail(text: string, init: ServiceErrorInit): string {
+  const parts = [text];
+  if (init.serviceMessage && !text.includes(init.serviceMessage)) parts.push(`Service said: ${init.serviceMessage}`);
+  if (init.requestId) parts.push(`(request id ${init.requestId})`);
+  return parts.join(' ');
+}
+
+/** A sentence that says what happened and what to do. */
+export function describe(init: ServiceErrorInit): string {
+  const { host, status, code } = init;
+  switch (init.kind) {
+    case 'aborted':
+      return `The request to ${host} was cancelled.`;
+    case 'timeout':
+      return `${host} did not answer in time (${code ?? 'timeout'}). Check your network, or raise the timeout in the settings.`;
+    case 'network':
+      return networkMessage(host, code);
+    case 'stream':
+      return withDetail(`The reply stream from ${host} broke off${code ? ` (${code})` : ''}. Try again.`, init);
+    case 'invalid-response':
+      return withDetail(`${host} sent a reply that is not what the API promises${status ? ` (HTTP ${status})` : ''}. Check that the endpoint is an Azure OpenAI resource.`, init);
+    case 'http':
+      break;
+  }
+  if (status === 401) {
+    return withDetail(`Access denied (401) by ${host}: the API key or token is wrong, or the endpoint is not this resource's. Check the connection's key and endpoint.`, init);
+  }
+  if (status === 403) {
+    return withDetail(`Forbidden (403) by ${host}: your identity has no access to this resource, or its network rules block you. With Entra ID, ask for the "Cognitive Services OpenAI User" role on the resource.`, init);
+  }
+  if (status === 404 && (code === 'DeploymentNotFound' || init.deployment)) {
+    const name = init.deployment ? `"${init.deployment}"` : 'named in the request';
+    return withDetail(`The deployment ${name} does not exist on ${host}. Check the name in the Deployments list; a deployment created in the last 5 minutes may not be ready yet.`, init);
+  }
+  if (status === 404) {
+    return withDetail(`Not found (404) on ${host}. Check the endpoint URL; this resource may not offer this API.`, init);
+  }
+  if (status === 400 && code === 'content_filter') {
+    const cats = init.filteredCategories?.length ? ` (${init.filteredCategories.join(', ')})` : '';
+    return `The content filter blocked this request${cats}. Rephrase the message and send it again.${init.requestId ? ` (request id ${init.requestId})` : ''}`;
+  }
+  if (status === 429) {
+    const when = init.retryAfterMs !== undefined ? `Retry in ${seconds(init.retryAfterMs)}.` : 'Retry in a little while.';
+    return withDetail(`Rate limit reached on ${host}. ${when}`, init);
+  }
+  if (status !== undefined && status >= 500) {
+    return withDetail(`The service at ${host} failed (HTTP ${status}). This is usually temporary: try again shortly.`, init);
+  }
+  const param = init.param ? ` (parameter "${init.param}")` : '';
+  return withDetail(`The request was rejected by ${host} (HTTP ${status}${code ? `, ${code}` : ''})${param}.`, init);
+}
+
+const TLS_CODES = /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)|ERR_TLS/;
+
+function networkMessage(host: string, code: string | undefined): string {
+  switch (code) {
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `Could not resolve ${host} (${code}). Check the endpoint URL and your network or proxy.`;
+    case 'ECONNREFUSED':
+      return `${host} refused the connection. Check the endpoint URL and port; if it is the local emulator, start it.`;
+    case 'ECONNRESET':
+    case 'EPIPE':
+    case 'UND_ERR_SOCKET':
+    case 'UND_ERR_CLOSED':
+      return `The connection to ${host} was cut (${code}). Try again; if it keeps happening, check your proxy or firewall.`;
+    case 'ENETUNREACH':
+    case 'EHOSTUNREACH':
+      return `${host} cannot be reached (${code}). Check your network connection.`;
+  }
+  if (code && TLS_CODES.test(code)) {
+    return `The secure connection to ${host} failed (${code}). Check the endpoint URL; a proxy that inspects TLS needs its certificate trusted.`;
+  }
+  return `Could not reach ${host}${code ? ` (${code})` : ''}. Check the endpoint URL and your network.`;
+}
+
+interface ErrorBody {
+  error?: {
+    code?: unknown;
+    message?: unknown;
+    param?: unknown;
+    status?: unknown;
+    innererror?: { code?: unknown; content_filter_result?: unknown; content_filter_results?: unknown };
+    inner_error?: { code?: unknown; content_filter_result?: unknown; content_filter_results?: unknown };
+  };
+  code?: unknown;
+  message?: unknown;
+}
+
+function str(v: unknown): string | undefined {
+  if (typeof v === 'string' && v.length > 0) return v;
+  if (typeof v === 'number') return String(v);
+  return undefined;
+}
+
+/** Names of the categories marked `filtered: true` in a content filter result object. */
+export function filteredCategories(results: unknown): string[] {
+  if (!results || typeof results !== 'object') return [];
+  return Object.entries(results as Record<string, unknown>)
+    .filter(([, v]) => !!v && typeof v === 'object' && (v as { filtered?: unknown }).filtered === true)
+    .map(([k]) => k);
+}
+
+/** Reads the service's error body in every spelling seen on the wire. */
+export function parseErrorBody(text: string): Pick<ServiceErrorInit, 'code' | 'serviceMessage' | 'param' | 'filteredCategories'> {
+  let body: ErrorBody;
+  try {
+    body = JSON.parse(text) as ErrorBody;
+  } catch {
+    const trimmed = text.trim().slice(0, 300);
+    return trimmed ? { serviceMessage: trimmed } : {};
+  }
+  if (!body || typeof body !== 'object') return {};
+  const err = body.error && typeof body.error === 'object' ? body.error : undefined;
+  const inner = err?.innererror ?? err?.inner_error;
+  const cats = filteredCategories(inner?.content_filter_result ?? inner?.content_filter_results);
+  return {
+    code: str(err?.code) ?? str(body.code),
+    serviceMessage: str(err?.message) ?? str(body.message),
+    param: str(err?.param),
+    filteredCategories: cats.length ? cats : undefined,
+  };
+}
+
+/** `retry-after-ms` first (as the service documents), then `retry-after` in seconds or as a date. */
+export function parseRetryAfter(headers: Record<string, string | string[] | undefined>, now = Date.now()): number | undefined {
+  const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+  const ms = Number(first(headers['retry-after-ms']));
+  if (Number.isFinite(ms) && ms >= 0 && first(headers['retry-after-ms']) !== undefined) return ms;
+  const ra = first(headers['retry-after']);
+  if (ra === undefined) return undefined;
+  const secs = Number(ra);
+  if (Number.isFinite(secs) && secs >= 0) return secs * 1000;
+  const date = Date.parse(ra);
+  return Number.isFinite(date) ? Math.max(0, date - now) : undefined;
+}

@@ -1,0 +1,208 @@
+/**
+ * The HTTP layer every API call goes through: one keep-alive pool per origin, auth headers,
+ * timeouts, retries with backoff, and translation of every failure into a ServiceError.
+ */
+import { Pool } from 'undici';
+import type { Dispatcher } from 'undici';
+import { DEFAULT_RETRY, DEFAULT_TIMEOUTS, type AuthSource, type RetryPolicy, type Timeouts } from './connection';
+import { ServiceError, parseErrorBody, parseRetryAfter } from './errors';
+
+export interface HttpRequest {
+  method: 'GET' | 'POST' | 'DELETE';
+  /** Absolute URL. */
+  url: string;
+  body?: unknown;
+  signal?: AbortSignal;
+  /** Extra context for error messages. */
+  deployment?: string;
+  /** Return the live body instead of reading it (the caller must consume or destroy it). */
+  stream?: boolean;
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  requestId?: string;
+}
+
+export interface StreamResponse extends HttpResponse {
+  body: Dispatcher.ResponseData['body'];
+}
+
+const RETRY_STATUS = new Set([408, 429, 500, 502, 503, 504]);
+const RETRY_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT']);
+const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
+const USER_AGENT = 'aoai-workbench/0.1';
+
+function header(headers: HttpResponse['headers'], name: string): string | undefined {
+  const v = headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/** Wait that can be cut short by the caller's signal. */
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+export class HttpClient {
+  private readonly pools = new Map<string, Pool>();
+  readonly timeouts: Timeouts;
+  readonly retry: RetryPolicy;
+
+  constructor(
+    private readonly auth: AuthSource,
+    timeouts?: Partial<Timeouts>,
+    retry?: Partial<RetryPolicy>,
+  ) {
+    this.timeouts = { ...DEFAULT_TIMEOUTS, ...timeouts };
+    this.retry = { ...DEFAULT_RETRY, ...retry };
+  }
+
+  private pool(origin: string): Pool {
+    let pool = this.pools.get(origin);
+    if (!pool) {
+      pool = new Pool(origin, { connect: { timeout: this.timeouts.connectMs }, keepAliveTimeout: 30_000, connections: 16 });
+      this.pools.set(origin, pool);
+    }
+    return pool;
+  }
+
+  /** A JSON request; returns the parsed body. */
+  async json<T>(req: HttpRequest): Promise<T> {
+    const res = await this.send({ ...req, stream: false });
+    const host = new URL(req.url).host;
+    const text = await res.body.text().catch((cause: unknown) => {
+      throw this.toError(cause, host, req);
+    });
+    try {
+      return JSON.parse(text) as T;
+    } catch {
+      throw new ServiceError({ kind: 'invalid-response', host, status: res.status, requestId: res.requestId, serviceMessage: text.slice(0, 200) || undefined });
+    }
+  }
+
+  /** A request whose body the caller reads as it arrives. Retries happen only before the first byte. */
+  stream(req: HttpRequest): Promise<StreamResponse> {
+    return this.send({ ...req, stream: true });
+  }
+
+  private async authHeaders(signal?: AbortSignal): Promise<Record<string, string>> {
+    if (this.auth.kind === 'apiKey') return { 'api-key': this.auth.apiKey };
+    return { authorization: `Bearer ${await this.auth.getToken(signal)}` };
+  }
+
+  private async send(req: HttpRequest): Promise<StreamResponse> {
+    const url = new URL(req.url);
+    const host = url.host;
+    const started = Date.now();
+    const payload = req.body === undefined ? undefined : JSON.stringify(req.body);
+    for (let attempt = 0; ; attempt++) {
+      let res: Dispatcher.ResponseData;
+      try {
+        const headers: Record<string, string> = {
+          accept: req.stream ? 'text/event-stream' : 'application/json',
+          'user-agent': USER_AGENT,
+          ...(await this.authHeaders(req.signal)),
+        };
+        if (payload !== undefined) headers['content-type'] = 'application/json';
+        res = await this.pool(url.origin).request({
+          method: req.method,
+          path: url.pathname + url.search,
+          headers,
+          body: payload,
+          signal: req.signal,
+          headersTimeout: this.timeouts.headersMs,
+          bodyTimeout: this.timeouts.bodyMs,
+        });
+      } catch (cause) {
+        const err = this.toError(cause, host, req);
+        if (err.kind !== 'aborted' && this.shouldRetry(attempt, started, undefined, code(cause))) {
+          await this.backoff(attempt, started, undefined, req.signal, host);
+          continue;
+        }
+        throw err;
+      }
+      const headers = res.headers as HttpResponse['headers'];
+      const requestId = header(headers, 'apim-request-id') ?? header(headers, 'x-request-id');
+      if (res.statusCode >= 200 && res.statusCode < 300) {
+        return { status: res.statusCode, headers, requestId, body: res.body };
+      }
+      const text = await res.body.text().catch(() => '');
+      const retryAfterMs = parseRetryAfter(headers);
+      const err = new ServiceError({
+        kind: 'http',
+        host,
+        status: res.statusCode,
+        requestId,
+        retryAfterMs,
+        deployment: res.statusCode === 404 ? req.deployment : undefined,
+        ...parseErrorBody(text),
+      });
+      const shouldRetry = header(headers, 'x-should-retry');
+      const retryable = shouldRetry === 'true' || (shouldRetry !== 'false' && RETRY_STATUS.has(res.statusCode));
+      if (retryable && this.shouldRetry(attempt, started, retryAfterMs)) {
+        await this.backoff(attempt, started, retryAfterMs, req.signal, host);
+        continue;
+      }
+      throw err;
+    }
+  }
+
+  private delayFor(attempt: number, retryAfterMs: number | undefined): number {
+    if (retryAfterMs !== undefined) return retryAfterMs;
+    const exp = Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** attempt);
+    return exp / 2 + Math.random() * (exp / 2);
+  }
+
+  private shouldRetry(attempt: number, started: number, retryAfterMs?: number, errCode?: string): boolean {
+    if (attempt >= this.retry.maxRetries) return false;
+    if (errCode !== undefined && !RETRY_CODES.has(errCode)) return false;
+    // A wait the budget cannot cover is not worth starting: report the error (with its retry time) now.
+    return Date.now() - started + this.delayFor(attempt, retryAfterMs) <= this.retry.maxTotalMs;
+  }
+
+  private async backoff(attempt: number, started: number, retryAfterMs: number | undefined, signal: AbortSignal | undefined, host: string) {
+    const wait = Math.min(this.delayFor(attempt, retryAfterMs), Math.max(0, this.retry.maxTotalMs - (Date.now() - started)));
+    try {
+      await sleep(wait, signal);
+    } catch (cause) {
+      throw new ServiceError({ kind: 'aborted', host, cause });
+    }
+  }
+
+  /** Maps whatever undici or the signal threw to a ServiceError. */
+  toError(cause: unknown, host: string, req: Pick<HttpRequest, 'signal'>): ServiceError {
+    if (cause instanceof ServiceError) return cause;
+    const c = code(cause);
+    if (req.signal?.aborted || c === 'UND_ERR_ABORTED' || (cause as Error)?.name === 'AbortError') {
+      return new ServiceError({ kind: 'aborted', host, cause });
+    }
+    if (c && TIMEOUT_CODES.has(c)) return new ServiceError({ kind: 'timeout', host, code: c, cause });
+    return new ServiceError({ kind: 'network', host, code: c, cause });
+  }
+
+  async close(): Promise<void> {
+    const pools = [...this.pools.values()];
+    this.pools.clear();
+    await Promise.all(pools.map((p) => p.close().catch(() => p.destroy())));
+  }
+}
+
+/** The error code of an undici/net error, looking through `cause` chains. */
+function code(err: unknown): string | undefined {
+  for (let e = err as { code?: unknown; cause?: unknown } | undefined, i = 0; e && i < 5; e = e.cause as typeof e, i++) {
+    if (typeof e.code === 'string') return e.code;
+  }
+  return undefined;
+}

@@ -1,0 +1,88 @@
+/**
+ * Standard Webhooks signatures, as the service uses them: HMAC-SHA256 over
+ * `${webhook-id}.${webhook-timestamp}.${body}`, base64, sent as `v1,<mac>` (several may be
+ * space-separated). A `whsec_` secret is base64 after the prefix; any other secret is used as its
+ * UTF-8 bytes (what the `openai` package does).
+ */
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+
+export const SECRET_PREFIX = 'whsec_';
+export const DEFAULT_TOLERANCE_SECONDS = 300;
+
+export function secretKey(secret: string): Buffer {
+  return secret.startsWith(SECRET_PREFIX) ? Buffer.from(secret.slice(SECRET_PREFIX.length), 'base64') : Buffer.from(secret, 'utf8');
+}
+
+/** A new secret: `whsec_` + base64 of 32 random bytes. */
+export function generateSecret(): string {
+  return SECRET_PREFIX + randomBytes(32).toString('base64');
+}
+
+/** The masked form shown after creation, e.g. `whsec_...8s8=`. */
+export function secretHint(secret: string): string {
+  return `${SECRET_PREFIX}...${secret.slice(-4)}`;
+}
+
+export function sign(secret: string | Buffer, webhookId: string, timestamp: number | string, body: string | Buffer): string {
+  const key = typeof secret === 'string' ? secretKey(secret) : secret;
+  const mac = createHmac('sha256', key).update(`${webhookId}.${timestamp}.`).update(body).digest('base64');
+  return `v1,${mac}`;
+}
+
+/** The three headers of a delivery. */
+export function signedHeaders(secret: string, webhookId: string, body: string, now = Date.now()): Record<string, string> {
+  const timestamp = Math.floor(now / 1000);
+  return {
+    'webhook-id': webhookId,
+    'webhook-timestamp': String(timestamp),
+    'webhook-signature': sign(secret, webhookId, timestamp, body),
+  };
+}
+
+export type VerifyFailure =
+  | { ok: false; reason: 'missing-header'; header: string; message: string }
+  | { ok: false; reason: 'bad-timestamp'; message: string }
+  | { ok: false; reason: 'timestamp-too-old' | 'timestamp-too-new'; skewSeconds: number; message: string }
+  | { ok: false; reason: 'no-secret'; message: string }
+  | { ok: false; reason: 'signature-mismatch'; message: string };
+
+export type VerifyResult = { ok: true; secretIndex: number } | VerifyFailure;
+
+export interface VerifyInput {
+  headers: Record<string, string | string[] | undefined>;
+  body: string | Buffer;
+  /** Every secret that may have signed it; the index of the one that matched is returned. */
+  secrets: string[];
+  toleranceSeconds?: number;
+  now?: number;
+}
+
+function one(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/** Verifies a delivery and says exactly why it failed. Header names must be lower-case. */
+export function verify(input: VerifyInput): VerifyResult {
+  const id = one(input.headers['webhook-id']);
+  const ts = one(input.headers['webhook-timestamp']);
+  const sig = one(input.headers['webhook-signature']);
+  for (const [name, value] of [['webhook-id', id], ['webhook-timestamp', ts], ['webhook-signature', sig]] as const) {
+    if (!value) return { ok: false, reason: 'missing-header', header: name, message: `Missing required header ${name}.` };
+  }
+  if (!/^\d+$/.test(ts!)) return { ok: false, reason: 'bad-timestamp', message: `webhook-timestamp "${ts!.slice(0, 40)}" is not a Unix time in seconds.` };
+  const tolerance = input.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
+  const skew = Math.floor((input.now ?? Date.now()) / 1000) - Number(ts);
+  if (skew > tolerance) return { ok: false, reason: 'timestamp-too-old', skewSeconds: skew, message: `Timestamp too old: ${skew} s in the past (tolerance ${tolerance} s).` };
+  if (-skew > tolerance) return { ok: false, reason: 'timestamp-too-new', skewSeconds: -skew, message: `Timestamp too new: ${-skew} s in the future (tolerance ${tolerance} s).` };
+  if (input.secrets.length === 0) return { ok: false, reason: 'no-secret', message: 'No signing secret is known for this endpoint.' };
+  const candidates = sig!
+    .split(' ')
+    .map((s) => (s.startsWith('v1,') ? s.slice(3) : s.includes(',') ? '' : s))
+    .filter(Boolean)
+    .map((s) => Buffer.from(s, 'base64'));
+  for (let i = 0; i < input.secrets.length; i++) {
+    const expected = Buffer.from(sign(input.secrets[i], id!, ts!, input.body).slice(3), 'base64');
+    if (candidates.some((c) => c.length === expected.length && timingSafeEqual(c, expected))) return { ok: true, secretIndex: i };
+  }
+  return { ok: false, reason: 'signature-mismatch', message: 'Signature mismatch: the body was changed, or it was signed with another secret.' };
+}
