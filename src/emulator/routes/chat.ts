@@ -153,7 +153,12 @@ async function streamChat(
     closed = true;
   });
   const write = async (frame: unknown) => {
-    if (!res.write(`data: ${typeof frame === 'string' ? frame : JSON.stringify(frame)}\n\n`)) {
+    if (closed || res.destroyed) {
+      closed = true;
+      return;
+    }
+    // Wait for drain on a slow reader, but never for a socket that is already gone.
+    if (!res.write(`data: ${typeof frame === 'string' ? frame : JSON.stringify(frame)}\n\n`) && !res.destroyed) {
       await new Promise<void>((resolve) => {
         res.once('drain', resolve);
         res.once('close', resolve);

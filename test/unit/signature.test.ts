@@ -1,0 +1,75 @@
+import assert from 'node:assert/strict';
+import OpenAI from 'openai';
+import { Webhook } from 'standardwebhooks';
+import { generateSecret, secretHint, sign, signedHeaders, verify } from '../../src/webhooks/signature';
+
+// The Standard Webhooks specification's reference vector.
+const REF = {
+  secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+  id: 'msg_p5jXN8AQM9LWM0D4loKWxJek',
+  ts: 1614265330,
+  body: '{"test": 2432232314}',
+  signature: 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
+};
+
+describe('webhook signatures', () => {
+  it('matches the Standard Webhooks reference vector', () => {
+    assert.equal(sign(REF.secret, REF.id, REF.ts, REF.body), REF.signature);
+    const headers = { 'webhook-id': REF.id, 'webhook-timestamp': String(REF.ts), 'webhook-signature': REF.signature };
+    assert.deepEqual(verify({ headers, body: REF.body, secrets: [REF.secret], now: REF.ts * 1000 }), { ok: true, secretIndex: 0 });
+  });
+
+  it('produces deliveries that the standardwebhooks package and openai.webhooks.unwrap() accept', async () => {
+    const secret = generateSecret();
+    const body = JSON.stringify({ object: 'event', id: 'evt_1', type: 'response.completed', created_at: 1, data: { id: 'resp_1' } });
+    const headers = signedHeaders(secret, 'msg_abc', body);
+    assert.deepEqual(new Webhook(secret).verify(body, headers), JSON.parse(body));
+    const client = new OpenAI({ apiKey: 'unused', baseURL: 'http://127.0.0.1:9' });
+    const event = await client.webhooks.unwrap(body, headers, secret);
+    assert.equal(event.type, 'response.completed');
+  });
+
+  it('verifies signatures made by the standardwebhooks package, among several in one header', () => {
+    const secret = generateSecret();
+    const now = new Date();
+    const body = '{"x":1}';
+    const theirs = new Webhook(secret).sign('msg_1', now, body);
+    const headers = { 'webhook-id': 'msg_1', 'webhook-timestamp': String(Math.floor(+now / 1000)), 'webhook-signature': `v1,AAAA v1a,zzz ${theirs}` };
+    assert.deepEqual(verify({ headers, body, secrets: [generateSecret(), secret] }), { ok: true, secretIndex: 1 });
+  });
+
+  it('uses the UTF-8 bytes of a secret without the whsec_ prefix, as the openai package does', async () => {
+    const body = '{"b":1}';
+    const headers = signedHeaders('plain-secret', 'msg_2', body);
+    const client = new OpenAI({ apiKey: 'unused', baseURL: 'http://127.0.0.1:9' });
+    assert.deepEqual(await client.webhooks.unwrap(body, headers, 'plain-secret'), { b: 1 });
+    assert.equal(verify({ headers, body, secrets: ['plain-secret'] }).ok, true);
+  });
+
+  it('names the reason for each rejection', () => {
+    const secret = generateSecret();
+    const body = '{"a":1}';
+    const now = Date.now();
+    const good = signedHeaders(secret, 'msg_3', body, now);
+    const reason = (headers: Record<string, string>, b = body, secrets = [secret]) => {
+      const r = verify({ headers, body: b, secrets, now });
+      return r.ok ? 'ok' : `${r.reason}: ${r.message}`;
+    };
+    assert.match(reason({ ...good, 'webhook-signature': '' }), /^missing-header: .*webhook-signature/);
+    assert.match(reason({ ...good, 'webhook-timestamp': 'yesterday' }), /^bad-timestamp/);
+    assert.match(reason(signedHeaders(secret, 'msg_3', body, now - 400_000)), /^timestamp-too-old: .*400 s in the past/);
+    assert.match(reason(signedHeaders(secret, 'msg_3', body, now + 301_000)), /^timestamp-too-new: .*301 s in the future/);
+    assert.match(reason(good, body, []), /^no-secret/);
+    assert.match(reason(good, '{"a":2}'), /^signature-mismatch: .*body was changed/);
+    assert.match(reason(good, body, [generateSecret()]), /^signature-mismatch/);
+    assert.equal(reason(good), 'ok');
+  });
+
+  it('makes 32-byte whsec_ secrets and hints that show only the last four characters', () => {
+    const s = generateSecret();
+    assert.match(s, /^whsec_[A-Za-z0-9+/]{43}=$/);
+    assert.equal(Buffer.from(s.slice(6), 'base64').length, 32);
+    assert.equal(secretHint(s), `whsec_...${s.slice(-4)}`);
+    assert.notEqual(generateSecret(), s);
+  });
+});

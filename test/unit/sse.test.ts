@@ -1,0 +1,105 @@
+import assert from 'node:assert/strict';
+import { readChatStream, ChatAccumulator } from '../../src/service/chatStream';
+import { ServiceError } from '../../src/service/errors';
+import { SseParser, type SseEvent } from '../../src/service/sse';
+import { randomSplit, seededRandom } from '../support/random';
+
+const enc = new TextEncoder();
+
+function parseAll(pieces: Array<Uint8Array | string>): SseEvent[] {
+  const p = new SseParser();
+  const out: SseEvent[] = [];
+  for (const piece of pieces) out.push(...p.push(piece));
+  out.push(...p.end());
+  return out;
+}
+
+async function* iterate<T>(items: T[]): AsyncGenerator<T> {
+  for (const i of items) yield i;
+}
+
+/** An Azure-shaped stream: prompt annotation frame, role + tokens, finish, usage, [DONE]. */
+function azureStream(tokens: string[], eol = '\n'): string {
+  const frames: unknown[] = [
+    { id: '', object: '', created: 0, model: '', prompt_filter_results: [{ prompt_index: 0, content_filter_results: {} }], choices: [], usage: null },
+    ...tokens.map((t, i) => ({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o', choices: [{ index: 0, finish_reason: null, delta: i === 0 ? { role: 'assistant', content: t } : { content: t } }], usage: null })),
+    { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o', choices: [{ index: 0, finish_reason: 'stop', delta: {} }], usage: null },
+    { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o', choices: [], usage: { prompt_tokens: 9, completion_tokens: tokens.length, total_tokens: 9 + tokens.length } },
+  ];
+  return frames.map((f) => `data: ${JSON.stringify(f)}${eol}${eol}`).join('') + `data: [DONE]${eol}${eol}`;
+}
+
+describe('SSE parser', () => {
+  it('parses data, event and id fields and skips comments', () => {
+    const events = parseAll([': keep-alive\n', 'event: delta\nid: 7\ndata: {"a":1}\n\n', 'data: second\n\n']);
+    assert.deepEqual(events, [{ event: 'delta', id: '7', data: '{"a":1}' }, { id: '7', data: 'second' }]);
+  });
+
+  it('joins multi-line data with newlines', () => {
+    assert.deepEqual(parseAll(['data: one\ndata: two\n\n']), [{ data: 'one\ntwo' }]);
+  });
+
+  it('accepts LF, CRLF and lone CR line ends, including CR and LF in different chunks', () => {
+    assert.deepEqual(parseAll(['data: a\r\n\r\ndata: b\r\rdata: c\n\n']).map((e) => e.data), ['a', 'b', 'c']);
+    assert.deepEqual(parseAll(['data: a\r', '\n\r', '\ndata: b\r', '\r']).map((e) => e.data), ['a', 'b']);
+  });
+
+  it('delivers a final event that lacks its blank line at the end of input', () => {
+    assert.deepEqual(parseAll(['data: tail']), [{ data: 'tail' }]);
+  });
+
+  it('survives random chunk splits anywhere, inside multi-byte characters too (200 seeds)', () => {
+    const tokens = ['Hé', 'llo', ' 世界', ' 🌍', ' <b>', '\\n', ' "q"', ' end'];
+    for (const eol of ['\n', '\r\n', '\r']) {
+      const bytes = enc.encode(azureStream(tokens, eol));
+      const expected = parseAll([bytes]);
+      assert.equal(expected.length, tokens.length + 4);
+      for (let seed = 1; seed <= 200; seed++) {
+        const got = parseAll(randomSplit(bytes, seededRandom(seed)));
+        assert.deepEqual(got, expected, `seed ${seed}, eol ${JSON.stringify(eol)}`);
+      }
+    }
+  });
+});
+
+describe('chat stream reader', () => {
+  it('folds Azure frames into the reply: empty-choice frames, finish reason and usage', async () => {
+    const bytes = enc.encode(azureStream(['Hel', 'lo', ' there']));
+    const acc = new ChatAccumulator();
+    for await (const chunk of readChatStream(iterate(randomSplit(bytes, seededRandom(3))), 'h')) acc.add(chunk);
+    assert.equal(acc.content, 'Hello there');
+    assert.equal(acc.finishReason, 'stop');
+    assert.deepEqual(acc.usage, { prompt_tokens: 9, completion_tokens: 3, total_tokens: 12 });
+    assert.equal(acc.model, 'gpt-4o');
+  });
+
+  it('throws a ServiceError for a mid-stream error frame, after the chunks before it', async () => {
+    const text = 'data: {"id":"x","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"par"},"finish_reason":null}]}\n\n' +
+      'data: {"error":{"code":"server_error","message":"The server had an error."}}\n\n';
+    const seen: string[] = [];
+    await assert.rejects(
+      (async () => {
+        for await (const c of readChatStream(iterate([text]), 'example.test')) seen.push(c.choices[0]?.delta.content ?? '');
+      })(),
+      (err: unknown) => err instanceof ServiceError && err.kind === 'stream' && err.code === 'server_error' && /server had an error/.test(err.message),
+    );
+    assert.deepEqual(seen, ['par']);
+  });
+
+  it('reports a stream cut before [DONE] instead of returning a partial reply as complete', async () => {
+    const text = azureStream(['a', 'b']).replace('data: [DONE]\n\n', '');
+    await assert.rejects(
+      (async () => {
+        for await (const _ of readChatStream(iterate([text]), 'example.test'));
+      })(),
+      (err: unknown) => err instanceof ServiceError && err.kind === 'stream' && /broke off/.test(err.message),
+    );
+  });
+
+  it('ignores anything after [DONE]', async () => {
+    const text = azureStream(['a']) + 'data: {not json\n\n';
+    const acc = new ChatAccumulator();
+    for await (const c of readChatStream(iterate([text]), 'h')) acc.add(c);
+    assert.equal(acc.content, 'a');
+  });
+});
