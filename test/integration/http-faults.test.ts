@@ -1,0 +1,134 @@
+/** Retries, timeouts and broken streams, against a loopback server that misbehaves on cue. */
+import assert from 'node:assert/strict';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { AzureOpenAIClient } from '../../src/service/client';
+import { ServiceError } from '../../src/service/errors';
+
+type Step = (req: IncomingMessage, res: ServerResponse) => void;
+
+const completion = JSON.stringify({ id: 'c', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }] });
+const ok: Step = (_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(completion);
+const status = (code: number, headers: Record<string, string> = {}): Step => (_q, res) => res.writeHead(code, { 'content-type': 'application/json', ...headers }).end('{"error":{"code":"x","message":"scripted"}}');
+const reset: Step = (req) => req.socket.destroy();
+
+async function scripted(steps: Step[]) {
+  let hits = 0;
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => (steps[hits++] ?? ok)(req, res));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url, hits: () => hits, close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }) };
+}
+
+const req = { deployment: 'd', messages: [{ role: 'user' as const, content: 'x' }] };
+
+describe('HTTP layer under faults', () => {
+  const fast = { baseDelayMs: 10, maxDelayMs: 20 };
+
+  it('retries 5xx with backoff and then succeeds', async () => {
+    const s = await scripted([status(503), status(502)]);
+    const c = new AzureOpenAIClient({ endpoint: s.url, auth: { kind: 'apiKey', apiKey: 'k' }, retry: fast });
+    try {
+      assert.equal((await c.createChatCompletion(req)).choices[0].message.content, 'ok');
+      assert.equal(s.hits(), 3);
+    } finally {
+      await c.close();
+      await s.close();
+    }
+  });
+
+  it('retries a connection reset', async () => {
+    const s = await scripted([reset]);
+    const c = new AzureOpenAIClient({ endpoint: s.url, auth: { kind: 'apiKey', apiKey: 'k' }, retry: fast });
+    try {
+      await c.createChatCompletion(req);
+      assert.equal(s.hits(), 2);
+    } finally {
+      await c.close();
+      await s.close();
+    }
+  });
+
+  it('stops after the bounded number of attempts and reports the last error', async () => {
+    const s = await scripted([status(500), status(500), status(500), status(500), status(500)]);
+    const c = new AzureOpenAIClient({ endpoint: s.url, auth: { kind: 'apiKey', apiKey: 'k' }, retry: { ...fast, maxRetries: 2 } });
+    try {
+      await assert.rejects(c.createChatCompletion(req), (e: unknown) => e instanceof ServiceError && e.status === 500 && /failed \(HTTP 500\)/.test(e.message));
+      assert.equal(s.hits(), 3);
+    } finally {
+      await c.close();
+      await s.close();
+    }
+  });
+
+  it('honours x-should-retry: false and does not retry 4xx', async () => {
+    const s = await scripted([status(503, { 'x-should-retry': 'false' }), status(400)]);
+    const c = new AzureOpenAIClient({ endpoint: s.url, auth: { kind: 'apiKey', apiKey: 'k' }, retry: fast });
+    try {
+      await assert.rejects(c.createChatCompletion(req), (e: unknown) => (e as ServiceError).status === 503);
+      await assert.rejects(c.createChatCompletion(req), (e: unknown) => (e as ServiceError).status === 400);
+      assert.equal(s.hits(), 2);
+    } finally {
+      await c.close();
+      await s.close();
+    }
+  });
+
+  it('waits retry-after-ms before retrying a 429', async () => {
+    const s = await scripted([status(429, { 'retry-after-ms': '300', 'retry-after': '9' })]);
+    const c = new AzureOpenAIClient({ endpoint: s.url, auth: { kind: 'apiKey', apiKey: 'k' }, retry: fast });
+    try {
+      const t0 = Date.now();
+      await c.createChatCompletion(req);
+      const waited = Date.now() - t0;
+      assert.ok(waited >= 290 && waited < 3000, `waited ${waited} ms`);
+    } finally {
+      await c.close();
+      await s.close();
+    }
+  });
+
+  it('times out a service that never answers, naming the host', async () => {
+    const s = await scripted([() => {}]);
+    const c = new AzureOpenAIClient({ endpoint: s.url, auth: { kind: 'apiKey', apiKey: 'k' }, timeouts: { headersMs: 200 }, retry: { maxRetries: 0 } });
+    try {
+      await assert.rejects(c.createChatCompletion(req), (e: unknown) => e instanceof ServiceError && e.kind === 'timeout' && e.message.includes(new URL(s.url).host));
+    } finally {
+      await c.close();
+      await s.close();
+    }
+  });
+
+  it('never retries a stream after its first byte: a cut stream is an error, sent once', async () => {
+    const cut: Step = (_q, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"Hel"},"finish_reason":null}]}\n\n');
+      setTimeout(() => res.socket?.destroy(), 20);
+    };
+    const s = await scripted([cut, cut, cut]);
+    const c = new AzureOpenAIClient({ endpoint: s.url, auth: { kind: 'apiKey', apiKey: 'k' }, retry: fast });
+    let text = '';
+    try {
+      await assert.rejects(c.streamChat(req, (t) => (text += t)), (e: unknown) => e instanceof ServiceError && (e.kind === 'network' || e.kind === 'stream'));
+      assert.equal(text, 'Hel');
+      assert.equal(s.hits(), 1);
+    } finally {
+      await c.close();
+      await s.close();
+    }
+  });
+
+  it('fails a response that is not JSON with a clear message', async () => {
+    const s = await scripted([(_q, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>captive portal</html>')]);
+    const c = new AzureOpenAIClient({ endpoint: s.url, auth: { kind: 'apiKey', apiKey: 'k' } });
+    try {
+      await assert.rejects(c.createChatCompletion(req), (e: unknown) => e instanceof ServiceError && e.kind === 'invalid-response' && /not what the API promises/.test(e.message));
+    } finally {
+      await c.close();
+      await s.close();
+    }
+  });
+});
