@@ -160,8 +160,13 @@ async function streamChat(
     // Wait for drain on a slow reader, but never for a socket that is already gone.
     if (!res.write(`data: ${typeof frame === 'string' ? frame : JSON.stringify(frame)}\n\n`) && !res.destroyed) {
       await new Promise<void>((resolve) => {
-        res.once('drain', resolve);
-        res.once('close', resolve);
+        const done = () => {
+          res.off('drain', done);
+          res.off('close', done);
+          resolve();
+        };
+        res.on('drain', done);
+        res.on('close', done);
       });
     }
   };

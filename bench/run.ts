@@ -1,0 +1,163 @@
+/**
+ * `npm run bench`: speed goals, each beside a reference measured in the same run.
+ *
+ * 1. SSE parsing: our chat stream reader against the `openai` package's stream parsing, on the
+ *    same stream of 10,000 chunks recorded from the emulator (byte chunks as they arrived).
+ * 2. Emulator throughput: chat completions per second on loopback, against a bare node:http
+ *    server that answers a fixed completion (the ceiling of the machine's HTTP stack).
+ *
+ * Everything runs on 127.0.0.1 with bounded loops.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { request } from 'undici';
+import { Stream } from 'openai/core/streaming';
+import { readChatStream } from '../src/service/chatStream';
+import { AzureOpenAIClient } from '../src/service/client';
+import { startEmulator } from '../src/emulator/server';
+
+type Row = { benchmark: string; ours: string; reference: string; ratio: string; goal: string };
+const rows: Row[] = [];
+
+async function recordStream(): Promise<{ chunks: Uint8Array[] }> {
+  const emu = await startEmulator({ config: { deployments: [{ name: 'bench', model: 'gpt-4o', version: '1', sku: 'Standard', capacity: 1, requestsPerMinute: 1e9, tokensPerMinute: 1e12 }] } });
+  try {
+    const res = await request(`${emu.url}/openai/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'api-key': emu.apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'bench', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: '/long 10000' }] }),
+    });
+    const chunks: Uint8Array[] = [];
+    for await (const c of res.body) chunks.push(new Uint8Array(c));
+    return { chunks };
+  } finally {
+    await emu.close();
+  }
+}
+
+async function* replay(chunks: Uint8Array[]): AsyncGenerator<Uint8Array> {
+  for (const c of chunks) yield c;
+}
+
+function responseOf(chunks: Uint8Array[]): Response {
+  let i = 0;
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (i < chunks.length) controller.enqueue(chunks[i++]);
+      else controller.close();
+    },
+  });
+  return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
+}
+
+async function ours(chunks: Uint8Array[]): Promise<number> {
+  let n = 0;
+  for await (const _ of readChatStream(replay(chunks), 'bench')) n++;
+  return n;
+}
+
+async function theirs(chunks: Uint8Array[]): Promise<number> {
+  let n = 0;
+  for await (const _ of Stream.fromSSEResponse(responseOf(chunks), new AbortController())) n++;
+  return n;
+}
+
+/** Best of `rounds` timed runs (after warm-up), as chunks per second. */
+async function rate(fn: (c: Uint8Array[]) => Promise<number>, chunks: Uint8Array[], rounds = 15): Promise<{ perSec: number; items: number }> {
+  let items = 0;
+  for (let i = 0; i < 3; i++) items = await fn(chunks);
+  let best = Infinity;
+  for (let i = 0; i < rounds; i++) {
+    const t0 = process.hrtime.bigint();
+    await fn(chunks);
+    best = Math.min(best, Number(process.hrtime.bigint() - t0) / 1e6);
+  }
+  return { perSec: (items / best) * 1000, items };
+}
+
+async function benchSse(): Promise<void> {
+  const recorded = await recordStream();
+  // A paced stream (a real deployment) arrives about one frame per read: measure that too.
+  const text = Buffer.concat(recorded.chunks).toString('utf8');
+  const perFrame = text.split(/(?<=\n\n)/).map((f) => new TextEncoder().encode(f));
+  for (const [label, chunks] of [['as recorded', recorded.chunks], ['one read per frame', perFrame]] as const) {
+    const a = await rate(ours, chunks);
+    const b = await rate(theirs, chunks);
+    if (a.items !== b.items) throw new Error(`parsers disagree: ${a.items} vs ${b.items} chunks`);
+    rows.push({
+      benchmark: `SSE parse, ${a.items} chunks, ${label} (${chunks.length} reads)`,
+      ours: `${Math.round(a.perSec).toLocaleString('en')} chunks/s`,
+      reference: `${Math.round(b.perSec).toLocaleString('en')} chunks/s (openai)`,
+      ratio: (a.perSec / b.perSec).toFixed(2),
+      goal: '>= 1.00',
+    });
+  }
+}
+
+/** Runs `worker` from `concurrency` loops for `ms` (and at most `max` calls), returns calls/s. */
+async function throughput(worker: () => Promise<void>, concurrency: number, ms: number, max = 200_000): Promise<number> {
+  let done = 0;
+  const end = Date.now() + ms;
+  const t0 = Date.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (Date.now() < end && done < max) {
+        await worker();
+        done++;
+      }
+    }),
+  );
+  return (done / (Date.now() - t0)) * 1000;
+}
+
+async function benchEmulator(): Promise<void> {
+  const emu = await startEmulator({ config: { deployments: [{ name: 'bench', model: 'gpt-4o', version: '1', sku: 'Standard', capacity: 1, requestsPerMinute: 1e9, tokensPerMinute: 1e12 }] } });
+  const client = new AzureOpenAIClient({ endpoint: emu.url, auth: { kind: 'apiKey', apiKey: emu.apiKey }, retry: { maxRetries: 0 } });
+  const messages = [{ role: 'user' as const, content: 'benchmark request' }];
+  const fixed = JSON.stringify(await client.createChatCompletion({ deployment: 'bench', messages }));
+  const bare = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(fixed));
+  });
+  await new Promise<void>((r) => bare.listen(0, '127.0.0.1', r));
+  const bareClient = new AzureOpenAIClient({ endpoint: `http://127.0.0.1:${(bare.address() as AddressInfo).port}`, auth: { kind: 'apiKey', apiKey: 'k' }, retry: { maxRetries: 0 } });
+  try {
+    await throughput(() => client.createChatCompletion({ deployment: 'bench', messages }).then(() => {}), 8, 500);
+    const emuRate = await throughput(() => client.createChatCompletion({ deployment: 'bench', messages }).then(() => {}), 8, 3000);
+    const bareRate = await throughput(() => bareClient.createChatCompletion({ deployment: 'bench', messages }).then(() => {}), 8, 3000);
+    rows.push({
+      benchmark: 'Emulator chat completions, 8 concurrent, loopback',
+      ours: `${Math.round(emuRate).toLocaleString('en')} req/s`,
+      reference: `${Math.round(bareRate).toLocaleString('en')} req/s (bare node:http)`,
+      ratio: (emuRate / bareRate).toFixed(2),
+      goal: 'report',
+    });
+  } finally {
+    await client.close();
+    await bareClient.close();
+    bare.close();
+    await emu.close();
+  }
+}
+
+function printTable(): void {
+  const cols = ['benchmark', 'ours', 'reference', 'ratio', 'goal'] as const;
+  const width = cols.map((c) => Math.max(c.length, ...rows.map((r) => r[c].length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(width[i])).join(' | ')} |`;
+  console.log(line([...cols]));
+  console.log(`|${width.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+  for (const r of rows) console.log(line(cols.map((c) => r[c])));
+}
+
+async function main(): Promise<void> {
+  await benchSse();
+  await benchEmulator();
+  printTable();
+  const slow = rows.filter((r) => r.goal === '>= 1.00' && Number(r.ratio) < 1);
+  if (slow.length) {
+    console.error(`\nBelow goal: ${slow.map((r) => r.benchmark).join('; ')}`);
+    process.exitCode = 1;
+  }
+}
+
+void main();
