@@ -27,8 +27,8 @@ const WORDS = (
   'records the event latency usage and limits are measured per request and per minute'
 ).split(' ');
 
-/** A small deterministic PRNG (mulberry32), seeded from the prompt. */
-function rng(seed: number): () => number {
+/** A small deterministic PRNG (mulberry32): the same seed gives the same sequence. */
+export function seededRandom(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -46,7 +46,7 @@ function hash(text: string): number {
 }
 
 function prose(tokens: number, seed: number): string {
-  const next = rng(seed);
+  const next = seededRandom(seed);
   const parts: string[] = [];
   let sentence: string[] = [];
   // Each word is about one token; stop once the text is long enough, then trim exactly.
