@@ -21,6 +21,10 @@ const builds = [
   { ...common, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist', external: ['vscode'] },
   // The emulator CLI: `node dist/emulator.js [--port N] ...`.
   { ...common, entryPoints: { emulator: 'src/emulator/cli.ts' }, outdir: 'dist' },
+  // The emulator as a library, required by the extension only when the user starts it.
+  { ...common, entryPoints: { 'emulator-lib': 'src/emulator/server.ts' }, outdir: 'dist' },
+  // Tests that run inside a real VS Code extension host (loaded by test/host/index.ts).
+  { ...common, entryPoints: ['test/host/*.ts'], outdir: 'dist/test/host', external: ['vscode', 'mocha'], minify: false },
 ];
 
 if (watch) {

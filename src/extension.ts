@@ -1,11 +1,48 @@
 /**
- * Entry point: wires the VS Code layer to the core. It stays cheap: nothing heavy is loaded
- * here; features load their modules when first used.
+ * Entry point: wires the VS Code layer to the core. Activation stays cheap: it registers
+ * commands and the tree; lists load when the view shows them, the emulator when started.
  */
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
+import { registerChatCommands } from './vscode/commands/chatCommands';
+import { dropStaleLocalConnections, offerEnvironmentImport, registerConnectionCommands, updateEnvironmentContext } from './vscode/commands/connectionCommands';
+import type { Services } from './vscode/commands/context';
+import { registerTreeCommands } from './vscode/commands/treeCommands';
+import { registerWebhookCommands } from './vscode/commands/webhookCommands';
+import { ClientCache } from './vscode/connections/clients';
+import { ConnectionStore } from './vscode/connections/connectionStore';
+import { EmulatorController } from './vscode/emulatorController';
+import { disposeLog } from './vscode/log';
+import { ResourcesTree, VIEW_ID } from './vscode/tree/resourcesTree';
 
-export function activate(_context: vscode.ExtensionContext): void {
-  // Commands, views and the webview controllers are registered here as they arrive.
+/** What the extension hands to tests (and to other extensions): its parts, nothing secret. */
+export interface WorkbenchApi {
+  services: Services;
 }
 
-export function deactivate(): void {}
+export function activate(context: vscode.ExtensionContext): WorkbenchApi {
+  const store = new ConnectionStore(context.secrets);
+  const clients = new ClientCache(store);
+  const tree = new ResourcesTree(store, clients);
+  const emulator = new EmulatorController(context);
+  const services: Services = { context, store, clients, tree, emulator };
+
+  const view = vscode.window.createTreeView(VIEW_ID, { treeDataProvider: tree, showCollapseAll: true });
+  context.subscriptions.push(
+    store,
+    clients,
+    tree,
+    emulator,
+    view,
+    store.onDidChange(() => void updateEnvironmentContext(services)),
+    ...registerConnectionCommands(services),
+    ...registerWebhookCommands(services),
+    ...registerTreeCommands(services),
+    ...registerChatCommands(services),
+  );
+  void dropStaleLocalConnections(services).then(() => offerEnvironmentImport(services));
+  return { services };
+}
+
+export function deactivate(): void {
+  disposeLog();
+}

@@ -1,0 +1,87 @@
+// Runs the extension's host tests inside a real VS Code extension host (code-server + headless
+// Chromium), then the end-to-end UI test. Exits non-zero when a test fails or the host never starts.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { format } from 'node:util';
+import { CHROMIUM_ARGS, chromiumPath, startCodeServer, workbenchUrl } from './codeServer.mjs';
+import { ensureInstalled } from './install.mjs';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const artifacts = join(root, '.test-artifacts');
+const HOST_TIMEOUT_MS = Number(process.env.HOST_TEST_TIMEOUT_MS ?? 10 * 60_000);
+
+/** The emulator CLI as a separate process: its URL and key go to the host's environment. */
+async function startEmulatorProcess() {
+  const child = spawn(process.execPath, [join(root, 'dist', 'emulator.js')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  const deadline = Date.now() + 15_000;
+  while (!/AOAI_EMULATOR_KEY=\S+/.test(out)) {
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the emulator did not start: ${out}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return { url: /AOAI_EMULATOR_URL=(\S+)/.exec(out)[1], key: /AOAI_EMULATOR_KEY=(\S+)/.exec(out)[1], stop: () => child.kill('SIGTERM') };
+}
+
+async function runHostTests(chromium) {
+  const emulator = await startEmulatorProcess();
+  const server = await startCodeServer({ extraArgs: ['--vscode-option', 'enable-smoke-test-driver'] });
+  const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
+  let result = { code: 1, passed: 0, failed: 0 };
+  try {
+    const page = await (await browser.newContext()).newPage();
+    let resolveExit;
+    const exited = new Promise((r) => (resolveExit = r));
+    await page.exposeFunction('codeAutomationLog', (type, args) => {
+      const line = format(...(Array.isArray(args) ? args : [args]));
+      const m = /HOST-RESULT passed=(\d+) failed=(\d+)/.exec(line);
+      if (m) result = { ...result, passed: Number(m[1]), failed: Number(m[2]) };
+      else (type === 'error' ? process.stderr : process.stdout).write(`${line}\n`);
+    });
+    await page.exposeFunction('codeAutomationExit', (code) => resolveExit(code));
+    const env = { AZURE_OPENAI_ENDPOINT: `${emulator.url}/openai/v1/`, AZURE_OPENAI_API_KEY: emulator.key, AOAI_TEST_ARTIFACTS: artifacts };
+    await page.goto(workbenchUrl(server, { extensionPath: root, testsPath: join(root, 'dist', 'test', 'host', 'index.js'), env }));
+    const timeout = new Promise((r) => setTimeout(() => r('timeout'), HOST_TIMEOUT_MS));
+    const code = await Promise.race([exited, timeout]);
+    if (code === 'timeout') {
+      console.error(`The extension host did not finish within ${HOST_TIMEOUT_MS / 1000} s. code-server's log:\n${server.output()}`);
+      await page.screenshot({ path: join(artifacts, 'host-timeout.png') }).catch(() => {});
+      result.code = 1;
+    } else {
+      result.code = Number(code);
+    }
+  } finally {
+    await browser.close();
+    await server.stop();
+    emulator.stop();
+  }
+  return result;
+}
+
+async function main() {
+  mkdirSync(artifacts, { recursive: true });
+  if (!existsSync(chromiumPath())) {
+    console.error(`Chromium is missing at ${chromiumPath()}: install it with "apt-get install chromium" (or set CHROMIUM_PATH).`);
+    process.exit(1);
+  }
+  ensureInstalled();
+  const { chromium } = await import('playwright-core');
+  const host = await runHostTests(chromium);
+  let ui = { passed: 0, failed: 0 };
+  if (!process.env.HOST_SKIP_UI) {
+    const { runUiTests } = await import('./ui-e2e.mjs');
+    ui = await runUiTests(chromium, root, artifacts);
+  }
+  const passed = host.passed + ui.passed;
+  const failed = host.failed + ui.failed + (host.code !== 0 && host.failed === 0 ? 1 : 0);
+  writeFileSync(join(artifacts, 'host-summary.json'), JSON.stringify({ host, ui }, null, 2));
+  console.log(`\nVS Code host: ${passed} passed, ${failed} failed`);
+  process.exit(failed > 0 ? 1 : 0);
+}
+
+main().catch((err) => {
+  console.error(err?.stack ?? err);
+  process.exit(1);
+});

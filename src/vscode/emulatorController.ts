@@ -1,0 +1,47 @@
+/**
+ * Runs the local emulator inside the extension host, on a free loopback port, so any user can try
+ * every feature without an account. Its code (and tokenizer data) loads only when started.
+ */
+import * as vscode from 'vscode';
+import type { Emulator } from '../emulator/server';
+import { logInfo } from './log';
+
+type EmulatorModule = typeof import('../emulator/server');
+
+export class EmulatorController implements vscode.Disposable {
+  private running: Emulator | undefined;
+
+  constructor(private readonly context: vscode.ExtensionContext) {}
+
+  get current(): Emulator | undefined {
+    return this.running;
+  }
+
+  async start(): Promise<Emulator> {
+    if (this.running) return this.running;
+    // A separate bundle, required on demand: activation never pays for it.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const mod = require(this.context.asAbsolutePath('dist/emulator-lib.js')) as EmulatorModule;
+    this.running = await mod.startEmulator({
+      host: '127.0.0.1',
+      port: 0,
+      config: { streamTokenDelayMs: 15 },
+      log: (line) => logInfo(`[emulator] ${line}`),
+    });
+    await vscode.commands.executeCommand('setContext', 'aoaiWorkbench.emulatorRunning', true);
+    return this.running;
+  }
+
+  async stop(): Promise<boolean> {
+    const e = this.running;
+    if (!e) return false;
+    this.running = undefined;
+    await e.close();
+    await vscode.commands.executeCommand('setContext', 'aoaiWorkbench.emulatorRunning', false);
+    return true;
+  }
+
+  dispose(): void {
+    void this.stop();
+  }
+}

@@ -1,0 +1,182 @@
+/** The sidebar's node types and how each looks as a TreeItem. */
+import * as vscode from 'vscode';
+import type { Deployment, WebhookEndpoint } from '../../service/types';
+import type { ConnectionInfo } from '../connections/connectionStore';
+
+export type GroupKind = 'deployments' | 'webhookEndpoints';
+
+type Item = Deployment | WebhookEndpoint;
+
+export type LoadState<T = Item> =
+  | { status: 'idle' }
+  | { status: 'loading'; pending: Promise<void> }
+  | { status: 'loaded'; items: T[]; shown: number; cursor?: string; hasMore: boolean }
+  | { status: 'error'; message: string };
+
+export class ConnectionNode {
+  readonly type = 'connection';
+  readonly deployments: GroupNode;
+  readonly webhooks: GroupNode;
+  constructor(public info: ConnectionInfo) {
+    this.deployments = new GroupNode('deployments', this);
+    this.webhooks = new GroupNode('webhookEndpoints', this);
+  }
+}
+
+export class GroupNode {
+  readonly type = 'group';
+  state: LoadState = { status: 'idle' };
+  constructor(
+    readonly kind: GroupKind,
+    readonly parent: ConnectionNode,
+  ) {}
+  get connection(): ConnectionInfo {
+    return this.parent.info;
+  }
+}
+
+export class DeploymentNode {
+  readonly type = 'deployment';
+  constructor(
+    readonly parent: GroupNode,
+    readonly deployment: Deployment,
+  ) {}
+  get connection(): ConnectionInfo {
+    return this.parent.connection;
+  }
+}
+
+export class WebhookNode {
+  readonly type = 'webhookEndpoint';
+  constructor(
+    readonly parent: GroupNode,
+    readonly endpoint: WebhookEndpoint,
+    readonly hasSecret: boolean,
+  ) {}
+  get connection(): ConnectionInfo {
+    return this.parent.connection;
+  }
+}
+
+/** Loading, empty and error rows; an error row's command retries. */
+export class MessageNode {
+  readonly type = 'message';
+  constructor(
+    readonly parent: GroupNode,
+    readonly kind: 'loading' | 'empty' | 'error',
+    readonly text: string,
+    readonly detail?: string,
+  ) {}
+}
+
+export class LoadMoreNode {
+  readonly type = 'loadMore';
+  constructor(
+    readonly parent: GroupNode,
+    readonly remaining: number | undefined,
+  ) {}
+}
+
+export type TreeNode = ConnectionNode | GroupNode | DeploymentNode | WebhookNode | MessageNode | LoadMoreNode;
+
+function hostOf(endpoint: string): string {
+  try {
+    return new URL(endpoint).host;
+  } catch {
+    return endpoint;
+  }
+}
+
+function md(lines: string[]): vscode.MarkdownString {
+  const m = new vscode.MarkdownString(lines.join('\n\n'));
+  m.supportHtml = false;
+  return m;
+}
+
+const escapeMd = (s: string) => s.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
+
+export function toTreeItem(node: TreeNode): vscode.TreeItem {
+  switch (node.type) {
+    case 'connection': {
+      const c = node.info;
+      const item = new vscode.TreeItem(c.label, vscode.TreeItemCollapsibleState.Collapsed);
+      item.id = `connection:${c.id}`;
+      item.description = c.local ? `${hostOf(c.endpoint)} · local emulator` : hostOf(c.endpoint);
+      item.tooltip = md([`**${escapeMd(c.label)}**`, `Endpoint: ${escapeMd(c.endpoint)}`, `Authentication: ${c.auth === 'apiKey' ? 'API key (in secret storage)' : 'Entra ID'}`]);
+      item.iconPath = new vscode.ThemeIcon(c.local ? 'vm' : 'cloud');
+      item.contextValue = 'connection';
+      return item;
+    }
+    case 'group': {
+      const deployments = node.kind === 'deployments';
+      const item = new vscode.TreeItem(deployments ? 'Deployments' : 'Webhook endpoints', vscode.TreeItemCollapsibleState.Collapsed);
+      item.id = `${node.kind}:${node.connection.id}`;
+      item.iconPath = new vscode.ThemeIcon(deployments ? 'layers' : 'broadcast');
+      item.contextValue = node.kind;
+      if (node.state.status === 'loaded') item.description = `${node.state.items.length}${node.state.hasMore ? '+' : ''}`;
+      return item;
+    }
+    case 'deployment': {
+      const d = node.deployment;
+      const item = new vscode.TreeItem(d.name, vscode.TreeItemCollapsibleState.None);
+      item.id = `deployment:${node.connection.id}:${d.name}`;
+      const model = [d.model, d.modelVersion].filter(Boolean).join(' ');
+      const sku = [d.sku, d.capacity !== undefined ? String(d.capacity) : undefined].filter(Boolean).join(' ');
+      item.description = [model !== d.name || !sku ? model : '', sku].filter(Boolean).join(' · ');
+      const limits = d.rateLimits
+        ? `Rate limits: ${d.rateLimits.requestsPerMinute ?? '?'} requests/min, ${d.rateLimits.tokensPerMinute ?? '?'} tokens/min`
+        : 'Rate limits: not reported by this listing (Resource Manager shows them)';
+      item.tooltip = md([
+        `**${escapeMd(d.name)}**`,
+        `Model: ${escapeMd(model || 'unknown')}`,
+        `SKU: ${escapeMd(sku || 'unknown')}`,
+        limits,
+        d.provisioningState ? `State: ${escapeMd(d.provisioningState)}` : '',
+        d.source === 'models' ? '_Listed from the models API: this name may not be a deployment._' : '',
+      ].filter(Boolean));
+      item.iconPath = new vscode.ThemeIcon('hubot');
+      item.contextValue = 'deployment';
+      item.accessibilityInformation = { label: `Deployment ${d.name}, model ${model || 'unknown'}, ${sku || 'unknown SKU'}` };
+      return item;
+    }
+    case 'webhookEndpoint': {
+      const e = node.endpoint;
+      const item = new vscode.TreeItem(e.name || e.id, vscode.TreeItemCollapsibleState.None);
+      item.id = `webhook:${node.connection.id}:${e.id}`;
+      item.description = e.url;
+      item.tooltip = md([
+        `**${escapeMd(e.name || e.id)}**`,
+        `ID: \`${e.id}\``,
+        `URL: ${escapeMd(e.url)}`,
+        `Events: ${e.event_types.map((t) => `\`${t}\``).join(', ') || 'none'}`,
+        node.hasSecret ? 'Signing secret: kept in secret storage' : `Signing secret: not stored here${e.signing_secret_hint ? ` (hint ${escapeMd(e.signing_secret_hint)})` : ''}`,
+      ]);
+      item.iconPath = new vscode.ThemeIcon('radio-tower');
+      item.contextValue = node.hasSecret ? 'webhookEndpoint.secret' : 'webhookEndpoint';
+      item.accessibilityInformation = { label: `Webhook endpoint ${e.name}, ${e.url}, events ${e.event_types.join(', ')}` };
+      return item;
+    }
+    case 'message': {
+      const item = new vscode.TreeItem(node.text, vscode.TreeItemCollapsibleState.None);
+      item.id = `${node.kind}:${node.parent.kind}:${node.parent.connection.id}`;
+      item.tooltip = node.detail ?? node.text;
+      item.description = node.kind === 'error' ? 'Click to retry' : undefined;
+      item.iconPath =
+        node.kind === 'loading' ? new vscode.ThemeIcon('loading~spin') : node.kind === 'error' ? new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground')) : new vscode.ThemeIcon('info');
+      item.contextValue = `message.${node.kind}`;
+      if (node.kind === 'error') item.command = { command: 'aoai-workbench.refreshNode', title: 'Retry', arguments: [node.parent] };
+      if (node.kind === 'empty' && node.parent.kind === 'webhookEndpoints') {
+        item.command = { command: 'aoai-workbench.createWebhookEndpoint', title: 'Create Webhook Endpoint', arguments: [node.parent] };
+      }
+      return item;
+    }
+    case 'loadMore': {
+      const item = new vscode.TreeItem('Load more…', vscode.TreeItemCollapsibleState.None);
+      item.id = `more:${node.parent.kind}:${node.parent.connection.id}`;
+      item.description = node.remaining !== undefined ? `${node.remaining} more` : undefined;
+      item.iconPath = new vscode.ThemeIcon('ellipsis');
+      item.command = { command: 'aoai-workbench.loadMore', title: 'Load More', arguments: [node.parent] };
+      return item;
+    }
+  }
+}

@@ -1,0 +1,186 @@
+/**
+ * The Resources view: connections → Deployments / Webhook endpoints. Lists load in the
+ * background (a "Loading…" row, then the items, an empty row or an error row with retry), and
+ * long lists come a page at a time.
+ */
+import * as vscode from 'vscode';
+import type { Deployment, WebhookEndpoint } from '../../service/types';
+import type { ClientCache } from '../connections/clients';
+import type { ConnectionStore } from '../connections/connectionStore';
+import { errorText, logError } from '../log';
+import { ConnectionNode, DeploymentNode, GroupNode, LoadMoreNode, MessageNode, WebhookNode, toTreeItem, type LoadState, type TreeNode } from './nodes';
+
+export const VIEW_ID = 'aoaiWorkbench.resources';
+
+export class ResourcesTree implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<TreeNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  /** Kept across refreshes so expanded state and loaded lists survive unrelated changes. */
+  private nodes = new Map<string, ConnectionNode>();
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly store: ConnectionStore,
+    private readonly clients: ClientCache,
+  ) {
+    this.disposables.push(store.onDidChange(() => this.syncConnections()));
+  }
+
+  private pageSize(): number {
+    return vscode.workspace.getConfiguration('aoaiWorkbench').get<number>('pageSize', 100);
+  }
+
+  private syncConnections(): void {
+    const next = new Map<string, ConnectionNode>();
+    for (const info of this.store.list()) {
+      const old = this.nodes.get(info.id);
+      if (old && JSON.stringify(old.info) === JSON.stringify(info)) {
+        next.set(info.id, old);
+      } else {
+        this.clients.forget(info.id);
+        next.set(info.id, new ConnectionNode(info));
+      }
+    }
+    for (const id of this.nodes.keys()) if (!next.has(id)) this.clients.forget(id);
+    this.nodes = next;
+    this.changed.fire(undefined);
+  }
+
+  connectionNode(id: string): ConnectionNode | undefined {
+    if (this.nodes.size === 0) this.syncConnections();
+    return this.nodes.get(id);
+  }
+
+  getTreeItem(node: TreeNode): vscode.TreeItem {
+    return toTreeItem(node);
+  }
+
+  getParent(node: TreeNode): TreeNode | undefined {
+    switch (node.type) {
+      case 'connection':
+        return undefined;
+      case 'group':
+        return node.parent;
+      default:
+        return node.parent as TreeNode;
+    }
+  }
+
+  getChildren(node?: TreeNode): TreeNode[] {
+    if (!node) {
+      if (this.nodes.size === 0) this.syncConnections();
+      return [...this.nodes.values()];
+    }
+    if (node.type === 'connection') return [node.deployments, node.webhooks];
+    if (node.type === 'group') return this.groupChildren(node as GroupNode);
+    return [];
+  }
+
+  private groupChildren(group: GroupNode): TreeNode[] {
+    const s = group.state;
+    if (s.status === 'idle') {
+      this.load(group, false);
+      return [new MessageNode(group, 'loading', 'Loading…')];
+    }
+    if (s.status === 'loading') return [new MessageNode(group, 'loading', 'Loading…')];
+    if (s.status === 'error') return [new MessageNode(group, 'error', s.message.split(/(?<=\.)\s/)[0], s.message)];
+    if (s.items.length === 0) {
+      return [new MessageNode(group, 'empty', group.kind === 'deployments' ? 'No deployments on this resource' : 'No webhook endpoints yet: click to create one')];
+    }
+    const shown = s.items.slice(0, s.shown);
+    const children: TreeNode[] =
+      group.kind === 'deployments'
+        ? shown.map((d) => new DeploymentNode(group as GroupNode, d as Deployment))
+        : shown.map((e) => new WebhookNode(group as GroupNode, e as WebhookEndpoint, this.secretIds.has(`${group.connection.id}:${(e as WebhookEndpoint).id}`)));
+    if (s.shown < s.items.length) children.push(new LoadMoreNode(group, s.items.length - s.shown));
+    else if (s.hasMore) children.push(new LoadMoreNode(group, undefined));
+    return children;
+  }
+
+  /** Ids (connection:endpoint) whose signing secret is in SecretStorage. */
+  private readonly secretIds = new Set<string>();
+
+  /** Fetches a group's first page (or the next one, `more`), showing progress on the view. */
+  load(group: GroupNode, more: boolean): Promise<void> {
+    if (group.state.status === 'loading') return group.state.pending;
+    const previous = group.state;
+    const pending = Promise.resolve(
+      vscode.window.withProgress({ location: { viewId: VIEW_ID } }, () => this.fetch(group, more && previous.status === 'loaded' ? previous : undefined)),
+    )
+      .then(
+        (state) => {
+          group.state = state;
+        },
+        (err: unknown) => {
+          const message = errorText(err);
+          logError(`${group.kind} of ${group.connection.label}: ${message}`);
+          group.state = { status: 'error', message };
+        },
+      )
+      .then(() => this.changed.fire(group));
+    group.state = { status: 'loading', pending };
+    this.changed.fire(group);
+    return pending;
+  }
+
+  private async fetch(group: GroupNode, previous?: Extract<LoadState, { status: 'loaded' }>) {
+    const page = this.pageSize();
+    const client = await this.clients.get(group.connection);
+    if (group.kind === 'deployments') {
+      // Listing gives every deployment at once; the tree reveals them a page at a time.
+      if (previous) return { ...previous, shown: previous.shown + page } as const;
+      const items = await client.listDeployments();
+      return { status: 'loaded', items, shown: page, hasMore: false } as const;
+    }
+    if (previous && previous.shown < previous.items.length) return { ...previous, shown: previous.shown + page } as const;
+    const res = await client.listWebhookEndpointsPage({ after: previous?.cursor, limit: Math.min(page, 100) });
+    const items = [...((previous?.items as WebhookEndpoint[]) ?? []), ...res.data];
+    await Promise.all(
+      res.data.map(async (e) => {
+        const key = `${group.connection.id}:${e.id}`;
+        if (await this.store.signingSecret(group.connection.id, e.id)) this.secretIds.add(key);
+        else this.secretIds.delete(key);
+      }),
+    );
+    return { status: 'loaded', items, shown: items.length, cursor: res.last_id ?? res.data.at(-1)?.id ?? previous?.cursor, hasMore: res.has_more } as const;
+  }
+
+  /** Reloads one group, a connection's groups, or everything. */
+  refresh(node?: TreeNode): void {
+    if (!node) {
+      for (const c of this.nodes.values()) this.reset(c);
+      this.syncConnections();
+      return;
+    }
+    if (node.type === 'connection') {
+      this.reset(node);
+      this.changed.fire(node);
+    } else if (node.type === 'group') {
+      node.state = { status: 'idle' };
+      this.changed.fire(node);
+    }
+  }
+
+  private reset(c: ConnectionNode): void {
+    c.deployments.state = { status: 'idle' };
+    c.webhooks.state = { status: 'idle' };
+  }
+
+  /** For tests and commands: the group's children once its load has finished. */
+  async settledChildren(group: GroupNode): Promise<TreeNode[]> {
+    if (group.state.status === 'idle') void this.load(group, false);
+    if (group.state.status === 'loading') await group.state.pending;
+    return this.getChildren(group);
+  }
+
+  markSecret(connectionId: string, endpointId: string, stored: boolean): void {
+    const key = `${connectionId}:${endpointId}`;
+    if (stored) this.secretIds.add(key);
+    else this.secretIds.delete(key);
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+    this.disposables.forEach((d) => d.dispose());
+  }
+}

@@ -1,0 +1,20 @@
+/**
+ * The test entry VS Code loads in the extension host (`extensionTestsPath`): the same module
+ * for code-server here and for `@vscode/test-electron` where VS Code can be downloaded.
+ */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import Mocha from 'mocha';
+
+export function run(): Promise<void> {
+  const mocha = new Mocha({ ui: 'bdd', timeout: 30_000, color: false, reporter: 'spec' });
+  for (const f of readdirSync(__dirname).filter((f) => f.endsWith('.test.js')).sort()) mocha.addFile(join(__dirname, f));
+  return new Promise((resolve, reject) => {
+    const runner = mocha.run((failures) => {
+      // The outer runner reads this line for its summary.
+      console.log(`HOST-RESULT passed=${runner.stats?.passes ?? 0} failed=${failures}`);
+      if (failures > 0) reject(new Error(`${failures} host test(s) failed.`));
+      else resolve();
+    });
+  });
+}
