@@ -38,10 +38,10 @@ async function runHostTests(chromium) {
       const line = format(...(Array.isArray(args) ? args : [args]));
       const m = /HOST-RESULT passed=(\d+) failed=(\d+)/.exec(line);
       if (m) result = { ...result, passed: Number(m[1]), failed: Number(m[2]) };
-      else (type === 'error' ? process.stderr : process.stdout).write(`${line}\n`);
+      else if (!line.startsWith('[AgentHost]')) (type === 'error' ? process.stderr : process.stdout).write(`${line}\n`);
     });
     await page.exposeFunction('codeAutomationExit', (code) => resolveExit(code));
-    const env = { AZURE_OPENAI_ENDPOINT: `${emulator.url}/openai/v1/`, AZURE_OPENAI_API_KEY: emulator.key, AOAI_TEST_ARTIFACTS: artifacts };
+    const env = { AZURE_OPENAI_ENDPOINT: `${emulator.url}/openai/v1/`, AZURE_OPENAI_API_KEY: emulator.key, AOAI_TEST_ARTIFACTS: artifacts, AOAI_TEST_USER_DATA: join(server.root, 'user-data') };
     await page.goto(workbenchUrl(server, { extensionPath: root, testsPath: join(root, 'dist', 'test', 'host', 'index.js'), env }));
     const timeout = new Promise((r) => setTimeout(() => r('timeout'), HOST_TIMEOUT_MS));
     const code = await Promise.race([exited, timeout]);

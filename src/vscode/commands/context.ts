@@ -62,7 +62,8 @@ export function command<T>(name: string, failure: string, fn: (arg: unknown) => 
     try {
       return await fn(arg);
     } catch (err) {
-      await showError(failure, err);
+      // Not awaited: the command ends now; the message stays until the user closes it.
+      void showError(failure, err);
       return undefined;
     }
   });

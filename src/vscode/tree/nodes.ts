@@ -122,7 +122,7 @@ export function toTreeItem(node: TreeNode): vscode.TreeItem {
       item.id = `deployment:${node.connection.id}:${d.name}`;
       const model = [d.model, d.modelVersion].filter(Boolean).join(' ');
       const sku = [d.sku, d.capacity !== undefined ? String(d.capacity) : undefined].filter(Boolean).join(' ');
-      item.description = [model !== d.name || !sku ? model : '', sku].filter(Boolean).join(' · ');
+      item.description = [model, sku].filter(Boolean).join(' · ');
       const limits = d.rateLimits
         ? `Rate limits: ${d.rateLimits.requestsPerMinute ?? '?'} requests/min, ${d.rateLimits.tokensPerMinute ?? '?'} tokens/min`
         : 'Rate limits: not reported by this listing (Resource Manager shows them)';
