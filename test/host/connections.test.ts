@@ -52,7 +52,8 @@ describe('connections', () => {
     assert.deepEqual(deployments.map((d) => d.deployment.name), emu.config.deployments.map((d) => d.name));
     const item = api.services.tree.getTreeItem(deployments[0]);
     assert.equal(item.label, 'gpt-4o');
-    assert.match(String(item.description), /^gpt-4o · \w+ 50$/, 'model, scale type and capacity');
+    assert.equal(item.description, 'manual 50', 'scale type and capacity (the data plane lists no version)');
+    assert.match((item.tooltip as vscode.MarkdownString).value, /Model: gpt\\-4o/);
     assert.equal(item.contextValue, 'deployment');
   });
 

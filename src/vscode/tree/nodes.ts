@@ -122,7 +122,9 @@ export function toTreeItem(node: TreeNode): vscode.TreeItem {
       item.id = `deployment:${node.connection.id}:${d.name}`;
       const model = [d.model, d.modelVersion].filter(Boolean).join(' ');
       const sku = [d.sku, d.capacity !== undefined ? String(d.capacity) : undefined].filter(Boolean).join(' ');
-      item.description = [model, sku].filter(Boolean).join(' · ');
+      // The name often is the model's: then the version alone says what is deployed.
+      const what = d.model === d.name ? d.modelVersion : model;
+      item.description = [what, sku].filter(Boolean).join(' · ');
       const limits = d.rateLimits
         ? `Rate limits: ${d.rateLimits.requestsPerMinute ?? '?'} requests/min, ${d.rateLimits.tokensPerMinute ?? '?'} tokens/min`
         : 'Rate limits: not reported by this listing (Resource Manager shows them)';
