@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { ensureInstalled } from './install.mjs';
+import { ensureInstalled, node24Env } from './install.mjs';
 
 export function freePort() {
   return new Promise((resolve, reject) => {
@@ -45,15 +45,13 @@ export async function startCodeServer(opts = {}) {
     '--user-data-dir', dirs.userData,
     ...(opts.extraArgs ?? []),
   ];
-  const env = {
-    ...process.env,
+  const env = node24Env(p, {
     ...opts.env,
     XDG_CONFIG_HOME: dirs.config,
     XDG_DATA_HOME: dirs.data,
     TMPDIR: dirs.tmp,
     EXTENSIONS_GALLERY: '{"serviceUrl":"http://127.0.0.1:9/gallery"}',
-    PATH: `${join(p.nodePkg, 'bin')}:${process.env.PATH}`,
-  };
+  });
   let output = '';
   const child = spawn(p.node, args, { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const collect = (d) => {

@@ -30,6 +30,15 @@ export function paths() {
   };
 }
 
+/**
+ * The environment for tools that must run on Node 24: without what an outer `npm run` leaks
+ * (NODE, npm_node_execpath, npm_config_*), which would point nested scripts at another Node.
+ */
+export function node24Env(p, extra = {}) {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'NODE' && !/^npm_/i.test(k)));
+  return { ...env, ...extra, PATH: `${join(p.nodePkg, 'bin')}:${process.env.PATH}` };
+}
+
 function npmInstall(prefix, spec, env) {
   mkdirSync(prefix, { recursive: true });
   writeFileSync(join(prefix, 'package.json'), '{"private":true}\n');
@@ -51,12 +60,8 @@ export function ensureInstalled({ quiet = false } = {}) {
   if (!existsSync(csDone)) {
     log(`installing code-server ${CODE_SERVER_VERSION} on Node ${NODE24_VERSION} into ${p.codeServerDir} (about 2 minutes, once)`);
     rmSync(p.codeServerDir, { recursive: true, force: true });
-    const env = {
-      ...process.env,
-      PATH: `${join(p.nodePkg, 'bin')}:${process.env.PATH}`,
-      // Native addons must build against Node 24's headers, not the machine's Node.
-      npm_config_nodedir: p.nodePkg,
-    };
+    // Native addons must build against Node 24's headers, not the machine's Node.
+    const env = node24Env(p, { npm_config_nodedir: p.nodePkg });
     npmInstall(p.codeServerDir, `code-server@${CODE_SERVER_VERSION}`, env);
     writeFileSync(csDone, '');
   }
