@@ -77,7 +77,7 @@ async function main() {
   const passed = host.passed + ui.passed;
   const failed = host.failed + ui.failed + (host.code !== 0 && host.failed === 0 ? 1 : 0);
   writeFileSync(join(artifacts, 'host-summary.json'), JSON.stringify({ host, ui }, null, 2));
-  console.log(`\nVS Code host: ${passed} passed, ${failed} failed`);
+  console.log(`\nhost: ${passed} passed, ${failed} failed`);
   process.exit(failed > 0 ? 1 : 0);
 }
 

@@ -1,29 +1,13 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { startEmulator, type Emulator } from '../../src/emulator/server';
 import type { ConnectionInfo } from '../../src/vscode/connections/connectionStore';
 import type { CheckResult } from '../../src/vscode/commands/connectionCommands';
 import type { DeploymentNode, MessageNode, TreeNode } from '../../src/vscode/tree/nodes';
-import { clearConnections, eventually, workbench } from './support';
+import { clearConnections, eventually, settingsAndLogFiles, workbench } from './support';
 
 const exec = <T>(cmd: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(`aoai-workbench.${cmd}`, ...args);
-
-/** Every file under the user-data folder's settings and logs, as text. */
-function filesUnder(dir: string): string[] {
-  const out: string[] = [];
-  const walk = (d: string) => {
-    for (const name of readdirSync(d)) {
-      const p = join(d, name);
-      const st = statSync(p);
-      if (st.isDirectory()) walk(p);
-      else if (st.size < 5_000_000) out.push(p);
-    }
-  };
-  walk(dir);
-  return out;
-}
 
 describe('connections', () => {
   let emu: Emulator;
@@ -67,9 +51,7 @@ describe('connections', () => {
     await exec('editConnection', { connectionId: conn.id, apiKey: 'wrong-key-for-this-test-0001' });
     await groupChildren(conn.id, 'deployments');
     await exec('editConnection', { connectionId: conn.id, apiKey: emu.apiKey });
-    const userData = process.env.AOAI_TEST_USER_DATA;
-    assert.ok(userData, 'the runner tells where the user data folder is');
-    const files = [...filesUnder(join(userData, 'User')).filter((f) => f.endsWith('.json')), ...filesUnder(join(userData, 'logs'))];
+    const files = settingsAndLogFiles();
     assert.ok(files.some((f) => /Azure OpenAI Workbench/.test(f) || readFileSync(f, 'utf8').includes('Added connection "Emulator A"')), 'the extension log is among the files read');
     for (const f of files) {
       const text = readFileSync(f, 'utf8');

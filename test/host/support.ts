@@ -1,4 +1,6 @@
 /** Helpers for tests inside the extension host. */
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { WorkbenchApi } from '../../src/extension';
 
@@ -24,4 +26,22 @@ export async function eventually<T>(check: () => T | undefined | false | Promise
     if (Date.now() > deadline) throw new Error(`condition not met within ${ms} ms`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/** The user's settings files and every log file of this VS Code run (where a leaked secret would land). */
+export function settingsAndLogFiles(): string[] {
+  const userData = process.env.AOAI_TEST_USER_DATA;
+  if (!userData) throw new Error('AOAI_TEST_USER_DATA is not set: the runner tells where the user data folder is');
+  const out: string[] = [];
+  const walk = (d: string, keep: (f: string) => boolean) => {
+    for (const name of readdirSync(d)) {
+      const p = join(d, name);
+      const st = statSync(p);
+      if (st.isDirectory()) walk(p, keep);
+      else if (st.size < 5_000_000 && keep(p)) out.push(p);
+    }
+  };
+  walk(join(userData, 'User'), (f) => f.endsWith('.json'));
+  walk(join(userData, 'logs'), () => true);
+  return out;
 }

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { startEmulator, type Emulator } from '../../src/emulator/server';
 import { AzureOpenAIClient } from '../../src/service/client';
 import type { WebhookEndpoint } from '../../src/service/types';
 import type { ConnectionInfo } from '../../src/vscode/connections/connectionStore';
 import type { LoadMoreNode, TreeNode, WebhookNode } from '../../src/vscode/tree/nodes';
-import { clearConnections, workbench } from './support';
+import { clearConnections, settingsAndLogFiles, workbench } from './support';
 
 const exec = <T>(cmd: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(`aoai-workbench.${cmd}`, ...args);
 
@@ -49,6 +50,8 @@ describe('webhook endpoints in the sidebar', () => {
     assert.equal(item.description, 'https://example.test/hook');
     assert.equal(item.contextValue, 'webhookEndpoint.secret');
     assert.ok(!JSON.stringify(vscode.workspace.getConfiguration('aoaiWorkbench').inspect('connections')).includes(secret!));
+
+    for (const f of settingsAndLogFiles()) assert.ok(!readFileSync(f, 'utf8').includes(secret!), `${f} contains the signing secret`);
 
     assert.equal(await exec('copySigningSecret', { connectionId: conn.id, endpointId: created.id }), true);
     assert.equal(await vscode.env.clipboard.readText(), secret);
