@@ -1,33 +1,19 @@
 // `npm start`: the local emulator, and VS Code (code-server on loopback) with this extension
 // installed and AZURE_OPENAI_ENDPOINT / AZURE_OPENAI_API_KEY pointing at the emulator, so the
 // extension offers to import the connection. No account needed. Ctrl-C stops everything.
-import { spawn } from 'node:child_process';
 import { symlinkSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startCodeServer, freePort } from './host/codeServer.mjs';
+import { startEmulatorProcess } from './host/emulatorProcess.mjs';
 import { ensureInstalled } from './host/install.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const pkg = JSON.parse(await import('node:fs').then((fs) => fs.readFileSync(join(root, 'package.json'), 'utf8')));
 
-function startEmulator() {
-  const child = spawn(process.execPath, [join(root, 'dist', 'emulator.js'), '--config', join(root, 'scripts', 'emulator.dev.json')], { stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolveStart, reject) => {
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-      const url = /AOAI_EMULATOR_URL=(\S+)/.exec(out)?.[1];
-      const key = /AOAI_EMULATOR_KEY=(\S+)/.exec(out)?.[1];
-      if (url && key) resolveStart({ url, key, child });
-    });
-    child.once('exit', (code) => reject(new Error(`the emulator exited (${code}) before it was ready`)));
-  });
-}
-
 async function main() {
   ensureInstalled();
-  const emulator = await startEmulator();
+  const emulator = await startEmulatorProcess(root, ['--config', join(root, 'scripts', 'emulator.dev.json')], { stderr: 'inherit' });
   const port = Number(process.env.PORT) || (await freePort());
   const server = await startCodeServer({
     port,

@@ -1,21 +1,15 @@
 // `npm run test:desktop`: the same host test entry under desktop VS Code via @vscode/test-electron,
 // where VS Code can be downloaded (not on these offline machines: use `npm run test:host`).
-import { spawn } from 'node:child_process';
 import { mkdtempSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runTests } from '@vscode/test-electron';
+import { startEmulatorProcess } from './emulatorProcess.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-const emulator = spawn(process.execPath, [join(root, 'dist', 'emulator.js')], { stdio: ['ignore', 'pipe', 'inherit'] });
-let out = '';
-emulator.stdout.on('data', (d) => (out += d));
-while (!/AOAI_EMULATOR_KEY=\S+/.test(out)) {
-  if (emulator.exitCode !== null) throw new Error('the emulator did not start');
-  await new Promise((r) => setTimeout(r, 50));
-}
+const emulator = await startEmulatorProcess(root, [], { stderr: 'inherit' });
 const dir = mkdtempSync(join(tmpdir(), 'aoai-desktop-'));
 const userData = join(dir, 'user-data');
 const workspace = join(dir, 'workspace');
@@ -25,8 +19,8 @@ try {
     extensionDevelopmentPath: root,
     extensionTestsPath: join(root, 'dist', 'test', 'host', 'index.js'),
     extensionTestsEnv: {
-      AZURE_OPENAI_ENDPOINT: `${/AOAI_EMULATOR_URL=(\S+)/.exec(out)[1]}/openai/v1/`,
-      AZURE_OPENAI_API_KEY: /AOAI_EMULATOR_KEY=(\S+)/.exec(out)[1],
+      AZURE_OPENAI_ENDPOINT: `${emulator.url}/openai/v1/`,
+      AZURE_OPENAI_API_KEY: emulator.key,
       AOAI_TEST_USER_DATA: userData,
       AOAI_TEST_ARTIFACTS: join(root, '.test-artifacts'),
     },
@@ -36,5 +30,5 @@ try {
   console.error(`Desktop host tests failed: ${err?.message ?? err}`);
   process.exitCode = 1;
 } finally {
-  emulator.kill('SIGTERM');
+  emulator.stop();
 }

@@ -1,32 +1,19 @@
 // Runs the extension's host tests inside a real VS Code extension host (code-server + headless
 // Chromium), then the end-to-end UI test. Exits non-zero when a test fails or the host never starts.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { format } from 'node:util';
 import { CHROMIUM_ARGS, chromiumPath, startCodeServer, workbenchUrl } from './codeServer.mjs';
+import { startEmulatorProcess } from './emulatorProcess.mjs';
 import { ensureInstalled } from './install.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const artifacts = join(root, '.test-artifacts');
 const HOST_TIMEOUT_MS = Number(process.env.HOST_TEST_TIMEOUT_MS ?? 10 * 60_000);
 
-/** The emulator CLI as a separate process: its URL and key go to the host's environment. */
-async function startEmulatorProcess() {
-  const child = spawn(process.execPath, [join(root, 'dist', 'emulator.js')], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout.on('data', (d) => (out += d));
-  const deadline = Date.now() + 15_000;
-  while (!/AOAI_EMULATOR_KEY=\S+/.test(out)) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the emulator did not start: ${out}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return { url: /AOAI_EMULATOR_URL=(\S+)/.exec(out)[1], key: /AOAI_EMULATOR_KEY=(\S+)/.exec(out)[1], stop: () => child.kill('SIGTERM') };
-}
-
 async function runHostTests(chromium) {
-  const emulator = await startEmulatorProcess();
+  const emulator = await startEmulatorProcess(root);
   const server = await startCodeServer({ extraArgs: ['--vscode-option', 'enable-smoke-test-driver'] });
   const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
   let result = { code: 1, passed: 0, failed: 0 };

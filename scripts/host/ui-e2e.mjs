@@ -1,20 +1,8 @@
 // End-to-end through the real workbench in Chromium, as a person would: command palette →
 // Add Connection wizard → the Resources view lists the emulator's deployments. Saves screenshots.
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { startEmulatorProcess } from './emulatorProcess.mjs';
 import { CHROMIUM_ARGS, chromiumPath, startCodeServer, workbenchUrl } from './codeServer.mjs';
-
-async function startEmulator(root) {
-  const child = spawn(process.execPath, [join(root, 'dist', 'emulator.js')], { stdio: ['ignore', 'pipe', 'ignore'] });
-  let out = '';
-  child.stdout.on('data', (d) => (out += d));
-  const deadline = Date.now() + 15_000;
-  while (!/AOAI_EMULATOR_KEY=\S+/.test(out)) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the emulator did not start: ${out}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return { url: /AOAI_EMULATOR_URL=(\S+)/.exec(out)[1], key: /AOAI_EMULATOR_KEY=(\S+)/.exec(out)[1], stop: () => child.kill('SIGTERM') };
-}
 
 /** Types into the open quick input and presses Enter. */
 async function answer(page, titlePart, text) {
@@ -69,7 +57,7 @@ export async function runUiTests(chromium, root, artifacts) {
   let passed = 0;
   let failed = 0;
   for (const [name, fn] of tests) {
-    const emulator = await startEmulator(root);
+    const emulator = await startEmulatorProcess(root);
     const server = await startCodeServer({ extraArgs: ['--vscode-option', 'enable-smoke-test-driver'] });
     const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
     const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();

@@ -18,15 +18,7 @@ export async function clearConnections(): Promise<void> {
   for (const c of api.services.store.list()) await api.services.store.remove(c.id);
 }
 
-export async function eventually<T>(check: () => T | undefined | false | Promise<T | undefined | false>, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+export { eventually } from '../support/receiver';
 
 /** The user's settings files and every log file of this VS Code run (where a leaked secret would land). */
 export function settingsAndLogFiles(): string[] {
