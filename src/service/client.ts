@@ -23,6 +23,10 @@ export interface CallOptions {
 export interface ChatOptions extends CallOptions {
   /** `v1` (default): deployment in `model`; `deployment`: in the path, with api-version. */
   route?: ChatRoute;
+  /** api-version for the deployment route, instead of the connection's. */
+  apiVersion?: string;
+  /** False: report a 429 at once instead of waiting inside the client. */
+  retryRateLimits?: boolean;
 }
 
 /** The api-version that still serves the legacy deployments list. */
@@ -47,10 +51,10 @@ export class AzureOpenAIClient {
     return `${this.endpoint}/openai/v1${path}`;
   }
 
-  private chatTarget(req: ChatRequest, route: ChatRoute): { url: string; body: Record<string, unknown> } {
+  private chatTarget(req: ChatRequest, route: ChatRoute, apiVersion = this.apiVersion): { url: string; body: Record<string, unknown> } {
     const { deployment, ...rest } = req;
     if (route === 'deployment') {
-      const url = `${this.endpoint}/openai/deployments/${encodeURIComponent(deployment)}/chat/completions?api-version=${encodeURIComponent(this.apiVersion)}`;
+      const url = `${this.endpoint}/openai/deployments/${encodeURIComponent(deployment)}/chat/completions?api-version=${encodeURIComponent(apiVersion)}`;
       return { url, body: rest };
     }
     return { url: this.v1('/chat/completions'), body: { model: deployment, ...rest } };
@@ -59,8 +63,8 @@ export class AzureOpenAIClient {
   // ---- chat -------------------------------------------------------------------------------
 
   async createChatCompletion(req: ChatRequest, options: ChatOptions = {}): Promise<ChatCompletion> {
-    const { url, body } = this.chatTarget(req, options.route ?? 'v1');
-    const res = await this.http.json<ChatCompletion>({ method: 'POST', url, body: { ...body, stream: false }, signal: options.signal, deployment: req.deployment });
+    const { url, body } = this.chatTarget(req, options.route ?? 'v1', options.apiVersion);
+    const res = await this.http.json<ChatCompletion>({ method: 'POST', url, body: { ...body, stream: false }, signal: options.signal, deployment: req.deployment, retryRateLimits: options.retryRateLimits });
     if (!res || !Array.isArray(res.choices)) throw new ServiceError({ kind: 'invalid-response', host: this.host, serviceMessage: 'no choices in the chat completion' });
     return res;
   }
@@ -70,8 +74,8 @@ export class AzureOpenAIClient {
    * socket at once; nothing is retried once the first byte has arrived.
    */
   async *streamChatCompletion(req: ChatRequest, options: ChatOptions = {}): AsyncGenerator<ChatCompletionChunk> {
-    const { url, body } = this.chatTarget(req, options.route ?? 'v1');
-    const res = await this.http.stream({ method: 'POST', url, body: { ...body, stream: true }, signal: options.signal, deployment: req.deployment });
+    const { url, body } = this.chatTarget(req, options.route ?? 'v1', options.apiVersion);
+    const res = await this.http.stream({ method: 'POST', url, body: { ...body, stream: true }, signal: options.signal, deployment: req.deployment, retryRateLimits: options.retryRateLimits });
     let finished = false;
     try {
       yield* readChatStream(res.body, this.host);

@@ -17,6 +17,8 @@ export interface HttpRequest {
   deployment?: string;
   /** Return the live body instead of reading it (the caller must consume or destroy it). */
   stream?: boolean;
+  /** False: a 429 is returned at once, so the caller can show its own countdown. */
+  retryRateLimits?: boolean;
 }
 
 export interface HttpResponse {
@@ -150,7 +152,7 @@ export class HttpClient {
         ...parseErrorBody(text),
       });
       const shouldRetry = header(headers, 'x-should-retry');
-      const retryable = shouldRetry === 'true' || (shouldRetry !== 'false' && RETRY_STATUS.has(res.statusCode));
+      const retryable = (res.statusCode !== 429 || req.retryRateLimits !== false) && (shouldRetry === 'true' || (shouldRetry !== 'false' && RETRY_STATUS.has(res.statusCode)));
       if (retryable && this.shouldRetry(attempt, started, retryAfterMs)) {
         await this.backoff(attempt, started, retryAfterMs, req.signal, host);
         continue;

@@ -1,0 +1,127 @@
+/**
+ * Runs one chat request the way a careful user would: picks the token-limit parameter the model
+ * family takes, falls back when the service rejects a parameter, and waits out a 429 with a
+ * visible countdown before trying again. Streams text through `onDelta`.
+ */
+import type { AzureOpenAIClient } from '../service/client';
+import { ServiceError } from '../service/errors';
+import type { ChatMessage, ChatRequest } from '../service/types';
+import type { ChatErrorInfo, ChatParams, Usage } from './protocol';
+
+export interface RunInput {
+  client: AzureOpenAIClient;
+  deployment: string;
+  /** The model name if known (decides max_tokens vs max_completion_tokens up front). */
+  model?: string;
+  messages: ChatMessage[];
+  params: ChatParams;
+  signal: AbortSignal;
+  onDelta: (text: string) => void;
+  /** Called each second while waiting for a rate limit to pass. */
+  onRetryWait?: (secondsLeft: number) => void;
+  /** Longest rate-limit wait that is retried automatically. */
+  maxRetryWaitMs?: number;
+}
+
+export interface RunResult {
+  content: string;
+  usage?: Usage;
+  model?: string;
+  finishReason: string | null;
+  latencyMs: number;
+  stopped: boolean;
+}
+
+const reasoningFamily = (name: string | undefined) => !!name && /^(o\d|gpt-5)/i.test(name);
+
+export function errorInfo(err: unknown): ChatErrorInfo {
+  if (err instanceof ServiceError) {
+    return { message: err.message, kind: err.kind, status: err.status, code: err.code, retryAfterMs: err.retryAfterMs };
+  }
+  return { message: err instanceof Error ? err.message : String(err), kind: 'unknown' };
+}
+
+function waitWithCountdown(ms: number, signal: AbortSignal, tick?: (s: number) => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let left = Math.ceil(ms / 1000);
+    tick?.(left);
+    const timer = setInterval(() => {
+      left--;
+      if (left <= 0) {
+        clearInterval(timer);
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      } else tick?.(left);
+    }, 1000);
+    const onAbort = () => {
+      clearInterval(timer);
+      reject(signal.reason);
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+export async function runChat(input: RunInput): Promise<RunResult> {
+  const p = input.params;
+  const request: ChatRequest = { deployment: input.deployment, messages: input.messages, stream_options: { include_usage: true } };
+  if (p.temperature !== undefined) request.temperature = p.temperature;
+  if (p.topP !== undefined) request.top_p = p.topP;
+  if (p.maxTokens !== undefined) {
+    if (reasoningFamily(input.model ?? input.deployment)) request.max_completion_tokens = p.maxTokens;
+    else request.max_tokens = p.maxTokens;
+  }
+  const t0 = Date.now();
+  let content = '';
+  let rateRetries = 0;
+  for (let attempt = 0; attempt < 6; attempt++) {
+    let usage: Usage | undefined;
+    let model: string | undefined;
+    let finishReason: string | null = null;
+    try {
+      for await (const chunk of input.client.streamChatCompletion(request, { route: p.route, apiVersion: p.apiVersion, signal: input.signal, retryRateLimits: false })) {
+        if (chunk.usage) usage = chunk.usage;
+        if (chunk.model) model = chunk.model;
+        const choice = chunk.choices?.find((c) => c.index === 0);
+        if (!choice) continue;
+        if (choice.finish_reason) finishReason = choice.finish_reason;
+        const text = choice.delta?.content;
+        if (text) {
+          content += text;
+          input.onDelta(text);
+        }
+      }
+      return { content, usage, model, finishReason, latencyMs: Date.now() - t0, stopped: false };
+    } catch (err) {
+      if (input.signal.aborted) return { content, usage, model, finishReason, latencyMs: Date.now() - t0, stopped: true };
+      if (!(err instanceof ServiceError) || content) throw err;
+      // A parameter this model does not take: send the request the way it wants it.
+      if (err.status === 400 && err.param === 'max_tokens' && request.max_tokens !== undefined) {
+        request.max_completion_tokens = request.max_tokens;
+        delete request.max_tokens;
+        continue;
+      }
+      if (err.status === 400 && err.param === 'max_completion_tokens' && request.max_completion_tokens !== undefined) {
+        request.max_tokens = request.max_completion_tokens;
+        delete request.max_completion_tokens;
+        continue;
+      }
+      if (err.status === 400 && (err.param === 'temperature' || err.param === 'top_p') && request[err.param] !== undefined) {
+        delete request[err.param];
+        continue;
+      }
+      const wait = err.retryAfterMs ?? 5_000;
+      if (err.status === 429 && rateRetries < 2 && wait <= (input.maxRetryWaitMs ?? 60_000)) {
+        rateRetries++;
+        try {
+          await waitWithCountdown(Math.max(wait, 1000), input.signal, input.onRetryWait);
+        } catch {
+          return { content, finishReason: null, latencyMs: Date.now() - t0, stopped: true };
+        }
+        continue;
+      }
+      throw err;
+    }
+  }
+  throw new Error('The service kept rejecting the request parameters.');
+}

@@ -1,0 +1,89 @@
+/** A conversation: its turns, settings, and the forms it is exported in. Plain data, JSON-safe. */
+import type { ChatMessage } from '../service/types';
+import type { ChatParams, ChatTurn, ConversationView } from './protocol';
+
+export interface Conversation extends ConversationView {
+  version: 1;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export function newId(prefix: string): string {
+  return `${prefix}${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
+}
+
+export function createConversation(init: { connectionId: string; connectionLabel: string; deployment: string; params?: Partial<ChatParams> }): Conversation {
+  const now = Date.now();
+  return {
+    version: 1,
+    id: newId('conv_'),
+    title: `Chat with ${init.deployment}`,
+    connectionId: init.connectionId,
+    connectionLabel: init.connectionLabel,
+    deployment: init.deployment,
+    params: { systemPrompt: 'You are a helpful assistant.', route: 'v1', ...init.params },
+    turns: [],
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+/** Titles come from the first user message, cut at a word boundary. */
+export function titleFrom(text: string): string {
+  const line = text.trim().split('\n')[0].replace(/\s+/g, ' ');
+  if (line.length <= 60) return line || 'New chat';
+  return `${line.slice(0, 60).replace(/\s+\S*$/, '')}…`;
+}
+
+/** The messages sent for the next reply: the system prompt, then every turn that has content. */
+export function requestMessages(c: Conversation): ChatMessage[] {
+  const messages: ChatMessage[] = [];
+  if (c.params.systemPrompt.trim()) messages.push({ role: 'system', content: c.params.systemPrompt });
+  for (const t of c.turns) {
+    if (t.role === 'assistant' && (t.error || !t.content)) continue;
+    messages.push({ role: t.role, content: t.content });
+  }
+  return messages;
+}
+
+export function totals(c: Conversation): { prompt: number; completion: number; total: number } {
+  let prompt = 0;
+  let completion = 0;
+  for (const t of c.turns) {
+    prompt += t.usage?.prompt_tokens ?? 0;
+    completion += t.usage?.completion_tokens ?? 0;
+  }
+  return { prompt, completion, total: prompt + completion };
+}
+
+export function toMarkdown(c: Conversation): string {
+  const t = totals(c);
+  const lines = [`# ${c.title}`, '', `- Deployment: ${c.deployment} (${c.connectionLabel})`, `- Tokens: ${t.prompt} prompt + ${t.completion} completion = ${t.total}`, ''];
+  if (c.params.systemPrompt.trim()) lines.push('## System', '', c.params.systemPrompt, '');
+  for (const turn of c.turns) {
+    if (turn.role === 'user') {
+      lines.push('## You', '', turn.content, '');
+    } else {
+      const meta = [turn.model, turn.usage ? `${turn.usage.total_tokens} tokens` : undefined, turn.latencyMs !== undefined ? `${turn.latencyMs} ms` : undefined].filter(Boolean).join(', ');
+      lines.push(`## ${turn.deployment ?? 'Assistant'}${meta ? ` (${meta})` : ''}`, '', turn.error ? `> Error: ${turn.error.message}` : turn.content, '');
+    }
+  }
+  return lines.join('\n');
+}
+
+export function toJson(c: Conversation): string {
+  return JSON.stringify(c, null, 2);
+}
+
+/** Reads a stored conversation, or undefined if the file is not one. */
+export function parseConversation(text: string): Conversation | undefined {
+  try {
+    const v = JSON.parse(text) as Conversation;
+    if (v && v.version === 1 && typeof v.id === 'string' && Array.isArray(v.turns) && typeof v.deployment === 'string' && v.params) return v;
+  } catch {
+    /* not JSON */
+  }
+  return undefined;
+}
+
+export type { ChatTurn };

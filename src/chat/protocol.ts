@@ -1,0 +1,197 @@
+/**
+ * The one message protocol between the chat webview and the extension. Both sides import this
+ * file and validate everything they receive with it: a message that does not parse is dropped.
+ * It carries no keys or tokens.
+ */
+
+export interface Usage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+}
+
+export type Route = 'v1' | 'deployment';
+
+export interface ChatParams {
+  systemPrompt: string;
+  temperature?: number;
+  topP?: number;
+  maxTokens?: number;
+  route: Route;
+  apiVersion?: string;
+}
+
+export interface ChatErrorInfo {
+  message: string;
+  kind: string;
+  status?: number;
+  code?: string;
+  retryAfterMs?: number;
+}
+
+export interface ChatTurn {
+  id: string;
+  role: 'user' | 'assistant';
+  content: string;
+  createdAt: number;
+  deployment?: string;
+  model?: string;
+  usage?: Usage;
+  latencyMs?: number;
+  finishReason?: string | null;
+  error?: ChatErrorInfo;
+  /** The reply was stopped by the user. */
+  stopped?: boolean;
+}
+
+export interface DeploymentOption {
+  connectionId: string;
+  connectionLabel: string;
+  deployment: string;
+  model?: string;
+}
+
+export interface ConversationView {
+  id: string;
+  title: string;
+  connectionId: string;
+  connectionLabel: string;
+  deployment: string;
+  params: ChatParams;
+  turns: ChatTurn[];
+}
+
+/** Extension → webview. */
+export type HostMessage =
+  | { type: 'init'; conversation: ConversationView; deployments: DeploymentOption[]; busy: boolean }
+  | { type: 'conversation'; conversation: ConversationView }
+  | { type: 'deployments'; deployments: DeploymentOption[] }
+  | { type: 'turnStarted'; turn: ChatTurn }
+  | { type: 'delta'; turnId: string; text: string }
+  | { type: 'turnFinished'; turn: ChatTurn }
+  | { type: 'retryCountdown'; turnId: string; seconds: number }
+  | { type: 'restoreDraft'; text: string };
+
+/** Webview → extension. */
+export type ViewMessage =
+  | { type: 'ready' }
+  | { type: 'send'; text: string }
+  | { type: 'stop' }
+  | { type: 'regenerate' }
+  | { type: 'editLast'; text: string }
+  | { type: 'setDeployment'; connectionId: string; deployment: string }
+  | { type: 'setParams'; params: Partial<ChatParams> }
+  | { type: 'copyCode'; code: string }
+  | { type: 'insertCode'; code: string }
+  | { type: 'openLink'; href: string }
+  | { type: 'export'; format: 'markdown' | 'json' }
+  | { type: 'clear' };
+
+const MAX_TEXT = 1_000_000;
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.isArray(v);
+const isStr = (v: unknown, max = MAX_TEXT): v is string => typeof v === 'string' && v.length <= max;
+const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+const optNum = (v: unknown, min: number, max: number) => v === undefined || (isNum(v) && v >= min && v <= max);
+
+/** Checks and copies the parameters a webview may change (unknown keys are dropped). */
+export function parseParams(v: unknown): Partial<ChatParams> | undefined {
+  if (!isObj(v)) return undefined;
+  const out: Partial<ChatParams> = {};
+  if (v.systemPrompt !== undefined) {
+    if (!isStr(v.systemPrompt, 100_000)) return undefined;
+    out.systemPrompt = v.systemPrompt;
+  }
+  for (const [key, min, max] of [['temperature', 0, 2], ['topP', 0, 1], ['maxTokens', 1, 1_000_000]] as const) {
+    if (v[key] === null) {
+      out[key] = undefined;
+      continue;
+    }
+    if (!optNum(v[key], min, max)) return undefined;
+    if (v[key] !== undefined) out[key] = key === 'maxTokens' ? Math.round(v[key] as number) : (v[key] as number);
+  }
+  if (v.route !== undefined) {
+    if (v.route !== 'v1' && v.route !== 'deployment') return undefined;
+    out.route = v.route;
+  }
+  if (v.apiVersion !== undefined) {
+    if (!isStr(v.apiVersion, 64) || !/^[\w.-]*$/.test(v.apiVersion)) return undefined;
+    out.apiVersion = v.apiVersion || undefined;
+  }
+  return out;
+}
+
+/** Validates a message from the webview. */
+export function parseViewMessage(v: unknown): ViewMessage | undefined {
+  if (!isObj(v) || typeof v.type !== 'string') return undefined;
+  switch (v.type) {
+    case 'ready':
+    case 'stop':
+    case 'regenerate':
+    case 'clear':
+      return { type: v.type };
+    case 'send':
+    case 'editLast':
+      return isStr(v.text) && v.text.trim() ? { type: v.type, text: v.text } : undefined;
+    case 'copyCode':
+    case 'insertCode':
+      return isStr(v.code) ? { type: v.type, code: v.code } : undefined;
+    case 'openLink':
+      return isStr(v.href, 8192) ? { type: 'openLink', href: v.href } : undefined;
+    case 'export':
+      return v.format === 'markdown' || v.format === 'json' ? { type: 'export', format: v.format } : undefined;
+    case 'setDeployment':
+      return isStr(v.connectionId, 200) && isStr(v.deployment, 200) && v.deployment ? { type: 'setDeployment', connectionId: v.connectionId, deployment: v.deployment } : undefined;
+    case 'setParams': {
+      const params = parseParams(v.params);
+      return params ? { type: 'setParams', params } : undefined;
+    }
+  }
+  return undefined;
+}
+
+function isTurn(v: unknown): v is ChatTurn {
+  return isObj(v) && isStr(v.id, 200) && (v.role === 'user' || v.role === 'assistant') && isStr(v.content) && isNum(v.createdAt);
+}
+
+function isConversation(v: unknown): v is ConversationView {
+  return isObj(v) && isStr(v.id, 200) && isStr(v.title, 1000) && isStr(v.deployment, 200) && isObj(v.params) && Array.isArray(v.turns) && v.turns.every(isTurn);
+}
+
+function isDeployments(v: unknown): v is DeploymentOption[] {
+  return Array.isArray(v) && v.every((d) => isObj(d) && isStr(d.connectionId, 200) && isStr(d.deployment, 200));
+}
+
+/** Validates a message from the extension (the webview trusts nothing it did not check). */
+export function parseHostMessage(v: unknown): HostMessage | undefined {
+  if (!isObj(v) || typeof v.type !== 'string') return undefined;
+  switch (v.type) {
+    case 'init':
+      return isConversation(v.conversation) && isDeployments(v.deployments) ? { type: 'init', conversation: v.conversation, deployments: v.deployments, busy: v.busy === true } : undefined;
+    case 'conversation':
+      return isConversation(v.conversation) ? { type: 'conversation', conversation: v.conversation } : undefined;
+    case 'deployments':
+      return isDeployments(v.deployments) ? { type: 'deployments', deployments: v.deployments } : undefined;
+    case 'turnStarted':
+    case 'turnFinished':
+      return isTurn(v.turn) ? { type: v.type, turn: v.turn } : undefined;
+    case 'delta':
+      return isStr(v.turnId, 200) && isStr(v.text) ? { type: 'delta', turnId: v.turnId, text: v.text } : undefined;
+    case 'retryCountdown':
+      return isStr(v.turnId, 200) && isNum(v.seconds) ? { type: 'retryCountdown', turnId: v.turnId, seconds: v.seconds } : undefined;
+    case 'restoreDraft':
+      return isStr(v.text) ? { type: 'restoreDraft', text: v.text } : undefined;
+  }
+  return undefined;
+}
+
+/** Only these schemes leave the webview, and only through the extension. */
+export function isSafeLink(href: string): boolean {
+  try {
+    const u = new URL(href);
+    return u.protocol === 'https:' || u.protocol === 'http:' || u.protocol === 'mailto:';
+  } catch {
+    return false;
+  }
+}
