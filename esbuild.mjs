@@ -1,4 +1,5 @@
 // Bundles the extension and the emulator CLI. Type checking is separate (`npm run typecheck`).
+import { copyFileSync, mkdirSync } from 'node:fs';
 import * as esbuild from 'esbuild';
 
 const production = process.argv.includes('--production');
@@ -23,9 +24,15 @@ const builds = [
   { ...common, entryPoints: { emulator: 'src/emulator/cli.ts' }, outdir: 'dist' },
   // The emulator as a library, required by the extension only when the user starts it.
   { ...common, entryPoints: { 'emulator-lib': 'src/emulator/server.ts' }, outdir: 'dist' },
+  // The chat panel's page script (runs in the webview, a browser).
+  { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: { chat: 'src/webview/chat/main.ts' }, outdir: 'dist/webview' },
   // Tests that run inside a real VS Code extension host (loaded by test/host/index.ts).
   { ...common, entryPoints: ['test/host/*.ts'], outdir: 'dist/test/host', external: ['vscode', 'mocha'], minify: false },
 ];
+
+// Codicons for the webview, served from the extension's own folder.
+mkdirSync('dist/codicons', { recursive: true });
+for (const f of ['codicon.css', 'codicon.ttf']) copyFileSync(`node_modules/@vscode/codicons/dist/${f}`, `dist/codicons/${f}`);
 
 if (watch) {
   const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));

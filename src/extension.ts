@@ -3,6 +3,7 @@
  * commands and the tree; lists load when the view shows them, the emulator when started.
  */
 import * as vscode from 'vscode';
+import { ChatManager } from './vscode/chat/chatManager';
 import { registerChatCommands } from './vscode/commands/chatCommands';
 import { dropStaleLocalConnections, offerEnvironmentImport, registerConnectionCommands, updateEnvironmentContext } from './vscode/commands/connectionCommands';
 import type { Services } from './vscode/commands/context';
@@ -24,7 +25,8 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi {
   const clients = new ClientCache(store);
   const tree = new ResourcesTree(store, clients);
   const emulator = new EmulatorController(context);
-  const services: Services = { context, store, clients, tree, emulator };
+  const chat = new ChatManager(context, store, clients);
+  const services: Services = { context, store, clients, tree, emulator, chat };
 
   const view = vscode.window.createTreeView(VIEW_ID, { treeDataProvider: tree, showCollapseAll: true });
   context.subscriptions.push(
@@ -32,6 +34,7 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi {
     clients,
     tree,
     emulator,
+    chat,
     view,
     store.onDidChange(() => void updateEnvironmentContext(services)),
     ...registerConnectionCommands(services),

@@ -52,12 +52,88 @@ async function addConnectionThroughTheUi(page, emulator, artifacts) {
   if (text.includes(emulator.key)) throw new Error('the API key is visible in the workbench');
 }
 
+async function runCommand(page, title) {
+  await page.keyboard.press('F1');
+  await page.locator('.quick-input-widget input.input').waitFor();
+  await page.keyboard.type(title);
+  await page.locator('.quick-input-widget .monaco-list-row', { hasText: title.split(': ').pop() }).first().waitFor();
+  await page.keyboard.press('Enter');
+}
+
+/** The chat page inside the webview's nested iframes. */
+function chatFrame(page) {
+  return page.frameLocator('iframe.webview.ready').last().frameLocator('#active-frame');
+}
+
+async function chatThroughTheUi(page, emulator, artifacts) {
+  await addConnectionThroughTheUi(page, emulator, artifacts);
+  await runCommand(page, 'Azure OpenAI: Open Chat');
+  const widget = page.locator('.quick-input-widget');
+  await widget.locator('.monaco-list-row', { hasText: 'gpt-4o-mini' }).first().waitFor({ timeout: 20_000 });
+  await page.keyboard.type('gpt-4o-mini');
+  await page.keyboard.press('Enter');
+  const chat = chatFrame(page);
+  const input = chat.locator('#input');
+  await input.waitFor({ timeout: 30_000 });
+
+  // A streamed reply, with usage.
+  await input.fill('/markdown');
+  await input.press('Enter');
+  await chat.locator('.turn.assistant .turn-foot', { hasText: 'tokens' }).first().waitFor({ timeout: 30_000 });
+  await chat.locator('.turn.assistant h1', { hasText: 'Emulator reply' }).waitFor();
+  await chat.locator('.turn.assistant .code-block .hljs-keyword').first().waitFor();
+
+  // Model output with HTML executes nothing and loads nothing.
+  const attack = 'Look: <img src=x onerror="window.__pwned=1"> <script>window.__pwned=2</script> [x](javascript:window.__pwned=3)';
+  await input.fill(attack);
+  await input.press('Enter');
+  await chat.locator('.turn.assistant', { hasText: 'You said: Look:' }).last().locator('.turn-foot', { hasText: 'tokens' }).waitFor({ timeout: 30_000 });
+  const reply = chat.locator('.turn.assistant', { hasText: 'You said: Look:' }).last();
+  if ((await reply.locator('img, script').count()) !== 0) throw new Error('an <img> or <script> from the reply reached the DOM');
+  if ((await reply.locator('a[href^="javascript"]').count()) !== 0) throw new Error('a javascript: link was rendered');
+  const replyText = await reply.locator('.turn-body').innerText();
+  if (!replyText.includes('<img src=x onerror=')) throw new Error('the HTML should show as text');
+  await reply.locator('.turn-body').click();
+  let chatPage;
+  for (const f of page.frames()) if (await f.$('#messages').catch(() => null)) chatPage = f;
+  if (!chatPage) throw new Error('the chat page frame was not found');
+  const pwned = await chatPage.evaluate(() => window.__pwned);
+  if (pwned !== undefined) throw new Error(`injected code ran (window.__pwned = ${pwned})`);
+
+  // Stop mid-stream: the reply ends, marked stopped, and the composer is usable again.
+  await input.fill('/long 3000');
+  await input.press('Enter');
+  const stop = chat.locator('#stop');
+  await stop.waitFor({ state: 'visible', timeout: 10_000 });
+  await chat.locator('.turn.assistant.streaming .turn-body p').first().waitFor({ timeout: 20_000 });
+  await stop.click();
+  await chat.locator('.turn.assistant .turn-foot', { hasText: 'stopped' }).waitFor({ timeout: 10_000 });
+  await chat.locator('#send').waitFor({ state: 'visible' });
+  await stop.waitFor({ state: 'hidden' });
+  await page.screenshot({ path: join(artifacts, 'chat-light.png') });
+
+  await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
+  await page.waitForTimeout(1000);
+  await page.screenshot({ path: join(artifacts, 'chat-dark.png') });
+
+  // A window reload brings the panel back with its history (webview serializer + saved conversation).
+  await page.reload();
+  await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+  const restored = chatFrame(page);
+  await restored.locator('.turn.user', { hasText: '/long 3000' }).waitFor({ timeout: 60_000 });
+  await restored.locator('.turn.assistant h1', { hasText: 'Emulator reply' }).waitFor();
+  await page.screenshot({ path: join(artifacts, 'chat-after-reload.png') });
+}
+
 export async function runUiTests(chromium, root, artifacts) {
-  const tests = [['UI: add a connection through the command palette wizard and see its deployments in the sidebar', addConnectionThroughTheUi]];
+  const tests = [
+    ['UI: add a connection through the command palette wizard and see its deployments in the sidebar', addConnectionThroughTheUi],
+    ['UI: chat in the panel: streamed markdown with usage, HTML in a reply executes nothing, Stop ends a reply, the panel survives a reload', chatThroughTheUi],
+  ];
   let passed = 0;
   let failed = 0;
   for (const [name, fn] of tests) {
-    const emulator = await startEmulatorProcess(root);
+    const emulator = await startEmulatorProcess(root, ['--config', join(root, 'scripts', 'emulator.dev.json')]);
     const server = await startCodeServer({ extraArgs: ['--vscode-option', 'enable-smoke-test-driver'] });
     const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
     const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();

@@ -1,31 +1,32 @@
-/**
- * "Open chat" on a deployment. Until the chat panel arrives, it asks for one message and streams
- * the reply into a Markdown document; the command id and its arguments stay the same.
- */
+/** Open a chat with a deployment; reopen, export or delete saved conversations. */
 import * as vscode from 'vscode';
+import type { ChatManager } from '../chat/chatManager';
 import { DeploymentNode } from '../tree/nodes';
-import { logInfo } from '../log';
 import { command, resolveConnection, type Services } from './context';
 
 export interface OpenChatArgs {
   connectionId: string;
   deployment: string;
-  /** Sent without asking (tests, scripts). */
-  prompt?: string;
-  /** Do not open a document for the reply. */
-  quiet?: boolean;
 }
 
 async function pickDeployment(s: Services, arg: unknown): Promise<{ connectionId: string; deployment: string } | undefined> {
   if (arg instanceof DeploymentNode) return { connectionId: arg.connection.id, deployment: arg.deployment.name };
   const args = arg as Partial<OpenChatArgs> | undefined;
   if (args?.connectionId && args.deployment) return { connectionId: args.connectionId, deployment: args.deployment };
-  const conn = await resolveConnection(s, args, 'Open chat');
-  if (!conn) return undefined;
-  const client = await s.clients.get(conn);
-  const list = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Listing deployments…' }, () => client.listDeployments());
-  const pick = await vscode.window.showQuickPick(list.map((d) => ({ label: d.name, description: [d.model, d.modelVersion].filter(Boolean).join(' ') })), { title: `Chat with a deployment of ${conn.label}` });
-  return pick && { connectionId: conn.id, deployment: pick.label };
+  if (s.store.list().length === 0) {
+    await resolveConnection(s, undefined, 'Open chat');
+    return undefined;
+  }
+  const options = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Listing deployments…' }, () => s.chat.deployments());
+  if (options.length === 0) {
+    void vscode.window.showWarningMessage('No deployments could be listed. Check the connections in the Azure OpenAI view.');
+    return undefined;
+  }
+  const pick = await vscode.window.showQuickPick(
+    options.map((o) => ({ label: o.deployment, description: o.model && o.model !== o.deployment ? o.model : undefined, detail: o.connectionLabel, option: o })),
+    { title: 'Chat with a deployment', placeHolder: 'Choose a deployment', matchOnDetail: true },
+  );
+  return pick && { connectionId: pick.option.connectionId, deployment: pick.option.deployment };
 }
 
 async function openChat(s: Services, arg: unknown) {
@@ -33,30 +34,52 @@ async function openChat(s: Services, arg: unknown) {
   if (!target) return undefined;
   const conn = s.store.get(target.connectionId);
   if (!conn) throw new Error('That connection no longer exists.');
-  const args = arg as Partial<OpenChatArgs> | undefined;
-  const prompt = args?.prompt ?? (await vscode.window.showInputBox({ title: `Chat with ${target.deployment}`, prompt: 'Your message', ignoreFocusOut: true }));
-  if (!prompt) return undefined;
-  const client = await s.clients.get(conn);
-  const t0 = Date.now();
-  const result = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: `${target.deployment} is answering…`, cancellable: true },
-    (_progress, token) => {
-      const abort = new AbortController();
-      token.onCancellationRequested(() => abort.abort());
-      return client.streamChat({ deployment: target.deployment, messages: [{ role: 'user', content: prompt }], stream_options: { include_usage: true } }, () => {}, { signal: abort.signal });
-    },
-  );
-  const ms = Date.now() - t0;
-  logInfo(`Chat with ${target.deployment}: ${result.usage?.total_tokens ?? '?'} tokens in ${ms} ms.`);
-  if (!args?.quiet) {
-    const usage = result.usage ? `${result.usage.prompt_tokens} prompt + ${result.usage.completion_tokens} completion tokens` : 'usage not reported';
-    const content = `**You:** ${prompt}\n\n**${target.deployment}** (${result.model ?? 'model'}, ${ms} ms, ${usage}):\n\n${result.content}\n`;
-    const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content });
-    await vscode.window.showTextDocument(doc, { preview: true });
+  const panel = await s.chat.open(conn, target.deployment);
+  return { conversationId: panel.conversation.id };
+}
+
+async function pickConversation(chat: ChatManager, arg: unknown, title: string): Promise<string | undefined> {
+  const id = (arg as { conversationId?: string } | undefined)?.conversationId;
+  if (id) return id;
+  const list = await chat.conversations.list();
+  if (list.length === 0) {
+    void vscode.window.showInformationMessage('No saved conversations yet. Open a chat from a deployment in the Azure OpenAI view.');
+    return undefined;
   }
-  return { content: result.content, finishReason: result.finishReason, usage: result.usage };
+  const pick = await vscode.window.showQuickPick(
+    list.map((c) => ({ label: c.title, description: `${c.deployment} · ${c.connectionLabel}`, detail: `${c.turns} messages · ${new Date(c.updatedAt).toLocaleString()}`, id: c.id })),
+    { title, matchOnDescription: true },
+  );
+  return pick?.id;
 }
 
 export function registerChatCommands(s: Services): vscode.Disposable[] {
-  return [command('openChat', 'The chat request failed', (arg) => openChat(s, arg))];
+  return [
+    command('openChat', 'Could not open the chat', (arg) => openChat(s, arg)),
+    command('openConversation', 'Could not open the conversation', async (arg) => {
+      const id = await pickConversation(s.chat, arg, 'Open a saved conversation');
+      if (!id) return undefined;
+      const panel = await s.chat.reopen(id);
+      if (!panel) throw new Error('That conversation could not be read.');
+      return { conversationId: id };
+    }),
+    command('exportConversation', 'Could not export the conversation', async (arg) => {
+      const id = await pickConversation(s.chat, arg, 'Export a conversation');
+      if (!id) return undefined;
+      const format = (arg as { format?: 'markdown' | 'json' } | undefined)?.format ?? ((await vscode.window.showQuickPick(['markdown', 'json'], { title: 'Export as' })) as 'markdown' | 'json' | undefined);
+      if (!format) return undefined;
+      const panel = s.chat.panel(id) ?? (await s.chat.reopen(id));
+      return (await panel?.export(format))?.getText();
+    }),
+    command('deleteConversation', 'Could not delete the conversation', async (arg) => {
+      const id = await pickConversation(s.chat, arg, 'Delete a conversation');
+      if (!id) return false;
+      if (!(arg as { conversationId?: string } | undefined)?.conversationId) {
+        const ok = await vscode.window.showWarningMessage('Delete this conversation?', { modal: true, detail: 'It cannot be restored.' }, 'Delete');
+        if (ok !== 'Delete') return false;
+      }
+      await s.chat.delete(id);
+      return true;
+    }),
+  ];
 }

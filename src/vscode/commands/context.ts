@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import type { ClientCache } from '../connections/clients';
 import type { ConnectionInfo, ConnectionStore } from '../connections/connectionStore';
+import type { ChatManager } from '../chat/chatManager';
 import type { EmulatorController } from '../emulatorController';
 import { showError } from '../log';
 import { ConnectionNode, GroupNode, type TreeNode } from '../tree/nodes';
@@ -13,6 +14,7 @@ export interface Services {
   clients: ClientCache;
   tree: ResourcesTree;
   emulator: EmulatorController;
+  chat: ChatManager;
 }
 
 /** Arguments tests and scripts pass instead of a tree node (no UI involved). */

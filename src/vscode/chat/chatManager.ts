@@ -1,0 +1,110 @@
+/**
+ * Opens chat panels (one per conversation), brings them back after a reload through the webview
+ * serializer, and offers the deployments of every connection to the panels' pickers.
+ */
+import * as vscode from 'vscode';
+import { createConversation, type Conversation } from '../../chat/conversation';
+import type { DeploymentOption } from '../../chat/protocol';
+import type { ClientCache } from '../connections/clients';
+import type { ConnectionInfo, ConnectionStore } from '../connections/connectionStore';
+import { logError } from '../log';
+import { CHAT_VIEW_TYPE, ChatPanel } from './chatPanel';
+import { ConversationStore } from './conversationStore';
+
+export class ChatManager implements vscode.Disposable {
+  readonly conversations: ConversationStore;
+  private readonly panels = new Map<string, ChatPanel>();
+  private readonly disposables: vscode.Disposable[] = [];
+  private deploymentCache: { at: number; list: Promise<DeploymentOption[]> } | undefined;
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly connections: ConnectionStore,
+    private readonly clients: ClientCache,
+  ) {
+    this.conversations = new ConversationStore(context.globalStorageUri);
+    this.disposables.push(
+      vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, {
+        deserializeWebviewPanel: (panel, state) => this.restore(panel, state),
+      }),
+      connections.onDidChange(() => (this.deploymentCache = undefined)),
+    );
+  }
+
+  panel(conversationId: string): ChatPanel | undefined {
+    return this.panels.get(conversationId);
+  }
+
+  /** Deployments of every connection, for the picker (cached for a minute). */
+  deployments(): Promise<DeploymentOption[]> {
+    if (this.deploymentCache && Date.now() - this.deploymentCache.at < 60_000) return this.deploymentCache.list;
+    const list = Promise.all(
+      this.connections.list().map(async (conn) => {
+        try {
+          const client = await this.clients.get(conn);
+          return (await client.listDeployments()).map((d) => ({ connectionId: conn.id, connectionLabel: conn.label, deployment: d.name, model: d.model }));
+        } catch (err) {
+          logError(`Deployments of ${conn.label} for the chat picker: ${(err as Error).message}`);
+          return [];
+        }
+      }),
+    ).then((lists) => lists.flat());
+    this.deploymentCache = { at: Date.now(), list };
+    return list;
+  }
+
+  private attach(panel: vscode.WebviewPanel, conversation: Conversation): ChatPanel {
+    const chat = new ChatPanel(panel, conversation, {
+      extensionUri: this.context.extensionUri,
+      connections: this.connections,
+      clients: this.clients,
+      conversations: this.conversations,
+      deployments: () => this.deployments(),
+    });
+    this.panels.set(conversation.id, chat);
+    chat.onDidClose(() => this.panels.delete(conversation.id));
+    return chat;
+  }
+
+  /** A new conversation with a deployment, in a new panel. */
+  async open(conn: ConnectionInfo, deployment: string): Promise<ChatPanel> {
+    const conversation = createConversation({ connectionId: conn.id, connectionLabel: conn.label, deployment, params: { apiVersion: conn.apiVersion } });
+    await this.conversations.save(conversation);
+    const panel = vscode.window.createWebviewPanel(CHAT_VIEW_TYPE, conversation.title, vscode.ViewColumn.Active, { retainContextWhenHidden: true, enableFindWidget: true });
+    return this.attach(panel, conversation);
+  }
+
+  /** A saved conversation: its panel if open, else a new panel. */
+  async reopen(id: string): Promise<ChatPanel | undefined> {
+    const open = this.panels.get(id);
+    if (open) {
+      open.panel.reveal();
+      return open;
+    }
+    const conversation = await this.conversations.load(id);
+    if (!conversation) return undefined;
+    const panel = vscode.window.createWebviewPanel(CHAT_VIEW_TYPE, conversation.title, vscode.ViewColumn.Active, { retainContextWhenHidden: true, enableFindWidget: true });
+    return this.attach(panel, conversation);
+  }
+
+  /** After a window reload: the webview saved its conversation id with setState. */
+  private async restore(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
+    const id = (state as { conversationId?: unknown } | undefined)?.conversationId;
+    const conversation = typeof id === 'string' ? await this.conversations.load(id) : undefined;
+    if (!conversation) {
+      panel.dispose();
+      return;
+    }
+    this.attach(panel, conversation);
+  }
+
+  async delete(id: string): Promise<void> {
+    this.panels.get(id)?.dispose();
+    await this.conversations.delete(id);
+  }
+
+  dispose(): void {
+    for (const p of this.panels.values()) p.dispose();
+    this.disposables.forEach((d) => d.dispose());
+  }
+}
