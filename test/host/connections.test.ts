@@ -113,8 +113,12 @@ describe('connections', () => {
     assert.match(info.endpoint, /^http:\/\/127\.0\.0\.1:\d+$/);
     const deployments = await groupChildren(info.id, 'deployments');
     assert.ok(deployments.length >= 3);
-    const reply = await exec<{ content: string }>('openChat', { connectionId: info.id, deployment: 'gpt-4o-mini', prompt: 'hello from the host', quiet: true });
-    assert.match(reply?.content ?? '', /You said: hello from the host/);
+    const chat = await exec<{ conversationId: string }>('openChat', { connectionId: info.id, deployment: 'gpt-4o-mini' });
+    const panel = api.services.chat.panel(chat!.conversationId)!;
+    await panel.receive({ type: 'send', text: 'hello from the host' });
+    await panel.idle();
+    assert.match(panel.conversation.turns.at(-1)!.content, /You said: hello from the host/);
+    panel.panel.dispose();
     assert.equal(await exec('stopLocalEmulator'), true);
     await eventually(() => !api.services.store.list().some((c) => c.local));
     const res = await fetch(`${info.endpoint}/openai/v1/models`).catch((e: Error) => e);
