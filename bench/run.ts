@@ -15,6 +15,7 @@ import { Stream } from 'openai/core/streaming';
 import { readChatStream } from '../src/service/chatStream';
 import { AzureOpenAIClient } from '../src/service/client';
 import { startEmulator } from '../src/emulator/server';
+import { benchWebview } from './webview';
 
 type Row = { benchmark: string; ours: string; reference: string; ratio: string; goal: string };
 const rows: Row[] = [];
@@ -149,9 +150,28 @@ function printTable(): void {
   for (const r of rows) console.log(line(cols.map((c) => r[c])));
 }
 
+async function benchChatPage(): Promise<void> {
+  const { ours, naive, tokens } = await benchWebview();
+  rows.push({
+    benchmark: `Chat page, ${tokens} tokens at 200/s: main-thread busy`,
+    ours: `${ours.busyMsPerSecond.toFixed(0)} ms/s`,
+    reference: `${naive.busyMsPerSecond.toFixed(0)} ms/s (re-render all per token)`,
+    ratio: (naive.busyMsPerSecond / ours.busyMsPerSecond).toFixed(2),
+    goal: '>= 1.00',
+  });
+  rows.push({
+    benchmark: 'Chat page, same stream: longest frame',
+    ours: `${ours.longestFrameMs.toFixed(0)} ms`,
+    reference: `${naive.longestFrameMs.toFixed(0)} ms (re-render all per token)`,
+    ratio: (naive.longestFrameMs / ours.longestFrameMs).toFixed(2),
+    goal: 'report',
+  });
+}
+
 async function main(): Promise<void> {
   await benchSse();
   await benchEmulator();
+  await benchChatPage();
   printTable();
   const slow = rows.filter((r) => r.goal === '>= 1.00' && Number(r.ratio) < 1);
   if (slow.length) {

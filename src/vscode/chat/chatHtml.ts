@@ -1,6 +1,7 @@
 /** The chat page's HTML: strict CSP with a per-load nonce, only the extension's own files. */
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
+import { chatBodyHtml } from '../../webview/chat/markup';
 
 export function chatHtml(webview: vscode.Webview, extensionUri: vscode.Uri): string {
   const nonce = randomBytes(16).toString('base64');
@@ -23,34 +24,7 @@ export function chatHtml(webview: vscode.Webview, extensionUri: vscode.Uri): str
 <title>Chat</title>
 </head>
 <body>
-<header>
-  <label for="deployment">Deployment <select id="deployment"></select></label>
-  <span id="totals" aria-live="polite"></span>
-  <span class="spacer"></span>
-  <button type="button" class="icon-button" data-action="export-markdown" title="Export as Markdown"><span class="codicon codicon-markdown" aria-hidden="true"></span><span>Export</span></button>
-  <button type="button" class="icon-button" data-action="export-json" title="Export as JSON"><span class="codicon codicon-json" aria-hidden="true"></span><span>JSON</span></button>
-  <button type="button" class="icon-button" data-action="clear" title="Clear the conversation"><span class="codicon codicon-clear-all" aria-hidden="true"></span><span>Clear</span></button>
-</header>
-<details class="settings">
-  <summary>System prompt and parameters</summary>
-  <div class="settings-grid">
-    <label for="system-prompt">System prompt</label><textarea id="system-prompt" rows="2"></textarea>
-    <label for="temperature">Temperature</label><input id="temperature" type="number" min="0" max="2" step="0.1" placeholder="service default">
-    <label for="top-p">Top P</label><input id="top-p" type="number" min="0" max="1" step="0.05" placeholder="service default">
-    <label for="max-tokens">Max tokens</label><input id="max-tokens" type="number" min="1" step="1" placeholder="no limit">
-    <label for="route">Route</label><select id="route"><option value="v1">v1 (/openai/v1)</option><option value="deployment">Deployment (api-version)</option></select>
-    <label for="api-version">api-version</label><input id="api-version" type="text" placeholder="connection default">
-  </div>
-</details>
-<main id="messages" role="log" aria-live="polite" aria-label="Conversation"></main>
-<div id="status" role="status"></div>
-<div id="edit-banner" hidden>Editing your last message: Enter sends it again, Escape cancels.</div>
-<footer>
-  <label for="input" class="visually-hidden">Message</label>
-  <textarea id="input" rows="2" placeholder="Message (Enter to send, Shift+Enter for a new line)"></textarea>
-  <button type="button" id="send" title="Send (Enter)"><span class="codicon codicon-send" aria-hidden="true"></span>Send</button>
-  <button type="button" id="stop" class="secondary" title="Stop the reply" hidden><span class="codicon codicon-debug-stop" aria-hidden="true"></span>Stop</button>
-</footer>
+${chatBodyHtml()}
 <script nonce="${nonce}" src="${asset('dist', 'webview', 'chat.js')}"></script>
 </body>
 </html>`;
