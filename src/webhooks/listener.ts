@@ -1,0 +1,237 @@
+/**
+ * The webhook listener: a hardened HTTP server on 127.0.0.1 that verifies each delivery's
+ * Standard Webhooks signature against every secret it knows, answers at once (200, 400
+ * "Invalid signature", 500 "Internal server error"), and does everything else after answering:
+ * recording, deduplication by webhook-id, forwarding.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { request } from 'undici';
+import { verify, DEFAULT_TOLERANCE_SECONDS } from './signature';
+
+export interface KnownSecret {
+  endpointId: string;
+  secret: string;
+}
+
+export type Verdict = 'verified' | 'duplicate' | 'rejected' | 'malformed';
+
+export interface ForwardResult {
+  url: string;
+  status?: number;
+  error?: string;
+  durationMs: number;
+}
+
+export interface DeliveryRecord {
+  /** Local id of this record. */
+  id: string;
+  receivedAt: number;
+  verdict: Verdict;
+  /** Why it was rejected (or what was wrong with it), in words. */
+  reason?: string;
+  /** The HTTP status the listener answered. */
+  status: number;
+  webhookId?: string;
+  timestamp?: string;
+  endpointId?: string;
+  eventId?: string;
+  eventType?: string;
+  /** The raw body as received (cut at `maxStoredBody`). */
+  body: string;
+  /** Headers that matter for replay and inspection (never a secret). */
+  headers: Record<string, string>;
+  forward?: ForwardResult;
+}
+
+/** Remembers which webhook-ids were processed, so a redelivery is not processed twice. */
+export interface DedupeStore {
+  has(webhookId: string): boolean;
+  add(webhookId: string): void;
+}
+
+export class MemoryDedupeStore implements DedupeStore {
+  private readonly ids = new Set<string>();
+  constructor(private readonly cap = 10_000) {}
+  has(id: string): boolean {
+    return this.ids.has(id);
+  }
+  add(id: string): void {
+    this.ids.add(id);
+    if (this.ids.size > this.cap) this.ids.delete(this.ids.values().next().value!);
+  }
+}
+
+export interface ListenerOptions {
+  host?: string;
+  /** 0 (default): a free port. */
+  port?: number;
+  /** The secrets of the endpoints this listener serves; read on every delivery. */
+  secrets: () => KnownSecret[];
+  toleranceSeconds?: number;
+  maxBodyBytes?: number;
+  /** Against slow senders: time allowed for the headers, and for the whole request. */
+  headersTimeoutMs?: number;
+  requestTimeoutMs?: number;
+  dedupe?: DedupeStore;
+  /** Where verified deliveries are passed on (like `stripe listen --forward-to`). */
+  forwardTo?: () => string | undefined;
+  /** Called after the answer has been sent, for every request that reached a verdict. */
+  onDelivery?: (record: DeliveryRecord) => void;
+  /** Called when a forward finishes (the record now has `forward`). */
+  onForwarded?: (record: DeliveryRecord) => void;
+  maxStoredBody?: number;
+}
+
+const KEPT_HEADERS = ['webhook-id', 'webhook-timestamp', 'webhook-signature', 'user-agent', 'content-type'];
+
+export class WebhookListener {
+  private server: Server | undefined;
+  private readonly dedupe: DedupeStore;
+  url = '';
+  port = 0;
+
+  constructor(private readonly options: ListenerOptions) {
+    this.dedupe = options.dedupe ?? new MemoryDedupeStore();
+  }
+
+  async start(): Promise<string> {
+    const headersTimeout = this.options.headersTimeoutMs ?? 10_000;
+    // Node checks these timeouts on an interval (30 s by default): check often enough to matter.
+    const server = createServer({ connectionsCheckingInterval: Math.min(1000, headersTimeout / 2) }, (req, res) => this.handle(req, res));
+    server.headersTimeout = headersTimeout;
+    server.requestTimeout = this.options.requestTimeoutMs ?? 15_000;
+    server.keepAliveTimeout = 5_000;
+    // A sender that goes quiet mid-request is cut off (Node's own checks miss some of these).
+    server.setTimeout(headersTimeout, (socket) => socket.destroy());
+    // Garbage, or a sender too slow: answer if the socket still takes it, then drop the connection.
+    server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+      const status = err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : '400 Bad Request';
+      if (socket.writable) socket.write(`HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
+      socket.destroy();
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.options.port ?? 0, this.options.host ?? '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    this.server = server;
+    const addr = server.address() as AddressInfo;
+    this.port = addr.port;
+    this.url = `http://${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address}:${addr.port}`;
+    return this.url;
+  }
+
+  async stop(): Promise<void> {
+    const s = this.server;
+    this.server = undefined;
+    if (!s) return;
+    await new Promise<void>((resolve) => {
+      s.close(() => resolve());
+      s.closeAllConnections();
+    });
+  }
+
+  get running(): boolean {
+    return !!this.server;
+  }
+
+  private handle(req: IncomingMessage, res: ServerResponse): void {
+    if (req.method !== 'POST') {
+      res.writeHead(405, { allow: 'POST', 'content-type': 'text/plain' }).end('Method not allowed');
+      req.resume();
+      return;
+    }
+    const limit = this.options.maxBodyBytes ?? 1024 * 1024;
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > limit) {
+      res.writeHead(413, { 'content-type': 'text/plain', connection: 'close' }).end('Payload too large');
+      req.destroy();
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > limit) {
+        tooLarge = true;
+        res.writeHead(413, { 'content-type': 'text/plain', connection: 'close' }).end('Payload too large');
+        req.destroy();
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('error', () => {});
+    req.on('end', () => {
+      if (tooLarge) return;
+      let record: DeliveryRecord;
+      try {
+        record = this.decide(req, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+      } catch {
+        res.writeHead(500, { 'content-type': 'text/plain' }).end('Internal server error');
+        return;
+      }
+      res.writeHead(record.status, { 'content-type': 'text/plain' }).end(record.status === 200 ? 'OK' : record.status === 400 && record.verdict === 'rejected' ? 'Invalid signature' : (record.reason ?? 'Bad request'));
+      // Everything else happens after the answer.
+      setImmediate(() => this.after(record));
+    });
+  }
+
+  /** Verifies and classifies; cheap, synchronous, before the answer. */
+  private decide(req: IncomingMessage, raw: Buffer): DeliveryRecord {
+    const headers: Record<string, string> = {};
+    for (const h of KEPT_HEADERS) {
+      const v = req.headers[h];
+      if (typeof v === 'string') headers[h] = v;
+    }
+    const maxStored = this.options.maxStoredBody ?? 256 * 1024;
+    const body = raw.length > maxStored ? raw.subarray(0, maxStored).toString('utf8') : raw.toString('utf8');
+    const base = { id: randomUUID(), receivedAt: Date.now(), body, headers, webhookId: headers['webhook-id'], timestamp: headers['webhook-timestamp'] };
+    const known = this.options.secrets();
+    const result = verify({ headers: req.headers, body: raw, secrets: known.map((k) => k.secret), toleranceSeconds: this.options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS });
+    if (!result.ok) return { ...base, verdict: 'rejected', reason: result.message, status: 400 };
+    const endpointId = known[result.secretIndex].endpointId;
+    let event: { id?: unknown; type?: unknown };
+    try {
+      event = JSON.parse(raw.toString('utf8'));
+    } catch {
+      return { ...base, endpointId, verdict: 'malformed', reason: 'Malformed JSON: the signature is valid but the body is not JSON.', status: 400 };
+    }
+    const eventId = typeof event?.id === 'string' ? event.id : undefined;
+    const eventType = typeof event?.type === 'string' ? event.type : undefined;
+    const duplicate = this.dedupe.has(base.webhookId!);
+    if (!duplicate) this.dedupe.add(base.webhookId!);
+    return { ...base, endpointId, eventId, eventType, verdict: duplicate ? 'duplicate' : 'verified', reason: duplicate ? 'Duplicate: this webhook-id was processed already; acknowledged without processing it again.' : undefined, status: 200 };
+  }
+
+  private after(record: DeliveryRecord): void {
+    try {
+      this.options.onDelivery?.(record);
+    } catch {
+      /* a listener of ours must not take the server down */
+    }
+    const target = record.verdict === 'verified' ? this.options.forwardTo?.() : undefined;
+    if (target) void this.forward(record, target);
+  }
+
+  private async forward(record: DeliveryRecord, url: string): Promise<void> {
+    const t0 = Date.now();
+    try {
+      const res = await request(url, { method: 'POST', headers: record.headers, body: record.body, headersTimeout: 10_000, bodyTimeout: 10_000 });
+      await res.body.dump();
+      record.forward = { url, status: res.statusCode, durationMs: Date.now() - t0 };
+    } catch (err) {
+      const e = err as { code?: string; message?: string };
+      record.forward = { url, error: e.code ?? e.message ?? 'error', durationMs: Date.now() - t0 };
+    }
+    try {
+      this.options.onForwarded?.(record);
+    } catch {
+      /* ignore */
+    }
+  }
+}

@@ -1,0 +1,190 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import OpenAI from 'openai';
+import { Webhook } from 'standardwebhooks';
+import { startEmulator } from '../../src/emulator/server';
+import { WebhookListener, type DeliveryRecord } from '../../src/webhooks/listener';
+import { generateSecret, signedHeaders } from '../../src/webhooks/signature';
+import { EventStore, FileDedupeStore } from '../../src/webhooks/stores';
+import { eventually, startReceiver } from '../support/receiver';
+
+describe('webhook listener', () => {
+  const secret = generateSecret();
+  let listener: WebhookListener;
+  const records: DeliveryRecord[] = [];
+  let forwardTo: string | undefined;
+
+  before(async () => {
+    listener = new WebhookListener({
+      secrets: () => [{ endpointId: 'we_other', secret: generateSecret() }, { endpointId: 'we_1', secret }],
+      maxBodyBytes: 64 * 1024,
+      headersTimeoutMs: 500,
+      requestTimeoutMs: 800,
+      forwardTo: () => forwardTo,
+      onDelivery: (r) => records.push(r),
+    });
+    await listener.start();
+  });
+  after(() => listener.stop());
+
+  const body = (id = 'evt_1', type = 'response.completed') => JSON.stringify({ object: 'event', id, type, created_at: 1, data: { id: 'resp_1' } });
+  const post = (b: string, headers: Record<string, string>) => fetch(`${listener.url}/hook`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: b });
+  const last = () => eventually(() => records.at(-1));
+
+  it('verifies and acknowledges a signed delivery, naming the endpoint whose secret matched', async () => {
+    const b = body();
+    const res = await post(b, signedHeaders(secret, 'msg_ok_1', b));
+    assert.equal(res.status, 200);
+    const r = await last();
+    assert.deepEqual([r.verdict, r.endpointId, r.eventType, r.eventId, r.webhookId], ['verified', 'we_1', 'response.completed', 'evt_1', 'msg_ok_1']);
+  });
+
+  it('accepts signatures made by the standardwebhooks package and by the openai signing rules', async () => {
+    const b = body('evt_2');
+    const now = new Date();
+    const sig = new Webhook(secret).sign('msg_sw_1', now, b);
+    assert.equal((await post(b, { 'webhook-id': 'msg_sw_1', 'webhook-timestamp': String(Math.floor(+now / 1000)), 'webhook-signature': sig })).status, 200);
+    assert.equal((await last()).verdict, 'verified');
+  });
+
+  it('rejects with 400 "Invalid signature" and says exactly why', async () => {
+    const b = body('evt_3');
+    const cases: Array<[Record<string, string>, string, RegExp]> = [
+      [signedHeaders(secret, 'msg_r1', b), '{"tampered":true}', /body was changed, or it was signed with another secret/],
+      [signedHeaders(generateSecret(), 'msg_r2', b), b, /Signature mismatch/],
+      [signedHeaders(secret, 'msg_r3', b, Date.now() - 400_000), b, /too old: 400 s in the past/],
+      [signedHeaders(secret, 'msg_r4', b, Date.now() + 360_000), b, /too new: 360 s in the future/],
+      [{ 'webhook-id': 'msg_r5', 'webhook-timestamp': String(Math.floor(Date.now() / 1000)) }, b, /Missing required header webhook-signature/],
+    ];
+    for (const [headers, sent, reason] of cases) {
+      const res = await post(sent, headers);
+      assert.equal(res.status, 400);
+      assert.equal(await res.text(), 'Invalid signature');
+      const r = await last();
+      assert.equal(r.verdict, 'rejected');
+      assert.match(r.reason ?? '', reason);
+    }
+  });
+
+  it('says when it knows no secret at all', async () => {
+    const bare = new WebhookListener({ secrets: () => [], onDelivery: (r) => records.push(r) });
+    await bare.start();
+    try {
+      const b = body();
+      const res = await fetch(`${bare.url}/`, { method: 'POST', body: b, headers: signedHeaders(secret, 'msg_ns', b) });
+      assert.equal(res.status, 400);
+      assert.match((await last()).reason ?? '', /No signing secret is known/);
+    } finally {
+      await bare.stop();
+    }
+  });
+
+  it('acknowledges a duplicate webhook-id with 200 but does not process it twice', async () => {
+    const b = body('evt_dup');
+    const h = signedHeaders(secret, 'msg_dup', b);
+    assert.equal((await post(b, h)).status, 200);
+    assert.equal((await last()).verdict, 'verified');
+    assert.equal((await post(b, h)).status, 200);
+    const r = await last();
+    assert.equal(r.verdict, 'duplicate');
+    assert.match(r.reason ?? '', /processed already/);
+  });
+
+  it('records a signed body that is not JSON as malformed', async () => {
+    const res = await post('not json', signedHeaders(secret, 'msg_mal', 'not json'));
+    assert.equal(res.status, 400);
+    assert.equal((await last()).verdict, 'malformed');
+  });
+
+  it('refuses other methods (405) and oversized bodies (413), and survives slow and broken senders', async () => {
+    assert.equal((await fetch(`${listener.url}/hook`)).status, 405);
+    const big = 'x'.repeat(100 * 1024);
+    assert.equal((await post(big, signedHeaders(secret, 'msg_big', big)).catch(() => ({ status: 413 }))).status, 413);
+    // A sender that opens a request and never finishes its headers is cut off.
+    const slow = connect(listener.port, '127.0.0.1').resume();
+    slow.write('POST /hook HTTP/1.1\r\nHost: x\r\n');
+    const closed = await new Promise<boolean>((resolve) => {
+      slow.on('close', () => resolve(true));
+      setTimeout(() => resolve(false), 5000);
+    });
+    assert.ok(closed, 'the slow connection was closed');
+    // Garbage on the wire.
+    const junk = connect(listener.port, '127.0.0.1');
+    junk.resume();
+    junk.end('NOT HTTP AT ALL\r\n\r\n');
+    await new Promise((r) => junk.on('close', r));
+    // Still answering.
+    const b = body('evt_after');
+    assert.equal((await post(b, signedHeaders(secret, 'msg_after', b))).status, 200);
+  });
+
+  it('forwards verified deliveries to a local app with the original headers, recording its status and time', async () => {
+    const app = await startReceiver([202]);
+    forwardTo = app.url;
+    try {
+      const b = body('evt_fwd');
+      const h = signedHeaders(secret, 'msg_fwd', b);
+      await post(b, h);
+      const [got] = await app.next(1);
+      assert.equal(got.body, b);
+      assert.equal(got.headers['webhook-signature'], h['webhook-signature']);
+      new Webhook(secret).verify(got.body, got.headers as Record<string, string>);
+      const r = await eventually(() => records.find((x) => x.webhookId === 'msg_fwd' && x.forward));
+      assert.equal(r.forward?.status, 202);
+      assert.ok(r.forward!.durationMs >= 0);
+    } finally {
+      forwardTo = undefined;
+      await app.close();
+    }
+  });
+
+  it('verifies real deliveries from the emulator (a background response → response.completed)', async () => {
+    const emu = await startEmulator({ config: { responseQueuedMs: 10, responseInProgressMs: 10 } });
+    const known: Array<{ endpointId: string; secret: string }> = [];
+    const got: DeliveryRecord[] = [];
+    const l = new WebhookListener({ secrets: () => known, onDelivery: (r) => got.push(r) });
+    await l.start();
+    try {
+      const client = new OpenAI({ baseURL: `${emu.url}/openai/v1/`, apiKey: emu.apiKey });
+      const ep = await client.post<{ id: string; signing_secret: string }>('/dashboard/webhook_endpoints', { body: { name: 'l', url: `${l.url}/hook`, event_types: ['response.completed'] } });
+      known.push({ endpointId: ep.id, secret: ep.signing_secret });
+      const resp = await client.responses.create({ model: 'gpt-4o', input: 'x', background: true });
+      const r = await eventually(() => got.find((x) => x.eventType === 'response.completed'));
+      assert.equal(r.verdict, 'verified');
+      assert.equal(r.endpointId, ep.id);
+      assert.equal(JSON.parse(r.body).data.id, resp.id);
+    } finally {
+      await l.stop();
+      await emu.close();
+    }
+  });
+});
+
+describe('listener stores', () => {
+  it('remembers processed webhook-ids across a restart', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dedupe-'));
+    const a = new FileDedupeStore(join(dir, 'ids'));
+    a.add('msg_a');
+    a.add('msg_b');
+    await a.flush();
+    const b = new FileDedupeStore(join(dir, 'ids'));
+    assert.ok(b.has('msg_a') && b.has('msg_b') && !b.has('msg_c'));
+  });
+
+  it('keeps received deliveries (updates included), capped with the oldest dropped, and survives a torn line', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'events-'));
+    const path = join(dir, 'events.jsonl');
+    const s = new EventStore(path, 5);
+    const rec = (i: number): DeliveryRecord => ({ id: `r${i}`, receivedAt: i, verdict: 'verified', status: 200, body: '{}', headers: {} });
+    for (let i = 0; i < 8; i++) await s.put(rec(i));
+    await s.put({ ...rec(7), forward: { url: 'http://127.0.0.1:1', status: 204, durationMs: 3 } });
+    const { appendFileSync } = await import('node:fs');
+    appendFileSync(path, '{"id":"torn", "rece');
+    const loaded = await new EventStore(path, 5).load();
+    assert.deepEqual(loaded.map((r) => r.id), ['r7', 'r6', 'r5', 'r4', 'r3']);
+    assert.equal(loaded[0].forward?.status, 204);
+  });
+});
