@@ -189,7 +189,8 @@ export class WebhookListener {
       if (typeof v === 'string') headers[h] = v;
     }
     const maxStored = this.options.maxStoredBody ?? 256 * 1024;
-    const body = raw.length > maxStored ? raw.subarray(0, maxStored).toString('utf8') : raw.toString('utf8');
+    const text = raw.toString('utf8');
+    const body = raw.length > maxStored ? raw.subarray(0, maxStored).toString('utf8') : text;
     const base = { id: randomUUID(), receivedAt: Date.now(), body, headers, webhookId: headers['webhook-id'], timestamp: headers['webhook-timestamp'] };
     const known = this.options.secrets();
     const result = verify({ headers: req.headers, body: raw, secrets: known.map((k) => k.secret), toleranceSeconds: this.options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS });
@@ -197,7 +198,7 @@ export class WebhookListener {
     const endpointId = known[result.secretIndex].endpointId;
     let event: { id?: unknown; type?: unknown };
     try {
-      event = JSON.parse(raw.toString('utf8'));
+      event = JSON.parse(text);
     } catch {
       return { ...base, endpointId, verdict: 'malformed', reason: 'Malformed JSON: the signature is valid but the body is not JSON.', status: 400 };
     }

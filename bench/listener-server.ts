@@ -1,0 +1,35 @@
+/**
+ * One listener in its own process for the benchmark: `ours` (WebhookListener) or `reference`
+ * (node:http + the standardwebhooks package, the way its README shows). Prints its port.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+import { WebhookListener } from '../src/webhooks/listener';
+
+const [kind, secret] = process.argv.slice(2);
+
+async function main(): Promise<void> {
+  if (kind === 'ours') {
+    const l = new WebhookListener({ secrets: () => [{ endpointId: 'we_bench', secret }] });
+    await l.start();
+    process.stdout.write(`PORT=${l.port}\n`);
+    return;
+  }
+  const wh = new Webhook(secret);
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      try {
+        wh.verify(Buffer.concat(chunks).toString('utf8'), req.headers as Record<string, string>);
+        res.writeHead(200).end('OK');
+      } catch {
+        res.writeHead(400).end('Invalid signature');
+      }
+    });
+  });
+  server.listen(0, '127.0.0.1', () => process.stdout.write(`PORT=${(server.address() as AddressInfo).port}\n`));
+}
+
+void main();
