@@ -1,0 +1,154 @@
+/** The tunnel providers: manual URL, localtunnel, Cloudflare quick tunnel, ngrok, Dev Tunnels. */
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { findOnPath, runTunnelProcess, TunnelError, type Prerequisites, type Tunnel, type TunnelProvider } from './tunnel';
+import { parseCloudflaredUrl, parseDevTunnelUrl, parseNgrokApi, parseNgrokLog, explainDevTunnelFailure, explainNgrokFailure } from './parsers';
+
+/** Never ends by itself: the user forwards the port some other way. */
+export class ManualTunnel implements TunnelProvider {
+  readonly id = 'manual';
+  readonly label = 'Manual URL';
+  constructor(private readonly url: () => string | undefined) {}
+  async check(): Promise<Prerequisites> {
+    const url = this.url();
+    if (!url) return { ok: false, message: 'Set "aoaiWorkbench.tunnel.manualUrl" to the public HTTPS address that forwards to the listener.' };
+    try {
+      const u = new URL(url);
+      if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new Error();
+    } catch {
+      return { ok: false, message: `"${url}" is not a URL. Set "aoaiWorkbench.tunnel.manualUrl" to an https:// address.` };
+    }
+    return { ok: true };
+  }
+  async start(): Promise<Tunnel> {
+    const check = await this.check();
+    if (!check.ok) throw new TunnelError(check.message);
+    let stop!: () => void;
+    const closed = new Promise<void>((r) => (stop = r));
+    return { url: this.url()!.replace(/\/+$/, ''), closed, stop: async () => stop() };
+  }
+}
+
+/**
+ * A self-hosted localtunnel server builds public URLs without its port (it expects to sit behind
+ * a proxy on 80/443). When the server itself listens on another port, that port is the public one.
+ */
+export function withServerPort(url: string, host: string | undefined): string {
+  const u = new URL(url);
+  if (host && !u.port) {
+    const h = new URL(host);
+    if (h.port && h.protocol === u.protocol) u.port = h.port;
+  }
+  return u.toString().replace(/\/+$/, '');
+}
+
+/** localtunnel: no account for the public loca.lt, or a self-hosted server. Its client is on npm. */
+export class LocalTunnel implements TunnelProvider {
+  readonly id = 'localtunnel';
+  readonly label = 'localtunnel';
+  constructor(private readonly options: () => { host?: string; subdomain?: string; localHost?: string }) {}
+  async check(): Promise<Prerequisites> {
+    return { ok: true };
+  }
+  async start(localPort: number, signal?: AbortSignal): Promise<Tunnel> {
+    // Loaded only when used.
+    const { default: localtunnel } = await import('localtunnel');
+    const o = this.options();
+    let tunnel: Awaited<ReturnType<typeof localtunnel>>;
+    try {
+      tunnel = await localtunnel({ port: localPort, local_host: o.localHost ?? '127.0.0.1', ...(o.host ? { host: o.host } : {}), ...(o.subdomain ? { subdomain: o.subdomain } : {}) });
+    } catch (err) {
+      throw new TunnelError(`localtunnel could not open a tunnel via ${o.host ?? 'https://localtunnel.me'}: ${(err as Error).message}. Check the server address in "aoaiWorkbench.tunnel.localtunnelHost".`);
+    }
+    if (signal?.aborted) {
+      tunnel.close();
+      throw new TunnelError('Cancelled.');
+    }
+    const closed = new Promise<void>((resolve) => tunnel.on('close', () => resolve()));
+    // The client reports errors on the tunnel object; keep them from crashing the host.
+    tunnel.on('error', () => undefined);
+    return {
+      url: withServerPort(tunnel.url, o.host),
+      closed,
+      stop: async () => {
+        tunnel.close();
+        await Promise.race([closed, new Promise((r) => setTimeout(r, 2000))]);
+      },
+    };
+  }
+}
+
+export class CloudflaredTunnel implements TunnelProvider {
+  readonly id = 'cloudflared';
+  readonly label = 'Cloudflare quick tunnel';
+  constructor(private readonly binary: () => Promise<string | undefined> = () => findOnPath('cloudflared')) {}
+  async check(): Promise<Prerequisites> {
+    if (!(await this.binary())) {
+      return { ok: false, message: 'cloudflared is not installed. Install it from Cloudflare (https://developers.cloudflare.com/cloudflare-one/connections/connect-networks/downloads/) and make sure it is on PATH, or pick another tunnel in "aoaiWorkbench.tunnel.provider".' };
+    }
+    if (existsSync(join(homedir(), '.cloudflared', 'config.yaml'))) {
+      return { ok: false, message: 'Quick tunnels do not start while ~/.cloudflared/config.yaml exists. Rename that file while you use the listener, or pick another tunnel.' };
+    }
+    return { ok: true };
+  }
+  async start(localPort: number, signal?: AbortSignal): Promise<Tunnel> {
+    const check = await this.check();
+    if (!check.ok) throw new TunnelError(check.message);
+    const metricsPort = 20000 + Math.floor(Math.random() * 20000);
+    return runTunnelProcess({
+      command: (await this.binary())!,
+      args: ['tunnel', '--no-autoupdate', '--url', `http://127.0.0.1:${localPort}`, '--metrics', `127.0.0.1:${metricsPort}`],
+      findUrl: parseCloudflaredUrl,
+      poll: async () => {
+        const res = await fetch(`http://127.0.0.1:${metricsPort}/quicktunnel`);
+        const body = (await res.json()) as { hostname?: string };
+        return body.hostname ? `https://${body.hostname}` : undefined;
+      },
+      signal,
+    });
+  }
+}
+
+export class NgrokTunnel implements TunnelProvider {
+  readonly id = 'ngrok';
+  readonly label = 'ngrok';
+  constructor(private readonly binary: () => Promise<string | undefined> = () => findOnPath('ngrok')) {}
+  async check(): Promise<Prerequisites> {
+    if (!(await this.binary())) return { ok: false, message: 'ngrok is not installed. Install the ngrok agent, run "ngrok config add-authtoken <your token>" once (an ngrok account is required), and make sure ngrok is on PATH.' };
+    return { ok: true };
+  }
+  async start(localPort: number, signal?: AbortSignal): Promise<Tunnel> {
+    const check = await this.check();
+    if (!check.ok) throw new TunnelError(check.message);
+    return runTunnelProcess({
+      command: (await this.binary())!,
+      args: ['http', String(localPort), '--log', 'stdout', '--log-format', 'json'],
+      findUrl: parseNgrokLog,
+      poll: async () => parseNgrokApi(await (await fetch('http://127.0.0.1:4040/api/tunnels')).text(), localPort),
+      explainFailure: explainNgrokFailure,
+      signal,
+    });
+  }
+}
+
+export class DevTunnel implements TunnelProvider {
+  readonly id = 'devtunnel';
+  readonly label = 'Dev Tunnels';
+  constructor(private readonly binary: () => Promise<string | undefined> = () => findOnPath('devtunnel')) {}
+  async check(): Promise<Prerequisites> {
+    if (!(await this.binary())) return { ok: false, message: 'The devtunnel CLI is not installed. Install it (https://aka.ms/devtunnels/cli), sign in with "devtunnel user login", and make sure it is on PATH.' };
+    return { ok: true };
+  }
+  async start(localPort: number, signal?: AbortSignal): Promise<Tunnel> {
+    const check = await this.check();
+    if (!check.ok) throw new TunnelError(check.message);
+    return runTunnelProcess({
+      command: (await this.binary())!,
+      args: ['host', '-p', String(localPort), '--allow-anonymous'],
+      findUrl: parseDevTunnelUrl,
+      explainFailure: explainDevTunnelFailure,
+      signal,
+    });
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * One interface for every way to expose the local listener publicly. The service delivers only
+ * to public HTTPS URLs, so a tunnel fronts 127.0.0.1; the signature check stays the only access
+ * control, since a tunnel URL is public.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { access } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { delimiter, join } from 'node:path';
+
+export type TunnelProviderId = 'manual' | 'localtunnel' | 'cloudflared' | 'ngrok' | 'devtunnel';
+
+export type Prerequisites = { ok: true } | { ok: false; message: string };
+
+export interface Tunnel {
+  /** The public base URL (no trailing slash). */
+  url: string;
+  /** Settles when the tunnel ends (stopped, or the process/connection died). */
+  closed: Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface TunnelProvider {
+  readonly id: TunnelProviderId;
+  readonly label: string;
+  /** Says exactly what to install or sign in to when something is missing. */
+  check(): Promise<Prerequisites>;
+  start(localPort: number, signal?: AbortSignal): Promise<Tunnel>;
+}
+
+export class TunnelError extends Error {
+  override readonly name = 'TunnelError';
+}
+
+/** The executable on PATH, if any. */
+export async function findOnPath(name: string, pathEnv = process.env.PATH ?? ''): Promise<string | undefined> {
+  const exts = process.platform === 'win32' ? ['.exe', '.cmd', ''] : [''];
+  for (const dir of pathEnv.split(delimiter).filter(Boolean)) {
+    for (const ext of exts) {
+      const p = join(dir, name + ext);
+      try {
+        await access(p, constants.X_OK);
+        return p;
+      } catch {
+        /* not here */
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Runs a tunnel CLI and waits until `findUrl` sees its public URL in the output (or `poll`
+ * finds it), within `timeoutMs`. The process is stopped with the tunnel: no orphans.
+ */
+export function runTunnelProcess(opts: {
+  command: string;
+  args: string[];
+  findUrl: (output: string) => string | undefined;
+  poll?: () => Promise<string | undefined>;
+  explainFailure?: (output: string) => string | undefined;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  env?: NodeJS.ProcessEnv;
+}): Promise<Tunnel> {
+  const child: ChildProcess = spawn(opts.command, opts.args, { stdio: ['ignore', 'pipe', 'pipe'], env: opts.env ?? process.env });
+  let output = '';
+  const closed = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    const t = setTimeout(() => child.kill('SIGKILL'), 3000);
+    await closed;
+    clearTimeout(t);
+  };
+  return new Promise<Tunnel>((resolve, reject) => {
+    let done = false;
+    const finish = (err?: Error, url?: string) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      clearInterval(poller);
+      opts.signal?.removeEventListener('abort', onAbort);
+      if (err) {
+        void stop();
+        reject(err);
+      } else resolve({ url: url!.replace(/\/+$/, ''), closed, stop });
+    };
+    const onData = (d: Buffer) => {
+      output += d.toString();
+      if (output.length > 200_000) output = output.slice(-100_000);
+      const url = opts.findUrl(output);
+      if (url) finish(undefined, url);
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('error', (err) => finish(new TunnelError(`Could not run ${opts.command}: ${err.message}`)));
+    child.once('exit', (code) => finish(new TunnelError(opts.explainFailure?.(output) ?? `${opts.command} exited (${code}) before it gave a public URL. Its output: ${output.trim().slice(-500) || '(none)'}`)));
+    const timer = setTimeout(() => finish(new TunnelError(opts.explainFailure?.(output) ?? `${opts.command} gave no public URL within ${(opts.timeoutMs ?? 30_000) / 1000} s.`)), opts.timeoutMs ?? 30_000);
+    const poller = setInterval(() => {
+      void opts.poll?.().then((url) => url && finish(undefined, url), () => undefined);
+    }, 500);
+    const onAbort = () => finish(new TunnelError('Cancelled.'));
+    if (opts.signal?.aborted) onAbort();
+    else opts.signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
