@@ -8,7 +8,10 @@ import { registerChatCommands } from './vscode/commands/chatCommands';
 import { dropStaleLocalConnections, offerEnvironmentImport, registerConnectionCommands, updateEnvironmentContext } from './vscode/commands/connectionCommands';
 import type { Services } from './vscode/commands/context';
 import { registerTreeCommands } from './vscode/commands/treeCommands';
+import { registerListenerCommands } from './vscode/commands/listenerCommands';
 import { registerWebhookCommands } from './vscode/commands/webhookCommands';
+import { EVENTS_VIEW_ID, EventsTree } from './vscode/webhooks/eventsTree';
+import { ListenerController } from './vscode/webhooks/listenerController';
 import { ClientCache } from './vscode/connections/clients';
 import { ConnectionStore } from './vscode/connections/connectionStore';
 import { EmulatorController } from './vscode/emulatorController';
@@ -18,6 +21,7 @@ import { ResourcesTree, VIEW_ID } from './vscode/tree/resourcesTree';
 /** What the extension hands to tests (and to other extensions): its parts, nothing secret. */
 export interface WorkbenchApi {
   services: Services;
+  eventsTree: EventsTree;
 }
 
 export function activate(context: vscode.ExtensionContext): WorkbenchApi {
@@ -26,24 +30,31 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi {
   const tree = new ResourcesTree(store, clients);
   const emulator = new EmulatorController(context);
   const chat = new ChatManager(context, store, clients);
-  const services: Services = { context, store, clients, tree, emulator, chat };
+  const listener = new ListenerController(context.globalStorageUri, store, clients);
+  const services: Services = { context, store, clients, tree, emulator, chat, listener };
+  const events = new EventsTree(listener);
 
   const view = vscode.window.createTreeView(VIEW_ID, { treeDataProvider: tree, showCollapseAll: true });
+  const eventsView = vscode.window.createTreeView(EVENTS_VIEW_ID, { treeDataProvider: events });
   context.subscriptions.push(
     store,
     clients,
     tree,
     emulator,
     chat,
+    listener,
+    events,
     view,
+    eventsView,
     store.onDidChange(() => void updateEnvironmentContext(services)),
     ...registerConnectionCommands(services),
     ...registerWebhookCommands(services),
     ...registerTreeCommands(services),
     ...registerChatCommands(services),
+    ...registerListenerCommands(services, events),
   );
   void dropStaleLocalConnections(services).then(() => offerEnvironmentImport(services));
-  return { services };
+  return { services, eventsTree: events };
 }
 
 export function deactivate(): void {

@@ -4,6 +4,7 @@ import type { ClientCache } from '../connections/clients';
 import type { ConnectionInfo, ConnectionStore } from '../connections/connectionStore';
 import type { ChatManager } from '../chat/chatManager';
 import type { EmulatorController } from '../emulatorController';
+import type { ListenerController } from '../webhooks/listenerController';
 import { showError } from '../log';
 import { ConnectionNode, GroupNode, type TreeNode } from '../tree/nodes';
 import type { ResourcesTree } from '../tree/resourcesTree';
@@ -15,6 +16,7 @@ export interface Services {
   tree: ResourcesTree;
   emulator: EmulatorController;
   chat: ChatManager;
+  listener: ListenerController;
 }
 
 /** Arguments tests and scripts pass instead of a tree node (no UI involved). */

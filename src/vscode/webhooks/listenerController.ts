@@ -1,0 +1,207 @@
+/**
+ * "Start listening": the listener on 127.0.0.1, the chosen tunnel in front of it, the signing
+ * secrets of the connection's endpoints to verify with, the received events (persisted), the
+ * "Azure OpenAI Webhooks" output channel and the status bar item.
+ */
+import * as vscode from 'vscode';
+import { join } from 'node:path';
+import { CloudflaredTunnel, DevTunnel, LocalTunnel, ManualTunnel, NgrokTunnel } from '../../tunnels/providers';
+import type { Tunnel, TunnelProvider, TunnelProviderId } from '../../tunnels/tunnel';
+import { WebhookListener, type DeliveryRecord, type KnownSecret } from '../../webhooks/listener';
+import { EventStore, FileDedupeStore } from '../../webhooks/stores';
+import type { ClientCache } from '../connections/clients';
+import type { ConnectionInfo, ConnectionStore } from '../connections/connectionStore';
+import { isLoopbackHost } from '../../service/connection';
+import { redact } from '../log';
+
+export type ProviderChoice = TunnelProviderId | 'none';
+
+export interface ListeningState {
+  connection: ConnectionInfo;
+  localUrl: string;
+  /** What the service should deliver to (the tunnel's URL, or the local one for a local service). */
+  publicUrl: string;
+  provider: ProviderChoice;
+  /** An endpoint "Start listening" created, offered for deletion on stop. */
+  createdEndpointId?: string;
+}
+
+const config = () => vscode.workspace.getConfiguration('aoaiWorkbench');
+
+export class ListenerController implements vscode.Disposable {
+  readonly events: EventStore;
+  private readonly dedupe: FileDedupeStore;
+  private listener: WebhookListener | undefined;
+  private tunnel: Tunnel | undefined;
+  private secrets: KnownSecret[] = [];
+  state: ListeningState | undefined;
+  readonly output = vscode.window.createOutputChannel('Azure OpenAI Webhooks', { log: true });
+  private readonly statusItem = vscode.window.createStatusBarItem('aoaiWorkbench.listener', vscode.StatusBarAlignment.Left, 50);
+  private readonly changed = new vscode.EventEmitter<void>();
+  /** Fires when events or the listening state change. */
+  readonly onDidChange = this.changed.event;
+  private loaded: Promise<void>;
+
+  constructor(
+    storage: vscode.Uri,
+    private readonly connections: ConnectionStore,
+    private readonly clients: ClientCache,
+  ) {
+    this.events = new EventStore(join(storage.fsPath, 'webhook-events.jsonl'), config().get<number>('webhooks.maxStoredEvents', 1000));
+    this.dedupe = new FileDedupeStore(join(storage.fsPath, 'webhook-ids.txt'));
+    this.loaded = this.events.load().then(() => this.changed.fire());
+    this.statusItem.name = 'Azure OpenAI webhook listener';
+    this.statusItem.command = 'aoai-workbench.listenerActions';
+    this.updateStatus();
+  }
+
+  ready(): Promise<void> {
+    return this.loaded;
+  }
+
+  get running(): boolean {
+    return !!this.listener;
+  }
+
+  provider(id: ProviderChoice): TunnelProvider | undefined {
+    switch (id) {
+      case 'none':
+        return undefined;
+      case 'manual':
+        return new ManualTunnel(() => config().get<string>('tunnel.manualUrl') || undefined);
+      case 'localtunnel':
+        return new LocalTunnel(() => ({ host: config().get<string>('tunnel.localtunnelHost') || undefined, subdomain: config().get<string>('tunnel.localtunnelSubdomain') || undefined }));
+      case 'cloudflared':
+        return new CloudflaredTunnel();
+      case 'ngrok':
+        return new NgrokTunnel();
+      case 'devtunnel':
+        return new DevTunnel();
+    }
+  }
+
+  /** Reloads the secrets of every endpoint of the connection that this extension holds. */
+  async refreshSecrets(): Promise<number> {
+    const conn = this.state?.connection;
+    if (!conn) return 0;
+    const client = await this.clients.get(conn);
+    const known: KnownSecret[] = [];
+    for await (const e of client.listWebhookEndpoints()) {
+      const secret = await this.connections.signingSecret(conn.id, e.id);
+      if (secret) known.push({ endpointId: e.id, secret });
+    }
+    this.secrets = known;
+    return known.length;
+  }
+
+  knownSecrets(): KnownSecret[] {
+    return this.secrets;
+  }
+
+  /** Starts the listener and the tunnel. A local service (the emulator) needs no tunnel. */
+  async start(connection: ConnectionInfo, providerId: ProviderChoice, signal?: AbortSignal): Promise<ListeningState> {
+    if (this.listener) await this.stop();
+    const local = isLoopbackHost(new URL(connection.endpoint).hostname);
+    const provider = this.provider(local ? 'none' : providerId);
+    if (provider) {
+      const check = await provider.check();
+      if (!check.ok) throw new Error(check.message);
+    }
+    const listener = new WebhookListener({
+      port: config().get<number>('webhooks.port', 0),
+      secrets: () => this.secrets,
+      toleranceSeconds: config().get<number>('webhooks.toleranceSeconds', 300),
+      dedupe: this.dedupe,
+      forwardTo: () => config().get<string>('webhooks.forwardTo') || undefined,
+      onDelivery: (r) => void this.record(r),
+      onForwarded: (r) => void this.record(r, true),
+    });
+    const localUrl = await listener.start();
+    this.listener = listener;
+    this.state = { connection, localUrl, publicUrl: localUrl, provider: provider ? provider.id : 'none' };
+    try {
+      if (provider) {
+        this.tunnel = await provider.start(listener.port, signal);
+        this.state.publicUrl = this.tunnel.url;
+        void this.tunnel.closed.then(() => {
+          if (this.state && this.tunnel) {
+            this.output.warn(`The ${provider.label} tunnel closed. Deliveries no longer reach the listener; run "Start Listening" again.`);
+            void vscode.window.showWarningMessage(`The ${provider.label} tunnel closed: deliveries no longer reach VS Code.`, 'Start Listening').then((c) => c && vscode.commands.executeCommand('aoai-workbench.startListening'));
+          }
+        });
+      }
+      await this.refreshSecrets();
+    } catch (err) {
+      await this.stop();
+      throw err;
+    }
+    this.output.info(`Listening on ${localUrl}${provider ? ` behind ${provider.label} at ${this.state.publicUrl}` : ''} for "${connection.label}" (${this.secrets.length} signing secret(s) known).`);
+    this.updateStatus();
+    this.changed.fire();
+    await vscode.commands.executeCommand('setContext', 'aoaiWorkbench.listening', true);
+    return this.state;
+  }
+
+  async stop(): Promise<ListeningState | undefined> {
+    const state = this.state;
+    const tunnel = this.tunnel;
+    this.tunnel = undefined;
+    this.state = undefined;
+    await tunnel?.stop().catch(() => undefined);
+    await this.listener?.stop();
+    this.listener = undefined;
+    await this.dedupe.flush();
+    if (state) this.output.info('Stopped listening.');
+    this.updateStatus();
+    this.changed.fire();
+    await vscode.commands.executeCommand('setContext', 'aoaiWorkbench.listening', false);
+    return state;
+  }
+
+  private async record(r: DeliveryRecord, update = false): Promise<void> {
+    await this.events.put(r);
+    if (update) {
+      const f = r.forward!;
+      this.output.info(`  forwarded ${r.webhookId} to ${f.url}: ${f.status ?? f.error} in ${f.durationMs} ms`);
+    } else {
+      const line = `${new Date(r.receivedAt).toISOString()} ${r.eventType ?? '-'} ${r.eventId ?? '-'} webhook-id=${r.webhookId ?? '-'} ${r.verdict.toUpperCase()}${r.reason ? `: ${r.reason}` : ''}`;
+      if (r.verdict === 'rejected' || r.verdict === 'malformed') this.output.warn(line);
+      else this.output.info(line);
+      this.output.debug(redact(prettyBody(r.body)));
+    }
+    this.updateStatus();
+    this.changed.fire();
+  }
+
+  async clear(): Promise<void> {
+    await this.events.clear();
+    this.updateStatus();
+    this.changed.fire();
+  }
+
+  private updateStatus(): void {
+    const count = this.events.list().length;
+    if (this.state) {
+      this.statusItem.text = `$(radio-tower) Listening · ${count}`;
+      this.statusItem.tooltip = new vscode.MarkdownString(`Webhook listener for **${this.state.connection.label}**\n\nPublic URL: ${this.state.publicUrl}\n\nLocal: ${this.state.localUrl}\n\n${count} event(s) received. Click for actions.`);
+      this.statusItem.show();
+    } else {
+      this.statusItem.hide();
+    }
+  }
+
+  dispose(): void {
+    void this.stop();
+    this.statusItem.dispose();
+    this.output.dispose();
+    this.changed.dispose();
+  }
+}
+
+export function prettyBody(body: string): string {
+  try {
+    return JSON.stringify(JSON.parse(body), null, 2);
+  } catch {
+    return body;
+  }
+}

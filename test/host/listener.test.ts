@@ -1,0 +1,118 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { startEmulator, type Emulator } from '../../src/emulator/server';
+import { AzureOpenAIClient } from '../../src/service/client';
+import { EventStore } from '../../src/webhooks/stores';
+import type { ConnectionInfo } from '../../src/vscode/connections/connectionStore';
+import type { EventNode } from '../../src/vscode/webhooks/eventsTree';
+import { clearConnections, eventually, settingsAndLogFiles, workbench } from './support';
+
+const exec = <T>(cmd: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(`aoai-workbench.${cmd}`, ...args);
+
+describe('webhook listener in VS Code', () => {
+  let emu: Emulator;
+  let conn: ConnectionInfo;
+  let client: AzureOpenAIClient;
+  let endpointId: string;
+
+  before(async () => {
+    emu = await startEmulator({ config: { responseQueuedMs: 20, responseInProgressMs: 20, delivery: { maxAttempts: 3, retryBaseMs: 100, timeoutMs: 3000 } } });
+    await clearConnections();
+    conn = (await exec<ConnectionInfo>('addConnection', { endpoint: emu.url, apiKey: emu.apiKey, label: 'Listener emulator' }))!;
+    client = new AzureOpenAIClient({ endpoint: emu.url, auth: { kind: 'apiKey', apiKey: emu.apiKey } });
+    await exec('clearEvents', { confirm: false });
+  });
+  after(async () => {
+    await exec('stopListening', { deleteEndpoint: false });
+    await client.close();
+    await clearConnections();
+    await emu.close();
+  });
+
+  const records = async () => (await workbench()).services.listener.events.list();
+
+  it('Start listening creates an endpoint pointing at the listener, with its secret captured', async () => {
+    const res = await exec<{ localUrl: string; publicUrl: string; endpointId: string }>('startListening', { connectionId: conn.id, endpoint: { mode: 'create', name: 'vscode', eventTypes: ['response.completed', 'batch.completed'] } });
+    assert.ok(res?.endpointId);
+    endpointId = res.endpointId;
+    assert.match(res.localUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
+    assert.equal(res.publicUrl, res.localUrl, 'a local service needs no tunnel');
+    const api = await workbench();
+    assert.match((await api.services.store.signingSecret(conn.id, endpointId)) ?? '', /^whsec_/);
+    const listed = await client.listWebhookEndpointsPage();
+    assert.equal(listed.data.find((e) => e.id === endpointId)?.url, `${res.publicUrl}/webhook`);
+  });
+
+  it('a background response\'s delivery shows verified in the Events view and the output channel', async () => {
+    const resp = await client.createResponse({ model: 'gpt-4o', input: 'notify me', background: true });
+    const r = await eventually(async () => (await records()).find((x) => x.eventType === 'response.completed'));
+    assert.equal(r.verdict, 'verified');
+    assert.equal(r.endpointId, endpointId);
+    const api = await workbench();
+    const rows = api.eventsTree.getChildren();
+    assert.equal(rows[0].record.id, r.id, 'newest first');
+    assert.match(String(api.eventsTree.getTreeItem(rows[0]).description), /verified/);
+    const doc = await exec<string>('openEventPayload', { eventId: r.id });
+    assert.equal(JSON.parse(doc!).data.id, resp.id);
+    const fetched = await exec<{ id: string; status: string }>('fetchEventResponse', { eventId: r.id, quiet: true });
+    assert.deepEqual([fetched?.id, fetched?.status], [resp.id, 'completed']);
+    await eventually(() => settingsAndLogFiles().some((f) => /response\.completed .* VERIFIED/.test(readFileSync(f, 'utf8'))));
+    assert.ok(api.services.listener.running);
+  });
+
+  it('replays re-signed: with the same webhook-id it is a duplicate, with a new one it is verified', async () => {
+    const original = (await records()).find((x) => x.eventType === 'response.completed')!;
+    assert.deepEqual(await exec('replayEvent', { eventId: original.id, keepWebhookId: true }), { status: 200 });
+    await eventually(async () => (await records()).find((x) => x.webhookId === original.webhookId && x.verdict === 'duplicate'));
+    const before = (await records()).length;
+    assert.deepEqual(await exec('replayEvent', { eventId: original.id, keepWebhookId: false }), { status: 200 });
+    const fresh = await eventually(async () => ((await records()).length > before ? (await records())[0] : undefined));
+    assert.equal(fresh.verdict, 'verified');
+    const curl = await exec<string>('copyEventAsCurl', { eventId: original.id });
+    assert.match(curl ?? '', /^curl -X POST '.*\/webhook'/);
+    assert.equal(await vscode.env.clipboard.readText(), curl);
+  });
+
+  it('a test event goes through the listener (and the service\'s test route)', async () => {
+    const res = await exec<{ status: number }>('sendTestEvent', { eventType: 'batch.completed' });
+    assert.equal(res?.status, 200);
+    await eventually(async () => (await records()).filter((x) => x.eventType === 'batch.completed' && x.verdict === 'verified').length >= 2);
+  });
+
+  it('a delivery signed with another secret is rejected and shown with the reason', async () => {
+    const api = await workbench();
+    const body = JSON.stringify({ object: 'event', id: 'evt_bad', type: 'batch.failed', created_at: 1, data: {} });
+    const { signedHeaders, generateSecret } = await import('../../src/webhooks/signature');
+    const res = await fetch(`${api.services.listener.state!.localUrl}/webhook`, { method: 'POST', headers: signedHeaders(generateSecret(), 'msg_bad', body), body });
+    assert.equal(res.status, 400);
+    const r = await eventually(async () => (await records()).find((x) => x.webhookId === 'msg_bad'));
+    assert.equal(r.verdict, 'rejected');
+    assert.match(r.reason ?? '', /Signature mismatch/);
+  });
+
+  it('filters by verdict, and keeps every event on disk for the next session', async () => {
+    const api = await workbench();
+    await exec('filterEvents', { verdicts: ['duplicate'] });
+    const shown = api.eventsTree.getChildren();
+    assert.ok(shown.length >= 1 && shown.every((n: EventNode) => n.record.verdict === 'duplicate'));
+    await exec('filterEvents', { types: ['batch.completed'], verdicts: [] });
+    assert.ok(api.eventsTree.getChildren().every((n: EventNode) => n.record.eventType === 'batch.completed'));
+    await exec('filterEvents', {});
+    assert.equal(api.eventsTree.getChildren().length, api.services.listener.events.list().length);
+    await api.services.listener.events.flush();
+    const reloaded = await new EventStore(join(api.services.context.globalStorageUri.fsPath, 'webhook-events.jsonl')).load();
+    assert.deepEqual(reloaded.map((r) => r.id), api.services.listener.events.list().map((r) => r.id));
+  });
+
+  it('Stop listening stops the listener and can delete the endpoint it created', async () => {
+    const api = await workbench();
+    const url = api.services.listener.state!.localUrl;
+    assert.equal(await exec('stopListening', { deleteEndpoint: true }), true);
+    assert.equal(api.services.listener.running, false);
+    assert.ok((await fetch(url).catch((e: Error) => e)) instanceof Error, 'nothing listens any more');
+    assert.ok(!(await client.listWebhookEndpointsPage()).data.some((e) => e.id === endpointId));
+  });
+});
+
