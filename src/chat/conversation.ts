@@ -1,6 +1,6 @@
 /** A conversation: its turns, settings, and the forms it is exported in. Plain data, JSON-safe. */
 import type { ChatMessage } from '../service/types';
-import type { ChatParams, ChatTurn, ConversationView } from './protocol';
+import type { ChatParams, ConversationView } from './protocol';
 
 export interface Conversation extends ConversationView {
   version: 1;
@@ -86,4 +86,3 @@ export function parseConversation(text: string): Conversation | undefined {
   return undefined;
 }
 
-export type { ChatTurn };

@@ -20,7 +20,6 @@ export class EmulatorController implements vscode.Disposable {
   async start(): Promise<Emulator> {
     if (this.running) return this.running;
     // A separate bundle, required on demand: activation never pays for it.
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
     const mod = require(this.context.asAbsolutePath('dist/emulator-lib.js')) as EmulatorModule;
     this.running = await mod.startEmulator({
       host: '127.0.0.1',

@@ -188,7 +188,7 @@ export class ChatPanel implements vscode.Disposable {
         const result = await runChat({
           client,
           deployment: c.deployment,
-          messages: requestMessages({ ...c, turns: c.turns }),
+          messages: requestMessages(c),
           params: c.params,
           signal: abort.signal,
           onDelta: (text) => {
@@ -214,7 +214,8 @@ export class ChatPanel implements vscode.Disposable {
   }
 
   private async insert(code: string): Promise<void> {
-    const editor = vscode.window.visibleTextEditors.find((e) => e === vscode.window.activeTextEditor) ?? vscode.window.visibleTextEditors[0];
+    // With the panel focused there is no active editor: use the one beside it.
+    const editor = vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors[0];
     if (!editor) {
       const doc = await vscode.workspace.openTextDocument({ content: code });
       await vscode.window.showTextDocument(doc, vscode.ViewColumn.Beside);

@@ -31,7 +31,8 @@ function recordOf(s: Services, arg: unknown): DeliveryRecord {
 }
 
 function secretFor(s: Services, r: DeliveryRecord): string {
-  const known = s.listener.knownSecrets().find((k) => k.endpointId === r.endpointId) ?? (r.endpointId ? undefined : s.listener.knownSecrets()[0]);
+  // Only the secret that verified it: re-signing a rejected delivery would forge a valid one.
+  const known = r.endpointId ? s.listener.knownSecrets().find((k) => k.endpointId === r.endpointId) : undefined;
   if (!known) throw new Error('No signing secret is known for this event\'s endpoint, so it cannot be re-signed. Start listening for its connection first.');
   return known.secret;
 }

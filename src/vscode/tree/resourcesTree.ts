@@ -18,6 +18,8 @@ export class ResourcesTree implements vscode.TreeDataProvider<TreeNode>, vscode.
   /** Kept across refreshes so expanded state and loaded lists survive unrelated changes. */
   private nodes = new Map<string, ConnectionNode>();
   private readonly disposables: vscode.Disposable[] = [];
+  /** Ids (connection:endpoint) whose signing secret is in SecretStorage. */
+  private readonly secretIds = new Set<string>();
 
   constructor(
     private readonly store: ConnectionStore,
@@ -96,9 +98,6 @@ export class ResourcesTree implements vscode.TreeDataProvider<TreeNode>, vscode.
     else if (s.hasMore) children.push(new LoadMoreNode(group, undefined));
     return children;
   }
-
-  /** Ids (connection:endpoint) whose signing secret is in SecretStorage. */
-  private readonly secretIds = new Set<string>();
 
   /** Fetches a group's first page (or the next one, `more`), showing progress on the view. */
   load(group: GroupNode, more: boolean): Promise<void> {

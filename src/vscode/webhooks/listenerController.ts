@@ -35,7 +35,7 @@ export class ListenerController implements vscode.Disposable {
   private tunnel: Tunnel | undefined;
   private secrets: KnownSecret[] = [];
   state: ListeningState | undefined;
-  readonly output = vscode.window.createOutputChannel('Azure OpenAI Webhooks', { log: true });
+  private channel: vscode.LogOutputChannel | undefined;
   private readonly statusItem = vscode.window.createStatusBarItem('aoaiWorkbench.listener', vscode.StatusBarAlignment.Left, 50);
   private readonly changed = new vscode.EventEmitter<void>();
   /** Fires when events or the listening state change. */
@@ -53,6 +53,12 @@ export class ListenerController implements vscode.Disposable {
     this.statusItem.name = 'Azure OpenAI webhook listener';
     this.statusItem.command = 'aoai-workbench.listenerActions';
     this.updateStatus();
+  }
+
+  /** The "Azure OpenAI Webhooks" channel, created when first used rather than at activation. */
+  get output(): vscode.LogOutputChannel {
+    this.channel ??= vscode.window.createOutputChannel('Azure OpenAI Webhooks', { log: true });
+    return this.channel;
   }
 
   ready(): Promise<void> {
@@ -191,9 +197,9 @@ export class ListenerController implements vscode.Disposable {
   }
 
   dispose(): void {
-    void this.stop();
+    // stop() logs its last line, so the channel goes after it.
+    void this.stop().finally(() => this.channel?.dispose());
     this.statusItem.dispose();
-    this.output.dispose();
     this.changed.dispose();
   }
 }

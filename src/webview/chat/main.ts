@@ -182,6 +182,17 @@ function stickToBottom(): void {
   if (log.scrollHeight - log.scrollTop - log.clientHeight < 120) log.scrollTop = log.scrollHeight;
 }
 
+/** At most one scroll per frame while a reply streams (each one reads layout). */
+let scrollScheduled = false;
+function stickToBottomNextFrame(): void {
+  if (scrollScheduled) return;
+  scrollScheduled = true;
+  requestAnimationFrame(() => {
+    scrollScheduled = false;
+    stickToBottom();
+  });
+}
+
 function handle(msg: HostMessage): void {
   switch (msg.type) {
     case 'init':
@@ -222,7 +233,7 @@ function handle(msg: HostMessage): void {
     case 'delta': {
       streams.get(msg.turnId)?.append(msg.text);
       statusEl.textContent = '';
-      requestAnimationFrame(stickToBottom);
+      stickToBottomNextFrame();
       break;
     }
     case 'retryCountdown':
