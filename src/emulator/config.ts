@@ -1,5 +1,6 @@
 /** The emulator's world: deployments, timings, limits. A JSON config file overrides any part. */
 import { readFileSync } from 'node:fs';
+import type { EntraConfig } from './entra';
 
 export interface DeploymentConfig {
   name: string;
@@ -42,6 +43,10 @@ export interface EmulatorConfig {
   /** Length of the rate-limit window; 60 s like the service, shorter for tests. */
   rateLimitWindowSeconds: number;
   maxBodyBytes: number;
+  /** Accept Entra ID access tokens from this issuer (besides the API key). */
+  entra?: EntraConfig;
+  /** Like a resource with `disableLocalAuth`: the API key is refused, only tokens work. */
+  disableLocalAuth?: boolean;
   delivery: {
     /** Attempts in all, the first included. */
     maxAttempts: number;
@@ -106,6 +111,11 @@ export function resolveConfig(partial: Partial<EmulatorConfig> = {}): EmulatorCo
   for (const k of ['armPageSize', 'rateLimitWindowSeconds', 'maxBodyBytes'] as const) {
     if (!(typeof config[k] === 'number' && config[k] > 0)) throw new ConfigError(`"${k}" must be a positive number.`);
   }
+  if (config.entra !== undefined) {
+    const e = config.entra as Partial<EntraConfig> | null;
+    if (!e || typeof e.issuer !== 'string' || typeof e.jwksUri !== 'string') throw new ConfigError('"entra" needs "issuer" and "jwksUri".');
+  }
+  if (config.disableLocalAuth && !config.entra) throw new ConfigError('"disableLocalAuth" needs "entra": otherwise nothing could sign in.');
   return config;
 }
 

@@ -13,7 +13,8 @@ import { chatRoutes } from './routes/chat';
 import { responseRoutes } from './routes/responses';
 import { webhookRoutes } from './routes/webhookEndpoints';
 import { EmulatorState, type EmulatorStats } from './state';
-import { HttpError, notFound, parseJsonObject, readBody, sendJson, unauthorized } from './wire';
+import { EntraValidator, type Plane } from './entra';
+import { HttpError, azureError, notFound, parseJsonObject, readBody, sendJson, unauthorized } from './wire';
 
 export interface EmulatorOptions {
   /** 0 (default) takes a free port. */
@@ -42,13 +43,24 @@ function sameSecret(given: string, expected: Buffer): boolean {
   return g.length === expected.length && timingSafeEqual(g, expected);
 }
 
-/** `api-key: K` or `Authorization: Bearer K` (what OpenAI-style clients send). */
-function authorized(req: IncomingMessage, key: Buffer): boolean {
+const keyDisabled = () => azureError(401, 'AuthenticationTypeDisabled', 'Key based authentication is disabled for this resource.');
+
+/**
+ * `api-key: K`, `Authorization: Bearer K` (what OpenAI-style clients send with a key), or a
+ * Bearer access token the configured issuer signed for this plane. Undefined when allowed.
+ */
+async function authenticate(req: IncomingMessage, key: Buffer, config: EmulatorConfig, validator: EntraValidator | undefined, plane: Plane, path: string): Promise<HttpError | undefined> {
   const apiKey = req.headers['api-key'];
-  if (typeof apiKey === 'string') return sameSecret(apiKey, key);
+  if (typeof apiKey === 'string') {
+    if (!sameSecret(apiKey, key)) return unauthorized();
+    return config.disableLocalAuth ? keyDisabled() : undefined;
+  }
   const auth = req.headers.authorization;
-  const m = typeof auth === 'string' ? /^Bearer\s+(.+)$/i.exec(auth) : null;
-  return !!m && sameSecret(m[1].trim(), key);
+  const bearer = typeof auth === 'string' ? /^Bearer\s+(.+)$/i.exec(auth)?.[1].trim() : undefined;
+  if (!bearer) return plane === 'management' ? azureError(401, 'AuthenticationFailed', "Authentication failed. The 'Authorization' header is missing.") : unauthorized();
+  if (sameSecret(bearer, key)) return config.disableLocalAuth ? keyDisabled() : undefined;
+  if (validator) return validator.check(bearer, plane, `${req.method} ${path}`);
+  return unauthorized();
 }
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
@@ -57,15 +69,17 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const key = Buffer.from(apiKey);
   const log = options.log ?? (() => {});
   const state = new EmulatorState(config, log);
+  const validator = config.entra ? new EntraValidator(config.entra, log) : undefined;
 
   const handle = async (req: IncomingMessage, res: ServerResponse, baseHeaders: Record<string, string>): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://emulator');
     const path = url.pathname.replace(/\/+$/, '') || '/';
     const matches = ROUTES.map((r) => ({ r, m: r.path.exec(path) })).filter((x) => x.m);
     if (matches.length === 0) throw notFound();
-    if (!authorized(req, key)) {
+    const denied = await authenticate(req, key, config, validator, /^\/subscriptions(\/|$)/i.test(path) ? 'management' : 'data', path);
+    if (denied) {
       req.resume();
-      throw unauthorized();
+      throw denied;
     }
     const hit = matches.find((x) => x.r.method === req.method);
     if (!hit) {

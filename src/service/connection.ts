@@ -2,8 +2,15 @@
 
 export type AuthSource =
   | { kind: 'apiKey'; apiKey: string }
-  /** Returns a bearer token; it is called for every request, so it should cache. */
-  | { kind: 'bearer'; getToken: (signal?: AbortSignal) => Promise<string> };
+  | {
+      kind: 'bearer';
+      /** Returns a bearer token; it is called for every request, so it should cache. */
+      getToken: (signal?: AbortSignal) => Promise<string>;
+      /** Called once on a 401; true when a different token is worth a retry (another scope). */
+      onUnauthorized?: (signal?: AbortSignal) => Promise<boolean>;
+      /** What the token is for: shapes the advice on 401/403 (which role to ask for). */
+      plane?: 'data' | 'management';
+    };
 
 export interface Timeouts {
   /** Time to open the TCP/TLS connection. */

@@ -26,6 +26,10 @@ export interface ServiceErrorInit {
   filteredCategories?: string[];
   /** The deployment the request named, for 404s. */
   deployment?: string;
+  /** How the request authenticated: shapes the advice on 401/403. */
+  auth?: 'apiKey' | 'bearer';
+  /** Data plane (the resource) or management plane (Resource Manager). */
+  plane?: 'data' | 'management';
   cause?: unknown;
 }
 
@@ -92,12 +96,7 @@ export function describe(init: ServiceErrorInit): string {
     case 'http':
       break;
   }
-  if (status === 401) {
-    return withDetail(`Access denied (401) by ${host}: the API key or token is wrong, or the endpoint is not this resource's. Check the connection's key and endpoint.`, init);
-  }
-  if (status === 403) {
-    return withDetail(`Forbidden (403) by ${host}: your identity has no access to this resource, or its network rules block you. With Entra ID, ask for the "Cognitive Services OpenAI User" role on the resource.`, init);
-  }
+  if (status === 401 || status === 403) return accessMessage(init);
   if (status === 404 && (code === 'DeploymentNotFound' || init.deployment)) {
     const name = init.deployment ? `"${init.deployment}"` : 'named in the request';
     return withDetail(`The deployment ${name} does not exist on ${host}. Check the name in the Deployments list; a deployment created in the last 5 minutes may not be ready yet.`, init);
@@ -118,6 +117,36 @@ export function describe(init: ServiceErrorInit): string {
   }
   const param = init.param ? ` (parameter "${init.param}")` : '';
   return withDetail(`The request was rejected by ${host} (HTTP ${status}${code ? `, ${code}` : ''})${param}.`, init);
+}
+
+const DATA_ROLE =
+  'Ask an Owner or User Access Administrator of the resource to grant you the "Cognitive Services OpenAI User" role on it (Azure portal → the resource → Access control (IAM) → Add role assignment); a new assignment takes up to 5 minutes to apply.';
+const MANAGEMENT_ROLE =
+  'Ask for the "Reader" role (or "Cognitive Services Contributor") on the subscription or the resource group (Azure portal → Access control (IAM) → Add role assignment).';
+
+/** 401 and 403: what is wrong with the credential, and which role to ask for when it is a missing assignment. */
+function accessMessage(init: ServiceErrorInit): string {
+  const { host, status, code } = init;
+  const said = `${code ?? ''} ${init.serviceMessage ?? ''}`;
+  if (init.plane === 'management') {
+    if (status === 403 || /AuthorizationFailed/i.test(said)) {
+      return withDetail(`Azure Resource Manager denied access (${status}${code ? ` ${code}` : ''}): your identity cannot read these resources. ${MANAGEMENT_ROLE}`, init);
+    }
+    return withDetail(`Azure Resource Manager rejected the token (401${code ? ` ${code}` : ''}): it is expired, for another audience, or from another tenant. Sign in again, or choose the tenant of the subscription.`, init);
+  }
+  if (/AuthenticationTypeDisabled|key based authentication is disabled/i.test(said)) {
+    return withDetail(`Key authentication is disabled on ${host}. Edit the connection and switch it to Entra ID.`, init);
+  }
+  if (init.auth === 'bearer') {
+    if (status === 403 || /PermissionDenied|lacks the required data action|does not have (access|permission)/i.test(said)) {
+      return withDetail(`Your Entra ID identity has no data-plane access to ${host} (${status}${code ? ` ${code}` : ''}). ${DATA_ROLE}`, init);
+    }
+    return withDetail(`${host} rejected the Entra ID token (401${code ? ` ${code}` : ''}): it is expired, for another audience, or from another tenant. Sign in again, or choose the tenant the resource belongs to.`, init);
+  }
+  if (status === 401) {
+    return withDetail(`Access denied (401) by ${host}: the API key or token is wrong, or the endpoint is not this resource's. Check the connection's key and endpoint.`, init);
+  }
+  return withDetail(`Forbidden (403) by ${host}: your identity has no access to this resource, or its network rules block you. With Entra ID: ${DATA_ROLE}`, init);
 }
 
 const TLS_CODES = /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)|ERR_TLS/;

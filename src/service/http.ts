@@ -109,19 +109,21 @@ export class HttpClient {
     const host = url.host;
     const started = Date.now();
     const payload = req.body === undefined ? undefined : JSON.stringify(req.body);
+    let triedOtherToken = false;
     for (let attempt = 0; ; attempt++) {
       let res: Dispatcher.ResponseData;
+      // Outside the try: a sign-in failure is reported as itself, not as a network error.
+      const reqHeaders: Record<string, string> = {
+        accept: req.stream ? 'text/event-stream' : 'application/json',
+        'user-agent': USER_AGENT,
+        ...(await this.authHeaders(req.signal)),
+      };
+      if (payload !== undefined) reqHeaders['content-type'] = 'application/json';
       try {
-        const headers: Record<string, string> = {
-          accept: req.stream ? 'text/event-stream' : 'application/json',
-          'user-agent': USER_AGENT,
-          ...(await this.authHeaders(req.signal)),
-        };
-        if (payload !== undefined) headers['content-type'] = 'application/json';
         res = await this.pool(url.origin).request({
           method: req.method,
           path: url.pathname + url.search,
-          headers,
+          headers: reqHeaders,
           body: payload,
           signal: req.signal,
           headersTimeout: this.timeouts.headersMs,
@@ -141,6 +143,13 @@ export class HttpClient {
         return { status: res.statusCode, headers, requestId, body: res.body };
       }
       const text = await res.body.text().catch(() => '');
+      if (res.statusCode === 401 && this.auth.kind === 'bearer' && this.auth.onUnauthorized && !triedOtherToken) {
+        triedOtherToken = true;
+        if (await this.auth.onUnauthorized(req.signal)) {
+          attempt--;
+          continue;
+        }
+      }
       const retryAfterMs = parseRetryAfter(headers);
       const err = new ServiceError({
         kind: 'http',
@@ -149,6 +158,8 @@ export class HttpClient {
         requestId,
         retryAfterMs,
         deployment: res.statusCode === 404 ? req.deployment : undefined,
+        auth: this.auth.kind,
+        plane: this.auth.kind === 'bearer' ? this.auth.plane : undefined,
         ...parseErrorBody(text),
       });
       const shouldRetry = header(headers, 'x-should-retry');

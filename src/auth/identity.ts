@@ -1,0 +1,61 @@
+/**
+ * Token sources backed by @azure/identity: the Azure CLI login and the DefaultAzureCredential
+ * chain. This module is bundled on its own and loaded only when a connection uses one of them,
+ * so activation never pays for @azure/identity and MSAL.
+ */
+import { AzureCliCredential, DefaultAzureCredential, type TokenCredential, type TokenCredentialOptions } from '@azure/identity';
+import type { CloudEnvironment } from './clouds';
+import { AuthError, type AccessToken, type TokenSource } from './tokens';
+
+export type IdentityKind = 'azureCli' | 'default';
+
+export const IDENTITY_LABELS: Record<IdentityKind, string> = {
+  azureCli: 'Azure CLI',
+  default: 'DefaultAzureCredential',
+};
+
+/** Any TokenCredential as a TokenSource. */
+export function credentialSource(credential: TokenCredential, label: string): TokenSource {
+  return {
+    label,
+    async getToken({ scopes, signal }): Promise<AccessToken> {
+      const t = await credential.getToken(scopes, { abortSignal: signal });
+      if (!t?.token) throw new AuthError(`${label} returned no token for ${scopes.join(' ')}.`, 'empty');
+      return { token: t.token, expiresOnTimestamp: t.expiresOnTimestamp, refreshAfterTimestamp: t.refreshAfterTimestamp };
+    },
+  };
+}
+
+export interface IdentitySourceOptions {
+  cloud: Pick<CloudEnvironment, 'authorityHost' | 'knownAuthority'>;
+  /** Extra options for the credential (tests pass a TLS policy for their own CA). */
+  credentialOptions?: TokenCredentialOptions;
+}
+
+/** A source for one kind; one credential (and so one MSAL cache) per tenant. */
+export function identitySource(kind: IdentityKind, options: IdentitySourceOptions): TokenSource {
+  const credentials = new Map<string, TokenCredential>();
+  const credentialFor = (tenantId: string | undefined): TokenCredential => {
+    const key = tenantId ?? '';
+    let c = credentials.get(key);
+    if (!c) {
+      c =
+        kind === 'azureCli'
+          ? new AzureCliCredential({ tenantId, processTimeoutInMs: 30_000 })
+          : new DefaultAzureCredential({
+              ...options.credentialOptions,
+              tenantId,
+              authorityHost: options.cloud.authorityHost,
+              // Entra's instance discovery does not know private authorities, and would call the public cloud.
+              disableInstanceDiscovery: !options.cloud.knownAuthority,
+            });
+      credentials.set(key, c);
+    }
+    return c;
+  };
+  const label = IDENTITY_LABELS[kind];
+  return {
+    label,
+    getToken: (req) => credentialSource(credentialFor(req.tenantId), label).getToken(req),
+  };
+}

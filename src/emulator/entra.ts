@@ -1,0 +1,141 @@
+/**
+ * Keyless auth in the emulator: Entra ID-style access tokens (JWTs) validated like the service
+ * does (signature against the issuer's published keys, issuer, audience, expiry), then the
+ * principal checked against the role assignments the config grants. Each failure gets the
+ * answer the real service gives: the data plane's 401 / PermissionDenied, Resource Manager's
+ * InvalidAuthenticationToken* / ExpiredAuthenticationToken / AuthorizationFailed.
+ */
+import { readFileSync } from 'node:fs';
+import { get as httpGet } from 'node:http';
+import { get as httpsGet } from 'node:https';
+import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JSONWebKeySet, type JWTPayload } from 'jose';
+import { azureError, type HttpError } from './wire';
+
+export interface EntraConfig {
+  /** Expected `iss` claim. */
+  issuer: string;
+  /** Where the issuer publishes its signing keys. */
+  jwksUri: string;
+  /** PEM file of a CA to trust for `jwksUri` (a test identity provider's own CA). */
+  caFile?: string;
+  /** Accepted audiences on the data plane (trailing slash optional). */
+  dataAudiences?: string[];
+  /** Accepted audiences on Resource Manager routes. */
+  managementAudiences?: string[];
+  /** Principals (oid, sub, appid, azp or client_id claims) holding a role; absent: everyone. */
+  grantedPrincipals?: string[];
+}
+
+export type Plane = 'data' | 'management';
+
+export const DEFAULT_DATA_AUDIENCES = ['https://cognitiveservices.azure.com', 'https://ai.azure.com'];
+export const DEFAULT_MANAGEMENT_AUDIENCES = ['https://management.azure.com', 'https://management.core.windows.net'];
+/** Keys are fetched again for an unknown `kid` at most this often (key rollover without hammering the issuer). */
+const JWKS_REFETCH_MS = 5_000;
+
+const withSlashes = (list: string[]) => list.flatMap((a) => [a.replace(/\/+$/, ''), `${a.replace(/\/+$/, '')}/`]);
+
+function fetchJson(url: string, ca?: Buffer): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const get = url.startsWith('https:') ? httpsGet : httpGet;
+    const req = get(url, { ca, timeout: 10_000 }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        if (res.statusCode !== 200) return reject(new Error(`${url} answered ${res.statusCode}`));
+        try {
+          resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+        } catch (err) {
+          reject(err);
+        }
+      });
+      res.on('error', reject);
+    });
+    req.on('timeout', () => req.destroy(new Error(`${url} timed out`)));
+    req.on('error', reject);
+  });
+}
+
+export class EntraValidator {
+  private keys?: ReturnType<typeof createLocalJWKSet>;
+  private loading?: Promise<void>;
+  private loadedAt = 0;
+  private readonly ca?: Buffer;
+  private readonly audiences: Record<Plane, string[]>;
+
+  constructor(
+    private readonly config: EntraConfig,
+    private readonly log: (line: string) => void = () => {},
+  ) {
+    this.ca = config.caFile ? readFileSync(config.caFile) : undefined;
+    this.audiences = {
+      data: withSlashes(config.dataAudiences ?? DEFAULT_DATA_AUDIENCES),
+      management: withSlashes(config.managementAudiences ?? DEFAULT_MANAGEMENT_AUDIENCES),
+    };
+  }
+
+  private load(): Promise<void> {
+    this.loading ??= fetchJson(this.config.jwksUri, this.ca)
+      .then((jwks) => {
+        this.keys = createLocalJWKSet(jwks as JSONWebKeySet);
+        this.loadedAt = Date.now();
+      })
+      .finally(() => (this.loading = undefined));
+    return this.loading;
+  }
+
+  private async verify(token: string, plane: Plane): Promise<JWTPayload> {
+    if (!this.keys) await this.load();
+    const options = { issuer: this.config.issuer, audience: this.audiences[plane], clockTolerance: 5 };
+    try {
+      return (await jwtVerify(token, this.keys!, options)).payload;
+    } catch (err) {
+      // A key we do not know yet: the issuer may have rolled its keys.
+      if (err instanceof joseErrors.JWKSNoMatchingKey && Date.now() - this.loadedAt > JWKS_REFETCH_MS) {
+        await this.load();
+        return (await jwtVerify(token, this.keys!, options)).payload;
+      }
+      throw err;
+    }
+  }
+
+  /** Undefined when the token is good for this plane; otherwise the service's answer. */
+  async check(token: string, plane: Plane, operation: string): Promise<HttpError | undefined> {
+    let payload: JWTPayload;
+    try {
+      payload = await this.verify(token, plane);
+    } catch (err) {
+      this.log(`token rejected (${plane}): ${(err as Error).message}`);
+      return rejection(err, plane, this.audiences[plane][0]);
+    }
+    const principal = principalOf(payload);
+    const granted = this.config.grantedPrincipals;
+    if (granted && !granted.includes(principal)) {
+      this.log(`principal ${principal} has no role (${plane})`);
+      if (plane === 'management') {
+        return azureError(403, 'AuthorizationFailed', `The client '${principal}' with object id '${principal}' does not have authorization to perform action 'Microsoft.CognitiveServices/accounts/read' over scope '${operation}' or the scope is invalid. If access was recently granted, please refresh your credentials.`);
+      }
+      return azureError(401, 'PermissionDenied', `The principal \`${principal}\` lacks the required data action \`Microsoft.CognitiveServices/accounts/OpenAI/*\` to perform \`${operation}\` operation.`);
+    }
+    return undefined;
+  }
+}
+
+export function principalOf(p: JWTPayload): string {
+  for (const claim of ['oid', 'appid', 'azp', 'client_id', 'sub']) {
+    const v = p[claim];
+    if (typeof v === 'string' && v) return v;
+  }
+  return 'unknown';
+}
+
+function rejection(err: unknown, plane: Plane, audience: string): HttpError {
+  if (plane === 'data') {
+    return azureError(401, '401', `Unauthorized. Access token is missing, invalid, audience is incorrect (${audience.replace(/\/$/, '')}), or have expired.`);
+  }
+  if (err instanceof joseErrors.JWTExpired) return azureError(401, 'ExpiredAuthenticationToken', 'The access token expiry UTC time is earlier than current UTC time.');
+  if (err instanceof joseErrors.JWTClaimValidationFailed && err.claim === 'aud') {
+    return azureError(401, 'InvalidAuthenticationTokenAudience', `The access token has been obtained for wrong audience or resource. It should exactly match with one of the allowed audiences ${DEFAULT_MANAGEMENT_AUDIENCES.map((a) => `'${a}/'`).join(',')}.`);
+  }
+  return azureError(401, 'InvalidAuthenticationToken', 'The access token is invalid.');
+}
