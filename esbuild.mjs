@@ -24,6 +24,8 @@ const builds = [
   { ...common, entryPoints: { emulator: 'src/emulator/cli.ts' }, outdir: 'dist' },
   // The emulator as a library, required by the extension only when the user starts it.
   { ...common, entryPoints: { 'emulator-lib': 'src/emulator/server.ts' }, outdir: 'dist' },
+  // @azure/identity (Azure CLI, DefaultAzureCredential), required only when a connection uses it.
+  { ...common, entryPoints: { identity: 'src/auth/identity.ts' }, outdir: 'dist' },
   // The chat panel's page script (runs in the webview, a browser).
   { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: { chat: 'src/webview/chat/main.ts' }, outdir: 'dist/webview' },
   // Tests that run inside a real VS Code extension host (loaded by test/host/index.ts).

@@ -4,6 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { ChatManager } from './vscode/chat/chatManager';
+import { registerAzureCommands } from './vscode/commands/azureCommands';
 import { registerChatCommands } from './vscode/commands/chatCommands';
 import { dropStaleLocalConnections, offerEnvironmentImport, registerConnectionCommands, updateEnvironmentContext } from './vscode/commands/connectionCommands';
 import type { Services } from './vscode/commands/context';
@@ -12,6 +13,7 @@ import { registerListenerCommands } from './vscode/commands/listenerCommands';
 import { registerWebhookCommands } from './vscode/commands/webhookCommands';
 import { EVENTS_VIEW_ID, EventsTree } from './vscode/webhooks/eventsTree';
 import { ListenerController } from './vscode/webhooks/listenerController';
+import { AuthManager } from './vscode/auth/authManager';
 import { ClientCache } from './vscode/connections/clients';
 import { ConnectionStore } from './vscode/connections/connectionStore';
 import { EmulatorController } from './vscode/emulatorController';
@@ -26,18 +28,20 @@ export interface WorkbenchApi {
 
 export function activate(context: vscode.ExtensionContext): WorkbenchApi {
   const store = new ConnectionStore(context.secrets);
-  const clients = new ClientCache(store);
+  const auth = new AuthManager(context);
+  const clients = new ClientCache(store, auth);
   const tree = new ResourcesTree(store, clients);
   const emulator = new EmulatorController(context);
   const chat = new ChatManager(context, store, clients);
   const listener = new ListenerController(context.globalStorageUri, store, clients);
-  const services: Services = { context, store, clients, tree, emulator, chat, listener };
+  const services: Services = { context, store, auth, clients, tree, emulator, chat, listener };
   const events = new EventsTree(listener);
 
   const view = vscode.window.createTreeView(VIEW_ID, { treeDataProvider: tree, showCollapseAll: true });
   const eventsView = vscode.window.createTreeView(EVENTS_VIEW_ID, { treeDataProvider: events });
   context.subscriptions.push(
     store,
+    auth,
     clients,
     tree,
     emulator,
@@ -47,7 +51,10 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi {
     view,
     eventsView,
     store.onDidChange(() => void updateEnvironmentContext(services)),
+    // Signed out or switched account or cloud: lists reload with the new tokens.
+    auth.onDidChange(() => tree.refresh()),
     ...registerConnectionCommands(services),
+    ...registerAzureCommands(services),
     ...registerWebhookCommands(services),
     ...registerTreeCommands(services),
     ...registerChatCommands(services),

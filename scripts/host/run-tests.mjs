@@ -12,9 +12,31 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const artifacts = join(root, '.test-artifacts');
 const HOST_TIMEOUT_MS = Number(process.env.HOST_TEST_TIMEOUT_MS ?? 10 * 60_000);
 
+/**
+ * The local identity provider of the Entra ID tests (test/support/testIssuer.ts), and the
+ * environment a user of DefaultAzureCredential would have: a service principal in AZURE_* and,
+ * as behind a TLS-inspecting proxy, the provider's CA in NODE_EXTRA_CA_CERTS (read at start-up).
+ */
+async function startIssuer() {
+  const { tsImport } = await import('tsx/esm/api');
+  const { startTestIssuer } = await tsImport('../../test/support/testIssuer.ts', import.meta.url);
+  const issuer = await startTestIssuer();
+  const client = issuer.clients[0];
+  const env = {
+    NODE_EXTRA_CA_CERTS: issuer.caFile,
+    AZURE_TENANT_ID: issuer.tenantId,
+    AZURE_CLIENT_ID: client.id,
+    AZURE_CLIENT_SECRET: client.secret,
+    AZURE_AUTHORITY_HOST: issuer.authorityHost,
+    AOAI_TEST_ISSUER: JSON.stringify({ authorityHost: issuer.authorityHost, tenantId: issuer.tenantId, issuer: issuer.issuer, jwksUri: issuer.jwksUri, caFile: issuer.caFile, oid: client.oid }),
+  };
+  return { issuer, env };
+}
+
 async function runHostTests(chromium) {
   const emulator = await startEmulatorProcess(root);
-  const server = await startCodeServer({ extraArgs: ['--vscode-option', 'enable-smoke-test-driver'] });
+  const entra = await startIssuer();
+  const server = await startCodeServer({ env: entra.env, extraArgs: ['--vscode-option', 'enable-smoke-test-driver'] });
   const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
   let result = { code: 1, passed: 0, failed: 0 };
   try {
@@ -43,6 +65,7 @@ async function runHostTests(chromium) {
     await browser.close();
     await server.stop();
     emulator.stop();
+    await entra.issuer.close();
   }
   return result;
 }

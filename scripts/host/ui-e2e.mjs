@@ -22,8 +22,10 @@ async function addConnectionThroughTheUi(page, emulator, artifacts) {
   await page.keyboard.press('F1');
   await page.locator('.quick-input-widget input.input').waitFor();
   await page.keyboard.type('Azure OpenAI: Add Connection');
-  await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Add Connection' }).first().waitFor();
-  await page.keyboard.press('Enter');
+  // "Add Connection from Azure…" matches too: pick the plain one.
+  const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Add Connection…' }).filter({ hasNotText: 'from Azure' }).first();
+  await row.waitFor();
+  await row.click();
 
   await answer(page, '(1/4): endpoint', `${emulator.url}/openai/v1/`);
   const widget = page.locator('.quick-input-widget');

@@ -5,7 +5,7 @@
  */
 import { AzureCliCredential, DefaultAzureCredential, type TokenCredential, type TokenCredentialOptions } from '@azure/identity';
 import type { CloudEnvironment } from './clouds';
-import { AuthError, type AccessToken, type TokenSource } from './tokens';
+import type { AccessToken, TokenSource } from './tokens';
 
 export type IdentityKind = 'azureCli' | 'default';
 
@@ -20,7 +20,8 @@ export function credentialSource(credential: TokenCredential, label: string): To
     label,
     async getToken({ scopes, signal }): Promise<AccessToken> {
       const t = await credential.getToken(scopes, { abortSignal: signal });
-      if (!t?.token) throw new AuthError(`${label} returned no token for ${scopes.join(' ')}.`, 'empty');
+      // A plain Error: this module is a separate bundle, so its AuthError class would not be the caller's.
+      if (!t?.token) throw new Error(`${label} returned no token for ${scopes.join(' ')}.`);
       return { token: t.token, expiresOnTimestamp: t.expiresOnTimestamp, refreshAfterTimestamp: t.refreshAfterTimestamp };
     },
   };

@@ -12,8 +12,11 @@ export function registerSecret(value: string | undefined): void {
   if (value && value.length >= 6) secrets.add(value);
 }
 
+/** Bearer tokens change hourly, so they are not registered one by one: anything shaped like a JWT is masked. */
+const JWT = /eyJ[\w-]{4,}\.[\w-]{4,}\.[\w-]*/g;
+
 export function redact(text: string): string {
-  let out = text;
+  let out = text.replace(JWT, '***');
   for (const s of secrets) if (out.includes(s)) out = out.split(s).join('***');
   return out;
 }

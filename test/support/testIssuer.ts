@@ -44,6 +44,8 @@ export interface TestIssuerOptions {
   resources?: string[];
   clients?: TestClient[];
   accessTokenTtlSeconds?: number;
+  /** Random unless given. */
+  tenantId?: string;
 }
 
 export const TEST_RESOURCES = ['https://ai.azure.com', 'https://cognitiveservices.azure.com', 'https://management.azure.com'];
@@ -64,7 +66,7 @@ export async function startTestIssuer(options: TestIssuerOptions = {}): Promise<
   const { default: Provider, errors } = await import('oidc-provider');
   const dir = mkdtempSync(join(tmpdir(), 'aoai-issuer-'));
   const certs = makeTestCertificates(dir);
-  const tenantId = randomUUID();
+  const tenantId = options.tenantId ?? randomUUID();
   const resources = new Set(options.resources ?? TEST_RESOURCES);
   const clients = options.clients ?? [{ id: randomUUID(), secret: `secret-${randomUUID()}`, oid: randomUUID() }];
   const ttl = options.accessTokenTtlSeconds ?? 3600;

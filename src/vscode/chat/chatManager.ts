@@ -41,8 +41,7 @@ export class ChatManager implements vscode.Disposable {
     const list = Promise.all(
       this.connections.list().map(async (conn) => {
         try {
-          const client = await this.clients.get(conn);
-          return (await client.listDeployments()).map((d) => ({ connectionId: conn.id, connectionLabel: conn.label, deployment: d.name, model: d.model }));
+          return (await this.clients.listDeployments(conn)).map((d) => ({ connectionId: conn.id, connectionLabel: conn.label, deployment: d.name, model: d.model }));
         } catch (err) {
           logError(`Deployments of ${conn.label} for the chat picker: ${(err as Error).message}`);
           return [];

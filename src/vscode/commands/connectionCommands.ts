@@ -1,14 +1,20 @@
 /** Add, edit, remove, test and import connections; start and stop the local emulator. */
 import * as vscode from 'vscode';
 import { normalizeEndpoint } from '../../service/connection';
-import { connectionWizard } from '../connections/connectionWizard';
-import { newConnectionId, type ConnectionInfo } from '../connections/connectionStore';
+import type { TokenSourceKind } from '../auth/authManager';
+import { connectionWizard, type ConnectionDraft } from '../connections/connectionWizard';
+import { newConnectionId, type AuthKind, type ConnectionInfo } from '../connections/connectionStore';
 import { errorText, logInfo, registerSecret } from '../log';
 import { command, isNode, resolveConnection, type Services } from './context';
 
 export interface AddConnectionArgs {
   endpoint: string;
-  apiKey: string;
+  /** Required unless `auth` is 'entraId'. */
+  apiKey?: string;
+  auth?: AuthKind;
+  tokenSource?: TokenSourceKind;
+  tenantId?: string;
+  armId?: string;
   label?: string;
   apiVersion?: string;
 }
@@ -50,16 +56,25 @@ export async function updateEnvironmentContext(s: Services): Promise<void> {
 }
 
 async function addConnection(s: Services, args?: AddConnectionArgs): Promise<ConnectionInfo | undefined> {
-  let draft;
+  let draft: ConnectionDraft | undefined;
   if (args && typeof args === 'object' && 'endpoint' in args) {
-    if (!args.apiKey) throw new Error('An API key is required.');
+    const auth = args.auth ?? 'apiKey';
+    if (auth === 'apiKey' && !args.apiKey) throw new Error('An API key is required.');
     const endpoint = normalizeEndpoint(args.endpoint);
-    draft = { endpoint, apiKey: args.apiKey, label: args.label ?? new URL(endpoint).host, auth: 'apiKey' as const };
+    draft = { endpoint, apiKey: auth === 'apiKey' ? args.apiKey : undefined, label: args.label ?? new URL(endpoint).host, auth, tokenSource: args.tokenSource, tenantId: args.tenantId };
   } else {
     draft = await connectionWizard();
     if (!draft) return undefined;
   }
-  const info: ConnectionInfo = { id: newConnectionId(), label: draft.label, endpoint: draft.endpoint, auth: draft.auth, ...(args?.apiVersion ? { apiVersion: args.apiVersion } : {}) };
+  const info: ConnectionInfo = {
+    id: newConnectionId(),
+    label: draft.label,
+    endpoint: draft.endpoint,
+    auth: draft.auth,
+    ...entraFields(draft),
+    ...(args?.armId ? { armId: args.armId } : {}),
+    ...(args?.apiVersion ? { apiVersion: args.apiVersion } : {}),
+  };
   await s.store.save(info, draft.apiKey);
   logInfo(`Added connection "${info.label}" (${info.endpoint}).`);
   await updateEnvironmentContext(s);
@@ -78,13 +93,21 @@ async function editConnection(s: Services, arg: unknown): Promise<ConnectionInfo
   } else {
     const draft = await connectionWizard(conn);
     if (!draft) return undefined;
-    next = { ...conn, label: draft.label, endpoint: draft.endpoint, auth: draft.auth };
+    const { tokenSource: _t, tenantId: _i, ...rest } = conn;
+    next = { ...rest, label: draft.label, endpoint: draft.endpoint, auth: draft.auth, ...entraFields(draft) };
     apiKey = draft.apiKey;
   }
   await s.store.save(next, apiKey);
+  // Switched to Entra ID: the key is no longer needed, so it does not stay in secret storage.
+  if (next.auth === 'entraId' && conn.auth === 'apiKey') await s.store.deleteApiKey(next.id);
   s.tree.refresh();
   logInfo(`Updated connection "${next.label}".`);
   return next;
+}
+
+function entraFields(d: ConnectionDraft): Partial<ConnectionInfo> {
+  if (d.auth !== 'entraId') return {};
+  return { tokenSource: d.tokenSource ?? 'vscode', ...(d.tenantId ? { tenantId: d.tenantId } : {}) };
 }
 
 async function removeConnection(s: Services, arg: unknown): Promise<boolean> {
@@ -119,9 +142,9 @@ async function testConnection(s: Services, arg: unknown): Promise<CheckResult[] 
       progress.report({ message: 'listing deployments…' });
       let firstDeployment: string | undefined;
       try {
-        const list = await client.listDeployments({ signal: abort.signal });
+        const list = await s.clients.listDeployments(conn, abort.signal);
         firstDeployment = list[0]?.name;
-        checks.push({ name: 'Deployments', ok: true, detail: `${list.length} listed${list[0]?.source === 'models' ? ' (from the models API)' : ''}` });
+        checks.push({ name: 'Deployments', ok: true, detail: `${list.length} listed${list[0]?.source === 'models' ? ' (from the models API)' : list[0]?.source === 'arm' ? ' (from Resource Manager)' : ''}` });
       } catch (err) {
         checks.push({ name: 'Deployments', ok: false, detail: errorText(err) });
       }

@@ -1,5 +1,6 @@
 /** What every command module gets, and how commands read their argument: a tree node or plain args. */
 import * as vscode from 'vscode';
+import type { AuthManager } from '../auth/authManager';
 import type { ClientCache } from '../connections/clients';
 import type { ConnectionInfo, ConnectionStore } from '../connections/connectionStore';
 import type { ChatManager } from '../chat/chatManager';
@@ -12,6 +13,7 @@ import type { ResourcesTree } from '../tree/resourcesTree';
 export interface Services {
   context: vscode.ExtensionContext;
   store: ConnectionStore;
+  auth: AuthManager;
   clients: ClientCache;
   tree: ResourcesTree;
   emulator: EmulatorController;

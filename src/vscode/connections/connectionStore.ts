@@ -3,6 +3,7 @@
  * SecretStorage only. Signing secrets of webhook endpoints created here live in SecretStorage too.
  */
 import * as vscode from 'vscode';
+import type { TokenSourceKind } from '../auth/authManager';
 import { registerSecret } from '../log';
 
 export type AuthKind = 'apiKey' | 'entraId';
@@ -13,6 +14,12 @@ export interface ConnectionInfo {
   /** Normalised resource address (no trailing slash, no /openai suffix). */
   endpoint: string;
   auth: AuthKind;
+  /** Entra ID: where tokens come from (default: VS Code's Microsoft account). */
+  tokenSource?: TokenSourceKind;
+  /** Entra ID: the tenant to sign in to (default: the account's home tenant). */
+  tenantId?: string;
+  /** The account's Azure Resource Manager id, when known: deployments are then listed from ARM. */
+  armId?: string;
   apiVersion?: string;
   /** The local emulator started from VS Code: removed when it stops. */
   local?: boolean;
@@ -72,6 +79,10 @@ export class ConnectionStore implements vscode.Disposable {
   async remove(id: string): Promise<void> {
     await this.write(this.list().filter((c) => c.id !== id));
     await this.secrets.delete(keyName(id));
+  }
+
+  deleteApiKey(id: string): Thenable<void> {
+    return this.secrets.delete(keyName(id));
   }
 
   async apiKey(id: string): Promise<string | undefined> {

@@ -1,6 +1,7 @@
 /** The Add / Edit Connection wizard: endpoint, authentication, key, name. */
 import * as vscode from 'vscode';
 import { EndpointError, normalizeEndpoint } from '../../service/connection';
+import { TOKEN_SOURCES, type TokenSourceKind } from '../auth/authManager';
 import type { AuthKind, ConnectionInfo } from './connectionStore';
 
 export interface ConnectionDraft {
@@ -9,6 +10,37 @@ export interface ConnectionDraft {
   auth: AuthKind;
   /** Undefined when editing and the user keeps the stored key. */
   apiKey?: string;
+  tokenSource?: TokenSourceKind;
+  tenantId?: string;
+}
+
+/** A tenant is a GUID or a verified domain; empty means the account's home tenant. */
+export function validateTenant(text: string): string | undefined {
+  const t = text.trim();
+  if (!t) return undefined;
+  if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(t) || /^[a-z0-9-]+(\.[a-z0-9-]+)+$/i.test(t)) return undefined;
+  if (t.toLowerCase() === 'common' || t.toLowerCase() === 'organizations') return `"${t}" is not a tenant: enter the tenant's ID or domain, or leave empty for your home tenant.`;
+  return 'Enter a tenant ID (a GUID) or a domain such as contoso.onmicrosoft.com, or leave empty.';
+}
+
+/** Where Entra ID tokens come from; undefined when cancelled. */
+export async function pickTokenSource(title: string, current?: TokenSourceKind): Promise<TokenSourceKind | undefined> {
+  // The current choice first, so Enter keeps it.
+  const items = TOKEN_SOURCES.map((s) => ({ label: s.label, description: s.kind === current ? `${s.description} (current)` : s.description, source: s.kind }));
+  items.sort((a, b) => Number(b.source === current) - Number(a.source === current));
+  const pick = await vscode.window.showQuickPick(items, { title, placeHolder: 'Where should Entra ID tokens come from?', ignoreFocusOut: true });
+  return pick?.source;
+}
+
+export async function askTenant(title: string, current?: string): Promise<string | undefined> {
+  return vscode.window.showInputBox({
+    title,
+    prompt: 'Tenant ID or domain of the resource. Leave empty to use your home tenant.',
+    placeHolder: 'contoso.onmicrosoft.com or 00000000-0000-0000-0000-000000000000',
+    value: current,
+    ignoreFocusOut: true,
+    validateInput: validateTenant,
+  });
 }
 
 export function validateEndpoint(text: string): string | undefined {
@@ -42,14 +74,19 @@ export async function connectionWizard(existing?: ConnectionInfo): Promise<Conne
   const authPick = await vscode.window.showQuickPick(
     [
       { label: '$(key) API key', description: 'Key 1 or Key 2 of the resource', auth: 'apiKey' as const },
-      { label: '$(account) Entra ID', description: 'Keyless sign-in: coming in a later version', auth: 'entraId' as const },
-    ],
+      { label: '$(account) Entra ID', description: 'Keyless: your Microsoft account, the Azure CLI or DefaultAzureCredential', auth: 'entraId' as const },
+    ].sort((a, b) => Number(b.auth === existing?.auth) - Number(a.auth === existing?.auth)),
     { title: `${title} (2/4): authentication`, placeHolder: 'How to authenticate', ignoreFocusOut: true },
   );
   if (!authPick) return undefined;
   if (authPick.auth === 'entraId') {
-    void vscode.window.showInformationMessage('Entra ID sign-in is not available yet. Use an API key for now.');
-    return undefined;
+    const tokenSource = await pickTokenSource(`${title} (3/4): token source`, existing?.tokenSource);
+    if (!tokenSource) return undefined;
+    const tenant = await askTenant(`${title} (3/4): tenant`, existing?.tenantId);
+    if (tenant === undefined) return undefined;
+    const label = await askLabel(`${title} (4/4): name`, existing?.label ?? defaultLabel(endpoint));
+    if (label === undefined) return undefined;
+    return { label, endpoint, auth: 'entraId', tokenSource, tenantId: tenant.trim() || undefined };
   }
 
   const apiKey = await vscode.window.showInputBox({
@@ -61,13 +98,18 @@ export async function connectionWizard(existing?: ConnectionInfo): Promise<Conne
   });
   if (apiKey === undefined) return undefined;
 
+  const label = await askLabel(`${title} (4/4): name`, existing?.label ?? defaultLabel(endpoint));
+  if (label === undefined) return undefined;
+  return { label, endpoint, auth: 'apiKey', apiKey: apiKey.trim() || undefined };
+}
+
+export async function askLabel(title: string, value: string): Promise<string | undefined> {
   const label = await vscode.window.showInputBox({
-    title: `${title} (4/4): name`,
+    title,
     prompt: 'A name for this connection in the sidebar.',
-    value: existing?.label ?? defaultLabel(endpoint),
+    value,
     ignoreFocusOut: true,
     validateInput: (v) => (v.trim() ? undefined : 'Enter a name.'),
   });
-  if (label === undefined) return undefined;
-  return { label: label.trim(), endpoint, auth: 'apiKey', apiKey: apiKey.trim() || undefined };
+  return label?.trim();
 }

@@ -1,6 +1,7 @@
 /** The sidebar's node types and how each looks as a TreeItem. */
 import * as vscode from 'vscode';
 import type { Deployment, WebhookEndpoint } from '../../service/types';
+import { tokenSourceLabel } from '../auth/authManager';
 import type { ConnectionInfo } from '../connections/connectionStore';
 
 export type GroupKind = 'deployments' | 'webhookEndpoints';
@@ -101,8 +102,9 @@ export function toTreeItem(node: TreeNode): vscode.TreeItem {
       const c = node.info;
       const item = new vscode.TreeItem(c.label, vscode.TreeItemCollapsibleState.Collapsed);
       item.id = `connection:${c.id}`;
-      item.description = c.local ? `${hostOf(c.endpoint)} · local emulator` : hostOf(c.endpoint);
-      item.tooltip = md([`**${escapeMd(c.label)}**`, `Endpoint: ${escapeMd(c.endpoint)}`, `Authentication: ${c.auth === 'apiKey' ? 'API key (in secret storage)' : 'Entra ID'}`]);
+      const auth = c.auth === 'apiKey' ? 'API key (in secret storage)' : `Entra ID via ${tokenSourceLabel(c.tokenSource)}${c.tenantId ? `, tenant ${c.tenantId}` : ''}`;
+      item.description = [hostOf(c.endpoint), c.local ? 'local emulator' : undefined, c.auth === 'entraId' ? 'Entra ID' : undefined].filter(Boolean).join(' · ');
+      item.tooltip = md([`**${escapeMd(c.label)}**`, `Endpoint: ${escapeMd(c.endpoint)}`, `Authentication: ${escapeMd(auth)}`, c.armId ? `Resource: ${escapeMd(c.armId)}` : ''].filter(Boolean));
       item.iconPath = new vscode.ThemeIcon(c.local ? 'vm' : 'cloud');
       item.contextValue = 'connection';
       return item;
@@ -127,7 +129,7 @@ export function toTreeItem(node: TreeNode): vscode.TreeItem {
       item.description = [what, sku].filter(Boolean).join(' · ');
       const limits = d.rateLimits
         ? `Rate limits: ${d.rateLimits.requestsPerMinute ?? '?'} requests/min, ${d.rateLimits.tokensPerMinute ?? '?'} tokens/min`
-        : 'Rate limits: not reported by this listing (Resource Manager shows them)';
+        : 'Rate limits: not reported by this listing (add the connection from Azure to see them)';
       item.tooltip = md([
         `**${escapeMd(d.name)}**`,
         `Model: ${escapeMd(model || 'unknown')}`,

@@ -124,13 +124,13 @@ export class ResourcesTree implements vscode.TreeDataProvider<TreeNode>, vscode.
 
   private async fetch(group: GroupNode, previous?: Extract<LoadState, { status: 'loaded' }>) {
     const page = this.pageSize();
-    const client = await this.clients.get(group.connection);
     if (group.kind === 'deployments') {
       // Listing gives every deployment at once; the tree reveals them a page at a time.
       if (previous) return { ...previous, shown: previous.shown + page } as const;
-      const items = await client.listDeployments();
+      const items = await this.clients.listDeployments(group.connection);
       return { status: 'loaded', items, shown: page, hasMore: false } as const;
     }
+    const client = await this.clients.get(group.connection);
     if (previous && previous.shown < previous.items.length) return { ...previous, shown: previous.shown + page } as const;
     const res = await client.listWebhookEndpointsPage({ after: previous?.cursor, limit: Math.min(page, 100) });
     const items = [...((previous?.items as WebhookEndpoint[]) ?? []), ...res.data];
