@@ -3,7 +3,9 @@
  * against our listener and a reference (node:http + standardwebhooks), each in its own process.
  * Reports acknowledged deliveries per second and p50/p99 acknowledgement latency.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'undici';
 import { generateSecret, signedHeaders } from '../src/webhooks/signature';
@@ -15,6 +17,19 @@ export interface LoadResult {
   p50: number;
   p99: number;
   failed: number;
+  /** Deliveries per second of the listener's own CPU time: its capacity on a core of its own. */
+  perCpuSecond?: number;
+}
+
+/** utime + stime of a process in seconds (Linux /proc), or undefined elsewhere. */
+function cpuSeconds(pid: number): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    // Fields 14 and 15 (1-based) of the whole line; the split above dropped the first two.
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
 }
 
 async function startServer(kind: 'ours' | 'reference', secret: string): Promise<{ port: number; child: ChildProcess }> {
@@ -86,21 +101,99 @@ async function load(port: number, secret: string, rate: number | 'max', duration
   return { perSecond: latencies.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), failed };
 }
 
+/** True when Debian's `wrk` (a C load generator) is installed: then it drives the saturation run. */
+export function hasWrk(): boolean {
+  try {
+    execFileSync('wrk', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch (err) {
+    // wrk --version exits 1 after printing its version.
+    return (err as { status?: number }).status === 1;
+  }
+}
+
+/**
+ * wrk reads pre-signed deliveries (id, timestamp, signature, body per line; a slice per thread,
+ * so no id repeats across threads) and sends them round-robin. A C generator keeps the load
+ * generator from being the limit, which the JS one was.
+ */
+const WRK_SCRIPT = `
+local reqs = {}
+local i = 0
+local n = 0
+local threads = {}
+function setup(thread)
+  thread:set("tid", n)
+  n = n + 1
+  table.insert(threads, thread)
+end
+function init(args)
+  local nthreads = tonumber(args[2])
+  local line_no = 0
+  for line in io.lines(args[1]) do
+    if line_no % nthreads == tid then
+      local id, ts, sig, body = line:match("^([^\t]*)\t([^\t]*)\t([^\t]*)\t(.*)$")
+      reqs[#reqs + 1] = wrk.format("POST", "/hook", { ["Content-Type"] = "application/json", ["webhook-id"] = id, ["webhook-timestamp"] = ts, ["webhook-signature"] = sig }, body)
+    end
+    line_no = line_no + 1
+  end
+end
+function request()
+  i = i + 1
+  if i > #reqs then i = 1 end
+  return reqs[i]
+end
+`;
+
+function wrkMs(text: string, label: string): number {
+  const m = new RegExp(`${label}\\s+([\\d.]+)(us|ms|s)\\b`).exec(text);
+  if (!m) return NaN;
+  const v = Number(m[1]);
+  return m[2] === 'us' ? v / 1000 : m[2] === 's' ? v * 1000 : v;
+}
+
+async function loadWithWrk(port: number, secret: string, durationMs = DURATION_MS): Promise<LoadResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'aoai-wrk-'));
+  try {
+    const threads = 1;
+    const items = deliveries(secret, Math.ceil((durationMs / 1000) * 60_000));
+    writeFileSync(join(dir, 'deliveries.tsv'), items.map((d) => [d.headers['webhook-id'], d.headers['webhook-timestamp'], d.headers['webhook-signature'], d.body].join('\t')).join('\n'));
+    writeFileSync(join(dir, 'load.lua'), WRK_SCRIPT);
+    const out = await new Promise<string>((resolve, reject) => {
+      const child = spawn('wrk', ['-t', String(threads), '-c', '32', '-d', `${Math.round(durationMs / 1000)}s`, '--latency', '-s', join(dir, 'load.lua'), `http://127.0.0.1:${port}/hook`, '--', join(dir, 'deliveries.tsv'), String(threads)]);
+      let text = '';
+      child.stdout.on('data', (d) => (text += d));
+      child.stderr.on('data', (d) => (text += d));
+      child.once('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`wrk exited ${code}: ${text}`))));
+    });
+    const perSecond = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? NaN);
+    const failed = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0) + Number(/Socket errors:.*?timeout (\d+)/.exec(out)?.[1] ?? 0);
+    return { perSecond, p50: wrkMs(out, '50%'), p99: wrkMs(out, '99%'), failed };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 export async function benchListener(): Promise<Array<{ label: string; ours: LoadResult; reference: LoadResult }>> {
   const secret = generateSecret();
   const out: Array<{ label: string; ours: LoadResult; reference: LoadResult }> = [];
+  const useWrk = hasWrk();
   for (const rate of [500, 'max'] as const) {
     const results = {} as Record<'ours' | 'reference', LoadResult>;
     for (const kind of ['ours', 'reference'] as const) {
       const server = await startServer(kind, secret);
       try {
         await load(server.port, secret, 'max', 1000); // warm-up
-        results[kind] = await load(server.port, secret, rate);
+        const cpu0 = cpuSeconds(server.child.pid!);
+        const r = rate === 'max' && useWrk ? await loadWithWrk(server.port, secret) : await load(server.port, secret, rate);
+        const cpu1 = cpuSeconds(server.child.pid!);
+        if (cpu0 !== undefined && cpu1 !== undefined && cpu1 > cpu0) r.perCpuSecond = (r.perSecond * (DURATION_MS / 1000)) / (cpu1 - cpu0);
+        results[kind] = r;
       } finally {
         server.child.kill();
       }
     }
-    out.push({ label: rate === 'max' ? 'saturation (32 connections)' : `${rate}/s`, ...results });
+    out.push({ label: rate === 'max' ? `saturation (32 connections, ${useWrk ? 'wrk' : 'undici'})` : `${rate}/s`, ...results });
   }
   return out;
 }

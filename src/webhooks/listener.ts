@@ -4,10 +4,10 @@
  * "Invalid signature", 500 "Internal server error"), and does everything else after answering:
  * recording, deduplication by webhook-id, forwarding.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { request } from 'undici';
+import { createHttp1Server, type Http1Request, type Http1Response, type Http1Server } from './http1';
 import { verify, DEFAULT_TOLERANCE_SECONDS } from './signature';
 
 export interface KnownSecret {
@@ -87,8 +87,10 @@ export interface ListenerOptions {
 const KEPT_HEADERS = ['webhook-id', 'webhook-timestamp', 'webhook-signature', 'user-agent', 'content-type'];
 
 export class WebhookListener {
-  private server: Server | undefined;
+  private http: Http1Server | undefined;
   private readonly dedupe: DedupeStore;
+  /** Verdicts waiting for the after-answer work, handed over in one batch per turn of the event loop. */
+  private pending: DeliveryRecord[] = [];
   url = '';
   port = 0;
 
@@ -97,103 +99,69 @@ export class WebhookListener {
   }
 
   async start(): Promise<string> {
-    const headersTimeout = this.options.headersTimeoutMs ?? 10_000;
-    // Node checks these timeouts on an interval (30 s by default): check often enough to matter.
-    const server = createServer({ connectionsCheckingInterval: Math.min(1000, headersTimeout / 2) }, (req, res) => this.handle(req, res));
-    server.headersTimeout = headersTimeout;
-    server.requestTimeout = this.options.requestTimeoutMs ?? 15_000;
-    server.keepAliveTimeout = 5_000;
-    // A sender that goes quiet mid-request is cut off (Node's own checks miss some of these).
-    server.setTimeout(headersTimeout, (socket) => socket.destroy());
-    // Garbage, or a sender too slow: answer if the socket still takes it, then drop the connection.
-    server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
-      const status = err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : '400 Bad Request';
-      if (socket.writable) socket.write(`HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
-      socket.destroy();
-    });
+    const http = createHttp1Server(
+      {
+        maxBodyBytes: this.options.maxBodyBytes ?? 1024 * 1024,
+        headersTimeoutMs: this.options.headersTimeoutMs ?? 10_000,
+        requestTimeoutMs: this.options.requestTimeoutMs ?? 15_000,
+      },
+      (req) => this.handle(req),
+    );
     await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(this.options.port ?? 0, this.options.host ?? '127.0.0.1', () => {
-        server.off('error', reject);
+      http.server.once('error', reject);
+      http.server.listen(this.options.port ?? 0, this.options.host ?? '127.0.0.1', () => {
+        http.server.off('error', reject);
         resolve();
       });
     });
-    this.server = server;
-    const addr = server.address() as AddressInfo;
+    this.http = http;
+    const addr = http.server.address() as AddressInfo;
     this.port = addr.port;
     this.url = `http://${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address}:${addr.port}`;
     return this.url;
   }
 
   async stop(): Promise<void> {
-    const s = this.server;
-    this.server = undefined;
-    if (!s) return;
+    const h = this.http;
+    this.http = undefined;
+    if (!h) return;
     await new Promise<void>((resolve) => {
-      s.close(() => resolve());
-      s.closeAllConnections();
+      h.server.close(() => resolve());
+      h.closeAllConnections();
     });
   }
 
   get running(): boolean {
-    return !!this.server;
+    return !!this.http;
   }
 
-  private handle(req: IncomingMessage, res: ServerResponse): void {
-    if (req.method !== 'POST') {
-      res.writeHead(405, { allow: 'POST', 'content-type': 'text/plain' }).end('Method not allowed');
-      req.resume();
-      return;
-    }
-    const limit = this.options.maxBodyBytes ?? 1024 * 1024;
-    const declared = Number(req.headers['content-length']);
-    if (Number.isFinite(declared) && declared > limit) {
-      res.writeHead(413, { 'content-type': 'text/plain', connection: 'close' }).end('Payload too large');
-      req.destroy();
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let tooLarge = false;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > limit) {
-        tooLarge = true;
-        res.writeHead(413, { 'content-type': 'text/plain', connection: 'close' }).end('Payload too large');
-        req.destroy();
-        return;
-      }
-      chunks.push(c);
-    });
-    req.on('error', () => {});
-    req.on('end', () => {
-      if (tooLarge) return;
-      let record: DeliveryRecord;
-      try {
-        record = this.decide(req, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
-      } catch {
-        res.writeHead(500, { 'content-type': 'text/plain' }).end('Internal server error');
-        return;
-      }
-      res.writeHead(record.status, { 'content-type': 'text/plain' }).end(record.status === 200 ? 'OK' : record.status === 400 && record.verdict === 'rejected' ? 'Invalid signature' : (record.reason ?? 'Bad request'));
-      // Everything else happens after the answer.
-      setImmediate(() => this.after(record));
-    });
+  private handle(req: Http1Request): Http1Response {
+    if (req.method !== 'POST') return { status: 405, body: 'Method not allowed', headers: { allow: 'POST' } };
+    const record = this.decide(req.headers, req.body);
+    // Everything else happens after the answer.
+    if (this.pending.push(record) === 1) setImmediate(() => this.drain());
+    return { status: record.status, body: record.status === 200 ? 'OK' : record.verdict === 'rejected' ? 'Invalid signature' : (record.reason ?? 'Bad request') };
+  }
+
+  private drain(): void {
+    const batch = this.pending;
+    this.pending = [];
+    for (const record of batch) this.after(record);
   }
 
   /** Verifies and classifies; cheap, synchronous, before the answer. */
-  private decide(req: IncomingMessage, raw: Buffer): DeliveryRecord {
+  private decide(received: Record<string, string>, raw: Buffer): DeliveryRecord {
     const headers: Record<string, string> = {};
     for (const h of KEPT_HEADERS) {
-      const v = req.headers[h];
-      if (typeof v === 'string') headers[h] = v;
+      const v = received[h];
+      if (v !== undefined) headers[h] = v;
     }
     const maxStored = this.options.maxStoredBody ?? 256 * 1024;
     const text = raw.toString('utf8');
     const body = raw.length > maxStored ? raw.subarray(0, maxStored).toString('utf8') : text;
     const base = { id: randomUUID(), receivedAt: Date.now(), body, headers, webhookId: headers['webhook-id'], timestamp: headers['webhook-timestamp'] };
     const known = this.options.secrets();
-    const result = verify({ headers: req.headers, body: raw, secrets: known.map((k) => k.secret), toleranceSeconds: this.options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS });
+    const result = verify({ headers: received, body: raw, secrets: known.map((k) => k.secret), toleranceSeconds: this.options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS });
     if (!result.ok) return { ...base, verdict: 'rejected', reason: result.message, status: 400 };
     const endpointId = known[result.secretIndex].endpointId;
     let event: { id?: unknown; type?: unknown };

@@ -1,0 +1,312 @@
+/**
+ * A small, strict HTTP/1.1 server on `net` for the webhook listener. Webhook senders (the service
+ * itself, or a tunnel relaying for it) send short POSTs on keep-alive connections; this layer
+ * does exactly that and nothing else, without node:http's per-request stream objects, which were
+ * most of the listener's cost. What it accepts is deliberately narrow:
+ *
+ * - request line `METHOD SP target SP HTTP/1.0|1.1`, header lines `name: value` (no obs-fold),
+ *   a head of at most `maxHeaderBytes`;
+ * - a body by Content-Length or `Transfer-Encoding: chunked`; both at once, several different
+ *   lengths, or any other transfer coding are refused (the request-smuggling shapes);
+ * - `Expect: 100-continue` answered; keep-alive unless `Connection: close` (or HTTP/1.0 without
+ *   keep-alive); pipelined requests answered in order; backpressure respected;
+ * - deadlines that a slow sender cannot stretch: the head within `headersTimeoutMs`, the whole
+ *   request within `requestTimeoutMs` of its first byte; idle keep-alive connections closed.
+ *
+ * Every refusal is an answer with a status and `Connection: close`; nothing a sender does throws.
+ */
+import { createServer, type Server, type Socket } from 'node:net';
+
+export interface Http1Request {
+  method: string;
+  target: string;
+  /** Lower-case names; a repeated header keeps its first value. */
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+export interface Http1Response {
+  status: number;
+  body: string;
+  headers?: Record<string, string>;
+}
+
+export interface Http1Options {
+  maxHeaderBytes?: number;
+  maxBodyBytes: number;
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  keepAliveTimeoutMs?: number;
+}
+
+const CRLF2 = Buffer.from('\r\n\r\n');
+const CRLF = Buffer.from('\r\n');
+const REQUEST_LINE = /^([A-Z]{1,16}) (\S{1,8192}) HTTP\/1\.([01])$/;
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const STATUS_TEXT: Record<number, string> = {
+  100: 'Continue',
+  200: 'OK',
+  400: 'Bad Request',
+  405: 'Method Not Allowed',
+  408: 'Request Timeout',
+  413: 'Payload Too Large',
+  417: 'Expectation Failed',
+  431: 'Request Header Fields Too Large',
+  500: 'Internal Server Error',
+  501: 'Not Implemented',
+  505: 'HTTP Version Not Supported',
+};
+
+/** A request the connection cannot go on from: answered, then closed. */
+class Refusal {
+  constructor(
+    readonly status: number,
+    readonly text: string,
+  ) {}
+}
+
+const responseCache = new Map<string, Buffer>();
+
+/** Serialises a response; the common answers ("200 OK") are built once. */
+function serialize(res: Http1Response, keepAlive: boolean): Buffer {
+  const cacheable = !res.headers;
+  const key = cacheable ? `${res.status}|${keepAlive}|${res.body}` : '';
+  const cached = cacheable ? responseCache.get(key) : undefined;
+  if (cached) return cached;
+  const body = Buffer.from(res.body, 'utf8');
+  let head = `HTTP/1.1 ${res.status} ${STATUS_TEXT[res.status] ?? 'Status'}\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${body.length}\r\nconnection: ${keepAlive ? 'keep-alive' : 'close'}\r\n`;
+  for (const [k, v] of Object.entries(res.headers ?? {})) head += `${k}: ${v}\r\n`;
+  const out = Buffer.concat([Buffer.from(`${head}\r\n`, 'latin1'), body]);
+  if (cacheable && responseCache.size < 64) responseCache.set(key, out);
+  return out;
+}
+
+interface Head {
+  method: string;
+  target: string;
+  headers: Record<string, string>;
+  keepAlive: boolean;
+  /** Content-Length, or -1 for chunked. */
+  length: number;
+}
+
+function parseHead(text: string, maxBody: number): Head {
+  const lines = text.split('\r\n');
+  const m = REQUEST_LINE.exec(lines[0]);
+  if (!m) {
+    if (/ HTTP\/\d/.test(lines[0]) && !/ HTTP\/1\.[01]$/.test(lines[0])) throw new Refusal(505, 'HTTP version not supported');
+    throw new Refusal(400, 'Bad request line');
+  }
+  const headers: Record<string, string> = {};
+  let contentLength: string | undefined;
+  let transferEncoding: string | undefined;
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i];
+    const colon = line.indexOf(':');
+    if (colon <= 0) throw new Refusal(400, 'Bad header line');
+    const name = line.slice(0, colon);
+    if (!HEADER_NAME.test(name)) throw new Refusal(400, 'Bad header name');
+    const value = line.slice(colon + 1).trim();
+    if (/[\0\r\n]/.test(value)) throw new Refusal(400, 'Bad header value');
+    const lower = name.toLowerCase();
+    if (lower === 'content-length') {
+      if (!/^\d{1,15}$/.test(value) || (contentLength !== undefined && contentLength !== value)) throw new Refusal(400, 'Bad Content-Length');
+      contentLength = value;
+    } else if (lower === 'transfer-encoding') {
+      transferEncoding = transferEncoding === undefined ? value : `${transferEncoding}, ${value}`;
+    }
+    if (!(lower in headers)) headers[lower] = value;
+  }
+  if (transferEncoding !== undefined) {
+    if (contentLength !== undefined) throw new Refusal(400, 'Both Content-Length and Transfer-Encoding');
+    if (transferEncoding.toLowerCase() !== 'chunked') throw new Refusal(501, 'Only chunked transfer coding is supported');
+  }
+  const length = transferEncoding !== undefined ? -1 : Number(contentLength ?? 0);
+  if (length > maxBody) throw new Refusal(413, 'Payload too large');
+  const connection = (headers.connection ?? '').toLowerCase();
+  const keepAlive = m[3] === '1' ? !/\bclose\b/.test(connection) : /\bkeep-alive\b/.test(connection);
+  return { method: m[1], target: m[2], headers, keepAlive, length };
+}
+
+/** One connection's parser: bytes in, complete requests out. */
+class Connection {
+  private buffer: Buffer = Buffer.alloc(0);
+  private head?: Head;
+  /** Chunked bodies: the pieces so far and where the parser is. */
+  private chunks: Buffer[] = [];
+  private chunkedSize = 0;
+  private startedAt = 0;
+  private closed = false;
+
+  constructor(
+    private readonly socket: Socket,
+    private readonly options: Required<Http1Options>,
+    private readonly handler: (req: Http1Request) => Http1Response,
+  ) {}
+
+  /** The deadline check run on an interval by the server. */
+  expired(now: number): boolean {
+    if (this.closed) return false;
+    if (this.startedAt === 0) return now - this.idleSince > this.options.keepAliveTimeoutMs;
+    const limit = this.head ? this.options.requestTimeoutMs : this.options.headersTimeoutMs;
+    return now - this.startedAt > limit;
+  }
+
+  idleSince = Date.now();
+
+  timeout(): void {
+    if (this.startedAt === 0) this.close();
+    else this.refuse(new Refusal(408, 'Request timeout'));
+  }
+
+  data(chunk: Buffer): void {
+    if (this.closed) return;
+    if (this.startedAt === 0) this.startedAt = Date.now();
+    this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
+    // Answers to pipelined requests leave in one write.
+    this.socket.cork();
+    try {
+      while (!this.closed && this.step());
+    } catch (err) {
+      this.refuse(err instanceof Refusal ? err : new Refusal(500, 'Internal server error'));
+    } finally {
+      this.socket.uncork();
+    }
+  }
+
+  /** Consumes what it can; true when a request finished and more bytes may hold the next. */
+  private step(): boolean {
+    if (!this.head) {
+      const end = this.buffer.indexOf(CRLF2);
+      if (end === -1) {
+        if (this.buffer.length > this.options.maxHeaderBytes) throw new Refusal(431, 'Request header fields too large');
+        return false;
+      }
+      if (end > this.options.maxHeaderBytes) throw new Refusal(431, 'Request header fields too large');
+      // Leading empty lines between pipelined requests are allowed by RFC 9112.
+      let start = 0;
+      while (this.buffer[start] === 13 && this.buffer[start + 1] === 10) start += 2;
+      this.head = parseHead(this.buffer.toString('latin1', start, end), this.options.maxBodyBytes);
+      this.buffer = this.buffer.subarray(end + 4);
+      const expect = this.head.headers.expect?.toLowerCase();
+      if (expect !== undefined) {
+        if (expect !== '100-continue') throw new Refusal(417, 'Expectation failed');
+        this.socket.write('HTTP/1.1 100 Continue\r\n\r\n');
+      }
+    }
+    const body = this.head.length >= 0 ? this.fixedBody(this.head.length) : this.chunkedBody();
+    if (!body) return false;
+    this.finish(body);
+    return this.buffer.length > 0;
+  }
+
+  private fixedBody(length: number): Buffer | undefined {
+    if (this.buffer.length < length) return undefined;
+    const body = this.buffer.subarray(0, length);
+    this.buffer = this.buffer.subarray(length);
+    return body;
+  }
+
+  private chunkedBody(): Buffer | undefined {
+    for (;;) {
+      const eol = this.buffer.indexOf(CRLF);
+      if (eol === -1) {
+        if (this.buffer.length > 1024) throw new Refusal(400, 'Bad chunk size line');
+        return undefined;
+      }
+      const sizeText = this.buffer.toString('latin1', 0, eol).split(';')[0].trim();
+      if (!/^[0-9a-fA-F]{1,8}$/.test(sizeText)) throw new Refusal(400, 'Bad chunk size');
+      const size = parseInt(sizeText, 16);
+      if (size === 0) {
+        // Trailers (ignored) end with an empty line.
+        const end = this.buffer.indexOf(CRLF, eol + 2) === eol + 2 ? eol + 2 : this.buffer.indexOf(CRLF2, eol);
+        if (end === -1) return undefined;
+        this.buffer = this.buffer.subarray(end + (end === eol + 2 ? 2 : 4));
+        const body = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks);
+        this.chunks = [];
+        this.chunkedSize = 0;
+        return body;
+      }
+      if (this.chunkedSize + size > this.options.maxBodyBytes) throw new Refusal(413, 'Payload too large');
+      if (this.buffer.length < eol + 2 + size + 2) return undefined;
+      if (this.buffer[eol + 2 + size] !== 13 || this.buffer[eol + 3 + size] !== 10) throw new Refusal(400, 'Bad chunk');
+      // Copied: the buffer it came from is reused for the next bytes.
+      this.chunks.push(Buffer.from(this.buffer.subarray(eol + 2, eol + 2 + size)));
+      this.chunkedSize += size;
+      this.buffer = this.buffer.subarray(eol + 4 + size);
+    }
+  }
+
+  private finish(body: Buffer): void {
+    const head = this.head!;
+    this.head = undefined;
+    this.startedAt = this.buffer.length > 0 ? Date.now() : 0;
+    this.idleSince = Date.now();
+    let res: Http1Response;
+    try {
+      res = this.handler({ method: head.method, target: head.target, headers: head.headers, body });
+    } catch {
+      res = { status: 500, body: 'Internal server error' };
+    }
+    const keepAlive = head.keepAlive && res.headers?.connection !== 'close';
+    if (!this.socket.write(serialize(res, keepAlive))) {
+      // The sender is not reading its answers: stop reading its requests until it does.
+      this.socket.pause();
+      this.socket.once('drain', () => this.socket.resume());
+    }
+    if (!keepAlive) this.close(true);
+  }
+
+  private refuse(r: Refusal): void {
+    if (this.closed) return;
+    if (this.socket.writable) this.socket.write(serialize({ status: r.status, body: r.text }, false));
+    this.close(true);
+  }
+
+  close(graceful = false): void {
+    if (this.closed) return;
+    this.closed = true;
+    if (!graceful) {
+      this.socket.destroy();
+      return;
+    }
+    this.socket.end();
+    // A half-closed sender that never closes its side is not waited for.
+    setTimeout(() => this.socket.destroy(), 1_000).unref();
+  }
+}
+
+export interface Http1Server {
+  server: Server;
+  /** Drops every open connection (for stopping at once). */
+  closeAllConnections(): void;
+}
+
+export function createHttp1Server(options: Http1Options, handler: (req: Http1Request) => Http1Response): Http1Server {
+  const opts: Required<Http1Options> = { maxHeaderBytes: 16 * 1024, keepAliveTimeoutMs: 5_000, ...options };
+  const connections = new Set<Connection>();
+  const server = createServer({ noDelay: true }, (socket) => {
+    const conn = new Connection(socket, opts, handler);
+    connections.add(conn);
+    socket.on('data', (d: Buffer) => conn.data(d));
+    socket.on('error', () => socket.destroy());
+    socket.on('close', () => {
+      conn.close();
+      connections.delete(conn);
+    });
+  });
+  // One timer for every connection's deadlines.
+  const tick = Math.max(50, Math.min(1_000, opts.headersTimeoutMs / 4));
+  const timer = setInterval(() => {
+    const now = Date.now();
+    for (const c of connections) if (c.expired(now)) c.timeout();
+  }, tick);
+  timer.unref();
+  server.on('close', () => clearInterval(timer));
+  return {
+    server,
+    closeAllConnections: () => {
+      for (const c of connections) c.close();
+    },
+  };
+}

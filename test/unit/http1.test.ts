@@ -1,0 +1,103 @@
+/** The listener's HTTP/1.1 layer on raw sockets: what it accepts, and the shapes it refuses. */
+import assert from 'node:assert/strict';
+import { connect } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { createHttp1Server, type Http1Request, type Http1Server } from '../../src/webhooks/http1';
+
+/** Sends raw bytes, returns everything the server sent back until it closed (or `waitMs` passed). */
+function exchange(port: number, ...parts: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    let out = '';
+    socket.on('data', (d) => (out += d.toString('latin1')));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(out));
+    socket.on('connect', async () => {
+      for (const p of parts) {
+        socket.write(p);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      setTimeout(() => socket.end(), 150);
+    });
+  });
+}
+
+const statuses = (raw: string) => [...raw.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((m) => Number(m[1]));
+
+describe('HTTP/1.1 layer of the listener', () => {
+  let http: Http1Server;
+  let port: number;
+  const seen: Http1Request[] = [];
+
+  before(async () => {
+    http = createHttp1Server({ maxBodyBytes: 100, headersTimeoutMs: 300, requestTimeoutMs: 600, maxHeaderBytes: 1024 }, (req) => {
+      seen.push(req);
+      return { status: 200, body: `got ${req.body.length}` };
+    });
+    await new Promise<void>((r) => http.server.listen(0, '127.0.0.1', r));
+    port = (http.server.address() as AddressInfo).port;
+  });
+  beforeEach(() => (seen.length = 0));
+  after(() => new Promise<void>((r) => (http.server.close(() => r()), http.closeAllConnections())));
+
+  it('answers pipelined requests in order on one connection, Content-Length and chunked alike', async () => {
+    const a = 'POST /a HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello';
+    const b = 'POST /b HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3;ext=1\r\nabc\r\n2\r\nde\r\n0\r\nTrailer: t\r\n\r\n';
+    const raw = await exchange(port, a + b, 'POST /c HTTP/1.1\r\nContent-Length: 0\r\n\r\n');
+    assert.deepEqual(statuses(raw), [200, 200, 200]);
+    assert.deepEqual(seen.map((r) => [r.target, r.body.toString()]), [['/a', 'hello'], ['/b', 'abcde'], ['/c', '']]);
+    assert.match(raw, /got 5[\s\S]*got 5[\s\S]*got 0/);
+  });
+
+  it('reads a body split across packets, and answers Expect: 100-continue', async () => {
+    const raw = await exchange(port, 'POST / HTTP/1.1\r\nContent-Length: 6\r\nExpect: 100-continue\r\n\r\n', 'abc', 'def');
+    assert.deepEqual(statuses(raw), [100, 200]);
+    assert.equal(seen[0].body.toString(), 'abcdef');
+  });
+
+  const refusals: Array<[string, string, number]> = [
+    ['Content-Length and Transfer-Encoding together (smuggling)', 'POST / HTTP/1.1\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n', 400],
+    ['two different Content-Lengths', 'POST / HTTP/1.1\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\nabcd', 400],
+    ['a transfer coding other than chunked', 'POST / HTTP/1.1\r\nTransfer-Encoding: gzip, chunked\r\n\r\n', 501],
+    ['an obs-folded header', 'POST / HTTP/1.1\r\nX-A: 1\r\n  folded\r\nContent-Length: 0\r\n\r\n', 400],
+    ['a body over the limit (declared)', 'POST / HTTP/1.1\r\nContent-Length: 101\r\n\r\n', 413],
+    ['a chunked body over the limit', `POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n65\r\n${'x'.repeat(101)}\r\n0\r\n\r\n`, 413],
+    ['a bad chunk size', 'POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n', 400],
+    ['headers over the limit', `POST / HTTP/1.1\r\nX-Big: ${'a'.repeat(2000)}\r\n\r\n`, 431],
+    ['garbage', 'HELLO THERE\r\n\r\n', 400],
+    ['HTTP/2 preface', 'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', 505],
+    ['an unknown expectation', 'POST / HTTP/1.1\r\nExpect: magic\r\nContent-Length: 0\r\n\r\n', 417],
+  ];
+  for (const [name, bytes, status] of refusals) {
+    it(`refuses ${name} with ${status} and closes`, async () => {
+      const raw = await exchange(port, bytes);
+      assert.deepEqual(statuses(raw), [status]);
+      assert.match(raw, /connection: close/);
+      assert.equal(seen.length, 0, 'the handler never saw it');
+    });
+  }
+
+  it('closes after the answer for Connection: close and for HTTP/1.0 without keep-alive', async () => {
+    for (const req of ['POST / HTTP/1.1\r\nConnection: close\r\nContent-Length: 0\r\n\r\n', 'POST / HTTP/1.0\r\nContent-Length: 0\r\n\r\n']) {
+      const raw = await exchange(port, req, 'POST / HTTP/1.1\r\nContent-Length: 0\r\n\r\n');
+      assert.deepEqual(statuses(raw), [200], 'the second request on a closing connection is not read');
+    }
+  });
+
+  it('answers 408 to a sender that trickles its headers past the deadline, one byte at a time', async () => {
+    const parts = Array.from({ length: 25 }, () => 'X');
+    const raw = await exchange(port, 'POST / HTTP/1.1\r\nX-Slow: ', ...parts);
+    assert.deepEqual(statuses(raw), [408]);
+  });
+
+  it('a handler that throws becomes a 500, and the server keeps serving', async () => {
+    const failing = createHttp1Server({ maxBodyBytes: 10, headersTimeoutMs: 1000, requestTimeoutMs: 1000 }, () => {
+      throw new Error('boom');
+    });
+    await new Promise<void>((r) => failing.server.listen(0, '127.0.0.1', r));
+    const p = (failing.server.address() as AddressInfo).port;
+    const raw = await exchange(p, 'POST / HTTP/1.1\r\nContent-Length: 0\r\n\r\nPOST / HTTP/1.1\r\nContent-Length: 0\r\n\r\n');
+    assert.deepEqual(statuses(raw), [500, 500]);
+    await new Promise<void>((r) => (failing.server.close(() => r()), failing.closeAllConnections()));
+  });
+});
