@@ -135,7 +135,10 @@ class Connection {
   /** Chunked bodies: the pieces so far and where the parser is. */
   private chunks: Buffer[] = [];
   private chunkedSize = 0;
+  /** When the current request's first byte came (0: between requests). */
   private startedAt = 0;
+  /** When the connection last finished a request (for the keep-alive timeout). */
+  private idleSince = Date.now();
   private closed = false;
 
   constructor(
@@ -151,8 +154,6 @@ class Connection {
     const limit = this.head ? this.options.requestTimeoutMs : this.options.headersTimeoutMs;
     return now - this.startedAt > limit;
   }
-
-  idleSince = Date.now();
 
   timeout(): void {
     if (this.startedAt === 0) this.close();
@@ -218,10 +219,14 @@ class Connection {
       if (!/^[0-9a-fA-F]{1,8}$/.test(sizeText)) throw new Refusal(400, 'Bad chunk size');
       const size = parseInt(sizeText, 16);
       if (size === 0) {
-        // Trailers (ignored) end with an empty line.
-        const end = this.buffer.indexOf(CRLF, eol + 2) === eol + 2 ? eol + 2 : this.buffer.indexOf(CRLF2, eol);
-        if (end === -1) return undefined;
-        this.buffer = this.buffer.subarray(end + (end === eol + 2 ? 2 : 4));
+        // The last chunk: trailers (ignored, bounded like headers) up to an empty line.
+        const noTrailers = this.buffer[eol + 2] === 13 && this.buffer[eol + 3] === 10;
+        const trailersEnd = noTrailers ? eol : this.buffer.indexOf(CRLF2, eol + 2);
+        if (trailersEnd === -1) {
+          if (this.buffer.length > this.options.maxHeaderBytes) throw new Refusal(431, 'Request header fields too large');
+          return undefined;
+        }
+        this.buffer = this.buffer.subarray(trailersEnd + 4);
         const body = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks);
         this.chunks = [];
         this.chunkedSize = 0;

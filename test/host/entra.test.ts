@@ -107,11 +107,14 @@ describe('Entra ID connections', function () {
   it('an identity without a role gets an error row naming the role to grant', async () => {
     // Another resource, on which the service principal holds no role.
     const other = await startEmulator({ config: { disableLocalAuth: true, entra: { issuer: issuer.issuer, jwksUri: issuer.jwksUri, caFile: issuer.caFile, grantedPrincipals: [] } } });
-    after(() => other.close());
-    const info = await exec<ConnectionInfo>('addConnection', { endpoint: other.url, auth: 'entraId', tokenSource: 'default', tenantId: issuer.tenantId, label: 'No role' });
-    const [row] = (await groupChildren(info!.id, 'webhooks')) as MessageNode[];
-    assert.equal(row.kind, 'error');
-    assert.match(row.detail ?? row.text, /"Cognitive Services OpenAI User" role/);
+    try {
+      const info = await exec<ConnectionInfo>('addConnection', { endpoint: other.url, auth: 'entraId', tokenSource: 'default', tenantId: issuer.tenantId, label: 'No role' });
+      const [row] = (await groupChildren(info!.id, 'webhooks')) as MessageNode[];
+      assert.equal(row.kind, 'error');
+      assert.match(row.detail ?? row.text, /"Cognitive Services OpenAI User" role/);
+    } finally {
+      await other.close();
+    }
   });
 
   it('keeps tokens out of settings and logs', async () => {

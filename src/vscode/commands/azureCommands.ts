@@ -121,7 +121,6 @@ export async function addConnectionFromAzure(s: Services, arg: unknown): Promise
   };
   await s.store.save(info);
   if (existing?.auth === 'apiKey') await s.store.deleteApiKey(existing.id);
-  s.clients.forget(info.id);
   logInfo(`Added connection "${info.label}" (${info.endpoint}) from Azure: ${account.id}, Entra ID via ${tokenSource}.`);
   return info;
 }
