@@ -6,7 +6,7 @@
 import { appendFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { DedupeStore, DeliveryRecord } from './listener';
+import { IdWindow, type DedupeStore, type DeliveryRecord } from './listener';
 
 /** Serialises writes to one file. */
 class WriteQueue {
@@ -28,40 +28,43 @@ async function rewrite(path: string, lines: string[]): Promise<void> {
 }
 
 export class FileDedupeStore implements DedupeStore {
-  private readonly ids: string[] = [];
-  private readonly set = new Set<string>();
+  private readonly window: IdWindow;
   private readonly queue = new WriteQueue();
+  /** Lines in the file; it is rewritten with only the remembered ids when it reaches twice the cap. */
+  private lines = 0;
 
   constructor(
     private readonly path: string,
-    private readonly cap = 10_000,
+    cap = 10_000,
   ) {
+    this.window = new IdWindow(cap);
     try {
-      for (const id of readFileSync(path, 'utf8').split('\n')) if (id) this.remember(id);
+      for (const id of readFileSync(path, 'utf8').split('\n')) {
+        if (!id) continue;
+        this.lines++;
+        this.window.add(id);
+      }
     } catch {
       /* first run */
     }
   }
 
-  private remember(id: string): void {
-    if (this.set.has(id)) return;
-    this.set.add(id);
-    this.ids.push(id);
-    if (this.ids.length > this.cap) this.set.delete(this.ids.shift()!);
-  }
-
   has(id: string): boolean {
-    return this.set.has(id);
+    return this.window.has(id);
   }
 
   add(id: string): void {
-    this.remember(id);
-    const compact = this.ids.length >= this.cap;
+    if (!this.window.add(id)) return;
+    const line = `${id.replace(/\n/g, '')}\n`;
     void this.queue.run(async () => {
-      if (compact) await rewrite(this.path, this.ids);
-      else {
+      this.lines++;
+      if (this.lines >= this.window.cap * 2) {
+        const ids = this.window.ids();
+        this.lines = ids.length;
+        await rewrite(this.path, ids);
+      } else {
         await mkdir(dirname(this.path), { recursive: true });
-        await appendFile(this.path, `${id.replace(/\n/g, '')}\n`);
+        await appendFile(this.path, line);
       }
     });
   }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -172,6 +172,20 @@ describe('listener stores', () => {
     await a.flush();
     const b = new FileDedupeStore(join(dir, 'ids'));
     assert.ok(b.has('msg_a') && b.has('msg_b') && !b.has('msg_c'));
+  });
+
+  it('forgets the oldest webhook-ids past its cap, and its file stays bounded across restarts', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dedupe-'));
+    const path = join(dir, 'ids');
+    const a = new FileDedupeStore(path, 100);
+    for (let i = 0; i < 1000; i++) a.add(`msg_${i}`);
+    a.add('msg_999'); // already there: not written again
+    await a.flush();
+    assert.ok(!a.has('msg_899') && a.has('msg_900') && a.has('msg_999'));
+    const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean).length;
+    assert.ok(lines >= 100 && lines < 200, `the file holds ${lines} ids`);
+    const b = new FileDedupeStore(path, 100);
+    assert.ok(!b.has('msg_899') && b.has('msg_900') && b.has('msg_999'));
   });
 
   it('keeps received deliveries (updates included), capped with the oldest dropped, and survives a torn line', async () => {
