@@ -33,10 +33,18 @@ async function startIssuer() {
   return { issuer, env };
 }
 
+/** A localtunnel server on loopback: the real tunnel the in-host listener test goes through. */
+async function startTunnelServer() {
+  const { tsImport } = await import('tsx/esm/api');
+  const { startLocaltunnelServer } = await tsImport('../../test/support/localtunnelServer.ts', import.meta.url);
+  return startLocaltunnelServer();
+}
+
 async function runHostTests(chromium) {
   const emulator = await startEmulatorProcess(root);
   const entra = await startIssuer();
-  const server = await startCodeServer({ env: entra.env, extraArgs: ['--vscode-option', 'enable-smoke-test-driver'] });
+  const tunnelServer = await startTunnelServer();
+  const server = await startCodeServer({ env: { ...entra.env, AOAI_TEST_LOCALTUNNEL: tunnelServer.url }, extraArgs: ['--vscode-option', 'enable-smoke-test-driver'] });
   const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
   let result = { code: 1, passed: 0, failed: 0 };
   try {
@@ -66,6 +74,7 @@ async function runHostTests(chromium) {
     await server.stop();
     emulator.stop();
     await entra.issuer.close();
+    tunnelServer.stop();
   }
   return result;
 }

@@ -3,9 +3,9 @@
  * endpoint's secret. Failures (non-2xx, timeout, connection error) are retried with exponential
  * backoff, keeping the same `webhook-id`; every attempt is kept so tests and users can read it back.
  */
-import { lookup } from 'node:dns';
-import { Agent, request } from 'undici';
+import { request } from 'undici';
 import type { WebhookEvent } from '../service/types';
+import { webhookDispatcher } from '../webhooks/outbound';
 import { signedHeaders } from '../webhooks/signature';
 import type { EmulatorConfig } from './config';
 import { randomId } from './wire';
@@ -37,17 +37,6 @@ export interface Delivery {
 }
 
 const MAX_KEPT = 1000;
-
-/** Names under .localhost are loopback (RFC 6761), as browsers treat them; glibc does not resolve them. */
-const agent = new Agent({
-  connect: {
-    lookup: ((hostname: string, options: { all?: boolean }, cb: (...args: unknown[]) => void) => {
-      if (!/(^|\.)localhost$/i.test(hostname)) return lookup(hostname, options as never, cb as never);
-      if (options?.all) cb(null, [{ address: '127.0.0.1', family: 4 }]);
-      else cb(null, '127.0.0.1', 4);
-    }) as never,
-  },
-});
 
 export class Deliverer {
   private readonly deliveries: Delivery[] = [];
@@ -91,7 +80,7 @@ export class Deliverer {
         headersTimeout: this.config.timeoutMs,
         bodyTimeout: this.config.timeoutMs,
         signal: AbortSignal.timeout(this.config.timeoutMs),
-        dispatcher: agent,
+        dispatcher: webhookDispatcher,
       });
       await res.body.dump();
       record.status = res.statusCode;

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { request } from 'undici';
 import { createHttp1Server, type Http1Request, type Http1Response, type Http1Server } from './http1';
+import { webhookDispatcher } from './outbound';
 import { verify, DEFAULT_TOLERANCE_SECONDS } from './signature';
 
 export interface KnownSecret {
@@ -230,7 +231,7 @@ export class WebhookListener {
   private async forward(record: DeliveryRecord, url: string): Promise<void> {
     const t0 = Date.now();
     try {
-      const res = await request(url, { method: 'POST', headers: record.headers, body: record.body, headersTimeout: 10_000, bodyTimeout: 10_000 });
+      const res = await request(url, { method: 'POST', headers: record.headers, body: record.body, headersTimeout: 10_000, bodyTimeout: 10_000, dispatcher: webhookDispatcher });
       await res.body.dump();
       record.forward = { url, status: res.statusCode, durationMs: Date.now() - t0 };
     } catch (err) {

@@ -10,6 +10,7 @@ import type { EventNode } from '../../src/vscode/webhooks/eventsTree';
 import { clearConnections, eventually, settingsAndLogFiles, workbench } from './support';
 
 const exec = <T>(cmd: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(`aoai-workbench.${cmd}`, ...args);
+const records = async () => (await workbench()).services.listener.events.list();
 
 describe('webhook listener in VS Code', () => {
   let emu: Emulator;
@@ -30,8 +31,6 @@ describe('webhook listener in VS Code', () => {
     await clearConnections();
     await emu.close();
   });
-
-  const records = async () => (await workbench()).services.listener.events.list();
 
   it('Start listening creates an endpoint pointing at the listener, with its secret captured', async () => {
     const res = await exec<{ localUrl: string; publicUrl: string; endpointId: string }>('startListening', { connectionId: conn.id, endpoint: { mode: 'create', name: 'vscode', eventTypes: ['response.completed', 'batch.completed'] } });
@@ -116,3 +115,68 @@ describe('webhook listener in VS Code', () => {
   });
 });
 
+
+describe('webhook listener behind a real tunnel in VS Code', function () {
+  // The runner (scripts/host/run-tests.mjs) starts a localtunnel server on loopback.
+  const tunnelServer = process.env.AOAI_TEST_LOCALTUNNEL;
+  let emu: Emulator;
+  let conn: ConnectionInfo;
+  let client: AzureOpenAIClient;
+  const settings = () => vscode.workspace.getConfiguration('aoaiWorkbench');
+
+  before(async function () {
+    if (!tunnelServer) this.skip();
+    emu = await startEmulator({ config: { responseQueuedMs: 20, responseInProgressMs: 20 } });
+    await clearConnections();
+    conn = (await exec<ConnectionInfo>('addConnection', { endpoint: emu.url, apiKey: emu.apiKey, label: 'Tunnel emulator' }))!;
+    client = new AzureOpenAIClient({ endpoint: emu.url, auth: { kind: 'apiKey', apiKey: emu.apiKey } });
+    await settings().update('tunnel.localtunnelHost', tunnelServer, vscode.ConfigurationTarget.Global);
+    await settings().update('tunnel.localtunnelSubdomain', 'vscodehost', vscode.ConfigurationTarget.Global);
+  });
+  after(async () => {
+    if (!tunnelServer) return;
+    await exec('stopListening', { deleteEndpoint: false });
+    await settings().update('tunnel.localtunnelHost', undefined, vscode.ConfigurationTarget.Global);
+    await settings().update('tunnel.localtunnelSubdomain', undefined, vscode.ConfigurationTarget.Global);
+    await client.close();
+    await clearConnections();
+    await emu.close();
+  });
+
+  it('Start listening opens the tunnel and points a new endpoint at its public URL; the service\'s delivery comes through it verified', async () => {
+    const res = await exec<{ localUrl: string; publicUrl: string; endpointId: string }>('startListening', { connectionId: conn.id, provider: 'localtunnel', endpoint: { mode: 'create', name: 'through the tunnel', eventTypes: ['response.completed'] } });
+    const port = new URL(tunnelServer!).port;
+    assert.equal(res?.publicUrl, `http://vscodehost.localhost:${port}`);
+    assert.match(res.localUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
+    assert.equal((await client.listWebhookEndpointsPage()).data.find((e) => e.id === res.endpointId)?.url, `${res.publicUrl}/webhook`);
+    const resp = await client.createResponse({ model: 'gpt-4o', input: 'via the tunnel', background: true });
+    const r = await eventually(async () => (await records()).find((x) => x.eventType === 'response.completed' && x.endpointId === res.endpointId));
+    assert.equal(r.verdict, 'verified');
+    assert.equal(JSON.parse(r.body).data.id, resp.id);
+    // The emulator saw the listener's 200 come back through the tunnel.
+    const delivery = await eventually(() => emu.deliveries().find((d) => d.endpointId === res.endpointId && d.state === 'delivered'));
+    assert.equal(delivery.attempts.at(-1)?.status, 200);
+  });
+
+  it('a test event goes out through the public URL and back in through the tunnel', async () => {
+    assert.deepEqual(await exec('sendTestEvent', { eventType: 'response.failed' }), { status: 200 });
+    const r = await eventually(async () => (await records()).find((x) => x.eventType === 'response.failed' && x.headers['user-agent'] === 'aoai-workbench test event'));
+    assert.equal(r.verdict, 'verified');
+    assert.equal(r.headers['user-agent'], 'aoai-workbench test event');
+  });
+
+  it('Stop listening closes the tunnel too', async () => {
+    const api = await workbench();
+    const publicUrl = api.services.listener.state!.publicUrl;
+    assert.equal(await exec('stopListening', { deleteEndpoint: true }), true);
+    const { request } = await import('undici');
+    const { webhookDispatcher } = await import('../../src/webhooks/outbound');
+    // The tunnel server holds requests for a moment in case its client comes back, then says 404.
+    const status = await eventually(async () => {
+      const r = await request(`${publicUrl}/webhook`, { method: 'POST', body: '{}', dispatcher: webhookDispatcher, headersTimeout: 2_000 }).catch(() => undefined);
+      await r?.body.dump();
+      return r && r.statusCode !== 200 ? r.statusCode : undefined;
+    }, 15_000);
+    assert.equal(status, 404, 'nothing answers behind the public URL any more');
+  });
+});

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { request } from 'undici';
 import { WEBHOOK_EVENT_TYPES, type WebhookEndpoint } from '../../service/types';
 import type { DeliveryRecord } from '../../webhooks/listener';
+import { webhookDispatcher } from '../../webhooks/outbound';
 import { signedHeaders } from '../../webhooks/signature';
 import { logInfo } from '../log';
 import { EventNode, type EventFilter, type EventsTree } from '../webhooks/eventsTree';
@@ -14,6 +15,7 @@ export const EVENT_SCHEME = 'aoai-webhook-event';
 
 export interface StartListeningArgs {
   connectionId: string;
+  /** A tunnel named here is used even for a local service (which otherwise needs none). */
   provider?: ProviderChoice;
   /** What to do with an endpoint once listening (no prompt when given). */
   endpoint?: { mode: 'create'; name: string; eventTypes: string[] } | { mode: 'update'; endpointId: string } | { mode: 'skip' };
@@ -93,7 +95,7 @@ async function startListening(s: Services, arg: unknown) {
     const abort = new AbortController();
     token.onCancellationRequested(() => abort.abort());
     progress.report({ message: provider === 'none' ? '' : `opening the ${provider} tunnel…` });
-    return s.listener.start(conn, provider, abort.signal);
+    return s.listener.start(conn, provider, abort.signal, args?.provider !== undefined);
   });
   const endpointId = await offerEndpoint(s, args?.endpoint);
   if (!args) void vscode.window.showInformationMessage(`Listening for webhooks at ${state.publicUrl}. Deliveries show in the Webhook Events view.`);
@@ -127,7 +129,7 @@ async function sendTestEvent(s: Services, arg: unknown) {
   if (!known) throw new Error('No signing secret is known for this connection\'s endpoints: create an endpoint (Start Listening offers it) so test events can be signed.');
   const data = type === 'realtime.call.incoming' ? { call_id: `rtc_test_${Date.now()}`, sip_headers: [{ name: 'From', value: 'sip:test@example.com' }] } : { id: `${type.startsWith('response') ? 'resp' : type.startsWith('batch') ? 'batch' : 'ftjob'}_test_${Date.now()}` };
   const body = JSON.stringify({ object: 'event', id: `evt_test_${randomBytes(8).toString('hex')}`, type, created_at: Math.floor(Date.now() / 1000), data });
-  const res = await request(`${state.publicUrl}/webhook`, { method: 'POST', headers: { 'content-type': 'application/json', 'user-agent': 'aoai-workbench test event', ...signedHeaders(known.secret, newWebhookId(), body) }, body });
+  const res = await request(`${state.publicUrl}/webhook`, { method: 'POST', headers: { 'content-type': 'application/json', 'user-agent': 'aoai-workbench test event', ...signedHeaders(known.secret, newWebhookId(), body) }, body, dispatcher: webhookDispatcher });
   await res.body.dump();
   let service = 'not tried';
   try {
@@ -148,7 +150,7 @@ async function replay(s: Services, arg: unknown) {
   const target = (arg as { target?: 'listener' | 'forward' } | undefined)?.target === 'forward' ? vscode.workspace.getConfiguration('aoaiWorkbench').get<string>('webhooks.forwardTo') : s.listener.state ? `${s.listener.state.localUrl}/webhook` : undefined;
   if (!target) throw new Error('Nothing to replay to: start listening, or set "aoaiWorkbench.webhooks.forwardTo".');
   const headers = signedHeaders(secretFor(s, r), keep && r.webhookId ? r.webhookId : newWebhookId(), r.body);
-  const res = await request(target, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: r.body });
+  const res = await request(target, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: r.body, dispatcher: webhookDispatcher });
   await res.body.dump();
   s.listener.output.info(`Replayed ${r.eventType ?? 'delivery'} ${r.eventId ?? ''} to ${target}: ${res.statusCode}.`);
   return { status: res.statusCode };

@@ -104,11 +104,14 @@ export class ListenerController implements vscode.Disposable {
     return this.secrets;
   }
 
-  /** Starts the listener and the tunnel. A local service (the emulator) needs no tunnel. */
-  async start(connection: ConnectionInfo, providerId: ProviderChoice, signal?: AbortSignal): Promise<ListeningState> {
+  /**
+   * Starts the listener and the tunnel. A local service (the emulator) needs no tunnel, unless
+   * one is asked for by name (`tunnelForLocal`), e.g. to try a tunnel against the emulator.
+   */
+  async start(connection: ConnectionInfo, providerId: ProviderChoice, signal?: AbortSignal, tunnelForLocal = false): Promise<ListeningState> {
     if (this.listener) await this.stop();
     const local = isLoopbackHost(new URL(connection.endpoint).hostname);
-    const provider = this.provider(local ? 'none' : providerId);
+    const provider = this.provider(local && !tunnelForLocal ? 'none' : providerId);
     if (provider) {
       const check = await provider.check();
       if (!check.ok) throw new Error(check.message);
