@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { findOnPath, runTunnelProcess, TunnelError, type Prerequisites, type Tunnel, type TunnelProvider, type TunnelProviderId } from './tunnel';
+import { cloudflaredAsset, downloadedCloudflaredPath, hasDownloadedCloudflared } from './cloudflaredDownload';
 import { parseCloudflaredUrl, parseDevTunnelUrl, parseNgrokApi, parseNgrokLog, explainDevTunnelFailure, explainNgrokFailure } from './parsers';
 
 /** Never ends by itself: the user forwards the port some other way. */
@@ -93,8 +94,11 @@ abstract class CliTunnel implements TunnelProvider {
     return { ok: true };
   }
 
+  /** True when a missing CLI can be downloaded (with the user's consent). */
+  protected canDownload = false;
+
   async check(): Promise<Prerequisites> {
-    if (!(await this.binary())) return { ok: false, message: this.missing };
+    if (!(await this.binary())) return { ok: false, message: this.missing, canDownload: this.canDownload };
     return this.extraCheck();
   }
 
@@ -109,9 +113,11 @@ export class CloudflaredTunnel extends CliTunnel {
   readonly id = 'cloudflared';
   readonly label = 'Cloudflare quick tunnel';
   protected readonly missing =
-    'cloudflared is not installed. Install it from Cloudflare (https://developers.cloudflare.com/cloudflare-one/connections/connect-networks/downloads/) and make sure it is on PATH, or pick another tunnel in "aoaiWorkbench.tunnel.provider".';
-  constructor(binary = () => findOnPath('cloudflared')) {
-    super(binary);
+    'cloudflared is not installed. Let the extension download it, or install it from Cloudflare (https://developers.cloudflare.com/cloudflare-one/connections/connect-networks/downloads/) and make sure it is on PATH, or pick another tunnel in "aoaiWorkbench.tunnel.provider".';
+  /** `storageDir`: where a cloudflared downloaded with the user's consent is looked for after PATH. */
+  constructor(storageDir?: string, pathEnv?: string) {
+    super(async () => (await findOnPath('cloudflared', pathEnv)) ?? (storageDir && hasDownloadedCloudflared(storageDir) ? downloadedCloudflaredPath(storageDir) : undefined));
+    this.canDownload = !!storageDir && cloudflaredAsset() !== undefined;
   }
   protected override async extraCheck(): Promise<Prerequisites> {
     if (existsSync(join(homedir(), '.cloudflared', 'config.yaml'))) {

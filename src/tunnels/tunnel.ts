@@ -10,7 +10,8 @@ import { delimiter, join } from 'node:path';
 
 export type TunnelProviderId = 'manual' | 'localtunnel' | 'cloudflared' | 'ngrok' | 'devtunnel';
 
-export type Prerequisites = { ok: true } | { ok: false; message: string };
+/** `canDownload`: the missing program can be fetched into the extension's storage, if the user agrees. */
+export type Prerequisites = { ok: true } | { ok: false; message: string; canDownload?: boolean };
 
 export interface Tunnel {
   /** The public base URL (no trailing slash). */

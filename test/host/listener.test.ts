@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { startEmulator, type Emulator } from '../../src/emulator/server';
@@ -7,6 +7,7 @@ import { AzureOpenAIClient } from '../../src/service/client';
 import { EventStore } from '../../src/webhooks/stores';
 import type { ConnectionInfo } from '../../src/vscode/connections/connectionStore';
 import type { EventNode } from '../../src/vscode/webhooks/eventsTree';
+import { startReleaseServer } from '../support/releaseServer';
 import { clearConnections, eventually, settingsAndLogFiles, workbench } from './support';
 
 const exec = <T>(cmd: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(`aoai-workbench.${cmd}`, ...args);
@@ -178,5 +179,70 @@ describe('webhook listener behind a real tunnel in VS Code', function () {
       return r && r.statusCode !== 200 ? r.statusCode : undefined;
     }, 15_000);
     assert.equal(status, 404, 'nothing answers behind the public URL any more');
+  });
+});
+
+describe('cloudflared downloaded on consent in VS Code', function () {
+  let emu: Emulator;
+  let conn: ConnectionInfo;
+  let releases: Awaited<ReturnType<typeof startReleaseServer>>;
+  const settings = () => vscode.workspace.getConfiguration('aoaiWorkbench');
+  /** Child processes of this extension host running `sleep` (what the stand-in becomes). */
+  const standinPids = () =>
+    readdirSync('/proc')
+      .filter((d) => /^\d+$/.test(d))
+      .filter((d) => {
+        try {
+          const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+          return stat.includes('(sleep)') && Number(stat.split(') ')[1].split(' ')[1]) === process.pid;
+        } catch {
+          return false;
+        }
+      });
+
+  before(async function () {
+    if (process.platform !== 'linux') this.skip();
+    const api = await workbench();
+    releases = await startReleaseServer(readFileSync(join(api.services.context.extensionPath, 'test', 'fixtures', 'tunnels', 'cloudflared-standin.sh')));
+    await settings().update('tunnel.cloudflaredDownloadUrl', `${releases.url}/releases`, vscode.ConfigurationTarget.Global);
+    emu = await startEmulator({});
+    await clearConnections();
+    conn = (await exec<ConnectionInfo>('addConnection', { endpoint: emu.url, apiKey: emu.apiKey, label: 'Cloudflare emulator' }))!;
+  });
+  after(async () => {
+    if (process.platform !== 'linux') return;
+    await exec('stopListening', { deleteEndpoint: false });
+    await exec('deleteCloudflared');
+    await settings().update('tunnel.cloudflaredDownloadUrl', undefined, vscode.ConfigurationTarget.Global);
+    await releases.close();
+    await clearConnections();
+    await emu.close();
+  });
+
+  it('declined: nothing is downloaded and listening does not start', async () => {
+    const api = await workbench();
+    const res = await exec('startListening', { connectionId: conn.id, provider: 'cloudflared', downloadCloudflared: false, endpoint: { mode: 'skip' } });
+    assert.equal(res, undefined);
+    assert.equal(api.services.listener.running, false);
+    assert.deepEqual(releases.requests, [], 'not one request to the download site');
+    assert.ok(!existsSync(join(api.services.listener.storageDir, 'cloudflared')));
+  });
+
+  it('agreed: downloaded into global storage, run as the tunnel, and stopped with the listener', async () => {
+    const api = await workbench();
+    const res = await exec<{ publicUrl: string }>('startListening', { connectionId: conn.id, provider: 'cloudflared', downloadCloudflared: true, endpoint: { mode: 'skip' } });
+    assert.equal(res?.publicUrl, 'https://marble-kinds-sunset-retreat.trycloudflare.com');
+    assert.ok(existsSync(join(api.services.listener.storageDir, 'cloudflared', 'cloudflared')));
+    assert.equal(standinPids().length, 1, 'cloudflared runs');
+    await eventually(() => settingsAndLogFiles().some((f) => /Downloaded cloudflared 2025\.11\.1 \(\d+ bytes, SHA-256 [0-9a-f]{64}\)/.test(readFileSync(f, 'utf8'))));
+    assert.equal(await exec('stopListening', { deleteEndpoint: false }), true);
+    await eventually(() => standinPids().length === 0 || undefined);
+    // Next time it is found without asking.
+    const again = await exec<{ publicUrl: string }>('startListening', { connectionId: conn.id, provider: 'cloudflared', endpoint: { mode: 'skip' } });
+    assert.equal(again?.publicUrl, res.publicUrl);
+    assert.equal(releases.requests.filter((r) => r.startsWith('/assets/')).length, 1, 'downloaded once');
+    await exec('stopListening', { deleteEndpoint: false });
+    assert.equal(await exec('deleteCloudflared'), true);
+    assert.ok(!existsSync(join(api.services.listener.storageDir, 'cloudflared')));
   });
 });

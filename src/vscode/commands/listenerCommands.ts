@@ -1,9 +1,13 @@
 /** Start/stop listening, test events, and what can be done with a received event. */
 import * as vscode from 'vscode';
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { request } from 'undici';
 import { WEBHOOK_EVENT_TYPES, type WebhookEndpoint } from '../../service/types';
 import type { DeliveryRecord } from '../../webhooks/listener';
+import { downloadCloudflared, downloadedCloudflaredPath, type Downloaded } from '../../tunnels/cloudflaredDownload';
 import { webhookDispatcher } from '../../webhooks/outbound';
 import { signedHeaders } from '../../webhooks/signature';
 import { logInfo } from '../log';
@@ -19,6 +23,8 @@ export interface StartListeningArgs {
   provider?: ProviderChoice;
   /** What to do with an endpoint once listening (no prompt when given). */
   endpoint?: { mode: 'create'; name: string; eventTypes: string[] } | { mode: 'update'; endpointId: string } | { mode: 'skip' };
+  /** The answer to "download cloudflared?" when it is missing (no prompt when given). */
+  downloadCloudflared?: boolean;
 }
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
@@ -91,6 +97,21 @@ async function startListening(s: Services, arg: unknown) {
   const conn = await resolveConnection(s, args, 'Start listening for webhooks');
   if (!conn) return undefined;
   const provider = args?.provider ?? vscode.workspace.getConfiguration('aoaiWorkbench').get<ProviderChoice>('tunnel.provider', 'localtunnel');
+  const tunnel = s.listener.providerFor(conn, provider, args?.provider !== undefined);
+  const check = await tunnel?.check();
+  if (check && !check.ok) {
+    if (!check.canDownload) throw new Error(check.message);
+    // Only with the user's consent: nothing is fetched from the internet otherwise.
+    const consent =
+      args?.downloadCloudflared ??
+      (await vscode.window.showWarningMessage(
+        'Cloudflare quick tunnels need cloudflared, which is not installed.',
+        { modal: true, detail: `Download it now from Cloudflare's releases on GitHub (about 40 MB) into this extension's storage? It is used only for the webhook tunnel, and you can delete it with "Delete Downloaded cloudflared". Or install it yourself and put it on PATH.` },
+        'Download cloudflared',
+      )) === 'Download cloudflared';
+    if (!consent) throw new Error(check.message);
+    await downloadCloudflaredWithProgress(s);
+  }
   const state = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Starting the webhook listener…', cancellable: true }, (progress, token) => {
     const abort = new AbortController();
     token.onCancellationRequested(() => abort.abort());
@@ -100,6 +121,41 @@ async function startListening(s: Services, arg: unknown) {
   const endpointId = await offerEndpoint(s, args?.endpoint);
   if (!args) void vscode.window.showInformationMessage(`Listening for webhooks at ${state.publicUrl}. Deliveries show in the Webhook Events view.`);
   return { localUrl: state.localUrl, publicUrl: state.publicUrl, endpointId };
+}
+
+/** Downloads cloudflared into global storage with a cancellable progress notification. */
+async function downloadCloudflaredWithProgress(s: Services): Promise<Downloaded> {
+  const baseUrl = vscode.workspace.getConfiguration('aoaiWorkbench').get<string>('tunnel.cloudflaredDownloadUrl') || undefined;
+  const done = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Downloading cloudflared', cancellable: true }, (progress, token) => {
+    const abort = new AbortController();
+    token.onCancellationRequested(() => abort.abort());
+    let shown = 0;
+    return downloadCloudflared({
+      storageDir: s.listener.storageDir,
+      baseUrl,
+      signal: abort.signal,
+      onProgress: (received, total) => {
+        if (!total) return progress.report({ message: `${(received / 1048576).toFixed(1)} MB` });
+        const percent = Math.floor((received / total) * 100);
+        if (percent > shown) progress.report({ increment: percent - shown, message: `${percent}% of ${(total / 1048576).toFixed(1)} MB` });
+        shown = percent;
+      },
+    });
+  });
+  s.listener.output.info(`Downloaded cloudflared ${done.version} (${done.bytes} bytes, SHA-256 ${done.sha256}) to ${done.path}.`);
+  return done;
+}
+
+async function deleteDownloadedCloudflared(s: Services): Promise<boolean> {
+  const path = downloadedCloudflaredPath(s.listener.storageDir);
+  if (!existsSync(path)) {
+    void vscode.window.showInformationMessage('No downloaded cloudflared to delete.');
+    return false;
+  }
+  if (s.listener.state?.provider === 'cloudflared') throw new Error('The Cloudflare tunnel is running: stop listening first.');
+  await rm(dirname(path), { recursive: true, force: true });
+  s.listener.output.info(`Deleted the downloaded cloudflared (${path}).`);
+  return true;
 }
 
 async function stopListening(s: Services, arg: unknown) {
@@ -229,6 +285,8 @@ export function registerListenerCommands(s: Services, tree: EventsTree): vscode.
     eventDocuments(s),
     command('startListening', 'Could not start listening', (arg) => startListening(s, arg)),
     command('stopListening', 'Could not stop listening', (arg) => stopListening(s, arg)),
+    command('downloadCloudflared', 'Could not download cloudflared', async () => (await downloadCloudflaredWithProgress(s)).path),
+    command('deleteCloudflared', 'Could not delete the downloaded cloudflared', () => deleteDownloadedCloudflared(s)),
     command('sendTestEvent', 'Could not send the test event', (arg) => sendTestEvent(s, arg)),
     command('listenerActions', 'Could not show the listener actions', () => listenerActions(s)),
     command('openEventPayload', 'Could not open the payload', async (arg) => {

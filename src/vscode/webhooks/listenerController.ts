@@ -42,11 +42,15 @@ export class ListenerController implements vscode.Disposable {
   readonly onDidChange = this.changed.event;
   private loaded: Promise<void>;
 
+  /** The extension's global storage folder (events, ids, a downloaded cloudflared). */
+  readonly storageDir: string;
+
   constructor(
     storage: vscode.Uri,
     private readonly connections: ConnectionStore,
     private readonly clients: ClientCache,
   ) {
+    this.storageDir = storage.fsPath;
     this.events = new EventStore(join(storage.fsPath, 'webhook-events.jsonl'), config().get<number>('webhooks.maxStoredEvents', 1000));
     this.dedupe = new FileDedupeStore(join(storage.fsPath, 'webhook-ids.txt'));
     this.loaded = this.events.load().then(() => this.changed.fire());
@@ -78,12 +82,18 @@ export class ListenerController implements vscode.Disposable {
       case 'localtunnel':
         return new LocalTunnel(() => ({ host: config().get<string>('tunnel.localtunnelHost') || undefined, subdomain: config().get<string>('tunnel.localtunnelSubdomain') || undefined }));
       case 'cloudflared':
-        return new CloudflaredTunnel();
+        return new CloudflaredTunnel(this.storageDir);
       case 'ngrok':
         return new NgrokTunnel();
       case 'devtunnel':
         return new DevTunnel();
     }
+  }
+
+  /** The tunnel a connection gets: none for a local service unless one is asked for by name. */
+  providerFor(connection: ConnectionInfo, providerId: ProviderChoice, tunnelForLocal = false): TunnelProvider | undefined {
+    const local = isLoopbackHost(new URL(connection.endpoint).hostname);
+    return this.provider(local && !tunnelForLocal ? 'none' : providerId);
   }
 
   /** Reloads the secrets of every endpoint of the connection that this extension holds. */
@@ -110,8 +120,7 @@ export class ListenerController implements vscode.Disposable {
    */
   async start(connection: ConnectionInfo, providerId: ProviderChoice, signal?: AbortSignal, tunnelForLocal = false): Promise<ListeningState> {
     if (this.listener) await this.stop();
-    const local = isLoopbackHost(new URL(connection.endpoint).hostname);
-    const provider = this.provider(local && !tunnelForLocal ? 'none' : providerId);
+    const provider = this.providerFor(connection, providerId, tunnelForLocal);
     if (provider) {
       const check = await provider.check();
       if (!check.ok) throw new Error(check.message);

@@ -1,0 +1,122 @@
+/** cloudflared fetched on consent, and tunnel CLIs run as processes that stop with the tunnel. */
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cloudflaredAsset, downloadCloudflared, downloadedCloudflaredPath } from '../../src/tunnels/cloudflaredDownload';
+import { CloudflaredTunnel } from '../../src/tunnels/providers';
+import { runTunnelProcess, TunnelError } from '../../src/tunnels/tunnel';
+import { startReleaseServer } from '../support/releaseServer';
+
+const STANDIN = join(__dirname, '..', 'fixtures', 'tunnels', 'cloudflared-standin.sh');
+const standin = readFileSync(STANDIN);
+const storage = () => mkdtempSync(join(tmpdir(), 'aoai-storage-'));
+const leftovers = (dir: string) => (existsSync(join(dir, 'cloudflared')) ? readdirSync(join(dir, 'cloudflared')) : []);
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe('cloudflared download (only after the user agreed)', function () {
+  this.timeout(20_000);
+  let server: Awaited<ReturnType<typeof startReleaseServer>>;
+  before(async function () {
+    if (!cloudflaredAsset()) this.skip();
+    server = await startReleaseServer(standin);
+  });
+  after(() => server?.close());
+
+  it('names Cloudflare\'s release file for each platform, and none where there is no build', () => {
+    assert.equal(cloudflaredAsset('linux', 'x64'), 'cloudflared-linux-amd64');
+    assert.equal(cloudflaredAsset('linux', 'arm64'), 'cloudflared-linux-arm64');
+    assert.equal(cloudflaredAsset('win32', 'x64'), 'cloudflared-windows-amd64.exe');
+    assert.equal(cloudflaredAsset('darwin', 'arm64'), 'cloudflared-darwin-arm64.tgz');
+    assert.equal(cloudflaredAsset('freebsd', 'x64'), undefined);
+  });
+
+  it('a missing cloudflared is offered for download; once downloaded the tunnel runs it and stops it', async () => {
+    const dir = storage();
+    const tunnelProvider = new CloudflaredTunnel(dir, '');
+    const before = await tunnelProvider.check();
+    assert.ok(!before.ok && before.canDownload, 'missing, downloadable');
+    assert.match(before.ok ? '' : before.message, /cloudflared is not installed/);
+    const progress: number[] = [];
+    const got = await downloadCloudflared({ storageDir: dir, baseUrl: `${server.url}/releases`, onProgress: (n, total) => progress.push(total ? n / total : NaN) });
+    assert.equal(got.path, downloadedCloudflaredPath(dir));
+    assert.equal(got.version, '2025.11.1');
+    assert.equal(got.sha256, createHash('sha256').update(standin).digest('hex'));
+    assert.equal(progress.at(-1), 1, 'progress reaches 100%');
+    assert.ok(statSync(got.path).mode & 0o100, 'executable');
+    assert.deepEqual(leftovers(dir), ['cloudflared'], 'no partial files');
+    assert.ok(server.requests.some((r) => r.startsWith('/assets/')), 'the redirect was followed');
+
+    assert.deepEqual(await tunnelProvider.check(), { ok: true });
+    const tunnel = await tunnelProvider.start(1);
+    assert.equal(tunnel.url, 'https://marble-kinds-sunset-retreat.trycloudflare.com');
+    let ended = false;
+    void tunnel.closed.then(() => (ended = true));
+    await tunnel.stop();
+    assert.ok(ended, 'the process ended with the tunnel');
+  });
+
+  it('an error page instead of the program is refused, and nothing is kept', async () => {
+    const dir = storage();
+    await assert.rejects(downloadCloudflared({ storageDir: dir, baseUrl: `${server.url}/html` }), (e: Error) => e instanceof TunnelError && /not a working cloudflared.*deleted/.test(e.message));
+    assert.deepEqual(leftovers(dir), []);
+  });
+
+  it('a 404 says what answered and what to do', async () => {
+    const dir = storage();
+    await assert.rejects(downloadCloudflared({ storageDir: dir, baseUrl: `${server.url}/missing` }), /answered 404\. Install it yourself/);
+    assert.deepEqual(leftovers(dir), []);
+  });
+
+  it('cancelling a download that hangs leaves nothing behind', async () => {
+    const dir = storage();
+    const abort = new AbortController();
+    const pending = downloadCloudflared({ storageDir: dir, baseUrl: `${server.url}/stall`, signal: abort.signal, onProgress: () => abort.abort() });
+    await assert.rejects(pending, /Download cancelled/);
+    assert.deepEqual(leftovers(dir), []);
+  });
+});
+
+describe('tunnel CLI processes', function () {
+  this.timeout(20_000);
+  const node = process.execPath;
+
+  it('a CLI that exits before giving a URL is explained with its last output', async () => {
+    const script = 'console.error("ERR failed to request quick Tunnel: 429 Too Many Requests"); process.exit(1)';
+    await assert.rejects(runTunnelProcess({ command: node, args: ['-e', script], findUrl: () => undefined }), /exited \(1\) before it gave a public URL\. Its output: ERR failed to request quick Tunnel: 429/);
+  });
+
+  it('a CLI that never gives a URL is stopped at the deadline', async () => {
+    let pid = 0;
+    const script = 'console.log(process.pid); setTimeout(() => {}, 60_000)';
+    await assert.rejects(runTunnelProcess({ command: node, args: ['-e', script], findUrl: (out) => ((pid = Number(out.trim()) || pid), undefined), timeoutMs: 1_000 }), /gave no public URL within 1 s/);
+    assert.ok(pid > 0);
+    for (let i = 0; i < 50 && alive(pid); i++) await new Promise((r) => setTimeout(r, 100));
+    assert.ok(!alive(pid), 'no orphan left');
+  });
+
+  it('a CLI that ignores SIGTERM is killed, and cancelling a start stops the process', async () => {
+    const script = 'process.on("SIGTERM", () => {}); console.log("url=https://x.example " + process.pid); setTimeout(() => {}, 60_000)';
+    let pid = 0;
+    const tunnel = await runTunnelProcess({ command: node, args: ['-e', script], findUrl: (out) => /url=(\S+) (\d+)/.exec(out)?.slice(1).map((v, i) => (i ? ((pid = Number(v)), '') : v))[0] });
+    assert.equal(tunnel.url, 'https://x.example');
+    await tunnel.stop();
+    assert.ok(!alive(pid), 'killed after SIGTERM was ignored');
+
+    const abort = new AbortController();
+    const starting = runTunnelProcess({ command: node, args: ['-e', 'console.log(process.pid); setTimeout(() => {}, 60_000)'], findUrl: (out) => ((pid = Number(out.trim()) || pid), undefined), signal: abort.signal });
+    while (!pid || !alive(pid)) await new Promise((r) => setTimeout(r, 20));
+    abort.abort();
+    await assert.rejects(starting, /Cancelled/);
+    for (let i = 0; i < 50 && alive(pid); i++) await new Promise((r) => setTimeout(r, 100));
+    assert.ok(!alive(pid), 'no orphan after cancelling');
+  });
+});
