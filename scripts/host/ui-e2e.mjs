@@ -127,10 +127,40 @@ async function chatThroughTheUi(page, emulator, artifacts) {
   await page.screenshot({ path: join(artifacts, 'chat-after-reload.png') });
 }
 
+async function listenThroughTheUi(page, emulator, artifacts) {
+  await addConnectionThroughTheUi(page, emulator, artifacts);
+  await runCommand(page, 'Azure OpenAI: Start Listening');
+  const widget = page.locator('.quick-input-widget');
+  // A local service needs no tunnel; then: create an endpoint, with the response events picked.
+  await widget.locator('.quick-input-title', { hasText: 'Listening at http://127.0.0.1' }).waitFor({ timeout: 30_000 });
+  await widget.locator('.monaco-list-row', { hasText: 'Create a webhook endpoint' }).first().click();
+  await widget.locator('.quick-input-title', { hasText: 'Events to receive' }).waitFor();
+  await page.keyboard.press('Enter');
+  await page.locator('.statusbar-item', { hasText: 'Listening' }).first().waitFor({ timeout: 20_000 });
+
+  // The service finishes a background response and delivers response.completed.
+  const res = await fetch(`${emulator.url}/openai/v1/responses`, { method: 'POST', headers: { 'api-key': emulator.key, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'gpt-4o-mini', input: 'notify me', background: true }) });
+  if (res.status !== 200) throw new Error(`creating a background response answered ${res.status}`);
+  // The row a screen reader announces: event type and verdict.
+  const eventsPane = () => page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Webhook Events' }) });
+  await eventsPane().locator('.monaco-list-row[aria-label^="response.completed, verified"]').first().waitFor({ timeout: 30_000 });
+  await page.screenshot({ path: join(artifacts, 'webhook-events.png') });
+
+  // After a window reload (a new extension host) the received event is still listed, and the
+  // listener, which ended with the old host, no longer claims to listen.
+  await page.reload();
+  await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+  await page.locator('.activitybar [aria-label^="Azure OpenAI"]').first().click();
+  await eventsPane().locator('.monaco-list-row[aria-label^="response.completed, verified"]').first().waitFor({ timeout: 30_000 });
+  if (await page.locator('.statusbar-item', { hasText: 'Listening' }).count()) throw new Error('the status bar still says Listening after the reload');
+  await page.screenshot({ path: join(artifacts, 'webhook-events-after-reload.png') });
+}
+
 export async function runUiTests(chromium, root, artifacts) {
   const tests = [
     ['UI: add a connection through the command palette wizard and see its deployments in the sidebar', addConnectionThroughTheUi],
     ['UI: chat in the panel: streamed markdown with usage, HTML in a reply executes nothing, Stop ends a reply, the panel survives a reload', chatThroughTheUi],
+    ['UI: Start Listening from the palette, a delivery appears verified in the Webhook Events view and is still there after a reload', listenThroughTheUi],
   ];
   let passed = 0;
   let failed = 0;
