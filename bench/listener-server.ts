@@ -5,13 +5,24 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { WebhookListener } from '../src/webhooks/listener';
+import { EventStore, FileDedupeStore } from '../src/webhooks/stores';
 
 const [kind, secret] = process.argv.slice(2);
 
 async function main(): Promise<void> {
-  if (kind === 'ours') {
-    const l = new WebhookListener({ secrets: () => [{ endpointId: 'we_bench', secret }] });
+  if (kind === 'ours' || kind === 'ours-stored') {
+    // ours-stored: as in the extension, processed ids and received events written to disk.
+    const dir = kind === 'ours-stored' ? mkdtempSync(join(tmpdir(), 'aoai-bench-store-')) : undefined;
+    const events = dir ? new EventStore(join(dir, 'events.jsonl')) : undefined;
+    const l = new WebhookListener({
+      secrets: () => [{ endpointId: 'we_bench', secret }],
+      dedupe: dir ? new FileDedupeStore(join(dir, 'ids.txt')) : undefined,
+      onDelivery: events ? (r) => void events.put(r) : undefined,
+    });
     await l.start();
     process.stdout.write(`PORT=${l.port}\n`);
     return;

@@ -190,6 +190,15 @@ async function benchWebhookListener(): Promise<void> {
         goal: 'capacity (info)',
       });
     }
+    if (r.stored) {
+      rows.push({
+        benchmark: `Webhook listener as the extension runs it (ids and events written to disk), ${r.label}`,
+        ours: fmt(r.stored),
+        reference: `${fmt(r.reference)} (stores nothing)`,
+        ratio: (r.stored.perSecond / r.reference.perSecond).toFixed(2),
+        goal: 'info',
+      });
+    }
   }
 }
 

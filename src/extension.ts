@@ -61,9 +61,14 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi {
     ...registerListenerCommands(services, events),
   );
   void dropStaleLocalConnections(services).then(() => offerEnvironmentImport(services));
+  stopOnDeactivate = () => listener.stop();
   return { services, eventsTree: events };
 }
 
-export function deactivate(): void {
+let stopOnDeactivate: (() => Promise<unknown>) | undefined;
+
+/** VS Code waits for this: the tunnel process ends and received events reach the disk. */
+export async function deactivate(): Promise<void> {
+  await stopOnDeactivate?.().catch(() => undefined);
   disposeLog();
 }

@@ -33,7 +33,7 @@ const newWebhookId = () => `msg_${randomBytes(12).toString('hex')}`;
 function recordOf(s: Services, arg: unknown): DeliveryRecord {
   if (arg instanceof EventNode) return arg.record;
   const id = (arg as { eventId?: string } | undefined)?.eventId;
-  const r = s.listener.events.list().find((x) => x.id === id);
+  const r = id ? s.listener.events.get(id) : undefined;
   if (!r) throw new Error('Choose an event in the Webhook Events view.');
   return r;
 }
@@ -274,7 +274,7 @@ async function listenerActions(s: Services) {
 export function eventDocuments(s: Services): vscode.Disposable {
   return vscode.workspace.registerTextDocumentContentProvider(EVENT_SCHEME, {
     provideTextDocumentContent: (uri) => {
-      const r = s.listener.events.list().find((x) => x.id === uri.path.replace(/^\//, '').replace(/\.json$/, ''));
+      const r = s.listener.events.get(uri.path.replace(/^\//, '').replace(/\.json$/, ''));
       return r ? prettyBody(r.body) : 'This event is no longer stored.';
     },
   });

@@ -131,8 +131,8 @@ export class ListenerController implements vscode.Disposable {
       toleranceSeconds: config().get<number>('webhooks.toleranceSeconds', 300),
       dedupe: this.dedupe,
       forwardTo: () => config().get<string>('webhooks.forwardTo') || undefined,
-      onDelivery: (r) => void this.record(r),
-      onForwarded: (r) => void this.record(r, true),
+      onDelivery: (r) => this.record(r),
+      onForwarded: (r) => this.record(r, true),
     });
     const localUrl = await listener.start();
     this.listener = listener;
@@ -168,7 +168,7 @@ export class ListenerController implements vscode.Disposable {
     await tunnel?.stop().catch(() => undefined);
     await this.listener?.stop();
     this.listener = undefined;
-    await this.dedupe.flush();
+    await Promise.all([this.dedupe.flush(), this.events.flush()]);
     if (state) this.output.info('Stopped listening.');
     this.updateStatus();
     this.changed.fire();
@@ -176,8 +176,8 @@ export class ListenerController implements vscode.Disposable {
     return state;
   }
 
-  private async record(r: DeliveryRecord, update = false): Promise<void> {
-    await this.events.put(r);
+  private record(r: DeliveryRecord, update = false): void {
+    void this.events.put(r);
     if (update) {
       const f = r.forward!;
       this.output.info(`  forwarded ${r.webhookId} to ${f.url}: ${f.status ?? f.error} in ${f.durationMs} ms`);
@@ -185,10 +185,21 @@ export class ListenerController implements vscode.Disposable {
       const line = `${new Date(r.receivedAt).toISOString()} ${r.eventType ?? '-'} ${r.eventId ?? '-'} webhook-id=${r.webhookId ?? '-'} ${r.verdict.toUpperCase()}${r.reason ? `: ${r.reason}` : ''}`;
       if (r.verdict === 'rejected' || r.verdict === 'malformed') this.output.warn(line);
       else this.output.info(line);
-      this.output.debug(redact(prettyBody(r.body)));
+      // Formatting a payload costs more than verifying it: only when debug lines are shown.
+      if (this.output.logLevel <= vscode.LogLevel.Debug) this.output.debug(redact(prettyBody(r.body)));
     }
-    this.updateStatus();
-    this.changed.fire();
+    this.scheduleChange();
+  }
+
+  private changeTimer: NodeJS.Timeout | undefined;
+
+  /** The view and status bar follow a burst of deliveries a few times a second, not once per delivery. */
+  private scheduleChange(): void {
+    this.changeTimer ??= setTimeout(() => {
+      this.changeTimer = undefined;
+      this.updateStatus();
+      this.changed.fire();
+    }, 50);
   }
 
   async clear(): Promise<void> {
@@ -198,7 +209,7 @@ export class ListenerController implements vscode.Disposable {
   }
 
   private updateStatus(): void {
-    const count = this.events.list().length;
+    const count = this.events.size;
     if (this.state) {
       this.statusItem.text = `$(radio-tower) Listening · ${count}`;
       this.statusItem.tooltip = new vscode.MarkdownString(`Webhook listener for **${this.state.connection.label}**\n\nPublic URL: ${this.state.publicUrl}\n\nLocal: ${this.state.localUrl}\n\n${count} event(s) received. Click for actions.`);
@@ -209,6 +220,7 @@ export class ListenerController implements vscode.Disposable {
   }
 
   dispose(): void {
+    clearTimeout(this.changeTimer);
     // stop() logs its last line, so the channel goes after it.
     void this.stop().finally(() => this.channel?.dispose());
     this.statusItem.dispose();
