@@ -188,6 +188,23 @@ describe('listener stores', () => {
     assert.ok(!b.has('msg_899') && b.has('msg_900') && b.has('msg_999'));
   });
 
+  it('a burst of deliveries reaches the disk in order, bounded, and a clear in the middle keeps only what came after', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'events-'));
+    const path = join(dir, 'events.jsonl');
+    const s = new EventStore(path, 100);
+    const rec = (i: number): DeliveryRecord => ({ id: `r${i}`, receivedAt: i, verdict: 'verified', status: 200, body: '{}', headers: {} });
+    for (let i = 0; i < 1000; i++) void s.put(rec(i));
+    await s.flush();
+    const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean).length;
+    assert.ok(lines >= 100 && lines <= 200, `the file holds ${lines} lines`);
+    assert.deepEqual((await new EventStore(path, 100).load()).map((r) => r.id).slice(0, 3), ['r999', 'r998', 'r997']);
+    void s.put(rec(1000));
+    void s.clear();
+    void s.put(rec(1001));
+    await s.flush();
+    assert.deepEqual((await new EventStore(path, 100).load()).map((r) => r.id), ['r1001']);
+  });
+
   it('keeps received deliveries (updates included), capped with the oldest dropped, and survives a torn line', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'events-'));
     const path = join(dir, 'events.jsonl');
