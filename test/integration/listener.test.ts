@@ -164,38 +164,39 @@ describe('webhook listener', () => {
 });
 
 describe('listener stores', () => {
+  const tempFile = (name: string) => join(mkdtempSync(join(tmpdir(), 'stores-')), name);
+  const lineCount = (path: string) => readFileSync(path, 'utf8').split('\n').filter(Boolean).length;
+  const rec = (i: number): DeliveryRecord => ({ id: `r${i}`, receivedAt: i, verdict: 'verified', status: 200, body: '{}', headers: {} });
+
   it('remembers processed webhook-ids across a restart', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'dedupe-'));
-    const a = new FileDedupeStore(join(dir, 'ids'));
+    const path = tempFile('ids');
+    const a = new FileDedupeStore(path);
     a.add('msg_a');
     a.add('msg_b');
     await a.flush();
-    const b = new FileDedupeStore(join(dir, 'ids'));
+    const b = new FileDedupeStore(path);
     assert.ok(b.has('msg_a') && b.has('msg_b') && !b.has('msg_c'));
   });
 
   it('forgets the oldest webhook-ids past its cap, and its file stays bounded across restarts', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'dedupe-'));
-    const path = join(dir, 'ids');
+    const path = tempFile('ids');
     const a = new FileDedupeStore(path, 100);
     for (let i = 0; i < 1000; i++) a.add(`msg_${i}`);
     a.add('msg_999'); // already there: not written again
     await a.flush();
     assert.ok(!a.has('msg_899') && a.has('msg_900') && a.has('msg_999'));
-    const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean).length;
+    const lines = lineCount(path);
     assert.ok(lines >= 100 && lines < 200, `the file holds ${lines} ids`);
     const b = new FileDedupeStore(path, 100);
     assert.ok(!b.has('msg_899') && b.has('msg_900') && b.has('msg_999'));
   });
 
   it('a burst of deliveries reaches the disk in order, bounded, and a clear in the middle keeps only what came after', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'events-'));
-    const path = join(dir, 'events.jsonl');
+    const path = tempFile('events.jsonl');
     const s = new EventStore(path, 100);
-    const rec = (i: number): DeliveryRecord => ({ id: `r${i}`, receivedAt: i, verdict: 'verified', status: 200, body: '{}', headers: {} });
     for (let i = 0; i < 1000; i++) void s.put(rec(i));
     await s.flush();
-    const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean).length;
+    const lines = lineCount(path);
     assert.ok(lines >= 100 && lines <= 200, `the file holds ${lines} lines`);
     assert.deepEqual((await new EventStore(path, 100).load()).map((r) => r.id).slice(0, 3), ['r999', 'r998', 'r997']);
     void s.put(rec(1000));
@@ -206,10 +207,8 @@ describe('listener stores', () => {
   });
 
   it('keeps received deliveries (updates included), capped with the oldest dropped, and survives a torn line', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'events-'));
-    const path = join(dir, 'events.jsonl');
+    const path = tempFile('events.jsonl');
     const s = new EventStore(path, 5);
-    const rec = (i: number): DeliveryRecord => ({ id: `r${i}`, receivedAt: i, verdict: 'verified', status: 200, body: '{}', headers: {} });
     for (let i = 0; i < 8; i++) await s.put(rec(i));
     await s.put({ ...rec(7), forward: { url: 'http://127.0.0.1:1', status: 204, durationMs: 3 } });
     const { appendFileSync } = await import('node:fs');
