@@ -68,6 +68,8 @@ export async function downloadCloudflared(options: DownloadOptions): Promise<Dow
   const target = downloadedCloudflaredPath(options.storageDir);
   const dir = join(options.storageDir, 'cloudflared');
   const partial = join(dir, `${asset}.partial`);
+  // Checked under another name before it replaces the one in use; Windows runs only .exe names.
+  const staged = join(dir, process.platform === 'win32' ? 'cloudflared-new.exe' : 'cloudflared-new');
   await mkdir(dir, { recursive: true });
   try {
     let res: Response;
@@ -104,26 +106,33 @@ export async function downloadCloudflared(options: DownloadOptions): Promise<Dow
     if (total && received !== total) throw new TunnelError(`The cloudflared download ended after ${received} of ${total} bytes. Try again.`);
     if (asset.endsWith('.tgz')) {
       // macOS builds come as a tarball holding the one binary; tar is part of the system.
-      await run('tar', ['-xzf', partial, '-C', dir], 60_000);
-      await rm(partial, { force: true });
-      await rename(join(dir, 'cloudflared'), `${target}.partial`);
+      const unpacked = join(dir, 'unpacked');
+      await mkdir(unpacked, { recursive: true });
+      try {
+        await run('tar', ['-xzf', partial, '-C', unpacked], 60_000);
+        await rename(join(unpacked, 'cloudflared'), staged);
+      } catch (err) {
+        throw new TunnelError(`Could not unpack the cloudflared archive from ${url}: ${(err as Error).message.split('\n')[0]}.`);
+      } finally {
+        await rm(unpacked, { recursive: true, force: true });
+      }
     } else {
-      await rename(partial, `${target}.partial`);
+      await rename(partial, staged);
     }
-    await chmod(`${target}.partial`, 0o755);
+    await chmod(staged, 0o755);
     let version: string;
     try {
-      const printed = await run(`${target}.partial`, ['--version'], 15_000);
+      const printed = await run(staged, ['--version'], 15_000);
       const m = /cloudflared version (\S+)/.exec(printed);
       if (!m) throw new Error(printed.trim().slice(0, 200) || 'no output');
       version = m[1];
     } catch (err) {
       throw new TunnelError(`The file downloaded from ${url} is not a working cloudflared (${(err as Error).message.split('\n')[0]}). It was deleted. Install cloudflared yourself, or pick another tunnel.`);
     }
-    await rename(`${target}.partial`, target);
+    await rename(staged, target);
     return { path: target, version, sha256: hash.digest('hex'), bytes: received };
   } finally {
     await rm(partial, { force: true });
-    await rm(`${target}.partial`, { force: true });
+    await rm(staged, { force: true });
   }
 }
