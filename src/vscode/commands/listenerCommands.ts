@@ -10,7 +10,7 @@ import type { DeliveryRecord } from '../../webhooks/listener';
 import { downloadCloudflared, downloadedCloudflaredPath, type Downloaded } from '../../tunnels/cloudflaredDownload';
 import { webhookDispatcher } from '../../webhooks/outbound';
 import { signedHeaders } from '../../webhooks/signature';
-import { logInfo } from '../log';
+import { logInfo, showError } from '../log';
 import { EventNode, type EventFilter, type EventsTree } from '../webhooks/eventsTree';
 import { prettyBody, type ProviderChoice } from '../webhooks/listenerController';
 import { command, resolveConnection, type Services } from './context';
@@ -100,16 +100,23 @@ async function startListening(s: Services, arg: unknown) {
   const tunnel = s.listener.providerFor(conn, provider, args?.provider !== undefined);
   const check = await tunnel?.check();
   if (check && !check.ok) {
-    if (!check.canDownload) throw new Error(check.message);
     // Only with the user's consent: nothing is fetched from the internet otherwise.
     const consent =
-      args?.downloadCloudflared ??
-      (await vscode.window.showWarningMessage(
-        'Cloudflare quick tunnels need cloudflared, which is not installed.',
-        { modal: true, detail: `Download it now from Cloudflare's releases on GitHub (about 40 MB) into this extension's storage? It is used only for the webhook tunnel, and you can delete it with "Delete Downloaded cloudflared". Or install it yourself and put it on PATH.` },
-        'Download cloudflared',
-      )) === 'Download cloudflared';
-    if (!consent) throw new Error(check.message);
+      check.canDownload &&
+      (args?.downloadCloudflared ??
+        (await vscode.window.showWarningMessage(
+          'Cloudflare quick tunnels need cloudflared, which is not installed.',
+          { modal: true, detail: `Download it now from Cloudflare's releases on GitHub (about 40 MB) into this extension's storage? It is used only for the webhook tunnel, and you can delete it with "Delete Downloaded cloudflared". Or install it yourself and put it on PATH.` },
+          'Download cloudflared',
+        )) === 'Download cloudflared');
+    if (!consent) {
+      if (args) throw new Error(check.message);
+      // From the UI: say what is missing, and offer the way around it.
+      void showError('Could not start listening', new Error(check.message), 'Choose Another Tunnel').then(async (action) => {
+        if (action && (await chooseTunnelProvider(provider))) await vscode.commands.executeCommand('aoai-workbench.startListening', arg);
+      });
+      return undefined;
+    }
     await downloadCloudflaredWithProgress(s);
   }
   const state = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Starting the webhook listener…', cancellable: true }, (progress, token) => {
@@ -121,6 +128,30 @@ async function startListening(s: Services, arg: unknown) {
   const endpointId = await offerEndpoint(s, args?.endpoint);
   if (!args) void vscode.window.showInformationMessage(`Listening for webhooks at ${state.publicUrl}. Deliveries show in the Webhook Events view.`);
   return { localUrl: state.localUrl, publicUrl: state.publicUrl, endpointId };
+}
+
+const TUNNEL_CHOICES: Array<{ id: ProviderChoice; label: string; detail: string }> = [
+  { id: 'localtunnel', label: 'localtunnel', detail: 'No account: the public loca.lt, or your own server ("aoaiWorkbench.tunnel.localtunnelHost").' },
+  { id: 'cloudflared', label: 'Cloudflare quick tunnel', detail: 'No account: cloudflared on PATH, or downloaded when you agree.' },
+  { id: 'ngrok', label: 'ngrok', detail: 'An ngrok account, its authtoken and the ngrok agent on PATH.' },
+  { id: 'devtunnel', label: 'Microsoft Dev Tunnels', detail: 'The devtunnel CLI, signed in ("devtunnel user login").' },
+  { id: 'manual', label: 'Manual URL', detail: 'A public URL you forward to the listener yourself ("aoaiWorkbench.tunnel.manualUrl").' },
+];
+
+/** Lets the user pick the tunnel setting; true when it changed. */
+async function chooseTunnelProvider(current: ProviderChoice): Promise<boolean> {
+  const pick = await vscode.window.showQuickPick(
+    TUNNEL_CHOICES.map((c) => ({ ...c, description: c.id === current ? 'current' : undefined })),
+    { title: 'Tunnel for the webhook listener', placeHolder: 'How deliveries reach VS Code from the internet' },
+  );
+  if (!pick || pick.id === current) return false;
+  await vscode.workspace.getConfiguration('aoaiWorkbench').update('tunnel.provider', pick.id, vscode.ConfigurationTarget.Global);
+  if (pick.id === 'manual' && !vscode.workspace.getConfiguration('aoaiWorkbench').get<string>('tunnel.manualUrl')) {
+    const url = await vscode.window.showInputBox({ title: 'Public URL that forwards to the listener', placeHolder: 'https://…', ignoreFocusOut: true, validateInput: (v) => (/^https?:\/\/\S+$/.test(v.trim()) ? undefined : 'Enter an http(s):// URL.') });
+    if (!url) return false;
+    await vscode.workspace.getConfiguration('aoaiWorkbench').update('tunnel.manualUrl', url.trim(), vscode.ConfigurationTarget.Global);
+  }
+  return true;
 }
 
 /** Downloads cloudflared into global storage with a cancellable progress notification. */
@@ -285,6 +316,7 @@ export function registerListenerCommands(s: Services, tree: EventsTree): vscode.
     eventDocuments(s),
     command('startListening', 'Could not start listening', (arg) => startListening(s, arg)),
     command('stopListening', 'Could not stop listening', (arg) => stopListening(s, arg)),
+    command('chooseTunnel', 'Could not change the tunnel', () => chooseTunnelProvider(vscode.workspace.getConfiguration('aoaiWorkbench').get<ProviderChoice>('tunnel.provider', 'localtunnel'))),
     command('downloadCloudflared', 'Could not download cloudflared', async () => (await downloadCloudflaredWithProgress(s)).path),
     command('deleteCloudflared', 'Could not delete the downloaded cloudflared', () => deleteDownloadedCloudflared(s)),
     command('sendTestEvent', 'Could not send the test event', (arg) => sendTestEvent(s, arg)),
