@@ -150,7 +150,9 @@ async function listenThroughTheUi(page, emulator, artifacts) {
   // listener, which ended with the old host, no longer claims to listen.
   await page.reload();
   await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
-  await page.locator('.activitybar [aria-label^="Azure OpenAI"]').first().click();
+  // The reload may bring the sidebar back open; clicking its icon then would close it.
+  const eventsHeader = page.locator('.pane-header', { hasText: 'Webhook Events' });
+  if (!(await eventsHeader.waitFor({ timeout: 10_000 }).then(() => true, () => false))) await page.locator('.activitybar [aria-label^="Azure OpenAI"]').first().click();
   await eventsPane().locator('.monaco-list-row[aria-label^="response.completed, verified"]').first().waitFor({ timeout: 30_000 });
   if (await page.locator('.statusbar-item', { hasText: 'Listening' }).count()) throw new Error('the status bar still says Listening after the reload');
   await page.screenshot({ path: join(artifacts, 'webhook-events-after-reload.png') });

@@ -6,9 +6,8 @@
  * InvalidAuthenticationToken* / ExpiredAuthenticationToken / AuthorizationFailed.
  */
 import { readFileSync } from 'node:fs';
-import { get as httpGet } from 'node:http';
-import { get as httpsGet } from 'node:https';
 import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JSONWebKeySet, type JWTPayload } from 'jose';
+import { Agent, request } from 'undici';
 import { azureError, type HttpError } from './wire';
 
 export interface EntraConfig {
@@ -35,39 +34,28 @@ const JWKS_REFETCH_MS = 5_000;
 
 const withSlashes = (list: string[]) => list.flatMap((a) => [a.replace(/\/+$/, ''), `${a.replace(/\/+$/, '')}/`]);
 
-function fetchJson(url: string, ca?: Buffer): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    const get = url.startsWith('https:') ? httpsGet : httpGet;
-    const req = get(url, { ca, timeout: 10_000 }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        if (res.statusCode !== 200) return reject(new Error(`${url} answered ${res.statusCode}`));
-        try {
-          resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
-        } catch (err) {
-          reject(err);
-        }
-      });
-      res.on('error', reject);
-    });
-    req.on('timeout', () => req.destroy(new Error(`${url} timed out`)));
-    req.on('error', reject);
-  });
+async function fetchJson(url: string, dispatcher?: Agent): Promise<unknown> {
+  const res = await request(url, { dispatcher, headersTimeout: 10_000, bodyTimeout: 10_000 });
+  if (res.statusCode !== 200) {
+    await res.body.dump();
+    throw new Error(`${url} answered ${res.statusCode}`);
+  }
+  return res.body.json();
 }
 
 export class EntraValidator {
   private keys?: ReturnType<typeof createLocalJWKSet>;
   private loading?: Promise<void>;
   private loadedAt = 0;
-  private readonly ca?: Buffer;
+  /** Trusts the issuer's own CA when one is configured (a test identity provider). */
+  private readonly dispatcher?: Agent;
   private readonly audiences: Record<Plane, string[]>;
 
   constructor(
     private readonly config: EntraConfig,
     private readonly log: (line: string) => void = () => {},
   ) {
-    this.ca = config.caFile ? readFileSync(config.caFile) : undefined;
+    this.dispatcher = config.caFile ? new Agent({ connect: { ca: readFileSync(config.caFile) } }) : undefined;
     this.audiences = {
       data: withSlashes(config.dataAudiences ?? DEFAULT_DATA_AUDIENCES),
       management: withSlashes(config.managementAudiences ?? DEFAULT_MANAGEMENT_AUDIENCES),
@@ -75,7 +63,7 @@ export class EntraValidator {
   }
 
   private load(): Promise<void> {
-    this.loading ??= fetchJson(this.config.jwksUri, this.ca)
+    this.loading ??= fetchJson(this.config.jwksUri, this.dispatcher)
       .then((jwks) => {
         this.keys = createLocalJWKSet(jwks as JSONWebKeySet);
         this.loadedAt = Date.now();

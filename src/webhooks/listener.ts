@@ -57,7 +57,7 @@ export interface DedupeStore {
  * `values().next()` is not: V8 keeps deleted slots until it rehashes, and the scan past them cost
  * more than verifying the signature.)
  */
-export class IdWindow {
+export class IdWindow implements DedupeStore {
   private readonly set = new Set<string>();
   private readonly ring: string[];
   private next = 0;
@@ -84,23 +84,6 @@ export class IdWindow {
   /** Oldest first. */
   ids(): string[] {
     return [...this.ring.slice(this.next), ...this.ring.slice(0, this.next)].filter((id) => id !== undefined);
-  }
-
-  get size(): number {
-    return this.set.size;
-  }
-}
-
-export class MemoryDedupeStore implements DedupeStore {
-  private readonly window: IdWindow;
-  constructor(cap = 10_000) {
-    this.window = new IdWindow(cap);
-  }
-  has(id: string): boolean {
-    return this.window.has(id);
-  }
-  add(id: string): void {
-    this.window.add(id);
   }
 }
 
@@ -136,7 +119,7 @@ export class WebhookListener {
   port = 0;
 
   constructor(private readonly options: ListenerOptions) {
-    this.dedupe = options.dedupe ?? new MemoryDedupeStore();
+    this.dedupe = options.dedupe ?? new IdWindow();
   }
 
   async start(): Promise<string> {

@@ -51,36 +51,41 @@ class AppendLog {
   }
 
   private kick(): Promise<void> {
-    this.writing ??= this.drain().finally(() => (this.writing = undefined));
+    this.writing ??= this.drain();
     return this.writing;
   }
 
   private async drain(): Promise<void> {
-    // Let the appends of this turn of the event loop join the batch.
-    await new Promise<void>((r) => setImmediate(r));
-    while (this.pending.length || this.truncate) {
-      const batch = this.pending;
-      this.pending = [];
-      try {
-        if (!this.dirReady) {
-          await mkdir(dirname(this.path), { recursive: true });
-          this.dirReady = true;
+    try {
+      // Let the appends of this turn of the event loop join the batch.
+      await new Promise<void>((r) => setImmediate(r));
+      while (this.pending.length || this.truncate) {
+        const batch = this.pending;
+        this.pending = [];
+        try {
+          if (!this.dirReady) {
+            await mkdir(dirname(this.path), { recursive: true });
+            this.dirReady = true;
+          }
+          if (this.truncate || this.lines + batch.length >= this.compactAt) {
+            const lines = this.current();
+            await rewrite(this.path, lines);
+            this.lines = lines.length;
+            this.truncate = false;
+          } else {
+            await appendFile(this.path, `${batch.join('\n')}\n`);
+            this.lines += batch.length;
+          }
+        } catch {
+          // Disk trouble must not stop the listener: keep the lines for the next append to retry.
+          this.pending = batch.concat(this.pending);
+          this.dirReady = false;
+          return;
         }
-        if (this.truncate || this.lines + batch.length >= this.compactAt) {
-          const lines = this.current();
-          await rewrite(this.path, lines);
-          this.lines = lines.length;
-          this.truncate = false;
-        } else {
-          await appendFile(this.path, `${batch.join('\n')}\n`);
-          this.lines += batch.length;
-        }
-      } catch {
-        // Disk trouble must not stop the listener: keep the lines for the next append to retry.
-        this.pending = batch.concat(this.pending);
-        this.dirReady = false;
-        return;
       }
+    } finally {
+      // In the same step as the loop's last check, so no append can slip in between and wait for nothing.
+      this.writing = undefined;
     }
   }
 }

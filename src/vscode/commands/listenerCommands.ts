@@ -1,13 +1,12 @@
 /** Start/stop listening, test events, and what can be done with a received event. */
 import * as vscode from 'vscode';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { request } from 'undici';
 import { WEBHOOK_EVENT_TYPES, type WebhookEndpoint } from '../../service/types';
 import type { DeliveryRecord } from '../../webhooks/listener';
-import { downloadCloudflared, downloadedCloudflaredPath, type Downloaded } from '../../tunnels/cloudflaredDownload';
+import { downloadCloudflared, downloadedCloudflaredPath, hasDownloadedCloudflared, type Downloaded } from '../../tunnels/cloudflaredDownload';
 import { webhookDispatcher } from '../../webhooks/outbound';
 import { signedHeaders } from '../../webhooks/signature';
 import { logInfo, showError } from '../log';
@@ -122,8 +121,8 @@ async function startListening(s: Services, arg: unknown) {
   const state = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Starting the webhook listener…', cancellable: true }, (progress, token) => {
     const abort = new AbortController();
     token.onCancellationRequested(() => abort.abort());
-    progress.report({ message: provider === 'none' ? '' : `opening the ${provider} tunnel…` });
-    return s.listener.start(conn, provider, abort.signal, args?.provider !== undefined);
+    if (tunnel) progress.report({ message: `opening the ${tunnel.label} tunnel…` });
+    return s.listener.start(conn, tunnel, abort.signal);
   });
   const endpointId = await offerEndpoint(s, args?.endpoint);
   if (!args) void vscode.window.showInformationMessage(`Listening for webhooks at ${state.publicUrl}. Deliveries show in the Webhook Events view.`);
@@ -179,7 +178,7 @@ async function downloadCloudflaredWithProgress(s: Services): Promise<Downloaded>
 
 async function deleteDownloadedCloudflared(s: Services): Promise<boolean> {
   const path = downloadedCloudflaredPath(s.listener.storageDir);
-  if (!existsSync(path)) {
+  if (!hasDownloadedCloudflared(s.listener.storageDir)) {
     void vscode.window.showInformationMessage('No downloaded cloudflared to delete.');
     return false;
   }

@@ -36,26 +36,32 @@ export class GroupNode {
   }
 }
 
-export class DeploymentNode {
-  readonly type = 'deployment';
-  constructor(
-    readonly parent: GroupNode,
-    readonly deployment: Deployment,
-  ) {}
+/** An item listed under a group; it belongs to the group's connection. */
+abstract class GroupItemNode {
+  constructor(readonly parent: GroupNode) {}
   get connection(): ConnectionInfo {
     return this.parent.connection;
   }
 }
 
-export class WebhookNode {
+export class DeploymentNode extends GroupItemNode {
+  readonly type = 'deployment';
+  constructor(
+    parent: GroupNode,
+    readonly deployment: Deployment,
+  ) {
+    super(parent);
+  }
+}
+
+export class WebhookNode extends GroupItemNode {
   readonly type = 'webhookEndpoint';
   constructor(
-    readonly parent: GroupNode,
+    parent: GroupNode,
     readonly endpoint: WebhookEndpoint,
     readonly hasSecret: boolean,
-  ) {}
-  get connection(): ConnectionInfo {
-    return this.parent.connection;
+  ) {
+    super(parent);
   }
 }
 

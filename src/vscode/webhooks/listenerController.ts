@@ -73,7 +73,7 @@ export class ListenerController implements vscode.Disposable {
     return !!this.listener;
   }
 
-  provider(id: ProviderChoice): TunnelProvider | undefined {
+  private provider(id: ProviderChoice): TunnelProvider | undefined {
     switch (id) {
       case 'none':
         return undefined;
@@ -90,7 +90,10 @@ export class ListenerController implements vscode.Disposable {
     }
   }
 
-  /** The tunnel a connection gets: none for a local service unless one is asked for by name. */
+  /**
+   * The tunnel a connection gets. A local service (the emulator) needs none, unless one is asked
+   * for by name (`tunnelForLocal`), e.g. to try a tunnel against the emulator.
+   */
   providerFor(connection: ConnectionInfo, providerId: ProviderChoice, tunnelForLocal = false): TunnelProvider | undefined {
     const local = isLoopbackHost(new URL(connection.endpoint).hostname);
     return this.provider(local && !tunnelForLocal ? 'none' : providerId);
@@ -114,17 +117,9 @@ export class ListenerController implements vscode.Disposable {
     return this.secrets;
   }
 
-  /**
-   * Starts the listener and the tunnel. A local service (the emulator) needs no tunnel, unless
-   * one is asked for by name (`tunnelForLocal`), e.g. to try a tunnel against the emulator.
-   */
-  async start(connection: ConnectionInfo, providerId: ProviderChoice, signal?: AbortSignal, tunnelForLocal = false): Promise<ListeningState> {
+  /** Starts the listener and, when given, the tunnel in front of it (see `providerFor`). */
+  async start(connection: ConnectionInfo, provider: TunnelProvider | undefined, signal?: AbortSignal): Promise<ListeningState> {
     if (this.listener) await this.stop();
-    const provider = this.providerFor(connection, providerId, tunnelForLocal);
-    if (provider) {
-      const check = await provider.check();
-      if (!check.ok) throw new Error(check.message);
-    }
     const listener = new WebhookListener({
       port: config().get<number>('webhooks.port', 0),
       secrets: () => this.secrets,
@@ -139,10 +134,12 @@ export class ListenerController implements vscode.Disposable {
     this.state = { connection, localUrl, publicUrl: localUrl, provider: provider ? provider.id : 'none' };
     try {
       if (provider) {
-        this.tunnel = await provider.start(listener.port, signal);
-        this.state.publicUrl = this.tunnel.url;
-        void this.tunnel.closed.then(() => {
-          if (this.state && this.tunnel) {
+        const tunnel = await provider.start(listener.port, signal);
+        this.tunnel = tunnel;
+        this.state.publicUrl = tunnel.url;
+        void tunnel.closed.then(() => {
+          // Closed by itself, not by stop() (which lets go of it first).
+          if (this.tunnel === tunnel) {
             this.output.warn(`The ${provider.label} tunnel closed. Deliveries no longer reach the listener; run "Start Listening" again.`);
             void vscode.window.showWarningMessage(`The ${provider.label} tunnel closed: deliveries no longer reach VS Code.`, 'Start Listening').then((c) => c && vscode.commands.executeCommand('aoai-workbench.startListening'));
           }
