@@ -44,6 +44,12 @@ describe('SSE parser', () => {
     assert.deepEqual(parseAll(['data: a\r', '\n\r', '\ndata: b\r', '\r']).map((e) => e.data), ['a', 'b']);
   });
 
+  it('keeps one event whole when a CRLF line end is split between chunks', () => {
+    // Without remembering the CR, the LF would read as a blank line and cut the event in two.
+    assert.deepEqual(parseAll(['data: a\r', '\ndata: b\r\n\r\n']), [{ data: 'a\nb' }]);
+    assert.deepEqual(parseAll(['event: delta\r', '\ndata: x\r', '\n\r', '\n']), [{ event: 'delta', data: 'x' }]);
+  });
+
   it('delivers a final event that lacks its blank line at the end of input', () => {
     assert.deepEqual(parseAll(['data: tail']), [{ data: 'tail' }]);
   });
