@@ -88,14 +88,16 @@ export class AzureOpenAIClient {
     }
   }
 
-  /** Streams and collects: calls `onText` with each piece, returns the whole reply. */
-  async streamChat(req: ChatRequest, onText: (text: string) => void, options: ChatOptions = {}): Promise<StreamResult> {
-    const acc = new ChatAccumulator();
+  /**
+   * Streams and collects: calls `onText` with each piece, returns the whole reply. What arrived
+   * before an error or an abort stays in `into`, for callers that keep a stopped reply.
+   */
+  async streamChat(req: ChatRequest, onText: (text: string) => void, options: ChatOptions = {}, into = new ChatAccumulator()): Promise<StreamResult> {
     for await (const chunk of this.streamChatCompletion(req, options)) {
-      const text = acc.add(chunk);
+      const text = into.add(chunk);
       if (text) onText(text);
     }
-    return acc;
+    return into;
   }
 
   // ---- responses --------------------------------------------------------------------------

@@ -7,7 +7,7 @@
 import { appendFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { IdWindow, type DedupeStore, type DeliveryRecord } from './listener';
+import { IdWindow, type DedupeStore, type DeliveryRecord } from './records';
 
 /**
  * An append-only file of lines. Lines added while a write is under way go out together in the

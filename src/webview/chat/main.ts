@@ -2,6 +2,7 @@
  * The chat panel's page. It talks to the extension only through the typed protocol, validates
  * everything it receives, and never sees a key or token.
  */
+import { totals } from '../../chat/conversation';
 import { parseHostMessage, type ChatParams, type ChatTurn, type ConversationView, type DeploymentOption, type HostMessage, type ViewMessage } from '../../chat/protocol';
 import { createRenderer, escapeHtml } from './markdown';
 import { StreamView } from './streamView';
@@ -55,13 +56,8 @@ function formatUsage(t: ChatTurn): string {
 
 function updateTotals(): void {
   if (!conversation) return;
-  let p = 0;
-  let c = 0;
-  for (const t of conversation.turns) {
-    p += t.usage?.prompt_tokens ?? 0;
-    c += t.usage?.completion_tokens ?? 0;
-  }
-  totalsEl.textContent = p + c > 0 ? `${p + c} tokens (${p} prompt, ${c} completion)` : '';
+  const t = totals(conversation);
+  totalsEl.textContent = t.total > 0 ? `${t.total} tokens (${t.prompt} prompt, ${t.completion} completion)` : '';
 }
 
 function turnElement(t: ChatTurn): HTMLElement {
