@@ -8,7 +8,8 @@ import type { DeploymentOption } from '../../chat/protocol';
 import type { ClientCache } from '../connections/clients';
 import type { ConnectionInfo, ConnectionStore } from '../connections/connectionStore';
 import { logError } from '../log';
-import { CHAT_VIEW_TYPE, ChatPanel } from './chatPanel';
+import { Views } from '../contributions';
+import { ChatPanel } from './chatPanel';
 import { ConversationStore } from './conversationStore';
 
 export class ChatManager implements vscode.Disposable {
@@ -24,7 +25,7 @@ export class ChatManager implements vscode.Disposable {
   ) {
     this.conversations = new ConversationStore(context.globalStorageUri);
     this.disposables.push(
-      vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, {
+      vscode.window.registerWebviewPanelSerializer(Views.chat, {
         deserializeWebviewPanel: (panel, state) => this.restore(panel, state),
       }),
       connections.onDidChange(() => (this.deploymentCache = undefined)),
@@ -69,7 +70,7 @@ export class ChatManager implements vscode.Disposable {
   async open(conn: ConnectionInfo, deployment: string): Promise<ChatPanel> {
     const conversation = createConversation({ connectionId: conn.id, connectionLabel: conn.label, deployment, params: { apiVersion: conn.apiVersion } });
     await this.conversations.save(conversation);
-    const panel = vscode.window.createWebviewPanel(CHAT_VIEW_TYPE, conversation.title, vscode.ViewColumn.Active, { retainContextWhenHidden: true, enableFindWidget: true });
+    const panel = vscode.window.createWebviewPanel(Views.chat, conversation.title, vscode.ViewColumn.Active, { retainContextWhenHidden: true, enableFindWidget: true });
     return this.attach(panel, conversation);
   }
 
@@ -82,7 +83,7 @@ export class ChatManager implements vscode.Disposable {
     }
     const conversation = await this.conversations.load(id);
     if (!conversation) return undefined;
-    const panel = vscode.window.createWebviewPanel(CHAT_VIEW_TYPE, conversation.title, vscode.ViewColumn.Active, { retainContextWhenHidden: true, enableFindWidget: true });
+    const panel = vscode.window.createWebviewPanel(Views.chat, conversation.title, vscode.ViewColumn.Active, { retainContextWhenHidden: true, enableFindWidget: true });
     return this.attach(panel, conversation);
   }
 

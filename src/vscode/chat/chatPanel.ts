@@ -13,8 +13,6 @@ import { logError, logInfo, redact } from '../log';
 import { chatHtml } from './chatHtml';
 import type { ConversationStore } from './conversationStore';
 
-export const CHAT_VIEW_TYPE = 'aoaiWorkbench.chat';
-
 export interface ChatDeps {
   extensionUri: vscode.Uri;
   connections: ConnectionStore;

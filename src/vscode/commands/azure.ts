@@ -10,7 +10,9 @@ import type { TokenSourceKind } from '../auth/authManager';
 import { newConnectionId, type ConnectionInfo } from '../connections/connectionStore';
 import { askLabel, askTenant, pickTokenSource } from '../connections/connectionWizard';
 import { logInfo } from '../log';
-import { command, isNode, type Services } from './context';
+import type { Services } from '../services';
+import { isNode } from './args';
+import { withCancellableProgress } from './registry';
 
 /** Arguments for scripts and tests: every step given means no UI. */
 export interface AddFromAzureArgs {
@@ -25,20 +27,12 @@ export interface AddFromAzureArgs {
 const TITLE = 'Add Connection from Azure';
 const LAST_SOURCE = 'aoaiWorkbench.lastTokenSource';
 
-function withProgress<T>(title: string, work: (signal: AbortSignal) => Promise<T>): Thenable<T> {
-  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (_p, token) => {
-    const abort = new AbortController();
-    token.onCancellationRequested(() => abort.abort());
-    return work(abort.signal);
-  });
-}
-
 type SubscriptionPick = vscode.QuickPickItem & { subscription?: Subscription; otherTenant?: true };
 
 async function chooseSubscription(s: Services, tokenSource: TokenSourceKind, args: AddFromAzureArgs): Promise<{ subscription: Subscription; tenantId?: string } | undefined> {
   let tenantId = args.tenantId;
   for (;;) {
-    const subs = await withProgress(`Listing your subscriptions${tenantId ? ` in ${tenantId}` : ''}…`, (signal) => s.clients.arm(tokenSource, tenantId).listSubscriptions(signal));
+    const subs = await withCancellableProgress(`Listing your subscriptions${tenantId ? ` in ${tenantId}` : ''}…`, (signal) => s.clients.arm(tokenSource, tenantId).listSubscriptions(signal));
     if (args.subscriptionId) {
       const subscription = subs.find((x) => x.subscriptionId.toLowerCase() === args.subscriptionId!.toLowerCase());
       if (!subscription) throw new Error(`The subscription ${args.subscriptionId} is not visible to this identity${tenantId ? ` in tenant ${tenantId}` : ''}.`);
@@ -63,7 +57,7 @@ async function chooseSubscription(s: Services, tokenSource: TokenSourceKind, arg
 }
 
 async function chooseAccount(s: Services, tokenSource: TokenSourceKind, tenantId: string | undefined, sub: Subscription, args: AddFromAzureArgs): Promise<CognitiveAccount | undefined> {
-  const accounts = await withProgress(`Listing Azure OpenAI resources in ${sub.displayName}…`, (signal) => s.clients.arm(tokenSource, tenantId).listAccounts(sub.subscriptionId, signal));
+  const accounts = await withCancellableProgress(`Listing Azure OpenAI resources in ${sub.displayName}…`, (signal) => s.clients.arm(tokenSource, tenantId).listAccounts(sub.subscriptionId, signal));
   if (args.account) {
     const want = args.account.toLowerCase();
     const account = accounts.find((a) => a.id.toLowerCase() === want || a.name.toLowerCase() === want);
@@ -123,8 +117,4 @@ export async function addConnectionFromAzure(s: Services, arg: unknown): Promise
   if (existing?.auth === 'apiKey') await s.store.deleteApiKey(existing.id);
   logInfo(`Added connection "${info.label}" (${info.endpoint}) from Azure: ${account.id}, Entra ID via ${tokenSource}.`);
   return info;
-}
-
-export function registerAzureCommands(s: Services): vscode.Disposable[] {
-  return [command('addConnectionFromAzure', 'Could not add the connection from Azure', (arg) => addConnectionFromAzure(s, arg))];
 }
