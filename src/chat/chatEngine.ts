@@ -77,7 +77,10 @@ export async function runChat(input: RunInput): Promise<RunResult> {
   for (let attempt = 0; attempt < 6; attempt++) {
     const reply = new ChatAccumulator();
     const options = { route: p.route, apiVersion: p.apiVersion, signal: input.signal, retryRateLimits: false };
-    const result = (stopped: boolean): RunResult => ({ content: reply.content, usage: reply.usage, model: reply.model, finishReason: reply.finishReason, latencyMs: Date.now() - t0, stopped });
+    const result = (stopped: boolean): RunResult => {
+      const { content, usage, model, finishReason } = reply;
+      return { content, usage, model, finishReason, latencyMs: Date.now() - t0, stopped };
+    };
     try {
       await input.client.streamChat(request, input.onDelta, options, reply);
       return result(false);

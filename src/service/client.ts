@@ -64,7 +64,8 @@ export class AzureOpenAIClient {
 
   async createChatCompletion(req: ChatRequest, options: ChatOptions = {}): Promise<ChatCompletion> {
     const { url, body } = this.chatTarget(req, options.route ?? 'v1', options.apiVersion);
-    const res = await this.http.json<ChatCompletion>({ method: 'POST', url, body: { ...body, stream: false }, signal: options.signal, deployment: req.deployment, retryRateLimits: options.retryRateLimits });
+    const { signal, retryRateLimits } = options;
+    const res = await this.http.json<ChatCompletion>({ method: 'POST', url, body: { ...body, stream: false }, signal, deployment: req.deployment, retryRateLimits });
     if (!res || !Array.isArray(res.choices)) throw new ServiceError({ kind: 'invalid-response', host: this.host, serviceMessage: 'no choices in the chat completion' });
     return res;
   }

@@ -45,7 +45,9 @@ function vscodeSessionSource(cloud: CloudEnvironment): TokenSource {
       try {
         session ??= await vscode.authentication.getSession(cloud.vscodeProviderId, asked, { createIfNone: true });
       } catch (err) {
-        if (/cancel/i.test(String((err as Error)?.message))) throw new AuthError('Sign-in was cancelled. Sign in from the Accounts menu, or choose another token source for the connection.', 'cancelled');
+        if (/cancel/i.test(String((err as Error)?.message))) {
+          throw new AuthError('Sign-in was cancelled. Sign in from the Accounts menu, or choose another token source for the connection.', 'cancelled');
+        }
         throw err;
       }
       // Without an exp claim, assume a short life so VS Code is asked again soon.

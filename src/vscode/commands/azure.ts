@@ -29,7 +29,11 @@ const LAST_SOURCE = 'aoaiWorkbench.lastTokenSource';
 
 type SubscriptionPick = vscode.QuickPickItem & { subscription?: Subscription; otherTenant?: true };
 
-async function chooseSubscription(s: Services, tokenSource: TokenSourceKind, args: AddFromAzureArgs): Promise<{ subscription: Subscription; tenantId?: string } | undefined> {
+async function chooseSubscription(
+  s: Services,
+  tokenSource: TokenSourceKind,
+  args: AddFromAzureArgs,
+): Promise<{ subscription: Subscription; tenantId?: string } | undefined> {
   let tenantId = args.tenantId;
   for (;;) {
     const subs = await withCancellableProgress(`Listing your subscriptions${tenantId ? ` in ${tenantId}` : ''}…`, (signal) => s.clients.arm(tokenSource, tenantId).listSubscriptions(signal));
@@ -41,7 +45,10 @@ async function chooseSubscription(s: Services, tokenSource: TokenSourceKind, arg
     const items: SubscriptionPick[] = subs
       .filter((x) => !x.state || x.state === 'Enabled')
       .map((x) => ({ label: `$(key) ${x.displayName}`, description: x.subscriptionId, detail: x.tenantId ? `Tenant ${x.tenantId}` : undefined, subscription: x }));
-    items.push({ label: '', kind: vscode.QuickPickItemKind.Separator }, { label: '$(organization) Another tenant…', description: 'Sign in to the tenant of a resource that is not listed', otherTenant: true });
+    items.push(
+      { label: '', kind: vscode.QuickPickItemKind.Separator },
+      { label: '$(organization) Another tenant…', description: 'Sign in to the tenant of a resource that is not listed', otherTenant: true },
+    );
     const pick = await vscode.window.showQuickPick(items, {
       title: `${TITLE}: subscription`,
       placeHolder: subs.length ? 'Choose the subscription of your Azure OpenAI resource' : 'No enabled subscription in this tenant: try another tenant',
@@ -56,7 +63,13 @@ async function chooseSubscription(s: Services, tokenSource: TokenSourceKind, arg
   }
 }
 
-async function chooseAccount(s: Services, tokenSource: TokenSourceKind, tenantId: string | undefined, sub: Subscription, args: AddFromAzureArgs): Promise<CognitiveAccount | undefined> {
+async function chooseAccount(
+  s: Services,
+  tokenSource: TokenSourceKind,
+  tenantId: string | undefined,
+  sub: Subscription,
+  args: AddFromAzureArgs,
+): Promise<CognitiveAccount | undefined> {
   const accounts = await withCancellableProgress(`Listing Azure OpenAI resources in ${sub.displayName}…`, (signal) => s.clients.arm(tokenSource, tenantId).listAccounts(sub.subscriptionId, signal));
   if (args.account) {
     const want = args.account.toLowerCase();
@@ -65,11 +78,18 @@ async function chooseAccount(s: Services, tokenSource: TokenSourceKind, tenantId
     return account;
   }
   if (accounts.length === 0) {
-    void vscode.window.showInformationMessage(`There is no Azure OpenAI or AI Services resource in "${sub.displayName}" that you can see. Create one in the Azure portal, or run the command again and pick another subscription.`);
+    void vscode.window.showInformationMessage(
+      `There is no Azure OpenAI or AI Services resource in "${sub.displayName}" that you can see. Create one in the Azure portal, or run the command again and pick another subscription.`,
+    );
     return undefined;
   }
   const pick = await vscode.window.showQuickPick(
-    accounts.map((a) => ({ label: `$(cloud) ${a.name}`, description: [a.kind, a.location].filter(Boolean).join(' · '), detail: `Resource group ${a.resourceGroup}${a.endpoint ? ` · ${a.endpoint}` : ''}`, account: a })),
+    accounts.map((a) => ({
+      label: `$(cloud) ${a.name}`,
+      description: [a.kind, a.location].filter(Boolean).join(' · '),
+      detail: `Resource group ${a.resourceGroup}${a.endpoint ? ` · ${a.endpoint}` : ''}`,
+      account: a,
+    })),
     { title: `${TITLE}: resource`, placeHolder: 'Choose the Azure OpenAI or AI Services resource', matchOnDescription: true, matchOnDetail: true, ignoreFocusOut: true },
   );
   return pick?.account;

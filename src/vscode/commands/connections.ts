@@ -66,7 +66,8 @@ export async function editConnection(s: Services, arg: unknown): Promise<Connect
   let next: ConnectionInfo;
   let apiKey: string | undefined;
   if (args && (args.endpoint || args.apiKey || args.label || args.apiVersion)) {
-    next = { ...conn, label: args.label ?? conn.label, endpoint: args.endpoint ? normalizeEndpoint(args.endpoint) : conn.endpoint, ...(args.apiVersion ? { apiVersion: args.apiVersion } : {}) };
+    const endpoint = args.endpoint ? normalizeEndpoint(args.endpoint) : conn.endpoint;
+    next = { ...conn, label: args.label ?? conn.label, endpoint, ...(args.apiVersion ? { apiVersion: args.apiVersion } : {}) };
     apiKey = args.apiKey;
   } else {
     const draft = await connectionWizard(conn);
@@ -91,7 +92,8 @@ export async function removeConnection(s: Services, arg: unknown): Promise<boole
   const conn = await resolveConnection(s, arg, 'Remove connection');
   if (!conn) return false;
   if (isNode(arg) || !(arg as { connectionId?: string })?.connectionId) {
-    const ok = await vscode.window.showWarningMessage(`Remove the connection "${conn.label}"?`, { modal: true, detail: 'Its API key is deleted from secret storage. Nothing changes on the resource.' }, 'Remove');
+    const detail = 'Its API key is deleted from secret storage. Nothing changes on the resource.';
+    const ok = await vscode.window.showWarningMessage(`Remove the connection "${conn.label}"?`, { modal: true, detail }, 'Remove');
     if (ok !== 'Remove') return false;
   }
   await s.store.remove(conn.id);

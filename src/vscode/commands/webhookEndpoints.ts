@@ -70,9 +70,22 @@ async function pickEventTypes(title: string, selected: string[]): Promise<string
 }
 
 async function endpointWizard(title: string, current?: WebhookEndpoint): Promise<WebhookEndpointInput | undefined> {
-  const name = await vscode.window.showInputBox({ title: `${title} (1/3): name`, value: current?.name, prompt: 'A name to recognise the endpoint by.', ignoreFocusOut: true, validateInput: (v) => (v.trim() ? undefined : 'Enter a name.') });
+  const name = await vscode.window.showInputBox({
+    title: `${title} (1/3): name`,
+    value: current?.name,
+    prompt: 'A name to recognise the endpoint by.',
+    ignoreFocusOut: true,
+    validateInput: (v) => (v.trim() ? undefined : 'Enter a name.'),
+  });
   if (name === undefined) return undefined;
-  const url = await vscode.window.showInputBox({ title: `${title} (2/3): listener URL`, value: current?.url, placeHolder: 'https://example.com/webhook', prompt: 'Where the service sends deliveries. It must be publicly reachable over HTTPS.', ignoreFocusOut: true, validateInput: validateWebhookUrl });
+  const url = await vscode.window.showInputBox({
+    title: `${title} (2/3): listener URL`,
+    value: current?.url,
+    placeHolder: 'https://example.com/webhook',
+    prompt: 'Where the service sends deliveries. It must be publicly reachable over HTTPS.',
+    ignoreFocusOut: true,
+    validateInput: validateWebhookUrl,
+  });
   if (url === undefined) return undefined;
   const eventTypes = await pickEventTypes(`${title} (3/3): events`, current?.event_types ?? ['response.completed']);
   if (!eventTypes) return undefined;
@@ -122,7 +135,11 @@ export async function editEndpoint(s: Services, arg: unknown): Promise<WebhookEn
   const args = argsOf<EditWebhookArgs>(arg, 'endpointId');
   let changes: Partial<WebhookEndpointInput>;
   if (args && (args.name !== undefined || args.url !== undefined || args.eventTypes !== undefined)) {
-    changes = { ...(args.name !== undefined && { name: args.name }), ...(args.url !== undefined && { url: args.url }), ...(args.eventTypes !== undefined && { event_types: args.eventTypes }) };
+    changes = {
+      ...(args.name !== undefined && { name: args.name }),
+      ...(args.url !== undefined && { url: args.url }),
+      ...(args.eventTypes !== undefined && { event_types: args.eventTypes }),
+    };
   } else {
     const input = await endpointWizard(`Edit "${target.endpoint.name}"`, target.endpoint);
     if (!input) return undefined;
@@ -156,7 +173,8 @@ export async function copySecret(s: Services, arg: unknown): Promise<boolean> {
   const secret = await s.store.signingSecret(target.conn.id, target.endpoint.id);
   if (!secret) {
     void vscode.window.showWarningMessage(
-      `The signing secret of "${target.endpoint.name}" is not stored here. The service shows a secret only once, when the endpoint is created, and this endpoint was created elsewhere. Use the secret saved at creation, or create a new endpoint from this sidebar.`,
+      `The signing secret of "${target.endpoint.name}" is not stored here. The service shows a secret only once, when the endpoint is created, ` +
+        'and this endpoint was created elsewhere. Use the secret saved at creation, or create a new endpoint from this sidebar.',
     );
     return false;
   }

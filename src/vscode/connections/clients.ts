@@ -79,7 +79,8 @@ export class ClientCache implements vscode.Disposable {
     if (cached && cached.fingerprint === fingerprint) return cached.client;
     if (cached) void cached.client.close();
     const timeoutMs = this.timeoutMs();
-    const client = new ArmClient({ endpoint: cloud.resourceManagerEndpoint, auth: this.auth.managementAuth(tokenSource, tenantId), timeouts: { headersMs: timeoutMs, bodyMs: timeoutMs } });
+    const auth = this.auth.managementAuth(tokenSource, tenantId);
+    const client = new ArmClient({ endpoint: cloud.resourceManagerEndpoint, auth, timeouts: { headersMs: timeoutMs, bodyMs: timeoutMs } });
     this.armClients.set(key, { fingerprint, client });
     return client;
   }

@@ -52,7 +52,9 @@ export class ConnectionStore implements vscode.Disposable {
     const raw: unknown = setting('connections');
     if (!Array.isArray(raw)) return [];
     // Entries edited by hand may be broken: keep only the usable ones.
-    return raw.filter((c): c is ConnectionInfo => !!c && typeof c === 'object' && typeof c.id === 'string' && typeof c.endpoint === 'string' && (c.auth === 'apiKey' || c.auth === 'entraId')).map((c) => ({ ...c, label: c.label || c.endpoint }));
+    const usable = (c: ConnectionInfo) =>
+      !!c && typeof c === 'object' && typeof c.id === 'string' && typeof c.endpoint === 'string' && (c.auth === 'apiKey' || c.auth === 'entraId');
+    return (raw as ConnectionInfo[]).filter(usable).map((c) => ({ ...c, label: c.label || c.endpoint }));
   }
 
   get(id: string): ConnectionInfo | undefined {

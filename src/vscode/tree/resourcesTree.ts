@@ -99,7 +99,7 @@ export class ResourcesTree implements vscode.TreeDataProvider<TreeNode>, vscode.
     const children: TreeNode[] =
       group.kind === 'deployments'
         ? shown.map((d) => new DeploymentNode(group as GroupNode, d as Deployment))
-        : shown.map((e) => new WebhookNode(group as GroupNode, e as WebhookEndpoint, this.store.hasSigningSecret(group.connection.id, (e as WebhookEndpoint).id)));
+        : (shown as WebhookEndpoint[]).map((e) => new WebhookNode(group, e, this.store.hasSigningSecret(group.connection.id, e.id)));
     if (s.shown < s.items.length) children.push(new LoadMoreNode(group, s.items.length - s.shown));
     else if (s.hasMore) children.push(new LoadMoreNode(group, undefined));
     return children;

@@ -147,7 +147,9 @@ export class ListenerController implements vscode.Disposable {
           // Closed by itself, not by stop() (which lets go of it first).
           if (this.tunnel === tunnel) {
             this.output.warn(`The ${provider.label} tunnel closed. Deliveries no longer reach the listener; run "Start Listening" again.`);
-            void vscode.window.showWarningMessage(`The ${provider.label} tunnel closed: deliveries no longer reach VS Code.`, 'Start Listening').then((c) => c && vscode.commands.executeCommand(Commands.startListening));
+            void vscode.window
+              .showWarningMessage(`The ${provider.label} tunnel closed: deliveries no longer reach VS Code.`, 'Start Listening')
+              .then((c) => c && vscode.commands.executeCommand(Commands.startListening));
           }
         });
       }
@@ -215,7 +217,10 @@ export class ListenerController implements vscode.Disposable {
     const count = this.events.size;
     if (this.state) {
       this.statusItem.text = `$(radio-tower) Listening · ${count}`;
-      this.statusItem.tooltip = new vscode.MarkdownString(`Webhook listener for **${this.state.connection.label}**\n\nPublic URL: ${this.state.publicUrl}\n\nLocal: ${this.state.localUrl}\n\n${count} event(s) received. Click for actions.`);
+      const { connection, publicUrl, localUrl } = this.state;
+      this.statusItem.tooltip = new vscode.MarkdownString(
+        [`Webhook listener for **${connection.label}**`, `Public URL: ${publicUrl}`, `Local: ${localUrl}`, `${count} event(s) received. Click for actions.`].join('\n\n'),
+      );
       this.statusItem.show();
     } else {
       this.statusItem.hide();

@@ -109,13 +109,17 @@ function renderActions(): void {
   if (last?.role === 'assistant' && !last.error) {
     const bar = document.createElement('div');
     bar.className = 'turn-actions';
-    bar.innerHTML = `<button type="button" class="icon-button" data-action="regenerate" aria-label="Regenerate the last reply"><span class="codicon codicon-refresh" aria-hidden="true"></span><span>Regenerate</span></button>`;
+    bar.innerHTML =
+      '<button type="button" class="icon-button" data-action="regenerate" aria-label="Regenerate the last reply">' +
+      '<span class="codicon codicon-refresh" aria-hidden="true"></span><span>Regenerate</span></button>';
     log.querySelector(`[data-turn-id="${last.id}"]`)?.append(bar);
   }
   if (lastUser) {
     const bar = document.createElement('div');
     bar.className = 'turn-actions';
-    bar.innerHTML = `<button type="button" class="icon-button" data-action="edit" aria-label="Edit your last message and send it again"><span class="codicon codicon-edit" aria-hidden="true"></span><span>Edit</span></button>`;
+    bar.innerHTML =
+      '<button type="button" class="icon-button" data-action="edit" aria-label="Edit your last message and send it again">' +
+      '<span class="codicon codicon-edit" aria-hidden="true"></span><span>Edit</span></button>';
     log.querySelector(`[data-turn-id="${lastUser.id}"]`)?.append(bar);
   }
 }
