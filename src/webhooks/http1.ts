@@ -103,6 +103,11 @@ interface Head {
   length: number;
 }
 
+/** HTTP's optional whitespace is space and tab only (String.trim would also drop \v, \f, NBSP…). */
+function trimOws(text: string): string {
+  return text.replace(/^[ \t]+|[ \t]+$/g, '');
+}
+
 function parseHead(text: string, maxBody: number): Head {
   const lines = text.split('\r\n');
   const m = REQUEST_LINE.exec(lines[0]);
@@ -119,7 +124,7 @@ function parseHead(text: string, maxBody: number): Head {
     if (colon <= 0) throw new Refusal(400, 'Bad header line');
     const name = line.slice(0, colon);
     if (!HEADER_NAME.test(name)) throw new Refusal(400, 'Bad header name');
-    const value = line.slice(colon + 1).trim();
+    const value = trimOws(line.slice(colon + 1));
     if (/[\0\r\n]/.test(value)) throw new Refusal(400, 'Bad header value');
     const lower = name.toLowerCase();
     if (lower === 'content-length') {
@@ -254,7 +259,7 @@ class Connection {
         if (this.buffer.length > 1024) throw new Refusal(400, 'Bad chunk size line');
         return undefined;
       }
-      const sizeText = this.buffer.toString('latin1', 0, eol).split(';')[0].trim();
+      const sizeText = trimOws(this.buffer.toString('latin1', 0, eol).split(';')[0]);
       if (!/^[0-9a-fA-F]{1,8}$/.test(sizeText)) throw new Refusal(400, 'Bad chunk size');
       const size = parseInt(sizeText, 16);
       if (size === 0) {
