@@ -9,6 +9,7 @@ import type { DeliveryRecord } from '../../webhooks/listener';
 import { downloadCloudflared, downloadedCloudflaredPath, hasDownloadedCloudflared, type Downloaded } from '../../tunnels/cloudflaredDownload';
 import { webhookDispatcher } from '../../webhooks/outbound';
 import { signedHeaders } from '../../webhooks/signature';
+import { replayableBody } from '../../webhooks/replayable';
 import { logInfo, showError } from '../log';
 import { EventNode, type EventFilter, type EventsTree } from '../webhooks/eventsTree';
 import { prettyBody, type ProviderChoice } from '../webhooks/listenerController';
@@ -235,8 +236,9 @@ async function replay(s: Services, arg: unknown) {
   if (keep === undefined) return undefined;
   const target = (arg as { target?: 'listener' | 'forward' } | undefined)?.target === 'forward' ? vscode.workspace.getConfiguration('aoaiWorkbench').get<string>('webhooks.forwardTo') : s.listener.state ? `${s.listener.state.localUrl}/webhook` : undefined;
   if (!target) throw new Error('Nothing to replay to: start listening, or set "aoaiWorkbench.webhooks.forwardTo".');
-  const headers = signedHeaders(secretFor(s, r), keep && r.webhookId ? r.webhookId : newWebhookId(), r.body);
-  const res = await request(target, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: r.body, dispatcher: webhookDispatcher });
+  const body = replayableBody(r);
+  const headers = signedHeaders(secretFor(s, r), keep && r.webhookId ? r.webhookId : newWebhookId(), body);
+  const res = await request(target, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body, dispatcher: webhookDispatcher });
   await res.body.dump();
   s.listener.output.info(`Replayed ${r.eventType ?? 'delivery'} ${r.eventId ?? ''} to ${target}: ${res.statusCode}.`);
   return { status: res.statusCode };
@@ -245,8 +247,9 @@ async function replay(s: Services, arg: unknown) {
 async function copyAsCurl(s: Services, arg: unknown) {
   const r = recordOf(s, arg);
   const url = s.listener.state ? `${s.listener.state.publicUrl}/webhook` : 'http://127.0.0.1:PORT/webhook';
-  const headers = { 'content-type': 'application/json', ...signedHeaders(secretFor(s, r), newWebhookId(), r.body) };
-  const curl = [`curl -X POST ${shellQuote(url)}`, ...Object.entries(headers).map(([k, v]) => `-H ${shellQuote(`${k}: ${v}`)}`), `--data-raw ${shellQuote(r.body)}`].join(' \\\n  ');
+  const body = replayableBody(r);
+  const headers = { 'content-type': 'application/json', ...signedHeaders(secretFor(s, r), newWebhookId(), body) };
+  const curl = [`curl -X POST ${shellQuote(url)}`, ...Object.entries(headers).map(([k, v]) => `-H ${shellQuote(`${k}: ${v}`)}`), `--data-raw ${shellQuote(body)}`].join(' \\\n  ');
   await vscode.env.clipboard.writeText(curl);
   void vscode.window.setStatusBarMessage('Copied as curl (signed with a fresh timestamp, valid for 5 minutes).', 4000);
   return curl;
