@@ -53,8 +53,9 @@ export default tseslint.config(
     // lines are wrapped once those land, to spare the merges.
     files: [
       'src/emulator/**/*.ts',
-      'src/tunnels/{tunnel,providers,cloudflaredDownload}.ts',
-      'src/webhooks/{listener,http1}.ts',
+      'src/tunnels/{tunnel,providers,cloudflaredDownload,parsers}.ts',
+      'src/webhooks/{listener,http1,stores,appendLog,rejections,replayable}.ts',
+      'src/service/{http,sse,arm,connection}.ts',
       'test/{unit,integration,support}/**/*.ts',
       'test/host/{activation,entra,listener,webhooks,chat,connections}.test.ts',
       'bench/**/*.ts',

@@ -5,6 +5,7 @@
  *    same stream of 10,000 chunks recorded from the emulator (byte chunks as they arrived).
  * 2. Emulator throughput: chat completions per second on loopback, against a bare node:http
  *    server that answers a fixed completion (the ceiling of the machine's HTTP stack).
+ * 3. Webhook listener flood: unsigned deliveries against the limits of issue #12 (memory, store).
  *
  * Everything runs on 127.0.0.1 with bounded loops.
  */
@@ -17,6 +18,7 @@ import { AzureOpenAIClient } from '../src/service/client';
 import { startEmulator } from '../src/emulator/server';
 import { benchListener } from './listener';
 import { benchWebview } from './webview';
+import { flood } from '../test/support/flood';
 
 type Row = { benchmark: string; ours: string; reference: string; ratio: string; goal: string };
 const rows: Row[] = [];
@@ -202,10 +204,25 @@ async function benchWebhookListener(): Promise<void> {
   }
 }
 
+/** Issue #12's flood: unsigned deliveries must not grow the listener or its store, nor push out verified events. */
+async function benchFlood(): Promise<void> {
+  const r = await flood({ requests: 3000, connections: 8, minBytes: 256 * 1024, maxBytes: 1024 * 1024, verifiedBefore: 20 });
+  const label = 'Webhook listener, 3,000 unsigned 256 KiB–1 MiB deliveries on 8 connections';
+  rows.push({ benchmark: `${label}: peak memory (${r.seconds.toFixed(1)} s)`, ours: `${r.peakRssMB.toFixed(0)} MB`, reference: 'limit 300 MB', ratio: (300 / r.peakRssMB).toFixed(2), goal: '>= 1.00' });
+  rows.push({ benchmark: `${label}: events file`, ours: `${r.storeMB.toFixed(2)} MB`, reference: 'limit 50 MB', ratio: (50 / Math.max(r.storeMB, 0.01)).toFixed(2), goal: '>= 1.00' });
+  rows.push({
+    benchmark: `${label}: what a restart shows`,
+    ours: `${r.verifiedBeforeKept}/20 earlier verified kept; next valid one ${r.verifiedAfter ? 'verified' : 'NOT verified'}; ${r.rejectedRows} rejected rows count ${r.rejectedCounted.toLocaleString('en')}`,
+    reference: '20/20 kept; verified',
+    ratio: '-',
+    goal: `all kept, verified: ${r.verifiedBeforeKept === 20 && r.verifiedAfter ? 'yes' : 'NO'}`,
+  });
+}
+
 async function main(): Promise<void> {
-  // BENCH_ONLY=listener,sse runs a subset (names: sse, listener, emulator, chat).
+  // BENCH_ONLY=listener,sse runs a subset (names: sse, listener, flood, emulator, chat).
   const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
-  const all: Array<[string, () => Promise<void>]> = [['sse', benchSse], ['listener', benchWebhookListener], ['emulator', benchEmulator], ['chat', benchChatPage]];
+  const all: Array<[string, () => Promise<void>]> = [['sse', benchSse], ['listener', benchWebhookListener], ['flood', benchFlood], ['emulator', benchEmulator], ['chat', benchChatPage]];
   for (const [name, run] of all) if (!only || only.includes(name)) await run();
   printTable();
   const slow = rows.filter((r) => (r.goal.startsWith('>=') && Number(r.ratio) < Number(r.goal.slice(3))) || r.goal.endsWith('NO'));

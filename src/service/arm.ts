@@ -3,7 +3,7 @@
  * deployments, following `nextLink`. The management endpoint is configurable (sovereign clouds,
  * the emulator).
  */
-import { type AuthSource, type RetryPolicy, type Timeouts } from './connection';
+import { EndpointError, type AuthSource, type RetryPolicy, type Timeouts } from './connection';
 import { ServiceError } from './errors';
 import { HttpClient } from './http';
 import type { Deployment } from './types';
@@ -100,7 +100,7 @@ export class ArmClient {
 
   /** Deployments of one account, by its ARM id. */
   async listDeployments(accountId: string, signal?: AbortSignal): Promise<Deployment[]> {
-    const path = `${accountId.replace(/\/+$/, '')}/deployments?api-version=${COGNITIVE_API_VERSION}`;
+    const path = `${checkAccountId(accountId)}/deployments?api-version=${COGNITIVE_API_VERSION}`;
     const deployments = await this.all<ArmDeployment>(path, signal);
     return deployments.map(toDeployment);
   }
@@ -108,6 +108,21 @@ export class ArmClient {
   close(): Promise<void> {
     return this.http.close();
   }
+}
+
+/** `/subscriptions/{id}/resourceGroups/{group}/providers/Microsoft.CognitiveServices/accounts/{name}`. */
+const ACCOUNT_ID = /^\/subscriptions\/[0-9a-z-]{1,64}\/resourceGroups\/[-\w.()]{1,90}\/providers\/Microsoft\.CognitiveServices\/accounts\/[-\w.]{1,64}$/i;
+
+/**
+ * An account id as Resource Manager writes it, and nothing else: it is appended to the
+ * management URL, so anything more (`@host`, `..`, a query) could send the token elsewhere.
+ */
+export function checkAccountId(accountId: string): string {
+  const id = accountId.trim().replace(/\/+$/, '');
+  if (!ACCOUNT_ID.test(id) || id.split('/').includes('..')) {
+    throw new EndpointError(`"${id.slice(0, 200)}" is not an Azure OpenAI account id: expected /subscriptions/…/resourceGroups/…/providers/Microsoft.CognitiveServices/accounts/….`);
+  }
+  return id;
 }
 
 function toAccount(a: ArmAccount, subscriptionId: string): CognitiveAccount {

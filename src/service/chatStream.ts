@@ -1,6 +1,6 @@
 /** Turns a chat completion SSE body into chunks, and chunks into a finished reply. */
 import { ServiceError, parseErrorBody } from './errors';
-import { SseParser } from './sse';
+import { SseLimitError, SseParser } from './sse';
 import type { ChatCompletionChunk, Usage } from './types';
 
 /**
@@ -28,14 +28,26 @@ export async function* readChatStream(body: AsyncIterable<Uint8Array | string>, 
       if (frame && typeof frame === 'object' && 'error' in frame && (frame as { error: unknown }).error) {
         throw new ServiceError({ kind: 'stream', host, ...parseErrorBody(data) });
       }
+      const choices = (frame as { choices?: unknown } | null)?.choices;
+      if (!frame || typeof frame !== 'object' || Array.isArray(frame) || (choices !== undefined && !Array.isArray(choices))) {
+        throw new ServiceError({ kind: 'invalid-response', host, serviceMessage: `a stream frame that is not a chat completion chunk: ${data.slice(0, 120)}` });
+      }
       yield frame as ChatCompletionChunk;
     }
   };
+  const parse = (chunk?: Uint8Array | string) => {
+    try {
+      return chunk === undefined ? parser.end() : parser.push(chunk);
+    } catch (err) {
+      if (err instanceof SseLimitError) throw new ServiceError({ kind: 'invalid-response', host, serviceMessage: err.message });
+      throw err;
+    }
+  };
   for await (const chunk of body) {
-    yield* handle(parser.push(chunk));
+    yield* handle(parse(chunk));
     if (done) return;
   }
-  yield* handle(parser.end());
+  yield* handle(parse());
   if (!done) throw new ServiceError({ kind: 'stream', host, code: 'incomplete', serviceMessage: 'the stream ended before [DONE]' });
 }
 

@@ -112,7 +112,8 @@ export class AzureOpenAIClient {
   }
 
   cancelResponse(id: string, options: CallOptions = {}): Promise<ResponseObject> {
-    return this.http.json<ResponseObject>({ method: 'POST', url: this.v1(`/responses/${encodeURIComponent(id)}/cancel`), signal: options.signal });
+    // Cancelling is documented as idempotent: safe to retry.
+    return this.http.json<ResponseObject>({ method: 'POST', url: this.v1(`/responses/${encodeURIComponent(id)}/cancel`), signal: options.signal, idempotent: true });
   }
 
   // ---- webhook endpoints ------------------------------------------------------------------
@@ -123,8 +124,14 @@ export class AzureOpenAIClient {
 
   /** The answer carries `signing_secret`: the only time the service ever shows it. */
   async createWebhookEndpoint(input: WebhookEndpointInput, options: CallOptions = {}): Promise<CreatedWebhookEndpoint> {
-    const created = await this.http.json<CreatedWebhookEndpoint>({ method: 'POST', url: this.webhooks(), body: input, signal: options.signal });
-    return checkEndpoint(created, this.host);
+    try {
+      const created = await this.http.json<CreatedWebhookEndpoint>({ method: 'POST', url: this.webhooks(), body: input, signal: options.signal });
+      return checkEndpoint(created, this.host);
+    } catch (err) {
+      // Not sent again (a second create makes a second endpoint): the first may exist all the same.
+      if (!(err instanceof ServiceError && err.mayHaveActed)) throw err;
+      throw err.withHint('The endpoint may have been created all the same: refresh the list of webhook endpoints and look for it before creating it again.');
+    }
   }
 
   async listWebhookEndpointsPage(params: { after?: string; limit?: number } = {}, options: CallOptions = {}): Promise<ListPage<WebhookEndpoint>> {

@@ -30,6 +30,8 @@ export interface ServiceErrorInit {
   auth?: 'apiKey' | 'bearer';
   /** Data plane (the resource) or management plane (Resource Manager). */
   plane?: 'data' | 'management';
+  /** What to do about it, added to the message. */
+  hint?: string;
   cause?: unknown;
 }
 
@@ -46,8 +48,8 @@ export class ServiceError extends Error {
   readonly filteredCategories?: string[];
   readonly deployment?: string;
 
-  constructor(init: ServiceErrorInit) {
-    super(describe(init), init.cause === undefined ? undefined : { cause: init.cause });
+  constructor(private readonly init: ServiceErrorInit) {
+    super(init.hint ? `${describe(init)} ${init.hint}` : describe(init), init.cause === undefined ? undefined : { cause: init.cause });
     this.kind = init.kind;
     this.host = init.host;
     this.status = init.status;
@@ -58,6 +60,18 @@ export class ServiceError extends Error {
     this.retryAfterMs = init.retryAfterMs;
     this.filteredCategories = init.filteredCategories;
     this.deployment = init.deployment;
+  }
+
+  /** The same error with advice added to its message. */
+  withHint(hint: string): ServiceError {
+    return new ServiceError({ ...this.init, hint });
+  }
+
+  /** True when the request may have reached the service and been carried out despite the error. */
+  get mayHaveActed(): boolean {
+    if (this.kind === 'timeout') return this.code !== 'UND_ERR_CONNECT_TIMEOUT';
+    if (this.kind === 'network') return !['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'CERT_HAS_EXPIRED'].includes(this.code ?? '');
+    return this.status !== undefined && this.status >= 500;
   }
 
   /** True when trying again later can succeed (rate limit, server trouble, network). */

@@ -19,6 +19,11 @@ export interface HttpRequest {
   stream?: boolean;
   /** False: a 429 is returned at once, so the caller can show its own countdown. */
   retryRateLimits?: boolean;
+  /**
+   * Safe to send twice (default: GET only). Anything else is retried only when the service
+   * cannot have acted on it: a 429, a connection never made, or an explicit `x-should-retry: true`.
+   */
+  idempotent?: boolean;
 }
 
 export interface HttpResponse {
@@ -33,6 +38,8 @@ export interface StreamResponse extends HttpResponse {
 
 const RETRY_STATUS = new Set([408, 429, 500, 502, 503, 504]);
 const RETRY_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT']);
+/** Failures that leave no doubt the request never reached the service. */
+const NOT_SENT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT']);
 const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
 const USER_AGENT = 'aoai-workbench/0.1';
 
@@ -110,6 +117,7 @@ export class HttpClient {
     const started = Date.now();
     const payload = req.body === undefined ? undefined : JSON.stringify(req.body);
     let triedOtherToken = false;
+    const repeatable = req.idempotent ?? req.method === 'GET';
     for (let attempt = 0; ; attempt++) {
       let res: Dispatcher.ResponseData;
       // Outside the try: a sign-in failure is reported as itself, not as a network error.
@@ -131,7 +139,8 @@ export class HttpClient {
         });
       } catch (cause) {
         const err = this.toError(cause, host, req);
-        if (err.kind !== 'aborted' && this.shouldRetry(attempt, started, undefined, code(cause))) {
+        const c = code(cause);
+        if (err.kind !== 'aborted' && (repeatable || NOT_SENT_CODES.has(c ?? '')) && this.shouldRetry(attempt, started, undefined, c)) {
           await this.backoff(attempt, started, undefined, req.signal, host);
           continue;
         }
@@ -163,7 +172,9 @@ export class HttpClient {
         ...parseErrorBody(text),
       });
       const shouldRetry = header(headers, 'x-should-retry');
-      const retryable = (res.statusCode !== 429 || req.retryRateLimits !== false) && (shouldRetry === 'true' || (shouldRetry !== 'false' && RETRY_STATUS.has(res.statusCode)));
+      // A 429 was refused before any work: sending it again is safe whatever the method.
+      const safe = repeatable || res.statusCode === 429 || shouldRetry === 'true';
+      const retryable = safe && (res.statusCode !== 429 || req.retryRateLimits !== false) && (shouldRetry === 'true' || (shouldRetry !== 'false' && RETRY_STATUS.has(res.statusCode)));
       if (retryable && this.shouldRetry(attempt, started, retryAfterMs)) {
         await this.backoff(attempt, started, retryAfterMs, req.signal, host);
         continue;

@@ -9,14 +9,36 @@ export interface SseEvent {
   id?: string;
 }
 
+/** A stream that breaks the parser's size limits (a line or an event too long). */
+export class SseLimitError extends Error {
+  override readonly name = 'SseLimitError';
+}
+
+export interface SseLimits {
+  /** Longest line, in characters. */
+  maxLineLength: number;
+  /** Largest event (its data lines together), in characters. */
+  maxEventLength: number;
+}
+
+const DEFAULT_LIMITS: SseLimits = { maxLineLength: 1 << 20, maxEventLength: 4 << 20 };
+
 export class SseParser {
   private readonly decoder = new TextDecoder('utf-8');
-  private buffer = '';
+  /** The start of a line whose end has not arrived yet, in pieces (each searched only once). */
+  private partial: string[] = [];
+  private partialLength = 0;
   /** The previous chunk ended in CR: an LF at the start of the next one belongs to it. */
   private pendingCR = false;
   private data: string[] = [];
+  private dataLength = 0;
   private event: string | undefined;
   private id: string | undefined;
+  private readonly limits: SseLimits;
+
+  constructor(limits: Partial<SseLimits> = {}) {
+    this.limits = { ...DEFAULT_LIMITS, ...limits };
+  }
 
   /** Feeds bytes (or text); returns the events completed by them. */
   push(chunk: Uint8Array | string): SseEvent[] {
@@ -26,13 +48,13 @@ export class SseParser {
       if (text.charCodeAt(0) === 10) text = text.slice(1);
     }
     const out: SseEvent[] = [];
-    let buf = this.buffer + text;
+    const len = text.length;
     let start = 0;
-    const len = buf.length;
+    // Where the next CR is (-1: none left in this chunk), so the chunk is scanned for it once.
+    let cr = text.indexOf('\r');
     for (;;) {
-      // Find the next line end; the common case (LF only) needs one indexOf.
-      let lf = buf.indexOf('\n', start);
-      let cr = buf.indexOf('\r', start);
+      const lf = text.indexOf('\n', start);
+      if (cr !== -1 && cr < start) cr = text.indexOf('\r', start);
       if (lf === -1 && cr === -1) break;
       let end: number;
       let next: number;
@@ -46,23 +68,33 @@ export class SseParser {
           this.pendingCR = true;
           next = len;
         } else {
-          next = buf.charCodeAt(cr + 1) === 10 ? cr + 2 : cr + 1;
+          next = text.charCodeAt(cr + 1) === 10 ? cr + 2 : cr + 1;
         }
       }
-      this.line(buf, start, end, out);
+      if (this.partialLength) {
+        const line = this.partial.join('') + text.slice(start, end);
+        this.partial = [];
+        this.partialLength = 0;
+        this.line(line, 0, line.length, out);
+      } else {
+        this.line(text, start, end, out);
+      }
       start = next;
-      lf = cr = -1;
     }
-    buf = start === 0 ? buf : buf.slice(start);
-    this.buffer = buf;
+    if (start < len) {
+      this.partialLength += len - start;
+      if (this.partialLength > this.limits.maxLineLength) throw new SseLimitError(`a stream line longer than ${this.limits.maxLineLength} characters`);
+      this.partial.push(start === 0 ? text : text.slice(start));
+    }
     return out;
   }
 
   /** Ends the input; a final event without its blank line is still delivered. */
   end(): SseEvent[] {
     const out: SseEvent[] = [];
-    const rest = this.buffer + this.decoder.decode();
-    this.buffer = '';
+    const rest = this.partial.join('') + this.decoder.decode();
+    this.partial = [];
+    this.partialLength = 0;
     if (rest) this.line(rest, 0, rest.length, out);
     this.dispatch(out);
     return out;
@@ -85,6 +117,8 @@ export class SseParser {
     }
     switch (field) {
       case 'data':
+        this.dataLength += value.length + 1;
+        if (this.dataLength > this.limits.maxEventLength) throw new SseLimitError(`a stream event larger than ${this.limits.maxEventLength} characters`);
         this.data.push(value);
         break;
       case 'event':
@@ -98,6 +132,7 @@ export class SseParser {
   }
 
   private dispatch(out: SseEvent[]): void {
+    this.dataLength = 0;
     if (this.data.length === 0) {
       this.event = undefined;
       return;

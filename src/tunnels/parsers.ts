@@ -1,8 +1,14 @@
 /** Reading the public URL (and the reason for a failure) out of each tunnel CLI's output. */
 
-/** cloudflared prints the quick tunnel's address in a banner on stderr. */
+/**
+ * cloudflared prints the quick tunnel's address in a banner on stderr. Its own API host
+ * (`api.trycloudflare.com`, named in its failure lines with a path) is not a tunnel.
+ */
 export function parseCloudflaredUrl(output: string): string | undefined {
-  return /https:\/\/[a-z0-9-]+\.trycloudflare\.com/i.exec(output)?.[0];
+  for (const m of output.matchAll(/https:\/\/([a-z0-9-]+)\.trycloudflare\.com(?![\w./-])/gi)) {
+    if (m[1].toLowerCase() !== 'api') return m[0];
+  }
+  return undefined;
 }
 
 /** ngrok with `--log-format json`: a `started tunnel` line carries `url`. */
@@ -19,12 +25,12 @@ export function parseNgrokLog(output: string): string | undefined {
   return /url=(https:\/\/\S+)/.exec(output)?.[1];
 }
 
-/** ngrok's local agent API: the https tunnel that forwards to our port. */
+/** ngrok's local agent API: the https tunnel that forwards to our port (never another agent's tunnel). */
 export function parseNgrokApi(json: string, localPort: number): string | undefined {
   try {
     const body = JSON.parse(json) as { tunnels?: Array<{ public_url?: string; config?: { addr?: string } }> };
-    const tunnels = (body.tunnels ?? []).filter((t) => t.public_url?.startsWith('https://'));
-    return (tunnels.find((t) => t.config?.addr?.endsWith(`:${localPort}`)) ?? tunnels[0])?.public_url;
+    const ours = (addr = '') => addr === String(localPort) || new RegExp(`^(https?://)?(localhost|127\\.0\\.0\\.1|\\[::1\\]):${localPort}/?$`).test(addr);
+    return (body.tunnels ?? []).find((t) => t.public_url?.startsWith('https://') && ours(t.config?.addr))?.public_url;
   } catch {
     return undefined;
   }

@@ -23,6 +23,8 @@ export interface Http1Request {
   /** Lower-case names; a repeated header keeps its first value. */
   headers: Record<string, string>;
   body: Buffer;
+  /** The peer of the connection it came on. */
+  remoteAddress?: string;
 }
 
 export interface Http1Response {
@@ -37,6 +39,16 @@ export interface Http1Options {
   headersTimeoutMs: number;
   requestTimeoutMs: number;
   keepAliveTimeoutMs?: number;
+  /** Connections past this many are dropped as they open. */
+  maxConnections?: number;
+  /** Request bytes held across all connections; a connection that would pass it is refused (503). */
+  maxBufferedBytes?: number;
+}
+
+/** Bytes held by every connection of one server, against its limit. */
+interface Budget {
+  used: number;
+  readonly max: number;
 }
 
 const CRLF2 = Buffer.from('\r\n\r\n');
@@ -51,6 +63,7 @@ const STATUS_TEXT: Record<number, string> = {
   408: 'Request Timeout',
   413: 'Payload Too Large',
   417: 'Expectation Failed',
+  503: 'Service Unavailable',
   431: 'Request Header Fields Too Large',
   500: 'Internal Server Error',
   501: 'Not Implemented',
@@ -90,6 +103,11 @@ interface Head {
   length: number;
 }
 
+/** HTTP's optional whitespace is space and tab only (String.trim would also drop \v, \f, NBSP…). */
+function trimOws(text: string): string {
+  return text.replace(/^[ \t]+|[ \t]+$/g, '');
+}
+
 function parseHead(text: string, maxBody: number): Head {
   const lines = text.split('\r\n');
   const m = REQUEST_LINE.exec(lines[0]);
@@ -106,7 +124,7 @@ function parseHead(text: string, maxBody: number): Head {
     if (colon <= 0) throw new Refusal(400, 'Bad header line');
     const name = line.slice(0, colon);
     if (!HEADER_NAME.test(name)) throw new Refusal(400, 'Bad header name');
-    const value = line.slice(colon + 1).trim();
+    const value = trimOws(line.slice(colon + 1));
     if (/[\0\r\n]/.test(value)) throw new Refusal(400, 'Bad header value');
     const lower = name.toLowerCase();
     if (lower === 'content-length') {
@@ -131,6 +149,11 @@ function parseHead(text: string, maxBody: number): Head {
 /** One connection's parser: bytes in, complete requests out. */
 class Connection {
   private buffer: Buffer = Buffer.alloc(0);
+  /** Body bytes that arrived after `buffer`, joined only once the whole body is there. */
+  private parts: Buffer[] = [];
+  private partsBytes = 0;
+  /** What this connection holds, as counted in the server's budget. */
+  private counted = 0;
   private head?: Head;
   /** Chunked bodies: the pieces so far and where the parser is. */
   private chunks: Buffer[] = [];
@@ -145,6 +168,7 @@ class Connection {
     private readonly socket: Socket,
     private readonly options: Required<Http1Options>,
     private readonly handler: (req: Http1Request) => Http1Response,
+    private readonly budget: Budget,
   ) {}
 
   /** The deadline check run on an interval by the server. */
@@ -163,7 +187,20 @@ class Connection {
   data(chunk: Buffer): void {
     if (this.closed) return;
     if (this.startedAt === 0) this.startedAt = Date.now();
-    this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
+    if (this.budget.used + chunk.length > this.budget.max) {
+      this.refuse(new Refusal(503, 'Too much data in flight; try again later'));
+      return;
+    }
+    this.partsBytes += chunk.length;
+    this.parts.push(chunk);
+    // A large body arrives in many reads: joined once, not once per read.
+    if (this.head && this.head.length > this.buffer.length + this.partsBytes) {
+      this.account();
+      return;
+    }
+    this.buffer = this.buffer.length === 0 && this.parts.length === 1 ? chunk : Buffer.concat([this.buffer, ...this.parts]);
+    this.parts = [];
+    this.partsBytes = 0;
     // Answers to pipelined requests leave in one write.
     this.socket.cork();
     try {
@@ -172,7 +209,14 @@ class Connection {
       this.refuse(err instanceof Refusal ? err : new Refusal(500, 'Internal server error'));
     } finally {
       this.socket.uncork();
+      this.account();
     }
+  }
+
+  private account(): void {
+    const held = this.closed ? 0 : this.buffer.length + this.partsBytes + this.chunkedSize;
+    this.budget.used += held - this.counted;
+    this.counted = held;
   }
 
   /** Consumes what it can; true when a request finished and more bytes may hold the next. */
@@ -215,7 +259,7 @@ class Connection {
         if (this.buffer.length > 1024) throw new Refusal(400, 'Bad chunk size line');
         return undefined;
       }
-      const sizeText = this.buffer.toString('latin1', 0, eol).split(';')[0].trim();
+      const sizeText = trimOws(this.buffer.toString('latin1', 0, eol).split(';')[0]);
       if (!/^[0-9a-fA-F]{1,8}$/.test(sizeText)) throw new Refusal(400, 'Bad chunk size');
       const size = parseInt(sizeText, 16);
       if (size === 0) {
@@ -249,12 +293,12 @@ class Connection {
     this.idleSince = Date.now();
     let res: Http1Response;
     try {
-      res = this.handler({ method: head.method, target: head.target, headers: head.headers, body });
+      res = this.handler({ method: head.method, target: head.target, headers: head.headers, body, remoteAddress: this.socket.remoteAddress });
     } catch {
       res = { status: 500, body: 'Internal server error' };
     }
     const keepAlive = head.keepAlive && res.headers?.connection !== 'close';
-    if (!this.socket.write(serialize(res, keepAlive))) {
+    if (!this.socket.write(serialize(res, keepAlive)) && !this.socket.isPaused()) {
       // The sender is not reading its answers: stop reading its requests until it does.
       this.socket.pause();
       this.socket.once('drain', () => this.socket.resume());
@@ -271,6 +315,10 @@ class Connection {
   close(graceful = false): void {
     if (this.closed) return;
     this.closed = true;
+    this.buffer = Buffer.alloc(0);
+    this.parts = [];
+    this.chunks = [];
+    this.account();
     if (!graceful) {
       this.socket.destroy();
       return;
@@ -288,10 +336,11 @@ export interface Http1Server {
 }
 
 export function createHttp1Server(options: Http1Options, handler: (req: Http1Request) => Http1Response): Http1Server {
-  const opts: Required<Http1Options> = { maxHeaderBytes: 16 * 1024, keepAliveTimeoutMs: 5_000, ...options };
+  const opts: Required<Http1Options> = { maxHeaderBytes: 16 * 1024, keepAliveTimeoutMs: 5_000, maxConnections: 128, maxBufferedBytes: 64 * 1024 * 1024, ...options };
   const connections = new Set<Connection>();
+  const budget: Budget = { used: 0, max: opts.maxBufferedBytes };
   const server = createServer({ noDelay: true }, (socket) => {
-    const conn = new Connection(socket, opts, handler);
+    const conn = new Connection(socket, opts, handler, budget);
     connections.add(conn);
     socket.on('data', (d: Buffer) => conn.data(d));
     socket.on('error', () => socket.destroy());
@@ -300,6 +349,7 @@ export function createHttp1Server(options: Http1Options, handler: (req: Http1Req
       connections.delete(conn);
     });
   });
+  server.maxConnections = opts.maxConnections;
   // One timer for every connection's deadlines.
   const tick = Math.max(50, Math.min(1_000, opts.headersTimeoutMs / 4));
   const timer = setInterval(() => {

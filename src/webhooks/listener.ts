@@ -11,6 +11,7 @@ import { createHttp1Server, type Http1Request, type Http1Response, type Http1Ser
 import { webhookDispatcher } from './outbound';
 import { IdWindow, type DedupeStore, type DeliveryRecord, type KnownSecret } from './records';
 import { verify, DEFAULT_TOLERANCE_SECONDS } from './signature';
+import { capHeader, RejectionLimiter, REJECTED_BODY_PREFIX, senderOf, type RejectionLimits } from './rejections';
 
 export type { DedupeStore, DeliveryRecord, ForwardResult, KnownSecret, Verdict } from './records';
 
@@ -33,6 +34,18 @@ export interface ListenerOptions {
   /** Called when a forward finishes (the record now has `forward`). */
   onForwarded?: (record: DeliveryRecord) => void;
   maxStoredBody?: number;
+  /** Open connections at most, and request bytes buffered across all of them. */
+  maxConnections?: number;
+  maxBufferedBytes?: number;
+  /** How many rejected deliveries are recorded one by one (the rest are counted). */
+  rejectionLimits?: Partial<RejectionLimits>;
+}
+
+/** A verdict and, for a verified one, what arrived (uncut), for the forward. */
+interface Decided {
+  record: DeliveryRecord;
+  raw?: Buffer;
+  received?: Record<string, string>;
 }
 
 const KEPT_HEADERS = ['webhook-id', 'webhook-timestamp', 'webhook-signature', 'user-agent', 'content-type'];
@@ -41,12 +54,14 @@ export class WebhookListener {
   private http: Http1Server | undefined;
   private readonly dedupe: DedupeStore;
   /** Verdicts waiting for the after-answer work, handed over in one batch per turn of the event loop. */
-  private pending: DeliveryRecord[] = [];
+  private pending: Decided[] = [];
+  private readonly rejections: RejectionLimiter;
   url = '';
   port = 0;
 
   constructor(private readonly options: ListenerOptions) {
     this.dedupe = options.dedupe ?? new IdWindow();
+    this.rejections = new RejectionLimiter((summary) => this.after({ record: summary }), options.rejectionLimits);
   }
 
   async start(): Promise<string> {
@@ -55,6 +70,8 @@ export class WebhookListener {
         maxBodyBytes: this.options.maxBodyBytes ?? 1024 * 1024,
         headersTimeoutMs: this.options.headersTimeoutMs ?? 10_000,
         requestTimeoutMs: this.options.requestTimeoutMs ?? 15_000,
+        maxConnections: this.options.maxConnections ?? 128,
+        maxBufferedBytes: this.options.maxBufferedBytes ?? 64 * 1024 * 1024,
       },
       (req) => this.handle(req),
     );
@@ -76,6 +93,7 @@ export class WebhookListener {
     const h = this.http;
     this.http = undefined;
     if (!h) return;
+    this.rejections.endWindow();
     await new Promise<void>((resolve) => {
       h.server.close(() => resolve());
       h.closeAllConnections();
@@ -88,60 +106,64 @@ export class WebhookListener {
 
   private handle(req: Http1Request): Http1Response {
     if (req.method !== 'POST') return { status: 405, body: 'Method not allowed', headers: { allow: 'POST' } };
-    const record = this.decide(req.headers, req.body);
-    // Everything else happens after the answer.
-    if (this.pending.push(record) === 1) setImmediate(() => this.drain());
+    const decided = this.decide(req);
+    const record = decided.record;
+    // Everything else happens after the answer; a rejection over the limit was only counted.
+    if ((record.verdict !== 'rejected' || this.rejections.admit(senderOf(req.headers, req.remoteAddress))) && this.pending.push(decided) === 1) setImmediate(() => this.drain());
     return { status: record.status, body: record.status === 200 ? 'OK' : record.verdict === 'rejected' ? 'Invalid signature' : (record.reason ?? 'Bad request') };
   }
 
   private drain(): void {
     const batch = this.pending;
     this.pending = [];
-    for (const record of batch) this.after(record);
+    for (const d of batch) this.after(d);
   }
 
   /** Verifies and classifies; cheap, synchronous, before the answer. */
-  private decide(received: Record<string, string>, raw: Buffer): DeliveryRecord {
+  private decide({ headers: received, body: raw }: Http1Request): Decided {
+    const kept: Record<string, string> = {};
     const headers: Record<string, string> = {};
     for (const h of KEPT_HEADERS) {
       const v = received[h];
-      if (v !== undefined) headers[h] = v;
+      if (v === undefined) continue;
+      kept[h] = v;
+      headers[h] = capHeader(v);
     }
-    const maxStored = this.options.maxStoredBody ?? 256 * 1024;
-    const text = raw.toString('utf8');
-    const body = raw.length > maxStored ? raw.subarray(0, maxStored).toString('utf8') : text;
-    const base = { id: randomUUID(), receivedAt: Date.now(), body, headers, webhookId: headers['webhook-id'], timestamp: headers['webhook-timestamp'] };
+    const base = { id: randomUUID(), receivedAt: Date.now(), headers, webhookId: headers['webhook-id'], timestamp: headers['webhook-timestamp'] };
     const known = this.options.secrets();
     const result = verify({ headers: received, body: raw, secrets: known.map((k) => k.secret), toleranceSeconds: this.options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS });
-    if (!result.ok) return { ...base, verdict: 'rejected', reason: result.message, status: 400 };
-    const endpointId = known[result.secretIndex].endpointId;
+    if (!result.ok) return { record: { ...base, ...storedBody(raw, REJECTED_BODY_PREFIX), verdict: 'rejected', reason: result.message, status: 400 } };
+    const signed = { ...base, ...storedBody(raw, this.options.maxStoredBody ?? 256 * 1024), endpointId: known[result.secretIndex].endpointId };
     let event: { id?: unknown; type?: unknown };
     try {
-      event = JSON.parse(text);
+      event = JSON.parse(raw.toString('utf8'));
     } catch {
-      return { ...base, endpointId, verdict: 'malformed', reason: 'Malformed JSON: the signature is valid but the body is not JSON.', status: 400 };
+      return { record: { ...signed, verdict: 'malformed', reason: 'Malformed JSON: the signature is valid but the body is not JSON.', status: 400 } };
     }
     const eventId = typeof event?.id === 'string' ? event.id : undefined;
     const eventType = typeof event?.type === 'string' ? event.type : undefined;
-    const duplicate = this.dedupe.has(base.webhookId!);
-    if (!duplicate) this.dedupe.add(base.webhookId!);
-    return { ...base, endpointId, eventId, eventType, verdict: duplicate ? 'duplicate' : 'verified', reason: duplicate ? 'Duplicate: this webhook-id was processed already; acknowledged without processing it again.' : undefined, status: 200 };
+    // Deduplicated by the id as signed, not as displayed.
+    const duplicate = this.dedupe.has(kept['webhook-id']);
+    if (!duplicate) this.dedupe.add(kept['webhook-id']);
+    const record: DeliveryRecord = { ...signed, eventId, eventType, verdict: duplicate ? 'duplicate' : 'verified', reason: duplicate ? 'Duplicate: this webhook-id was processed already; acknowledged without processing it again.' : undefined, status: 200 };
+    return { record, raw, received: kept };
   }
 
-  private after(record: DeliveryRecord): void {
+  private after({ record, raw, received }: Decided): void {
     try {
       this.options.onDelivery?.(record);
     } catch {
       /* a listener of ours must not take the server down */
     }
-    const target = record.verdict === 'verified' ? this.options.forwardTo?.() : undefined;
-    if (target) void this.forward(record, target);
+    const target = record.verdict === 'verified' && raw ? this.options.forwardTo?.() : undefined;
+    if (target) void this.forward(record, target, raw!, received!);
   }
 
-  private async forward(record: DeliveryRecord, url: string): Promise<void> {
+  /** Passes on the bytes and headers that arrived, not the stored (possibly cut) copy. */
+  private async forward(record: DeliveryRecord, url: string, body: Buffer, headers: Record<string, string>): Promise<void> {
     const t0 = Date.now();
     try {
-      const res = await request(url, { method: 'POST', headers: record.headers, body: record.body, headersTimeout: 10_000, bodyTimeout: 10_000, dispatcher: webhookDispatcher });
+      const res = await request(url, { method: 'POST', headers, body, headersTimeout: 10_000, bodyTimeout: 10_000, dispatcher: webhookDispatcher });
       await res.body.dump();
       record.forward = { url, status: res.statusCode, durationMs: Date.now() - t0 };
     } catch (err) {
@@ -154,4 +176,10 @@ export class WebhookListener {
       /* ignore */
     }
   }
+}
+
+/** The body as stored: the whole of it, or its first `max` bytes and how big it was. */
+function storedBody(raw: Buffer, max: number): Pick<DeliveryRecord, 'body' | 'bodyBytes' | 'bodyTruncated'> {
+  if (raw.length <= max) return { body: raw.toString('utf8') };
+  return { body: raw.subarray(0, max).toString('utf8'), bodyBytes: raw.length, bodyTruncated: true };
 }

@@ -31,9 +31,15 @@ export interface DeliveryRecord {
   endpointId?: string;
   eventId?: string;
   eventType?: string;
-  /** The raw body as received (cut at `maxStoredBody`). */
+  /** The body as received, cut at `maxStoredBody` (a short prefix only when rejected). */
   body: string;
-  /** Headers that matter for replay and inspection (never a secret). */
+  /** The size of the body as received, when `body` holds less of it. */
+  bodyBytes?: number;
+  /** `body` is not the whole body: it cannot be replayed. */
+  bodyTruncated?: boolean;
+  /** A summary of rejected deliveries counted rather than kept one by one: how many. */
+  count?: number;
+  /** Headers that matter for replay and inspection (never a secret), values capped. */
   headers: Record<string, string>;
   forward?: ForwardResult;
 }

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { request } from 'undici';
 import { webhookDispatcher } from './outbound';
 import type { DeliveryRecord, KnownSecret } from './records';
+import { replayableBody } from './replayable';
 import { signedHeaders } from './signature';
 
 export const newWebhookId = (): string => `msg_${randomBytes(12).toString('hex')}`;
@@ -87,17 +88,19 @@ export async function sendTestEvent(input: TestEventInput): Promise<{ status: nu
 /** Sends a received delivery again, re-signed; `keepWebhookId` tests the receiver's duplicate handling. */
 export async function replay(record: DeliveryRecord, known: readonly KnownSecret[], url: string, keepWebhookId: boolean): Promise<number> {
   const webhookId = keepWebhookId && record.webhookId ? record.webhookId : undefined;
-  return sendSigned({ url, secret: secretThatVerified(record, known), body: record.body, webhookId });
+  const body = replayableBody(record);
+  return sendSigned({ url, secret: secretThatVerified(record, known), body, webhookId });
 }
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /** A curl command that sends the delivery again, signed now (valid for the receiver's tolerance). */
 export function signedCurl(record: DeliveryRecord, known: readonly KnownSecret[], url: string): string {
-  const headers = { 'content-type': 'application/json', ...signedHeaders(secretThatVerified(record, known), newWebhookId(), record.body) };
+  const body = replayableBody(record);
+  const headers = { 'content-type': 'application/json', ...signedHeaders(secretThatVerified(record, known), newWebhookId(), body) };
   return [
     `curl -X POST ${shellQuote(url)}`,
     ...Object.entries(headers).map(([k, v]) => `-H ${shellQuote(`${k}: ${v}`)}`),
-    `--data-raw ${shellQuote(record.body)}`,
+    `--data-raw ${shellQuote(body)}`,
   ].join(' \\\n  ');
 }

@@ -4,98 +4,9 @@
  * line per change, in order, batched per turn of the event loop, so nothing acknowledged waits
  * long for the disk.
  */
-import { appendFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { AppendLog, fileLines } from './appendLog';
 import { IdWindow, type DedupeStore, type DeliveryRecord } from './records';
-
-/**
- * An append-only file of lines. Lines added while a write is under way go out together in the
- * next one (one write per batch, not per line, at thousands of deliveries a second); when the
- * file holds `compactAt` lines it is rewritten with only what `current()` returns.
- */
-class AppendLog {
-  private pending: string[] = [];
-  private writing: Promise<void> | undefined;
-  private lines = 0;
-  private dirReady = false;
-  /** Set by clear(): the next write replaces the file. */
-  private truncate = false;
-
-  constructor(
-    private readonly path: string,
-    private readonly compactAt: number,
-    private readonly current: () => string[],
-  ) {}
-
-  /** Lines already in the file (read at start-up). */
-  setLineCount(n: number): void {
-    this.lines = n;
-  }
-
-  /** Resolves once the line is on disk. */
-  append(line: string): Promise<void> {
-    this.pending.push(line);
-    return this.kick();
-  }
-
-  clear(): Promise<void> {
-    this.pending = [];
-    this.truncate = true;
-    return this.kick();
-  }
-
-  /** Resolves when everything appended so far is on disk. */
-  async flush(): Promise<void> {
-    while (this.writing) await this.writing;
-  }
-
-  private kick(): Promise<void> {
-    this.writing ??= this.drain();
-    return this.writing;
-  }
-
-  private async drain(): Promise<void> {
-    try {
-      // Let the appends of this turn of the event loop join the batch.
-      await new Promise<void>((r) => setImmediate(r));
-      while (this.pending.length || this.truncate) {
-        const batch = this.pending;
-        this.pending = [];
-        try {
-          if (!this.dirReady) {
-            await mkdir(dirname(this.path), { recursive: true });
-            this.dirReady = true;
-          }
-          if (this.truncate || this.lines + batch.length >= this.compactAt) {
-            const lines = this.current();
-            await rewrite(this.path, lines);
-            this.lines = lines.length;
-            this.truncate = false;
-          } else {
-            await appendFile(this.path, `${batch.join('\n')}\n`);
-            this.lines += batch.length;
-          }
-        } catch {
-          // Disk trouble must not stop the listener: keep the lines for the next append to retry.
-          this.pending = batch.concat(this.pending);
-          this.dirReady = false;
-          return;
-        }
-      }
-    } finally {
-      // In the same step as the loop's last check, so no append can slip in between and wait for nothing.
-      this.writing = undefined;
-    }
-  }
-}
-
-async function rewrite(path: string, lines: string[]): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  const tmp = `${path}.tmp`;
-  await writeFile(tmp, lines.length ? `${lines.join('\n')}\n` : '');
-  await rename(tmp, path);
-}
 
 export class FileDedupeStore implements DedupeStore {
   private readonly window: IdWindow;
@@ -103,7 +14,12 @@ export class FileDedupeStore implements DedupeStore {
 
   constructor(path: string, cap = 10_000) {
     this.window = new IdWindow(cap);
-    this.log = new AppendLog(path, cap * 2, () => this.window.ids());
+    this.log = new AppendLog(path, cap * 2, async (lines) => {
+      // What every window processed, not only this one.
+      const all = new IdWindow(cap);
+      for await (const id of lines) all.add(id);
+      return all.ids();
+    });
     let lines = 0;
     try {
       for (const id of readFileSync(path, 'utf8').split('\n')) {
@@ -130,59 +46,85 @@ export class FileDedupeStore implements DedupeStore {
   }
 }
 
+/** Rejected deliveries have a cap of their own: a flood of them never pushes out a verified one. */
+const isRejected = (r: Pick<DeliveryRecord, 'verdict'>) => r.verdict === 'rejected';
+
+type Entry<T> = [id: string, entry: { rejected: boolean; value: T }];
+
+/**
+ * The newest `cap` signed and `rejectedCap` rejected entries of a list in arrival order (the
+ * last line for an id wins), oldest first.
+ */
+function newest<T>(byId: Map<string, Entry<T>[1]>, cap: number, rejectedCap: number): Entry<T>[] {
+  const kept: Entry<T>[] = [];
+  let signed = 0;
+  let rejected = 0;
+  for (const e of [...byId].reverse()) {
+    if (e[1].rejected ? rejected++ < rejectedCap : signed++ < cap) kept.push(e);
+  }
+  return kept.reverse();
+}
+
+/** Reads stored lines: the last one for an id wins (updates are appended); torn lines are skipped. */
+async function readRecords<T>(lines: AsyncIterable<string>, cap: number, rejectedCap: number, pick: (r: DeliveryRecord, line: string) => T): Promise<{ kept: T[]; lines: number }> {
+  let byId = new Map<string, Entry<T>[1]>();
+  let count = 0;
+  for await (const line of lines) {
+    count++;
+    let r: DeliveryRecord;
+    try {
+      r = JSON.parse(line) as DeliveryRecord;
+    } catch {
+      continue;
+    }
+    if (!r || typeof r.id !== 'string') continue;
+    byId.delete(r.id);
+    byId.set(r.id, { rejected: isRejected(r), value: pick(r, line) });
+    // An old, oversized file is read in bounded memory.
+    if (byId.size > 4 * (cap + rejectedCap)) byId = new Map(newest(byId, cap, rejectedCap));
+  }
+  return { kept: newest(byId, cap, rejectedCap).map(([, e]) => e.value), lines: count };
+}
+
 export class EventStore {
-  /** Oldest first. */
-  private records: DeliveryRecord[] = [];
+  /** Oldest first, each class under its own cap. */
+  private signed: DeliveryRecord[] = [];
+  private rejected: DeliveryRecord[] = [];
   private readonly byId = new Map<string, DeliveryRecord>();
-  /** Each record as stored, so compacting the file does not serialise everything again. */
-  private readonly lines = new Map<string, string>();
   private readonly log: AppendLog;
 
   constructor(
     private readonly path: string,
     private readonly cap = 1000,
+    private readonly rejectedCap = 200,
   ) {
-    this.log = new AppendLog(path, cap * 2, () => this.records.map((r) => this.lines.get(r.id) ?? JSON.stringify(r)));
+    this.log = new AppendLog(path, (cap + rejectedCap) * 2, async (lines) => (await readRecords(lines, cap, rejectedCap, (_, line) => line)).kept);
   }
 
-  /** Reads what was stored; the last line for an id wins (updates are appended). */
   async load(): Promise<DeliveryRecord[]> {
-    let text = '';
-    try {
-      text = await readFile(this.path, 'utf8');
-    } catch {
-      /* first run */
-    }
-    const byId = new Map<string, DeliveryRecord>();
-    let lines = 0;
-    for (const line of text.split('\n')) {
-      if (!line) continue;
-      lines++;
-      try {
-        const r = JSON.parse(line) as DeliveryRecord;
-        if (r && typeof r.id === 'string') {
-          byId.delete(r.id);
-          byId.set(r.id, r);
-        }
-      } catch {
-        /* a torn last line after a crash */
-      }
-    }
+    const { kept, lines } = await readRecords(fileLines(this.path), this.cap, this.rejectedCap, (r) => r);
     this.log.setLineCount(lines);
-    this.records = [...byId.values()].slice(-this.cap);
+    this.signed = kept.filter((r) => !isRejected(r));
+    this.rejected = kept.filter(isRejected);
     this.byId.clear();
-    this.lines.clear();
-    for (const r of this.records) this.byId.set(r.id, r);
+    for (const r of kept) this.byId.set(r.id, r);
     return this.list();
   }
 
-  /** Newest first. */
+  /** Newest first (by arrival). */
   list(): DeliveryRecord[] {
-    return [...this.records].reverse();
+    const out: DeliveryRecord[] = [];
+    let i = this.signed.length - 1;
+    let j = this.rejected.length - 1;
+    while (i >= 0 || j >= 0) {
+      if (j < 0 || (i >= 0 && this.signed[i].receivedAt >= this.rejected[j].receivedAt)) out.push(this.signed[i--]);
+      else out.push(this.rejected[j--]);
+    }
+    return out;
   }
 
   get size(): number {
-    return this.records.length;
+    return this.signed.length + this.rejected.length;
   }
 
   get(id: string): DeliveryRecord | undefined {
@@ -192,27 +134,22 @@ export class EventStore {
   /** Adds or updates a record; resolves once it is on disk. */
   put(record: DeliveryRecord): Promise<void> {
     const old = this.byId.get(record.id);
+    const list = isRejected(old ?? record) ? this.rejected : this.signed;
     if (old) {
       // Updates are of recent records: look from the newest end.
-      if (old !== record) this.records[this.records.lastIndexOf(old)] = record;
+      if (old !== record) list[list.lastIndexOf(old)] = record;
     } else {
-      this.records.push(record);
-      if (this.records.length > this.cap) {
-        const dropped = this.records.shift()!.id;
-        this.byId.delete(dropped);
-        this.lines.delete(dropped);
-      }
+      list.push(record);
+      if (list.length > (list === this.rejected ? this.rejectedCap : this.cap)) this.byId.delete(list.shift()!.id);
     }
-    const line = JSON.stringify(record);
     this.byId.set(record.id, record);
-    this.lines.set(record.id, line);
-    return this.log.append(line);
+    return this.log.append(JSON.stringify(record));
   }
 
   clear(): Promise<void> {
-    this.records = [];
+    this.signed = [];
+    this.rejected = [];
     this.byId.clear();
-    this.lines.clear();
     return this.log.clear();
   }
 

@@ -32,11 +32,11 @@ const req = { deployment: 'd', messages: [{ role: 'user' as const, content: 'x' 
 describe('HTTP layer under faults', () => {
   const fast = { baseDelayMs: 10, maxDelayMs: 20 };
 
-  it('retries 5xx with backoff and then succeeds', async () => {
+  it('retries 5xx with backoff and then succeeds (a GET)', async () => {
     const s = await scripted([status(503), status(502)]);
     const c = new AzureOpenAIClient({ endpoint: s.url, auth: { kind: 'apiKey', apiKey: 'k' }, retry: fast });
     try {
-      assert.equal((await c.createChatCompletion(req)).choices[0].message.content, 'ok');
+      assert.equal((await c.getResponse('resp_1')).id, 'c');
       assert.equal(s.hits(), 3);
     } finally {
       await c.close();
@@ -44,11 +44,11 @@ describe('HTTP layer under faults', () => {
     }
   });
 
-  it('retries a connection reset', async () => {
+  it('retries a connection reset (a GET)', async () => {
     const s = await scripted([reset]);
     const c = new AzureOpenAIClient({ endpoint: s.url, auth: { kind: 'apiKey', apiKey: 'k' }, retry: fast });
     try {
-      await c.createChatCompletion(req);
+      await c.getResponse('resp_1');
       assert.equal(s.hits(), 2);
     } finally {
       await c.close();
@@ -60,7 +60,7 @@ describe('HTTP layer under faults', () => {
     const s = await scripted([status(500), status(500), status(500), status(500), status(500)]);
     const c = new AzureOpenAIClient({ endpoint: s.url, auth: { kind: 'apiKey', apiKey: 'k' }, retry: { ...fast, maxRetries: 2 } });
     try {
-      await assert.rejects(c.createChatCompletion(req), (e: unknown) => e instanceof ServiceError && e.status === 500 && /failed \(HTTP 500\)/.test(e.message));
+      await assert.rejects(c.getResponse('resp_1'), (e: unknown) => e instanceof ServiceError && e.status === 500 && /failed \(HTTP 500\)/.test(e.message));
       assert.equal(s.hits(), 3);
     } finally {
       await c.close();
@@ -179,5 +179,49 @@ describe('HTTP layer under faults', () => {
       await c.close();
       await s.close();
     }
+  });
+
+  describe('what is not safe to send twice', () => {
+    const endpoint = { name: 'e', url: 'https://example.com/hook', event_types: ['response.completed'] };
+    for (const [label, fault] of [['answered 503', status(503)], ['reset', reset]] as const) {
+      it(`a webhook endpoint create that is ${label} is sent once, and the error says to look for it before creating it again`, async () => {
+        const s = await scripted([fault]);
+        const c = new AzureOpenAIClient({ endpoint: s.url, auth: { kind: 'apiKey', apiKey: 'k' }, retry: fast });
+        try {
+          await assert.rejects(c.createWebhookEndpoint(endpoint), /may have been created all the same: refresh the list of webhook endpoints/);
+          assert.equal(s.hits(), 1);
+        } finally {
+          await c.close();
+          await s.close();
+        }
+      });
+    }
+
+    it('a chat completion answered 503 or reset is sent once; one refused with 429 is sent again', async () => {
+      const s = await scripted([status(503), reset, status(429, { 'retry-after-ms': '10' })]);
+      const c = new AzureOpenAIClient({ endpoint: s.url, auth: { kind: 'apiKey', apiKey: 'k' }, retry: fast });
+      try {
+        await assert.rejects(c.createChatCompletion(req), (e: unknown) => (e as ServiceError).status === 503);
+        await assert.rejects(c.createChatCompletion(req), (e: unknown) => (e as ServiceError).kind === 'network');
+        assert.equal(s.hits(), 2);
+        assert.equal((await c.createChatCompletion(req)).choices[0].message.content, 'ok');
+        assert.equal(s.hits(), 4);
+      } finally {
+        await c.close();
+        await s.close();
+      }
+    });
+
+    it('a cancel (documented idempotent) is retried', async () => {
+      const s = await scripted([status(503)]);
+      const c = new AzureOpenAIClient({ endpoint: s.url, auth: { kind: 'apiKey', apiKey: 'k' }, retry: fast });
+      try {
+        await c.cancelResponse('resp_1');
+        assert.equal(s.hits(), 2);
+      } finally {
+        await c.close();
+        await s.close();
+      }
+    });
   });
 });

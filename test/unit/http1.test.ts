@@ -100,4 +100,12 @@ describe('HTTP/1.1 layer of the listener', () => {
     assert.deepEqual(statuses(raw), [500, 500]);
     await new Promise<void>((r) => (failing.server.close(() => r()), failing.closeAllConnections()));
   });
+
+  it('trims only space and tab around header values and chunk sizes (other whitespace is refused)', async () => {
+    for (const ws of ['\v', '\f', '\xa0']) {
+      assert.deepEqual(statuses(await exchange(port, `POST / HTTP/1.1\r\nhost: x\r\ncontent-length: ${ws}2\r\n\r\nok`)), [400], `content-length with ${JSON.stringify(ws)}`);
+      assert.deepEqual(statuses(await exchange(port, `POST / HTTP/1.1\r\nhost: x\r\ntransfer-encoding: chunked\r\n\r\n${ws}2\r\nok\r\n0\r\n\r\n`)), [400], `chunk size with ${JSON.stringify(ws)}`);
+    }
+    assert.deepEqual(statuses(await exchange(port, 'POST / HTTP/1.1\r\nhost: x\r\ncontent-length: \t2 \r\n\r\nok', 'POST / HTTP/1.1\r\nhost: x\r\ntransfer-encoding: chunked\r\nconnection: close\r\n\r\n2 \t\r\nok\r\n0\r\n\r\n')), [200, 200]);
+  });
 });

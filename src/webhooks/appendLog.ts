@@ -1,0 +1,206 @@
+/**
+ * An append-only file of lines, shared safely: two VS Code windows use the same global storage,
+ * and a crash can leave a torn last line.
+ *
+ * - Lines added while a write is under way go out together in the next one (one write per batch).
+ * - Each write starts on a fresh line, so a torn line never swallows the next record.
+ * - Compaction rebuilds the file from the file itself (what every process appended), under a lock
+ *   file, through a temporary file of its own; lines appended to the old file while it ran are
+ *   carried over after the rename.
+ * - Files are created readable by the user only.
+ */
+import { createReadStream } from 'node:fs';
+import { appendFile, mkdir, open, rename, stat, unlink, writeFile, type FileHandle } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { dirname } from 'node:path';
+import { createInterface } from 'node:readline';
+
+const MODE = 0o600;
+/** A lock older than this was left by a process that died while compacting. */
+const STALE_LOCK_MS = 30_000;
+
+/** Given every line of the file, oldest first, returns the lines to keep. */
+export type Compactor = (lines: AsyncIterable<string>) => Promise<string[]>;
+
+export class AppendLog {
+  private pending: string[] = [];
+  private writing: Promise<void> | undefined;
+  private lines = 0;
+  private dirReady = false;
+  /** Unknown until the first write looks at the file's last byte. */
+  private endsWithNewline: boolean | undefined;
+  /** Set by clear(): the next write replaces the file. */
+  private truncate = false;
+
+  constructor(
+    readonly path: string,
+    private readonly compactAt: number,
+    private readonly compact: Compactor,
+  ) {}
+
+  /** Lines already in the file (read at start-up). */
+  setLineCount(n: number): void {
+    this.lines = n;
+  }
+
+  /** Resolves once the line is on disk. */
+  append(line: string): Promise<void> {
+    this.pending.push(line);
+    return this.kick();
+  }
+
+  clear(): Promise<void> {
+    this.pending = [];
+    this.truncate = true;
+    return this.kick();
+  }
+
+  /** Resolves when everything appended so far is on disk. */
+  async flush(): Promise<void> {
+    while (this.writing) await this.writing;
+  }
+
+  private kick(): Promise<void> {
+    this.writing ??= this.drain();
+    return this.writing;
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      // Let the appends of this turn of the event loop join the batch.
+      await new Promise<void>((r) => setImmediate(r));
+      while (this.pending.length || this.truncate) {
+        const batch = this.pending;
+        this.pending = [];
+        try {
+          if (!this.dirReady) {
+            await mkdir(dirname(this.path), { recursive: true });
+            this.dirReady = true;
+          }
+          if (this.truncate) {
+            // Cleared for every window: even while another one compacts.
+            if ((await withLock(this.path, () => replace(this.path, batch).then(() => true))) === undefined) await replace(this.path, batch);
+            this.lines = batch.length;
+            this.truncate = false;
+            this.endsWithNewline = true;
+            continue;
+          }
+          this.endsWithNewline ??= await endsWithNewline(this.path);
+          await appendFile(this.path, `${this.endsWithNewline ? '' : '\n'}${batch.join('\n')}\n`, { mode: MODE });
+          this.endsWithNewline = true;
+          this.lines += batch.length;
+          if (this.lines >= this.compactAt) {
+            const kept = await withLock(this.path, () => this.rebuild());
+            if (kept !== undefined) this.lines = kept;
+          }
+        } catch {
+          // Disk trouble must not stop the listener: keep the lines for the next append to retry.
+          this.pending = batch.concat(this.pending);
+          this.dirReady = false;
+          this.endsWithNewline = undefined;
+          return;
+        }
+      }
+    } finally {
+      // In the same step as the loop's last check, so no append can slip in between and wait for nothing.
+      this.writing = undefined;
+    }
+  }
+
+  /** Rewrites the file with what the compactor keeps; returns how many lines it holds. */
+  private async rebuild(): Promise<number> {
+    let old: FileHandle;
+    try {
+      old = await open(this.path, 'r');
+    } catch {
+      return 0;
+    }
+    try {
+      const size = (await old.stat()).size;
+      const kept = size ? await this.compact(readLines(old, size)) : [];
+      await replace(this.path, kept);
+      // Another process may have appended to the old file while this one read it.
+      const late = (await old.stat()).size - size;
+      if (late > 0) {
+        const { buffer } = await old.read(Buffer.alloc(late), 0, late, size);
+        const text = buffer.toString('utf8');
+        await appendFile(this.path, text.endsWith('\n') ? text : `${text}\n`, { mode: MODE });
+        return kept.length + text.split('\n').filter(Boolean).length;
+      }
+      return kept.length;
+    } finally {
+      await old.close();
+    }
+  }
+}
+
+async function* readLines(file: FileHandle, size: number): AsyncIterable<string> {
+  const stream = createReadStream('', { fd: file.fd, start: 0, end: size - 1, autoClose: false, encoding: 'utf8' });
+  for await (const line of createInterface({ input: stream, crlfDelay: Infinity })) if (line) yield line;
+}
+
+/** Every line of a file, oldest first (none when it does not exist), read as a stream. */
+export async function* fileLines(path: string): AsyncIterable<string> {
+  let file: FileHandle;
+  try {
+    file = await open(path, 'r');
+  } catch {
+    return;
+  }
+  try {
+    const size = (await file.stat()).size;
+    if (size) yield* readLines(file, size);
+  } finally {
+    await file.close();
+  }
+}
+
+async function endsWithNewline(path: string): Promise<boolean> {
+  let file: FileHandle;
+  try {
+    file = await open(path, 'r');
+  } catch {
+    return true;
+  }
+  try {
+    const size = (await file.stat()).size;
+    if (!size) return true;
+    const { buffer } = await file.read(Buffer.alloc(1), 0, 1, size - 1);
+    return buffer[0] === 10;
+  } finally {
+    await file.close();
+  }
+}
+
+/** Replaces the file at once, through a temporary file no other process uses. */
+async function replace(path: string, lines: string[]): Promise<void> {
+  const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    await writeFile(tmp, lines.length ? `${lines.join('\n')}\n` : '', { mode: MODE });
+    await rename(tmp, path);
+  } catch (err) {
+    await unlink(tmp).catch(() => undefined);
+    throw err;
+  }
+}
+
+/** Runs `fn` holding `<path>.lock`; undefined when another process holds it (it is compacting). */
+async function withLock<T>(path: string, fn: () => Promise<T>): Promise<T | undefined> {
+  const lock = `${path}.lock`;
+  let handle: FileHandle;
+  try {
+    handle = await open(lock, 'wx', MODE);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    const age = Date.now() - (await stat(lock).then((s) => s.mtimeMs, () => Date.now()));
+    if (age < STALE_LOCK_MS) return undefined;
+    await unlink(lock).catch(() => undefined);
+    return withLock(path, fn);
+  }
+  try {
+    await handle.close();
+    return await fn();
+  } finally {
+    await unlink(lock).catch(() => undefined);
+  }
+}
