@@ -176,7 +176,7 @@ async function benchWebhookListener(): Promise<void> {
     const fmt = (x: { perSecond: number; p50: number; p99: number; failed: number }) => `${Math.round(x.perSecond).toLocaleString('en')}/s, p50 ${x.p50.toFixed(2)} ms, p99 ${x.p99.toFixed(2)} ms${x.failed ? `, ${x.failed} failed` : ''}`;
     const saturation = r.label.startsWith('saturation');
     rows.push({
-      benchmark: `Webhook listener, ${r.label}, 10 s`,
+      benchmark: `Webhook listener, ${r.label}, ${r.ours.seconds.toFixed(1)} s (reference ${r.reference.seconds.toFixed(1)} s)`,
       ours: fmt(r.ours),
       reference: `${fmt(r.reference)} (node:http + standardwebhooks)`,
       ratio: saturation ? (r.ours.perSecond / r.reference.perSecond).toFixed(2) : (r.reference.p99 / r.ours.p99).toFixed(2),

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { EXTENSION_ID, workbench } from './support';
 
@@ -17,5 +19,12 @@ describe('extension in a real VS Code host', () => {
     const loaded = Object.keys(require.cache).filter((p) => p.includes(ext().extensionPath));
     assert.ok(loaded.some((p) => p.endsWith('extension.js')), 'the extension bundle is in the module cache');
     assert.deepEqual(loaded.filter((p) => /dist[\\/](identity|emulator-lib)\.js$/.test(p)), []);
+    // Not loaded, and not bundled into the extension either: the code lives only in its own bundle.
+    const bundle = (name: string) => readFileSync(join(ext().extensionPath, 'dist', name), 'utf8');
+    const main = bundle('extension.js');
+    for (const [marker, own] of [['ManagedIdentityCredential', 'identity.js'], ['gpt-tokenizer', 'emulator-lib.js']]) {
+      assert.ok(bundle(own).includes(marker), `${marker} marks ${own}`);
+      assert.ok(!main.includes(marker), `extension.js must not contain ${own}'s code (${marker})`);
+    }
   });
 });

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { AzureOpenAIClient } from '../../src/service/client';
 import { ArmClient } from '../../src/service/arm';
 import { ServiceError } from '../../src/service/errors';
@@ -130,15 +132,32 @@ describe('service client against the emulator', () => {
     }
   });
 
-  it('sends bearer tokens from the token provider as Authorization', async () => {
+  it('sends bearer tokens from the token provider as Authorization, never as api-key', async () => {
+    const seen: IncomingHttpHeaders[] = [];
+    const completion = { id: 'c', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }] };
+    const server = createServer((req, res) => {
+      seen.push(req.headers);
+      req.resume().on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(completion)));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     let calls = 0;
-    const c = new AzureOpenAIClient({ endpoint: emu.url, auth: { kind: 'bearer', getToken: async () => (calls++, emu.apiKey) } });
+    const c = new AzureOpenAIClient({ endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, auth: { kind: 'bearer', getToken: async () => `token-${++calls}` } });
     try {
-      const res = await c.createChatCompletion({ deployment: 'gpt-4o-mini', messages });
-      assert.equal(res.choices.length, 1);
+      await c.createChatCompletion({ deployment: 'gpt-4o-mini', messages });
       assert.equal(calls, 1);
+      assert.equal(seen[0].authorization, 'Bearer token-1');
+      assert.equal(seen[0]['api-key'], undefined);
     } finally {
       await c.close();
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+    // The emulator, like the v1 API, also takes the key itself as a bearer token.
+    const viaEmulator = new AzureOpenAIClient({ endpoint: emu.url, auth: { kind: 'bearer', getToken: async () => emu.apiKey } });
+    try {
+      assert.equal((await viaEmulator.createChatCompletion({ deployment: 'gpt-4o-mini', messages })).choices.length, 1);
+    } finally {
+      await viaEmulator.close();
     }
   });
 

@@ -112,10 +112,11 @@ describe('emulator', () => {
 
 describe('emulator CLI', function () {
   this.timeout(20000);
-  const cli = join(__dirname, '..', '..', 'dist', 'emulator.js');
+  // The source, not dist/emulator.js: `npm run test:node` alone must not test a stale bundle.
+  const cli = ['--import', 'tsx', join(__dirname, '..', '..', 'src', 'emulator', 'cli.ts')];
 
   it('prints exactly the URL and key lines, serves requests, logs them to stderr and stops on SIGTERM', async () => {
-    const child = spawn(process.execPath, [cli, '--port', '0', '--api-key', 'cli-key'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...cli, '--port', '0', '--api-key', 'cli-key'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -139,7 +140,7 @@ describe('emulator CLI', function () {
   });
 
   it('explains bad arguments and exits 2', async () => {
-    const child = spawn(process.execPath, [cli, '--port', 'eighty'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...cli, '--port', 'eighty'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     const [code] = await once(child, 'exit');
@@ -154,12 +155,12 @@ describe('emulator CLI', function () {
     const dir = mkdtempSync(join(tmpdir(), 'emu-'));
     writeFileSync(join(dir, 'good.json'), JSON.stringify({ deployments: [{ name: 'custom', model: 'gpt-4o-mini' }] }));
     writeFileSync(join(dir, 'bad.json'), '{ nope');
-    const bad = spawn(process.execPath, [cli, '--config', join(dir, 'bad.json')], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const bad = spawn(process.execPath, [...cli, '--config', join(dir, 'bad.json')], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     bad.stderr.on('data', (d) => (stderr += d));
     assert.equal((await once(bad, 'exit'))[0], 2);
     assert.match(stderr, /not valid JSON/);
-    const good = spawn(process.execPath, [cli, '--config', join(dir, 'good.json'), '--api-key', 'k'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const good = spawn(process.execPath, [...cli, '--config', join(dir, 'good.json'), '--api-key', 'k'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     good.stdout.on('data', (d) => (out += d));
     try {

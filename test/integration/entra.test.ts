@@ -8,6 +8,7 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ClientSecretCredential, type TokenCredentialOptions } from '@azure/identity';
+import { SignJWT, decodeJwt, decodeProtectedHeader, generateKeyPair } from 'jose';
 import { resolveCloud } from '../../src/auth/clouds';
 import { credentialSource, identitySource } from '../../src/auth/identity';
 import { AuthError, TokenCache, bearerAuth } from '../../src/auth/tokens';
@@ -123,7 +124,7 @@ describe('Entra ID sign-in against a local identity provider', function () {
     assert.equal(auth.scope, 'https://cognitiveservices.azure.com/.default');
   });
 
-  it('answers 401 to tokens that are expired, for another audience, from an unknown key, or not JWTs', async () => {
+  it('answers 401 to tokens that are expired, for another audience, forged, signed with a key the issuer never published, or not JWTs', async () => {
     const post = (token: string) =>
       fetch(`${emu.url}/openai/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'gpt-4o', messages }) });
     const oid = issuer.clients[0].oid;
@@ -133,7 +134,15 @@ describe('Entra ID sign-in against a local identity provider', function () {
     const wrongAudience = await issuer.mint({ oid }, { audience: 'https://management.azure.com', expiresInSeconds: 600 });
     const [h, p] = good.split('.');
     const forged = `${h}.${p}.${Buffer.from('not the signature').toString('base64url')}`;
-    for (const [name, token] of Object.entries({ expired, wrongAudience, forged, garbage: 'a.b.c', opaque: 'not-a-jwt' })) {
+    // Same claims and header, signed with a key the issuer never published: once under the
+    // issuer's own kid, once under a kid it does not know.
+    const { privateKey: strangerKey } = await generateKeyPair('RS256');
+    const { kid } = decodeProtectedHeader(good);
+    const claims = decodeJwt(good);
+    const signWith = (headerKid: string) => new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: headerKid, typ: 'at+jwt' }).sign(strangerKey);
+    const unknownKey = await signWith(kid!);
+    const unknownKid = await signWith('kid-nobody-published');
+    for (const [name, token] of Object.entries({ expired, wrongAudience, forged, unknownKey, unknownKid, garbage: 'a.b.c', opaque: 'not-a-jwt' })) {
       const res = await post(token);
       assert.equal(res.status, 401, name);
       const body = (await res.json()) as { error: { code: string; message: string } };

@@ -14,13 +14,17 @@ const reset: Step = (req) => req.socket.destroy();
 
 async function scripted(steps: Step[]) {
   let hits = 0;
+  const times: number[] = [];
   const server = createServer((req, res) => {
+    times.push(Date.now());
     req.resume();
     req.on('end', () => (steps[hits++] ?? ok)(req, res));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, hits: () => hits, close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }) };
+  /** Milliseconds between consecutive requests. */
+  const gaps = () => times.slice(1).map((t, i) => t - times[i]);
+  return { url, hits: () => hits, gaps, close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }) };
 }
 
 const req = { deployment: 'd', messages: [{ role: 'user' as const, content: 'x' }] };
@@ -85,6 +89,51 @@ describe('HTTP layer under faults', () => {
       await c.createChatCompletion(req);
       const waited = Date.now() - t0;
       assert.ok(waited >= 290 && waited < 3000, `waited ${waited} ms`);
+    } finally {
+      await c.close();
+      await s.close();
+    }
+  });
+
+  it('backs off exponentially between retries instead of hammering a failing service', async () => {
+    const s = await scripted([status(503), status(503), status(503)]);
+    const c = new AzureOpenAIClient({ endpoint: s.url, auth: { kind: 'apiKey', apiKey: 'k' }, retry: { baseDelayMs: 200, maxDelayMs: 10_000, maxRetries: 3 } });
+    try {
+      await c.getResponse('resp_1');
+      assert.equal(s.hits(), 4);
+      // Attempt n waits between half and all of base * 2^n: 100-200, 200-400, 400-800 ms.
+      const [a, b, d] = s.gaps();
+      assert.ok(a >= 95 && b >= 195 && d >= 395, `gaps ${s.gaps().join(', ')} ms`);
+    } finally {
+      await c.close();
+      await s.close();
+    }
+  });
+
+  it('gives up when the next wait would exceed the retry time budget, and says when to try again', async () => {
+    const s = await scripted([status(503, { 'retry-after-ms': '300' }), status(503, { 'retry-after-ms': '300' }), status(503, { 'retry-after-ms': '300' })]);
+    const c = new AzureOpenAIClient({ endpoint: s.url, auth: { kind: 'apiKey', apiKey: 'k' }, retry: { maxRetries: 5, maxTotalMs: 500 } });
+    try {
+      const t0 = Date.now();
+      await assert.rejects(c.getResponse('resp_1'), (e: unknown) => e instanceof ServiceError && e.status === 503 && e.retryAfterMs === 300);
+      const took = Date.now() - t0;
+      // One retry fits in 500 ms, a second would not: two requests, about 300 ms.
+      assert.equal(s.hits(), 2);
+      assert.ok(took < 500, `took ${took} ms`);
+    } finally {
+      await c.close();
+      await s.close();
+    }
+  });
+
+  it('reports at once a rate limit whose wait is longer than the budget', async () => {
+    const s = await scripted([status(429, { 'retry-after-ms': '30000' })]);
+    const c = new AzureOpenAIClient({ endpoint: s.url, auth: { kind: 'apiKey', apiKey: 'k' }, retry: { maxTotalMs: 2000 } });
+    try {
+      const t0 = Date.now();
+      await assert.rejects(c.getResponse('resp_1'), (e: unknown) => e instanceof ServiceError && e.status === 429 && e.retryAfterMs === 30_000);
+      assert.equal(s.hits(), 1);
+      assert.ok(Date.now() - t0 < 1000, `took ${Date.now() - t0} ms`);
     } finally {
       await c.close();
       await s.close();

@@ -7,7 +7,7 @@ export interface Received {
   body: string;
 }
 
-export async function startReceiver(statuses: number[] = []): Promise<{ url: string; received: Received[]; next(count?: number, ms?: number): Promise<Received[]>; close(): Promise<void> }> {
+export async function startReceiver(statuses: number[] = [], options: { delayMs?: number } = {}): Promise<{ url: string; received: Received[]; next(count?: number, ms?: number): Promise<Received[]>; close(): Promise<void> }> {
   const received: Received[] = [];
   const waiters: Array<() => void> = [];
   const server = createServer((req, res) => {
@@ -15,7 +15,8 @@ export async function startReceiver(statuses: number[] = []): Promise<{ url: str
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-      res.writeHead(statuses.shift() ?? 200).end();
+      const status = statuses.shift() ?? 200;
+      setTimeout(() => res.writeHead(status).end(), options.delayMs ?? 0);
       waiters.splice(0).forEach((w) => w());
     });
   });

@@ -65,6 +65,18 @@ describe('webhook signatures', () => {
     assert.equal(reason(good), 'ok');
   });
 
+  it('accepts timestamps up to 300 s away by default, and exactly the tolerance it is given', () => {
+    const secret = generateSecret();
+    const body = '{"a":1}';
+    const now = 1_700_000_000_000;
+    const at = (offsetSeconds: number, toleranceSeconds?: number) => {
+      const r = verify({ headers: signedHeaders(secret, 'msg_t', body, now + offsetSeconds * 1000), body, secrets: [secret], now, toleranceSeconds });
+      return r.ok ? 'ok' : r.reason;
+    };
+    assert.deepEqual([at(-300), at(300), at(-301), at(301)], ['ok', 'ok', 'timestamp-too-old', 'timestamp-too-new']);
+    assert.deepEqual([at(-60, 60), at(-61, 60), at(61, 60)], ['ok', 'timestamp-too-old', 'timestamp-too-new']);
+  });
+
   it('makes 32-byte whsec_ secrets and hints that show only the last four characters', () => {
     const s = generateSecret();
     assert.match(s, /^whsec_[A-Za-z0-9+/]{43}=$/);

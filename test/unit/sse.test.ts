@@ -44,6 +44,21 @@ describe('SSE parser', () => {
     assert.deepEqual(parseAll(['data: a\r', '\n\r', '\ndata: b\r', '\r']).map((e) => e.data), ['a', 'b']);
   });
 
+  it('keeps one event whole when a CRLF line end is split between chunks', () => {
+    // Without remembering the CR, the LF would read as a blank line and cut the event in two.
+    assert.deepEqual(parseAll(['data: a\r', '\ndata: b\r\n\r\n']), [{ data: 'a\nb' }]);
+    assert.deepEqual(parseAll(['event: delta\r', '\ndata: x\r', '\n\r', '\n']), [{ event: 'delta', data: 'x' }]);
+  });
+
+  it('reads fields as the SSE specification does: no colon, no space, one space dropped, empty values', () => {
+    assert.deepEqual(parseAll(['data\n\n']), [{ data: '' }], 'a field name alone has an empty value');
+    assert.deepEqual(parseAll(['data:\n\n']), [{ data: '' }]);
+    assert.deepEqual(parseAll(['data:x\n\n', 'data:  two\n\n', 'data: a: b\n\n']).map((e) => e.data), ['x', ' two', 'a: b']);
+    assert.deepEqual(parseAll(['event\ndata: x\n\n']), [{ event: '', data: 'x' }], 'a colon on the next line is not this line\'s');
+    assert.deepEqual(parseAll(['retry: 10\nfoo: bar\ndata: kept\n\n']), [{ data: 'kept' }], 'retry and unknown fields are ignored');
+    assert.deepEqual(parseAll(['event: ping\n\ndata: next\n\n']), [{ data: 'next' }], 'an event with no data is dropped, and so is its type');
+  });
+
   it('delivers a final event that lacks its blank line at the end of input', () => {
     assert.deepEqual(parseAll(['data: tail']), [{ data: 'tail' }]);
   });
