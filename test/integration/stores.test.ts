@@ -90,8 +90,10 @@ describe('append-only stores shared and crashed', () => {
 
   it('store files are readable by their owner only', async function () {
     if (process.platform === 'win32') this.skip();
-    const { statSync } = await import('node:fs');
+    const { statSync, writeFileSync } = await import('node:fs');
     const events = tempFile('events.jsonl');
+    // Left readable by others by an older version.
+    writeFileSync(events, `${JSON.stringify(rec(0))}\n`, { mode: 0o644 });
     await new EventStore(events, 1).put(rec(1));
     const ids = tempFile('ids.txt');
     const d = new FileDedupeStore(ids, 1);
