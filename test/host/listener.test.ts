@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -203,7 +204,10 @@ describe('cloudflared downloaded on consent in VS Code', function () {
   before(async function () {
     if (process.platform !== 'linux') this.skip();
     const api = await workbench();
-    releases = await startReleaseServer(readFileSync(join(api.services.context.extensionPath, 'test', 'fixtures', 'tunnels', 'cloudflared-standin.sh')));
+    const standin = readFileSync(join(api.services.context.extensionPath, 'test', 'fixtures', 'tunnels', 'cloudflared-standin.sh'));
+    releases = await startReleaseServer(standin);
+    // The stand-in is not Cloudflare's build: its checksum is the one to expect (same process as the extension).
+    process.env.AOAI_WORKBENCH_CLOUDFLARED_SHA256 = createHash('sha256').update(standin).digest('hex');
     await settings().update('tunnel.cloudflaredDownloadUrl', `${releases.url}/releases`, vscode.ConfigurationTarget.Global);
     emu = await startEmulator({});
     await clearConnections();
@@ -214,6 +218,7 @@ describe('cloudflared downloaded on consent in VS Code', function () {
     await exec('stopListening', { deleteEndpoint: false });
     await exec('deleteCloudflared');
     await settings().update('tunnel.cloudflaredDownloadUrl', undefined, vscode.ConfigurationTarget.Global);
+    delete process.env.AOAI_WORKBENCH_CLOUDFLARED_SHA256;
     await releases.close();
     await clearConnections();
     await emu.close();

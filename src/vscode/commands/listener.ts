@@ -1,13 +1,13 @@
 /** Start and stop listening for webhooks, the tunnel in front of the listener, cloudflared, test events. */
 import * as vscode from 'vscode';
 import { WEBHOOK_EVENT_TYPES, type WebhookEndpoint } from '../../service/types';
-import { downloadCloudflared, type Downloaded } from '../../tunnels/cloudflaredDownload';
+import { CLOUDFLARED_VERSION, cloudflaredDownloadUrl, downloadCloudflared, type Downloaded } from '../../tunnels/cloudflaredDownload';
 import { removeDownloadedCloudflared } from '../../tunnels/cloudflaredRemove';
 import { sendTestEvent as sendSignedTestEvent } from '../../webhooks/resend';
 import { Commands, type ProviderChoice } from '../contributions';
 import { showError } from '../log';
 import type { Services } from '../services';
-import { setting } from '../settings';
+import { optionalSetting, setting } from '../settings';
 import { resolveConnection } from './args';
 import { withCancellableProgress } from './registry';
 import { chooseTunnelProvider } from './tunnelChoice';
@@ -100,9 +100,10 @@ export async function startListening(s: Services, arg: unknown) {
 }
 
 async function askToDownloadCloudflared(): Promise<boolean> {
+  const source = cloudflaredDownloadUrl(optionalSetting('tunnel.cloudflaredDownloadUrl'));
   const detail =
-    "Download it now from Cloudflare's releases on GitHub (about 40 MB) into this extension's storage? It is used only for the webhook tunnel, " +
-    'and you can delete it with "Delete Downloaded cloudflared". Or install it yourself and put it on PATH.';
+    `Download cloudflared ${CLOUDFLARED_VERSION} from ${source} (about 40 MB, checked against its pinned SHA-256) into this extension's storage? ` +
+    'It is used only for the webhook tunnel, and you can delete it with "Delete Downloaded cloudflared". Or install it yourself and put it on PATH.';
   const answer = await vscode.window.showWarningMessage('Cloudflare quick tunnels need cloudflared, which is not installed.', { modal: true, detail }, 'Download cloudflared');
   return answer === 'Download cloudflared';
 }
@@ -113,7 +114,7 @@ export async function downloadCloudflaredWithProgress(s: Services): Promise<Down
     let shown = 0;
     return downloadCloudflared({
       storageDir: s.listener.storageDir,
-      baseUrl: setting('tunnel.cloudflaredDownloadUrl') || undefined,
+      baseUrl: optionalSetting('tunnel.cloudflaredDownloadUrl'),
       signal,
       onProgress: (received, total) => {
         if (!total) return report(`${(received / 1048576).toFixed(1)} MB`);
