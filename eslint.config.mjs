@@ -54,7 +54,7 @@ export default tseslint.config(
     files: [
       'src/emulator/**/*.ts',
       'src/tunnels/{tunnel,providers,cloudflaredDownload,parsers}.ts',
-      'src/webhooks/{listener,http1,stores,appendLog,rejections,replayable}.ts',
+      'src/webhooks/{listener,http1,http1Wire,stores,appendLog,rejections,replayable}.ts',
       'src/service/{http,sse,arm,connection}.ts',
       'test/{unit,integration,support}/**/*.ts',
       'test/host/{activation,entra,listener,webhooks,chat,connections}.test.ts',
