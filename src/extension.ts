@@ -49,6 +49,7 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi {
     eventsTree,
     vscode.window.createTreeView(Views.resources, { treeDataProvider: tree, showCollapseAll: true }),
     vscode.window.createTreeView(Views.events, { treeDataProvider: eventsTree }),
+    // Whether the environment's connection is imported yet follows the store.
     store.onDidChange(() => void updateEnvironmentContext(services)),
     // Signed out or switched account or cloud: lists reload with the new tokens.
     auth.onDidChange(() => tree.refresh()),

@@ -8,10 +8,7 @@ import { newConnectionId, type AuthKind, type ConnectionInfo } from '../connecti
 import { errorText, logInfo } from '../log';
 import type { Services } from '../services';
 import { argsOf, isNode, resolveConnection } from './args';
-import { updateEnvironmentContext } from './environment';
 import { withCancellableProgress } from './registry';
-
-export type { CheckResult };
 
 export interface AddConnectionArgs {
   endpoint: string;
@@ -55,7 +52,6 @@ export async function addConnection(s: Services, args?: AddConnectionArgs): Prom
   };
   await s.store.save(info, draft.apiKey);
   logInfo(`Added connection "${info.label}" (${info.endpoint}).`);
-  await updateEnvironmentContext(s);
   return info;
 }
 
@@ -98,7 +94,6 @@ export async function removeConnection(s: Services, arg: unknown): Promise<boole
   }
   await s.store.remove(conn.id);
   logInfo(`Removed connection "${conn.label}".`);
-  await updateEnvironmentContext(s);
   return true;
 }
 

@@ -17,8 +17,6 @@ import { redact } from '../log';
 import { optionalSetting, setContext, setting } from '../settings';
 import type { WebhookEndpoints } from './endpoints';
 
-export type { ProviderChoice };
-
 export interface ListeningState {
   connection: ConnectionInfo;
   localUrl: string;
@@ -47,6 +45,7 @@ export class ListenerController implements vscode.Disposable {
   readonly storageDir: string;
 
   private readonly subscriptions: vscode.Disposable[];
+  private secretsRun = 0;
 
   constructor(
     storage: vscode.Uri,
@@ -110,12 +109,14 @@ export class ListenerController implements vscode.Disposable {
   async refreshSecrets(): Promise<number> {
     const conn = this.state?.connection;
     if (!conn) return 0;
+    // Refreshes can overlap (an endpoint changed while one ran): only the latest one counts.
+    const run = ++this.secretsRun;
     const known: KnownSecret[] = [];
     for (const e of await this.endpoints.all(conn)) {
       const secret = await this.connections.signingSecret(conn.id, e.id);
       if (secret) known.push({ endpointId: e.id, secret });
     }
-    this.secrets = known;
+    if (run === this.secretsRun) this.secrets = known;
     return known.length;
   }
 
