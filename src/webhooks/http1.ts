@@ -105,7 +105,11 @@ interface Head {
 
 /** HTTP's optional whitespace is space and tab only (String.trim would also drop \v, \f, NBSP…). */
 function trimOws(text: string): string {
-  return text.replace(/^[ \t]+|[ \t]+$/g, '');
+  let start = 0;
+  let end = text.length;
+  while (start < end && (text.charCodeAt(start) === 32 || text.charCodeAt(start) === 9)) start++;
+  while (end > start && (text.charCodeAt(end - 1) === 32 || text.charCodeAt(end - 1) === 9)) end--;
+  return start === 0 && end === text.length ? text : text.slice(start, end);
 }
 
 function parseHead(text: string, maxBody: number): Head {
@@ -154,6 +158,8 @@ class Connection {
   private partsBytes = 0;
   /** What this connection holds, as counted in the server's budget. */
   private counted = 0;
+  /** Read once: the socket's getter asks the system each time. */
+  private readonly remoteAddress: string | undefined;
   private head?: Head;
   /** Chunked bodies: the pieces so far and where the parser is. */
   private chunks: Buffer[] = [];
@@ -169,7 +175,9 @@ class Connection {
     private readonly options: Required<Http1Options>,
     private readonly handler: (req: Http1Request) => Http1Response,
     private readonly budget: Budget,
-  ) {}
+  ) {
+    this.remoteAddress = socket.remoteAddress;
+  }
 
   /** The deadline check run on an interval by the server. */
   expired(now: number): boolean {
@@ -293,7 +301,7 @@ class Connection {
     this.idleSince = Date.now();
     let res: Http1Response;
     try {
-      res = this.handler({ method: head.method, target: head.target, headers: head.headers, body, remoteAddress: this.socket.remoteAddress });
+      res = this.handler({ method: head.method, target: head.target, headers: head.headers, body, remoteAddress: this.remoteAddress });
     } catch {
       res = { status: 500, body: 'Internal server error' };
     }
