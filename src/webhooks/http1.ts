@@ -16,9 +16,23 @@
  * Every refusal is an answer with a status and `Connection: close`; nothing a sender does throws.
  */
 import { createServer, type Server, type Socket } from 'node:net';
-import { parseHead, Refusal, serialize, trimOws, type Head, type Http1Request, type Http1Response } from './http1Messages';
+import { CRLF2, CRLF, Refusal, serialize, parseHead, trimOws, type Head } from './http1Wire';
 
-export type { Http1Request, Http1Response } from './http1Messages';
+export interface Http1Request {
+  method: string;
+  target: string;
+  /** Lower-case names; a repeated header keeps its first value. */
+  headers: Record<string, string>;
+  body: Buffer;
+  /** The peer of the connection it came on. */
+  remoteAddress?: string;
+}
+
+export interface Http1Response {
+  status: number;
+  body: string;
+  headers?: Record<string, string>;
+}
 
 export interface Http1Options {
   maxHeaderBytes?: number;
@@ -37,9 +51,6 @@ interface Budget {
   used: number;
   readonly max: number;
 }
-
-const CRLF2 = Buffer.from('\r\n\r\n');
-const CRLF = Buffer.from('\r\n');
 
 /** One connection's parser: bytes in, complete requests out. */
 class Connection {

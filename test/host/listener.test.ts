@@ -11,7 +11,7 @@ import type { EventNode } from '../../src/vscode/webhooks/eventsTree';
 import { startReleaseServer } from '../support/releaseServer';
 import { clearConnections, eventually, settingsAndLogFiles, workbench } from './support';
 
-const exec = <T>(cmd: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(`aoai-workbench.${cmd}`, ...args);
+const exec = <T>(cmd: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(`aoaiWorkbench.${cmd}`, ...args);
 const records = async () => (await workbench()).services.listener.events.list();
 
 describe('webhook listener in VS Code', () => {
@@ -239,7 +239,7 @@ describe('cloudflared downloaded on consent in VS Code', function () {
     assert.equal(res?.publicUrl, 'https://marble-kinds-sunset-retreat.trycloudflare.com');
     assert.ok(existsSync(join(api.services.listener.storageDir, 'cloudflared', 'cloudflared')));
     assert.equal(standinPids().length, 1, 'cloudflared runs');
-    await eventually(() => settingsAndLogFiles().some((f) => /Downloaded cloudflared 2025\.11\.1 \(\d+ bytes, SHA-256 [0-9a-f]{64}\)/.test(readFileSync(f, 'utf8'))));
+    await eventually(() => settingsAndLogFiles().some((f) => /Downloaded cloudflared 2026\.6\.1 \(\d+ bytes, SHA-256 [0-9a-f]{64}\)/.test(readFileSync(f, 'utf8'))));
     assert.equal(await exec('stopListening', { deleteEndpoint: false }), true);
     await eventually(() => standinPids().length === 0 || undefined);
     // Next time it is found without asking.

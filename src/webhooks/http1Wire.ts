@@ -1,24 +1,11 @@
 /**
- * The messages of the listener's HTTP/1.1 layer: parsing a request head (strictly: see http1.ts)
- * and serialising an answer.
+ * What the listener's HTTP/1.1 layer (http1.ts) reads and writes on the wire: a request head,
+ * parsed strictly (anything ambiguous is a Refusal), and a response, serialised.
  */
+import type { Http1Response } from './http1';
 
-export interface Http1Request {
-  method: string;
-  target: string;
-  /** Lower-case names; a repeated header keeps its first value. */
-  headers: Record<string, string>;
-  body: Buffer;
-  /** The peer of the connection it came on. */
-  remoteAddress?: string;
-}
-
-export interface Http1Response {
-  status: number;
-  body: string;
-  headers?: Record<string, string>;
-}
-
+export const CRLF2 = Buffer.from('\r\n\r\n');
+export const CRLF = Buffer.from('\r\n');
 const REQUEST_LINE = /^([A-Z]{1,16}) (\S{1,8192}) HTTP\/1\.([01])$/;
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const STATUS_TEXT: Record<number, string> = {
