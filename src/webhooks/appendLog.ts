@@ -18,6 +18,9 @@ import { createInterface } from 'node:readline';
 const MODE = 0o600;
 /** A lock older than this was left by a process that died while compacting. */
 const STALE_LOCK_MS = 30_000;
+/** How long a write waits for another window's compaction, and how often it looks. */
+const MAX_LOCK_WAIT_MS = 5_000;
+const LOCK_RETRY_MS = 5;
 
 /** Given every line of the file, oldest first, returns the lines to keep. */
 export type Compactor = (lines: AsyncIterable<string>) => Promise<string[]>;
@@ -78,8 +81,8 @@ export class AppendLog {
             this.dirReady = true;
           }
           if (this.truncate) {
-            // Cleared for every window: even while another one compacts.
-            if ((await withLock(this.path, () => replace(this.path, batch).then(() => true))) === undefined) await replace(this.path, batch);
+            // Cleared for every window.
+            await withLock(this.path, () => replace(this.path, batch), true);
             this.lines = batch.length;
             this.truncate = false;
             this.endsWithNewline = true;
@@ -90,7 +93,9 @@ export class AppendLog {
             await chmod(this.path, MODE).catch(() => undefined);
             this.endsWithNewline = await endsWithNewline(this.path);
           }
-          await appendFile(this.path, `${this.endsWithNewline ? '' : '\n'}${batch.join('\n')}\n`, { mode: MODE });
+          // Under the lock: an append to the file a compaction is about to replace would be lost.
+          const text = `${this.endsWithNewline ? '' : '\n'}${batch.join('\n')}\n`;
+          await withLock(this.path, () => appendFile(this.path, text, { mode: MODE }), true);
           this.endsWithNewline = true;
           this.lines += batch.length;
           if (this.lines >= this.compactAt) {
@@ -188,18 +193,25 @@ async function replace(path: string, lines: string[]): Promise<void> {
   }
 }
 
-/** Runs `fn` holding `<path>.lock`; undefined when another process holds it (it is compacting). */
-async function withLock<T>(path: string, fn: () => Promise<T>): Promise<T | undefined> {
+/**
+ * Runs `fn` holding `<path>.lock`. When another writer holds it: `wait` retries for a while
+ * (then runs anyway rather than lose the write); otherwise gives up and returns undefined.
+ */
+async function withLock<T>(path: string, fn: () => Promise<T>, wait = false): Promise<T | undefined> {
   const lock = `${path}.lock`;
   let handle: FileHandle;
-  try {
-    handle = await open(lock, 'wx', MODE);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    const age = Date.now() - (await stat(lock).then((s) => s.mtimeMs, () => Date.now()));
-    if (age < STALE_LOCK_MS) return undefined;
-    await unlink(lock).catch(() => undefined);
-    return withLock(path, fn);
+  for (let waited = 0; ; waited += LOCK_RETRY_MS) {
+    try {
+      handle = await open(lock, 'wx', MODE);
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const age = Date.now() - (await stat(lock).then((s) => s.mtimeMs, () => Date.now()));
+      if (age >= STALE_LOCK_MS) await unlink(lock).catch(() => undefined);
+      else if (!wait) return undefined;
+      else if (waited >= MAX_LOCK_WAIT_MS) return fn();
+      else await new Promise((r) => setTimeout(r, LOCK_RETRY_MS));
+    }
   }
   try {
     await handle.close();

@@ -60,6 +60,8 @@ class Connection {
   private partsBytes = 0;
   /** What this connection holds, as counted in the server's budget. */
   private counted = 0;
+  /** Read once: the socket's getter asks the system each time. */
+  private readonly remoteAddress: string | undefined;
   private head?: Head;
   /** Chunked bodies: the pieces so far and where the parser is. */
   private chunks: Buffer[] = [];
@@ -75,7 +77,9 @@ class Connection {
     private readonly options: Required<Http1Options>,
     private readonly handler: (req: Http1Request) => Http1Response,
     private readonly budget: Budget,
-  ) {}
+  ) {
+    this.remoteAddress = socket.remoteAddress;
+  }
 
   /** The deadline check run on an interval by the server. */
   expired(now: number): boolean {
@@ -199,7 +203,7 @@ class Connection {
     this.idleSince = Date.now();
     let res: Http1Response;
     try {
-      res = this.handler({ method: head.method, target: head.target, headers: head.headers, body, remoteAddress: this.socket.remoteAddress });
+      res = this.handler({ method: head.method, target: head.target, headers: head.headers, body, remoteAddress: this.remoteAddress });
     } catch {
       res = { status: 500, body: 'Internal server error' };
     }

@@ -58,7 +58,11 @@ export interface Head {
 
 /** HTTP's optional whitespace is space and tab only (String.trim would also drop \v, \f, NBSP…). */
 export function trimOws(text: string): string {
-  return text.replace(/^[ \t]+|[ \t]+$/g, '');
+  let start = 0;
+  let end = text.length;
+  while (start < end && (text.charCodeAt(start) === 32 || text.charCodeAt(start) === 9)) start++;
+  while (end > start && (text.charCodeAt(end - 1) === 32 || text.charCodeAt(end - 1) === 9)) end--;
+  return start === 0 && end === text.length ? text : text.slice(start, end);
 }
 
 export function parseHead(text: string, maxBody: number): Head {

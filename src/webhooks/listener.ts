@@ -121,32 +121,31 @@ export class WebhookListener {
 
   /** Verifies and classifies; cheap, synchronous, before the answer. */
   private decide({ headers: received, body: raw }: Http1Request): Decided {
-    const kept: Record<string, string> = {};
     const headers: Record<string, string> = {};
     for (const h of KEPT_HEADERS) {
       const v = received[h];
-      if (v === undefined) continue;
-      kept[h] = v;
-      headers[h] = capHeader(v);
+      if (v !== undefined) headers[h] = capHeader(v);
     }
     const base = { id: randomUUID(), receivedAt: Date.now(), headers, webhookId: headers['webhook-id'], timestamp: headers['webhook-timestamp'] };
     const known = this.options.secrets();
     const result = verify({ headers: received, body: raw, secrets: known.map((k) => k.secret), toleranceSeconds: this.options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS });
     if (!result.ok) return { record: { ...base, ...storedBody(raw, REJECTED_BODY_PREFIX), verdict: 'rejected', reason: result.message, status: 400 } };
-    const signed = { ...base, ...storedBody(raw, this.options.maxStoredBody ?? 256 * 1024), endpointId: known[result.secretIndex].endpointId };
+    // Decoded once: for the verdict and, when it fits, as the stored body.
+    const text = raw.toString('utf8');
+    const signed = { ...base, ...storedBody(raw, this.options.maxStoredBody ?? 256 * 1024, text), endpointId: known[result.secretIndex].endpointId };
     let event: { id?: unknown; type?: unknown };
     try {
-      event = JSON.parse(raw.toString('utf8'));
+      event = JSON.parse(text);
     } catch {
       return { record: { ...signed, verdict: 'malformed', reason: 'Malformed JSON: the signature is valid but the body is not JSON.', status: 400 } };
     }
     const eventId = typeof event?.id === 'string' ? event.id : undefined;
     const eventType = typeof event?.type === 'string' ? event.type : undefined;
     // Deduplicated by the id as signed, not as displayed.
-    const duplicate = this.dedupe.has(kept['webhook-id']);
-    if (!duplicate) this.dedupe.add(kept['webhook-id']);
+    const duplicate = this.dedupe.has(received['webhook-id']);
+    if (!duplicate) this.dedupe.add(received['webhook-id']);
     const record: DeliveryRecord = { ...signed, eventId, eventType, verdict: duplicate ? 'duplicate' : 'verified', reason: duplicate ? 'Duplicate: this webhook-id was processed already; acknowledged without processing it again.' : undefined, status: 200 };
-    return { record, raw, received: kept };
+    return { record, raw, received };
   }
 
   private after({ record, raw, received }: Decided): void {
@@ -160,8 +159,10 @@ export class WebhookListener {
   }
 
   /** Passes on the bytes and headers that arrived, not the stored (possibly cut) copy. */
-  private async forward(record: DeliveryRecord, url: string, body: Buffer, headers: Record<string, string>): Promise<void> {
+  private async forward(record: DeliveryRecord, url: string, body: Buffer, received: Record<string, string>): Promise<void> {
     const t0 = Date.now();
+    const headers: Record<string, string> = {};
+    for (const h of KEPT_HEADERS) if (received[h] !== undefined) headers[h] = received[h];
     try {
       const res = await request(url, { method: 'POST', headers, body, headersTimeout: 10_000, bodyTimeout: 10_000, dispatcher: webhookDispatcher });
       await res.body.dump();
@@ -179,7 +180,7 @@ export class WebhookListener {
 }
 
 /** The body as stored: the whole of it, or its first `max` bytes and how big it was. */
-function storedBody(raw: Buffer, max: number): Pick<DeliveryRecord, 'body' | 'bodyBytes' | 'bodyTruncated'> {
-  if (raw.length <= max) return { body: raw.toString('utf8') };
+function storedBody(raw: Buffer, max: number, text?: string): Pick<DeliveryRecord, 'body' | 'bodyBytes' | 'bodyTruncated'> {
+  if (raw.length <= max) return { body: text ?? raw.toString('utf8') };
   return { body: raw.subarray(0, max).toString('utf8'), bodyBytes: raw.length, bodyTruncated: true };
 }

@@ -81,11 +81,18 @@ describe('append-only stores shared and crashed', () => {
     }
     const reread = new FileDedupeStore(path, 50);
     for (const id of newest.slice(-50)) assert.ok(reread.has(id), `${id} kept`);
-    // All at once: each compacts in the same turn.
-    for (let i = 0; i < 400; i++) stores[i % 4].add(`now_${i}`);
-    await Promise.all(stores.map((s) => s.flush()));
-    assert.deepEqual(readdirSync(dirname(path)).filter((f) => f !== 'ids.txt'), []);
-    assert.ok(new FileDedupeStore(path, 50).has('now_399'));
+    // All at once: four windows each near their compaction, then each appends and compacts in the same turn.
+    const path2 = tempFile('ids.txt');
+    const windows = Array.from({ length: 4 }, () => new FileDedupeStore(path2, 50));
+    for (const [k, w] of windows.entries()) {
+      for (let j = 0; j < 95; j++) w.add(`old_${k}_${j}`);
+      await w.flush();
+    }
+    for (let i = 0; i < 40; i++) windows[i % 4].add(`now_${i}`);
+    await Promise.all(windows.map((w) => w.flush()));
+    const after = new FileDedupeStore(path2, 50);
+    for (let i = 0; i < 40; i++) assert.ok(after.has(`now_${i}`), `now_${i} kept`);
+    assert.deepEqual(readdirSync(dirname(path2)).filter((f) => f !== 'ids.txt'), []);
   });
 
   it('store files are readable by their owner only', async function () {
