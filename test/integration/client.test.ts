@@ -244,7 +244,7 @@ describe('service client against the emulator', () => {
 
   describe('responses', () => {
     it('runs a background response queued → in_progress → completed', async () => {
-      const fast = await startEmulator({ config: { responseQueuedMs: 30, responseInProgressMs: 30 } });
+      const fast = await startEmulator({ config: { responseQueuedMs: 30, responseInProgressMs: 400 } });
       const c = new AzureOpenAIClient({ endpoint: fast.url, auth: { kind: 'apiKey', apiKey: fast.apiKey } });
       try {
         const created = await c.createResponse({ model: 'gpt-4o', input: 'hi there', background: true });
