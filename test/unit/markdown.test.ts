@@ -1,6 +1,6 @@
 /** The chat page's Markdown renderer, run in Node: model output is untrusted. */
 import assert from 'node:assert/strict';
-import { createRenderer, endsInOpenFence, stableBoundary } from '../../src/webview/chat/markdown';
+import { createRenderer, endsInOpenFence, escapeHtml, stableBoundary } from '../../src/webview/chat/markdown';
 
 const render = (text: string) => createRenderer().render(text);
 /** Every href the HTML would make clickable. */
@@ -34,6 +34,51 @@ describe('chat Markdown renderer', () => {
     assert.doesNotMatch(html, /<img|<script|<b /);
     assert.match(html, /&lt;img src=x onerror=alert\(1\)&gt;/);
     assert.match(html, /data-action="copy"/);
+  });
+});
+
+describe('code blocks', () => {
+  it('highlights by language or alias, labels the block, and offers Copy and Insert named for it', () => {
+    const html = render('```ts\nconst a: number = 1;\n```');
+    assert.match(html, /<code class="hljs language-typescript">/);
+    assert.match(html, /<span class="hljs-keyword">const<\/span>/);
+    assert.match(html, /<span class="code-lang">ts<\/span>/);
+    assert.match(html, /aria-label="Copy ts code"/);
+    assert.match(html, /aria-label="Insert ts code at the cursor"/);
+    for (const [alias, lang] of [['py', 'python'], ['sh', 'bash'], ['yml', 'yaml'], ['c#', 'csharp'], ['PS1', 'powershell']]) {
+      assert.match(render(`\`\`\`${alias} extra words\nx\n\`\`\``), new RegExp(`language-${lang}"`), alias);
+    }
+  });
+
+  it('leaves code plain (escaped) while it streams, in an unknown language, or without one', () => {
+    const renderer = createRenderer();
+    const streaming = renderer.render('```js\nif (a < b) {}\n```', { highlight: false });
+    assert.doesNotMatch(streaming, /hljs-keyword/);
+    assert.match(streaming, /if \(a &lt; b\) \{\}/);
+    assert.match(renderer.render('```js\nif (a) {}\n```'), /hljs-keyword/, 'highlighting is back for the final render');
+    const unknown = render('```klingon\n<b>&</b>\n```');
+    assert.match(unknown, /<code class="hljs language-klingon">&lt;b&gt;&amp;&lt;\/b&gt;/);
+    const none = render('```\nplain\n```');
+    assert.match(none, /<span class="code-lang">text<\/span>/);
+    assert.match(none, /<code class="hljs">plain/);
+  });
+
+  it('escapes a hostile language label', () => {
+    const html = render('```"><img src=x onerror=alert(1)>\nx\n```');
+    assert.doesNotMatch(html, /<img/);
+    assert.match(html, /&quot;&gt;&lt;img/);
+  });
+});
+
+describe('links and images', () => {
+  it('shows where a link goes (title = href) and escapes image alt text', () => {
+    assert.match(render('[docs](https://example.com/a)'), /<a href="https:\/\/example\.com\/a" title="https:\/\/example\.com\/a">docs<\/a>/);
+    assert.match(render('![<b>"x"</b>](https://example.com/i.png)'), /\[image: &lt;b&gt;&quot;x&quot;&lt;\/b&gt;\]/);
+    assert.match(render('![](https://example.com/i.png)'), /\[image: https:\/\/example\.com\/i\.png\]/, 'no alt: the address');
+  });
+
+  it('escapes the five HTML-special characters', () => {
+    assert.equal(escapeHtml(`<a href="x" title='y'>&</a>`), '&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;');
   });
 });
 

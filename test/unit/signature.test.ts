@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
 import OpenAI from 'openai';
 import { Webhook } from 'standardwebhooks';
 import { generateSecret, secretHint, sign, signedHeaders, verify } from '../../src/webhooks/signature';
@@ -75,6 +76,43 @@ describe('webhook signatures', () => {
     };
     assert.deepEqual([at(-300), at(300), at(-301), at(301)], ['ok', 'ok', 'timestamp-too-old', 'timestamp-too-new']);
     assert.deepEqual([at(-60, 60), at(-61, 60), at(61, 60)], ['ok', 'timestamp-too-old', 'timestamp-too-new']);
+  });
+
+  it('reads the headers as a sender may send them: arrays, several signatures, odd versions and lengths', () => {
+    const secret = generateSecret();
+    const body = '{"a":1}';
+    const now = 1_700_000_000_000;
+    const good = signedHeaders(secret, 'msg_h', body, now);
+    const check = (headers: Record<string, string | string[]>) => verify({ headers, body, secrets: [secret], now });
+    assert.equal(check({ ...good, 'webhook-signature': [good['webhook-signature'], 'v1,AAAA'] }).ok, true, 'the first of repeated headers');
+    assert.equal(check({ ...good, 'webhook-signature': `v1,AAAA v1,${'A'.repeat(43)}= ${good['webhook-signature']}` }).ok, true, 'any of several');
+    assert.equal(check({ ...good, 'webhook-signature': good['webhook-signature'].slice(3) }).ok, true, 'an unversioned signature');
+    assert.deepEqual(check({ ...good, 'webhook-signature': `v2,${good['webhook-signature'].slice(3)}` }), { ok: false, reason: 'signature-mismatch', message: 'Signature mismatch: the body was changed, or it was signed with another secret.' }, 'another version is not v1');
+    assert.equal(check({ ...good, 'webhook-signature': 'v1,AAAA' }).ok, false, 'a short signature is a mismatch, not a crash');
+    for (const ts of ['1.5', '-1', ' 1700000000', '1e9', '']) {
+      const r = check({ ...good, 'webhook-timestamp': ts });
+      assert.equal(r.ok ? 'ok' : r.reason, ts === '' ? 'missing-header' : 'bad-timestamp', JSON.stringify(ts));
+    }
+    const long = check({ ...good, 'webhook-timestamp': 'x'.repeat(100) });
+    assert.ok(!long.ok && long.message === `webhook-timestamp "${'x'.repeat(40)}" is not a Unix time in seconds.`, 'quoted, cut at 40 characters');
+    for (const name of ['webhook-id', 'webhook-timestamp', 'webhook-signature']) {
+      const { [name]: _, ...rest } = good;
+      const r = check(rest);
+      assert.ok(!r.ok && r.reason === 'missing-header' && r.header === name && r.message === `Missing required header ${name}.`, name);
+    }
+  });
+
+  it('signs with a whsec_ secret\'s decoded bytes or a plain secret\'s UTF-8 bytes, the same from a string or a Buffer key', () => {
+    const plain = 'plain-secret-ü';
+    const raw = Buffer.from('0123456789abcdef0123456789abcdef');
+    const whsec = `whsec_${raw.toString('base64')}`;
+    const mac = (key: Buffer) => `v1,${createHmac('sha256', key).update('msg_k.42.{}').digest('base64')}`;
+    assert.equal(sign(whsec, 'msg_k', 42, '{}'), mac(raw));
+    assert.equal(sign(raw, 'msg_k', '42', Buffer.from('{}')), mac(raw));
+    assert.equal(sign(plain, 'msg_k', 42, '{}'), mac(Buffer.from(plain, 'utf8')));
+    // Many secrets in turn (the key cache is bounded) still sign correctly.
+    for (let i = 0; i < 1100; i++) sign(`s${i}`, 'm', 1, '');
+    assert.equal(sign(whsec, 'msg_k', 42, '{}'), mac(raw));
   });
 
   it('makes 32-byte whsec_ secrets and hints that show only the last four characters', () => {
