@@ -10,7 +10,7 @@ interface Manifest {
     viewsContainers: { activitybar: Array<{ id: string }> };
     viewsWelcome: Array<{ view: string; contents: string; when?: string }>;
     menus: Record<string, Array<{ command: string; when?: string }>>;
-    configuration: { properties: Record<string, { default?: unknown; scope?: string }> };
+    configuration: { properties: Record<string, { default?: unknown; scope?: string; enum?: string[]; enumDescriptions?: string[] }> };
   };
 }
 
@@ -37,6 +37,12 @@ describe('contributions in package.json', () => {
     const scoped = Object.entries(c.configuration.properties).filter(([, v]) => v.scope === 'application' || v.scope === 'machine');
     assert.deepEqual(scoped.map(([k]) => k.slice(PREFIX.length + 1)).sort(), [...USER_ONLY_SETTINGS].sort());
     for (const key of ['cloud', 'customCloud', 'tunnel.cloudflaredDownloadUrl', 'webhooks.forwardTo'] as const) assert.ok(USER_ONLY_SETTINGS.has(key), key);
+  });
+
+  it('says where the tunnel is chosen that localtunnel\'s link to this machine is unencrypted', () => {
+    const provider = c.configuration.properties['aoaiWorkbench.tunnel.provider'];
+    const described = provider.enumDescriptions![provider.enum!.indexOf('localtunnel')];
+    assert.match(described, /plain, unencrypted TCP/);
   });
 
   it('views, the chat panel and context keys use the ids of the code', () => {
