@@ -9,21 +9,36 @@ import { registerCommands } from './vscode/commands';
 import { dropStaleLocalConnections } from './vscode/commands/emulator';
 import { offerEnvironmentImport, updateEnvironmentContext } from './vscode/commands/environment';
 import { ClientCache } from './vscode/connections/clients';
-import { ConnectionStore } from './vscode/connections/connectionStore';
+import { ConnectionStore, type ConnectionInfo } from './vscode/connections/connectionStore';
 import { Views } from './vscode/contributions';
 import { EmulatorController } from './vscode/emulatorController';
 import { disposeLog } from './vscode/log';
 import type { Services } from './vscode/services';
+import { setting } from './vscode/settings';
 import { ResourcesTree } from './vscode/tree/resourcesTree';
 import { WebhookEndpoints } from './vscode/webhooks/endpoints';
 import { EventsTree } from './vscode/webhooks/eventsTree';
 import { ListenerController } from './vscode/webhooks/listenerController';
 
-/** What the extension hands to tests (and to other extensions): its parts, nothing secret. */
+/**
+ * What other extensions get: the connections as the sidebar lists them, never a key, a signing
+ * secret or a part that could hand one out.
+ */
 export interface WorkbenchApi {
+  readonly apiVersion: 1;
+  connections(): ConnectionInfo[];
+  readonly onDidChangeConnections: vscode.Event<void>;
+}
+
+/** The extension's parts, for its own host tests only (see `TEST_INTERNALS_COMMAND`). */
+export interface TestInternals {
   services: Services;
   eventsTree: EventsTree;
+  setting: typeof setting;
 }
+
+/** Registered only when the host test runner sets AOAI_WORKBENCH_TEST_INTERNALS=1. */
+export const TEST_INTERNALS_COMMAND = 'aoaiWorkbench.test.internals';
 
 export function activate(context: vscode.ExtensionContext): WorkbenchApi {
   const store = new ConnectionStore(context.secrets);
@@ -57,7 +72,11 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi {
   );
   void dropStaleLocalConnections(services).then(() => offerEnvironmentImport(services));
   stopOnDeactivate = () => listener.stop();
-  return { services, eventsTree };
+  if (process.env.AOAI_WORKBENCH_TEST_INTERNALS === '1') {
+    const internals: TestInternals = { services, eventsTree, setting };
+    context.subscriptions.push(vscode.commands.registerCommand(TEST_INTERNALS_COMMAND, () => internals));
+  }
+  return { apiVersion: 1, connections: () => store.list(), onDidChangeConnections: store.onDidChange };
 }
 
 let stopOnDeactivate: (() => Promise<unknown>) | undefined;

@@ -22,6 +22,7 @@ try {
       AZURE_OPENAI_ENDPOINT: `${emulator.url}/openai/v1/`,
       AZURE_OPENAI_API_KEY: emulator.key,
       AOAI_TEST_USER_DATA: userData,
+      AOAI_WORKBENCH_TEST_INTERNALS: '1',
       AOAI_TEST_ARTIFACTS: join(root, '.test-artifacts'),
     },
     launchArgs: [workspace, '--user-data-dir', userData, '--disable-extensions', '--disable-workspace-trust'],

@@ -65,7 +65,14 @@ async function runHostTests(chromium) {
       else if (!line.startsWith('[AgentHost]')) (type === 'error' ? process.stderr : process.stdout).write(`${line}\n`);
     });
     await page.exposeFunction('codeAutomationExit', (code) => resolveExit(code));
-    const env = { AZURE_OPENAI_ENDPOINT: `${emulator.url}/openai/v1/`, AZURE_OPENAI_API_KEY: emulator.key, AOAI_TEST_ARTIFACTS: artifacts, AOAI_TEST_USER_DATA: join(server.root, 'user-data') };
+    const env = {
+      AZURE_OPENAI_ENDPOINT: `${emulator.url}/openai/v1/`,
+      AZURE_OPENAI_API_KEY: emulator.key,
+      // Lets the tests reach the extension's parts through a command no user ever has.
+      AOAI_WORKBENCH_TEST_INTERNALS: '1',
+      AOAI_TEST_ARTIFACTS: artifacts,
+      AOAI_TEST_USER_DATA: join(server.root, 'user-data'),
+    };
     await page.goto(workbenchUrl(server, { extensionPath: root, testsPath: join(root, 'dist', 'test', 'host', 'index.js'), env }));
     const timeout = new Promise((r) => setTimeout(() => r('timeout'), HOST_TIMEOUT_MS));
     const code = await Promise.race([exited, timeout]);

@@ -109,3 +109,18 @@ export const SETTING_DEFAULTS: SettingValues = {
   'webhooks.forwardTo': '',
   'webhooks.maxStoredEvents': 1000,
 };
+
+/**
+ * Settings that decide where a token, a delivery or a downloaded binary goes: read from user
+ * (or remote machine) settings only, never from a workspace or folder, whose files anyone can write.
+ * package.json gives each `application` or `machine` scope.
+ */
+export const USER_ONLY_SETTINGS: ReadonlySet<SettingKey> = new Set<SettingKey>([
+  'connections',
+  'cloud',
+  'customCloud',
+  'tunnel.manualUrl',
+  'tunnel.cloudflaredDownloadUrl',
+  'tunnel.localtunnelHost',
+  'webhooks.forwardTo',
+]);

@@ -1,9 +1,13 @@
 /** Typed access to the `aoaiWorkbench.*` settings: reads with package.json's defaults, writes, change events. */
 import * as vscode from 'vscode';
-import { PREFIX, SETTING_DEFAULTS, type ContextKey, type SettingKey, type SettingValues } from './contributions';
+import { PREFIX, SETTING_DEFAULTS, USER_ONLY_SETTINGS, type ContextKey, type SettingKey, type SettingValues } from './contributions';
 
 export function setting<K extends SettingKey>(key: K): SettingValues[K] {
-  return vscode.workspace.getConfiguration(PREFIX).get<SettingValues[K]>(key, SETTING_DEFAULTS[key]);
+  const config = vscode.workspace.getConfiguration(PREFIX);
+  if (!USER_ONLY_SETTINGS.has(key)) return config.get<SettingValues[K]>(key, SETTING_DEFAULTS[key]);
+  // The scope in package.json is not enforced on values already in a workspace file: skip them here.
+  const values = config.inspect<SettingValues[K]>(key);
+  return values?.globalValue ?? values?.defaultValue ?? SETTING_DEFAULTS[key];
 }
 
 /** A string setting, or undefined when it is empty (an empty string means "not set"). */

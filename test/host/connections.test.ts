@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { startEmulator, type Emulator } from '../../src/emulator/server';
-import type { ConnectionInfo } from '../../src/vscode/connections/connectionStore';
+import { newConnectionId, type ConnectionInfo } from '../../src/vscode/connections/connectionStore';
 import type { CheckResult } from '../../src/service/probe';
 import type { DeploymentNode, MessageNode, TreeNode } from '../../src/vscode/tree/nodes';
 import { clearConnections, eventually, settingsAndLogFiles, workbench } from './support';
@@ -123,5 +123,19 @@ describe('connections', () => {
     await eventually(() => !api.services.store.list().some((c) => c.local));
     const res = await fetch(`${info.endpoint}/openai/v1/models`).catch((e: Error) => e);
     assert.ok(res instanceof Error, 'the emulator no longer listens');
+  });
+
+  it('another window\'s live emulator keeps its connection when this window stops its own or has none', async () => {
+    const api = await workbench();
+    // As another window leaves it in the shared user settings: a local connection to its running emulator.
+    const other: ConnectionInfo = { id: newConnectionId(), label: 'Local emulator', endpoint: emu.url, auth: 'apiKey', local: true };
+    await api.services.store.save(other, emu.apiKey);
+    assert.equal(await exec('stopLocalEmulator'), false, 'nothing runs in this window');
+    assert.ok(api.services.store.get(other.id), 'Stop in a window running nothing leaves it');
+    const mine = await exec<ConnectionInfo>('startLocalEmulator');
+    assert.equal(await exec('stopLocalEmulator'), true);
+    assert.equal(api.services.store.get(mine!.id), undefined, 'this window\'s own connection goes');
+    assert.ok(api.services.store.get(other.id), 'the other window\'s stays');
+    await api.services.store.remove(other.id);
   });
 });

@@ -55,6 +55,9 @@ describe('webhook listener in VS Code', () => {
     const rows = api.eventsTree.getChildren();
     assert.equal(rows[0].record.id, r.id, 'newest first');
     assert.match(String(api.eventsTree.getTreeItem(rows[0]).description), /verified/);
+    const tooltip = api.eventsTree.getTreeItem(rows[0]).tooltip as vscode.MarkdownString;
+    assert.match(tooltip.value, /response\\\.completed/, 'the event type shows, escaped');
+    assert.ok(!tooltip.isTrusted && !tooltip.supportHtml, 'the tooltip runs no command link and renders no HTML');
     const doc = await exec<string>('openEventPayload', { eventId: r.id });
     assert.equal(JSON.parse(doc!).data.id, resp.id);
     const fetched = await exec<{ id: string; status: string }>('fetchEventResponse', { eventId: r.id, quiet: true });

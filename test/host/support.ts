@@ -2,14 +2,23 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { WorkbenchApi } from '../../src/extension';
+import type { TestInternals, WorkbenchApi } from '../../src/extension';
 
 export const EXTENSION_ID = 'aoai-workbench.aoai-workbench';
 
-export async function workbench(): Promise<WorkbenchApi> {
+/** The API other extensions get. */
+export async function publicApi(): Promise<WorkbenchApi> {
   const ext = vscode.extensions.getExtension<WorkbenchApi>(EXTENSION_ID);
   if (!ext) throw new Error(`extension ${EXTENSION_ID} is not loaded`);
   return ext.isActive ? ext.exports : ext.activate();
+}
+
+/** The extension's parts, through the command the runner's AOAI_WORKBENCH_TEST_INTERNALS=1 enables. */
+export async function workbench(): Promise<TestInternals> {
+  await publicApi();
+  const internals = await vscode.commands.executeCommand<TestInternals | undefined>('aoaiWorkbench.test.internals');
+  if (!internals) throw new Error('no test internals: the runner sets AOAI_WORKBENCH_TEST_INTERNALS=1');
+  return internals;
 }
 
 /** Removes every connection, so each test starts from a clean sidebar. */

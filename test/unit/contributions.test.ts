@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { Commands, ContextKeys, PREFIX, SETTING_DEFAULTS, Views } from '../../src/vscode/contributions';
+import { Commands, ContextKeys, PREFIX, SETTING_DEFAULTS, USER_ONLY_SETTINGS, Views } from '../../src/vscode/contributions';
 
 interface Manifest {
   activationEvents: string[];
@@ -10,7 +10,7 @@ interface Manifest {
     viewsContainers: { activitybar: Array<{ id: string }> };
     viewsWelcome: Array<{ view: string; contents: string; when?: string }>;
     menus: Record<string, Array<{ command: string; when?: string }>>;
-    configuration: { properties: Record<string, { default?: unknown }> };
+    configuration: { properties: Record<string, { default?: unknown; scope?: string; enum?: string[]; enumDescriptions?: string[] }> };
   };
 }
 
@@ -31,6 +31,18 @@ describe('contributions in package.json', () => {
   it('declares every setting with the default the code reads', () => {
     const declared = Object.fromEntries(Object.entries(c.configuration.properties).map(([k, v]) => [k.slice(PREFIX.length + 1), v.default]));
     assert.deepEqual(declared, SETTING_DEFAULTS);
+  });
+
+  it('settings that decide where tokens, deliveries or binaries go cannot be set by a workspace', () => {
+    const scoped = Object.entries(c.configuration.properties).filter(([, v]) => v.scope === 'application' || v.scope === 'machine');
+    assert.deepEqual(scoped.map(([k]) => k.slice(PREFIX.length + 1)).sort(), [...USER_ONLY_SETTINGS].sort());
+    for (const key of ['cloud', 'customCloud', 'tunnel.cloudflaredDownloadUrl', 'webhooks.forwardTo'] as const) assert.ok(USER_ONLY_SETTINGS.has(key), key);
+  });
+
+  it('says where the tunnel is chosen that localtunnel\'s link to this machine is unencrypted', () => {
+    const provider = c.configuration.properties['aoaiWorkbench.tunnel.provider'];
+    const described = provider.enumDescriptions![provider.enum!.indexOf('localtunnel')];
+    assert.match(described, /plain, unencrypted TCP/);
   });
 
   it('views, the chat panel and context keys use the ids of the code', () => {

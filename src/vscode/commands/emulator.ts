@@ -1,12 +1,13 @@
 /** Start and stop the local emulator, with a connection to it that lives as long as it runs. */
 import * as vscode from 'vscode';
+import { emulatorAnswers, localConnectionsToDrop } from '../../service/localConnections';
 import { newConnectionId, type ConnectionInfo } from '../connections/connectionStore';
 import { logInfo } from '../log';
 import type { Services } from '../services';
 import { withProgress } from './registry';
 
 export async function startLocalEmulator(s: Services): Promise<ConnectionInfo | undefined> {
-  const existing = s.store.list().find((c) => c.local);
+  const existing = s.store.list().find((c) => c.local && c.endpoint === s.emulator.current?.url);
   if (s.emulator.current && existing) {
     void vscode.window.showInformationMessage(`The local emulator is already running at ${s.emulator.current.url}.`);
     return existing;
@@ -20,14 +21,16 @@ export async function startLocalEmulator(s: Services): Promise<ConnectionInfo | 
 }
 
 export async function stopLocalEmulator(s: Services): Promise<boolean> {
+  const url = s.emulator.current?.url;
   const stopped = await s.emulator.stop();
-  for (const c of s.store.list().filter((x) => x.local)) await s.store.remove(c.id);
+  // Only this window's: another window's emulator keeps its connection.
+  for (const c of s.store.list().filter((x) => x.local && x.endpoint === url)) await s.store.remove(c.id);
   if (stopped) logInfo('Local emulator stopped.');
   return stopped;
 }
 
-/** Local connections left behind by a window that closed: their emulator is gone. */
+/** Local connections left behind by a window that closed: their emulator no longer answers. */
 export async function dropStaleLocalConnections(s: Services): Promise<void> {
-  if (s.emulator.current) return;
-  for (const c of s.store.list().filter((x) => x.local)) await s.store.remove(c.id);
+  const stale = await localConnectionsToDrop(s.store.list(), s.emulator.current?.url, async (c) => emulatorAnswers(c.endpoint, await s.store.apiKey(c.id)));
+  for (const c of stale) await s.store.remove(c.id);
 }

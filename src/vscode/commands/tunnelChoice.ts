@@ -4,7 +4,12 @@ import type { ProviderChoice } from '../contributions';
 import { setting, updateSetting } from '../settings';
 
 const TUNNEL_CHOICES: Array<{ id: Exclude<ProviderChoice, 'none'>; label: string; detail: string }> = [
-  { id: 'localtunnel', label: 'localtunnel', detail: 'No account: the public loca.lt, or your own server ("aoaiWorkbench.tunnel.localtunnelHost").' },
+  {
+    id: 'localtunnel',
+    label: 'localtunnel',
+    // Its relay to this machine is a bare TCP socket: say so before anyone picks it.
+    detail: 'No account: the public loca.lt, or your own server ("aoaiWorkbench.tunnel.localtunnelHost"). Deliveries go from that server to this machine over plain TCP, unencrypted.',
+  },
   { id: 'cloudflared', label: 'Cloudflare quick tunnel', detail: 'No account: cloudflared on PATH, or downloaded when you agree.' },
   { id: 'ngrok', label: 'ngrok', detail: 'An ngrok account, its authtoken and the ngrok agent on PATH.' },
   { id: 'devtunnel', label: 'Microsoft Dev Tunnels', detail: 'The devtunnel CLI, signed in ("devtunnel user login").' },

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { DeliveryRecord, Verdict } from '../../webhooks/records';
 import { Commands, ContextKeys } from '../contributions';
 import { setContext } from '../settings';
+import { eventTooltipMarkdown } from './eventTooltip';
 import type { ListenerController } from './listenerController';
 
 export interface EventFilter {
@@ -55,19 +56,11 @@ export class EventsTree implements vscode.TreeDataProvider<EventNode>, vscode.Di
     item.description = `${time} · ${r.verdict}${fwd}`;
     const [icon, color] = ICONS[r.verdict];
     item.iconPath = new vscode.ThemeIcon(icon, new vscode.ThemeColor(color));
-    item.tooltip = new vscode.MarkdownString(
-      [
-        `**${r.eventType ?? 'Delivery'}** — ${r.verdict}`,
-        r.reason ? `_${r.reason}_` : '',
-        `Received: ${new Date(r.receivedAt).toLocaleString()}`,
-        `Event id: \`${r.eventId ?? '-'}\``,
-        `webhook-id: \`${r.webhookId ?? '-'}\``,
-        r.endpointId ? `Endpoint: \`${r.endpointId}\`` : '',
-        r.forward ? `Forwarded to ${r.forward.url}: ${r.forward.status ?? r.forward.error} in ${r.forward.durationMs} ms` : '',
-      ]
-        .filter(Boolean)
-        .join('\n\n'),
-    );
+    // Sender-controlled text, escaped; and not trusted, so no command link could run anyway.
+    const tooltip = new vscode.MarkdownString(eventTooltipMarkdown(r, (ms) => new Date(ms).toLocaleString()), false);
+    tooltip.isTrusted = false;
+    tooltip.supportHtml = false;
+    item.tooltip = tooltip;
     item.contextValue = `event.${r.verdict}${r.eventType?.startsWith('response.') ? '.response' : ''}`;
     item.command = { command: Commands.openEventPayload, title: 'Open Payload', arguments: [node] };
     item.accessibilityInformation = { label: `${r.eventType ?? 'Delivery'}, ${r.verdict}${r.reason ? `, ${r.reason}` : ''}, received ${time}` };
