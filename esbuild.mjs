@@ -17,11 +17,19 @@ const common = {
   logLevel: 'info',
 };
 
+/** The emulator CLI loads the emulator from its library bundle instead of carrying a second copy. */
+const emulatorFromLibrary = {
+  name: 'emulator-from-library',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/server$/, namespace: 'file' }, (args) => (args.importer.endsWith('cli.ts') ? { path: './emulator-lib.js', external: true } : undefined));
+  },
+};
+
 const builds = [
   // The extension: `vscode` is provided by the host at run time.
   { ...common, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist', external: ['vscode'] },
-  // The emulator CLI: `node dist/emulator.js [--port N] ...`.
-  { ...common, entryPoints: { emulator: 'src/emulator/cli.ts' }, outdir: 'dist' },
+  // The emulator CLI: `node dist/emulator.js [--port N] ...` (a few KB: it requires emulator-lib.js).
+  { ...common, entryPoints: { emulator: 'src/emulator/cli.ts' }, outdir: 'dist', plugins: [emulatorFromLibrary] },
   // The emulator as a library, required by the extension only when the user starts it.
   { ...common, entryPoints: { 'emulator-lib': 'src/emulator/server.ts' }, outdir: 'dist' },
   // @azure/identity (Azure CLI, DefaultAzureCredential), required only when a connection uses it.

@@ -202,8 +202,9 @@ describe('cloudflared downloaded on consent in VS Code', function () {
 
   before(async function () {
     if (process.platform !== 'linux') this.skip();
-    const api = await workbench();
-    releases = await startReleaseServer(readFileSync(join(api.services.context.extensionPath, 'test', 'fixtures', 'tunnels', 'cloudflared-standin.sh')));
+    await workbench();
+    // From the checkout (dist/test/host → test/fixtures): the installed package has no fixtures.
+    releases = await startReleaseServer(readFileSync(join(__dirname, '..', '..', '..', 'test', 'fixtures', 'tunnels', 'cloudflared-standin.sh')));
     await settings().update('tunnel.cloudflaredDownloadUrl', `${releases.url}/releases`, vscode.ConfigurationTarget.Global);
     emu = await startEmulator({});
     await clearConnections();
