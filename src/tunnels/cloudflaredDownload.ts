@@ -8,9 +8,9 @@ import { createHash } from 'node:crypto';
 import { createWriteStream, existsSync } from 'node:fs';
 import { chmod, mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+import { interceptors, request, type Dispatcher } from 'undici';
+import { ProxyRouter, type ProxySettings } from '../service/proxy';
 import { TunnelError } from './tunnel';
 
 /** Cloudflare's own release assets ("latest" redirects to the newest version). */
@@ -43,6 +43,8 @@ export interface DownloadOptions {
   /** Where the release assets are (a mirror, or a test server). */
   baseUrl?: string;
   signal?: AbortSignal;
+  /** Proxy and certificate settings (VS Code's http.*); HTTPS_PROXY / NO_PROXY apply too. */
+  proxy?: ProxySettings;
   /** Bytes so far and the total when the server said it. */
   onProgress?: (received: number, total: number | undefined) => void;
 }
@@ -71,23 +73,28 @@ export async function downloadCloudflared(options: DownloadOptions): Promise<Dow
   // Checked under another name before it replaces the one in use; Windows runs only .exe names.
   const staged = join(dir, process.platform === 'win32' ? 'cloudflared-new.exe' : 'cloudflared-new');
   await mkdir(dir, { recursive: true });
+  // Release links redirect to another host, which may need the proxy or not: routed per origin.
+  const router = new ProxyRouter(options.proxy);
   try {
-    let res: Response;
+    let res: Dispatcher.ResponseData;
     try {
-      res = await fetch(url, { signal: options.signal, redirect: 'follow' });
+      res = await request(url, { signal: options.signal, dispatcher: router.compose(interceptors.redirect({ maxRedirections: 5 })) });
     } catch (err) {
       if (options.signal?.aborted) throw new TunnelError('Download cancelled.');
       throw new TunnelError(`Could not download cloudflared from ${new URL(url).host}: ${(err as Error & { cause?: Error }).cause?.message ?? (err as Error).message}. Check your connection or proxy, or install cloudflared yourself.`);
     }
-    if (res.status !== 200 || !res.body) throw new TunnelError(`Could not download cloudflared: ${url} answered ${res.status}. Install it yourself from Cloudflare, or pick another tunnel.`);
-    const length = Number(res.headers.get('content-length'));
+    if (res.statusCode !== 200) {
+      await res.body.dump().catch(() => {});
+      throw new TunnelError(`Could not download cloudflared: ${url} answered ${res.statusCode}. Install it yourself from Cloudflare, or pick another tunnel.`);
+    }
+    const length = Number(res.headers['content-length']);
     const total = Number.isFinite(length) && length > 0 ? length : undefined;
     if (total && total > MAX_BYTES) throw new TunnelError(`The file at ${url} is ${total} bytes, too large to be cloudflared.`);
     const hash = createHash('sha256');
     let received = 0;
     try {
       await pipeline(
-        Readable.fromWeb(res.body as NodeReadableStream<Uint8Array>),
+        res.body,
         async function* (source: AsyncIterable<Buffer>) {
           for await (const chunk of source) {
             received += chunk.length;
@@ -134,5 +141,6 @@ export async function downloadCloudflared(options: DownloadOptions): Promise<Dow
   } finally {
     await rm(partial, { force: true });
     await rm(staged, { force: true });
+    void router.destroy();
   }
 }

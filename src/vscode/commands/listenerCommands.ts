@@ -14,6 +14,7 @@ import { logInfo, showError } from '../log';
 import { EventNode, type EventFilter, type EventsTree } from '../webhooks/eventsTree';
 import { prettyBody, type ProviderChoice } from '../webhooks/listenerController';
 import { command, resolveConnection, type Services } from './context';
+import { proxySettings } from '../proxySettings';
 
 export const EVENT_SCHEME = 'aoai-webhook-event';
 
@@ -164,6 +165,7 @@ async function downloadCloudflaredWithProgress(s: Services): Promise<Downloaded>
     return downloadCloudflared({
       storageDir: s.listener.storageDir,
       baseUrl,
+      proxy: proxySettings(),
       signal: abort.signal,
       onProgress: (received, total) => {
         if (!total) return progress.report({ message: `${(received / 1048576).toFixed(1)} MB` });
