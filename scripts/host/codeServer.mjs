@@ -1,7 +1,7 @@
 // Starts code-server (VS Code's server) on loopback with a fresh profile, offline and quiet.
 // Shared by the host test runner and `npm start`.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { ensureInstalled, node24Env } from './install.mjs';
@@ -22,7 +22,8 @@ export function freePort() {
  * @returns {Promise<{ url: string, port: number, root: string, folder: string, output: () => string, stop: () => Promise<void> }>}
  */
 export async function startCodeServer(opts = {}) {
-  const p = ensureInstalled({ quiet: true });
+  const p = await ensureInstalled({ quiet: true });
+  removeAbandonedRuns(p.base);
   const root = mkdtempSync(join(p.base, 'run-'));
   const dirs = { config: join(root, 'config'), data: join(root, 'data'), tmp: join(root, 'tmp'), userData: join(root, 'user-data'), extensions: join(root, 'extensions') };
   for (const d of Object.values(dirs)) mkdirSync(d, { recursive: true });
@@ -84,6 +85,27 @@ export async function startCodeServer(opts = {}) {
     rmSync(root, { recursive: true, force: true, maxRetries: 3 });
   };
   return { url, port, root, folder, output: () => output, stop };
+}
+
+/**
+ * Per-run folders left by a run that was killed before it could clean up: those no running
+ * process names on its command line (code-server gets --user-data-dir inside its run folder).
+ */
+function removeAbandonedRuns(base) {
+  let cmdlines = '';
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      cmdlines += readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    } catch {
+      /* exited meanwhile */
+    }
+  }
+  for (const name of readdirSync(base).filter((n) => n.startsWith('run-'))) {
+    const dir = join(base, name);
+    // A folder made a moment ago may belong to a run whose code-server is not started yet.
+    if (cmdlines.includes(dir) || Date.now() - statSync(dir).mtimeMs < 120_000) continue;
+    rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+  }
 }
 
 /** code-server's own `--install-extension`, the way a user installs a .vsix. */
