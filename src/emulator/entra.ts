@@ -27,6 +27,12 @@ export interface EntraConfig {
 
 export type Plane = 'data' | 'management';
 
+/** `error` unset: allowed; `roleless`: allowed to list subscriptions, of which it sees none. */
+export interface Authenticated {
+  error?: HttpError;
+  roleless?: boolean;
+}
+
 export const DEFAULT_DATA_AUDIENCES = ['https://cognitiveservices.azure.com', 'https://ai.azure.com'];
 export const DEFAULT_MANAGEMENT_AUDIENCES = ['https://management.azure.com', 'https://management.core.windows.net'];
 /** Keys are fetched again for an unknown `kid` at most this often (key rollover without hammering the issuer). */
@@ -74,7 +80,8 @@ export class EntraValidator {
 
   private async verify(token: string, plane: Plane): Promise<JWTPayload> {
     if (!this.keys) await this.load();
-    const options = { issuer: this.config.issuer, audience: this.audiences[plane], clockTolerance: 5 };
+    // A token that never expires is refused, as the service does.
+    const options = { issuer: this.config.issuer, audience: this.audiences[plane], clockTolerance: 5, requiredClaims: ['exp'] };
     try {
       return (await jwtVerify(token, this.keys!, options)).payload;
     } catch (err) {
@@ -87,25 +94,26 @@ export class EntraValidator {
     }
   }
 
-  /** Undefined when the token is good for this plane; otherwise the service's answer. */
-  async check(token: string, plane: Plane, operation: string): Promise<HttpError | undefined> {
+  /** Whether the token is good for this plane, and if not, the service's answer. */
+  async check(token: string, plane: Plane, operation: string): Promise<Authenticated> {
     let payload: JWTPayload;
     try {
       payload = await this.verify(token, plane);
     } catch (err) {
       this.log(`token rejected (${plane}): ${(err as Error).message}`);
-      return rejection(err, plane, this.audiences[plane][0]);
+      return { error: rejection(err, plane, this.audiences[plane][0]) };
     }
     const principal = principalOf(payload);
     const granted = this.config.grantedPrincipals;
     if (granted && !granted.includes(principal)) {
       this.log(`principal ${principal} has no role (${plane})`);
       if (plane === 'management') {
-        return azureError(403, 'AuthorizationFailed', `The client '${principal}' with object id '${principal}' does not have authorization to perform action 'Microsoft.CognitiveServices/accounts/read' over scope '${operation}' or the scope is invalid. If access was recently granted, please refresh your credentials.`);
+        if (/^GET \/subscriptions$/i.test(operation)) return { roleless: true };
+        return { error: azureError(403, 'AuthorizationFailed', `The client '${principal}' with object id '${principal}' does not have authorization to perform action 'Microsoft.CognitiveServices/accounts/read' over scope '${operation}' or the scope is invalid. If access was recently granted, please refresh your credentials.`) };
       }
-      return azureError(401, 'PermissionDenied', `The principal \`${principal}\` lacks the required data action \`Microsoft.CognitiveServices/accounts/OpenAI/*\` to perform \`${operation}\` operation.`);
+      return { error: azureError(401, 'PermissionDenied', `The principal \`${principal}\` lacks the required data action \`Microsoft.CognitiveServices/accounts/OpenAI/*\` to perform \`${operation}\` operation.`) };
     }
-    return undefined;
+    return {};
   }
 }
 

@@ -9,6 +9,8 @@ export interface RouteContext {
   state: EmulatorState;
   /** Headers every answer carries (request id, region). */
   baseHeaders: Record<string, string>;
+  /** The caller's token is good but its principal holds no role: it sees no subscriptions. */
+  roleless?: boolean;
   /** The body as a JSON object, with the service's errors for bad input. */
   json(): Promise<Record<string, unknown>>;
 }

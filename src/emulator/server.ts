@@ -13,7 +13,7 @@ import { chatRoutes } from './routes/chat';
 import { responseRoutes } from './routes/responses';
 import { webhookRoutes } from './routes/webhookEndpoints';
 import { EmulatorState, type EmulatorStats } from './state';
-import { EntraValidator, type Plane } from './entra';
+import { EntraValidator, type Authenticated, type Plane } from './entra';
 import { HttpError, azureError, notFound, parseJsonObject, readBody, sendJson, unauthorized } from './wire';
 
 export interface EmulatorOptions {
@@ -38,29 +38,43 @@ export interface Emulator {
 
 const ROUTES: Route[] = [...chatRoutes, ...responseRoutes, ...webhookRoutes, ...catalogRoutes];
 
+function wellEncoded(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function sameSecret(given: string, expected: Buffer): boolean {
   const g = Buffer.from(given);
   return g.length === expected.length && timingSafeEqual(g, expected);
 }
 
-const keyDisabled = () => azureError(401, 'AuthenticationTypeDisabled', 'Key based authentication is disabled for this resource.');
+const keyDisabled = () => azureError(403, 'AuthenticationTypeDisabled', 'Key based authentication is disabled for this resource.');
 
 /**
- * `api-key: K`, `Authorization: Bearer K` (what OpenAI-style clients send with a key), or a
- * Bearer access token the configured issuer signed for this plane. Undefined when allowed.
+ * The data plane takes `api-key: K`, `Authorization: Bearer K` (what OpenAI-style clients send
+ * with a key), or a Bearer access token the configured issuer signed for it. Resource Manager
+ * takes access tokens only. `error` unset: allowed.
  */
-async function authenticate(req: IncomingMessage, key: Buffer, config: EmulatorConfig, validator: EntraValidator | undefined, plane: Plane, path: string): Promise<HttpError | undefined> {
-  const apiKey = req.headers['api-key'];
-  if (typeof apiKey === 'string') {
-    if (!sameSecret(apiKey, key)) return unauthorized();
-    return config.disableLocalAuth ? keyDisabled() : undefined;
-  }
+async function authenticate(req: IncomingMessage, key: Buffer, config: EmulatorConfig, validator: EntraValidator | undefined, plane: Plane, path: string): Promise<Authenticated> {
   const auth = req.headers.authorization;
   const bearer = typeof auth === 'string' ? /^Bearer\s+(.+)$/i.exec(auth)?.[1].trim() : undefined;
-  if (!bearer) return plane === 'management' ? azureError(401, 'AuthenticationFailed', "Authentication failed. The 'Authorization' header is missing.") : unauthorized();
-  if (sameSecret(bearer, key)) return config.disableLocalAuth ? keyDisabled() : undefined;
+  if (plane === 'management') {
+    if (!bearer) return { error: azureError(401, 'AuthenticationFailed', "Authentication failed. The 'Authorization' header is missing.") };
+    return validator ? validator.check(bearer, plane, `${req.method} ${path}`) : { error: azureError(401, 'InvalidAuthenticationToken', 'The access token is invalid.') };
+  }
+  const apiKey = req.headers['api-key'];
+  if (typeof apiKey === 'string') {
+    if (!sameSecret(apiKey, key)) return { error: unauthorized() };
+    return config.disableLocalAuth ? { error: keyDisabled() } : {};
+  }
+  if (!bearer) return { error: unauthorized() };
+  if (sameSecret(bearer, key)) return config.disableLocalAuth ? { error: keyDisabled() } : {};
   if (validator) return validator.check(bearer, plane, `${req.method} ${path}`);
-  return unauthorized();
+  return { error: unauthorized() };
 }
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
@@ -74,9 +88,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const handle = async (req: IncomingMessage, res: ServerResponse, baseHeaders: Record<string, string>): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://emulator');
     const path = url.pathname.replace(/\/+$/, '') || '/';
+    // Routes decode their ids: a broken %-escape is the caller's error, not ours.
+    if (!wellEncoded(path)) throw azureError(400, 'BadRequest', 'The request path is not valid: it has a malformed percent-encoding.');
     const matches = ROUTES.map((r) => ({ r, m: r.path.exec(path) })).filter((x) => x.m);
     if (matches.length === 0) throw notFound();
-    const denied = await authenticate(req, key, config, validator, /^\/subscriptions(\/|$)/i.test(path) ? 'management' : 'data', path);
+    const { error: denied, roleless } = await authenticate(req, key, config, validator, /^\/subscriptions(\/|$)/i.test(path) ? 'management' : 'data', path);
     if (denied) {
       req.resume();
       throw denied;
@@ -93,6 +109,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       url,
       state,
       baseHeaders,
+      roleless,
       json: () => (body ??= readBody(req, config.maxBodyBytes).then((raw) => parseJsonObject(req, raw))),
     };
     await hit.r.handler(ctx, hit.m!.slice(1));

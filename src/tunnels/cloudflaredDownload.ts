@@ -1,7 +1,8 @@
 /**
  * cloudflared is on neither npm nor the usual package managers of every platform, so when it is
  * not on PATH the extension can fetch Cloudflare's release build into its own storage, only after
- * the user agreed. The file is checked by running `cloudflared --version` before it is kept.
+ * the user agreed. A pinned release only: the file must match that release's SHA-256 and answer
+ * `cloudflared --version` with its version before it is kept, and it comes over https.
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -9,12 +10,30 @@ import { createWriteStream, existsSync } from 'node:fs';
 import { chmod, mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { interceptors, request, type Dispatcher } from 'undici';
+import { request, type Dispatcher } from 'undici';
+import { isLoopbackHost } from '../service/connection';
 import { ProxyRouter, type ProxySettings } from '../service/proxy';
 import { TunnelError } from './tunnel';
 
-/** Cloudflare's own release assets ("latest" redirects to the newest version). */
-export const CLOUDFLARED_RELEASES = 'https://github.com/cloudflare/cloudflared/releases/latest/download';
+/** The cloudflared release the extension downloads; update it with the table below. */
+export const CLOUDFLARED_VERSION = '2026.6.1';
+
+/** Cloudflare's own release assets of that version. */
+export const CLOUDFLARED_RELEASES = `https://github.com/cloudflare/cloudflared/releases/download/${CLOUDFLARED_VERSION}`;
+
+/**
+ * SHA-256 of each release asset of CLOUDFLARED_VERSION. Cloudflare publishes no checksum file
+ * for every asset; these are the digests of the official assets, the same in every independent
+ * pin of this release we could read. An asset without an entry is never downloaded (a 32-bit or
+ * ARMv7 machine is asked to install cloudflared itself).
+ */
+export const CLOUDFLARED_SHA256: Readonly<Record<string, string>> = {
+  'cloudflared-linux-amd64': '5861a10a438fe8ddcfebb3b830f83966cbf193edafce0fe2eeb198fbae1f7a22',
+  'cloudflared-linux-arm64': '59816ce9b16db71f5bc2a86d59b3632a96c8c3ee934bde2bc8641ee83a6070eb',
+  'cloudflared-windows-amd64.exe': '5253e66f1f493c4e13539749f1aa86fd0c61e3072900fec29a44ba046a6d97e2',
+  'cloudflared-darwin-amd64.tgz': 'd7a66b525fe76820da6e5406611b61e48b40de682368ac00454d9158f085be4b',
+  'cloudflared-darwin-arm64.tgz': 'f6d4c439c6c782b83264951d327989ce5e23373acc5942b872411601fedb020d',
+};
 
 /** Above this the download is not a cloudflared build (they are ~40 MB). */
 const MAX_BYTES = 200 * 1024 * 1024;
@@ -40,8 +59,15 @@ export function hasDownloadedCloudflared(storageDir: string): boolean {
 
 export interface DownloadOptions {
   storageDir: string;
-  /** Where the release assets are (a mirror, or a test server). */
+  /** Where the release assets are (a mirror, or a test server): https, or http on loopback only. */
   baseUrl?: string;
+  /**
+   * The SHA-256 the file must have. Default: AOAI_WORKBENCH_CLOUDFLARED_SHA256 from the
+   * environment (a mirror of your own build, tests), else the pinned one for the platform's asset.
+   */
+  sha256?: string;
+  /** The version it must report (default: CLOUDFLARED_VERSION). */
+  version?: string;
   signal?: AbortSignal;
   /** Proxy and certificate settings (VS Code's http.*); HTTPS_PROXY / NO_PROXY apply too. */
   proxy?: ProxySettings;
@@ -62,11 +88,48 @@ function run(file: string, args: string[], timeoutMs: number): Promise<string> {
   });
 }
 
-/** Downloads cloudflared, checks that it runs, and returns where it is. Nothing is left behind on failure. */
-export async function downloadCloudflared(options: DownloadOptions): Promise<Downloaded> {
+/** https, or http to this machine only: anything else could be swapped on the way. */
+function checkTransport(url: string): void {
+  const u = new URL(url);
+  if (u.protocol !== 'https:' && !(u.protocol === 'http:' && isLoopbackHost(u.hostname))) {
+    throw new TunnelError(`cloudflared is downloaded over https only (not from ${u.protocol}//${u.host}). Fix "aoaiWorkbench.tunnel.cloudflaredDownloadUrl", or install cloudflared yourself.`);
+  }
+}
+
+/** The address the file would be downloaded from (what the consent dialog names); throws when it is not acceptable. */
+export function cloudflaredDownloadUrl(baseUrl?: string): string {
   const asset = cloudflaredAsset();
   if (!asset) throw new TunnelError(`Cloudflare publishes no cloudflared build for ${process.platform}/${process.arch}. Install it yourself and put it on PATH, or pick another tunnel.`);
-  const url = `${(options.baseUrl ?? CLOUDFLARED_RELEASES).replace(/\/+$/, '')}/${asset}`;
+  let url: string;
+  try {
+    url = new URL(`${(baseUrl || CLOUDFLARED_RELEASES).replace(/\/+$/, '')}/${asset}`).href;
+  } catch {
+    throw new TunnelError(`"${baseUrl}" is not a URL. Fix "aoaiWorkbench.tunnel.cloudflaredDownloadUrl", or install cloudflared yourself.`);
+  }
+  checkTransport(url);
+  return url;
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+/** GET that follows up to 5 redirects, each checked: a redirect may not leave https either. */
+async function getFollowingRedirects(url: string, dispatcher: Dispatcher, signal?: AbortSignal): Promise<Dispatcher.ResponseData> {
+  for (let hop = 0, at = url; ; hop++) {
+    const res = await request(at, { signal, dispatcher });
+    const location = res.headers.location;
+    if (!REDIRECTS.has(res.statusCode) || typeof location !== 'string' || hop === 5) return res;
+    await res.body.dump().catch(() => {});
+    at = new URL(location, at).href;
+    checkTransport(at);
+  }
+}
+
+/** Downloads cloudflared, checks its hash and that it runs, and returns where it is. Nothing is left behind on failure. */
+export async function downloadCloudflared(options: DownloadOptions): Promise<Downloaded> {
+  const url = cloudflaredDownloadUrl(options.baseUrl);
+  const asset = cloudflaredAsset()!;
+  const expected = (options.sha256 ?? process.env.AOAI_WORKBENCH_CLOUDFLARED_SHA256 ?? CLOUDFLARED_SHA256[asset] ?? '').toLowerCase();
+  if (!/^[0-9a-f]{64}$/.test(expected)) throw new TunnelError(`This version of the extension has no checksum for ${asset} ${CLOUDFLARED_VERSION}, so it does not download it. Install cloudflared yourself and put it on PATH, or pick another tunnel.`);
   const target = downloadedCloudflaredPath(options.storageDir);
   const dir = join(options.storageDir, 'cloudflared');
   const partial = join(dir, `${asset}.partial`);
@@ -78,9 +141,10 @@ export async function downloadCloudflared(options: DownloadOptions): Promise<Dow
   try {
     let res: Dispatcher.ResponseData;
     try {
-      res = await request(url, { signal: options.signal, dispatcher: router.compose(interceptors.redirect({ maxRedirections: 5 })) });
+      res = await getFollowingRedirects(url, router, options.signal);
     } catch (err) {
       if (options.signal?.aborted) throw new TunnelError('Download cancelled.');
+      if (err instanceof TunnelError) throw err;
       throw new TunnelError(`Could not download cloudflared from ${new URL(url).host}: ${(err as Error & { cause?: Error }).cause?.message ?? (err as Error).message}. Check your connection or proxy, or install cloudflared yourself.`);
     }
     if (res.statusCode !== 200) {
@@ -111,6 +175,8 @@ export async function downloadCloudflared(options: DownloadOptions): Promise<Dow
       throw err instanceof TunnelError ? err : new TunnelError(`The cloudflared download broke off after ${received} bytes: ${(err as Error).message}. Try again.`);
     }
     if (total && received !== total) throw new TunnelError(`The cloudflared download ended after ${received} of ${total} bytes. Try again.`);
+    const sha256 = hash.digest('hex');
+    if (sha256 !== expected) throw new TunnelError(`The file from ${url} is not Cloudflare's cloudflared ${CLOUDFLARED_VERSION}: its SHA-256 ${sha256} does not match the pinned ${expected}. It was deleted. Install cloudflared yourself, or pick another tunnel.`);
     if (asset.endsWith('.tgz')) {
       // macOS builds come as a tarball holding the one binary; tar is part of the system.
       const unpacked = join(dir, 'unpacked');
@@ -133,11 +199,12 @@ export async function downloadCloudflared(options: DownloadOptions): Promise<Dow
       const m = /cloudflared version (\S+)/.exec(printed);
       if (!m) throw new Error(printed.trim().slice(0, 200) || 'no output');
       version = m[1];
+      if (version !== (options.version ?? CLOUDFLARED_VERSION)) throw new Error(`it reports version ${version}, not ${options.version ?? CLOUDFLARED_VERSION}`);
     } catch (err) {
       throw new TunnelError(`The file downloaded from ${url} is not a working cloudflared (${(err as Error).message.split('\n')[0]}). It was deleted. Install cloudflared yourself, or pick another tunnel.`);
     }
     await rename(staged, target);
-    return { path: target, version, sha256: hash.digest('hex'), bytes: received };
+    return { path: target, version, sha256, bytes: received };
   } finally {
     await rm(partial, { force: true });
     await rm(staged, { force: true });

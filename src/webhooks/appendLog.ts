@@ -10,7 +10,7 @@
  * - Files are created readable by the user only.
  */
 import { createReadStream } from 'node:fs';
-import { appendFile, mkdir, open, rename, stat, unlink, writeFile, type FileHandle } from 'node:fs/promises';
+import { appendFile, chmod, mkdir, open, rename, stat, unlink, writeFile, type FileHandle } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -85,7 +85,11 @@ export class AppendLog {
             this.endsWithNewline = true;
             continue;
           }
-          this.endsWithNewline ??= await endsWithNewline(this.path);
+          if (this.endsWithNewline === undefined) {
+            // A file from an older version may be readable by others.
+            await chmod(this.path, MODE).catch(() => undefined);
+            this.endsWithNewline = await endsWithNewline(this.path);
+          }
           await appendFile(this.path, `${this.endsWithNewline ? '' : '\n'}${batch.join('\n')}\n`, { mode: MODE });
           this.endsWithNewline = true;
           this.lines += batch.length;

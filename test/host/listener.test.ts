@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -204,7 +205,10 @@ describe('cloudflared downloaded on consent in VS Code', function () {
     if (process.platform !== 'linux') this.skip();
     await workbench();
     // From the checkout (dist/test/host → test/fixtures): the installed package has no fixtures.
-    releases = await startReleaseServer(readFileSync(join(__dirname, '..', '..', '..', 'test', 'fixtures', 'tunnels', 'cloudflared-standin.sh')));
+    const standin = readFileSync(join(__dirname, '..', '..', '..', 'test', 'fixtures', 'tunnels', 'cloudflared-standin.sh'));
+    releases = await startReleaseServer(standin);
+    // The stand-in is not Cloudflare's build: its checksum is the one to expect (same process as the extension).
+    process.env.AOAI_WORKBENCH_CLOUDFLARED_SHA256 = createHash('sha256').update(standin).digest('hex');
     await settings().update('tunnel.cloudflaredDownloadUrl', `${releases.url}/releases`, vscode.ConfigurationTarget.Global);
     emu = await startEmulator({});
     await clearConnections();
@@ -215,6 +219,7 @@ describe('cloudflared downloaded on consent in VS Code', function () {
     await exec('stopListening', { deleteEndpoint: false });
     await exec('deleteCloudflared');
     await settings().update('tunnel.cloudflaredDownloadUrl', undefined, vscode.ConfigurationTarget.Global);
+    delete process.env.AOAI_WORKBENCH_CLOUDFLARED_SHA256;
     await releases.close();
     await clearConnections();
     await emu.close();

@@ -6,6 +6,7 @@ import { ArmClient } from '../../src/service/arm';
 import { ServiceError } from '../../src/service/errors';
 import { startEmulator, type Emulator } from '../../src/emulator/server';
 import { freePort } from '../support/ports';
+import { startTestIssuer } from '../support/testIssuer';
 import { eventually } from '../support/receiver';
 
 const messages = [
@@ -337,8 +338,11 @@ describe('service client against the emulator', () => {
 
     it('walks Resource Manager through nextLink pages: subscriptions, OpenAI accounts, deployments with limits', async () => {
       const deployments = Array.from({ length: 7 }, (_, i) => ({ name: `dep-${i}`, model: 'gpt-4o', version: '2024-11-20', sku: 'GlobalStandard', capacity: 10 + i, requestsPerMinute: 60 + i, tokensPerMinute: 6000 }));
-      const arm = await startEmulator({ config: { armPageSize: 2, deployments } });
-      const c = new ArmClient({ endpoint: arm.url, auth: { kind: 'bearer', getToken: async () => arm.apiKey } });
+      // Resource Manager takes access tokens only.
+      const issuer = await startTestIssuer();
+      const arm = await startEmulator({ config: { armPageSize: 2, deployments, entra: { issuer: issuer.issuer, jwksUri: issuer.jwksUri, caFile: issuer.caFile } } });
+      const token = await issuer.mint({ oid: 'me' }, { audience: 'https://management.azure.com', expiresInSeconds: 600 });
+      const c = new ArmClient({ endpoint: arm.url, auth: { kind: 'bearer', getToken: async () => token } });
       try {
         const subs = await c.listSubscriptions();
         assert.equal(subs.length, 1);
@@ -352,6 +356,7 @@ describe('service client against the emulator', () => {
       } finally {
         await c.close();
         await arm.close();
+        await issuer.close();
       }
     });
   });

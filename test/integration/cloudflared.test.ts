@@ -4,13 +4,15 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cloudflaredAsset, downloadCloudflared, downloadedCloudflaredPath } from '../../src/tunnels/cloudflaredDownload';
+import { CLOUDFLARED_RELEASES, CLOUDFLARED_SHA256, CLOUDFLARED_VERSION, cloudflaredAsset, cloudflaredDownloadUrl, downloadCloudflared, downloadedCloudflaredPath } from '../../src/tunnels/cloudflaredDownload';
 import { CloudflaredTunnel } from '../../src/tunnels/providers';
 import { runTunnelProcess, TunnelError } from '../../src/tunnels/tunnel';
 import { startReleaseServer } from '../support/releaseServer';
 
 const STANDIN = join(__dirname, '..', 'fixtures', 'tunnels', 'cloudflared-standin.sh');
 const standin = readFileSync(STANDIN);
+/** The stand-in is served as the release file: its hash is the one expected. */
+const sha256 = createHash('sha256').update(standin).digest('hex');
 const storage = () => mkdtempSync(join(tmpdir(), 'aoai-storage-'));
 const leftovers = (dir: string) => (existsSync(join(dir, 'cloudflared')) ? readdirSync(join(dir, 'cloudflared')) : []);
 const alive = (pid: number) => {
@@ -46,10 +48,10 @@ describe('cloudflared download (only after the user agreed)', function () {
     assert.ok(!before.ok && before.canDownload, 'missing, downloadable');
     assert.match(before.ok ? '' : before.message, /cloudflared is not installed/);
     const progress: number[] = [];
-    const got = await downloadCloudflared({ storageDir: dir, baseUrl: `${server.url}/releases`, onProgress: (n, total) => progress.push(total ? n / total : NaN) });
+    const got = await downloadCloudflared({ storageDir: dir, baseUrl: `${server.url}/releases`, sha256, onProgress: (n, total) => progress.push(total ? n / total : NaN) });
     assert.equal(got.path, downloadedCloudflaredPath(dir));
-    assert.equal(got.version, '2025.11.1');
-    assert.equal(got.sha256, createHash('sha256').update(standin).digest('hex'));
+    assert.equal(got.version, CLOUDFLARED_VERSION);
+    assert.equal(got.sha256, sha256);
     assert.equal(progress.at(-1), 1, 'progress reaches 100%');
     assert.ok(statSync(got.path).mode & 0o100, 'executable');
     assert.deepEqual(leftovers(dir), ['cloudflared'], 'no partial files');
@@ -66,22 +68,64 @@ describe('cloudflared download (only after the user agreed)', function () {
 
   it('an error page instead of the program is refused, and nothing is kept', async () => {
     const dir = storage();
-    await assert.rejects(downloadCloudflared({ storageDir: dir, baseUrl: `${server.url}/html` }), (e: Error) => e instanceof TunnelError && /not a working cloudflared.*deleted/.test(e.message));
+    await assert.rejects(downloadCloudflared({ storageDir: dir, baseUrl: `${server.url}/html`, sha256 }), (e: Error) => e instanceof TunnelError && /SHA-256 .* does not match .* deleted/.test(e.message));
     assert.deepEqual(leftovers(dir), []);
   });
 
   it('a 404 says what answered and what to do', async () => {
     const dir = storage();
-    await assert.rejects(downloadCloudflared({ storageDir: dir, baseUrl: `${server.url}/missing` }), /answered 404\. Install it yourself/);
+    await assert.rejects(downloadCloudflared({ storageDir: dir, baseUrl: `${server.url}/missing`, sha256 }), /answered 404\. Install it yourself/);
     assert.deepEqual(leftovers(dir), []);
   });
 
   it('cancelling a download that hangs leaves nothing behind', async () => {
     const dir = storage();
     const abort = new AbortController();
-    const pending = downloadCloudflared({ storageDir: dir, baseUrl: `${server.url}/stall`, signal: abort.signal, onProgress: () => abort.abort() });
+    const pending = downloadCloudflared({ storageDir: dir, baseUrl: `${server.url}/stall`, sha256, signal: abort.signal, onProgress: () => abort.abort() });
     await assert.rejects(pending, /Download cancelled/);
     assert.deepEqual(leftovers(dir), []);
+  });
+
+  it('a file whose SHA-256 is not the pinned one is refused before it is run, and deleted', async () => {
+    const dir = storage();
+    const tampered = createHash('sha256').update('the real release').digest('hex');
+    await assert.rejects(downloadCloudflared({ storageDir: dir, baseUrl: `${server.url}/releases`, sha256: tampered }), /is not Cloudflare's cloudflared .*does not match the pinned .*deleted/);
+    assert.deepEqual(leftovers(dir), []);
+  });
+
+  it('a file that reports another version than the pinned one is refused', async () => {
+    const dir = storage();
+    await assert.rejects(downloadCloudflared({ storageDir: dir, baseUrl: `${server.url}/releases`, sha256, version: '2024.1.0' }), new RegExp(`reports version ${CLOUDFLARED_VERSION.replace(/\./g, "\\.")}, not 2024\\.1\\.0`));
+    assert.deepEqual(leftovers(dir), []);
+  });
+
+  it('an http:// mirror is refused (loopback aside) before any request, and the source is named for the consent dialog', async () => {
+    const before = server.requests.length;
+    assert.throws(() => cloudflaredDownloadUrl('http://mirror.example/cloudflared'), /over https only \(not from http:\/\/mirror\.example\)/);
+    await assert.rejects(downloadCloudflared({ storageDir: storage(), baseUrl: 'http://mirror.example/cloudflared', sha256: '0'.repeat(64) }), /over https only/);
+    assert.equal(cloudflaredDownloadUrl('https://mirror.example/cf/'), `https://mirror.example/cf/${cloudflaredAsset()}`);
+    assert.equal(cloudflaredDownloadUrl(), `${CLOUDFLARED_RELEASES}/${cloudflaredAsset()}`);
+    assert.match(CLOUDFLARED_RELEASES, /^https:\/\/github\.com\/cloudflare\/cloudflared\/releases\/download\/\d{4}\.\d+\.\d+$/);
+    assert.equal(server.requests.length, before);
+  });
+
+  it('every platform it downloads for has a pinned SHA-256, and a file that does not match it is deleted, never run', async () => {
+    for (const [platform, arch] of [['linux', 'x64'], ['linux', 'arm64'], ['win32', 'x64'], ['darwin', 'x64'], ['darwin', 'arm64']]) {
+      assert.match(CLOUDFLARED_SHA256[cloudflaredAsset(platform, arch)!] ?? '', /^[0-9a-f]{64}$/, `${platform}/${arch}`);
+    }
+    for (const [platform, arch] of [['linux', 'arm'], ['linux', 'ia32'], ['win32', 'ia32']]) {
+      assert.equal(CLOUDFLARED_SHA256[cloudflaredAsset(platform, arch)!], undefined, `${platform}/${arch}: no pinned digest, never downloaded`);
+    }
+    // The test server's file is a stand-in, not Cloudflare's build: the pinned digest refuses it.
+    const saved = process.env.AOAI_WORKBENCH_CLOUDFLARED_SHA256;
+    delete process.env.AOAI_WORKBENCH_CLOUDFLARED_SHA256;
+    const dir = storage();
+    try {
+      await assert.rejects(downloadCloudflared({ storageDir: dir, baseUrl: `${server.url}/releases` }), /is not Cloudflare's cloudflared .*does not match the pinned/);
+      assert.deepEqual(leftovers(dir), [], 'nothing kept');
+    } finally {
+      if (saved !== undefined) process.env.AOAI_WORKBENCH_CLOUDFLARED_SHA256 = saved;
+    }
   });
 });
 

@@ -183,7 +183,9 @@ describe('Entra ID sign-in against a local identity provider', function () {
     const noRole = new TokenCache(credentialSource(secretCredential(issuer, issuer.clients[1]), 'client secret'));
     const arm2 = new ArmClient({ endpoint: emu.url, auth: bearerAuth(noRole, [MANAGEMENT_SCOPE], 'management'), retry: { maxRetries: 0 } });
     closers.push(() => arm2.close());
-    await rejects(arm2.listSubscriptions(), ServiceError, (e) => {
+    // As Resource Manager does: the subscriptions it can see (none), then 403 on what it cannot.
+    assert.deepEqual(await arm2.listSubscriptions(), []);
+    await rejects(arm2.listAccounts(emu.config.subscriptions[0].subscriptionId), ServiceError, (e) => {
       assert.equal(e.status, 403);
       assert.match(e.message, /"Reader" role/);
     });

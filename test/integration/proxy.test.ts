@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -134,9 +135,12 @@ describe('corporate proxy: outgoing calls through a real CONNECT proxy', functio
 
   it('the cloudflared download goes through the proxy, redirect included', async function () {
     if (!cloudflaredAsset() || process.platform === 'win32') this.skip();
-    const releases = await startReleaseServer(Buffer.from('#!/bin/sh\necho "cloudflared version 2099.1.0 (built through a proxy)"\n'));
+    const standin = Buffer.from('#!/bin/sh\necho "cloudflared version 2099.1.0 (built through a proxy)"\n');
+    const releases = await startReleaseServer(standin);
     try {
-      const got = await downloadCloudflared({ storageDir: mkdtempSync(join(tmpdir(), 'aoai-proxy-')), baseUrl: `${releases.url}/releases`, proxy: { url: authenticating.url.replace('//', '//alice:s3cret-proxy-pass@'), proxyLoopback: true } });
+      const proxy = { url: authenticating.url.replace('//', '//alice:s3cret-proxy-pass@'), proxyLoopback: true };
+      const sha256 = createHash('sha256').update(standin).digest('hex');
+      const got = await downloadCloudflared({ storageDir: mkdtempSync(join(tmpdir(), 'aoai-proxy-')), baseUrl: `${releases.url}/releases`, sha256, version: '2099.1.0', proxy });
       assert.equal(got.version, '2099.1.0');
       const host = new URL(releases.url).host;
       assert.ok(authenticating.targets.length > 0 && authenticating.targets.every((t) => t === host), `tunnels: ${authenticating.targets}`);

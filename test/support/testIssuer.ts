@@ -35,7 +35,7 @@ export interface TestIssuer {
   /** Token endpoint calls so far. */
   tokenRequests(): number;
   /** Signs a token with the provider's own key. */
-  mint(claims: Record<string, unknown>, options: { audience: string; expiresInSeconds: number }): Promise<string>;
+  mint(claims: Record<string, unknown>, options: { audience: string; expiresInSeconds: number | null }): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -140,13 +140,13 @@ export async function startTestIssuer(options: TestIssuerOptions = {}): Promise<
     tokenRequests: () => tokenRequests,
     mint: (claims, { audience, expiresInSeconds }) => {
       const now = Math.floor(Date.now() / 1000);
-      return new SignJWT({ tid: tenantId, ...claims })
+      const jwt = new SignJWT({ tid: tenantId, ...claims })
         .setProtectedHeader({ alg: 'RS256', kid: jwk.kid, typ: 'at+jwt' })
         .setIssuer(issuer)
         .setAudience(audience)
-        .setIssuedAt(now - 60)
-        .setExpirationTime(now + expiresInSeconds)
-        .sign(signingKey);
+        .setIssuedAt(now - 60);
+      // null: a token without `exp`, which the service refuses.
+      return (expiresInSeconds === null ? jwt : jwt.setExpirationTime(now + expiresInSeconds)).sign(signingKey);
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -107,8 +107,9 @@ export const catalogRoutes: Route[] = [
   {
     method: 'GET',
     path: /^\/subscriptions$/i,
+    // Resource Manager lists the subscriptions the caller can see: none without a role.
     handler: (ctx) =>
-      page(ctx, ctx.state.config.subscriptions.map((s) => ({ id: `/subscriptions/${s.subscriptionId}`, subscriptionId: s.subscriptionId, tenantId: s.tenantId, displayName: s.displayName, state: 'Enabled' }))),
+      page(ctx, (ctx.roleless ? [] : ctx.state.config.subscriptions).map((s) => ({ id: `/subscriptions/${s.subscriptionId}`, subscriptionId: s.subscriptionId, tenantId: s.tenantId, displayName: s.displayName, state: 'Enabled' }))),
   },
   {
     method: 'GET',

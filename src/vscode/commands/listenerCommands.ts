@@ -6,7 +6,7 @@ import { dirname } from 'node:path';
 import { request } from 'undici';
 import { WEBHOOK_EVENT_TYPES, type WebhookEndpoint } from '../../service/types';
 import type { DeliveryRecord } from '../../webhooks/listener';
-import { downloadCloudflared, downloadedCloudflaredPath, hasDownloadedCloudflared, type Downloaded } from '../../tunnels/cloudflaredDownload';
+import { CLOUDFLARED_VERSION, cloudflaredDownloadUrl, downloadCloudflared, downloadedCloudflaredPath, hasDownloadedCloudflared, type Downloaded } from '../../tunnels/cloudflaredDownload';
 import { webhookDispatcher } from '../../webhooks/outbound';
 import { signedHeaders } from '../../webhooks/signature';
 import { replayableBody } from '../../webhooks/replayable';
@@ -107,7 +107,7 @@ async function startListening(s: Services, arg: unknown) {
       (args?.downloadCloudflared ??
         (await vscode.window.showWarningMessage(
           'Cloudflare quick tunnels need cloudflared, which is not installed.',
-          { modal: true, detail: `Download it now from Cloudflare's releases on GitHub (about 40 MB) into this extension's storage? It is used only for the webhook tunnel, and you can delete it with "Delete Downloaded cloudflared". Or install it yourself and put it on PATH.` },
+          { modal: true, detail: `Download cloudflared ${CLOUDFLARED_VERSION} from ${cloudflaredDownloadUrl(vscode.workspace.getConfiguration('aoaiWorkbench').get<string>('tunnel.cloudflaredDownloadUrl') || undefined)} (about 40 MB, checked against its pinned SHA-256) into this extension's storage? It is used only for the webhook tunnel, and you can delete it with "Delete Downloaded cloudflared". Or install it yourself and put it on PATH.` },
           'Download cloudflared',
         )) === 'Download cloudflared');
     if (!consent) {
