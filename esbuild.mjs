@@ -39,7 +39,8 @@ const builds = [
   // The chat panel's page script (runs in the webview, a browser).
   { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: { chat: 'src/webview/chat/main.ts' }, outdir: 'dist/webview' },
   // Tests that run inside a real VS Code extension host (loaded by test/host/index.ts).
-  { ...common, entryPoints: ['test/host/*.ts'], outdir: 'dist/test/host', external: ['vscode', 'mocha'], minify: false },
+  // `proxy` is an ES module that reads its own package.json: loaded from node_modules instead.
+  { ...common, entryPoints: ['test/host/*.ts'], outdir: 'dist/test/host', external: ['vscode', 'mocha', 'proxy'], minify: false },
 ];
 
 // Codicons for the webview, served from the extension's own folder.

@@ -63,6 +63,7 @@ const WORKBENCH_CHATTER = [
   /^(Resolving connection token|Resolved connection token|Creating a socket|Updating additional builtin extensions cache)/,
   /ECONNREFUSED 127\.0\.0\.1:9\b/,
   /Timed out waiting for authentication provider 'github'/,
+  /^DialogService: Dialog requested during smoke test/,
 ];
 const consoleLog = join(artifacts, 'host-console.log');
 

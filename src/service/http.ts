@@ -232,7 +232,8 @@ export class HttpClient {
 
 function proxyAdvice(proxy: string, status: number): string {
   if (status === 407) return `The proxy ${proxy} asks for a user name and password (407): put them in http.proxy or HTTPS_PROXY as http://user:password@host:port.`;
-  return `The proxy ${proxy} answered ${status}. Ask its administrator to allow this host, or list the host in http.noProxy / NO_PROXY if it is reachable directly.`;
+  if (status === 403) return `The proxy ${proxy} does not allow this host (403): ask its administrator, or list the host in http.noProxy / NO_PROXY if it is reachable without the proxy.`;
+  return `The proxy ${proxy} could not connect to it (${status}): check the endpoint URL; if the host is reachable without the proxy, list it in http.noProxy / NO_PROXY.`;
 }
 
 /** The error code of an undici/net error, looking through `cause` chains. */

@@ -240,7 +240,7 @@ describe('cloudflared downloaded on consent in VS Code', function () {
     assert.equal(res?.publicUrl, 'https://marble-kinds-sunset-retreat.trycloudflare.com');
     assert.ok(existsSync(join(api.services.listener.storageDir, 'cloudflared', 'cloudflared')));
     assert.equal(standinPids().length, 1, 'cloudflared runs');
-    await eventually(() => settingsAndLogFiles().some((f) => /Downloaded cloudflared 2025\.11\.1 \(\d+ bytes, SHA-256 [0-9a-f]{64}\)/.test(readFileSync(f, 'utf8'))));
+    await eventually(() => settingsAndLogFiles().some((f) => /Downloaded cloudflared 2026\.6\.1 \(\d+ bytes, SHA-256 [0-9a-f]{64}\)/.test(readFileSync(f, 'utf8'))));
     assert.equal(await exec('stopListening', { deleteEndpoint: false }), true);
     await eventually(() => standinPids().length === 0 || undefined);
     // Next time it is found without asking.
