@@ -1,24 +1,23 @@
 /**
  * Entry point: wires the VS Code layer to the core. Activation stays cheap: it registers
- * commands and the tree; lists load when the view shows them, the emulator when started.
+ * commands and the trees; lists load when the view shows them, the emulator when started.
  */
 import * as vscode from 'vscode';
-import { ChatManager } from './vscode/chat/chatManager';
-import { registerAzureCommands } from './vscode/commands/azureCommands';
-import { registerChatCommands } from './vscode/commands/chatCommands';
-import { dropStaleLocalConnections, offerEnvironmentImport, registerConnectionCommands, updateEnvironmentContext } from './vscode/commands/connectionCommands';
-import type { Services } from './vscode/commands/context';
-import { registerTreeCommands } from './vscode/commands/treeCommands';
-import { registerListenerCommands } from './vscode/commands/listenerCommands';
-import { registerWebhookCommands } from './vscode/commands/webhookCommands';
-import { EVENTS_VIEW_ID, EventsTree } from './vscode/webhooks/eventsTree';
-import { ListenerController } from './vscode/webhooks/listenerController';
 import { AuthManager } from './vscode/auth/authManager';
+import { ChatManager } from './vscode/chat/chatManager';
+import { registerCommands } from './vscode/commands';
+import { dropStaleLocalConnections } from './vscode/commands/emulator';
+import { offerEnvironmentImport, updateEnvironmentContext } from './vscode/commands/environment';
 import { ClientCache } from './vscode/connections/clients';
 import { ConnectionStore } from './vscode/connections/connectionStore';
+import { Views } from './vscode/contributions';
 import { EmulatorController } from './vscode/emulatorController';
 import { disposeLog } from './vscode/log';
-import { ResourcesTree, VIEW_ID } from './vscode/tree/resourcesTree';
+import type { Services } from './vscode/services';
+import { ResourcesTree } from './vscode/tree/resourcesTree';
+import { WebhookEndpoints } from './vscode/webhooks/endpoints';
+import { EventsTree } from './vscode/webhooks/eventsTree';
+import { ListenerController } from './vscode/webhooks/listenerController';
 
 /** What the extension hands to tests (and to other extensions): its parts, nothing secret. */
 export interface WorkbenchApi {
@@ -30,39 +29,35 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi {
   const store = new ConnectionStore(context.secrets);
   const auth = new AuthManager(context);
   const clients = new ClientCache(store, auth);
-  const tree = new ResourcesTree(store, clients);
+  const endpoints = new WebhookEndpoints(store, clients);
+  const tree = new ResourcesTree(store, clients, endpoints);
   const emulator = new EmulatorController(context);
   const chat = new ChatManager(context, store, clients);
-  const listener = new ListenerController(context.globalStorageUri, store, clients);
-  const services: Services = { context, store, auth, clients, tree, emulator, chat, listener };
-  const events = new EventsTree(listener);
+  const listener = new ListenerController(context.globalStorageUri, store, endpoints);
+  const eventsTree = new EventsTree(listener);
+  const services: Services = { context, store, auth, clients, endpoints, tree, emulator, chat, listener, eventsTree };
 
-  const view = vscode.window.createTreeView(VIEW_ID, { treeDataProvider: tree, showCollapseAll: true });
-  const eventsView = vscode.window.createTreeView(EVENTS_VIEW_ID, { treeDataProvider: events });
   context.subscriptions.push(
     store,
     auth,
     clients,
+    endpoints,
     tree,
     emulator,
     chat,
     listener,
-    events,
-    view,
-    eventsView,
+    eventsTree,
+    vscode.window.createTreeView(Views.resources, { treeDataProvider: tree, showCollapseAll: true }),
+    vscode.window.createTreeView(Views.events, { treeDataProvider: eventsTree }),
+    // Whether the environment's connection is imported yet follows the store.
     store.onDidChange(() => void updateEnvironmentContext(services)),
     // Signed out or switched account or cloud: lists reload with the new tokens.
     auth.onDidChange(() => tree.refresh()),
-    ...registerConnectionCommands(services),
-    ...registerAzureCommands(services),
-    ...registerWebhookCommands(services),
-    ...registerTreeCommands(services),
-    ...registerChatCommands(services),
-    ...registerListenerCommands(services, events),
+    ...registerCommands(services),
   );
   void dropStaleLocalConnections(services).then(() => offerEnvironmentImport(services));
   stopOnDeactivate = () => listener.stop();
-  return { services, eventsTree: events };
+  return { services, eventsTree };
 }
 
 let stopOnDeactivate: (() => Promise<unknown>) | undefined;

@@ -33,7 +33,19 @@ export async function startCodeServer(opts = {}) {
   mkdirSync(join(dirs.userData, 'User'), { recursive: true });
   writeFileSync(
     join(dirs.userData, 'User', 'settings.json'),
-    JSON.stringify({ 'telemetry.telemetryLevel': 'off', 'extensions.autoCheckUpdates': false, 'extensions.autoUpdate': false, 'workbench.startupEditor': 'none', 'workbench.tips.enabled': false, 'security.workspace.trust.enabled': false, 'chat.disableAIFeatures': true }, null, 2),
+    JSON.stringify(
+      {
+        'telemetry.telemetryLevel': 'off',
+        'extensions.autoCheckUpdates': false,
+        'extensions.autoUpdate': false,
+        'workbench.startupEditor': 'none',
+        'workbench.tips.enabled': false,
+        'security.workspace.trust.enabled': false,
+        'chat.disableAIFeatures': true,
+      },
+      null,
+      2,
+    ),
   );
   if (opts.vsix) installVsix(p, dirs, opts.vsix);
   const port = opts.port ?? (await freePort());

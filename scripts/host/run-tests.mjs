@@ -30,7 +30,14 @@ async function startIssuer() {
     AZURE_CLIENT_ID: client.id,
     AZURE_CLIENT_SECRET: client.secret,
     AZURE_AUTHORITY_HOST: issuer.authorityHost,
-    AOAI_TEST_ISSUER: JSON.stringify({ authorityHost: issuer.authorityHost, tenantId: issuer.tenantId, issuer: issuer.issuer, jwksUri: issuer.jwksUri, caFile: issuer.caFile, oid: client.oid }),
+    AOAI_TEST_ISSUER: JSON.stringify({
+      authorityHost: issuer.authorityHost,
+      tenantId: issuer.tenantId,
+      issuer: issuer.issuer,
+      jwksUri: issuer.jwksUri,
+      caFile: issuer.caFile,
+      oid: client.oid,
+    }),
   };
   return { issuer, env };
 }

@@ -139,7 +139,11 @@ async function listenThroughTheUi(page, emulator, artifacts) {
   await page.locator('.statusbar-item', { hasText: 'Listening' }).first().waitFor({ timeout: 20_000 });
 
   // The service finishes a background response and delivers response.completed.
-  const res = await fetch(`${emulator.url}/openai/v1/responses`, { method: 'POST', headers: { 'api-key': emulator.key, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'gpt-4o-mini', input: 'notify me', background: true }) });
+  const res = await fetch(`${emulator.url}/openai/v1/responses`, {
+    method: 'POST',
+    headers: { 'api-key': emulator.key, 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'gpt-4o-mini', input: 'notify me', background: true }),
+  });
   if (res.status !== 200) throw new Error(`creating a background response answered ${res.status}`);
   // The row a screen reader announces: event type and verdict.
   const eventsPane = () => page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Webhook Events' }) });

@@ -73,7 +73,9 @@ export function toAuthError(err: unknown, ctx: ErrorContext): AuthError {
     return new AuthError(`${ctx.source} could not get a token for ${ctx.scope}${aadsts ? ` (AADSTS${aadsts})` : oauth ? ` (${oauth})` : ''}: ${text}`, aadsts ? `AADSTS${aadsts}` : oauth, true, opts);
   }
   if (aadsts === '50020' || aadsts === '90072' || aadsts === '50177') {
-    return new AuthError(`Your account is not a member of tenant ${ctx.tenantId ?? 'that was asked for'} (AADSTS${aadsts}). Choose the tenant the resource belongs to (edit the connection), or sign in with an account of that tenant.`, `AADSTS${aadsts}`, false, opts);
+    const tenant = ctx.tenantId ?? 'that was asked for';
+    const message = `Your account is not a member of tenant ${tenant} (AADSTS${aadsts}). Choose the tenant the resource belongs to (edit the connection), or sign in with an account of that tenant.`;
+    return new AuthError(message, `AADSTS${aadsts}`, false, opts);
   }
   if (aadsts === '90002') return new AuthError(`The tenant ${ctx.tenantId ?? ''} does not exist (AADSTS90002). Check the tenant ID of the connection.`, 'AADSTS90002', false, opts);
   if (aadsts === '50076' || aadsts === '50079' || aadsts === '50078') {
@@ -84,13 +86,16 @@ export function toAuthError(err: unknown, ctx: ErrorContext): AuthError {
   }
   if (e?.name === 'CredentialUnavailableError') {
     if (/az(ure)? cli.*(not (be )?found|not installed)/i.test(raw)) {
-      return new AuthError('The Azure CLI is not installed or not on PATH. Install it (https://aka.ms/azure-cli), run "az login", then try again; or choose another token source.', 'CredentialUnavailableError', false, opts);
+      const message = 'The Azure CLI is not installed or not on PATH. Install it (https://aka.ms/azure-cli), run "az login", then try again; or choose another token source.';
+      return new AuthError(message, 'CredentialUnavailableError', false, opts);
     }
     if (/az login/i.test(raw)) return new AuthError(`The Azure CLI is not signed in. Run "az login${tenant}" in a terminal, then try again.`, 'CredentialUnavailableError', false, opts);
     return new AuthError(`${ctx.source} has no usable credential: ${text}`, 'CredentialUnavailableError', false, opts);
   }
   if (/endpoints_resolution_error|ENOTFOUND|ECONNREFUSED|ETIMEDOUT|network_error|certificate|self.signed|UNABLE_TO_VERIFY/i.test(raw)) {
-    return new AuthError(`Could not reach the sign-in service${ctx.authorityHost ? ` at ${ctx.authorityHost}` : ''}. Check your network, the "aoaiWorkbench.cloud" setting, and that a proxy's certificate is trusted. (${text})`, 'network', false, opts);
+    const where = ctx.authorityHost ? ` at ${ctx.authorityHost}` : '';
+    const message = `Could not reach the sign-in service${where}. Check your network, the "aoaiWorkbench.cloud" setting, and that a proxy's certificate is trusted. (${text})`;
+    return new AuthError(message, 'network', false, opts);
   }
   if (aadsts) return new AuthError(`Sign-in with ${ctx.source} failed (AADSTS${aadsts}): ${text}`, `AADSTS${aadsts}`, false, opts);
   return new AuthError(`Sign-in with ${ctx.source} failed: ${text}`, oauth ?? e?.name, false, opts);

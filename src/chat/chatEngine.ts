@@ -3,10 +3,11 @@
  * family takes, falls back when the service rejects a parameter, and waits out a 429 with a
  * visible countdown before trying again. Streams text through `onDelta`.
  */
+import { ChatAccumulator } from '../service/chatStream';
 import type { AzureOpenAIClient } from '../service/client';
 import { ServiceError } from '../service/errors';
-import type { ChatMessage, ChatRequest } from '../service/types';
-import type { ChatErrorInfo, ChatParams, Usage } from './protocol';
+import type { ChatMessage, ChatRequest, Usage } from '../service/types';
+import type { ChatErrorInfo, ChatParams } from './protocol';
 
 export interface RunInput {
   client: AzureOpenAIClient;
@@ -72,29 +73,20 @@ export async function runChat(input: RunInput): Promise<RunResult> {
     else request.max_tokens = p.maxTokens;
   }
   const t0 = Date.now();
-  let content = '';
   let rateRetries = 0;
   for (let attempt = 0; attempt < 6; attempt++) {
-    let usage: Usage | undefined;
-    let model: string | undefined;
-    let finishReason: string | null = null;
+    const reply = new ChatAccumulator();
+    const options = { route: p.route, apiVersion: p.apiVersion, signal: input.signal, retryRateLimits: false };
+    const result = (stopped: boolean): RunResult => {
+      const { content, usage, model, finishReason } = reply;
+      return { content, usage, model, finishReason, latencyMs: Date.now() - t0, stopped };
+    };
     try {
-      for await (const chunk of input.client.streamChatCompletion(request, { route: p.route, apiVersion: p.apiVersion, signal: input.signal, retryRateLimits: false })) {
-        if (chunk.usage) usage = chunk.usage;
-        if (chunk.model) model = chunk.model;
-        const choice = chunk.choices?.find((c) => c.index === 0);
-        if (!choice) continue;
-        if (choice.finish_reason) finishReason = choice.finish_reason;
-        const text = choice.delta?.content;
-        if (text) {
-          content += text;
-          input.onDelta(text);
-        }
-      }
-      return { content, usage, model, finishReason, latencyMs: Date.now() - t0, stopped: false };
+      await input.client.streamChat(request, input.onDelta, options, reply);
+      return result(false);
     } catch (err) {
-      if (input.signal.aborted) return { content, usage, model, finishReason, latencyMs: Date.now() - t0, stopped: true };
-      if (!(err instanceof ServiceError) || content) throw err;
+      if (input.signal.aborted) return result(true);
+      if (!(err instanceof ServiceError) || reply.content) throw err;
       // A parameter this model does not take: send the request the way it wants it.
       if (err.status === 400 && err.param === 'max_tokens' && request.max_tokens !== undefined) {
         request.max_completion_tokens = request.max_tokens;
@@ -116,7 +108,7 @@ export async function runChat(input: RunInput): Promise<RunResult> {
         try {
           await waitWithCountdown(Math.max(wait, 1000), input.signal, input.onRetryWait);
         } catch {
-          return { content, finishReason: null, latencyMs: Date.now() - t0, stopped: true };
+          return result(true);
         }
         continue;
       }

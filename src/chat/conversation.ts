@@ -1,6 +1,6 @@
 /** A conversation: its turns, settings, and the forms it is exported in. Plain data, JSON-safe. */
 import type { ChatMessage } from '../service/types';
-import type { ChatParams, ConversationView } from './protocol';
+import type { ChatParams, ChatTurn, ConversationView } from './protocol';
 
 export interface Conversation extends ConversationView {
   version: 1;
@@ -46,7 +46,8 @@ export function requestMessages(c: Conversation): ChatMessage[] {
   return messages;
 }
 
-export function totals(c: Conversation): { prompt: number; completion: number; total: number } {
+/** Token totals of a conversation (the panel's header and the Markdown export show them). */
+export function totals(c: { turns: readonly ChatTurn[] }): { prompt: number; completion: number; total: number } {
   let prompt = 0;
   let completion = 0;
   for (const t of c.turns) {

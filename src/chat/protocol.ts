@@ -4,11 +4,9 @@
  * It carries no keys or tokens.
  */
 
-export interface Usage {
-  prompt_tokens: number;
-  completion_tokens: number;
-  total_tokens: number;
-}
+import type { Usage } from '../service/types';
+
+export type { Usage };
 
 export type Route = 'v1' | 'deployment';
 

@@ -64,7 +64,8 @@ export class AzureOpenAIClient {
 
   async createChatCompletion(req: ChatRequest, options: ChatOptions = {}): Promise<ChatCompletion> {
     const { url, body } = this.chatTarget(req, options.route ?? 'v1', options.apiVersion);
-    const res = await this.http.json<ChatCompletion>({ method: 'POST', url, body: { ...body, stream: false }, signal: options.signal, deployment: req.deployment, retryRateLimits: options.retryRateLimits });
+    const { signal, retryRateLimits } = options;
+    const res = await this.http.json<ChatCompletion>({ method: 'POST', url, body: { ...body, stream: false }, signal, deployment: req.deployment, retryRateLimits });
     if (!res || !Array.isArray(res.choices)) throw new ServiceError({ kind: 'invalid-response', host: this.host, serviceMessage: 'no choices in the chat completion' });
     return res;
   }
@@ -88,14 +89,16 @@ export class AzureOpenAIClient {
     }
   }
 
-  /** Streams and collects: calls `onText` with each piece, returns the whole reply. */
-  async streamChat(req: ChatRequest, onText: (text: string) => void, options: ChatOptions = {}): Promise<StreamResult> {
-    const acc = new ChatAccumulator();
+  /**
+   * Streams and collects: calls `onText` with each piece, returns the whole reply. What arrived
+   * before an error or an abort stays in `into`, for callers that keep a stopped reply.
+   */
+  async streamChat(req: ChatRequest, onText: (text: string) => void, options: ChatOptions = {}, into = new ChatAccumulator()): Promise<StreamResult> {
     for await (const chunk of this.streamChatCompletion(req, options)) {
-      const text = acc.add(chunk);
+      const text = into.add(chunk);
       if (text) onText(text);
     }
-    return acc;
+    return into;
   }
 
   // ---- responses --------------------------------------------------------------------------
@@ -126,8 +129,8 @@ export class AzureOpenAIClient {
       return checkEndpoint(created, this.host);
     } catch (err) {
       // Not sent again (a second create makes a second endpoint): the first may exist all the same.
-      if (err instanceof ServiceError && err.mayHaveActed) throw err.withHint('The endpoint may have been created all the same: refresh the list of webhook endpoints and look for it before creating it again.');
-      throw err;
+      if (!(err instanceof ServiceError && err.mayHaveActed)) throw err;
+      throw err.withHint('The endpoint may have been created all the same: refresh the list of webhook endpoints and look for it before creating it again.');
     }
   }
 

@@ -134,7 +134,8 @@ export function describe(init: ServiceErrorInit): string {
 }
 
 const DATA_ROLE =
-  'Ask an Owner or User Access Administrator of the resource to grant you the "Cognitive Services OpenAI User" role on it (Azure portal → the resource → Access control (IAM) → Add role assignment); a new assignment takes up to 5 minutes to apply.';
+  'Ask an Owner or User Access Administrator of the resource to grant you the "Cognitive Services OpenAI User" role on it ' +
+  '(Azure portal → the resource → Access control (IAM) → Add role assignment); a new assignment takes up to 5 minutes to apply.';
 const MANAGEMENT_ROLE =
   'Ask for the "Reader" role (or "Cognitive Services Contributor") on the subscription or the resource group (Azure portal → Access control (IAM) → Add role assignment).';
 
@@ -146,7 +147,9 @@ function accessMessage(init: ServiceErrorInit): string {
     if (status === 403 || /AuthorizationFailed/i.test(said)) {
       return withDetail(`Azure Resource Manager denied access (${status}${code ? ` ${code}` : ''}): your identity cannot read these resources. ${MANAGEMENT_ROLE}`, init);
     }
-    return withDetail(`Azure Resource Manager rejected the token (401${code ? ` ${code}` : ''}): it is expired, for another audience, or from another tenant. Sign in again, or choose the tenant of the subscription.`, init);
+    const what = `401${code ? ` ${code}` : ''}`;
+    const why = 'it is expired, for another audience, or from another tenant. Sign in again, or choose the tenant of the subscription.';
+    return withDetail(`Azure Resource Manager rejected the token (${what}): ${why}`, init);
   }
   if (/AuthenticationTypeDisabled|key based authentication is disabled/i.test(said)) {
     return withDetail(`Key authentication is disabled on ${host}. Edit the connection and switch it to Entra ID.`, init);
@@ -155,7 +158,8 @@ function accessMessage(init: ServiceErrorInit): string {
     if (status === 403 || /PermissionDenied|lacks the required data action|does not have (access|permission)/i.test(said)) {
       return withDetail(`Your Entra ID identity has no data-plane access to ${host} (${status}${code ? ` ${code}` : ''}). ${DATA_ROLE}`, init);
     }
-    return withDetail(`${host} rejected the Entra ID token (401${code ? ` ${code}` : ''}): it is expired, for another audience, or from another tenant. Sign in again, or choose the tenant the resource belongs to.`, init);
+    const what = `401${code ? ` ${code}` : ''}`;
+    return withDetail(`${host} rejected the Entra ID token (${what}): it is expired, for another audience, or from another tenant. Sign in again, or choose the tenant the resource belongs to.`, init);
   }
   if (status === 401) {
     return withDetail(`Access denied (401) by ${host}: the API key or token is wrong, or the endpoint is not this resource's. Check the connection's key and endpoint.`, init);

@@ -37,12 +37,14 @@ export function dispatcherFor(origin: string, settings: ProxySettings = {}, opti
   const proxy = proxyFor(new URL(origin), settings, env);
   const context = secureContext(settings);
   const tls = context ? { secureContext: context } : {};
-  if (!proxy) return new Pool(origin, { connect: { timeout: options.connectTimeoutMs, ...tls }, keepAliveTimeout: 30_000, connections: options.connections ?? 16 });
+  const keepAlive = { keepAliveTimeout: 30_000, connections: options.connections ?? 16 };
+  if (!proxy) return new Pool(origin, { connect: { timeout: options.connectTimeoutMs, ...tls }, ...keepAlive });
   const proxiedTls = { ...tls, rejectUnauthorized: settings.strictSSL !== false };
   // The user name and password in the proxy URL become a Basic Proxy-Authorization header.
   // Always a CONNECT tunnel: the service is https anyway, and a plain-http target (the emulator in
   // tests) then takes the same path instead of a forwarding mode no Azure call uses.
-  return new ProxyAgent({ uri: proxy.href, proxyTunnel: true, requestTls: proxiedTls, proxyTls: proxiedTls, connectTimeout: options.connectTimeoutMs, keepAliveTimeout: 30_000, connections: options.connections ?? 16 });
+  const tunnel = { uri: proxy.href, proxyTunnel: true, requestTls: proxiedTls, proxyTls: proxiedTls };
+  return new ProxyAgent({ ...tunnel, connectTimeout: options.connectTimeoutMs, ...keepAlive });
 }
 
 /**

@@ -4,7 +4,9 @@
  */
 import * as vscode from 'vscode';
 import type { Emulator } from '../emulator/server';
+import { ContextKeys } from './contributions';
 import { logInfo } from './log';
+import { setContext } from './settings';
 
 type EmulatorModule = typeof import('../emulator/server');
 
@@ -27,7 +29,7 @@ export class EmulatorController implements vscode.Disposable {
       config: { streamTokenDelayMs: 15 },
       log: (line) => logInfo(`[emulator] ${line}`),
     });
-    await vscode.commands.executeCommand('setContext', 'aoaiWorkbench.emulatorRunning', true);
+    await setContext(ContextKeys.emulatorRunning, true);
     return this.running;
   }
 
@@ -36,7 +38,7 @@ export class EmulatorController implements vscode.Disposable {
     if (!e) return false;
     this.running = undefined;
     await e.close();
-    await vscode.commands.executeCommand('setContext', 'aoaiWorkbench.emulatorRunning', false);
+    await setContext(ContextKeys.emulatorRunning, false);
     return true;
   }
 

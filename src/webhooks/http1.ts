@@ -16,6 +16,7 @@
  * Every refusal is an answer with a status and `Connection: close`; nothing a sender does throws.
  */
 import { createServer, type Server, type Socket } from 'node:net';
+import { CRLF2, CRLF, Refusal, serialize, parseHead, trimOws, type Head } from './http1Wire';
 
 export interface Http1Request {
   method: string;
@@ -49,101 +50,6 @@ export interface Http1Options {
 interface Budget {
   used: number;
   readonly max: number;
-}
-
-const CRLF2 = Buffer.from('\r\n\r\n');
-const CRLF = Buffer.from('\r\n');
-const REQUEST_LINE = /^([A-Z]{1,16}) (\S{1,8192}) HTTP\/1\.([01])$/;
-const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-const STATUS_TEXT: Record<number, string> = {
-  100: 'Continue',
-  200: 'OK',
-  400: 'Bad Request',
-  405: 'Method Not Allowed',
-  408: 'Request Timeout',
-  413: 'Payload Too Large',
-  417: 'Expectation Failed',
-  503: 'Service Unavailable',
-  431: 'Request Header Fields Too Large',
-  500: 'Internal Server Error',
-  501: 'Not Implemented',
-  505: 'HTTP Version Not Supported',
-};
-
-/** A request the connection cannot go on from: answered, then closed. */
-class Refusal {
-  constructor(
-    readonly status: number,
-    readonly text: string,
-  ) {}
-}
-
-const responseCache = new Map<string, Buffer>();
-
-/** Serialises a response; the common answers ("200 OK") are built once. */
-function serialize(res: Http1Response, keepAlive: boolean): Buffer {
-  const cacheable = !res.headers;
-  const key = cacheable ? `${res.status}|${keepAlive}|${res.body}` : '';
-  const cached = cacheable ? responseCache.get(key) : undefined;
-  if (cached) return cached;
-  const body = Buffer.from(res.body, 'utf8');
-  let head = `HTTP/1.1 ${res.status} ${STATUS_TEXT[res.status] ?? 'Status'}\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${body.length}\r\nconnection: ${keepAlive ? 'keep-alive' : 'close'}\r\n`;
-  for (const [k, v] of Object.entries(res.headers ?? {})) head += `${k}: ${v}\r\n`;
-  const out = Buffer.concat([Buffer.from(`${head}\r\n`, 'latin1'), body]);
-  if (cacheable && responseCache.size < 64) responseCache.set(key, out);
-  return out;
-}
-
-interface Head {
-  method: string;
-  target: string;
-  headers: Record<string, string>;
-  keepAlive: boolean;
-  /** Content-Length, or -1 for chunked. */
-  length: number;
-}
-
-/** HTTP's optional whitespace is space and tab only (String.trim would also drop \v, \f, NBSP…). */
-function trimOws(text: string): string {
-  return text.replace(/^[ \t]+|[ \t]+$/g, '');
-}
-
-function parseHead(text: string, maxBody: number): Head {
-  const lines = text.split('\r\n');
-  const m = REQUEST_LINE.exec(lines[0]);
-  if (!m) {
-    if (/ HTTP\/\d/.test(lines[0]) && !/ HTTP\/1\.[01]$/.test(lines[0])) throw new Refusal(505, 'HTTP version not supported');
-    throw new Refusal(400, 'Bad request line');
-  }
-  const headers: Record<string, string> = {};
-  let contentLength: string | undefined;
-  let transferEncoding: string | undefined;
-  for (let i = 1; i < lines.length; i++) {
-    const line = lines[i];
-    const colon = line.indexOf(':');
-    if (colon <= 0) throw new Refusal(400, 'Bad header line');
-    const name = line.slice(0, colon);
-    if (!HEADER_NAME.test(name)) throw new Refusal(400, 'Bad header name');
-    const value = trimOws(line.slice(colon + 1));
-    if (/[\0\r\n]/.test(value)) throw new Refusal(400, 'Bad header value');
-    const lower = name.toLowerCase();
-    if (lower === 'content-length') {
-      if (!/^\d{1,15}$/.test(value) || (contentLength !== undefined && contentLength !== value)) throw new Refusal(400, 'Bad Content-Length');
-      contentLength = value;
-    } else if (lower === 'transfer-encoding') {
-      transferEncoding = transferEncoding === undefined ? value : `${transferEncoding}, ${value}`;
-    }
-    if (!(lower in headers)) headers[lower] = value;
-  }
-  if (transferEncoding !== undefined) {
-    if (contentLength !== undefined) throw new Refusal(400, 'Both Content-Length and Transfer-Encoding');
-    if (transferEncoding.toLowerCase() !== 'chunked') throw new Refusal(501, 'Only chunked transfer coding is supported');
-  }
-  const length = transferEncoding !== undefined ? -1 : Number(contentLength ?? 0);
-  if (length > maxBody) throw new Refusal(413, 'Payload too large');
-  const connection = (headers.connection ?? '').toLowerCase();
-  const keepAlive = m[3] === '1' ? !/\bclose\b/.test(connection) : /\bkeep-alive\b/.test(connection);
-  return { method: m[1], target: m[2], headers, keepAlive, length };
 }
 
 /** One connection's parser: bytes in, complete requests out. */

@@ -9,90 +9,11 @@ import { randomUUID } from 'node:crypto';
 import { request } from 'undici';
 import { createHttp1Server, type Http1Request, type Http1Response, type Http1Server } from './http1';
 import { webhookDispatcher } from './outbound';
+import { IdWindow, type DedupeStore, type DeliveryRecord, type KnownSecret } from './records';
 import { verify, DEFAULT_TOLERANCE_SECONDS } from './signature';
 import { capHeader, RejectionLimiter, REJECTED_BODY_PREFIX, senderOf, type RejectionLimits } from './rejections';
 
-export interface KnownSecret {
-  endpointId: string;
-  secret: string;
-}
-
-export type Verdict = 'verified' | 'duplicate' | 'rejected' | 'malformed';
-
-export interface ForwardResult {
-  url: string;
-  status?: number;
-  error?: string;
-  durationMs: number;
-}
-
-export interface DeliveryRecord {
-  /** Local id of this record. */
-  id: string;
-  receivedAt: number;
-  verdict: Verdict;
-  /** Why it was rejected (or what was wrong with it), in words. */
-  reason?: string;
-  /** The HTTP status the listener answered. */
-  status: number;
-  webhookId?: string;
-  timestamp?: string;
-  endpointId?: string;
-  eventId?: string;
-  eventType?: string;
-  /** The body as received, cut at `maxStoredBody` (a short prefix only when rejected). */
-  body: string;
-  /** The size of the body as received, when `body` holds less of it. */
-  bodyBytes?: number;
-  /** `body` is not the whole body: it cannot be replayed. */
-  bodyTruncated?: boolean;
-  /** A summary of rejected deliveries counted rather than kept one by one: how many. */
-  count?: number;
-  /** Headers that matter for replay and inspection (never a secret), values capped. */
-  headers: Record<string, string>;
-  forward?: ForwardResult;
-}
-
-/** Remembers which webhook-ids were processed, so a redelivery is not processed twice. */
-export interface DedupeStore {
-  has(webhookId: string): boolean;
-  add(webhookId: string): void;
-}
-
-/**
- * The last `cap` ids, oldest forgotten first, every operation O(1). (A Set trimmed through
- * `values().next()` is not: V8 keeps deleted slots until it rehashes, and the scan past them cost
- * more than verifying the signature.)
- */
-export class IdWindow implements DedupeStore {
-  private readonly set = new Set<string>();
-  private readonly ring: string[];
-  private next = 0;
-
-  constructor(readonly cap = 10_000) {
-    this.ring = new Array<string>(cap);
-  }
-
-  has(id: string): boolean {
-    return this.set.has(id);
-  }
-
-  /** False when the id was already there. */
-  add(id: string): boolean {
-    if (this.set.has(id)) return false;
-    const evicted = this.ring[this.next];
-    if (evicted !== undefined) this.set.delete(evicted);
-    this.ring[this.next] = id;
-    this.next = (this.next + 1) % this.cap;
-    this.set.add(id);
-    return true;
-  }
-
-  /** Oldest first. */
-  ids(): string[] {
-    return [...this.ring.slice(this.next), ...this.ring.slice(0, this.next)].filter((id) => id !== undefined);
-  }
-}
+export type { DedupeStore, DeliveryRecord, ForwardResult, KnownSecret, Verdict } from './records';
 
 export interface ListenerOptions {
   host?: string;

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { AppendLog, fileLines } from './appendLog';
-import { IdWindow, type DedupeStore, type DeliveryRecord } from './listener';
+import { IdWindow, type DedupeStore, type DeliveryRecord } from './records';
 
 export class FileDedupeStore implements DedupeStore {
   private readonly window: IdWindow;

@@ -12,7 +12,7 @@ describe('extension in a real VS Code host', () => {
     const ext = vscode.extensions.getExtension(EXTENSION_ID)!;
     assert.equal(ext.isActive, true);
     const commands = await vscode.commands.getCommands(true);
-    for (const c of ['addConnection', 'addConnectionFromAzure', 'startLocalEmulator', 'createWebhookEndpoint', 'openChat']) assert.ok(commands.includes(`aoai-workbench.${c}`), c);
+    for (const c of ['addConnection', 'addConnectionFromAzure', 'startLocalEmulator', 'createWebhookEndpoint', 'openChat']) assert.ok(commands.includes(`aoaiWorkbench.${c}`), c);
   });
 
   it('runs from the installed .vsix, not the checkout, so a file left out of the package fails these tests', () => {

@@ -6,7 +6,7 @@ import type { ConnectionInfo } from '../../src/vscode/connections/connectionStor
 import type { ChatPanel } from '../../src/vscode/chat/chatPanel';
 import { clearConnections, eventually, workbench } from './support';
 
-const exec = <T>(cmd: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(`aoai-workbench.${cmd}`, ...args);
+const exec = <T>(cmd: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(`aoaiWorkbench.${cmd}`, ...args);
 
 describe('chat panel', () => {
   let emu: Emulator;

@@ -3,11 +3,11 @@ import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { startEmulator, type Emulator } from '../../src/emulator/server';
 import type { ConnectionInfo } from '../../src/vscode/connections/connectionStore';
-import type { CheckResult } from '../../src/vscode/commands/connectionCommands';
+import type { CheckResult } from '../../src/service/probe';
 import type { DeploymentNode, MessageNode, TreeNode } from '../../src/vscode/tree/nodes';
 import { clearConnections, eventually, settingsAndLogFiles, workbench } from './support';
 
-const exec = <T>(cmd: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(`aoai-workbench.${cmd}`, ...args);
+const exec = <T>(cmd: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(`aoaiWorkbench.${cmd}`, ...args);
 
 describe('connections', () => {
   let emu: Emulator;
@@ -67,7 +67,7 @@ describe('connections', () => {
     assert.match(row.detail ?? '', /Access denied \(401\).*Check the connection's key and endpoint/);
     const api = await workbench();
     const item = api.services.tree.getTreeItem(row);
-    assert.equal(item.command?.command, 'aoai-workbench.refreshNode', 'clicking the row retries');
+    assert.equal(item.command?.command, 'aoaiWorkbench.refreshNode', 'clicking the row retries');
     await exec('editConnection', { connectionId: info!.id, apiKey: emu.apiKey });
     const fixed = await groupChildren(info!.id, 'deployments');
     assert.equal(fixed[0].type, 'deployment');

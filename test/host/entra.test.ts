@@ -15,7 +15,7 @@ import type { ConnectionInfo } from '../../src/vscode/connections/connectionStor
 import type { DeploymentNode, MessageNode, TreeNode } from '../../src/vscode/tree/nodes';
 import { clearConnections, eventually, settingsAndLogFiles, workbench } from './support';
 
-const exec = <T>(cmd: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(`aoai-workbench.${cmd}`, ...args);
+const exec = <T>(cmd: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(`aoaiWorkbench.${cmd}`, ...args);
 
 interface IssuerInfo {
   authorityHost: string;

@@ -11,7 +11,7 @@ import type { EventNode } from '../../src/vscode/webhooks/eventsTree';
 import { startReleaseServer } from '../support/releaseServer';
 import { clearConnections, eventually, settingsAndLogFiles, workbench } from './support';
 
-const exec = <T>(cmd: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(`aoai-workbench.${cmd}`, ...args);
+const exec = <T>(cmd: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(`aoaiWorkbench.${cmd}`, ...args);
 const records = async () => (await workbench()).services.listener.events.list();
 
 describe('webhook listener in VS Code', () => {

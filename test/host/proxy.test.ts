@@ -12,7 +12,7 @@ import { startProxy, type TestProxy } from '../support/proxyServer';
 import { clearConnections, eventually, settingsAndLogFiles, workbench } from './support';
 import { readFileSync } from 'node:fs';
 
-const exec = <T>(cmd: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(`aoai-workbench.${cmd}`, ...args);
+const exec = <T>(cmd: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(`aoaiWorkbench.${cmd}`, ...args);
 const REMOTE = 'aoai-workbench-proxy-test.invalid';
 const PASSWORD = 'proxy-pass-4d1c9e';
 

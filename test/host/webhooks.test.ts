@@ -8,7 +8,7 @@ import type { ConnectionInfo } from '../../src/vscode/connections/connectionStor
 import type { LoadMoreNode, TreeNode, WebhookNode } from '../../src/vscode/tree/nodes';
 import { clearConnections, settingsAndLogFiles, workbench } from './support';
 
-const exec = <T>(cmd: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(`aoai-workbench.${cmd}`, ...args);
+const exec = <T>(cmd: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(`aoaiWorkbench.${cmd}`, ...args);
 
 describe('webhook endpoints in the sidebar', () => {
   let emu: Emulator;
@@ -34,7 +34,7 @@ describe('webhook endpoints in the sidebar', () => {
     const api = await workbench();
     const item = api.services.tree.getTreeItem(row);
     assert.match(String(item.label), /No webhook endpoints yet/);
-    assert.equal(item.command?.command, 'aoai-workbench.createWebhookEndpoint');
+    assert.equal(item.command?.command, 'aoaiWorkbench.createWebhookEndpoint');
   });
 
   it('create → the secret goes to SecretStorage, the tree shows the endpoint; edit and delete round-trip', async () => {

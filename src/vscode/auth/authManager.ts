@@ -5,11 +5,12 @@
  * setting drop the cached tokens and tell the rest of the extension.
  */
 import * as vscode from 'vscode';
-import { resolveCloud, type CloudEnvironment, type CustomCloudSetting } from '../../auth/clouds';
+import { resolveCloud, type CloudEnvironment } from '../../auth/clouds';
 import type { IdentityKind, IdentitySourceOptions } from '../../auth/identity';
 import { AuthError, TokenCache, bearerAuth, type AccessToken, type BearerAuth, type TokenSource } from '../../auth/tokens';
 import { logInfo } from '../log';
 import { proxySettings } from '../proxySettings';
+import { onDidChangeSettings, setting } from '../settings';
 
 export type TokenSourceKind = 'vscode' | IdentityKind;
 
@@ -45,7 +46,9 @@ function vscodeSessionSource(cloud: CloudEnvironment): TokenSource {
       try {
         session ??= await vscode.authentication.getSession(cloud.vscodeProviderId, asked, { createIfNone: true });
       } catch (err) {
-        if (/cancel/i.test(String((err as Error)?.message))) throw new AuthError('Sign-in was cancelled. Sign in from the Accounts menu, or choose another token source for the connection.', 'cancelled');
+        if (/cancel/i.test(String((err as Error)?.message))) {
+          throw new AuthError('Sign-in was cancelled. Sign in from the Accounts menu, or choose another token source for the connection.', 'cancelled');
+        }
         throw err;
       }
       // Without an exp claim, assume a short life so VS Code is asked again soon.
@@ -67,16 +70,13 @@ export class AuthManager implements vscode.Disposable {
       vscode.authentication.onDidChangeSessions((e) => {
         if (e.provider.id === 'microsoft' || e.provider.id === 'microsoft-sovereign-cloud') this.reset(`${e.provider.label} sessions changed`, 'vscode');
       }),
-      vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('aoaiWorkbench.cloud') || e.affectsConfiguration('aoaiWorkbench.customCloud')) this.reset('the cloud setting changed');
-      }),
+      onDidChangeSettings(['cloud', 'customCloud'], () => this.reset('the cloud setting changed')),
     );
   }
 
   /** The cloud of the settings; a broken custom cloud throws a message that says which field to fix. */
   cloud(): CloudEnvironment {
-    const config = vscode.workspace.getConfiguration('aoaiWorkbench');
-    return resolveCloud(config.get<string>('cloud'), config.get<CustomCloudSetting>('customCloud'));
+    return resolveCloud(setting('cloud'), setting('customCloud'));
   }
 
   private source(kind: TokenSourceKind, cloud: CloudEnvironment): TokenSource {

@@ -8,8 +8,13 @@ import type { DeploymentOption } from '../../chat/protocol';
 import type { ClientCache } from '../connections/clients';
 import type { ConnectionInfo, ConnectionStore } from '../connections/connectionStore';
 import { logError } from '../log';
-import { CHAT_VIEW_TYPE, ChatPanel } from './chatPanel';
+import { Views } from '../contributions';
+import { ChatPanel } from './chatPanel';
 import { ConversationStore } from './conversationStore';
+
+function newPanel(title: string): vscode.WebviewPanel {
+  return vscode.window.createWebviewPanel(Views.chat, title, vscode.ViewColumn.Active, { retainContextWhenHidden: true, enableFindWidget: true });
+}
 
 export class ChatManager implements vscode.Disposable {
   readonly conversations: ConversationStore;
@@ -24,7 +29,7 @@ export class ChatManager implements vscode.Disposable {
   ) {
     this.conversations = new ConversationStore(context.globalStorageUri);
     this.disposables.push(
-      vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, {
+      vscode.window.registerWebviewPanelSerializer(Views.chat, {
         deserializeWebviewPanel: (panel, state) => this.restore(panel, state),
       }),
       connections.onDidChange(() => (this.deploymentCache = undefined)),
@@ -41,7 +46,8 @@ export class ChatManager implements vscode.Disposable {
     const list = Promise.all(
       this.connections.list().map(async (conn) => {
         try {
-          return (await this.clients.listDeployments(conn)).map((d) => ({ connectionId: conn.id, connectionLabel: conn.label, deployment: d.name, model: d.model }));
+          const list = await this.clients.listDeployments(conn);
+          return list.map((d) => ({ connectionId: conn.id, connectionLabel: conn.label, deployment: d.name, model: d.model }));
         } catch (err) {
           logError(`Deployments of ${conn.label} for the chat picker: ${(err as Error).message}`);
           return [];
@@ -69,8 +75,7 @@ export class ChatManager implements vscode.Disposable {
   async open(conn: ConnectionInfo, deployment: string): Promise<ChatPanel> {
     const conversation = createConversation({ connectionId: conn.id, connectionLabel: conn.label, deployment, params: { apiVersion: conn.apiVersion } });
     await this.conversations.save(conversation);
-    const panel = vscode.window.createWebviewPanel(CHAT_VIEW_TYPE, conversation.title, vscode.ViewColumn.Active, { retainContextWhenHidden: true, enableFindWidget: true });
-    return this.attach(panel, conversation);
+    return this.attach(newPanel(conversation.title), conversation);
   }
 
   /** A saved conversation: its panel if open, else a new panel. */
@@ -82,8 +87,7 @@ export class ChatManager implements vscode.Disposable {
     }
     const conversation = await this.conversations.load(id);
     if (!conversation) return undefined;
-    const panel = vscode.window.createWebviewPanel(CHAT_VIEW_TYPE, conversation.title, vscode.ViewColumn.Active, { retainContextWhenHidden: true, enableFindWidget: true });
-    return this.attach(panel, conversation);
+    return this.attach(newPanel(conversation.title), conversation);
   }
 
   /** After a window reload: the webview saved its conversation id with setState. */

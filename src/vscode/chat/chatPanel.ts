@@ -13,8 +13,6 @@ import { logError, logInfo, redact } from '../log';
 import { chatHtml } from './chatHtml';
 import type { ConversationStore } from './conversationStore';
 
-export const CHAT_VIEW_TYPE = 'aoaiWorkbench.chat';
-
 export interface ChatDeps {
   extensionUri: vscode.Uri;
   connections: ConnectionStore;
@@ -197,7 +195,8 @@ export class ChatPanel implements vscode.Disposable {
           },
           onRetryWait: (seconds) => this.post({ type: 'retryCountdown', turnId: turn.id, seconds }),
         });
-        Object.assign(turn, { content: result.content, usage: result.usage, model: result.model, latencyMs: result.latencyMs, finishReason: result.finishReason, stopped: result.stopped || undefined });
+        const { content, usage, model, latencyMs, finishReason, stopped } = result;
+        Object.assign(turn, { content, usage, model, latencyMs, finishReason, stopped: stopped || undefined });
       } catch (err) {
         turn.error = errorInfo(err);
         turn.error.message = redact(turn.error.message);

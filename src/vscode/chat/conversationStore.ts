@@ -51,7 +51,8 @@ export class ConversationStore {
     const out: ConversationSummary[] = [];
     for (const [name] of entries.filter(([n]) => n.endsWith('.json'))) {
       const c = await this.load(name.slice(0, -5));
-      if (c) out.push({ id: c.id, title: c.title, deployment: c.deployment, connectionLabel: c.connectionLabel, updatedAt: c.updatedAt, turns: c.turns.length });
+      if (!c) continue;
+      out.push({ id: c.id, title: c.title, deployment: c.deployment, connectionLabel: c.connectionLabel, updatedAt: c.updatedAt, turns: c.turns.length });
     }
     return out.sort((a, b) => b.updatedAt - a.updatedAt);
   }

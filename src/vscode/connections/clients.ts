@@ -1,7 +1,8 @@
 /**
  * One service client per connection, built from its settings and its credential: the key in
  * SecretStorage, or Entra ID tokens from the AuthManager. Resource Manager clients are shared per
- * token source and tenant.
+ * token source and tenant. The cache follows the connection store: a connection that changes or
+ * goes closes its client.
  */
 import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
@@ -11,6 +12,7 @@ import { AzureOpenAIClient } from '../../service/client';
 import type { Deployment } from '../../service/types';
 import type { AuthManager, TokenSourceKind } from '../auth/authManager';
 import { proxySettings } from '../proxySettings';
+import { setting } from '../settings';
 import type { ConnectionInfo, ConnectionStore } from './connectionStore';
 
 export class MissingCredentialError extends Error {
@@ -20,28 +22,34 @@ export class MissingCredentialError extends Error {
 interface Cached<T> {
   fingerprint: string;
   client: T;
+  /** The connection as it was when the client was built (connection clients only). */
+  info?: string;
 }
 
 export class ClientCache implements vscode.Disposable {
   private readonly clients = new Map<string, Cached<AzureOpenAIClient>>();
   private readonly armClients = new Map<string, Cached<ArmClient>>();
-  private readonly subscription: vscode.Disposable;
+  private readonly subscriptions: vscode.Disposable[];
 
   constructor(
     private readonly store: ConnectionStore,
     private readonly auth: AuthManager,
   ) {
-    // Tokens dropped (sign-out, cloud changed): build clients afresh.
-    this.subscription = auth.onDidChange(() => this.closeAll());
+    this.subscriptions = [
+      // Tokens dropped (sign-out, cloud changed): build clients afresh.
+      auth.onDidChange(() => this.closeAll()),
+      store.onDidChange(() => this.dropStale()),
+      store.onDidChangeSecret((e) => e.kind === 'apiKey' && this.forget(e.connectionId)),
+    ];
   }
 
   private timeoutMs(): number {
-    return vscode.workspace.getConfiguration('aoaiWorkbench').get<number>('requestTimeoutSeconds', 60) * 1000;
+    return setting('requestTimeoutSeconds') * 1000;
   }
 
   async get(conn: ConnectionInfo): Promise<AzureOpenAIClient> {
     const timeoutMs = this.timeoutMs();
-    const apiVersion = conn.apiVersion ?? vscode.workspace.getConfiguration('aoaiWorkbench').get<string>('apiVersion');
+    const apiVersion = conn.apiVersion ?? setting('apiVersion');
     let auth: () => AuthSource;
     let credential: string;
     if (conn.auth === 'entraId') {
@@ -60,7 +68,7 @@ export class ClientCache implements vscode.Disposable {
     if (cached && cached.fingerprint === fingerprint) return cached.client;
     if (cached) void cached.client.close();
     const client = new AzureOpenAIClient({ endpoint: conn.endpoint, auth: auth(), apiVersion, timeouts: { headersMs: timeoutMs, bodyMs: timeoutMs }, proxy });
-    this.clients.set(conn.id, { fingerprint, client });
+    this.clients.set(conn.id, { fingerprint, client, info: JSON.stringify(conn) });
     return client;
   }
 
@@ -74,7 +82,8 @@ export class ClientCache implements vscode.Disposable {
     if (cached && cached.fingerprint === fingerprint) return cached.client;
     if (cached) void cached.client.close();
     const timeoutMs = this.timeoutMs();
-    const client = new ArmClient({ endpoint: cloud.resourceManagerEndpoint, auth: this.auth.managementAuth(tokenSource, tenantId), timeouts: { headersMs: timeoutMs, bodyMs: timeoutMs }, proxy });
+    const auth = this.auth.managementAuth(tokenSource, tenantId);
+    const client = new ArmClient({ endpoint: cloud.resourceManagerEndpoint, auth, timeouts: { headersMs: timeoutMs, bodyMs: timeoutMs }, proxy });
     this.armClients.set(key, { fingerprint, client });
     return client;
   }
@@ -88,7 +97,13 @@ export class ClientCache implements vscode.Disposable {
     return (await this.get(conn)).listDeployments({ signal });
   }
 
-  forget(id: string): void {
+  /** Closes the clients of connections that were removed or changed. */
+  private dropStale(): void {
+    const current = new Map(this.store.list().map((c) => [c.id, JSON.stringify(c)]));
+    for (const [id, cached] of this.clients) if (current.get(id) !== cached.info) this.forget(id);
+  }
+
+  private forget(id: string): void {
     const c = this.clients.get(id);
     this.clients.delete(id);
     if (c) void c.client.close();
@@ -101,7 +116,7 @@ export class ClientCache implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.subscription.dispose();
+    this.subscriptions.forEach((d) => d.dispose());
     this.closeAll();
   }
 }

@@ -1,10 +1,13 @@
 /**
- * Connections: the non-secret parts in the `aoaiWorkbench.connections` setting, the key in
- * SecretStorage only. Signing secrets of webhook endpoints created here live in SecretStorage too.
+ * The owner of connections and their secrets: the non-secret parts in the
+ * `aoaiWorkbench.connections` setting, the key in SecretStorage only. Signing secrets of webhook
+ * endpoints created here live in SecretStorage too. Every change fires an event; the tree, the
+ * client cache and the listener listen.
  */
 import * as vscode from 'vscode';
 import type { TokenSourceKind } from '../auth/authManager';
 import { registerSecret } from '../log';
+import { onDidChangeSettings, setting, updateSetting } from '../settings';
 
 export type AuthKind = 'apiKey' | 'entraId';
 
@@ -25,29 +28,33 @@ export interface ConnectionInfo {
   local?: boolean;
 }
 
-const SETTING = 'connections';
-const SECTION = 'aoaiWorkbench';
+/** A key or a signing secret was stored or deleted. */
+export type SecretChange = { kind: 'apiKey'; connectionId: string } | { kind: 'signingSecret'; connectionId: string; endpointId: string; stored: boolean };
+
 const keyName = (id: string) => `aoaiWorkbench.apiKey.${id}`;
 const signingSecretName = (connectionId: string, endpointId: string) => `aoaiWorkbench.signingSecret.${connectionId}.${endpointId}`;
 
 export class ConnectionStore implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
+  /** The list of connections (or one of them) changed. */
   readonly onDidChange = this.changed.event;
+  private readonly secretChanged = new vscode.EventEmitter<SecretChange>();
+  readonly onDidChangeSecret = this.secretChanged.event;
   private readonly subscriptions: vscode.Disposable[] = [];
+  /** Ids (connection:endpoint) whose signing secret is known to be in SecretStorage. */
+  private readonly signingSecretIds = new Set<string>();
 
   constructor(private readonly secrets: vscode.SecretStorage) {
-    this.subscriptions.push(
-      vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration(`${SECTION}.${SETTING}`)) this.changed.fire();
-      }),
-    );
+    this.subscriptions.push(onDidChangeSettings(['connections'], () => this.changed.fire()));
   }
 
   list(): ConnectionInfo[] {
-    const raw = vscode.workspace.getConfiguration(SECTION).get<unknown>(SETTING, []);
+    const raw: unknown = setting('connections');
     if (!Array.isArray(raw)) return [];
     // Entries edited by hand may be broken: keep only the usable ones.
-    return raw.filter((c): c is ConnectionInfo => !!c && typeof c === 'object' && typeof c.id === 'string' && typeof c.endpoint === 'string' && (c.auth === 'apiKey' || c.auth === 'entraId')).map((c) => ({ ...c, label: c.label || c.endpoint }));
+    const usable = (c: ConnectionInfo) =>
+      !!c && typeof c === 'object' && typeof c.id === 'string' && typeof c.endpoint === 'string' && (c.auth === 'apiKey' || c.auth === 'entraId');
+    return (raw as ConnectionInfo[]).filter(usable).map((c) => ({ ...c, label: c.label || c.endpoint }));
   }
 
   get(id: string): ConnectionInfo | undefined {
@@ -59,12 +66,13 @@ export class ConnectionStore implements vscode.Disposable {
   }
 
   private async write(list: ConnectionInfo[]): Promise<void> {
-    await vscode.workspace.getConfiguration(SECTION).update(SETTING, list, vscode.ConfigurationTarget.Global);
+    await updateSetting('connections', list);
     this.changed.fire();
   }
 
   /** Adds or replaces a connection; the key goes to SecretStorage before the setting is written. */
   async save(info: ConnectionInfo, apiKey?: string): Promise<void> {
+    const keyChanged = apiKey !== undefined && apiKey !== (await this.secrets.get(keyName(info.id)));
     if (apiKey !== undefined) {
       registerSecret(apiKey);
       await this.secrets.store(keyName(info.id), apiKey);
@@ -74,6 +82,7 @@ export class ConnectionStore implements vscode.Disposable {
     if (i === -1) list.push(info);
     else list[i] = info;
     await this.write(list);
+    if (keyChanged && i !== -1) this.secretChanged.fire({ kind: 'apiKey', connectionId: info.id });
   }
 
   async remove(id: string): Promise<void> {
@@ -81,8 +90,9 @@ export class ConnectionStore implements vscode.Disposable {
     await this.secrets.delete(keyName(id));
   }
 
-  deleteApiKey(id: string): Thenable<void> {
-    return this.secrets.delete(keyName(id));
+  async deleteApiKey(id: string): Promise<void> {
+    await this.secrets.delete(keyName(id));
+    this.secretChanged.fire({ kind: 'apiKey', connectionId: id });
   }
 
   async apiKey(id: string): Promise<string | undefined> {
@@ -94,20 +104,37 @@ export class ConnectionStore implements vscode.Disposable {
   async storeSigningSecret(connectionId: string, endpointId: string, secret: string): Promise<void> {
     registerSecret(secret);
     await this.secrets.store(signingSecretName(connectionId, endpointId), secret);
+    this.noteSigningSecret(connectionId, endpointId, true);
   }
 
   async signingSecret(connectionId: string, endpointId: string): Promise<string | undefined> {
     const s = await this.secrets.get(signingSecretName(connectionId, endpointId));
     registerSecret(s);
+    this.noteSigningSecret(connectionId, endpointId, !!s, false);
     return s;
   }
 
-  deleteSigningSecret(connectionId: string, endpointId: string): Thenable<void> {
-    return this.secrets.delete(signingSecretName(connectionId, endpointId));
+  async deleteSigningSecret(connectionId: string, endpointId: string): Promise<void> {
+    await this.secrets.delete(signingSecretName(connectionId, endpointId));
+    this.noteSigningSecret(connectionId, endpointId, false);
+  }
+
+  /** Whether the endpoint's signing secret is stored, as far as reads and writes so far tell. */
+  hasSigningSecret(connectionId: string, endpointId: string): boolean {
+    return this.signingSecretIds.has(`${connectionId}:${endpointId}`);
+  }
+
+  private noteSigningSecret(connectionId: string, endpointId: string, stored: boolean, announce = true): void {
+    const id = `${connectionId}:${endpointId}`;
+    if (stored === this.signingSecretIds.has(id)) return;
+    if (stored) this.signingSecretIds.add(id);
+    else this.signingSecretIds.delete(id);
+    if (announce) this.secretChanged.fire({ kind: 'signingSecret', connectionId, endpointId, stored });
   }
 
   dispose(): void {
     this.changed.dispose();
+    this.secretChanged.dispose();
     this.subscriptions.forEach((s) => s.dispose());
   }
 }

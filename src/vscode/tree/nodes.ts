@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { Deployment, WebhookEndpoint } from '../../service/types';
 import { tokenSourceLabel } from '../auth/authManager';
 import type { ConnectionInfo } from '../connections/connectionStore';
+import { Commands } from '../contributions';
 
 export type GroupKind = 'deployments' | 'webhookEndpoints';
 
@@ -174,9 +175,9 @@ export function toTreeItem(node: TreeNode): vscode.TreeItem {
       item.iconPath =
         node.kind === 'loading' ? new vscode.ThemeIcon('loading~spin') : node.kind === 'error' ? new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground')) : new vscode.ThemeIcon('info');
       item.contextValue = `message.${node.kind}`;
-      if (node.kind === 'error') item.command = { command: 'aoai-workbench.refreshNode', title: 'Retry', arguments: [node.parent] };
+      if (node.kind === 'error') item.command = { command: Commands.refreshNode, title: 'Retry', arguments: [node.parent] };
       if (node.kind === 'empty' && node.parent.kind === 'webhookEndpoints') {
-        item.command = { command: 'aoai-workbench.createWebhookEndpoint', title: 'Create Webhook Endpoint', arguments: [node.parent] };
+        item.command = { command: Commands.createWebhookEndpoint, title: 'Create Webhook Endpoint', arguments: [node.parent] };
       }
       return item;
     }
@@ -185,7 +186,7 @@ export function toTreeItem(node: TreeNode): vscode.TreeItem {
       item.id = `more:${node.parent.kind}:${node.parent.connection.id}`;
       item.description = node.remaining !== undefined ? `${node.remaining} more` : undefined;
       item.iconPath = new vscode.ThemeIcon('ellipsis');
-      item.command = { command: 'aoai-workbench.loadMore', title: 'Load More', arguments: [node.parent] };
+      item.command = { command: Commands.loadMore, title: 'Load More', arguments: [node.parent] };
       return item;
     }
   }

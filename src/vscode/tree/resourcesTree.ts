@@ -1,16 +1,18 @@
 /**
  * The Resources view: connections → Deployments / Webhook endpoints. Lists load in the
  * background (a "Loading…" row, then the items, an empty row or an error row with retry), and
- * long lists come a page at a time.
+ * long lists come a page at a time. It only listens: to the connection store (connections,
+ * keys, signing secrets) and to the webhook endpoints' owner.
  */
 import * as vscode from 'vscode';
 import type { Deployment, WebhookEndpoint } from '../../service/types';
 import type { ClientCache } from '../connections/clients';
-import type { ConnectionStore } from '../connections/connectionStore';
+import type { ConnectionStore, SecretChange } from '../connections/connectionStore';
+import { Views } from '../contributions';
 import { errorText, logError } from '../log';
+import { setting } from '../settings';
+import type { WebhookEndpoints } from '../webhooks/endpoints';
 import { ConnectionNode, DeploymentNode, GroupNode, LoadMoreNode, MessageNode, WebhookNode, toTreeItem, type LoadState, type TreeNode } from './nodes';
-
-export const VIEW_ID = 'aoaiWorkbench.resources';
 
 export class ResourcesTree implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<TreeNode | undefined>();
@@ -18,32 +20,36 @@ export class ResourcesTree implements vscode.TreeDataProvider<TreeNode>, vscode.
   /** Kept across refreshes so expanded state and loaded lists survive unrelated changes. */
   private nodes = new Map<string, ConnectionNode>();
   private readonly disposables: vscode.Disposable[] = [];
-  /** Ids (connection:endpoint) whose signing secret is in SecretStorage. */
-  private readonly secretIds = new Set<string>();
 
   constructor(
     private readonly store: ConnectionStore,
     private readonly clients: ClientCache,
+    endpoints: WebhookEndpoints,
   ) {
-    this.disposables.push(store.onDidChange(() => this.syncConnections()));
+    this.disposables.push(
+      store.onDidChange(() => this.syncConnections()),
+      store.onDidChangeSecret((e) => this.secretChanged(e)),
+      endpoints.onDidChange((connectionId) => {
+        const group = this.nodes.get(connectionId)?.webhooks;
+        if (group) this.refresh(group);
+      }),
+    );
   }
 
-  private pageSize(): number {
-    return vscode.workspace.getConfiguration('aoaiWorkbench').get<number>('pageSize', 100);
+  private secretChanged(e: SecretChange): void {
+    const node = this.nodes.get(e.connectionId);
+    if (!node) return;
+    // A new key: reload what failed or was listed with the old one. A signing secret: redraw the rows.
+    if (e.kind === 'apiKey') this.refresh(node);
+    else this.changed.fire(node.webhooks);
   }
 
   private syncConnections(): void {
     const next = new Map<string, ConnectionNode>();
     for (const info of this.store.list()) {
       const old = this.nodes.get(info.id);
-      if (old && JSON.stringify(old.info) === JSON.stringify(info)) {
-        next.set(info.id, old);
-      } else {
-        this.clients.forget(info.id);
-        next.set(info.id, new ConnectionNode(info));
-      }
+      next.set(info.id, old && JSON.stringify(old.info) === JSON.stringify(info) ? old : new ConnectionNode(info));
     }
-    for (const id of this.nodes.keys()) if (!next.has(id)) this.clients.forget(id);
     this.nodes = next;
     this.changed.fire(undefined);
   }
@@ -93,7 +99,7 @@ export class ResourcesTree implements vscode.TreeDataProvider<TreeNode>, vscode.
     const children: TreeNode[] =
       group.kind === 'deployments'
         ? shown.map((d) => new DeploymentNode(group as GroupNode, d as Deployment))
-        : shown.map((e) => new WebhookNode(group as GroupNode, e as WebhookEndpoint, this.secretIds.has(`${group.connection.id}:${(e as WebhookEndpoint).id}`)));
+        : (shown as WebhookEndpoint[]).map((e) => new WebhookNode(group, e, this.store.hasSigningSecret(group.connection.id, e.id)));
     if (s.shown < s.items.length) children.push(new LoadMoreNode(group, s.items.length - s.shown));
     else if (s.hasMore) children.push(new LoadMoreNode(group, undefined));
     return children;
@@ -104,7 +110,7 @@ export class ResourcesTree implements vscode.TreeDataProvider<TreeNode>, vscode.
     if (group.state.status === 'loading') return group.state.pending;
     const previous = group.state;
     const pending = Promise.resolve(
-      vscode.window.withProgress({ location: { viewId: VIEW_ID } }, () => this.fetch(group, more && previous.status === 'loaded' ? previous : undefined)),
+      vscode.window.withProgress({ location: { viewId: Views.resources } }, () => this.fetch(group, more && previous.status === 'loaded' ? previous : undefined)),
     )
       .then(
         (state) => {
@@ -123,7 +129,7 @@ export class ResourcesTree implements vscode.TreeDataProvider<TreeNode>, vscode.
   }
 
   private async fetch(group: GroupNode, previous?: Extract<LoadState, { status: 'loaded' }>) {
-    const page = this.pageSize();
+    const page = setting('pageSize');
     if (group.kind === 'deployments') {
       // Listing gives every deployment at once; the tree reveals them a page at a time.
       if (previous) return { ...previous, shown: previous.shown + page } as const;
@@ -134,13 +140,8 @@ export class ResourcesTree implements vscode.TreeDataProvider<TreeNode>, vscode.
     if (previous && previous.shown < previous.items.length) return { ...previous, shown: previous.shown + page } as const;
     const res = await client.listWebhookEndpointsPage({ after: previous?.cursor, limit: Math.min(page, 100) });
     const items = [...((previous?.items as WebhookEndpoint[]) ?? []), ...res.data];
-    await Promise.all(
-      res.data.map(async (e) => {
-        const key = `${group.connection.id}:${e.id}`;
-        if (await this.store.signingSecret(group.connection.id, e.id)) this.secretIds.add(key);
-        else this.secretIds.delete(key);
-      }),
-    );
+    // Reading each secret tells the store which are kept; the rows then ask it.
+    await Promise.all(res.data.map((e) => this.store.signingSecret(group.connection.id, e.id)));
     return { status: 'loaded', items, shown: items.length, cursor: res.last_id ?? res.data.at(-1)?.id ?? previous?.cursor, hasMore: res.has_more } as const;
   }
 
@@ -170,12 +171,6 @@ export class ResourcesTree implements vscode.TreeDataProvider<TreeNode>, vscode.
     if (group.state.status === 'idle') void this.load(group, false);
     if (group.state.status === 'loading') await group.state.pending;
     return this.getChildren(group);
-  }
-
-  markSecret(connectionId: string, endpointId: string, stored: boolean): void {
-    const key = `${connectionId}:${endpointId}`;
-    if (stored) this.secretIds.add(key);
-    else this.secretIds.delete(key);
   }
 
   dispose(): void {

@@ -1,9 +1,9 @@
 /** The Events view: received deliveries, newest first, with their verdicts; filterable. */
 import * as vscode from 'vscode';
-import type { DeliveryRecord, Verdict } from '../../webhooks/listener';
+import type { DeliveryRecord, Verdict } from '../../webhooks/records';
+import { Commands, ContextKeys } from '../contributions';
+import { setContext } from '../settings';
 import type { ListenerController } from './listenerController';
-
-export const EVENTS_VIEW_ID = 'aoaiWorkbench.events';
 
 export interface EventFilter {
   types?: string[];
@@ -33,7 +33,7 @@ export class EventsTree implements vscode.TreeDataProvider<EventNode>, vscode.Di
 
   setFilter(filter: EventFilter): void {
     this.filter = filter;
-    void vscode.commands.executeCommand('setContext', 'aoaiWorkbench.eventsFiltered', !!(filter.types?.length || filter.verdicts?.length));
+    void setContext(ContextKeys.eventsFiltered, !!(filter.types?.length || filter.verdicts?.length));
     this.changed.fire(undefined);
   }
 
@@ -69,7 +69,7 @@ export class EventsTree implements vscode.TreeDataProvider<EventNode>, vscode.Di
         .join('\n\n'),
     );
     item.contextValue = `event.${r.verdict}${r.eventType?.startsWith('response.') ? '.response' : ''}`;
-    item.command = { command: 'aoai-workbench.openEventPayload', title: 'Open Payload', arguments: [node] };
+    item.command = { command: Commands.openEventPayload, title: 'Open Payload', arguments: [node] };
     item.accessibilityInformation = { label: `${r.eventType ?? 'Delivery'}, ${r.verdict}${r.reason ? `, ${r.reason}` : ''}, received ${time}` };
     return item;
   }

@@ -6,15 +6,16 @@
 import * as vscode from 'vscode';
 import { join } from 'node:path';
 import { CloudflaredTunnel, DevTunnel, LocalTunnel, ManualTunnel, NgrokTunnel } from '../../tunnels/providers';
-import type { Tunnel, TunnelProvider, TunnelProviderId } from '../../tunnels/tunnel';
-import { WebhookListener, type DeliveryRecord, type KnownSecret } from '../../webhooks/listener';
+import type { Tunnel, TunnelProvider } from '../../tunnels/tunnel';
+import { WebhookListener } from '../../webhooks/listener';
+import type { DeliveryRecord, KnownSecret } from '../../webhooks/records';
 import { EventStore, FileDedupeStore } from '../../webhooks/stores';
-import type { ClientCache } from '../connections/clients';
 import type { ConnectionInfo, ConnectionStore } from '../connections/connectionStore';
 import { isLoopbackHost } from '../../service/connection';
+import { Commands, ContextKeys, type ProviderChoice } from '../contributions';
 import { redact } from '../log';
-
-export type ProviderChoice = TunnelProviderId | 'none';
+import { optionalSetting, setContext, setting } from '../settings';
+import type { WebhookEndpoints } from './endpoints';
 
 export interface ListeningState {
   connection: ConnectionInfo;
@@ -25,8 +26,6 @@ export interface ListeningState {
   /** An endpoint "Start listening" created, offered for deletion on stop. */
   createdEndpointId?: string;
 }
-
-const config = () => vscode.workspace.getConfiguration('aoaiWorkbench');
 
 export class ListenerController implements vscode.Disposable {
   readonly events: EventStore;
@@ -45,17 +44,24 @@ export class ListenerController implements vscode.Disposable {
   /** The extension's global storage folder (events, ids, a downloaded cloudflared). */
   readonly storageDir: string;
 
+  private readonly subscriptions: vscode.Disposable[];
+  private secretsRun = 0;
+
   constructor(
     storage: vscode.Uri,
     private readonly connections: ConnectionStore,
-    private readonly clients: ClientCache,
+    private readonly endpoints: WebhookEndpoints,
   ) {
     this.storageDir = storage.fsPath;
-    this.events = new EventStore(join(storage.fsPath, 'webhook-events.jsonl'), config().get<number>('webhooks.maxStoredEvents', 1000));
+    this.events = new EventStore(join(storage.fsPath, 'webhook-events.jsonl'), setting('webhooks.maxStoredEvents'));
+    // An endpoint created, re-pointed or deleted for the connection listened for: verify with its secrets now.
+    this.subscriptions = [
+      endpoints.onDidChange((connectionId) => connectionId === this.state?.connection.id && void this.refreshSecrets().catch(() => undefined)),
+    ];
     this.dedupe = new FileDedupeStore(join(storage.fsPath, 'webhook-ids.txt'));
     this.loaded = this.events.load().then(() => this.changed.fire());
     this.statusItem.name = 'Azure OpenAI webhook listener';
-    this.statusItem.command = 'aoai-workbench.listenerActions';
+    this.statusItem.command = Commands.listenerActions;
     this.updateStatus();
   }
 
@@ -78,9 +84,9 @@ export class ListenerController implements vscode.Disposable {
       case 'none':
         return undefined;
       case 'manual':
-        return new ManualTunnel(() => config().get<string>('tunnel.manualUrl') || undefined);
+        return new ManualTunnel(() => optionalSetting('tunnel.manualUrl'));
       case 'localtunnel':
-        return new LocalTunnel(() => ({ host: config().get<string>('tunnel.localtunnelHost') || undefined, subdomain: config().get<string>('tunnel.localtunnelSubdomain') || undefined }));
+        return new LocalTunnel(() => ({ host: optionalSetting('tunnel.localtunnelHost'), subdomain: optionalSetting('tunnel.localtunnelSubdomain') }));
       case 'cloudflared':
         return new CloudflaredTunnel(this.storageDir);
       case 'ngrok':
@@ -103,13 +109,14 @@ export class ListenerController implements vscode.Disposable {
   async refreshSecrets(): Promise<number> {
     const conn = this.state?.connection;
     if (!conn) return 0;
-    const client = await this.clients.get(conn);
+    // Refreshes can overlap (an endpoint changed while one ran): only the latest one counts.
+    const run = ++this.secretsRun;
     const known: KnownSecret[] = [];
-    for await (const e of client.listWebhookEndpoints()) {
+    for (const e of await this.endpoints.all(conn)) {
       const secret = await this.connections.signingSecret(conn.id, e.id);
       if (secret) known.push({ endpointId: e.id, secret });
     }
-    this.secrets = known;
+    if (run === this.secretsRun) this.secrets = known;
     return known.length;
   }
 
@@ -121,11 +128,11 @@ export class ListenerController implements vscode.Disposable {
   async start(connection: ConnectionInfo, provider: TunnelProvider | undefined, signal?: AbortSignal): Promise<ListeningState> {
     if (this.listener) await this.stop();
     const listener = new WebhookListener({
-      port: config().get<number>('webhooks.port', 0),
+      port: setting('webhooks.port'),
       secrets: () => this.secrets,
-      toleranceSeconds: config().get<number>('webhooks.toleranceSeconds', 300),
+      toleranceSeconds: setting('webhooks.toleranceSeconds'),
       dedupe: this.dedupe,
-      forwardTo: () => config().get<string>('webhooks.forwardTo') || undefined,
+      forwardTo: () => optionalSetting('webhooks.forwardTo'),
       onDelivery: (r) => this.record(r),
       onForwarded: (r) => this.record(r, true),
     });
@@ -141,7 +148,9 @@ export class ListenerController implements vscode.Disposable {
           // Closed by itself, not by stop() (which lets go of it first).
           if (this.tunnel === tunnel) {
             this.output.warn(`The ${provider.label} tunnel closed. Deliveries no longer reach the listener; run "Start Listening" again.`);
-            void vscode.window.showWarningMessage(`The ${provider.label} tunnel closed: deliveries no longer reach VS Code.`, 'Start Listening').then((c) => c && vscode.commands.executeCommand('aoai-workbench.startListening'));
+            void vscode.window
+              .showWarningMessage(`The ${provider.label} tunnel closed: deliveries no longer reach VS Code.`, 'Start Listening')
+              .then((c) => c && vscode.commands.executeCommand(Commands.startListening));
           }
         });
       }
@@ -153,7 +162,7 @@ export class ListenerController implements vscode.Disposable {
     this.output.info(`Listening on ${localUrl}${provider ? ` behind ${provider.label} at ${this.state.publicUrl}` : ''} for "${connection.label}" (${this.secrets.length} signing secret(s) known).`);
     this.updateStatus();
     this.changed.fire();
-    await vscode.commands.executeCommand('setContext', 'aoaiWorkbench.listening', true);
+    await setContext(ContextKeys.listening, true);
     return this.state;
   }
 
@@ -169,7 +178,7 @@ export class ListenerController implements vscode.Disposable {
     if (state) this.output.info('Stopped listening.');
     this.updateStatus();
     this.changed.fire();
-    await vscode.commands.executeCommand('setContext', 'aoaiWorkbench.listening', false);
+    await setContext(ContextKeys.listening, false);
     return state;
   }
 
@@ -209,7 +218,10 @@ export class ListenerController implements vscode.Disposable {
     const count = this.events.size;
     if (this.state) {
       this.statusItem.text = `$(radio-tower) Listening · ${count}`;
-      this.statusItem.tooltip = new vscode.MarkdownString(`Webhook listener for **${this.state.connection.label}**\n\nPublic URL: ${this.state.publicUrl}\n\nLocal: ${this.state.localUrl}\n\n${count} event(s) received. Click for actions.`);
+      const { connection, publicUrl, localUrl } = this.state;
+      this.statusItem.tooltip = new vscode.MarkdownString(
+        [`Webhook listener for **${connection.label}**`, `Public URL: ${publicUrl}`, `Local: ${localUrl}`, `${count} event(s) received. Click for actions.`].join('\n\n'),
+      );
       this.statusItem.show();
     } else {
       this.statusItem.hide();
@@ -217,6 +229,7 @@ export class ListenerController implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.subscriptions.forEach((d) => d.dispose());
     clearTimeout(this.changeTimer);
     // stop() logs its last line, so the channel goes after it.
     void this.stop().finally(() => this.channel?.dispose());

@@ -2,9 +2,12 @@
  * The chat panel's page. It talks to the extension only through the typed protocol, validates
  * everything it receives, and never sees a key or token.
  */
-import { parseHostMessage, type ChatParams, type ChatTurn, type ConversationView, type DeploymentOption, type HostMessage, type ViewMessage } from '../../chat/protocol';
-import { createRenderer, escapeHtml } from './markdown';
+import { totals } from '../../chat/conversation';
+import { parseHostMessage, type ChatTurn, type ConversationView, type DeploymentOption, type HostMessage, type ViewMessage } from '../../chat/protocol';
+import { createRenderer } from './markdown';
+import { $, PARAM_FIELDS, readParams, renderDeployments, renderSettings } from './settingsForm';
 import { StreamView } from './streamView';
+import { actionBar, turnElement } from './turnView';
 
 interface VsCodeApi {
   postMessage(msg: unknown): void;
@@ -17,7 +20,6 @@ const vscode = acquireVsCodeApi();
 const renderer = createRenderer();
 const post = (msg: ViewMessage) => vscode.postMessage(msg);
 
-const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const log = $<HTMLDivElement>('messages');
 const input = $<HTMLTextAreaElement>('input');
 const sendButton = $<HTMLButtonElement>('send');
@@ -42,66 +44,10 @@ function setBusy(value: boolean): void {
   if (!value) statusEl.textContent = '';
 }
 
-function formatUsage(t: ChatTurn): string {
-  const parts: string[] = [];
-  if (t.model) parts.push(t.model);
-  if (t.latencyMs !== undefined) parts.push(`${(t.latencyMs / 1000).toFixed(1)} s`);
-  if (t.usage) parts.push(`${t.usage.prompt_tokens} + ${t.usage.completion_tokens} = ${t.usage.total_tokens} tokens`);
-  if (t.finishReason === 'length') parts.push('cut at the token limit');
-  if (t.finishReason === 'content_filter') parts.push('stopped by the content filter');
-  if (t.stopped) parts.push('stopped');
-  return parts.join(' · ');
-}
-
 function updateTotals(): void {
   if (!conversation) return;
-  let p = 0;
-  let c = 0;
-  for (const t of conversation.turns) {
-    p += t.usage?.prompt_tokens ?? 0;
-    c += t.usage?.completion_tokens ?? 0;
-  }
-  totalsEl.textContent = p + c > 0 ? `${p + c} tokens (${p} prompt, ${c} completion)` : '';
-}
-
-function turnElement(t: ChatTurn): HTMLElement {
-  const el = document.createElement('article');
-  el.className = `turn ${t.role}`;
-  el.dataset.turnId = t.id;
-  const who = t.role === 'user' ? 'You' : (t.deployment ?? conversation?.deployment ?? 'Assistant');
-  el.setAttribute('aria-label', `${t.role === 'user' ? 'You' : who} said`);
-  const head = document.createElement('div');
-  head.className = 'turn-head';
-  head.innerHTML = `<span class="codicon ${t.role === 'user' ? 'codicon-account' : 'codicon-hubot'}" aria-hidden="true"></span><span class="who">${escapeHtml(who)}</span>`;
-  const body = document.createElement('div');
-  body.className = 'turn-body';
-  if (t.role === 'user') {
-    body.textContent = t.content;
-  } else if (t.content) {
-    body.innerHTML = renderer.render(t.content);
-  }
-  el.append(head, body);
-  if (t.role === 'assistant') {
-    if (t.error) {
-      const err = document.createElement('div');
-      err.className = 'error';
-      err.setAttribute('role', 'alert');
-      err.innerHTML = `<span class="codicon codicon-error" aria-hidden="true"></span><span class="error-text"></span>`;
-      err.querySelector('.error-text')!.textContent = t.error.message;
-      const retry = document.createElement('button');
-      retry.type = 'button';
-      retry.className = 'secondary';
-      retry.dataset.action = 'regenerate';
-      retry.textContent = 'Retry';
-      err.append(retry);
-      el.append(err);
-    }
-    const foot = document.createElement('div');
-    foot.className = 'turn-foot';
-    foot.textContent = formatUsage(t);
-    el.append(foot);
-  }
-  return el;
+  const t = totals(conversation);
+  totalsEl.textContent = t.total > 0 ? `${t.total} tokens (${t.prompt} prompt, ${t.completion} completion)` : '';
 }
 
 function renderActions(): void {
@@ -110,24 +56,17 @@ function renderActions(): void {
   const turns = conversation.turns;
   const lastUser = [...turns].reverse().find((t) => t.role === 'user');
   const last = turns.at(-1);
-  if (last?.role === 'assistant' && !last.error) {
-    const bar = document.createElement('div');
-    bar.className = 'turn-actions';
-    bar.innerHTML = `<button type="button" class="icon-button" data-action="regenerate" aria-label="Regenerate the last reply"><span class="codicon codicon-refresh" aria-hidden="true"></span><span>Regenerate</span></button>`;
-    log.querySelector(`[data-turn-id="${last.id}"]`)?.append(bar);
-  }
-  if (lastUser) {
-    const bar = document.createElement('div');
-    bar.className = 'turn-actions';
-    bar.innerHTML = `<button type="button" class="icon-button" data-action="edit" aria-label="Edit your last message and send it again"><span class="codicon codicon-edit" aria-hidden="true"></span><span>Edit</span></button>`;
-    log.querySelector(`[data-turn-id="${lastUser.id}"]`)?.append(bar);
-  }
+  if (last?.role === 'assistant' && !last.error) log.querySelector(`[data-turn-id="${last.id}"]`)?.append(actionBar('regenerate'));
+  if (lastUser) log.querySelector(`[data-turn-id="${lastUser.id}"]`)?.append(actionBar('edit'));
 }
+
+/** A turn's element, named after the conversation's deployment when the turn does not say. */
+const elementOf = (t: ChatTurn) => turnElement(t, conversation?.deployment ?? 'Assistant', renderer);
 
 function renderConversation(): void {
   if (!conversation) return;
   streams.clear();
-  log.replaceChildren(...conversation.turns.map(turnElement));
+  log.replaceChildren(...conversation.turns.map(elementOf));
   if (conversation.turns.length === 0) {
     const empty = document.createElement('p');
     empty.className = 'empty';
@@ -136,46 +75,9 @@ function renderConversation(): void {
   }
   renderActions();
   updateTotals();
-  renderSettings();
+  renderSettings(conversation.params);
   document.title = conversation.title;
   log.scrollTop = log.scrollHeight;
-}
-
-function renderDeployments(): void {
-  deploymentSelect.replaceChildren(
-    ...deployments.map((d) => {
-      const o = document.createElement('option');
-      o.value = JSON.stringify([d.connectionId, d.deployment]);
-      o.textContent = `${d.deployment}${d.model && d.model !== d.deployment ? ` (${d.model})` : ''} · ${d.connectionLabel}`;
-      return o;
-    }),
-  );
-  if (conversation) {
-    const current = JSON.stringify([conversation.connectionId, conversation.deployment]);
-    if (!deployments.some((d) => JSON.stringify([d.connectionId, d.deployment]) === current)) {
-      const o = document.createElement('option');
-      o.value = current;
-      o.textContent = `${conversation.deployment} · ${conversation.connectionLabel}`;
-      deploymentSelect.prepend(o);
-    }
-    deploymentSelect.value = current;
-  }
-}
-
-function renderSettings(): void {
-  if (!conversation) return;
-  const p = conversation.params;
-  const set = (id: string, v: string) => {
-    const el = $<HTMLInputElement>(id);
-    if (document.activeElement !== el) el.value = v;
-  };
-  set('system-prompt', p.systemPrompt);
-  set('temperature', p.temperature?.toString() ?? '');
-  set('top-p', p.topP?.toString() ?? '');
-  set('max-tokens', p.maxTokens?.toString() ?? '');
-  set('route', p.route);
-  set('api-version', p.apiVersion ?? '');
-  $<HTMLInputElement>('api-version').disabled = p.route !== 'deployment';
 }
 
 function stickToBottom(): void {
@@ -200,27 +102,27 @@ function handle(msg: HostMessage): void {
       deployments = msg.deployments;
       vscode.setState({ conversationId: conversation.id });
       setBusy(msg.busy);
-      renderDeployments();
+      renderDeployments(deploymentSelect, deployments, conversation);
       renderConversation();
       break;
     case 'conversation':
       conversation = msg.conversation;
-      renderDeployments();
+      renderDeployments(deploymentSelect, deployments, conversation);
       renderConversation();
       break;
     case 'deployments':
       deployments = msg.deployments;
-      renderDeployments();
+      renderDeployments(deploymentSelect, deployments, conversation);
       break;
     case 'turnStarted': {
       if (!conversation) return;
       log.querySelector('.empty')?.remove();
       if (msg.turn.role === 'user') {
         conversation.turns.push(msg.turn);
-        log.append(turnElement(msg.turn));
+        log.append(elementOf(msg.turn));
       } else {
         conversation.turns.push(msg.turn);
-        const el = turnElement(msg.turn);
+        const el = elementOf(msg.turn);
         el.classList.add('streaming');
         log.append(el);
         streams.set(msg.turn.id, new StreamView(el.querySelector('.turn-body')!, renderer));
@@ -246,7 +148,7 @@ function handle(msg: HostMessage): void {
       const old = log.querySelector(`[data-turn-id="${msg.turn.id}"]`);
       const stream = streams.get(msg.turn.id);
       streams.delete(msg.turn.id);
-      const el = turnElement({ ...msg.turn, content: '' });
+      const el = elementOf({ ...msg.turn, content: '' });
       const body = el.querySelector<HTMLElement>('.turn-body')!;
       if (stream) {
         // Keep the DOM the stream built; one final render makes it exact.
@@ -304,23 +206,7 @@ deploymentSelect.addEventListener('change', () => {
 });
 
 // Settings: sent when a field is left or changed.
-const numberOrNull = (id: string) => {
-  const v = $<HTMLInputElement>(id).value.trim();
-  return v === '' ? null : Number(v);
-};
-function sendParams(): void {
-  const params: Record<string, unknown> = {
-    systemPrompt: $<HTMLTextAreaElement>('system-prompt').value,
-    temperature: numberOrNull('temperature'),
-    topP: numberOrNull('top-p'),
-    maxTokens: numberOrNull('max-tokens'),
-    route: $<HTMLSelectElement>('route').value as ChatParams['route'],
-    apiVersion: $<HTMLInputElement>('api-version').value.trim(),
-  };
-  $<HTMLInputElement>('api-version').disabled = params.route !== 'deployment';
-  post({ type: 'setParams', params: params as Partial<ChatParams> });
-}
-for (const id of ['system-prompt', 'temperature', 'top-p', 'max-tokens', 'route', 'api-version']) $(id).addEventListener('change', sendParams);
+for (const id of PARAM_FIELDS) $(id).addEventListener('change', () => post({ type: 'setParams', params: readParams() }));
 
 document.addEventListener('click', (e) => {
   const target = e.target as HTMLElement;

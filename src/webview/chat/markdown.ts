@@ -26,7 +26,21 @@ import { isSafeLink } from '../../chat/protocol';
 
 const LANGUAGES = { bash, cpp, csharp, css, diff, go, java, javascript, json, markdown: markdownLang, powershell, python, rust, sql, typescript, xml, yaml };
 for (const [name, lang] of Object.entries(LANGUAGES)) hljs.registerLanguage(name, lang);
-const ALIASES: Record<string, string> = { ts: 'typescript', js: 'javascript', py: 'python', sh: 'bash', shell: 'bash', cs: 'csharp', 'c#': 'csharp', html: 'xml', yml: 'yaml', ps1: 'powershell', rs: 'rust', 'c++': 'cpp', c: 'cpp' };
+const ALIASES: Record<string, string> = {
+  ts: 'typescript',
+  js: 'javascript',
+  py: 'python',
+  sh: 'bash',
+  shell: 'bash',
+  cs: 'csharp',
+  'c#': 'csharp',
+  html: 'xml',
+  yml: 'yaml',
+  ps1: 'powershell',
+  rs: 'rust',
+  'c++': 'cpp',
+  c: 'cpp',
+};
 
 export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -55,8 +69,10 @@ export function createRenderer(): Renderer {
     const label = escapeHtml(info || 'text');
     return (
       `<div class="code-block"><div class="code-toolbar"><span class="code-lang">${label}</span>` +
-      `<button type="button" class="icon-button" data-action="copy" title="Copy code" aria-label="Copy ${label} code"><span class="codicon codicon-copy" aria-hidden="true"></span><span>Copy</span></button>` +
-      `<button type="button" class="icon-button" data-action="insert" title="Insert at cursor" aria-label="Insert ${label} code at the cursor"><span class="codicon codicon-insert" aria-hidden="true"></span><span>Insert</span></button>` +
+      `<button type="button" class="icon-button" data-action="copy" title="Copy code" aria-label="Copy ${label} code">` +
+      '<span class="codicon codicon-copy" aria-hidden="true"></span><span>Copy</span></button>' +
+      `<button type="button" class="icon-button" data-action="insert" title="Insert at cursor" aria-label="Insert ${label} code at the cursor">` +
+      '<span class="codicon codicon-insert" aria-hidden="true"></span><span>Insert</span></button>' +
       `</div><pre><code class="hljs${lang ? ` language-${escapeHtml(lang)}` : ''}">${body}</code></pre></div>`
     );
   };
@@ -90,7 +106,7 @@ export function stableBoundary(text: string, from = 0): number {
   let fenceMarker = '';
   let lineStart = from;
   while (lineStart < text.length) {
-    let lineEnd = text.indexOf('\n', lineStart);
+    const lineEnd = text.indexOf('\n', lineStart);
     if (lineEnd === -1) break; // the last line is still growing
     const line = text.slice(lineStart, lineEnd);
     const m = /^\s{0,3}(`{3,}|~{3,})/.exec(line);

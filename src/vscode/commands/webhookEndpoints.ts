@@ -4,8 +4,10 @@ import { isLoopbackHost } from '../../service/connection';
 import { WEBHOOK_EVENT_TYPES, type WebhookEndpoint, type WebhookEndpointInput } from '../../service/types';
 import type { ConnectionInfo } from '../connections/connectionStore';
 import { logInfo } from '../log';
+import type { Services } from '../services';
 import { WebhookNode } from '../tree/nodes';
-import { command, isNode, resolveConnection, type Services } from './context';
+import { argsOf, resolveConnection } from './args';
+import { withProgress } from './registry';
 
 export interface CreateWebhookArgs {
   connectionId: string;
@@ -68,34 +70,37 @@ async function pickEventTypes(title: string, selected: string[]): Promise<string
 }
 
 async function endpointWizard(title: string, current?: WebhookEndpoint): Promise<WebhookEndpointInput | undefined> {
-  const name = await vscode.window.showInputBox({ title: `${title} (1/3): name`, value: current?.name, prompt: 'A name to recognise the endpoint by.', ignoreFocusOut: true, validateInput: (v) => (v.trim() ? undefined : 'Enter a name.') });
+  const name = await vscode.window.showInputBox({
+    title: `${title} (1/3): name`,
+    value: current?.name,
+    prompt: 'A name to recognise the endpoint by.',
+    ignoreFocusOut: true,
+    validateInput: (v) => (v.trim() ? undefined : 'Enter a name.'),
+  });
   if (name === undefined) return undefined;
-  const url = await vscode.window.showInputBox({ title: `${title} (2/3): listener URL`, value: current?.url, placeHolder: 'https://example.com/webhook', prompt: 'Where the service sends deliveries. It must be publicly reachable over HTTPS.', ignoreFocusOut: true, validateInput: validateWebhookUrl });
+  const url = await vscode.window.showInputBox({
+    title: `${title} (2/3): listener URL`,
+    value: current?.url,
+    placeHolder: 'https://example.com/webhook',
+    prompt: 'Where the service sends deliveries. It must be publicly reachable over HTTPS.',
+    ignoreFocusOut: true,
+    validateInput: validateWebhookUrl,
+  });
   if (url === undefined) return undefined;
   const eventTypes = await pickEventTypes(`${title} (3/3): events`, current?.event_types ?? ['response.completed']);
   if (!eventTypes) return undefined;
   return { name: name.trim(), url: url.trim(), event_types: eventTypes };
 }
 
-function groupOf(s: Services, conn: ConnectionInfo) {
-  return s.tree.connectionNode(conn.id)?.webhooks;
-}
-
-async function createEndpoint(s: Services, arg: unknown): Promise<WebhookEndpoint | undefined> {
+export async function createEndpoint(s: Services, arg: unknown): Promise<WebhookEndpoint | undefined> {
   const conn = await resolveConnection(s, arg, 'Create webhook endpoint');
   if (!conn) return undefined;
-  const args = !isNode(arg) && arg && typeof arg === 'object' && 'url' in arg ? (arg as CreateWebhookArgs) : undefined;
+  const args = argsOf<CreateWebhookArgs>(arg, 'url');
   const input = args ? { name: args.name, url: args.url, event_types: args.eventTypes } : await endpointWizard(`New webhook endpoint on ${conn.label}`);
   if (!input) return undefined;
-  const client = await s.clients.get(conn);
-  const created = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Creating webhook endpoint "${input.name}"…` }, () => client.createWebhookEndpoint(input));
-  // The service shows the secret this once: keep it before anything else can fail.
-  await s.store.storeSigningSecret(conn.id, created.id, created.signing_secret);
-  s.tree.markSecret(conn.id, created.id, true);
-  const { signing_secret: _secret, ...endpoint } = created;
+  // The service shows the secret this once: the owner keeps it before anything else can fail.
+  const endpoint = await withProgress(`Creating webhook endpoint "${input.name}"…`, () => s.endpoints.create(conn, input));
   logInfo(`Created webhook endpoint ${endpoint.id} "${endpoint.name}" → ${endpoint.url} (${endpoint.event_types.join(', ')}); its signing secret is in secret storage.`);
-  const group = groupOf(s, conn);
-  if (group) s.tree.refresh(group);
   if (!args) {
     void vscode.window
       .showInformationMessage(`Created "${endpoint.name}". Its signing secret is shown only once by the service; it is kept in VS Code's secret storage.`, 'Copy Signing Secret')
@@ -110,9 +115,7 @@ async function resolveEndpoint(s: Services, arg: unknown, purpose: string): Prom
   const ids = arg as Partial<EndpointArgs> | undefined;
   const conn = await resolveConnection(s, ids?.connectionId ? { connectionId: ids.connectionId } : arg, purpose);
   if (!conn) return undefined;
-  const client = await s.clients.get(conn);
-  const all: WebhookEndpoint[] = [];
-  for await (const e of client.listWebhookEndpoints()) all.push(e);
+  const all = await s.endpoints.all(conn);
   if (ids?.endpointId) {
     const endpoint = all.find((e) => e.id === ids.endpointId);
     if (!endpoint) throw new Error(`No webhook endpoint "${ids.endpointId}" on ${conn.label}.`);
@@ -126,27 +129,28 @@ async function resolveEndpoint(s: Services, arg: unknown, purpose: string): Prom
   return pick && { conn, endpoint: pick.endpoint };
 }
 
-async function editEndpoint(s: Services, arg: unknown): Promise<WebhookEndpoint | undefined> {
+export async function editEndpoint(s: Services, arg: unknown): Promise<WebhookEndpoint | undefined> {
   const target = await resolveEndpoint(s, arg, 'Edit webhook endpoint');
   if (!target) return undefined;
-  const args = !isNode(arg) && arg && typeof arg === 'object' && 'endpointId' in arg ? (arg as EditWebhookArgs) : undefined;
+  const args = argsOf<EditWebhookArgs>(arg, 'endpointId');
   let changes: Partial<WebhookEndpointInput>;
   if (args && (args.name !== undefined || args.url !== undefined || args.eventTypes !== undefined)) {
-    changes = { ...(args.name !== undefined && { name: args.name }), ...(args.url !== undefined && { url: args.url }), ...(args.eventTypes !== undefined && { event_types: args.eventTypes }) };
+    changes = {
+      ...(args.name !== undefined && { name: args.name }),
+      ...(args.url !== undefined && { url: args.url }),
+      ...(args.eventTypes !== undefined && { event_types: args.eventTypes }),
+    };
   } else {
     const input = await endpointWizard(`Edit "${target.endpoint.name}"`, target.endpoint);
     if (!input) return undefined;
     changes = input;
   }
-  const client = await s.clients.get(target.conn);
-  const updated = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Updating "${target.endpoint.name}"…` }, () => client.updateWebhookEndpoint(target.endpoint.id, changes));
+  const updated = await withProgress(`Updating "${target.endpoint.name}"…`, () => s.endpoints.update(target.conn, target.endpoint.id, changes));
   logInfo(`Updated webhook endpoint ${updated.id}: ${Object.keys(changes).join(', ')}.`);
-  const group = groupOf(s, target.conn);
-  if (group) s.tree.refresh(group);
   return updated;
 }
 
-async function deleteEndpoint(s: Services, arg: unknown): Promise<boolean> {
+export async function deleteEndpoint(s: Services, arg: unknown): Promise<boolean> {
   const target = await resolveEndpoint(s, arg, 'Delete webhook endpoint');
   if (!target) return false;
   const fromUi = !(arg && typeof arg === 'object' && 'endpointId' in arg);
@@ -158,23 +162,19 @@ async function deleteEndpoint(s: Services, arg: unknown): Promise<boolean> {
     );
     if (ok !== 'Delete') return false;
   }
-  const client = await s.clients.get(target.conn);
-  await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Deleting "${target.endpoint.name}"…` }, () => client.deleteWebhookEndpoint(target.endpoint.id));
-  await s.store.deleteSigningSecret(target.conn.id, target.endpoint.id);
-  s.tree.markSecret(target.conn.id, target.endpoint.id, false);
+  await withProgress(`Deleting "${target.endpoint.name}"…`, () => s.endpoints.delete(target.conn, target.endpoint.id));
   logInfo(`Deleted webhook endpoint ${target.endpoint.id} "${target.endpoint.name}".`);
-  const group = groupOf(s, target.conn);
-  if (group) s.tree.refresh(group);
   return true;
 }
 
-async function copySecret(s: Services, arg: unknown): Promise<boolean> {
+export async function copySecret(s: Services, arg: unknown): Promise<boolean> {
   const target = await resolveEndpoint(s, arg, 'Copy signing secret');
   if (!target) return false;
   const secret = await s.store.signingSecret(target.conn.id, target.endpoint.id);
   if (!secret) {
     void vscode.window.showWarningMessage(
-      `The signing secret of "${target.endpoint.name}" is not stored here. The service shows a secret only once, when the endpoint is created, and this endpoint was created elsewhere. Use the secret saved at creation, or create a new endpoint from this sidebar.`,
+      `The signing secret of "${target.endpoint.name}" is not stored here. The service shows a secret only once, when the endpoint is created, ` +
+        'and this endpoint was created elsewhere. Use the secret saved at creation, or create a new endpoint from this sidebar.',
     );
     return false;
   }
@@ -183,21 +183,10 @@ async function copySecret(s: Services, arg: unknown): Promise<boolean> {
   return true;
 }
 
-async function copyField(s: Services, arg: unknown, field: 'id' | 'url'): Promise<string | undefined> {
+export async function copyField(s: Services, arg: unknown, field: 'id' | 'url'): Promise<string | undefined> {
   const target = await resolveEndpoint(s, arg, field === 'id' ? 'Copy webhook endpoint ID' : 'Copy webhook endpoint URL');
   if (!target) return undefined;
   await vscode.env.clipboard.writeText(target.endpoint[field]);
   void vscode.window.setStatusBarMessage(`Copied ${target.endpoint[field]}`, 3000);
   return target.endpoint[field];
-}
-
-export function registerWebhookCommands(s: Services): vscode.Disposable[] {
-  return [
-    command('createWebhookEndpoint', 'Could not create the webhook endpoint', (arg) => createEndpoint(s, arg)),
-    command('editWebhookEndpoint', 'Could not update the webhook endpoint', (arg) => editEndpoint(s, arg)),
-    command('deleteWebhookEndpoint', 'Could not delete the webhook endpoint', (arg) => deleteEndpoint(s, arg)),
-    command('copySigningSecret', 'Could not copy the signing secret', (arg) => copySecret(s, arg)),
-    command('copyWebhookId', 'Could not copy the endpoint id', (arg) => copyField(s, arg, 'id')),
-    command('copyWebhookUrl', 'Could not copy the endpoint URL', (arg) => copyField(s, arg, 'url')),
-  ];
 }

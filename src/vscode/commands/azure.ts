@@ -10,7 +10,9 @@ import type { TokenSourceKind } from '../auth/authManager';
 import { newConnectionId, type ConnectionInfo } from '../connections/connectionStore';
 import { askLabel, askTenant, pickTokenSource } from '../connections/connectionWizard';
 import { logInfo } from '../log';
-import { command, isNode, type Services } from './context';
+import type { Services } from '../services';
+import { isNode } from './args';
+import { withCancellableProgress } from './registry';
 
 /** Arguments for scripts and tests: every step given means no UI. */
 export interface AddFromAzureArgs {
@@ -25,20 +27,16 @@ export interface AddFromAzureArgs {
 const TITLE = 'Add Connection from Azure';
 const LAST_SOURCE = 'aoaiWorkbench.lastTokenSource';
 
-function withProgress<T>(title: string, work: (signal: AbortSignal) => Promise<T>): Thenable<T> {
-  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (_p, token) => {
-    const abort = new AbortController();
-    token.onCancellationRequested(() => abort.abort());
-    return work(abort.signal);
-  });
-}
-
 type SubscriptionPick = vscode.QuickPickItem & { subscription?: Subscription; otherTenant?: true };
 
-async function chooseSubscription(s: Services, tokenSource: TokenSourceKind, args: AddFromAzureArgs): Promise<{ subscription: Subscription; tenantId?: string } | undefined> {
+async function chooseSubscription(
+  s: Services,
+  tokenSource: TokenSourceKind,
+  args: AddFromAzureArgs,
+): Promise<{ subscription: Subscription; tenantId?: string } | undefined> {
   let tenantId = args.tenantId;
   for (;;) {
-    const subs = await withProgress(`Listing your subscriptions${tenantId ? ` in ${tenantId}` : ''}…`, (signal) => s.clients.arm(tokenSource, tenantId).listSubscriptions(signal));
+    const subs = await withCancellableProgress(`Listing your subscriptions${tenantId ? ` in ${tenantId}` : ''}…`, (signal) => s.clients.arm(tokenSource, tenantId).listSubscriptions(signal));
     if (args.subscriptionId) {
       const subscription = subs.find((x) => x.subscriptionId.toLowerCase() === args.subscriptionId!.toLowerCase());
       if (!subscription) throw new Error(`The subscription ${args.subscriptionId} is not visible to this identity${tenantId ? ` in tenant ${tenantId}` : ''}.`);
@@ -47,7 +45,10 @@ async function chooseSubscription(s: Services, tokenSource: TokenSourceKind, arg
     const items: SubscriptionPick[] = subs
       .filter((x) => !x.state || x.state === 'Enabled')
       .map((x) => ({ label: `$(key) ${x.displayName}`, description: x.subscriptionId, detail: x.tenantId ? `Tenant ${x.tenantId}` : undefined, subscription: x }));
-    items.push({ label: '', kind: vscode.QuickPickItemKind.Separator }, { label: '$(organization) Another tenant…', description: 'Sign in to the tenant of a resource that is not listed', otherTenant: true });
+    items.push(
+      { label: '', kind: vscode.QuickPickItemKind.Separator },
+      { label: '$(organization) Another tenant…', description: 'Sign in to the tenant of a resource that is not listed', otherTenant: true },
+    );
     const pick = await vscode.window.showQuickPick(items, {
       title: `${TITLE}: subscription`,
       placeHolder: subs.length ? 'Choose the subscription of your Azure OpenAI resource' : 'No enabled subscription in this tenant: try another tenant',
@@ -62,8 +63,14 @@ async function chooseSubscription(s: Services, tokenSource: TokenSourceKind, arg
   }
 }
 
-async function chooseAccount(s: Services, tokenSource: TokenSourceKind, tenantId: string | undefined, sub: Subscription, args: AddFromAzureArgs): Promise<CognitiveAccount | undefined> {
-  const accounts = await withProgress(`Listing Azure OpenAI resources in ${sub.displayName}…`, (signal) => s.clients.arm(tokenSource, tenantId).listAccounts(sub.subscriptionId, signal));
+async function chooseAccount(
+  s: Services,
+  tokenSource: TokenSourceKind,
+  tenantId: string | undefined,
+  sub: Subscription,
+  args: AddFromAzureArgs,
+): Promise<CognitiveAccount | undefined> {
+  const accounts = await withCancellableProgress(`Listing Azure OpenAI resources in ${sub.displayName}…`, (signal) => s.clients.arm(tokenSource, tenantId).listAccounts(sub.subscriptionId, signal));
   if (args.account) {
     const want = args.account.toLowerCase();
     const account = accounts.find((a) => a.id.toLowerCase() === want || a.name.toLowerCase() === want);
@@ -71,11 +78,18 @@ async function chooseAccount(s: Services, tokenSource: TokenSourceKind, tenantId
     return account;
   }
   if (accounts.length === 0) {
-    void vscode.window.showInformationMessage(`There is no Azure OpenAI or AI Services resource in "${sub.displayName}" that you can see. Create one in the Azure portal, or run the command again and pick another subscription.`);
+    void vscode.window.showInformationMessage(
+      `There is no Azure OpenAI or AI Services resource in "${sub.displayName}" that you can see. Create one in the Azure portal, or run the command again and pick another subscription.`,
+    );
     return undefined;
   }
   const pick = await vscode.window.showQuickPick(
-    accounts.map((a) => ({ label: `$(cloud) ${a.name}`, description: [a.kind, a.location].filter(Boolean).join(' · '), detail: `Resource group ${a.resourceGroup}${a.endpoint ? ` · ${a.endpoint}` : ''}`, account: a })),
+    accounts.map((a) => ({
+      label: `$(cloud) ${a.name}`,
+      description: [a.kind, a.location].filter(Boolean).join(' · '),
+      detail: `Resource group ${a.resourceGroup}${a.endpoint ? ` · ${a.endpoint}` : ''}`,
+      account: a,
+    })),
     { title: `${TITLE}: resource`, placeHolder: 'Choose the Azure OpenAI or AI Services resource', matchOnDescription: true, matchOnDetail: true, ignoreFocusOut: true },
   );
   return pick?.account;
@@ -123,8 +137,4 @@ export async function addConnectionFromAzure(s: Services, arg: unknown): Promise
   if (existing?.auth === 'apiKey') await s.store.deleteApiKey(existing.id);
   logInfo(`Added connection "${info.label}" (${info.endpoint}) from Azure: ${account.id}, Entra ID via ${tokenSource}.`);
   return info;
-}
-
-export function registerAzureCommands(s: Services): vscode.Disposable[] {
-  return [command('addConnectionFromAzure', 'Could not add the connection from Azure', (arg) => addConnectionFromAzure(s, arg))];
 }

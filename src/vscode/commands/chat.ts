@@ -2,7 +2,8 @@
 import * as vscode from 'vscode';
 import type { ChatManager } from '../chat/chatManager';
 import { DeploymentNode } from '../tree/nodes';
-import { command, resolveConnection, type Services } from './context';
+import type { Services } from '../services';
+import { resolveConnection } from './args';
 
 export interface OpenChatArgs {
   connectionId: string;
@@ -29,7 +30,7 @@ async function pickDeployment(s: Services, arg: unknown): Promise<{ connectionId
   return pick && { connectionId: pick.option.connectionId, deployment: pick.option.deployment };
 }
 
-async function openChat(s: Services, arg: unknown) {
+export async function openChat(s: Services, arg: unknown) {
   const target = await pickDeployment(s, arg);
   if (!target) return undefined;
   const conn = s.store.get(target.connectionId);
@@ -53,33 +54,31 @@ async function pickConversation(chat: ChatManager, arg: unknown, title: string):
   return pick?.id;
 }
 
-export function registerChatCommands(s: Services): vscode.Disposable[] {
-  return [
-    command('openChat', 'Could not open the chat', (arg) => openChat(s, arg)),
-    command('openConversation', 'Could not open the conversation', async (arg) => {
-      const id = await pickConversation(s.chat, arg, 'Open a saved conversation');
-      if (!id) return undefined;
-      const panel = await s.chat.reopen(id);
-      if (!panel) throw new Error('That conversation could not be read.');
-      return { conversationId: id };
-    }),
-    command('exportConversation', 'Could not export the conversation', async (arg) => {
-      const id = await pickConversation(s.chat, arg, 'Export a conversation');
-      if (!id) return undefined;
-      const format = (arg as { format?: 'markdown' | 'json' } | undefined)?.format ?? ((await vscode.window.showQuickPick(['markdown', 'json'], { title: 'Export as' })) as 'markdown' | 'json' | undefined);
-      if (!format) return undefined;
-      const panel = s.chat.panel(id) ?? (await s.chat.reopen(id));
-      return (await panel?.export(format))?.getText();
-    }),
-    command('deleteConversation', 'Could not delete the conversation', async (arg) => {
-      const id = await pickConversation(s.chat, arg, 'Delete a conversation');
-      if (!id) return false;
-      if (!(arg as { conversationId?: string } | undefined)?.conversationId) {
-        const ok = await vscode.window.showWarningMessage('Delete this conversation?', { modal: true, detail: 'It cannot be restored.' }, 'Delete');
-        if (ok !== 'Delete') return false;
-      }
-      await s.chat.delete(id);
-      return true;
-    }),
-  ];
+export async function openConversation(s: Services, arg: unknown) {
+  const id = await pickConversation(s.chat, arg, 'Open a saved conversation');
+  if (!id) return undefined;
+  const panel = await s.chat.reopen(id);
+  if (!panel) throw new Error('That conversation could not be read.');
+  return { conversationId: id };
+}
+
+export async function exportConversation(s: Services, arg: unknown) {
+  const id = await pickConversation(s.chat, arg, 'Export a conversation');
+  if (!id) return undefined;
+  type Format = 'markdown' | 'json';
+  const format = (arg as { format?: Format } | undefined)?.format ?? ((await vscode.window.showQuickPick(['markdown', 'json'], { title: 'Export as' })) as Format | undefined);
+  if (!format) return undefined;
+  const panel = s.chat.panel(id) ?? (await s.chat.reopen(id));
+  return (await panel?.export(format))?.getText();
+}
+
+export async function deleteConversation(s: Services, arg: unknown) {
+  const id = await pickConversation(s.chat, arg, 'Delete a conversation');
+  if (!id) return false;
+  if (!(arg as { conversationId?: string } | undefined)?.conversationId) {
+    const ok = await vscode.window.showWarningMessage('Delete this conversation?', { modal: true, detail: 'It cannot be restored.' }, 'Delete');
+    if (ok !== 'Delete') return false;
+  }
+  await s.chat.delete(id);
+  return true;
 }

@@ -1,0 +1,50 @@
+/** What a command is about: a tree node (from the UI) or plain arguments (from scripts and tests). */
+import * as vscode from 'vscode';
+import type { ConnectionInfo } from '../connections/connectionStore';
+import { Commands } from '../contributions';
+import type { Services } from '../services';
+import { ConnectionNode, GroupNode, type TreeNode } from '../tree/nodes';
+
+/** Arguments tests and scripts pass instead of a tree node (no UI involved). */
+export interface ConnectionArgs {
+  connectionId?: string;
+}
+
+export function isNode(arg: unknown): arg is TreeNode {
+  return arg instanceof ConnectionNode || arg instanceof GroupNode || (!!arg && typeof arg === 'object' && 'type' in arg && 'parent' in arg);
+}
+
+/** Plain arguments, or undefined when the command came from a tree node or without any. */
+export function argsOf<T extends object>(arg: unknown, key?: keyof T): T | undefined {
+  if (!arg || typeof arg !== 'object' || isNode(arg)) return undefined;
+  return key === undefined || key in arg ? (arg as T) : undefined;
+}
+
+export function connectionOfNode(node: TreeNode): ConnectionInfo | undefined {
+  if (node instanceof ConnectionNode) return node.info;
+  return 'connection' in node ? (node.connection as ConnectionInfo) : undefined;
+}
+
+/** The connection an invocation is about: from the node, the args, the only one, or a pick. */
+export async function resolveConnection(s: Services, arg: unknown, purpose: string): Promise<ConnectionInfo | undefined> {
+  if (isNode(arg)) return connectionOfNode(arg);
+  const id = (arg as ConnectionArgs | undefined)?.connectionId;
+  if (id) {
+    const c = s.store.get(id);
+    if (!c) throw new Error(`No connection with id "${id}".`);
+    return c;
+  }
+  const all = s.store.list();
+  if (all.length === 0) {
+    const add = await vscode.window.showInformationMessage('Add a connection to an Azure OpenAI resource first.', 'Add Connection', 'Start Local Emulator');
+    if (add === 'Add Connection') void vscode.commands.executeCommand(Commands.addConnection);
+    if (add === 'Start Local Emulator') void vscode.commands.executeCommand(Commands.startLocalEmulator);
+    return undefined;
+  }
+  if (all.length === 1) return all[0];
+  const pick = await vscode.window.showQuickPick(
+    all.map((c) => ({ label: c.label, description: c.endpoint, connection: c })),
+    { title: purpose, placeHolder: 'Choose a connection' },
+  );
+  return pick?.connection;
+}

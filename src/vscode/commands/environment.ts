@@ -1,0 +1,62 @@
+/** AZURE_OPENAI_ENDPOINT / AZURE_OPENAI_API_KEY: offered as a connection when set and not imported yet. */
+import * as vscode from 'vscode';
+import { normalizeEndpoint } from '../../service/connection';
+import type { ConnectionInfo } from '../connections/connectionStore';
+import { Commands, ContextKeys } from '../contributions';
+import { registerSecret } from '../log';
+import type { Services } from '../services';
+import { setContext } from '../settings';
+import { addConnection } from './connections';
+
+const ENV_ENDPOINT = 'AZURE_OPENAI_ENDPOINT';
+const ENV_KEY = 'AZURE_OPENAI_API_KEY';
+
+/** AZURE_OPENAI_ENDPOINT / AZURE_OPENAI_API_KEY, when both are set and not imported yet. */
+export function environmentConnection(s: Services): { endpoint: string; apiKey: string } | undefined {
+  const raw = process.env[ENV_ENDPOINT];
+  const apiKey = process.env[ENV_KEY];
+  if (!raw || !apiKey) return undefined;
+  let endpoint: string;
+  try {
+    endpoint = normalizeEndpoint(raw);
+  } catch {
+    return undefined;
+  }
+  registerSecret(apiKey);
+  return s.store.findByEndpoint(endpoint) ? undefined : { endpoint, apiKey };
+}
+
+export async function updateEnvironmentContext(s: Services): Promise<void> {
+  await setContext(ContextKeys.envConnectionAvailable, !!environmentConnection(s));
+}
+
+export async function importFromEnvironment(s: Services): Promise<ConnectionInfo | undefined> {
+  const env = environmentConnection(s);
+  if (!env) {
+    const imported = process.env[ENV_ENDPOINT] && s.store.findByEndpoint(normalizeEndpointSafe(process.env[ENV_ENDPOINT]!));
+    void vscode.window.showInformationMessage(imported ? `${ENV_ENDPOINT} is already a connection.` : `Set ${ENV_ENDPOINT} and ${ENV_KEY} in the environment VS Code starts from, then try again.`);
+    return undefined;
+  }
+  return addConnection(s, { endpoint: env.endpoint, apiKey: env.apiKey, label: `${new URL(env.endpoint).host} (environment)` });
+}
+
+function normalizeEndpointSafe(text: string): string {
+  try {
+    return normalizeEndpoint(text);
+  } catch {
+    return text;
+  }
+}
+
+/** Offers the import once per window when the environment holds a connection not imported yet. */
+export async function offerEnvironmentImport(s: Services): Promise<void> {
+  await updateEnvironmentContext(s);
+  const env = environmentConnection(s);
+  if (!env) return;
+  const choice = await vscode.window.showInformationMessage(
+    `${ENV_ENDPOINT} is set to ${env.endpoint}. Add it as a connection? The key from ${ENV_KEY} goes to secret storage.`,
+    'Import',
+    'Not Now',
+  );
+  if (choice === 'Import') await vscode.commands.executeCommand(Commands.importFromEnvironment);
+}

@@ -1,0 +1,117 @@
+/** What can be done with a received webhook event: open, fetch its response, replay, copy as curl, filter, clear. */
+import * as vscode from 'vscode';
+import type { DeliveryRecord } from '../../webhooks/records';
+import { replay, signedCurl } from '../../webhooks/resend';
+import { logInfo } from '../log';
+import type { Services } from '../services';
+import { optionalSetting } from '../settings';
+import { EventNode, type EventFilter } from '../webhooks/eventsTree';
+import { prettyBody } from '../webhooks/listenerController';
+import { resolveConnection } from './args';
+import { withProgress } from './registry';
+
+export const EVENT_SCHEME = 'aoai-webhook-event';
+
+function recordOf(s: Services, arg: unknown): DeliveryRecord {
+  if (arg instanceof EventNode) return arg.record;
+  const id = (arg as { eventId?: string } | undefined)?.eventId;
+  const r = id ? s.listener.events.get(id) : undefined;
+  if (!r) throw new Error('Choose an event in the Webhook Events view.');
+  return r;
+}
+
+/** Received payloads open as read-only JSON documents. */
+export function eventDocuments(s: Services): vscode.Disposable {
+  return vscode.workspace.registerTextDocumentContentProvider(EVENT_SCHEME, {
+    provideTextDocumentContent: (uri) => {
+      const r = s.listener.events.get(uri.path.replace(/^\//, '').replace(/\.json$/, ''));
+      return r ? prettyBody(r.body) : 'This event is no longer stored.';
+    },
+  });
+}
+
+export async function openEventPayload(s: Services, arg: unknown): Promise<string> {
+  const r = recordOf(s, arg);
+  const doc = await vscode.workspace.openTextDocument(vscode.Uri.from({ scheme: EVENT_SCHEME, path: `/${r.id}.json` }));
+  await vscode.languages.setTextDocumentLanguage(doc, 'json');
+  await vscode.window.showTextDocument(doc, { preview: true });
+  return doc.getText();
+}
+
+export async function replayEvent(s: Services, arg: unknown) {
+  const r = recordOf(s, arg);
+  const args = arg as { keepWebhookId?: boolean; target?: 'listener' | 'forward' } | undefined;
+  let keep = args?.keepWebhookId;
+  if (keep === undefined && arg instanceof EventNode) {
+    const pick = await vscode.window.showQuickPick(['New webhook-id', 'Same webhook-id (tests duplicate handling)'], { title: 'Replay with' });
+    if (!pick) return undefined;
+    keep = pick.startsWith('Same');
+  }
+  const listening = s.listener.state ? `${s.listener.state.localUrl}/webhook` : undefined;
+  const target = args?.target === 'forward' ? optionalSetting('webhooks.forwardTo') : listening;
+  if (!target) throw new Error('Nothing to replay to: start listening, or set "aoaiWorkbench.webhooks.forwardTo".');
+  const status = await replay(r, s.listener.knownSecrets(), target, keep ?? false);
+  s.listener.output.info(`Replayed ${r.eventType ?? 'delivery'} ${r.eventId ?? ''} to ${target}: ${status}.`);
+  return { status };
+}
+
+export async function copyEventAsCurl(s: Services, arg: unknown): Promise<string> {
+  const r = recordOf(s, arg);
+  const url = s.listener.state ? `${s.listener.state.publicUrl}/webhook` : 'http://127.0.0.1:PORT/webhook';
+  const curl = signedCurl(r, s.listener.knownSecrets(), url);
+  await vscode.env.clipboard.writeText(curl);
+  void vscode.window.setStatusBarMessage('Copied as curl (signed with a fresh timestamp, valid for 5 minutes).', 4000);
+  return curl;
+}
+
+function responseIdOf(r: DeliveryRecord): string | undefined {
+  try {
+    return (JSON.parse(r.body) as { data?: { id?: string } }).data?.id;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function fetchEventResponse(s: Services, arg: unknown) {
+  const r = recordOf(s, arg);
+  const id = responseIdOf(r);
+  if (!r.eventType?.startsWith('response.') || !id) throw new Error('Only response.* events name a response to fetch.');
+  const conn = s.listener.state?.connection ?? (await resolveConnection(s, undefined, 'Fetch the response with the credentials of'));
+  if (!conn) return undefined;
+  const client = await s.clients.get(conn);
+  const response = await withProgress(`Fetching ${id}…`, () => client.getResponse(id));
+  if (!(arg as { quiet?: boolean } | undefined)?.quiet) {
+    const doc = await vscode.workspace.openTextDocument({ language: 'json', content: JSON.stringify(response, null, 2) });
+    await vscode.window.showTextDocument(doc, { preview: true });
+  }
+  return response;
+}
+
+export async function filterEvents(s: Services, arg: unknown): Promise<EventFilter> {
+  const tree = s.eventsTree;
+  let filter = arg as EventFilter | undefined;
+  if (!filter || typeof filter !== 'object') {
+    const types = [...new Set(s.listener.events.list().map((r) => r.eventType).filter((t): t is string => !!t))];
+    type Pick = vscode.QuickPickItem & { group: 'verdict' | 'type' };
+    const items: Pick[] = [
+      ...(['verified', 'duplicate', 'rejected', 'malformed'] as const).map((v) => ({ label: v, group: 'verdict' as const, picked: !!tree.filter.verdicts?.includes(v) })),
+      ...types.map((t) => ({ label: t, group: 'type' as const, picked: !!tree.filter.types?.includes(t) })),
+    ];
+    const picks = await vscode.window.showQuickPick(items, { title: 'Show only (nothing picked: show all)', canPickMany: true });
+    if (!picks) return tree.filter;
+    filter = { verdicts: picks.filter((p) => p.group === 'verdict').map((p) => p.label as never), types: picks.filter((p) => p.group === 'type').map((p) => p.label) };
+  }
+  tree.setFilter(filter);
+  return filter;
+}
+
+export async function clearEvents(s: Services, arg: unknown): Promise<boolean> {
+  // Scripts pass { confirm: false }; from the UI, ask first.
+  if ((arg as { confirm?: boolean } | undefined)?.confirm !== false) {
+    const ok = await vscode.window.showWarningMessage('Clear every received webhook event?', { modal: true }, 'Clear');
+    if (ok !== 'Clear') return false;
+  }
+  await s.listener.clear();
+  logInfo('Cleared the received webhook events.');
+  return true;
+}

@@ -1,0 +1,69 @@
+/**
+ * Every command the extension registers, in one list: its id (from `contributions.ts`), the
+ * message shown when it fails, and the function that runs it. The functions hold the UI; the
+ * work is in the core and in the parts of `Services`.
+ */
+import type * as vscode from 'vscode';
+import { Commands } from '../contributions';
+import { log } from '../log';
+import type { Services } from '../services';
+import { GroupNode, type TreeNode } from '../tree/nodes';
+import { addConnectionFromAzure } from './azure';
+import { deleteConversation, exportConversation, openChat, openConversation } from './chat';
+import { addConnection, editConnection, removeConnection, testConnection, type AddConnectionArgs } from './connections';
+import { startLocalEmulator, stopLocalEmulator } from './emulator';
+import { importFromEnvironment } from './environment';
+import { clearEvents, copyEventAsCurl, eventDocuments, fetchEventResponse, filterEvents, openEventPayload, replayEvent } from './events';
+import { deleteDownloadedCloudflared, downloadCloudflaredWithProgress, listenerActions, sendTestEvent, startListening, stopListening } from './listener';
+import { command } from './registry';
+import { chooseTunnelProvider } from './tunnelChoice';
+import { copyField, copySecret, createEndpoint, deleteEndpoint, editEndpoint } from './webhookEndpoints';
+
+export function registerCommands(s: Services): vscode.Disposable[] {
+  return [
+    // Connections
+    command(Commands.addConnection, 'Could not add the connection', (arg) => addConnection(s, arg as AddConnectionArgs | undefined)),
+    command(Commands.addConnectionFromAzure, 'Could not add the connection from Azure', (arg) => addConnectionFromAzure(s, arg)),
+    command(Commands.editConnection, 'Could not update the connection', (arg) => editConnection(s, arg)),
+    command(Commands.removeConnection, 'Could not remove the connection', (arg) => removeConnection(s, arg)),
+    command(Commands.testConnection, 'Could not test the connection', (arg) => testConnection(s, arg)),
+    command(Commands.importFromEnvironment, 'Could not import the connection', () => importFromEnvironment(s)),
+    command(Commands.startLocalEmulator, 'Could not start the local emulator', () => startLocalEmulator(s)),
+    command(Commands.stopLocalEmulator, 'Could not stop the local emulator', () => stopLocalEmulator(s)),
+    // The Resources view
+    command(Commands.refresh, 'Could not refresh', () => s.tree.refresh()),
+    command(Commands.refreshNode, 'Could not refresh', (node) => s.tree.refresh(node as TreeNode)),
+    command(Commands.loadMore, 'Could not load more', async (node) => {
+      if (node instanceof GroupNode) await s.tree.load(node, true);
+    }),
+    command(Commands.showLog, 'Could not show the log', () => log().show()),
+    // Webhook endpoints
+    command(Commands.createWebhookEndpoint, 'Could not create the webhook endpoint', (arg) => createEndpoint(s, arg)),
+    command(Commands.editWebhookEndpoint, 'Could not update the webhook endpoint', (arg) => editEndpoint(s, arg)),
+    command(Commands.deleteWebhookEndpoint, 'Could not delete the webhook endpoint', (arg) => deleteEndpoint(s, arg)),
+    command(Commands.copySigningSecret, 'Could not copy the signing secret', (arg) => copySecret(s, arg)),
+    command(Commands.copyWebhookId, 'Could not copy the endpoint id', (arg) => copyField(s, arg, 'id')),
+    command(Commands.copyWebhookUrl, 'Could not copy the endpoint URL', (arg) => copyField(s, arg, 'url')),
+    // Chat
+    command(Commands.openChat, 'Could not open the chat', (arg) => openChat(s, arg)),
+    command(Commands.openConversation, 'Could not open the conversation', (arg) => openConversation(s, arg)),
+    command(Commands.exportConversation, 'Could not export the conversation', (arg) => exportConversation(s, arg)),
+    command(Commands.deleteConversation, 'Could not delete the conversation', (arg) => deleteConversation(s, arg)),
+    // The webhook listener
+    command(Commands.startListening, 'Could not start listening', (arg) => startListening(s, arg)),
+    command(Commands.stopListening, 'Could not stop listening', (arg) => stopListening(s, arg)),
+    command(Commands.chooseTunnel, 'Could not change the tunnel', () => chooseTunnelProvider()),
+    command(Commands.downloadCloudflared, 'Could not download cloudflared', async () => (await downloadCloudflaredWithProgress(s)).path),
+    command(Commands.deleteCloudflared, 'Could not delete the downloaded cloudflared', () => deleteDownloadedCloudflared(s)),
+    command(Commands.sendTestEvent, 'Could not send the test event', (arg) => sendTestEvent(s, arg)),
+    command(Commands.listenerActions, 'Could not show the listener actions', () => listenerActions(s)),
+    // Received events
+    eventDocuments(s),
+    command(Commands.openEventPayload, 'Could not open the payload', (arg) => openEventPayload(s, arg)),
+    command(Commands.copyEventAsCurl, 'Could not copy the event as curl', (arg) => copyEventAsCurl(s, arg)),
+    command(Commands.replayEvent, 'Could not replay the event', (arg) => replayEvent(s, arg)),
+    command(Commands.fetchEventResponse, 'Could not fetch the response', (arg) => fetchEventResponse(s, arg)),
+    command(Commands.filterEvents, 'Could not filter the events', (arg) => filterEvents(s, arg)),
+    command(Commands.clearEvents, 'Could not clear the events', (arg) => clearEvents(s, arg)),
+  ];
+}

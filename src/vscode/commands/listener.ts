@@ -1,0 +1,181 @@
+/** Start and stop listening for webhooks, the tunnel in front of the listener, cloudflared, test events. */
+import * as vscode from 'vscode';
+import { WEBHOOK_EVENT_TYPES, type WebhookEndpoint } from '../../service/types';
+import { CLOUDFLARED_VERSION, cloudflaredDownloadUrl, downloadCloudflared, type Downloaded } from '../../tunnels/cloudflaredDownload';
+import { removeDownloadedCloudflared } from '../../tunnels/cloudflaredRemove';
+import { sendTestEvent as sendSignedTestEvent } from '../../webhooks/resend';
+import { Commands, type ProviderChoice } from '../contributions';
+import { showError } from '../log';
+import { proxySettings } from '../proxySettings';
+import type { Services } from '../services';
+import { optionalSetting, setting } from '../settings';
+import { resolveConnection } from './args';
+import { withCancellableProgress } from './registry';
+import { chooseTunnelProvider } from './tunnelChoice';
+
+export interface StartListeningArgs {
+  connectionId: string;
+  /** A tunnel named here is used even for a local service (which otherwise needs none). */
+  provider?: ProviderChoice;
+  /** What to do with an endpoint once listening (no prompt when given). */
+  endpoint?: EndpointChoice;
+  /** The answer to "download cloudflared?" when it is missing (no prompt when given). */
+  downloadCloudflared?: boolean;
+}
+
+type EndpointChoice = { mode: 'create'; name: string; eventTypes: string[] } | { mode: 'update'; endpointId: string } | { mode: 'skip' };
+
+/** Asks what to point at the listener: a new endpoint, an existing one, or nothing. */
+async function askEndpoint(publicUrl: string, endpoints: () => Promise<WebhookEndpoint[]>): Promise<EndpointChoice | undefined> {
+  const pick = await vscode.window.showQuickPick(
+    [
+      { label: '$(add) Create a webhook endpoint', description: `${publicUrl}/webhook`, mode: 'create' as const },
+      { label: '$(edit) Point an existing endpoint here', description: 'updates its URL', mode: 'update' as const },
+      { label: 'Skip', description: 'the endpoint is set up already', mode: 'skip' as const },
+    ],
+    { title: `Listening at ${publicUrl}`, placeHolder: 'Point a webhook endpoint at the listener?', ignoreFocusOut: true },
+  );
+  if (!pick || pick.mode === 'skip') return undefined;
+  if (pick.mode === 'create') {
+    const items = WEBHOOK_EVENT_TYPES.map((t) => ({ label: t, picked: t.startsWith('response.') }));
+    const types = await vscode.window.showQuickPick(items, { title: 'Events to receive', canPickMany: true, ignoreFocusOut: true });
+    if (!types?.length) return undefined;
+    return { mode: 'create', name: `VS Code listener (${new Date().toLocaleDateString()})`, eventTypes: types.map((t) => t.label) };
+  }
+  const all = await endpoints();
+  const e = await vscode.window.showQuickPick(all.map((x) => ({ label: x.name, description: x.url, endpoint: x })), { title: 'Endpoint to point at the listener' });
+  return e && { mode: 'update', endpointId: e.endpoint.id };
+}
+
+/** Points an endpoint at the listener; the endpoints' owner tells the listener and the tree. */
+async function offerEndpoint(s: Services, args: EndpointChoice | undefined): Promise<string | undefined> {
+  const state = s.listener.state!;
+  const conn = state.connection;
+  const url = `${state.publicUrl}/webhook`;
+  const choice = args ?? (await askEndpoint(state.publicUrl, () => s.endpoints.all(conn)));
+  if (!choice || choice.mode === 'skip') return undefined;
+  if (choice.mode === 'create') {
+    const created = await s.endpoints.create(conn, { name: choice.name, url, event_types: choice.eventTypes });
+    state.createdEndpointId = created.id;
+    s.listener.output.info(`Created webhook endpoint ${created.id} → ${url}; its signing secret is in secret storage.`);
+  } else {
+    await s.endpoints.update(conn, choice.endpointId, { url });
+    if (!(await s.store.signingSecret(conn.id, choice.endpointId))) {
+      void vscode.window.showWarningMessage(
+        'That endpoint was not created here, so its signing secret is unknown and its deliveries will be rejected. Create a new endpoint to capture a secret.',
+      );
+    }
+    s.listener.output.info(`Pointed webhook endpoint ${choice.endpointId} at ${url}.`);
+  }
+  await s.listener.refreshSecrets();
+  return choice.mode === 'create' ? state.createdEndpointId : choice.endpointId;
+}
+
+export async function startListening(s: Services, arg: unknown) {
+  const args = arg && typeof arg === 'object' && 'connectionId' in arg ? (arg as StartListeningArgs) : undefined;
+  const conn = await resolveConnection(s, args, 'Start listening for webhooks');
+  if (!conn) return undefined;
+  const provider = args?.provider ?? setting('tunnel.provider');
+  const tunnel = s.listener.providerFor(conn, provider, args?.provider !== undefined);
+  const check = await tunnel?.check();
+  if (check && !check.ok) {
+    // Only with the user's consent: nothing is fetched from the internet otherwise.
+    const consent = check.canDownload && (args?.downloadCloudflared ?? (await askToDownloadCloudflared()));
+    if (!consent) {
+      if (args) throw new Error(check.message);
+      // From the UI: say what is missing, and offer the way around it.
+      void showError('Could not start listening', new Error(check.message), 'Choose Another Tunnel').then(async (action) => {
+        if (action && (await chooseTunnelProvider(provider))) await vscode.commands.executeCommand(Commands.startListening, arg);
+      });
+      return undefined;
+    }
+    await downloadCloudflaredWithProgress(s);
+  }
+  const state = await withCancellableProgress('Starting the webhook listener…', (signal, report) => {
+    if (tunnel) report(`opening the ${tunnel.label} tunnel…`);
+    return s.listener.start(conn, tunnel, signal);
+  });
+  const endpointId = await offerEndpoint(s, args?.endpoint);
+  if (!args) void vscode.window.showInformationMessage(`Listening for webhooks at ${state.publicUrl}. Deliveries show in the Webhook Events view.`);
+  return { localUrl: state.localUrl, publicUrl: state.publicUrl, endpointId };
+}
+
+async function askToDownloadCloudflared(): Promise<boolean> {
+  const source = cloudflaredDownloadUrl(optionalSetting('tunnel.cloudflaredDownloadUrl'));
+  const detail =
+    `Download cloudflared ${CLOUDFLARED_VERSION} from ${source} (about 40 MB, checked against its pinned SHA-256) into this extension's storage? ` +
+    'It is used only for the webhook tunnel, and you can delete it with "Delete Downloaded cloudflared". Or install it yourself and put it on PATH.';
+  const answer = await vscode.window.showWarningMessage('Cloudflare quick tunnels need cloudflared, which is not installed.', { modal: true, detail }, 'Download cloudflared');
+  return answer === 'Download cloudflared';
+}
+
+/** Downloads cloudflared into global storage with a cancellable progress notification. */
+export async function downloadCloudflaredWithProgress(s: Services): Promise<Downloaded> {
+  const done = await withCancellableProgress('Downloading cloudflared', (signal, report) => {
+    let shown = 0;
+    return downloadCloudflared({
+      storageDir: s.listener.storageDir,
+      baseUrl: optionalSetting('tunnel.cloudflaredDownloadUrl'),
+      proxy: proxySettings(),
+      signal,
+      onProgress: (received, total) => {
+        if (!total) return report(`${(received / 1048576).toFixed(1)} MB`);
+        const percent = Math.floor((received / total) * 100);
+        if (percent > shown) report(`${percent}% of ${(total / 1048576).toFixed(1)} MB`, percent - shown);
+        shown = percent;
+      },
+    });
+  });
+  s.listener.output.info(`Downloaded cloudflared ${done.version} (${done.bytes} bytes, SHA-256 ${done.sha256}) to ${done.path}.`);
+  return done;
+}
+
+export async function deleteDownloadedCloudflared(s: Services): Promise<boolean> {
+  if (s.listener.state?.provider === 'cloudflared') throw new Error('The Cloudflare tunnel is running: stop listening first.');
+  const removed = await removeDownloadedCloudflared(s.listener.storageDir);
+  if (!removed) {
+    void vscode.window.showInformationMessage('No downloaded cloudflared to delete.');
+    return false;
+  }
+  s.listener.output.info(`Deleted the downloaded cloudflared (${removed}).`);
+  return true;
+}
+
+export async function stopListening(s: Services, arg: unknown): Promise<boolean> {
+  const state = await s.listener.stop();
+  if (!state) return false;
+  let remove = (arg as { deleteEndpoint?: boolean } | undefined)?.deleteEndpoint;
+  if (state.createdEndpointId && remove === undefined) {
+    const answer = await vscode.window.showInformationMessage('Stopped listening. Delete the webhook endpoint that "Start Listening" created?', 'Delete Endpoint', 'Keep');
+    remove = answer === 'Delete Endpoint';
+  }
+  if (state.createdEndpointId && remove) await s.endpoints.delete(state.connection, state.createdEndpointId);
+  return true;
+}
+
+/** Sends a signed event through the public URL (and asks the service's test route, where it has one). */
+export async function sendTestEvent(s: Services, arg: unknown) {
+  const state = s.listener.state;
+  if (!state) throw new Error('Start listening first.');
+  const type = (arg as { eventType?: string } | undefined)?.eventType ?? (await vscode.window.showQuickPick([...WEBHOOK_EVENT_TYPES], { title: 'Send a test event of type' }));
+  if (!type) return undefined;
+  const client = await s.clients.get(state.connection).catch(() => undefined);
+  const { status, service } = await sendSignedTestEvent({
+    url: `${state.publicUrl}/webhook`,
+    known: s.listener.knownSecrets(),
+    type,
+    serviceTest: client && ((endpointId, t) => client.testWebhookEndpoint(endpointId, t)),
+  });
+  s.listener.output.info(`Test event ${type} sent through ${state.publicUrl}: listener answered ${status}; ${service}.`);
+  return { status };
+}
+
+export async function listenerActions(s: Services): Promise<void> {
+  const state = s.listener.state;
+  if (!state) return;
+  const pick = await vscode.window.showQuickPick(['Copy public URL', 'Send test event', 'Show webhook log', 'Stop listening'], { title: `Listening at ${state.publicUrl}` });
+  if (pick === 'Copy public URL') await vscode.env.clipboard.writeText(state.publicUrl);
+  if (pick === 'Send test event') await vscode.commands.executeCommand(Commands.sendTestEvent);
+  if (pick === 'Show webhook log') s.listener.output.show();
+  if (pick === 'Stop listening') await vscode.commands.executeCommand(Commands.stopListening);
+}

@@ -1,0 +1,37 @@
+/** How commands are registered and how they show cancellable work. */
+import * as vscode from 'vscode';
+import type { CommandId } from '../contributions';
+import { showError } from '../log';
+
+/**
+ * Registers a command. A failure becomes a clear error message (never a stack trace) and the
+ * command returns undefined, so callers and tests see the same outcome.
+ */
+export function command<T>(id: CommandId, failure: string, fn: (arg: unknown) => Promise<T> | T): vscode.Disposable {
+  return vscode.commands.registerCommand(id, async (arg: unknown) => {
+    try {
+      return await fn(arg);
+    } catch (err) {
+      // Not awaited: the command ends now; the message stays until the user closes it.
+      void showError(failure, err);
+      return undefined;
+    }
+  });
+}
+
+/** A notification with a Cancel button; cancelling aborts the signal `work` gets. */
+export function withCancellableProgress<T>(
+  title: string,
+  work: (signal: AbortSignal, report: (message: string, increment?: number) => void) => Promise<T>,
+): Thenable<T> {
+  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (progress, token) => {
+    const abort = new AbortController();
+    token.onCancellationRequested(() => abort.abort());
+    return work(abort.signal, (message, increment) => progress.report({ message, increment }));
+  });
+}
+
+/** A notification while `work` runs (not cancellable). */
+export function withProgress<T>(title: string, work: () => Promise<T>): Thenable<T> {
+  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title }, work);
+}

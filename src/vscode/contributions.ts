@@ -1,0 +1,111 @@
+/**
+ * Every id the extension contributes in package.json, in one place: commands, views, context
+ * keys and settings with their defaults. Spelled out whole, so searching for an id finds it.
+ * No `vscode` import: a plain Node test checks this file against package.json.
+ */
+import type { CustomCloudSetting } from '../auth/clouds';
+import type { TunnelProviderId } from '../tunnels/tunnel';
+
+/** The one prefix of commands, settings, views and context keys. */
+export const PREFIX = 'aoaiWorkbench';
+
+export const Commands = {
+  addConnection: 'aoaiWorkbench.addConnection',
+  addConnectionFromAzure: 'aoaiWorkbench.addConnectionFromAzure',
+  editConnection: 'aoaiWorkbench.editConnection',
+  removeConnection: 'aoaiWorkbench.removeConnection',
+  testConnection: 'aoaiWorkbench.testConnection',
+  importFromEnvironment: 'aoaiWorkbench.importFromEnvironment',
+  startLocalEmulator: 'aoaiWorkbench.startLocalEmulator',
+  stopLocalEmulator: 'aoaiWorkbench.stopLocalEmulator',
+  refresh: 'aoaiWorkbench.refresh',
+  refreshNode: 'aoaiWorkbench.refreshNode',
+  loadMore: 'aoaiWorkbench.loadMore',
+  openChat: 'aoaiWorkbench.openChat',
+  createWebhookEndpoint: 'aoaiWorkbench.createWebhookEndpoint',
+  editWebhookEndpoint: 'aoaiWorkbench.editWebhookEndpoint',
+  deleteWebhookEndpoint: 'aoaiWorkbench.deleteWebhookEndpoint',
+  copyWebhookId: 'aoaiWorkbench.copyWebhookId',
+  copyWebhookUrl: 'aoaiWorkbench.copyWebhookUrl',
+  copySigningSecret: 'aoaiWorkbench.copySigningSecret',
+  showLog: 'aoaiWorkbench.showLog',
+  openConversation: 'aoaiWorkbench.openConversation',
+  exportConversation: 'aoaiWorkbench.exportConversation',
+  deleteConversation: 'aoaiWorkbench.deleteConversation',
+  startListening: 'aoaiWorkbench.startListening',
+  stopListening: 'aoaiWorkbench.stopListening',
+  chooseTunnel: 'aoaiWorkbench.chooseTunnel',
+  downloadCloudflared: 'aoaiWorkbench.downloadCloudflared',
+  deleteCloudflared: 'aoaiWorkbench.deleteCloudflared',
+  sendTestEvent: 'aoaiWorkbench.sendTestEvent',
+  listenerActions: 'aoaiWorkbench.listenerActions',
+  openEventPayload: 'aoaiWorkbench.openEventPayload',
+  copyEventAsCurl: 'aoaiWorkbench.copyEventAsCurl',
+  replayEvent: 'aoaiWorkbench.replayEvent',
+  fetchEventResponse: 'aoaiWorkbench.fetchEventResponse',
+  filterEvents: 'aoaiWorkbench.filterEvents',
+  clearEvents: 'aoaiWorkbench.clearEvents',
+} as const;
+
+export type CommandId = (typeof Commands)[keyof typeof Commands];
+
+export const Views = {
+  container: 'aoaiWorkbench',
+  resources: 'aoaiWorkbench.resources',
+  events: 'aoaiWorkbench.events',
+  /** The chat panel's webview type. */
+  chat: 'aoaiWorkbench.chat',
+} as const;
+
+/** Keys set with `setContext` and read in package.json's `when` clauses. */
+export const ContextKeys = {
+  envConnectionAvailable: 'aoaiWorkbench.envConnectionAvailable',
+  emulatorRunning: 'aoaiWorkbench.emulatorRunning',
+  listening: 'aoaiWorkbench.listening',
+  eventsFiltered: 'aoaiWorkbench.eventsFiltered',
+} as const;
+
+export type ContextKey = (typeof ContextKeys)[keyof typeof ContextKeys];
+
+/** A tunnel setting, or none at all (a local service needs none). */
+export type ProviderChoice = TunnelProviderId | 'none';
+
+/** Settings under `aoaiWorkbench.`, with the defaults package.json declares. */
+export interface SettingValues {
+  /** Read through the connection store, which checks each entry. */
+  connections: unknown[];
+  apiVersion: string;
+  requestTimeoutSeconds: number;
+  cloud: string;
+  customCloud: CustomCloudSetting;
+  pageSize: number;
+  'tunnel.provider': TunnelProviderId;
+  'tunnel.manualUrl': string;
+  'tunnel.cloudflaredDownloadUrl': string;
+  'tunnel.localtunnelHost': string;
+  'tunnel.localtunnelSubdomain': string;
+  'webhooks.port': number;
+  'webhooks.toleranceSeconds': number;
+  'webhooks.forwardTo': string;
+  'webhooks.maxStoredEvents': number;
+}
+
+export type SettingKey = keyof SettingValues;
+
+export const SETTING_DEFAULTS: SettingValues = {
+  connections: [],
+  apiVersion: '2024-10-21',
+  requestTimeoutSeconds: 60,
+  cloud: 'AzureCloud',
+  customCloud: {},
+  pageSize: 100,
+  'tunnel.provider': 'localtunnel',
+  'tunnel.manualUrl': '',
+  'tunnel.cloudflaredDownloadUrl': '',
+  'tunnel.localtunnelHost': '',
+  'tunnel.localtunnelSubdomain': '',
+  'webhooks.port': 0,
+  'webhooks.toleranceSeconds': 300,
+  'webhooks.forwardTo': '',
+  'webhooks.maxStoredEvents': 1000,
+};

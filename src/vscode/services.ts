@@ -1,0 +1,27 @@
+/** The extension's parts, built once in `extension.ts` and handed to the commands (and to tests). */
+import type * as vscode from 'vscode';
+import type { AuthManager } from './auth/authManager';
+import type { ChatManager } from './chat/chatManager';
+import type { ClientCache } from './connections/clients';
+import type { ConnectionStore } from './connections/connectionStore';
+import type { EmulatorController } from './emulatorController';
+import type { ResourcesTree } from './tree/resourcesTree';
+import type { WebhookEndpoints } from './webhooks/endpoints';
+import type { EventsTree } from './webhooks/eventsTree';
+import type { ListenerController } from './webhooks/listenerController';
+
+export interface Services {
+  context: vscode.ExtensionContext;
+  /** Connections, their keys and signing secrets. */
+  store: ConnectionStore;
+  auth: AuthManager;
+  clients: ClientCache;
+  /** Changes to webhook endpoints made from here. */
+  endpoints: WebhookEndpoints;
+  tree: ResourcesTree;
+  emulator: EmulatorController;
+  chat: ChatManager;
+  /** The webhook listener, its tunnel and the received events. */
+  listener: ListenerController;
+  eventsTree: EventsTree;
+}

@@ -1,0 +1,28 @@
+/** Typed access to the `aoaiWorkbench.*` settings: reads with package.json's defaults, writes, change events. */
+import * as vscode from 'vscode';
+import { PREFIX, SETTING_DEFAULTS, type ContextKey, type SettingKey, type SettingValues } from './contributions';
+
+export function setting<K extends SettingKey>(key: K): SettingValues[K] {
+  return vscode.workspace.getConfiguration(PREFIX).get<SettingValues[K]>(key, SETTING_DEFAULTS[key]);
+}
+
+/** A string setting, or undefined when it is empty (an empty string means "not set"). */
+export function optionalSetting<K extends SettingKey>(key: K): Exclude<SettingValues[K], ''> | undefined {
+  return (setting(key) || undefined) as Exclude<SettingValues[K], ''> | undefined;
+}
+
+/** Settings written by the extension are user settings, the same in every workspace. */
+export function updateSetting<K extends SettingKey>(key: K, value: SettingValues[K]): Thenable<void> {
+  return vscode.workspace.getConfiguration(PREFIX).update(key, value, vscode.ConfigurationTarget.Global);
+}
+
+/** Calls `listener` when any of `keys` changes. */
+export function onDidChangeSettings(keys: SettingKey[], listener: () => void): vscode.Disposable {
+  return vscode.workspace.onDidChangeConfiguration((e) => {
+    if (keys.some((k) => e.affectsConfiguration(`${PREFIX}.${k}`))) listener();
+  });
+}
+
+export function setContext(key: ContextKey, value: boolean): Thenable<unknown> {
+  return vscode.commands.executeCommand('setContext', key, value);
+}

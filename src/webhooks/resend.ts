@@ -1,0 +1,106 @@
+/**
+ * Deliveries sent from here rather than by the service: test events through the public URL,
+ * replays of received deliveries, and the same as a curl command. Each is signed afresh with a
+ * known endpoint's secret, exactly as the service signs.
+ */
+import { randomBytes } from 'node:crypto';
+import { request } from 'undici';
+import { webhookDispatcher } from './outbound';
+import type { DeliveryRecord, KnownSecret } from './records';
+import { replayableBody } from './replayable';
+import { signedHeaders } from './signature';
+
+export const newWebhookId = (): string => `msg_${randomBytes(12).toString('hex')}`;
+
+/** The body of a test event of `type`, shaped like the service's events of that type. */
+export function testEventBody(type: string, now = Date.now()): string {
+  const prefix = type.startsWith('response') ? 'resp' : type.startsWith('batch') ? 'batch' : 'ftjob';
+  const data =
+    type === 'realtime.call.incoming'
+      ? { call_id: `rtc_test_${now}`, sip_headers: [{ name: 'From', value: 'sip:test@example.com' }] }
+      : { id: `${prefix}_test_${now}` };
+  const id = `evt_test_${randomBytes(8).toString('hex')}`;
+  return JSON.stringify({ object: 'event', id, type, created_at: Math.floor(now / 1000), data });
+}
+
+/**
+ * The secret to re-sign a received delivery with: only the one that verified it, since
+ * re-signing a rejected delivery would forge a valid one.
+ */
+export function secretThatVerified(record: DeliveryRecord, known: readonly KnownSecret[]): string {
+  const match = record.endpointId ? known.find((k) => k.endpointId === record.endpointId) : undefined;
+  if (!match) {
+    throw new Error(
+      "No signing secret is known for this event's endpoint, so it cannot be re-signed. Start listening for its connection first.",
+    );
+  }
+  return match.secret;
+}
+
+export interface SignedDelivery {
+  url: string;
+  secret: string;
+  body: string;
+  /** A new one when not given. */
+  webhookId?: string;
+  headers?: Record<string, string>;
+}
+
+/** POSTs a freshly signed delivery; resolves with the HTTP status it was answered with. */
+export async function sendSigned(d: SignedDelivery): Promise<number> {
+  const headers = { 'content-type': 'application/json', ...d.headers, ...signedHeaders(d.secret, d.webhookId ?? newWebhookId(), d.body) };
+  const res = await request(d.url, { method: 'POST', headers, body: d.body, dispatcher: webhookDispatcher });
+  await res.body.dump();
+  return res.statusCode;
+}
+
+export interface TestEventInput {
+  /** The listener's public URL (through the tunnel), so the whole path is tried. */
+  url: string;
+  known: readonly KnownSecret[];
+  type: string;
+  /** The service's own test route, where it has one (OpenAI's; Azure may not). */
+  serviceTest?: (endpointId: string, type: string) => Promise<{ status_code?: number }>;
+}
+
+/** A test event signed with the first known secret; also asks the service's test route. */
+export async function sendTestEvent(input: TestEventInput): Promise<{ status: number; service: string }> {
+  const first = input.known[0];
+  if (!first) {
+    throw new Error(
+      "No signing secret is known for this connection's endpoints: create an endpoint (Start Listening offers it) so test events can be signed.",
+    );
+  }
+  const headers = { 'user-agent': 'aoai-workbench test event' };
+  const status = await sendSigned({ url: input.url, secret: first.secret, body: testEventBody(input.type), headers });
+  let service = 'not tried';
+  if (input.serviceTest) {
+    try {
+      const t = await input.serviceTest(first.endpointId, input.type);
+      service = `the service's test route answered (listener status ${t.status_code ?? '?'})`;
+    } catch (err) {
+      service = `the service has no test route here (${(err as Error).message.split('.')[0]})`;
+    }
+  }
+  return { status, service };
+}
+
+/** Sends a received delivery again, re-signed; `keepWebhookId` tests the receiver's duplicate handling. */
+export async function replay(record: DeliveryRecord, known: readonly KnownSecret[], url: string, keepWebhookId: boolean): Promise<number> {
+  const webhookId = keepWebhookId && record.webhookId ? record.webhookId : undefined;
+  const body = replayableBody(record);
+  return sendSigned({ url, secret: secretThatVerified(record, known), body, webhookId });
+}
+
+const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/** A curl command that sends the delivery again, signed now (valid for the receiver's tolerance). */
+export function signedCurl(record: DeliveryRecord, known: readonly KnownSecret[], url: string): string {
+  const body = replayableBody(record);
+  const headers = { 'content-type': 'application/json', ...signedHeaders(secretThatVerified(record, known), newWebhookId(), body) };
+  return [
+    `curl -X POST ${shellQuote(url)}`,
+    ...Object.entries(headers).map(([k, v]) => `-H ${shellQuote(`${k}: ${v}`)}`),
+    `--data-raw ${shellQuote(body)}`,
+  ].join(' \\\n  ');
+}

@@ -1,0 +1,61 @@
+/** The panel's header form: the deployment picker and the request parameters. */
+import type { ChatParams, ConversationView, DeploymentOption } from '../../chat/protocol';
+
+export const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+
+export const PARAM_FIELDS = ['system-prompt', 'temperature', 'top-p', 'max-tokens', 'route', 'api-version'];
+
+/** The deployment picker: every deployment offered, and the conversation's own even when not listed. */
+export function renderDeployments(deploymentSelect: HTMLSelectElement, deployments: DeploymentOption[], conversation: ConversationView | undefined): void {
+  deploymentSelect.replaceChildren(
+    ...deployments.map((d) => {
+      const o = document.createElement('option');
+      o.value = JSON.stringify([d.connectionId, d.deployment]);
+      o.textContent = `${d.deployment}${d.model && d.model !== d.deployment ? ` (${d.model})` : ''} · ${d.connectionLabel}`;
+      return o;
+    }),
+  );
+  if (conversation) {
+    const current = JSON.stringify([conversation.connectionId, conversation.deployment]);
+    if (!deployments.some((d) => JSON.stringify([d.connectionId, d.deployment]) === current)) {
+      const o = document.createElement('option');
+      o.value = current;
+      o.textContent = `${conversation.deployment} · ${conversation.connectionLabel}`;
+      deploymentSelect.prepend(o);
+    }
+    deploymentSelect.value = current;
+  }
+}
+
+/** Shows the conversation's parameters, leaving alone the field being edited. */
+export function renderSettings(p: ChatParams): void {
+  const set = (id: string, v: string) => {
+    const el = $<HTMLInputElement>(id);
+    if (document.activeElement !== el) el.value = v;
+  };
+  set('system-prompt', p.systemPrompt);
+  set('temperature', p.temperature?.toString() ?? '');
+  set('top-p', p.topP?.toString() ?? '');
+  set('max-tokens', p.maxTokens?.toString() ?? '');
+  set('route', p.route);
+  set('api-version', p.apiVersion ?? '');
+  $<HTMLInputElement>('api-version').disabled = p.route !== 'deployment';
+}
+
+const numberOrNull = (id: string) => {
+  const v = $<HTMLInputElement>(id).value.trim();
+  return v === '' ? null : Number(v);
+};
+/** The parameters as the form holds them (null: cleared). */
+export function readParams(): Partial<ChatParams> {
+  const params: Record<string, unknown> = {
+    systemPrompt: $<HTMLTextAreaElement>('system-prompt').value,
+    temperature: numberOrNull('temperature'),
+    topP: numberOrNull('top-p'),
+    maxTokens: numberOrNull('max-tokens'),
+    route: $<HTMLSelectElement>('route').value as ChatParams['route'],
+    apiVersion: $<HTMLInputElement>('api-version').value.trim(),
+  };
+  $<HTMLInputElement>('api-version').disabled = params.route !== 'deployment';
+  return params as Partial<ChatParams>;
+}

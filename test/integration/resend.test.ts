@@ -1,0 +1,116 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Webhook } from 'standardwebhooks';
+import { startEmulator } from '../../src/emulator/server';
+import { AzureOpenAIClient } from '../../src/service/client';
+import { probeConnection } from '../../src/service/probe';
+import { downloadedCloudflaredPath } from '../../src/tunnels/cloudflaredDownload';
+import { removeDownloadedCloudflared } from '../../src/tunnels/cloudflaredRemove';
+import { WebhookListener } from '../../src/webhooks/listener';
+import type { DeliveryRecord, KnownSecret } from '../../src/webhooks/records';
+import { replay, sendTestEvent, signedCurl, testEventBody } from '../../src/webhooks/resend';
+import { generateSecret } from '../../src/webhooks/signature';
+import { eventually, startReceiver } from '../support/receiver';
+
+describe('test events, replays and curl commands', () => {
+  const known: KnownSecret[] = [{ endpointId: 'we_1', secret: generateSecret() }];
+  const records: DeliveryRecord[] = [];
+  let listener: WebhookListener;
+  before(async () => {
+    listener = new WebhookListener({ secrets: () => known, onDelivery: (r) => records.push(r) });
+    await listener.start();
+  });
+  after(() => listener.stop());
+  const url = () => `${listener.url}/webhook`;
+  /** The delivery that `send` causes. */
+  const arrival = async (send: () => Promise<unknown>) => {
+    const n = records.length + 1;
+    await send();
+    return eventually(() => (records.length >= n ? records[n - 1] : undefined));
+  };
+
+  it('a test event arrives verified, typed, from the endpoint whose secret signed it', async () => {
+    let sent: { status: number; service: string } | undefined;
+    const r = await arrival(async () => (sent = await sendTestEvent({ url: url(), known, type: 'batch.completed' })));
+    assert.deepEqual(sent, { status: 200, service: 'not tried' });
+    assert.deepEqual([r.verdict, r.eventType, r.endpointId, r.headers['user-agent']], ['verified', 'batch.completed', 'we_1', 'aoai-workbench test event']);
+    assert.match(JSON.parse(r.body).data.id, /^batch_test_/);
+  });
+
+  it('test events are shaped like the service events of their type', () => {
+    assert.match(JSON.parse(testEventBody('response.completed')).data.id, /^resp_test_/);
+    assert.ok(JSON.parse(testEventBody('realtime.call.incoming')).data.call_id);
+  });
+
+  it('refuses to send a test event with no known secret, and reports a service without a test route', async () => {
+    await assert.rejects(sendTestEvent({ url: url(), known: [], type: 'batch.completed' }), /No signing secret is known/);
+    const r = await sendTestEvent({ url: url(), known, type: 'batch.failed', serviceTest: () => Promise.reject(new Error('Not found. Really.')) });
+    assert.equal(r.service, 'the service has no test route here (Not found)');
+  });
+
+  it('a replay is verified again; keeping the webhook-id makes it a duplicate', async () => {
+    const original = await arrival(() => sendTestEvent({ url: url(), known, type: 'response.completed' }));
+    const again = await arrival(async () => assert.equal(await replay(original, known, url(), false), 200));
+    assert.equal(again.verdict, 'verified');
+    assert.notEqual(again.webhookId, original.webhookId);
+    const dup = await arrival(async () => assert.equal(await replay(original, known, url(), true), 200));
+    assert.deepEqual([dup.verdict, dup.webhookId], ['duplicate', original.webhookId]);
+  });
+
+  it('never re-signs a delivery that no known secret verified', async () => {
+    const rejected = { ...records[0], verdict: 'rejected', endpointId: undefined } as DeliveryRecord;
+    assert.throws(() => signedCurl(rejected, known, url()), /cannot be re-signed/);
+    await assert.rejects(replay(rejected, known, url(), false), /cannot be re-signed/);
+  });
+
+  it('the curl command, run by a shell, delivers a verified event that standardwebhooks accepts too', async () => {
+    const receiver = await startReceiver();
+    try {
+      const original = records[0];
+      const curl = signedCurl(original, known, receiver.url);
+      await new Promise<void>((resolve, reject) => execFile('sh', ['-c', `${curl} -s -o /dev/null`], (err) => (err ? reject(err) : resolve())));
+      const [got] = await receiver.next(1);
+      assert.equal(got.body, original.body);
+      assert.doesNotThrow(() => new Webhook(known[0].secret).verify(got.body, got.headers as Record<string, string>));
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
+describe('connection probe against the emulator', () => {
+  it('reports deployments, the webhook API and a chat; a missing credential is the one failed check', async () => {
+    const emu = await startEmulator();
+    const client = new AzureOpenAIClient({ endpoint: emu.url, auth: { kind: 'apiKey', apiKey: emu.apiKey } });
+    try {
+      const steps: string[] = [];
+      const signal = new AbortController().signal;
+      const results = await probeConnection({ client: async () => client, listDeployments: (s) => client.listDeployments({ signal: s }), signal, onStep: (s) => steps.push(s) });
+      assert.deepEqual(results.map((r) => [r.name, r.ok]), [['Deployments', true], ['Webhook API', true], ['Chat', true]]);
+      assert.match(results[2].detail, /answered in \d+ ms/);
+      assert.equal(steps.length, 3);
+      const none = await probeConnection({ client: () => Promise.reject(new Error('No API key is stored')), listDeployments: async () => [], signal });
+      assert.deepEqual(none, [{ name: 'Credentials', ok: false, detail: 'No API key is stored' }]);
+    } finally {
+      await client.close();
+      await emu.close();
+    }
+  });
+});
+
+describe('downloaded cloudflared removal', () => {
+  it('removes only the downloaded copy and its folder, and says when there is none', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aoai-cf-'));
+    assert.equal(await removeDownloadedCloudflared(dir), undefined);
+    const path = downloadedCloudflaredPath(dir);
+    mkdirSync(join(dir, 'cloudflared'), { recursive: true });
+    writeFileSync(path, '#!/bin/sh\n');
+    writeFileSync(join(dir, 'webhook-events.jsonl'), '');
+    assert.equal(await removeDownloadedCloudflared(dir), path);
+    assert.ok(!existsSync(join(dir, 'cloudflared')));
+    assert.ok(existsSync(join(dir, 'webhook-events.jsonl')), 'the rest of the storage folder stays');
+  });
+});

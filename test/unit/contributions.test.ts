@@ -1,0 +1,52 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { Commands, ContextKeys, PREFIX, SETTING_DEFAULTS, Views } from '../../src/vscode/contributions';
+
+interface Manifest {
+  activationEvents: string[];
+  contributes: {
+    commands: Array<{ command: string }>;
+    views: Record<string, Array<{ id: string }>>;
+    viewsContainers: { activitybar: Array<{ id: string }> };
+    viewsWelcome: Array<{ view: string; contents: string; when?: string }>;
+    menus: Record<string, Array<{ command: string; when?: string }>>;
+    configuration: { properties: Record<string, { default?: unknown }> };
+  };
+}
+
+const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as Manifest;
+const c = manifest.contributes;
+
+describe('contributions in package.json', () => {
+  it('declares exactly the commands of the command list', () => {
+    assert.deepEqual(c.commands.map((x) => x.command).sort(), Object.values(Commands).sort());
+  });
+
+  it('menus and welcome links name only declared commands', () => {
+    const known = new Set<string>(Object.values(Commands));
+    for (const [menu, items] of Object.entries(c.menus)) for (const i of items) assert.ok(known.has(i.command), `${menu}: ${i.command}`);
+    for (const w of c.viewsWelcome) for (const [, id] of w.contents.matchAll(/\(command:([\w.]+)\)/g)) assert.ok(known.has(id), id);
+  });
+
+  it('declares every setting with the default the code reads', () => {
+    const declared = Object.fromEntries(Object.entries(c.configuration.properties).map(([k, v]) => [k.slice(PREFIX.length + 1), v.default]));
+    assert.deepEqual(declared, SETTING_DEFAULTS);
+  });
+
+  it('views, the chat panel and context keys use the ids of the code', () => {
+    assert.deepEqual(c.viewsContainers.activitybar.map((x) => x.id), [Views.container]);
+    assert.deepEqual(c.views[Views.container].map((v) => v.id), [Views.resources, Views.events]);
+    assert.ok(manifest.activationEvents.includes(`onWebviewPanel:${Views.chat}`));
+    const whens = [...Object.values(c.menus).flat(), ...c.viewsWelcome].map((x) => x.when ?? '').join(' ');
+    const used = new Set([...whens.matchAll(new RegExp(`\\b${PREFIX}\\.\\w+`, 'g'))].map((m) => m[0]));
+    const contextKeys = new Set<string>(Object.values(ContextKeys));
+    const viewIds = new Set<string>(Object.values(Views));
+    for (const key of used) assert.ok(contextKeys.has(key) || viewIds.has(key), key);
+  });
+
+  it('every id has the one prefix', () => {
+    for (const id of [...Object.values(Commands), ...Object.values(Views), ...Object.values(ContextKeys), ...Object.keys(c.configuration.properties)]) {
+      assert.ok(id === PREFIX || id.startsWith(`${PREFIX}.`), id);
+    }
+  });
+});
