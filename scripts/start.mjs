@@ -1,6 +1,7 @@
 // `npm start`: the local emulator, and VS Code (code-server on loopback) with this extension
 // installed and AZURE_OPENAI_ENDPOINT / AZURE_OPENAI_API_KEY pointing at the emulator, so the
-// extension offers to import the connection. No account needed. Ctrl-C stops everything.
+// extension offers to import the connection. No account needed. Ctrl-C (or closing the
+// terminal) stops everything.
 import { symlinkSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,15 +12,39 @@ import { ensureInstalled } from './host/install.mjs';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const pkg = JSON.parse(await import('node:fs').then((fs) => fs.readFileSync(join(root, 'package.json'), 'utf8')));
 
+/** What is running so far: a signal during start-up stops that much. */
+const running = { emulator: undefined, server: undefined, stopping: false };
+
+async function stop(exitCode = 0) {
+  if (running.stopping) return;
+  running.stopping = true;
+  console.log('\nStopping…');
+  running.emulator?.child.kill('SIGTERM');
+  await running.server?.stop();
+  process.exit(exitCode);
+}
+
 async function main() {
-  ensureInstalled();
+  // SIGHUP: the terminal was closed; code-server runs in its own process group and would stay.
+  // Writing to a closed terminal fails with EIO: that must not stop the clean-up.
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => void stop());
+  await ensureInstalled();
   const emulator = await startEmulatorProcess(root, ['--config', join(root, 'scripts', 'emulator.dev.json')], { stderr: 'inherit' });
+  running.emulator = emulator;
+  emulator.child.once('exit', () => {
+    if (running.stopping) return;
+    console.error('The emulator stopped unexpectedly.');
+    void stop(1);
+  });
   const port = Number(process.env.PORT) || (await freePort());
   const server = await startCodeServer({
     port,
     folder: root,
     env: { AZURE_OPENAI_ENDPOINT: emulator.url, AZURE_OPENAI_API_KEY: emulator.key },
   });
+  running.server = server;
+  if (running.stopping) return server.stop();
   // Installed by link: after `npm run build`, "Developer: Reload Window" picks up changes.
   symlinkSync(root, join(server.root, 'extensions', `${pkg.publisher}.${pkg.name}-${pkg.version}`));
   const url = `${server.url}/?folder=${encodeURIComponent(root)}`;
@@ -27,31 +52,20 @@ async function main() {
 Azure OpenAI Workbench is running.
 
   VS Code:   ${url}
-  Emulator:  ${emulator.url} (its key is in VS Code's environment; accept "Import" when asked)
+  Emulator:  ${emulator.url}/openai/v1/  (VS Code has it in its environment: accept "Import" when asked)
+  Key:       ${emulator.key}  (a throwaway key for this emulator run only)
 
 Open the VS Code address in your browser, then the Azure OpenAI view in the activity bar.
+Try the emulator beside VS Code:
+
+  curl -s ${emulator.url}/openai/v1/chat/completions -H "api-key: ${emulator.key}" \\
+    -H "content-type: application/json" -d '{"model":"gpt-4o-mini","messages":[{"role":"user","content":"Hello"}]}'
+
 Press Ctrl-C to stop.
 `);
-  let stopping = false;
-  const stop = async () => {
-    if (stopping) return;
-    stopping = true;
-    console.log('\nStopping…');
-    emulator.child.kill('SIGTERM');
-    await server.stop();
-    process.exit(0);
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
-  emulator.child.once('exit', () => {
-    if (!stopping) {
-      console.error('The emulator stopped unexpectedly.');
-      void stop();
-    }
-  });
 }
 
 main().catch((err) => {
   console.error(`npm start failed: ${err?.message ?? err}`);
-  process.exit(1);
+  void stop(1);
 });

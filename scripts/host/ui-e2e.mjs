@@ -162,7 +162,7 @@ async function listenThroughTheUi(page, emulator, artifacts) {
   await page.screenshot({ path: join(artifacts, 'webhook-events-after-reload.png') });
 }
 
-export async function runUiTests(chromium, root, artifacts) {
+export async function runUiTests(chromium, root, artifacts, vsix) {
   const tests = [
     ['UI: add a connection through the command palette wizard and see its deployments in the sidebar', addConnectionThroughTheUi],
     ['UI: chat in the panel: streamed markdown with usage, HTML in a reply executes nothing, Stop ends a reply, the panel survives a reload', chatThroughTheUi],
@@ -172,11 +172,11 @@ export async function runUiTests(chromium, root, artifacts) {
   let failed = 0;
   for (const [name, fn] of tests) {
     const emulator = await startEmulatorProcess(root, ['--config', join(root, 'scripts', 'emulator.dev.json')]);
-    const server = await startCodeServer({ extraArgs: ['--vscode-option', 'enable-smoke-test-driver'] });
+    const server = await startCodeServer({ extraArgs: ['--vscode-option', 'enable-smoke-test-driver'], vsix });
     const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
     const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
     try {
-      await page.goto(workbenchUrl(server, { extensionPath: root }));
+      await page.goto(workbenchUrl(server, {}));
       await fn(page, emulator, artifacts);
       passed++;
       console.log(`  ✔ ${name}`);

@@ -4,6 +4,7 @@
  * so activation never pays for @azure/identity and MSAL.
  */
 import { AzureCliCredential, DefaultAzureCredential, type TokenCredential, type TokenCredentialOptions } from '@azure/identity';
+import { proxyFor, type ProxySettings } from '../service/proxyRules';
 import type { CloudEnvironment } from './clouds';
 import type { AccessToken, TokenSource } from './tokens';
 
@@ -31,6 +32,17 @@ export interface IdentitySourceOptions {
   cloud: Pick<CloudEnvironment, 'authorityHost' | 'knownAuthority'>;
   /** Extra options for the credential (tests pass a TLS policy for their own CA). */
   credentialOptions?: TokenCredentialOptions;
+  /** VS Code's proxy settings; sign-in goes through the proxy they (or HTTPS_PROXY) name for the authority. */
+  proxy?: ProxySettings;
+}
+
+/** @azure/identity's form of the proxy for sign-in requests to the authority, if one applies. */
+function proxyOptions(options: IdentitySourceOptions): TokenCredentialOptions['proxyOptions'] {
+  const proxy = proxyFor(new URL(options.cloud.authorityHost), options.proxy);
+  if (!proxy) return undefined;
+  const port = Number(proxy.port) || (proxy.protocol === 'https:' ? 443 : 80);
+  const user = proxy.username ? { username: decodeURIComponent(proxy.username), password: decodeURIComponent(proxy.password) } : {};
+  return { host: `${proxy.protocol}//${proxy.hostname}`, port, ...user };
 }
 
 /** A source for one kind; one credential (and so one MSAL cache) per tenant. */
@@ -44,6 +56,7 @@ export function identitySource(kind: IdentityKind, options: IdentitySourceOption
         kind === 'azureCli'
           ? new AzureCliCredential({ tenantId, processTimeoutInMs: 30_000 })
           : new DefaultAzureCredential({
+              proxyOptions: proxyOptions(options),
               ...options.credentialOptions,
               tenantId,
               authorityHost: options.cloud.authorityHost,

@@ -6,6 +6,7 @@
 import { EndpointError, type AuthSource, type RetryPolicy, type Timeouts } from './connection';
 import { ServiceError } from './errors';
 import { HttpClient } from './http';
+import type { ProxySettings } from './proxyRules';
 import type { Deployment } from './types';
 
 export const DEFAULT_MANAGEMENT_ENDPOINT = 'https://management.azure.com';
@@ -64,9 +65,9 @@ export class ArmClient {
   readonly endpoint: string;
   private readonly http: HttpClient;
 
-  constructor(options: { auth: AuthSource; endpoint?: string; timeouts?: Partial<Timeouts>; retry?: Partial<RetryPolicy> }) {
+  constructor(options: { auth: AuthSource; endpoint?: string; timeouts?: Partial<Timeouts>; retry?: Partial<RetryPolicy>; proxy?: ProxySettings }) {
     this.endpoint = (options.endpoint ?? DEFAULT_MANAGEMENT_ENDPOINT).replace(/\/+$/, '');
-    this.http = new HttpClient(options.auth, options.timeouts, options.retry);
+    this.http = new HttpClient(options.auth, options.timeouts, options.retry, options.proxy);
   }
 
   /** Every item of a paged ARM list. `nextLink` must stay on the management host. */

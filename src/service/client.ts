@@ -44,7 +44,7 @@ export class AzureOpenAIClient {
     this.endpoint = normalizeEndpoint(options.endpoint);
     this.host = new URL(this.endpoint).host;
     this.apiVersion = options.apiVersion ?? DEFAULT_API_VERSION;
-    this.http = new HttpClient(options.auth, options.timeouts, options.retry);
+    this.http = new HttpClient(options.auth, options.timeouts, options.retry, options.proxy);
   }
 
   private v1(path: string): string {

@@ -1,4 +1,5 @@
 /** What a connection to one resource is made of, and how its endpoint is normalised. */
+import type { ProxySettings } from './proxyRules';
 
 export type AuthSource =
   | { kind: 'apiKey'; apiKey: string }
@@ -44,6 +45,8 @@ export interface ConnectionOptions {
   apiVersion?: string;
   timeouts?: Partial<Timeouts>;
   retry?: Partial<RetryPolicy>;
+  /** Proxy and certificate settings (VS Code's http.*); the environment's HTTPS_PROXY / NO_PROXY apply too. */
+  proxy?: ProxySettings;
 }
 
 export class EndpointError extends Error {

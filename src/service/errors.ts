@@ -70,7 +70,7 @@ export class ServiceError extends Error {
   /** True when the request may have reached the service and been carried out despite the error. */
   get mayHaveActed(): boolean {
     if (this.kind === 'timeout') return this.code !== 'UND_ERR_CONNECT_TIMEOUT';
-    if (this.kind === 'network') return !['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'CERT_HAS_EXPIRED'].includes(this.code ?? '');
+    if (this.kind === 'network') return !['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'CERT_HAS_EXPIRED', 'EPROXY'].includes(this.code ?? '');
     return this.status !== undefined && this.status >= 500;
   }
 
@@ -181,6 +181,8 @@ function networkMessage(host: string, code: string | undefined): string {
     case 'UND_ERR_SOCKET':
     case 'UND_ERR_CLOSED':
       return `The connection to ${host} was cut (${code}). Try again; if it keeps happening, check your proxy or firewall.`;
+    case 'EPROXY':
+      return `The proxy refused to connect to ${host}.`;
     case 'ENETUNREACH':
     case 'EHOSTUNREACH':
       return `${host} cannot be reached (${code}). Check your network connection.`;

@@ -2,10 +2,10 @@
  * The HTTP layer every API call goes through: one keep-alive pool per origin, auth headers,
  * timeouts, retries with backoff, and translation of every failure into a ServiceError.
  */
-import { Pool } from 'undici';
 import type { Dispatcher } from 'undici';
 import { DEFAULT_RETRY, DEFAULT_TIMEOUTS, type AuthSource, type RetryPolicy, type Timeouts } from './connection';
 import { ServiceError, parseErrorBody, parseRetryAfter } from './errors';
+import { dispatcherFor, proxyFor, proxyLabel, proxyRefusal, type ProxySettings } from './proxy';
 
 export interface HttpRequest {
   method: 'GET' | 'POST' | 'DELETE';
@@ -65,7 +65,7 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 }
 
 export class HttpClient {
-  private readonly pools = new Map<string, Pool>();
+  private readonly pools = new Map<string, Dispatcher>();
   readonly timeouts: Timeouts;
   readonly retry: RetryPolicy;
 
@@ -73,15 +73,17 @@ export class HttpClient {
     private readonly auth: AuthSource,
     timeouts?: Partial<Timeouts>,
     retry?: Partial<RetryPolicy>,
+    private readonly proxy: ProxySettings = {},
   ) {
     this.timeouts = { ...DEFAULT_TIMEOUTS, ...timeouts };
     this.retry = { ...DEFAULT_RETRY, ...retry };
   }
 
-  private pool(origin: string): Pool {
+  /** A pool per origin, or a tunnel through the proxy the settings and environment name for it. */
+  private pool(origin: string): Dispatcher {
     let pool = this.pools.get(origin);
     if (!pool) {
-      pool = new Pool(origin, { connect: { timeout: this.timeouts.connectMs }, keepAliveTimeout: 30_000, connections: 16 });
+      pool = dispatcherFor(origin, this.proxy, { connectTimeoutMs: this.timeouts.connectMs });
       this.pools.set(origin, pool);
     }
     return pool;
@@ -129,6 +131,7 @@ export class HttpClient {
       if (payload !== undefined) reqHeaders['content-type'] = 'application/json';
       try {
         res = await this.pool(url.origin).request({
+          origin: url.origin,
           method: req.method,
           path: url.pathname + url.search,
           headers: reqHeaders,
@@ -208,12 +211,16 @@ export class HttpClient {
   /** Maps whatever undici or the signal threw to a ServiceError. */
   toError(cause: unknown, host: string, req: Pick<HttpRequest, 'signal'>): ServiceError {
     if (cause instanceof ServiceError) return cause;
+    const refused = proxyRefusal(cause);
+    const proxy = refused || code(cause) ? proxyFor(new URL(`https://${host}`), this.proxy) : undefined;
+    if (refused && proxy) return new ServiceError({ kind: 'network', host, code: 'EPROXY', status: refused, hint: proxyAdvice(proxyLabel(proxy), refused), cause });
     const c = code(cause);
     if (req.signal?.aborted || c === 'UND_ERR_ABORTED' || (cause as Error)?.name === 'AbortError') {
       return new ServiceError({ kind: 'aborted', host, cause });
     }
-    if (c && TIMEOUT_CODES.has(c)) return new ServiceError({ kind: 'timeout', host, code: c, cause });
-    return new ServiceError({ kind: 'network', host, code: c, cause });
+    const via = proxy ? `(through the proxy ${proxyLabel(proxy)}, from http.proxy or HTTPS_PROXY)` : undefined;
+    if (c && TIMEOUT_CODES.has(c)) return new ServiceError({ kind: 'timeout', host, code: c, cause, hint: via });
+    return new ServiceError({ kind: 'network', host, code: c, cause, hint: via });
   }
 
   async close(): Promise<void> {
@@ -221,6 +228,12 @@ export class HttpClient {
     this.pools.clear();
     await Promise.all(pools.map((p) => p.close().catch(() => p.destroy())));
   }
+}
+
+function proxyAdvice(proxy: string, status: number): string {
+  if (status === 407) return `The proxy ${proxy} asks for a user name and password (407): put them in http.proxy or HTTPS_PROXY as http://user:password@host:port.`;
+  if (status === 403) return `The proxy ${proxy} does not allow this host (403): ask its administrator, or list the host in http.noProxy / NO_PROXY if it is reachable without the proxy.`;
+  return `The proxy ${proxy} could not connect to it (${status}): check the endpoint URL; if the host is reachable without the proxy, list it in http.noProxy / NO_PROXY.`;
 }
 
 /** The error code of an undici/net error, looking through `cause` chains. */

@@ -9,10 +9,10 @@ import { createHash } from 'node:crypto';
 import { createWriteStream, existsSync } from 'node:fs';
 import { chmod, mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+import { request, type Dispatcher } from 'undici';
 import { isLoopbackHost } from '../service/connection';
+import { ProxyRouter, type ProxySettings } from '../service/proxy';
 import { TunnelError } from './tunnel';
 
 /** The cloudflared release the extension downloads; update it with the table below. */
@@ -69,6 +69,8 @@ export interface DownloadOptions {
   /** The version it must report (default: CLOUDFLARED_VERSION). */
   version?: string;
   signal?: AbortSignal;
+  /** Proxy and certificate settings (VS Code's http.*); HTTPS_PROXY / NO_PROXY apply too. */
+  proxy?: ProxySettings;
   /** Bytes so far and the total when the server said it. */
   onProgress?: (received: number, total: number | undefined) => void;
 }
@@ -108,6 +110,20 @@ export function cloudflaredDownloadUrl(baseUrl?: string): string {
   return url;
 }
 
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+/** GET that follows up to 5 redirects, each checked: a redirect may not leave https either. */
+async function getFollowingRedirects(url: string, dispatcher: Dispatcher, signal?: AbortSignal): Promise<Dispatcher.ResponseData> {
+  for (let hop = 0, at = url; ; hop++) {
+    const res = await request(at, { signal, dispatcher });
+    const location = res.headers.location;
+    if (!REDIRECTS.has(res.statusCode) || typeof location !== 'string' || hop === 5) return res;
+    await res.body.dump().catch(() => {});
+    at = new URL(location, at).href;
+    checkTransport(at);
+  }
+}
+
 /** Downloads cloudflared, checks its hash and that it runs, and returns where it is. Nothing is left behind on failure. */
 export async function downloadCloudflared(options: DownloadOptions): Promise<Downloaded> {
   const url = cloudflaredDownloadUrl(options.baseUrl);
@@ -120,25 +136,29 @@ export async function downloadCloudflared(options: DownloadOptions): Promise<Dow
   // Checked under another name before it replaces the one in use; Windows runs only .exe names.
   const staged = join(dir, process.platform === 'win32' ? 'cloudflared-new.exe' : 'cloudflared-new');
   await mkdir(dir, { recursive: true });
+  // Release links redirect to another host, which may need the proxy or not: routed per origin.
+  const router = new ProxyRouter(options.proxy);
   try {
-    let res: Response;
+    let res: Dispatcher.ResponseData;
     try {
-      res = await fetch(url, { signal: options.signal, redirect: 'follow' });
+      res = await getFollowingRedirects(url, router, options.signal);
     } catch (err) {
       if (options.signal?.aborted) throw new TunnelError('Download cancelled.');
+      if (err instanceof TunnelError) throw err;
       throw new TunnelError(`Could not download cloudflared from ${new URL(url).host}: ${(err as Error & { cause?: Error }).cause?.message ?? (err as Error).message}. Check your connection or proxy, or install cloudflared yourself.`);
     }
-    // A redirect may not leave https either.
-    checkTransport(res.url || url);
-    if (res.status !== 200 || !res.body) throw new TunnelError(`Could not download cloudflared: ${url} answered ${res.status}. Install it yourself from Cloudflare, or pick another tunnel.`);
-    const length = Number(res.headers.get('content-length'));
+    if (res.statusCode !== 200) {
+      await res.body.dump().catch(() => {});
+      throw new TunnelError(`Could not download cloudflared: ${url} answered ${res.statusCode}. Install it yourself from Cloudflare, or pick another tunnel.`);
+    }
+    const length = Number(res.headers['content-length']);
     const total = Number.isFinite(length) && length > 0 ? length : undefined;
     if (total && total > MAX_BYTES) throw new TunnelError(`The file at ${url} is ${total} bytes, too large to be cloudflared.`);
     const hash = createHash('sha256');
     let received = 0;
     try {
       await pipeline(
-        Readable.fromWeb(res.body as NodeReadableStream<Uint8Array>),
+        res.body,
         async function* (source: AsyncIterable<Buffer>) {
           for await (const chunk of source) {
             received += chunk.length;
@@ -188,5 +208,6 @@ export async function downloadCloudflared(options: DownloadOptions): Promise<Dow
   } finally {
     await rm(partial, { force: true });
     await rm(staged, { force: true });
+    void router.destroy();
   }
 }

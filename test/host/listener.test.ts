@@ -206,8 +206,9 @@ describe('cloudflared downloaded on consent in VS Code', function () {
 
   before(async function () {
     if (process.platform !== 'linux') this.skip();
-    const api = await workbench();
-    const standin = readFileSync(join(api.services.context.extensionPath, 'test', 'fixtures', 'tunnels', 'cloudflared-standin.sh'));
+    await workbench();
+    // From the checkout (dist/test/host → test/fixtures): the installed package has no fixtures.
+    const standin = readFileSync(join(__dirname, '..', '..', '..', 'test', 'fixtures', 'tunnels', 'cloudflared-standin.sh'));
     releases = await startReleaseServer(standin);
     // The stand-in is not Cloudflare's build: its checksum is the one to expect (same process as the extension).
     process.env.AOAI_WORKBENCH_CLOUDFLARED_SHA256 = createHash('sha256').update(standin).digest('hex');

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ClientSecretCredential, type TokenCredentialOptions } from '@azure/identity';
+import { ClientSecretCredential } from '@azure/identity';
 import { SignJWT, decodeJwt, decodeProtectedHeader, generateKeyPair } from 'jose';
 import { resolveCloud } from '../../src/auth/clouds';
 import { credentialSource, identitySource } from '../../src/auth/identity';
@@ -18,6 +18,7 @@ import { ArmClient } from '../../src/service/arm';
 import { AzureOpenAIClient } from '../../src/service/client';
 import { ServiceError } from '../../src/service/errors';
 import { startTestIssuer, type TestIssuer } from '../support/testIssuer';
+import { trustCa } from '../support/trustIssuerCa';
 
 const DATA_SCOPES = resolveCloud('AzureCloud').dataPlaneScopes;
 const MANAGEMENT_SCOPE = resolveCloud('AzureCloud').managementScope;
@@ -32,24 +33,6 @@ async function rejects<E>(p: Promise<unknown>, type: new (...a: never[]) => E, c
     return;
   }
   assert.fail('expected the call to fail');
-}
-
-/** MSAL's requests carry the test CA (the same as trusting a corporate CA in a real set-up). */
-function trustCa(issuer: TestIssuer): TokenCredentialOptions {
-  return {
-    additionalPolicies: [
-      {
-        position: 'perCall',
-        policy: {
-          name: 'trust-test-ca',
-          sendRequest: (req, next) => {
-            req.tlsSettings = { ca: issuer.caPem };
-            return next(req);
-          },
-        },
-      },
-    ],
-  };
 }
 
 function secretCredential(issuer: TestIssuer, client = issuer.clients[0]) {

@@ -64,6 +64,9 @@ export function makeTestCertificates(dir: string): { caFile: string; keyFile: st
 
 export async function startTestIssuer(options: TestIssuerOptions = {}): Promise<TestIssuer> {
   const { default: Provider, errors } = await import('oidc-provider');
+  // The same in-memory store the provider would pick itself, named explicitly: a test issuer lives
+  // for one run, and without it the provider warns about production use in every test's output.
+  const memoryAdapter: { createMemoryAdapter(): unknown } = await import(join('oidc-provider', 'lib', 'adapters', 'memory_adapter.js'));
   const dir = mkdtempSync(join(tmpdir(), 'aoai-issuer-'));
   const certs = makeTestCertificates(dir);
   const tenantId = options.tenantId ?? randomUUID();
@@ -85,6 +88,7 @@ export async function startTestIssuer(options: TestIssuerOptions = {}): Promise<
   const oidByClient = new Map(clients.map((c) => [c.id, c.oid]));
 
   const provider = new Provider(issuer, {
+    adapter: memoryAdapter.createMemoryAdapter() as never,
     clients: clients.map((c) => ({ client_id: c.id, client_secret: c.secret, grant_types: ['client_credentials'], redirect_uris: [], response_types: [], token_endpoint_auth_method: 'client_secret_post' })),
     jwks: { keys: [jwk] },
     features: {

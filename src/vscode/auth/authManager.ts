@@ -9,6 +9,7 @@ import { resolveCloud, type CloudEnvironment } from '../../auth/clouds';
 import type { IdentityKind, IdentitySourceOptions } from '../../auth/identity';
 import { AuthError, TokenCache, bearerAuth, type AccessToken, type BearerAuth, type TokenSource } from '../../auth/tokens';
 import { logInfo } from '../log';
+import { proxySettings } from '../proxySettings';
 import { onDidChangeSettings, setting } from '../settings';
 
 export type TokenSourceKind = 'vscode' | IdentityKind;
@@ -82,12 +83,13 @@ export class AuthManager implements vscode.Disposable {
     if (kind === 'vscode') return vscodeSessionSource(cloud);
     // Loaded here, not at activation: @azure/identity and MSAL are most of a megabyte.
     this.identity ??= require(this.context.asAbsolutePath('dist/identity.js')) as IdentityModule;
-    return this.identity.identitySource(kind, { cloud });
+    return this.identity.identitySource(kind, { cloud, proxy: proxySettings() });
   }
 
   cache(kind: TokenSourceKind, tenantId: string | undefined): TokenCache {
     const cloud = this.cloud();
-    const key = [cloud.name, cloud.authorityHost, kind, tenantId ?? ''].join('|');
+    // A changed proxy setting makes a new credential (and so new sign-in connections).
+    const key = [cloud.name, cloud.authorityHost, kind, tenantId ?? '', JSON.stringify(proxySettings())].join('|');
     let cache = this.caches.get(key);
     if (!cache) {
       cache = new TokenCache(this.source(kind, cloud), tenantId || undefined);

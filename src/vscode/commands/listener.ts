@@ -6,6 +6,7 @@ import { removeDownloadedCloudflared } from '../../tunnels/cloudflaredRemove';
 import { sendTestEvent as sendSignedTestEvent } from '../../webhooks/resend';
 import { Commands, type ProviderChoice } from '../contributions';
 import { showError } from '../log';
+import { proxySettings } from '../proxySettings';
 import type { Services } from '../services';
 import { optionalSetting, setting } from '../settings';
 import { resolveConnection } from './args';
@@ -115,6 +116,7 @@ export async function downloadCloudflaredWithProgress(s: Services): Promise<Down
     return downloadCloudflared({
       storageDir: s.listener.storageDir,
       baseUrl: optionalSetting('tunnel.cloudflaredDownloadUrl'),
+      proxy: proxySettings(),
       signal,
       onProgress: (received, total) => {
         if (!total) return report(`${(received / 1048576).toFixed(1)} MB`);

@@ -11,6 +11,7 @@ import type { AuthSource } from '../../service/connection';
 import { AzureOpenAIClient } from '../../service/client';
 import type { Deployment } from '../../service/types';
 import type { AuthManager, TokenSourceKind } from '../auth/authManager';
+import { proxySettings } from '../proxySettings';
 import { setting } from '../settings';
 import type { ConnectionInfo, ConnectionStore } from './connectionStore';
 
@@ -60,12 +61,13 @@ export class ClientCache implements vscode.Disposable {
       credential = key;
       auth = () => ({ kind: 'apiKey', apiKey: key });
     }
+    const proxy = proxySettings();
     // A changed key, endpoint or setting makes a new client; the key itself is not kept here.
-    const fingerprint = createHash('sha256').update(JSON.stringify([conn.endpoint, apiVersion, timeoutMs, credential])).digest('hex');
+    const fingerprint = createHash('sha256').update(JSON.stringify([conn.endpoint, apiVersion, timeoutMs, credential, proxy])).digest('hex');
     const cached = this.clients.get(conn.id);
     if (cached && cached.fingerprint === fingerprint) return cached.client;
     if (cached) void cached.client.close();
-    const client = new AzureOpenAIClient({ endpoint: conn.endpoint, auth: auth(), apiVersion, timeouts: { headersMs: timeoutMs, bodyMs: timeoutMs } });
+    const client = new AzureOpenAIClient({ endpoint: conn.endpoint, auth: auth(), apiVersion, timeouts: { headersMs: timeoutMs, bodyMs: timeoutMs }, proxy });
     this.clients.set(conn.id, { fingerprint, client, info: JSON.stringify(conn) });
     return client;
   }
@@ -73,14 +75,15 @@ export class ClientCache implements vscode.Disposable {
   /** A Resource Manager client for this token source and tenant, in the cloud of the settings. */
   arm(tokenSource: TokenSourceKind, tenantId?: string): ArmClient {
     const cloud = this.auth.cloud();
-    const fingerprint = this.auth.fingerprint();
+    const proxy = proxySettings();
+    const fingerprint = `${this.auth.fingerprint()}|${JSON.stringify(proxy)}`;
     const key = `${tokenSource}|${tenantId ?? ''}`;
     const cached = this.armClients.get(key);
     if (cached && cached.fingerprint === fingerprint) return cached.client;
     if (cached) void cached.client.close();
     const timeoutMs = this.timeoutMs();
     const auth = this.auth.managementAuth(tokenSource, tenantId);
-    const client = new ArmClient({ endpoint: cloud.resourceManagerEndpoint, auth, timeouts: { headersMs: timeoutMs, bodyMs: timeoutMs } });
+    const client = new ArmClient({ endpoint: cloud.resourceManagerEndpoint, auth, timeouts: { headersMs: timeoutMs, bodyMs: timeoutMs }, proxy });
     this.armClients.set(key, { fingerprint, client });
     return client;
   }

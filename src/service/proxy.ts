@@ -1,0 +1,90 @@
+/**
+ * Dispatchers for outgoing calls: straight to the target or a tunnel through the proxy that
+ * proxyRules.ts picks for its origin. TLS trusts Node's CAs, NODE_EXTRA_CA_CERTS, the system's
+ * store and any extra certificates handed in.
+ */
+import { createSecureContext, getCACertificates, rootCertificates, type SecureContext } from 'node:tls';
+import { Dispatcher, Pool, ProxyAgent } from 'undici';
+import { proxyFor, type Env, type ProxySettings } from './proxyRules';
+
+export { proxyFor, proxyLabel, type ProxySettings } from './proxyRules';
+
+let systemContext: { key: string; context: SecureContext } | undefined;
+
+/** One secure context for every connection: building it parses a few hundred certificates. */
+function secureContext(settings: ProxySettings): SecureContext | undefined {
+  const system = settings.systemCertificates !== false && typeof getCACertificates === 'function';
+  const extra = settings.extraCertificates ?? [];
+  if (!system && extra.length === 0) return undefined;
+  const key = `${system}|${extra.join('\n')}`;
+  if (systemContext?.key !== key) {
+    // 'default' is Node's bundle plus NODE_EXTRA_CA_CERTS; setting `ca` would otherwise drop them.
+    const base = typeof getCACertificates === 'function' ? getCACertificates('default') : rootCertificates;
+    const ca = [...new Set([...base, ...(system ? getCACertificates('system') : []), ...extra])];
+    systemContext = { key, context: createSecureContext({ ca }) };
+  }
+  return systemContext.context;
+}
+
+export interface DispatcherOptions {
+  connectTimeoutMs: number;
+  /** Keep-alive connections per origin. */
+  connections?: number;
+}
+
+/** A keep-alive dispatcher for one target origin: a pool, or a tunnel through the proxy. */
+export function dispatcherFor(origin: string, settings: ProxySettings = {}, options: DispatcherOptions, env: Env = process.env): Dispatcher {
+  const proxy = proxyFor(new URL(origin), settings, env);
+  const context = secureContext(settings);
+  const tls = context ? { secureContext: context } : {};
+  const keepAlive = { keepAliveTimeout: 30_000, connections: options.connections ?? 16 };
+  if (!proxy) return new Pool(origin, { connect: { timeout: options.connectTimeoutMs, ...tls }, ...keepAlive });
+  const proxiedTls = { ...tls, rejectUnauthorized: settings.strictSSL !== false };
+  // The user name and password in the proxy URL become a Basic Proxy-Authorization header.
+  // Always a CONNECT tunnel: the service is https anyway, and a plain-http target (the emulator in
+  // tests) then takes the same path instead of a forwarding mode no Azure call uses.
+  const tunnel = { uri: proxy.href, proxyTunnel: true, requestTls: proxiedTls, proxyTls: proxiedTls };
+  return new ProxyAgent({ ...tunnel, connectTimeout: options.connectTimeoutMs, ...keepAlive });
+}
+
+/**
+ * One dispatcher for requests to any origin (a download that is redirected to another host):
+ * each origin gets its own pool or proxy tunnel, decided as above.
+ */
+export class ProxyRouter extends Dispatcher {
+  private readonly byOrigin = new Map<string, Dispatcher>();
+
+  constructor(
+    private readonly settings: ProxySettings = {},
+    private readonly options: DispatcherOptions = { connectTimeoutMs: 10_000 },
+  ) {
+    super();
+  }
+
+  override dispatch(opts: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+    const origin = new URL(String(opts.origin)).origin;
+    let d = this.byOrigin.get(origin);
+    if (!d) {
+      d = dispatcherFor(origin, this.settings, this.options);
+      this.byOrigin.set(origin, d);
+    }
+    return d.dispatch(opts, handler);
+  }
+
+  override async close(): Promise<void> {
+    await Promise.all([...this.byOrigin.values()].map((d) => d.close()));
+  }
+
+  override async destroy(): Promise<void> {
+    await Promise.all([...this.byOrigin.values()].map((d) => d.destroy()));
+  }
+}
+
+/** The status a proxy refused a tunnel with, from undici's error, if that is what failed. */
+export function proxyRefusal(err: unknown): number | undefined {
+  for (let e = err as { message?: unknown; cause?: unknown } | undefined, i = 0; e && i < 5; e = e.cause as typeof e, i++) {
+    const m = /Proxy response \((\d{3})\)|Proxy Authentication Required \((407)\)/.exec(String(e.message ?? ''));
+    if (m) return Number(m[1] ?? m[2]);
+  }
+  return undefined;
+}

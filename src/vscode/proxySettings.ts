@@ -1,0 +1,23 @@
+/**
+ * VS Code's proxy and certificate settings for the core's outgoing calls (src/service/proxy.ts).
+ * Read from the user's settings only: a workspace must not decide where a token goes.
+ */
+import * as vscode from 'vscode';
+import type { ProxySettings } from '../service/proxyRules';
+
+function userValue<T>(section: vscode.WorkspaceConfiguration, key: string): T | undefined {
+  const i = section.inspect<T>(key);
+  return i?.globalValue ?? i?.defaultValue;
+}
+
+export function proxySettings(): ProxySettings {
+  const http = vscode.workspace.getConfiguration('http');
+  // proxySupport "off": VS Code itself uses no proxy; the environment's HTTPS_PROXY still applies.
+  const off = userValue<string>(http, 'proxySupport') === 'off';
+  return {
+    url: off ? undefined : userValue<string>(http, 'proxy') || undefined,
+    strictSSL: userValue<boolean>(http, 'proxyStrictSSL') ?? true,
+    noProxy: userValue<string[]>(http, 'noProxy') ?? [],
+    systemCertificates: userValue<boolean>(http, 'systemCertificates') ?? true,
+  };
+}
