@@ -30,7 +30,7 @@ export function createConversation(init: { connectionId: string; connectionLabel
 
 /** Titles come from the first user message, cut at a word boundary. */
 export function titleFrom(text: string): string {
-  const line = text.trim().split('\n')[0].replace(/\s+/g, ' ');
+  const line = text.trim().split('\n')[0].replace(/\s+/g, ' ').trim();
   if (line.length <= 60) return line || 'New chat';
   return `${line.slice(0, 60).replace(/\s+\S*$/, '')}…`;
 }
