@@ -104,6 +104,8 @@ describe('HTTP layer under faults', () => {
       // Attempt n waits between half and all of base * 2^n: 100-200, 200-400, 400-800 ms.
       const [a, b, d] = s.gaps();
       assert.ok(a >= 95 && b >= 195 && d >= 395, `gaps ${s.gaps().join(', ')} ms`);
+      // ...and never more than base * 2^n (with room for a busy machine's timers).
+      assert.ok(a < 350 && b < 700, `gaps ${s.gaps().join(', ')} ms`);
     } finally {
       await c.close();
       await s.close();
@@ -174,7 +176,67 @@ describe('HTTP layer under faults', () => {
     const s = await scripted([(_q, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>captive portal</html>')]);
     const c = new AzureOpenAIClient({ endpoint: s.url, auth: { kind: 'apiKey', apiKey: 'k' } });
     try {
-      await assert.rejects(c.createChatCompletion(req), (e: unknown) => e instanceof ServiceError && e.kind === 'invalid-response' && /not what the API promises/.test(e.message));
+      await assert.rejects(c.createChatCompletion(req), (e: unknown) => e instanceof ServiceError && e.kind === 'invalid-response' && /not what the API promises/.test(e.message) && e.serviceMessage === '<html>captive portal</html>');
+    } finally {
+      await c.close();
+      await s.close();
+    }
+  });
+
+  it('does not retry a connection that is refused: the service is not there, waiting will not help', async () => {
+    const s = await scripted([]);
+    const url = s.url;
+    await s.close();
+    const c = new AzureOpenAIClient({ endpoint: url, auth: { kind: 'apiKey', apiKey: 'k' }, retry: { baseDelayMs: 300, maxRetries: 3 } });
+    try {
+      const t0 = Date.now();
+      await assert.rejects(c.getResponse('resp_1'), (e: unknown) => e instanceof ServiceError && e.kind === 'network' && e.code === 'ECONNREFUSED');
+      assert.ok(Date.now() - t0 < 250, `took ${Date.now() - t0} ms`);
+    } finally {
+      await c.close();
+    }
+  });
+
+  it('retries what the service marks x-should-retry: true, even a 4xx', async () => {
+    const s = await scripted([status(409, { 'x-should-retry': 'true' })]);
+    const c = new AzureOpenAIClient({ endpoint: s.url, auth: { kind: 'apiKey', apiKey: 'k' }, retry: fast });
+    try {
+      await c.getResponse('resp_1');
+      assert.equal(s.hits(), 2);
+    } finally {
+      await c.close();
+      await s.close();
+    }
+  });
+
+  it('names the request id from x-request-id when apim-request-id is absent', async () => {
+    const s = await scripted([status(400, { 'x-request-id': 'req-123' })]);
+    const c = new AzureOpenAIClient({ endpoint: s.url, auth: { kind: 'apiKey', apiKey: 'k' }, retry: fast });
+    try {
+      await assert.rejects(c.getResponse('resp_1'), (e: unknown) => e instanceof ServiceError && e.requestId === 'req-123');
+    } finally {
+      await c.close();
+      await s.close();
+    }
+  });
+
+  it('stops at once when the user cancels, during a request or a backoff wait', async () => {
+    const s = await scripted([status(503), () => {}]);
+    const c = new AzureOpenAIClient({ endpoint: s.url, auth: { kind: 'apiKey', apiKey: 'k' }, retry: { baseDelayMs: 5000, maxDelayMs: 5000 } });
+    try {
+      // The first answer is a 503: the client waits 2.5-5 s before the retry; cancelling ends the wait.
+      const waiting = new AbortController();
+      setTimeout(() => waiting.abort(), 150);
+      let t0 = Date.now();
+      await assert.rejects(c.getResponse('resp_1', { signal: waiting.signal }), (e: unknown) => e instanceof ServiceError && e.kind === 'aborted');
+      assert.ok(Date.now() - t0 < 1500, `the wait ended after ${Date.now() - t0} ms`);
+      assert.equal(s.hits(), 1);
+      // The second request is never answered: cancelling ends it too.
+      const hanging = new AbortController();
+      setTimeout(() => hanging.abort(), 150);
+      t0 = Date.now();
+      await assert.rejects(c.getResponse('resp_1', { signal: hanging.signal }), (e: unknown) => e instanceof ServiceError && e.kind === 'aborted');
+      assert.ok(Date.now() - t0 < 1500, `the request ended after ${Date.now() - t0} ms`);
     } finally {
       await c.close();
       await s.close();
