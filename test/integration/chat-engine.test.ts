@@ -47,6 +47,33 @@ describe('chat engine against the emulator', () => {
     assert.equal(r.usage?.completion_tokens, 7);
   });
 
+  it('sends a reasoning model what it takes at once when it knows the model, and finds out otherwise', async () => {
+    // Each request the emulator serves is counted: a wrong first guess costs a second request.
+    const requests = async (fn: () => Promise<unknown>) => {
+      const before = emu.stats.requests;
+      await fn();
+      return emu.stats.requests - before;
+    };
+    const known = { model: 'o3-mini' };
+    assert.equal(await requests(() => run('reasoner', '/long 50', { maxTokens: 7 }, known)), 1, 'max_completion_tokens from the start');
+    assert.equal(await requests(() => run('reasoner', '/long 50', { maxTokens: 7 })), 2, 'max_tokens refused, then max_completion_tokens');
+    assert.equal(await requests(() => run('reasoner', 'hi', { temperature: 0.3 }, known)), 2, 'the temperature is sent, refused, then dropped');
+    assert.equal(await requests(() => run('reasoner', 'hi', {}, known)), 1);
+    const plain = await run('chat', '/long 50', { maxTokens: 5, temperature: 0.2, topP: 0.9 });
+    assert.deepEqual([plain.finishReason, plain.usage?.completion_tokens], ['length', 5], 'max_tokens honoured by a chat model');
+    assert.ok(plain.latencyMs >= 0 && plain.latencyMs < 10_000, `latency ${plain.latencyMs} ms`);
+  });
+
+  it('reports a 429 at once when its wait is longer than the user allows', async () => {
+    await run('tiny', 'first').catch(() => undefined);
+    const ticks: number[] = [];
+    const t0 = Date.now();
+    await assert.rejects(run('tiny', 'second', {}, { maxRetryWaitMs: 10, onRetryWait: (n: number) => ticks.push(n) }), (e: unknown) => e instanceof ServiceError && e.status === 429);
+    assert.deepEqual(ticks, []);
+    assert.ok(Date.now() - t0 < 1000);
+    await new Promise((r) => setTimeout(r, 2100)); // the 2 s window passes for the next test
+  });
+
   it('waits out a 429 with a countdown, then answers', async () => {
     await run('tiny', 'first');
     const ticks: number[] = [];
