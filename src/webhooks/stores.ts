@@ -104,6 +104,8 @@ export class EventStore {
   async load(): Promise<DeliveryRecord[]> {
     const { kept, lines } = await readRecords(fileLines(this.path), this.cap, this.rejectedCap, (r) => r);
     this.log.setLineCount(lines);
+    // The file holds records in write order (an update is written again): the view is by arrival.
+    kept.sort((a, b) => a.receivedAt - b.receivedAt);
     this.signed = kept.filter((r) => !isRejected(r));
     this.rejected = kept.filter(isRejected);
     this.byId.clear();
