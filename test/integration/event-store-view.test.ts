@@ -49,3 +49,33 @@ describe('event store as the view sees it', () => {
     assert.deepEqual((await new EventStore(path, 3, 2).load()).length, 0);
   });
 });
+
+describe('event store and a window that crashed', () => {
+  it('takes over a lock left behind by a crashed compaction, compacts, and leaves no lock', async () => {
+    const { existsSync, readFileSync, utimesSync, writeFileSync } = await import('node:fs');
+    const path = file();
+    writeFileSync(`${path}.lock`, '');
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    utimesSync(`${path}.lock`, hourAgo, hourAgo);
+    const s = new EventStore(path, 5, 5);
+    for (let i = 0; i < 40; i++) await s.put(rec(`v${i}`, i));
+    await s.flush();
+    const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean).length;
+    assert.ok(lines < 40, `compacted to ${lines} lines`);
+    assert.equal(existsSync(`${path}.lock`), false);
+    assert.deepEqual((await new EventStore(path, 5, 5).load()).map((r) => r.id), ['v39', 'v38', 'v37', 'v36', 'v35']);
+  });
+
+  it('waits while another window holds the lock (compacting), then writes everything it was given', async () => {
+    const { writeFileSync, unlinkSync } = await import('node:fs');
+    const path = file();
+    writeFileSync(`${path}.lock`, '');
+    const s = new EventStore(path, 100, 100);
+    setTimeout(() => unlinkSync(`${path}.lock`), 300);
+    const t0 = Date.now();
+    for (let i = 0; i < 5; i++) await s.put(rec(`v${i}`, i));
+    await s.flush();
+    assert.ok(Date.now() - t0 >= 250, 'it waited for the lock');
+    assert.deepEqual((await new EventStore(path, 100, 100).load()).map((r) => r.id), ['v4', 'v3', 'v2', 'v1', 'v0']);
+  });
+});
