@@ -132,16 +132,18 @@ class Connection {
   /** Consumes what it can; true when a request finished and more bytes may hold the next. */
   private step(): boolean {
     if (!this.head) {
+      // Empty lines before a request line are allowed by RFC 9112 (2.2): drop them first, or two
+      // of them would read as the end of an empty head.
+      let start = 0;
+      while (this.buffer[start] === 13 && this.buffer[start + 1] === 10) start += 2;
+      if (start) this.buffer = this.buffer.subarray(start);
       const end = this.buffer.indexOf(CRLF2);
       if (end === -1) {
         if (this.buffer.length > this.options.maxHeaderBytes) throw new Refusal(431, 'Request header fields too large');
         return false;
       }
       if (end > this.options.maxHeaderBytes) throw new Refusal(431, 'Request header fields too large');
-      // Leading empty lines between pipelined requests are allowed by RFC 9112.
-      let start = 0;
-      while (this.buffer[start] === 13 && this.buffer[start + 1] === 10) start += 2;
-      this.head = parseHead(this.buffer.toString('latin1', start, end), this.options.maxBodyBytes);
+      this.head = parseHead(this.buffer.toString('latin1', 0, end), this.options.maxBodyBytes);
       this.buffer = this.buffer.subarray(end + 4);
       const expect = this.head.headers.expect?.toLowerCase();
       if (expect !== undefined) {

@@ -49,6 +49,16 @@ describe('HTTP/1.1 layer of the listener', () => {
     assert.match(raw, /got 5[\s\S]*got 5[\s\S]*got 0/);
   });
 
+  it('reassembles a chunked body sent a few bytes at a time, of exactly the limit, and skips blank lines between requests', async () => {
+    const body = 'x'.repeat(100);
+    const wire = `\r\n\r\nPOST /c HTTP/1.1\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n1\r\nx\r\n63\r\n${body.slice(1)}\r\n0\r\n\r\n`;
+    const pieces = wire.match(/[\s\S]{1,7}/g)!;
+    const raw = await exchange(port, ...pieces);
+    assert.deepEqual(statuses(raw), [200]);
+    assert.equal(seen[0].body.toString(), body);
+    assert.match(raw, /got 100/);
+  });
+
   it('reads a body split across packets, and answers Expect: 100-continue', async () => {
     const raw = await exchange(port, 'POST / HTTP/1.1\r\nContent-Length: 6\r\nExpect: 100-continue\r\n\r\n', 'abc', 'def');
     assert.deepEqual(statuses(raw), [100, 200]);
@@ -67,6 +77,13 @@ describe('HTTP/1.1 layer of the listener', () => {
     ['garbage', 'HELLO THERE\r\n\r\n', 400],
     ['HTTP/2 preface', 'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', 505],
     ['an unknown expectation', 'POST / HTTP/1.1\r\nExpect: magic\r\nContent-Length: 0\r\n\r\n', 417],
+    ['chunk data longer than its size', 'POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nabc\r\n0\r\n\r\n', 400],
+    ['chunk data not ended by CRLF', 'POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nab\nX0\r\n\r\n', 400],
+    ['a chunk size with trailing garbage', 'POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n2x\r\nab\r\n0\r\n\r\n', 400],
+    ['a chunk size of nine hex digits', 'POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n000000002\r\nab\r\n0\r\n\r\n', 400],
+    ['a chunk size line that never ends', `POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n${'0'.repeat(1100)}`, 400],
+    ['trailers over the header limit', `POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nX-T: ${'a'.repeat(1100)}`, 431],
+    ['chunks that add up to more than the limit', `POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n32\r\n${'x'.repeat(50)}\r\n33\r\n${'x'.repeat(51)}\r\n0\r\n\r\n`, 413],
   ];
   for (const [name, bytes, status] of refusals) {
     it(`refuses ${name} with ${status} and closes`, async () => {
