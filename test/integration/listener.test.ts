@@ -39,6 +39,7 @@ describe('webhook listener', () => {
     const b = body();
     const res = await post(b, signedHeaders(secret, 'msg_ok_1', b));
     assert.equal(res.status, 200);
+    assert.equal(await res.text(), 'OK');
     const r = await last();
     assert.deepEqual([r.verdict, r.endpointId, r.eventType, r.eventId, r.webhookId], ['verified', 'we_1', 'response.completed', 'evt_1', 'msg_ok_1']);
   });
@@ -129,11 +130,13 @@ describe('webhook listener', () => {
   it('records a signed body that is not JSON as malformed', async () => {
     const res = await post('not json', signedHeaders(secret, 'msg_mal', 'not json'));
     assert.equal(res.status, 400);
+    assert.equal(await res.text(), 'Malformed JSON: the signature is valid but the body is not JSON.');
     assert.equal((await last()).verdict, 'malformed');
   });
 
   it('refuses other methods (405) and oversized bodies (413), and survives slow and broken senders', async () => {
-    assert.equal((await fetch(`${listener.url}/hook`)).status, 405);
+    const get = await fetch(`${listener.url}/hook`);
+    assert.deepEqual([get.status, get.headers.get('allow'), await get.text()], [405, 'POST', 'Method not allowed']);
     // An oversized body is refused from its Content-Length, before it is sent.
     const tooBig = connect(listener.port, '127.0.0.1');
     tooBig.write(`POST /hook HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${100 * 1024}\r\n\r\n`);
@@ -180,6 +183,22 @@ describe('webhook listener', () => {
     } finally {
       forwardTo = undefined;
       await app.close();
+    }
+  });
+
+  it('records why a forward failed when the app is not running', async () => {
+    const app = await startReceiver();
+    const url = app.url;
+    await app.close();
+    forwardTo = url;
+    try {
+      const b = body('evt_down');
+      await post(b, signedHeaders(secret, 'msg_down', b));
+      const r = await eventually(() => records.find((x) => x.webhookId === 'msg_down' && x.forward));
+      assert.deepEqual([r.forward?.url, r.forward?.status, r.forward?.error], [url, undefined, 'ECONNREFUSED']);
+      assert.ok(r.forward!.durationMs >= 0 && r.forward!.durationMs < 5000);
+    } finally {
+      forwardTo = undefined;
     }
   });
 
