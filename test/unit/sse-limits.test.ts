@@ -47,3 +47,27 @@ describe('stream reading against a hostile or broken service', () => {
     assert.equal(await accumulate(chunks('data: {"choices":[{"index":0,"delta":{"content":"ok"}}]}\n\n', 'data: [DONE]\n\n')), 'ok');
   });
 });
+
+describe('SSE parser limits at their edges', () => {
+  const feed = (p: SseParser, ...parts: string[]) => parts.flatMap((x) => p.push(x));
+
+  it('a pending line may reach the cap exactly, not one character past it', () => {
+    const p = new SseParser({ maxLineLength: 10 });
+    assert.deepEqual(feed(p, 'data: 123', '4'), []);
+    assert.throws(() => p.push('5'), (e: unknown) => e instanceof SseLimitError && e.name === 'SseLimitError' && /longer than 10 characters/.test(e.message));
+  });
+
+  it('an event may carry exactly the cap in data (each line counts with its newline), not more', () => {
+    const ok = new SseParser({ maxEventLength: 10 });
+    assert.deepEqual(feed(ok, 'data: 1234\n', 'data: 5678\n\n'), [{ data: '1234\n5678' }]);
+    assert.deepEqual(feed(ok, 'data: 123456789\n\n'), [{ data: '123456789' }], 'the count starts again with each event');
+    const over = new SseParser({ maxEventLength: 10 });
+    assert.throws(() => feed(over, 'data: 1234\n', 'data: 5678\n', 'data: \n'), /larger than 10 characters/);
+  });
+
+  it('joins a line that arrives in many pieces', () => {
+    const p = new SseParser({ maxLineLength: 100 });
+    assert.deepEqual(feed(p, 'da', 'ta: x', 'y', 'z\n', '\n', 'data: ', 'next\n\n'), [{ data: 'xyz' }, { data: 'next' }]);
+    assert.deepEqual([...feed(p, 'data: tail'), ...p.end()], [{ data: 'tail' }]);
+  });
+});
