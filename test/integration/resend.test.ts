@@ -41,8 +41,15 @@ describe('test events, replays and curl commands', () => {
   });
 
   it('test events are shaped like the service events of their type', () => {
-    assert.match(JSON.parse(testEventBody('response.completed')).data.id, /^resp_test_/);
-    assert.ok(JSON.parse(testEventBody('realtime.call.incoming')).data.call_id);
+    const now = 1_700_000_123_456;
+    const event = (type: string) => JSON.parse(testEventBody(type, now));
+    for (const [type, id] of [['response.completed', 'resp_test_'], ['response.failed', 'resp_test_'], ['batch.completed', 'batch_test_'], ['fine_tuning.job.succeeded', 'ftjob_test_']]) {
+      const e = event(type);
+      assert.deepEqual([e.object, e.type, e.created_at, e.data.id], ['event', type, 1_700_000_123, `${id}${now}`], type);
+      assert.match(e.id, /^evt_test_[0-9a-f]{16}$/);
+    }
+    assert.notEqual(event('batch.completed').id, event('batch.completed').id, 'each test event has its own id');
+    assert.deepEqual(event('realtime.call.incoming').data, { call_id: `rtc_test_${now}`, sip_headers: [{ name: 'From', value: 'sip:test@example.com' }] });
   });
 
   it('refuses to send a test event with no known secret, and reports a service without a test route', async () => {
