@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { createHttp1Server, type Http1Request, type Http1Server } from '../../src/webhooks/http1';
+import { IdWindow } from '../../src/webhooks/records';
 
 /** Sends raw bytes, returns everything the server sent back until it closed (or `waitMs` passed). */
 function exchange(port: number, ...parts: string[]): Promise<string> {
@@ -94,6 +95,20 @@ describe('HTTP/1.1 layer of the listener', () => {
     });
   }
 
+  it('tells a sender what was wrong, in the answer\'s body', async () => {
+    const cases: Array<[string, RegExp]> = [
+      ['POST / HTTP/1.1\r\n: no-name\r\nContent-Length: 0\r\n\r\n', /^HTTP\/1\.1 400 [^]*\r\n\r\nBad header line$/],
+      ['POST / HTTP/1.1\r\nBad Name: x\r\nContent-Length: 0\r\n\r\n', /^HTTP\/1\.1 400 [^]*\r\n\r\nBad header name$/],
+      ['POST / HTTP/1.2\r\nContent-Length: 0\r\n\r\n', /^HTTP\/1\.1 505 [^]*\r\n\r\nHTTP version not supported$/],
+      ['POST / HTTP/1.1\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n', /\r\n\r\nBoth Content-Length and Transfer-Encoding$/],
+      ['POST / HTTP/1.1\r\nTransfer-Encoding: gzip\r\n\r\n', /^HTTP\/1\.1 501 [^]*\r\n\r\nOnly chunked transfer coding is supported$/],
+      ['POST / HTTP/1.1\r\nContent-Length: 101\r\n\r\n', /^HTTP\/1\.1 413 [^]*\r\n\r\nPayload too large$/],
+    ];
+    for (const [wire, expected] of cases) assert.match(await exchange(port, wire), expected, JSON.stringify(wire));
+    // The same Content-Length twice is one length, not a conflict.
+    assert.deepEqual(statuses(await exchange(port, 'POST / HTTP/1.1\r\nContent-Length: 2\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok')), [200]);
+  });
+
   it('closes after the answer for Connection: close and for HTTP/1.0 without keep-alive', async () => {
     for (const req of ['POST / HTTP/1.1\r\nConnection: close\r\nContent-Length: 0\r\n\r\n', 'POST / HTTP/1.0\r\nContent-Length: 0\r\n\r\n']) {
       const raw = await exchange(port, req, 'POST / HTTP/1.1\r\nContent-Length: 0\r\n\r\n');
@@ -124,5 +139,15 @@ describe('HTTP/1.1 layer of the listener', () => {
       assert.deepEqual(statuses(await exchange(port, `POST / HTTP/1.1\r\nhost: x\r\ntransfer-encoding: chunked\r\n\r\n${ws}2\r\nok\r\n0\r\n\r\n`)), [400], `chunk size with ${JSON.stringify(ws)}`);
     }
     assert.deepEqual(statuses(await exchange(port, 'POST / HTTP/1.1\r\nhost: x\r\ncontent-length: \t2 \r\n\r\nok', 'POST / HTTP/1.1\r\nhost: x\r\ntransfer-encoding: chunked\r\nconnection: close\r\n\r\n2 \t\r\nok\r\n0\r\n\r\n')), [200, 200]);
+  });
+});
+
+describe('dedupe window', () => {
+  it('remembers the last ids in arrival order and says whether an id was new', () => {
+    const w = new IdWindow(3);
+    assert.deepEqual(['a', 'b', 'a', 'c', 'd'].map((id) => w.add(id)), [true, true, false, true, true]);
+    assert.deepEqual(w.ids(), ['b', 'c', 'd']);
+    assert.deepEqual([w.has('a'), w.has('b'), w.has('d')], [false, true, true]);
+    assert.deepEqual(new IdWindow(5).ids(), [], 'empty slots are not ids');
   });
 });
