@@ -135,3 +135,23 @@ describe('event file across restarts', () => {
     assert.equal(a.get('new')?.id, 'new');
   });
 });
+
+describe('dedupe window', () => {
+  it('a repeated id pushes out nothing and is written once', async () => {
+    const path = file('ids');
+    const store = new FileDedupeStore(path, 3);
+    for (const id of ['a', 'b', 'c', 'c', 'b']) store.add(id);
+    await store.flush();
+    assert.equal(store.has('a'), true, 'the oldest id is still remembered');
+    assert.equal(readFileSync(path, 'utf8'), 'a\nb\nc\n');
+  });
+
+  it('compacting a file that repeats ids (two windows wrote the same) leaves no blank lines', async () => {
+    const path = file('ids');
+    writeFileSync(path, 'a\nb\na\nb\na\n');
+    const store = new FileDedupeStore(path, 3);
+    store.add('c');
+    await store.flush();
+    assert.equal(readFileSync(path, 'utf8'), 'a\nb\nc\n');
+  });
+});
