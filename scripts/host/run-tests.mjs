@@ -101,6 +101,8 @@ async function runHostTests(chromium, vsix) {
       AOAI_WORKBENCH_TEST_INTERNALS: '1',
       AOAI_TEST_ARTIFACTS: artifacts,
       AOAI_TEST_USER_DATA: join(server.root, 'user-data'),
+      // `HOST_GREP=pattern npm run test:host` runs only the host tests whose titles match.
+      ...(process.env.HOST_GREP ? { AOAI_HOST_GREP: process.env.HOST_GREP } : {}),
     };
     await page.goto(workbenchUrl(server, { extensionPath: testHarnessExtension(server), testsPath: join(root, 'dist', 'test', 'host', 'index.js'), env }));
     const timeout = new Promise((r) => setTimeout(() => r('timeout'), HOST_TIMEOUT_MS));

@@ -7,6 +7,7 @@ import { ChatAccumulator } from '../service/chatStream';
 import type { AzureOpenAIClient } from '../service/client';
 import { ServiceError } from '../service/errors';
 import type { ChatMessage, ChatRequest, Usage } from '../service/types';
+import { modelProfile } from './modelProfile';
 import type { ChatErrorInfo, ChatParams } from './protocol';
 
 export interface RunInput {
@@ -33,7 +34,6 @@ export interface RunResult {
   stopped: boolean;
 }
 
-const reasoningFamily = (name: string | undefined) => !!name && /^(o\d|gpt-5)/i.test(name);
 
 export function errorInfo(err: unknown): ChatErrorInfo {
   if (err instanceof ServiceError) {
@@ -69,7 +69,7 @@ export async function runChat(input: RunInput): Promise<RunResult> {
   if (p.temperature !== undefined) request.temperature = p.temperature;
   if (p.topP !== undefined) request.top_p = p.topP;
   if (p.maxTokens !== undefined) {
-    if (reasoningFamily(input.model ?? input.deployment)) request.max_completion_tokens = p.maxTokens;
+    if (modelProfile(input.model ?? input.deployment).reasoning) request.max_completion_tokens = p.maxTokens;
     else request.max_tokens = p.maxTokens;
   }
   const t0 = Date.now();
