@@ -1,5 +1,6 @@
 /** Chat completions on the v1 route and the deployment-level route, plain and streamed. */
 import type { ServerResponse } from 'node:http';
+import { modelProfile } from '../../chat/modelProfile';
 import type { DeploymentConfig } from '../config';
 import { countPromptTokens, reply, tokenPieces, countTokens } from '../responder';
 import type { Route, RouteContext } from '../router';
@@ -67,7 +68,7 @@ function parseChat(body: Record<string, unknown>, deployment: DeploymentConfig):
   return { messages, stream: body.stream === true, includeUsage: opts?.include_usage === true, maxTokens };
 }
 
-function contentFilterError(): HttpError {
+export function contentFilterError(): HttpError {
   return new HttpError(400, {
     error: {
       message: "The response was filtered due to the prompt triggering Azure OpenAI's content management policy. Please modify your prompt and retry. To learn more about our content filtering policies please read our documentation: https://go.microsoft.com/fwlink/?linkid=2198766",
@@ -90,6 +91,13 @@ async function handleChat(ctx: RouteContext, deploymentName: string | undefined)
   const deployment = ctx.state.deployment(name);
   if (!deployment) {
     throw azureError(404, 'DeploymentNotFound', 'The API deployment for this resource does not exist. If you created the deployment within the last 5 minutes, please wait a moment and try again.');
+  }
+  if (!modelProfile(deployment.model).apis.includes('chat')) {
+    throw azureError(
+      400,
+      'OperationNotSupported',
+      `The chatCompletion operation does not work with the specified model, ${deployment.model}. Please choose different model and try again. You can learn more about which models can be used with each operation here: https://go.microsoft.com/fwlink/?linkid=2197993.`,
+    );
   }
   const chat = parseChat(body, deployment);
   const lastUser = [...chat.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
