@@ -1,7 +1,9 @@
 /**
  * A reasoning model's summary of its thinking, in a collapsed section above the answer, and the
- * notes on what the engine changed to get the reply. Both are untrusted text: set as text only.
+ * notes on what the engine changed to get the reply. Both are untrusted: while streaming the summary
+ * is set as text; once finished it goes through the same sanitising Markdown renderer as replies.
  */
+import type { Renderer } from './markdown';
 
 function reasoningSection(): HTMLDetailsElement {
   const details = document.createElement('details');
@@ -25,9 +27,12 @@ export function appendReasoning(turn: Element, text: string): void {
   body.textContent = (body.textContent ?? '') + text;
 }
 
-/** The finished turn's extras: its reasoning summary and its notes. */
-export function addTurnExtras(turn: HTMLElement, reasoningSummary: string | undefined, notes: readonly string[] | undefined): void {
-  if (reasoningSummary) appendReasoning(turn, reasoningSummary);
+/** The finished turn's extras: its reasoning summary (rendered) and its notes. */
+export function addTurnExtras(turn: HTMLElement, reasoningSummary: string | undefined, notes: readonly string[] | undefined, renderer: Renderer): void {
+  if (reasoningSummary) {
+    appendReasoning(turn, '');
+    turn.querySelector('.reasoning-text')!.innerHTML = renderer.render(reasoningSummary);
+  }
   if (notes?.length) {
     const list = document.createElement('div');
     list.className = 'turn-notes';

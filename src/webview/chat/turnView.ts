@@ -54,7 +54,7 @@ export function turnElement(t: ChatTurn, assistantName: string, renderer: Render
     foot.className = 'turn-foot';
     foot.textContent = formatUsage(t);
     el.append(foot);
-    addTurnExtras(el, t.reasoningSummary, t.notes);
+    addTurnExtras(el, t.reasoningSummary, t.notes, renderer);
   }
   return el;
 }
