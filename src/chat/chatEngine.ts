@@ -9,6 +9,7 @@ import type { AzureOpenAIClient } from '../service/client';
 import { ServiceError } from '../service/errors';
 import type { ChatMessage, ChatRequest, Usage } from '../service/types';
 import { sessionApiMemory, type ApiMemory } from './apiMemory';
+import type { Continuation } from './continuation';
 import { waitWithCountdown } from './countdown';
 import { modelProfile, type ChatApi } from './modelProfile';
 import type { ChatErrorInfo, ChatParams } from './protocol';
@@ -31,6 +32,8 @@ export interface RunInput {
   onReasoning?: (text: string) => void;
   /** Where a deployment's refusal of an API is remembered (default: the session's). */
   apiMemory?: ApiMemory;
+  /** On the Responses API: continue from the service's copy of the conversation. */
+  continuation?: Continuation;
 }
 
 export interface RunResult {

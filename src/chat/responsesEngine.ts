@@ -22,12 +22,22 @@ export function toResponseInput(messages: ChatMessage[]): { instructions?: strin
   return { instructions: system.length ? system.join('\n\n') : undefined, input };
 }
 
+/** The conversation as input: what was said since the stored reply, or all of it. */
+function setInput(req: ResponseRequest, messages: ChatMessage[], previousResponseId?: string): void {
+  const { instructions, input } = toResponseInput(messages);
+  req.input = input;
+  if (instructions) req.instructions = instructions;
+  else delete req.instructions;
+  if (previousResponseId) req.previous_response_id = previousResponseId;
+  else delete req.previous_response_id;
+}
+
 export function buildResponseRequest(input: RunInput, profile: ModelProfile, notes: string[]): ResponseRequest {
   const p = input.params;
-  const { instructions, input: items } = toResponseInput(input.messages);
-  // Not kept on the service: the panel keeps the conversation and sends it whole.
-  const req: ResponseRequest = { model: input.deployment, input: items, store: false };
-  if (instructions) req.instructions = instructions;
+  // Stored, so that the next turn can continue from it with previous_response_id.
+  const req: ResponseRequest = { model: input.deployment, input: [], store: true };
+  if (input.continuation) setInput(req, input.continuation.messages, input.continuation.previousResponseId);
+  else setInput(req, input.messages);
   if (p.temperature !== undefined) req.temperature = p.temperature;
   if (p.topP !== undefined) req.top_p = p.topP;
   if (p.maxTokens !== undefined) {
@@ -93,6 +103,11 @@ export async function runResponses(input: RunInput, profile: ModelProfile, notes
       // Once an event has arrived the request is under way: never send it again.
       if (!(err instanceof ServiceError) || reply.lastSequence >= 0) throw err;
       if (dropRefused(request, err, input.deployment, notes)) continue;
+      // The service no longer has the earlier reply (deleted, expired, another resource): send it all.
+      if (request.previous_response_id && (err.param === 'previous_response_id' || err.code === 'previous_response_not_found')) {
+        setInput(request, input.messages);
+        continue;
+      }
       const wait = err.retryAfterMs ?? 5_000;
       if (err.status === 429 && rateRetries < 2 && wait <= (input.maxRetryWaitMs ?? 60_000)) {
         rateRetries++;

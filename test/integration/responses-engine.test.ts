@@ -99,6 +99,20 @@ describe('chat engine on the Responses API', () => {
     );
   });
 
+  it('continues from the stored reply with previous_response_id, and sends the whole history when it is gone', async () => {
+    const go = (extra: object) => runChat({ client, deployment: 'gpt-4o', messages: conversation('and now?'), params: { ...base, api: 'responses' }, signal: new AbortController().signal, onDelta: () => {}, ...extra });
+    const first = await runChat({ client, deployment: 'gpt-4o', messages: conversation('first'), params: { ...base, api: 'responses' }, signal: new AbortController().signal, onDelta: () => {} });
+    const continued = await go({ continuation: { previousResponseId: first.responseId, messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'and now?' }] } });
+    assert.match(continued.content, /You said: and now\?/);
+    assert.ok(continued.usage!.prompt_tokens >= first.usage!.prompt_tokens + first.usage!.completion_tokens, 'the stored turns count as input');
+    const before = emu.stats.requests;
+    const fallback = await go({ continuation: { previousResponseId: 'resp_gone', messages: [{ role: 'user', content: 'and now?' }] } });
+    assert.match(fallback.content, /You said: and now\?/);
+    assert.equal(emu.stats.requests - before, 2, 'refused once, then sent whole');
+    const whole = await go({});
+    assert.equal(fallback.usage!.prompt_tokens, whole.usage!.prompt_tokens, 'the fallback sent the full history');
+  });
+
   it('Stop ends the stream at once and keeps what arrived', async () => {
     const slow = await startEmulator({ config: { streamTokenDelayMs: 5 } });
     const c = new AzureOpenAIClient({ endpoint: slow.url, auth: { kind: 'apiKey', apiKey: slow.apiKey } });

@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { errorInfo, runChat } from '../../chat/chatEngine';
+import { continuationOf } from '../../chat/continuation';
 import { newId, requestMessages, titleFrom, toJson, toMarkdown, type Conversation } from '../../chat/conversation';
 import { isSafeLink, parseViewMessage, type ChatTurn, type DeploymentOption, type HostMessage, type ViewMessage } from '../../chat/protocol';
 import type { ClientCache } from '../connections/clients';
@@ -190,6 +191,7 @@ export class ChatPanel implements vscode.Disposable {
           deployment: c.deployment,
           model: listed?.model,
           messages: requestMessages(c),
+          continuation: continuationOf(c),
           params: c.params,
           signal: abort.signal,
           onDelta: (text) => {
