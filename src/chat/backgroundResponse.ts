@@ -82,7 +82,12 @@ export function resultOf(r: ResponseObject, latencyMs: number): RunResult {
   }
   const u = r.usage as (ResponseObject['usage'] & { output_tokens_details?: { reasoning_tokens?: number } }) | null;
   const usage: Usage | undefined = u
-    ? { prompt_tokens: u.input_tokens, completion_tokens: u.output_tokens, total_tokens: u.total_tokens, completion_tokens_details: { reasoning_tokens: u.output_tokens_details?.reasoning_tokens ?? 0 } }
+    ? {
+        prompt_tokens: u.input_tokens,
+        completion_tokens: u.output_tokens,
+        total_tokens: u.total_tokens,
+        completion_tokens_details: { reasoning_tokens: u.output_tokens_details?.reasoning_tokens ?? 0 },
+      }
     : undefined;
   const incomplete = (r.incomplete_details as { reason?: string } | null | undefined)?.reason;
   const finishReason = r.status === 'completed' ? 'stop' : r.status === 'incomplete' ? (incomplete === 'content_filter' ? 'content_filter' : 'length') : null;
