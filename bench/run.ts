@@ -2,7 +2,8 @@
  * `npm run bench`: speed goals, each beside a reference measured in the same run.
  *
  * 1. SSE parsing: our chat stream reader against the `openai` package's stream parsing, on the
- *    same stream of 10,000 chunks recorded from the emulator (byte chunks as they arrived).
+ *    same stream of 10,000 chunks recorded from the emulator (byte chunks as they arrived); the
+ *    same for our Responses event reader on a recorded 10,000-token Responses stream.
  * 2. Emulator throughput: chat completions per second on loopback, against a bare node:http
  *    server that answers a fixed completion (the ceiling of the machine's HTTP stack).
  * 3. Webhook listener flood: unsigned deliveries against the limits of issue #12 (memory, store).
@@ -15,6 +16,7 @@ import { request } from 'undici';
 import { Stream } from 'openai/core/streaming';
 import { readChatStream } from '../src/service/chatStream';
 import { AzureOpenAIClient } from '../src/service/client';
+import { readResponseStream } from '../src/service/responsesStream';
 import { startEmulator } from '../src/emulator/server';
 import { benchListener } from './listener';
 import { benchWebview } from './webview';
@@ -23,13 +25,15 @@ import { flood } from '../test/support/flood';
 type Row = { benchmark: string; ours: string; reference: string; ratio: string; goal: string };
 const rows: Row[] = [];
 
-async function recordStream(): Promise<{ chunks: Uint8Array[] }> {
+const CHAT_BODY = { model: 'bench', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: '/long 10000' }] };
+
+async function recordStream(path = '/openai/v1/chat/completions', body: object = CHAT_BODY): Promise<{ chunks: Uint8Array[] }> {
   const emu = await startEmulator({ config: { deployments: [{ name: 'bench', model: 'gpt-4o', version: '1', sku: 'Standard', capacity: 1, requestsPerMinute: 1e9, tokensPerMinute: 1e12 }] } });
   try {
-    const res = await request(`${emu.url}/openai/v1/chat/completions`, {
+    const res = await request(`${emu.url}${path}`, {
       method: 'POST',
       headers: { 'api-key': emu.apiKey, 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'bench', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: '/long 10000' }] }),
+      body: JSON.stringify(body),
     });
     const chunks: Uint8Array[] = [];
     for await (const c of res.body) chunks.push(new Uint8Array(c));
@@ -57,6 +61,12 @@ function responseOf(chunks: Uint8Array[]): Response {
 async function ours(chunks: Uint8Array[]): Promise<number> {
   let n = 0;
   for await (const _ of readChatStream(replay(chunks), 'bench')) n++;
+  return n;
+}
+
+async function oursResponses(chunks: Uint8Array[]): Promise<number> {
+  let n = 0;
+  for await (const _ of readResponseStream(replay(chunks), 'bench')) n++;
   return n;
 }
 
@@ -96,6 +106,18 @@ async function benchSse(): Promise<void> {
       goal: '>= 1.00',
     });
   }
+  // The Responses API's event stream: named events, one JSON object each, until response.completed.
+  const responses = await recordStream('/openai/v1/responses', { model: 'bench', stream: true, input: '/long 10000' });
+  const a = await rate(oursResponses, responses.chunks);
+  const b = await rate(theirs, responses.chunks);
+  if (a.items !== b.items) throw new Error(`parsers disagree: ${a.items} vs ${b.items} events`);
+  rows.push({
+    benchmark: `Responses SSE parse, ${a.items} events (${responses.chunks.length} reads)`,
+    ours: `${Math.round(a.perSec).toLocaleString('en')} events/s`,
+    reference: `${Math.round(b.perSec).toLocaleString('en')} events/s (openai)`,
+    ratio: (a.perSec / b.perSec).toFixed(2),
+    goal: '>= 1.00',
+  });
 }
 
 /** Runs `worker` from `concurrency` loops for `ms` (and at most `max` calls), returns calls/s. */
