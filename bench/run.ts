@@ -6,6 +6,7 @@
  * 2. Emulator throughput: chat completions per second on loopback, against a bare node:http
  *    server that answers a fixed completion (the ceiling of the machine's HTTP stack).
  * 3. Webhook listener flood: unsigned deliveries against the limits of issue #12 (memory, store).
+ * 4. Token counting for VS Code's chat (the language model provider) against gpt-tokenizer called naively.
  *
  * Everything runs on 127.0.0.1 with bounded loops.
  */
@@ -17,6 +18,7 @@ import { readChatStream } from '../src/service/chatStream';
 import { AzureOpenAIClient } from '../src/service/client';
 import { startEmulator } from '../src/emulator/server';
 import { benchListener } from './listener';
+import { benchTokenCount } from './tokenCount';
 import { benchWebview } from './webview';
 import { flood } from '../test/support/flood';
 
@@ -219,10 +221,18 @@ async function benchFlood(): Promise<void> {
   });
 }
 
+async function benchTokens(): Promise<void> {
+  const r = benchTokenCount();
+  const fmt = (n: number) => `${Math.round(n).toLocaleString('en')} counts/s`;
+  const label = `Token count, ${r.tokens.toLocaleString('en')}-token conversation of ${r.messages} messages`;
+  rows.push({ benchmark: `${label}, asked again each request`, ours: fmt(r.ours), reference: `${fmt(r.naive)} (gpt-tokenizer encode per message)`, ratio: (r.ours / r.naive).toFixed(2), goal: '>= 10.00' });
+  rows.push({ benchmark: `${label}, first request (nothing cached)`, ours: fmt(r.cold), reference: `${fmt(r.naive)} (gpt-tokenizer encode per message)`, ratio: (r.cold / r.naive).toFixed(2), goal: '>= 1.00' });
+}
+
 async function main(): Promise<void> {
-  // BENCH_ONLY=listener,sse runs a subset (names: sse, listener, flood, emulator, chat).
+  // BENCH_ONLY=listener,sse runs a subset (names: sse, listener, flood, emulator, chat, tokens).
   const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
-  const all: Array<[string, () => Promise<void>]> = [['sse', benchSse], ['listener', benchWebhookListener], ['flood', benchFlood], ['emulator', benchEmulator], ['chat', benchChatPage]];
+  const all: Array<[string, () => Promise<void>]> = [['sse', benchSse], ['listener', benchWebhookListener], ['flood', benchFlood], ['emulator', benchEmulator], ['chat', benchChatPage], ['tokens', benchTokens]];
   for (const [name, run] of all) if (!only || only.includes(name)) await run();
   printTable();
   const slow = rows.filter((r) => (r.goal.startsWith('>=') && Number(r.ratio) < Number(r.goal.slice(3))) || r.goal.endsWith('NO'));
