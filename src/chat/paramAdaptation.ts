@@ -1,7 +1,8 @@
 /**
  * How a chat request adapts to the model: the token-limit parameter its family takes, and what to
- * change when the service refuses a parameter. Shared by the chat panel's engine and the language
- * model provider, so a model behaves the same in both.
+ * change when the service refuses a parameter. The chat panel's rules (src/chat/chatEngine.ts),
+ * here for the language model provider, so a model behaves the same in both; the engine can call
+ * these instead of its own copy once the Responses work on it has landed.
  */
 import type { ChatRequest } from '../service/types';
 import type { ModelProfile } from './modelProfile';
