@@ -175,6 +175,21 @@ describe('language model tool calls over a real stream (scripted loopback server
     ]);
   });
 
+  it('a tool whose name the service would refuse travels under a stand-in and comes back under its own name', async () => {
+    const s = await scripted((_body, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(delta({ tool_calls: [{ index: 0, id: 'call_r', type: 'function', function: { name: 'mcp_fs_read', arguments: '{"path":"a.txt"}' } }] }));
+      res.end(delta({}, 'tool_calls') + 'data: [DONE]\n\n');
+    });
+    servers.push(s.server);
+    const client = new AzureOpenAIClient({ endpoint: s.url, auth: { kind: 'apiKey', apiKey: 'test-key' } });
+    const c = collect();
+    await runLmChat({ client, deployment: 'chat', messages: user('read a.txt'), tools: [{ name: 'mcp.fs/read', description: 'Reads a file' }], signal: new AbortController().signal, ...c.hooks });
+    await client.close();
+    assert.equal((s.bodies[0].tools as Array<{ function: { name: string } }>)[0].function.name, 'mcp_fs_read');
+    assert.deepEqual(c.calls, [{ callId: 'call_r', name: 'mcp.fs/read', input: { path: 'a.txt' } }]);
+  });
+
   it('never sends the request again once a chunk has arrived, even if the stream then breaks', async () => {
     const s = await scripted((_body, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });

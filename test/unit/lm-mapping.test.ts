@@ -7,6 +7,7 @@ import { ModelOptionError, readModelOptions } from '../../src/chat/lm/modelOptio
 import { lmRoute } from '../../src/chat/lm/route';
 import { imageTokens, TokenCounter } from '../../src/chat/lm/tokenCount';
 import { ToolArgumentsError, ToolCallAccumulator } from '../../src/chat/lm/toolCalls';
+import { ToolNames } from '../../src/chat/lm/toolNames';
 import { adaptAfterRefusal } from '../../src/chat/paramAdaptation';
 import type { ChatRequest, Deployment } from '../../src/service/types';
 
@@ -163,6 +164,32 @@ describe('streamed tool calls', () => {
   });
 });
 
+describe('tool names on the wire', () => {
+  it('keeps valid names, and gives others a valid, unique stand-in that maps back', () => {
+    const names = new ToolNames(['read_file', 'github.search issues', 'github_search_issues', 'x'.repeat(70), 'x'.repeat(71), '...']);
+    assert.equal(names.wire('read_file'), 'read_file');
+    assert.equal(names.wire('github.search issues'), 'github_search_issues');
+    assert.equal(names.wire('github_search_issues'), 'github_search_issues_2', 'a valid name already taken by a stand-in gets its own');
+    const long = [names.wire('x'.repeat(70)), names.wire('x'.repeat(71))];
+    assert.ok(long.every((w) => /^[a-zA-Z0-9_-]{1,64}$/.test(w)) && long[0] !== long[1], long.join(' '));
+    assert.equal(names.wire('...'), '___');
+    for (const n of ['read_file', 'github.search issues', 'github_search_issues', 'x'.repeat(71), '...']) assert.equal(names.original(names.wire(n)), n);
+    assert.equal(names.original('unknown'), 'unknown');
+  });
+
+  it('uses the stand-ins in the tools and in earlier tool calls alike', () => {
+    const r = buildChatRequest({
+      deployment: 'd',
+      profile: gpt4o,
+      messages: [{ role: 'assistant', parts: [{ type: 'toolCall', callId: 'c', name: 'mcp.fs/read', input: {} }] }],
+      tools: [{ name: 'mcp.fs/read', description: 'Reads' }],
+      options: {},
+    });
+    assert.equal((r.tools as Array<{ function: { name: string } }>)[0].function.name, 'mcp_fs_read');
+    assert.equal((r.messages[0] as { tool_calls: Array<{ function: { name: string } }> }).tool_calls[0].function.name, 'mcp_fs_read');
+  });
+});
+
 describe('deployments offered to language model consumers', () => {
   const d = (name: string, model: string, extra: Partial<Deployment> = {}): Deployment => ({ name, model, source: 'arm', ...extra });
   const conn = { id: 'c1', label: 'Contoso prod', endpoint: 'https://contoso.openai.azure.com' };
@@ -185,9 +212,9 @@ describe('deployments offered to language model consumers', () => {
     assert.equal(chat.version, '2024-11-20');
     assert.equal(chat.maxInputTokens, 128_000);
     assert.equal(chat.maxOutputTokens, 16_384);
-    assert.deepEqual(chat.capabilities, { toolCalling: true, imageInput: true });
+    assert.deepEqual(chat.capabilities, { toolCalling: 128, imageInput: true }, 'VS Code trims its tools to the service\'s 128');
     assert.match(chat.tooltip, /gpt-4o 2024-11-20 on contoso\.openai\.azure\.com · GlobalStandard, 150,000 tokens\/min/);
-    assert.deepEqual(mini.capabilities, { toolCalling: true, imageInput: false });
+    assert.deepEqual(mini.capabilities, { toolCalling: 128, imageInput: false });
   });
 
   it('leaves out models served only on an API the provider does not speak yet (Responses)', () => {

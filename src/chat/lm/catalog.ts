@@ -22,8 +22,12 @@ export interface LmModelEntry {
   version: string;
   maxInputTokens: number;
   maxOutputTokens: number;
-  capabilities: { toolCalling: boolean; imageInput: boolean };
+  /** `toolCalling`: how many tools a request may carry (VS Code trims to it), or false. */
+  capabilities: { toolCalling: number | false; imageInput: boolean };
 }
+
+/** Chat Completions and Responses take at most 128 functions per request. */
+export const MAX_TOOLS = 128;
 
 export interface LmConnection {
   id: string;
@@ -62,7 +66,7 @@ export function lmModelEntries(conn: LmConnection, deployments: readonly Deploym
       version: d.modelVersion ?? model,
       maxInputTokens: profile.maxInputTokens,
       maxOutputTokens: profile.maxOutputTokens,
-      capabilities: { toolCalling: profile.toolCalling, imageInput: profile.imageInput },
+      capabilities: { toolCalling: profile.toolCalling ? MAX_TOOLS : false, imageInput: profile.imageInput },
     };
   });
 }

@@ -8,6 +8,7 @@ import type { ModelProfile } from '../modelProfile';
 import type { LmImage, LmMessage, LmText, LmTool, LmToolMode } from './messages';
 import type { LmModelOptions } from './modelOptions';
 import { setTokenLimit } from '../paramAdaptation';
+import { ToolNames } from './toolNames';
 
 /** A request this model cannot take (images for a text-only model, and the like): said before anything is sent. */
 export class UnsupportedInputError extends Error {
@@ -29,7 +30,12 @@ function argumentsOf(input: unknown): string {
   return JSON.stringify(input ?? {});
 }
 
-export function toChatMessages(messages: readonly LmMessage[], profile: Pick<ModelProfile, 'imageInput' | 'family'>, deployment: string): RichChatMessage[] {
+export function toChatMessages(
+  messages: readonly LmMessage[],
+  profile: Pick<ModelProfile, 'imageInput' | 'family'>,
+  deployment: string,
+  names = new ToolNames(),
+): RichChatMessage[] {
   const out: RichChatMessage[] = [];
   const checkImages = (parts: ReadonlyArray<{ type: string }>) => {
     if (!profile.imageInput && parts.some((p) => p.type === 'image')) {
@@ -47,7 +53,7 @@ export function toChatMessages(messages: readonly LmMessage[], profile: Pick<Mod
     if (m.role === 'assistant') {
       const toolCalls: ChatToolCall[] = m.parts
         .filter((p) => p.type === 'toolCall')
-        .map((p) => ({ id: p.callId, type: 'function', function: { name: p.name, arguments: argumentsOf(p.input) } }));
+        .map((p) => ({ id: p.callId, type: 'function', function: { name: names.wire(p.name), arguments: argumentsOf(p.input) } }));
       const text = textOf(m.parts.filter((p): p is LmText => p.type === 'text'));
       out.push({ role: 'assistant', content: text || (toolCalls.length ? null : ''), ...(toolCalls.length ? { tool_calls: toolCalls } : {}), ...(m.name ? { name: m.name } : {}) });
       continue;
@@ -75,19 +81,22 @@ export interface ChatRequestInput {
   tools?: readonly LmTool[];
   toolMode?: LmToolMode;
   options: LmModelOptions;
+  /** Wire names of the tools (made from the tools when not given). */
+  toolNames?: ToolNames;
 }
 
 export function buildChatRequest(input: ChatRequestInput): ChatRequest {
   const { profile, options } = input;
+  const names = input.toolNames ?? new ToolNames((input.tools ?? []).map((t) => t.name));
   const request: ChatRequest = {
     deployment: input.deployment,
-    messages: toChatMessages(input.messages, profile, input.deployment),
+    messages: toChatMessages(input.messages, profile, input.deployment, names),
     stream_options: { include_usage: true },
   };
   if (input.tools?.length) {
     request.tools = input.tools.map((t) => ({
       type: 'function',
-      function: { name: t.name, description: t.description, parameters: t.inputSchema ?? { type: 'object', properties: {} } },
+      function: { name: names.wire(t.name), description: t.description, parameters: t.inputSchema ?? { type: 'object', properties: {} } },
     }));
     if (input.toolMode === 'required') request.tool_choice = 'required';
   }

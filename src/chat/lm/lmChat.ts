@@ -14,6 +14,7 @@ import type { LmMessage, LmTool, LmToolMode } from './messages';
 import { readModelOptions } from './modelOptions';
 import { lmRoute } from './route';
 import { ToolCallAccumulator, type CompletedToolCall } from './toolCalls';
+import { ToolNames } from './toolNames';
 
 export interface LmChatInput {
   client: Pick<AzureOpenAIClient, 'streamChatCompletion'>;
@@ -67,7 +68,9 @@ export async function runLmChat(input: LmChatInput): Promise<LmChatResult> {
         'Use it from the Azure OpenAI chat panel, or pick another deployment.',
     );
   }
+  const toolNames = new ToolNames((input.tools ?? []).map((t) => t.name));
   const request = buildChatRequest({
+    toolNames,
     deployment: input.deployment,
     profile,
     messages: input.messages,
@@ -79,7 +82,9 @@ export async function runLmChat(input: LmChatInput): Promise<LmChatResult> {
     const result: LmChatResult = { finishReason: null, stopped: false };
     let arrived = false;
     try {
-      await stream(input, request, result, () => (arrived = true));
+      // Calls come back under the tools' own names.
+      const onToolCall = (call: CompletedToolCall) => input.onToolCall({ ...call, name: toolNames.original(call.name) });
+      await stream({ ...input, onToolCall }, request, result, () => (arrived = true));
       return result;
     } catch (err) {
       if (input.signal.aborted) return { ...result, stopped: true };
