@@ -7,6 +7,8 @@
  * 2. Emulator throughput: chat completions per second on loopback, against a bare node:http
  *    server that answers a fixed completion (the ceiling of the machine's HTTP stack).
  * 3. Webhook listener flood: unsigned deliveries against the limits of issue #12 (memory, store).
+ * 4. Token counting for VS Code's chat (the language model provider) against gpt-tokenizer called naively.
+ * 5. Time to first token through the language model path against the service client directly.
  *
  * Everything runs on 127.0.0.1 with bounded loops.
  */
@@ -19,6 +21,8 @@ import { AzureOpenAIClient } from '../src/service/client';
 import { readResponseStream } from '../src/service/responsesStream';
 import { startEmulator } from '../src/emulator/server';
 import { benchListener } from './listener';
+import { benchLmFirstToken } from './lmFirstToken';
+import { benchTokenCount } from './tokenCount';
 import { benchWebview } from './webview';
 import { flood } from '../test/support/flood';
 
@@ -241,10 +245,30 @@ async function benchFlood(): Promise<void> {
   });
 }
 
+async function benchTokens(): Promise<void> {
+  const r = benchTokenCount();
+  const fmt = (n: number) => `${Math.round(n).toLocaleString('en')} counts/s`;
+  const label = `Token count, ${r.tokens.toLocaleString('en')}-token conversation of ${r.messages} messages`;
+  rows.push({ benchmark: `${label}, asked again each request`, ours: fmt(r.ours), reference: `${fmt(r.naive)} (gpt-tokenizer encode per message)`, ratio: (r.ours / r.naive).toFixed(2), goal: '>= 10.00' });
+  rows.push({ benchmark: `${label}, first request (nothing cached)`, ours: fmt(r.cold), reference: `${fmt(r.naive)} (gpt-tokenizer encode per message)`, ratio: (r.cold / r.naive).toFixed(2), goal: '>= 1.00' });
+}
+
+async function benchFirstToken(): Promise<void> {
+  const r = await benchLmFirstToken();
+  const more = r.ours - r.direct;
+  rows.push({
+    benchmark: `Time to first token, language model path, median of ${r.rounds} (emulator, loopback)`,
+    ours: `${r.ours.toFixed(2)} ms`,
+    reference: `${r.direct.toFixed(2)} ms (service client directly)`,
+    ratio: (r.direct / r.ours).toFixed(2),
+    goal: `under 2 ms more (${more >= 0 ? '+' : ''}${more.toFixed(2)} ms): ${more < 2 ? 'yes' : 'NO'}`,
+  });
+}
+
 async function main(): Promise<void> {
-  // BENCH_ONLY=listener,sse runs a subset (names: sse, listener, flood, emulator, chat).
+  // BENCH_ONLY=listener,sse runs a subset (names: sse, listener, flood, emulator, chat, tokens, firsttoken).
   const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
-  const all: Array<[string, () => Promise<void>]> = [['sse', benchSse], ['listener', benchWebhookListener], ['flood', benchFlood], ['emulator', benchEmulator], ['chat', benchChatPage]];
+  const all: Array<[string, () => Promise<void>]> = [['sse', benchSse], ['listener', benchWebhookListener], ['flood', benchFlood], ['emulator', benchEmulator], ['chat', benchChatPage], ['tokens', benchTokens], ['firsttoken', benchFirstToken]];
   for (const [name, run] of all) if (!only || only.includes(name)) await run();
   printTable();
   const slow = rows.filter((r) => (r.goal.startsWith('>=') && Number(r.ratio) < Number(r.goal.slice(3))) || r.goal.endsWith('NO'));

@@ -7,6 +7,30 @@ export interface ChatMessage {
   content: string;
 }
 
+/** A part of a user message: text, or an image as a `data:` URL (or https URL). */
+export type ChatContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string; detail?: 'auto' | 'low' | 'high' } };
+
+export interface ChatToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
+
+/** Messages beyond plain text: image parts, an assistant's tool calls, a tool's result. */
+export type RichChatMessage =
+  | { role: 'system' | 'developer'; content: string }
+  | { role: 'user'; content: string | ChatContentPart[]; name?: string }
+  | { role: 'assistant'; content: string | null; tool_calls?: ChatToolCall[]; name?: string }
+  | { role: 'tool'; tool_call_id: string; content: string };
+
+/** A piece of a tool call in a stream: `id` and the name come first, `arguments` in pieces, all by `index`. */
+export interface ChatToolCallDelta {
+  index: number;
+  id?: string;
+  type?: 'function';
+  function?: { name?: string; arguments?: string };
+}
+
 export interface Usage {
   prompt_tokens: number;
   completion_tokens: number;
@@ -41,7 +65,7 @@ export interface ChatCompletionChunk {
   /** May be empty: Azure's first frame (prompt annotations) and the usage frame have no choices. */
   choices: Array<{
     index: number;
-    delta: { role?: 'assistant'; content?: string | null; refusal?: string | null };
+    delta: { role?: 'assistant'; content?: string | null; refusal?: string | null; tool_calls?: ChatToolCallDelta[] };
     finish_reason: string | null;
     content_filter_results?: ContentFilterResults;
   }>;
@@ -63,7 +87,7 @@ export type ChatRoute = 'v1' | 'deployment';
 
 export interface ChatRequest extends ChatParameters {
   deployment: string;
-  messages: ChatMessage[];
+  messages: Array<ChatMessage | RichChatMessage>;
 }
 
 export type ResponseStatus = 'completed' | 'failed' | 'in_progress' | 'cancelled' | 'queued' | 'incomplete';
