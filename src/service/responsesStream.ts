@@ -3,7 +3,7 @@
  * reply a user sees (text, reasoning summary, usage with reasoning tokens, final status).
  */
 import { ServiceError, parseErrorBody } from './errors';
-import { SseLimitError, SseParser } from './sse';
+import { DONE, jsonEvents } from './jsonEvents';
 import type { ResponseStreamEvent, Usage } from './types';
 
 const FINAL_EVENTS = new Set(['response.completed', 'response.incomplete', 'response.failed']);
@@ -14,47 +14,22 @@ const FINAL_EVENTS = new Set(['response.completed', 'response.incomplete', 'resp
  * `lastSequence` tells a caller where to resume.
  */
 export async function* readResponseStream(body: AsyncIterable<Uint8Array | string>, host: string): AsyncGenerator<ResponseStreamEvent> {
-  const parser = new SseParser();
-  let done = false;
-  const handle = function* (events: ReturnType<SseParser['push']>): Generator<ResponseStreamEvent> {
-    for (const ev of events) {
-      if (done) return;
-      const data = ev.data.trim();
-      if (!data || data === '[DONE]') continue;
-      let frame: unknown;
-      try {
-        frame = JSON.parse(data);
-      } catch {
-        throw new ServiceError({ kind: 'invalid-response', host, serviceMessage: `unreadable stream event: ${data.slice(0, 120)}` });
-      }
-      if (!frame || typeof frame !== 'object' || Array.isArray(frame) || typeof (frame as { type?: unknown }).type !== 'string') {
-        throw new ServiceError({ kind: 'invalid-response', host, serviceMessage: `a stream event without a type: ${data.slice(0, 120)}` });
-      }
-      const typed = frame as ResponseStreamEvent;
-      if (typed.type === 'error' || ev.event === 'error') {
-        // `{type:'error', code, message}` or `{error:{code, message}}`: both name what went wrong.
-        const f = frame as { code?: unknown; message?: unknown; error?: unknown };
-        const parsed = f.error ? parseErrorBody(data) : { code: typeof f.code === 'string' ? f.code : undefined, serviceMessage: typeof f.message === 'string' ? f.message : undefined };
-        throw new ServiceError({ kind: 'stream', host, ...parsed });
-      }
-      yield typed;
-      if (FINAL_EVENTS.has(typed.type)) done = true;
+  for await (const { event, data, frame } of jsonEvents(body, host, 'event')) {
+    if (frame === DONE) continue;
+    if (!frame || typeof frame !== 'object' || Array.isArray(frame) || typeof (frame as { type?: unknown }).type !== 'string') {
+      throw new ServiceError({ kind: 'invalid-response', host, serviceMessage: `a stream event without a type: ${data.slice(0, 120)}` });
     }
-  };
-  const parse = (chunk?: Uint8Array | string) => {
-    try {
-      return chunk === undefined ? parser.end() : parser.push(chunk);
-    } catch (err) {
-      if (err instanceof SseLimitError) throw new ServiceError({ kind: 'invalid-response', host, serviceMessage: err.message });
-      throw err;
+    const typed = frame as ResponseStreamEvent;
+    if (typed.type === 'error' || event === 'error') {
+      // `{type:'error', code, message}` or `{error:{code, message}}`: both name what went wrong.
+      const f = frame as { code?: unknown; message?: unknown; error?: unknown };
+      const parsed = f.error ? parseErrorBody(data) : { code: typeof f.code === 'string' ? f.code : undefined, serviceMessage: typeof f.message === 'string' ? f.message : undefined };
+      throw new ServiceError({ kind: 'stream', host, ...parsed });
     }
-  };
-  for await (const chunk of body) {
-    yield* handle(parse(chunk));
-    if (done) return;
+    yield typed;
+    if (FINAL_EVENTS.has(typed.type)) return;
   }
-  yield* handle(parse());
-  if (!done) throw new ServiceError({ kind: 'stream', host, code: 'incomplete', serviceMessage: 'the stream ended before the response was complete' });
+  throw new ServiceError({ kind: 'stream', host, code: 'incomplete', serviceMessage: 'the stream ended before the response was complete' });
 }
 
 /** Folds events into the reply; `add` returns which visible text an event added. */
