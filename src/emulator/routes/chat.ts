@@ -6,7 +6,7 @@ import { countChatPromptTokens, readMessages, type ReadMessage } from '../chatMe
 import { reply, tokenPieces, countTokens } from '../responder';
 import { parseToolChoice, parseTools, planToolCall, toolResultReply, type PlannedCall, type ToolChoice, type ToolSpec } from '../tools';
 import type { Route, RouteContext } from '../router';
-import { HttpError, azureError, invalidRequest, nowSeconds, randomId, sendJson } from '../wire';
+import { HttpError, azureError, invalidRequest, nowSeconds, randomId, sendJson, writeOrDrain } from '../wire';
 
 const SAFE = { filtered: false, severity: 'safe' };
 const SAFE_RESULTS = { hate: SAFE, self_harm: SAFE, sexual: SAFE, violence: SAFE };
@@ -167,18 +167,7 @@ async function streamChat(
       closed = true;
       return;
     }
-    // Wait for drain on a slow reader, but never for a socket that is already gone.
-    if (!res.write(`data: ${typeof frame === 'string' ? frame : JSON.stringify(frame)}\n\n`) && !res.destroyed) {
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          res.off('drain', done);
-          res.off('close', done);
-          resolve();
-        };
-        res.on('drain', done);
-        res.on('close', done);
-      });
-    }
+    await writeOrDrain(res, `data: ${typeof frame === 'string' ? frame : JSON.stringify(frame)}\n\n`);
   };
   const chunk = (choices: unknown[], usage: unknown = null) => ({ id: s.id, object: 'chat.completion.chunk', created: s.created, model: s.model, system_fingerprint: 'fp_emulator', choices, usage });
   await write({ id: '', object: '', created: 0, model: '', prompt_filter_results: PROMPT_FILTER, choices: [], usage: null });

@@ -7,7 +7,7 @@ import type { ServerResponse } from 'node:http';
 import { countTokens, reply } from '../responder';
 import type { Route, RouteContext } from '../router';
 import { planToolCall, toolResultReply } from '../tools';
-import { azureError, invalidRequest, nowSeconds, randomId, sendJson } from '../wire';
+import { azureError, invalidRequest, nowSeconds, randomId, sendJson, writeOrDrain } from '../wire';
 import { EventLog } from '../responses/eventLog';
 import { countItemTokens, lastUserText, parseResponseRequest, type ResponseRequest } from '../responses/request';
 import { FINAL, cancelRun, runResponse, type Plan, type StoredResponse, type Timing } from '../responses/run';
@@ -89,18 +89,7 @@ async function pipeEvents(ctx: RouteContext, log: EventLog, after: number, onRea
   });
   for await (const ev of log.read(after, gone.signal)) {
     if (res.destroyed) break;
-    // Wait for a slow reader, never for a socket that is gone.
-    if (!res.write(`event: ${ev.type}\ndata: ${ev.json}\n\n`) && !res.destroyed) {
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          res.off('drain', done);
-          res.off('close', done);
-          resolve();
-        };
-        res.on('drain', done);
-        res.on('close', done);
-      });
-    }
+    await writeOrDrain(res, `event: ${ev.type}\ndata: ${ev.json}\n\n`);
   }
   if (!res.destroyed) res.end();
 }
