@@ -84,9 +84,10 @@ describe('append log on disk', () => {
     const path = join(dir(), 'log.jsonl');
     const seen: string[][] = [];
     let other = true;
+    let late = 'late1\nlate2';
     const log = new AppendLog(path, 4, async (lines) => {
-      // Another window appends (without a final newline) before this one has read the file.
-      if (other) appendFileSync(path, 'late1\nlate2');
+      // Another window appends (the first time without a final newline) before this one has read the file.
+      if (other) appendFileSync(path, late);
       other = false;
       const all: string[] = [];
       for await (const l of lines) all.push(l);
@@ -97,9 +98,16 @@ describe('append log on disk', () => {
     assert.deepEqual(seen[0], ['a', 'b', 'c', 'd'], 'the compactor reads the file as it was, not the late lines');
     assert.equal(readFileSync(path, 'utf8'), 'd\nlate1\nlate2\n');
     // Three lines now: one more reaches the limit of four.
+    other = true;
+    late = 'late3\n';
     await log.append('e');
     assert.deepEqual(seen[1], ['d', 'late1', 'late2', 'e']);
-    assert.equal(readFileSync(path, 'utf8'), 'e\n');
+    assert.equal(readFileSync(path, 'utf8'), 'e\nlate3\n', 'a late line ending in a newline gets no second one');
+    // Two lines: two more reach the limit.
+    await log.append('f');
+    assert.equal(seen.length, 2);
+    await log.append('g');
+    assert.deepEqual(seen[2], ['e', 'late3', 'f', 'g']);
   });
 
   it('clear drops what was waiting and replaces the file for every window, even one holding the lock for a moment', async () => {
