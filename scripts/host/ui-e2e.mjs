@@ -156,7 +156,10 @@ async function reasoningThroughTheUi(page, emulator, artifacts) {
   await input.press('Enter');
   await chat.locator('#status', { hasText: 'Background reply' }).waitFor({ timeout: 10_000 });
   await page.screenshot({ path: join(artifacts, 'chat-background-running.png') });
-  await chat.locator('.turn.assistant', { hasText: 'You said: later please' }).locator('.turn-foot', { hasText: 'tokens' }).waitFor({ timeout: 30_000 });
+  const later = chat.locator('.turn.assistant', { hasText: 'You said: later please' });
+  await later.locator('.turn-foot', { hasText: 'tokens' }).waitFor({ timeout: 30_000 });
+  await chat.locator('details.settings > summary').click();
+  await later.scrollIntoViewIfNeeded();
   await page.screenshot({ path: join(artifacts, 'chat-background-done.png') });
 }
 
