@@ -50,6 +50,8 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi {
   const emulator = new EmulatorController(context);
   const chat = new ChatManager(context, store, clients);
   const listener = new ListenerController(context.globalStorageUri, store, endpoints);
+  // Background chat replies finish as soon as their response.* delivery is verified.
+  context.subscriptions.push(chat.watchResponseEvents(listener));
   const eventsTree = new EventsTree(listener);
   const lm = new LanguageModels(context, store, auth, clients, tree);
   const services: Services = { context, store, auth, clients, endpoints, tree, emulator, chat, listener, eventsTree, lm };

@@ -148,6 +148,19 @@ async function reasoningThroughTheUi(page, emulator, artifacts) {
   await section.locator('.reasoning-text', { hasText: 'The user asked' }).waitFor();
   await reply.locator('.code-block').first().waitFor();
   await page.screenshot({ path: join(artifacts, 'chat-reasoning.png') });
+
+  // In the background: the status line counts the time while the service works, then the answer fills in.
+  await chat.locator('details.settings > summary').click();
+  await chat.locator('#background').check();
+  await input.fill('later please');
+  await input.press('Enter');
+  await chat.locator('#status', { hasText: 'Background reply' }).waitFor({ timeout: 10_000 });
+  await page.screenshot({ path: join(artifacts, 'chat-background-running.png') });
+  const later = chat.locator('.turn.assistant', { hasText: 'You said: later please' });
+  await later.locator('.turn-foot', { hasText: 'tokens' }).waitFor({ timeout: 30_000 });
+  await chat.locator('details.settings > summary').click();
+  await later.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(artifacts, 'chat-background-done.png') });
 }
 
 async function listenThroughTheUi(page, emulator, artifacts) {
@@ -189,7 +202,7 @@ export async function runUiTests(chromium, root, artifacts, vsix) {
   const tests = [
     ['UI: add a connection through the command palette wizard and see its deployments in the sidebar', addConnectionThroughTheUi],
     ['UI: chat in the panel: streamed markdown with usage, HTML in a reply executes nothing, Stop ends a reply, the panel survives a reload', chatThroughTheUi],
-    ['UI: chat with a Responses-only deployment: the reasoning summary in a collapsed section, reasoning tokens in the usage line', reasoningThroughTheUi],
+    ['UI: chat with a Responses-only deployment: the reasoning summary in a collapsed section, reasoning tokens in the usage line, a reply in the background', reasoningThroughTheUi],
     ['UI: Start Listening from the palette, a delivery appears verified in the Webhook Events view and is still there after a reload', listenThroughTheUi],
   ];
   let passed = 0;

@@ -4,7 +4,7 @@
  * `response.*` webhook delivery for it arrives (the listener calls `wake`).
  */
 import type { AzureOpenAIClient } from '../service/client';
-import type { ResponseObject, Usage } from '../service/types';
+import type { ResponseObject, ResponseStatus, Usage } from '../service/types';
 import type { ModelProfile } from './modelProfile';
 import type { RunInput, RunResult } from './chatEngine';
 import { buildResponseRequest } from './responsesEngine';
@@ -53,7 +53,7 @@ export async function followResponse(
   client: AzureOpenAIClient,
   id: string,
   signal: AbortSignal,
-  onStatus: (status: string) => void,
+  onStatus: (status: ResponseStatus) => void,
   waker = new Waker(),
 ): Promise<ResponseObject | undefined> {
   for (let poll = 0; poll < MAX_POLLS && !signal.aborted; poll++) {

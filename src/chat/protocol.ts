@@ -25,6 +25,8 @@ export interface ChatParams {
   api?: ChatApi;
   /** Reasoning models only. */
   reasoningEffort?: ReasoningEffort;
+  /** Send replies in the background (Responses API): followed by id, cancellable, kept across reloads. */
+  background?: boolean;
 }
 
 export interface ChatErrorInfo {
@@ -56,7 +58,12 @@ export interface ChatTurn {
   responseId?: string;
   /** What the engine changed to get an answer (a parameter dropped, the API switched). */
   notes?: string[];
+  /** A background reply's status on the service (queued, in_progress, then final). */
+  backgroundStatus?: BackgroundStatus;
 }
+
+export type BackgroundStatus = 'queued' | 'in_progress' | 'completed' | 'failed' | 'cancelled' | 'incomplete';
+const BACKGROUND_STATUSES: readonly string[] = ['queued', 'in_progress', 'completed', 'failed', 'cancelled', 'incomplete'];
 
 export interface DeploymentOption {
   connectionId: string;
@@ -83,6 +90,7 @@ export type HostMessage =
   | { type: 'turnStarted'; turn: ChatTurn }
   | { type: 'delta'; turnId: string; text: string }
   | { type: 'reasoningDelta'; turnId: string; text: string }
+  | { type: 'backgroundStatus'; turnId: string; status: BackgroundStatus; elapsedSeconds: number }
   | { type: 'turnFinished'; turn: ChatTurn }
   | { type: 'retryCountdown'; turnId: string; seconds: number }
   | { type: 'restoreDraft'; text: string };
@@ -138,6 +146,10 @@ export function parseParams(v: unknown): Partial<ChatParams> | undefined {
     if (v.reasoningEffort !== null && !EFFORTS.includes(v.reasoningEffort as string)) return undefined;
     out.reasoningEffort = (v.reasoningEffort as ReasoningEffort | null) ?? undefined;
   }
+  if (v.background !== undefined) {
+    if (v.background !== null && typeof v.background !== 'boolean') return undefined;
+    out.background = v.background === true ? true : undefined;
+  }
   if (v.apiVersion !== undefined) {
     if (!isStr(v.apiVersion, 64) || !/^[\w.-]*$/.test(v.apiVersion)) return undefined;
     out.apiVersion = v.apiVersion || undefined;
@@ -180,7 +192,8 @@ function optionalTurnFields(v: Obj): boolean {
     (v.api === undefined || v.api === 'chat' || v.api === 'responses') &&
     (v.reasoningSummary === undefined || isStr(v.reasoningSummary)) &&
     (v.responseId === undefined || isStr(v.responseId, 200)) &&
-    (v.notes === undefined || (Array.isArray(v.notes) && v.notes.length <= 20 && v.notes.every((n) => isStr(n, 1000))))
+    (v.notes === undefined || (Array.isArray(v.notes) && v.notes.length <= 20 && v.notes.every((n) => isStr(n, 1000)))) &&
+    (v.backgroundStatus === undefined || BACKGROUND_STATUSES.includes(v.backgroundStatus as string))
   );
 }
 
@@ -212,6 +225,10 @@ export function parseHostMessage(v: unknown): HostMessage | undefined {
     case 'delta':
     case 'reasoningDelta':
       return isStr(v.turnId, 200) && isStr(v.text) ? { type: v.type, turnId: v.turnId, text: v.text } : undefined;
+    case 'backgroundStatus':
+      return isStr(v.turnId, 200) && BACKGROUND_STATUSES.includes(v.status as string) && isNum(v.elapsedSeconds)
+        ? { type: 'backgroundStatus', turnId: v.turnId, status: v.status as BackgroundStatus, elapsedSeconds: v.elapsedSeconds }
+        : undefined;
     case 'retryCountdown':
       return isStr(v.turnId, 200) && isNum(v.seconds) ? { type: 'retryCountdown', turnId: v.turnId, seconds: v.seconds } : undefined;
     case 'restoreDraft':

@@ -4,7 +4,7 @@ import { startEmulator, type Emulator } from '../../src/emulator/server';
 import type { ChatTurn, HostMessage } from '../../src/chat/protocol';
 import type { ConnectionInfo } from '../../src/vscode/connections/connectionStore';
 import type { ChatPanel } from '../../src/vscode/chat/chatPanel';
-import { clearConnections, workbench } from './support';
+import { clearConnections, eventually, workbench } from './support';
 
 const exec = <T>(cmd: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(`aoaiWorkbench.${cmd}`, ...args);
 
@@ -16,6 +16,8 @@ describe('chat panel on the Responses API', () => {
     emu = await startEmulator({
       config: {
         streamTokenDelayMs: 1,
+        responseQueuedMs: 300,
+        responseInProgressMs: 600,
         deployments: [
           { name: 'gpt-5-codex', model: 'gpt-5-codex', version: '2025-09-15', sku: 'GlobalStandard', capacity: 20, requestsPerMinute: 1000, tokensPerMinute: 1e7 },
           // The name hides the model: the deployments list tells the panel which model it is.
@@ -75,5 +77,55 @@ describe('chat panel on the Responses API', () => {
     assert.match(reply.content, /You said: hi team/);
     assert.equal(reply.notes, undefined, 'no refused Chat Completions request first');
     assert.ok(emu.stats.requests - before <= 2, 'at most the deployments list and the response');
+  });
+
+  async function openPanel(deployment: string): Promise<{ panel: ChatPanel; posted: HostMessage[] }> {
+    const res = await exec<{ conversationId: string }>('openChat', { connectionId: conn.id, deployment });
+    const panel = (await workbench()).services.chat.panel(res!.conversationId)!;
+    const posted: HostMessage[] = [];
+    panel.onDidPost((m) => posted.push(m));
+    await panel.receive({ type: 'setParams', params: { background: true } });
+    return { panel, posted };
+  }
+
+  it('a background reply shows its status while queued and in progress, then its answer; Stop cancels one', async () => {
+    const { panel, posted } = await openPanel('gpt-5-codex');
+    await panel.receive({ type: 'send', text: 'later please' });
+    await panel.idle();
+    const statuses = posted.filter((m): m is Extract<HostMessage, { type: 'backgroundStatus' }> => m.type === 'backgroundStatus').map((m) => m.status);
+    assert.equal(statuses[0], 'queued');
+    assert.ok(statuses.includes('in_progress') || statuses.includes('completed'));
+    const reply = panel.conversation.turns.at(-1)!;
+    assert.equal(reply.error, undefined, reply.error?.message);
+    assert.equal(reply.backgroundStatus, 'completed');
+    assert.match(reply.content, /You said: later please/);
+    assert.match(reply.reasoningSummary ?? '', /The user asked/);
+
+    const sending = panel.receive({ type: 'send', text: 'never mind' });
+    await eventually(() => posted.some((m) => m.type === 'backgroundStatus' && m.turnId !== reply.id));
+    await panel.receive({ type: 'stop' });
+    await sending;
+    await panel.idle();
+    const cancelled = panel.conversation.turns.at(-1)!;
+    assert.equal(cancelled.backgroundStatus, 'cancelled');
+    assert.equal(cancelled.stopped, true);
+  });
+
+  it('a background reply goes on when its panel closes, and is picked up again by id when the conversation reopens', async () => {
+    const { panel, posted } = await openPanel('gpt-5-codex');
+    const id = panel.conversation.id;
+    const sending = panel.receive({ type: 'send', text: 'while I am away' });
+    await eventually(() => posted.some((m) => m.type === 'backgroundStatus'));
+    panel.panel.dispose();
+    await sending;
+    const saved = await (await workbench()).services.chat.conversations.load(id);
+    assert.equal(saved?.turns.at(-1)?.backgroundStatus, 'queued', 'saved while queued');
+    await exec('openConversation', { conversationId: id });
+    const reopened = (await workbench()).services.chat.panel(id)!;
+    await reopened.receive({ type: 'ready' });
+    await reopened.idle();
+    const reply = reopened.conversation.turns.at(-1)!;
+    assert.equal(reply.backgroundStatus, 'completed');
+    assert.match(reply.content, /You said: while I am away/);
   });
 });

@@ -5,6 +5,8 @@ import type { RunInput } from '../../src/chat/chatEngine';
 import { modelProfile } from '../../src/chat/modelProfile';
 import { startEmulator, type Emulator } from '../../src/emulator/server';
 import { AzureOpenAIClient } from '../../src/service/client';
+import { ServiceError } from '../../src/service/errors';
+import { ResponseAccumulator } from '../../src/service/responsesStream';
 import { startReceiver } from '../support/receiver';
 
 describe('background replies on the Responses API', () => {
@@ -73,6 +75,26 @@ describe('background replies on the Responses API', () => {
     const other = await startBackground(input('gpt-4o', 'left alone'), modelProfile('gpt-4o'), []);
     const following = followResponse(client, other.id, ac.signal, () => ac.abort());
     assert.equal(await following, undefined, 'the panel closed: no result, the response goes on');
+  });
+
+  it('the client resumes a background stream after the last event it saw, and deletes a response', async () => {
+    const seqs: number[] = [];
+    let id = '';
+    for await (const ev of client.streamResponse({ model: 'gpt-4o', input: '/long 40', background: true, store: true })) {
+      seqs.push(ev.sequence_number!);
+      id = ev.response?.id ?? id;
+      if (seqs.length === 2) break;
+    }
+    const acc = new ResponseAccumulator();
+    for await (const ev of client.resumeResponse(id, seqs.at(-1)!)) {
+      seqs.push(ev.sequence_number!);
+      acc.add(ev);
+    }
+    assert.deepEqual(seqs, seqs.map((_, i) => i), 'no event twice, none lost');
+    assert.equal(acc.status, 'completed');
+    assert.equal(acc.content, resultOf(await client.getResponse(id), 0).content);
+    await client.deleteResponse(id);
+    await assert.rejects(client.getResponse(id), (e: unknown) => e instanceof ServiceError && e.status === 404);
   });
 
   async function subscribe(url: string): Promise<string> {

@@ -21,4 +21,15 @@ describe('chat protocol: Responses API fields', () => {
       assert.equal(parseHostMessage({ type: 'turnFinished', turn: { ...turn, ...bad } }), undefined, JSON.stringify(bad));
     }
   });
+
+  it('takes the background switch and background statuses; refuses unknown statuses', () => {
+    assert.deepEqual(parseParams({ background: true }), { background: true });
+    assert.ok('background' in parseParams({ background: null })! && parseParams({ background: false })!.background === undefined);
+    assert.equal(parseParams({ background: 'yes' }), undefined);
+    assert.deepEqual(parseHostMessage({ type: 'backgroundStatus', turnId: 't', status: 'in_progress', elapsedSeconds: 3 }), { type: 'backgroundStatus', turnId: 't', status: 'in_progress', elapsedSeconds: 3 });
+    assert.equal(parseHostMessage({ type: 'backgroundStatus', turnId: 't', status: 'sleeping', elapsedSeconds: 3 }), undefined);
+    const turn = { id: 't1', role: 'assistant', content: '', createdAt: 1, backgroundStatus: 'queued' };
+    assert.ok(parseHostMessage({ type: 'turnFinished', turn }));
+    assert.equal(parseHostMessage({ type: 'turnFinished', turn: { ...turn, backgroundStatus: 'done' } }), undefined);
+  });
 });

@@ -145,6 +145,9 @@ function handle(msg: HostMessage): void {
       stickToBottomNextFrame();
       break;
     }
+    case 'backgroundStatus':
+      statusEl.textContent = `Background reply ${msg.status.replace('_', ' ')} for ${msg.elapsedSeconds} s. It goes on if you close the panel; Stop cancels it.`;
+      break;
     case 'retryCountdown':
       statusEl.textContent = `Rate limited by the service: retrying in ${msg.seconds} s. Press Stop to give up.`;
       break;
@@ -157,7 +160,9 @@ function handle(msg: HostMessage): void {
       streams.delete(msg.turn.id);
       const el = elementOf({ ...msg.turn, content: '' });
       const body = el.querySelector<HTMLElement>('.turn-body')!;
-      if (stream) {
+      statusEl.textContent = '';
+      // A background reply arrives whole, not as a stream: render it from the turn.
+      if (stream && stream.content === msg.turn.content) {
         // Keep the DOM the stream built; one final render makes it exact.
         stream.finish();
         body.replaceWith(stream.element);

@@ -23,6 +23,7 @@ export function chatBodyHtml(): string {
     <label for="reasoning-effort">Reasoning effort</label><select id="reasoning-effort">
       <option value="">model default</option><option>minimal</option><option>low</option><option>medium</option><option>high</option>
     </select>
+    <label for="background">In the background</label><span><input id="background" type="checkbox"> replies run on the service (Responses API); Stop cancels them</span>
   </div>
 </details>
 <main id="messages" role="log" aria-live="polite" aria-label="Conversation"></main>

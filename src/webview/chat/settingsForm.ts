@@ -3,7 +3,7 @@ import type { ChatParams, ConversationView, DeploymentOption } from '../../chat/
 
 export const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
-export const PARAM_FIELDS = ['system-prompt', 'temperature', 'top-p', 'max-tokens', 'route', 'api-version', 'api', 'reasoning-effort'];
+export const PARAM_FIELDS = ['system-prompt', 'temperature', 'top-p', 'max-tokens', 'route', 'api-version', 'api', 'reasoning-effort', 'background'];
 
 /** The deployment picker: every deployment offered, and the conversation's own even when not listed. */
 export function renderDeployments(deploymentSelect: HTMLSelectElement, deployments: DeploymentOption[], conversation: ConversationView | undefined): void {
@@ -41,6 +41,7 @@ export function renderSettings(p: ChatParams): void {
   set('api-version', p.apiVersion ?? '');
   set('api', p.api ?? '');
   set('reasoning-effort', p.reasoningEffort ?? '');
+  $<HTMLInputElement>('background').checked = p.background === true;
   $<HTMLInputElement>('api-version').disabled = p.route !== 'deployment';
 }
 
@@ -59,6 +60,7 @@ export function readParams(): Partial<ChatParams> {
     apiVersion: $<HTMLInputElement>('api-version').value.trim(),
     api: $<HTMLSelectElement>('api').value || null,
     reasoningEffort: $<HTMLSelectElement>('reasoning-effort').value || null,
+    background: $<HTMLInputElement>('background').checked || null,
   };
   $<HTMLInputElement>('api-version').disabled = params.route !== 'deployment';
   return params as Partial<ChatParams>;
