@@ -34,6 +34,9 @@ const builds = [
   { ...common, entryPoints: { emulator: 'src/emulator/cli.ts' }, outdir: 'dist', plugins: [emulatorFromLibrary] },
   // The emulator as a library, required by the extension only when the user starts it.
   { ...common, entryPoints: { 'emulator-lib': 'src/emulator/server.ts' }, outdir: 'dist' },
+  // The network stack (undici, clients, chat engine, listener, tunnels), required on first use
+  // (src/vscode/bundles.ts): activation draws the trees and registers commands without it.
+  { ...common, entryPoints: { network: 'src/bundles/network.ts' }, outdir: 'dist' },
   // @azure/identity (Azure CLI, DefaultAzureCredential), required only when a connection uses it.
   { ...common, entryPoints: { identity: 'src/auth/identity.ts' }, outdir: 'dist' },
   // The chat panel's page script (runs in the webview, a browser).

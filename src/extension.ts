@@ -42,11 +42,11 @@ export const TEST_INTERNALS_COMMAND = 'aoaiWorkbench.test.internals';
 
 export function activate(context: vscode.ExtensionContext): WorkbenchApi {
   const store = new ConnectionStore(context.secrets);
-  const auth = new AuthManager(context);
+  const auth = new AuthManager();
   const clients = new ClientCache(store, auth);
   const endpoints = new WebhookEndpoints(store, clients);
   const tree = new ResourcesTree(store, clients, endpoints);
-  const emulator = new EmulatorController(context);
+  const emulator = new EmulatorController();
   const chat = new ChatManager(context, store, clients);
   const listener = new ListenerController(context.globalStorageUri, store, endpoints);
   const eventsTree = new EventsTree(listener);

@@ -4,12 +4,12 @@
  * the user's message is saved before the request starts, so nothing typed is lost on an error.
  */
 import * as vscode from 'vscode';
-import { errorInfo, runChat } from '../../chat/chatEngine';
 import { continuationOf } from '../../chat/continuation';
 import { newId, requestMessages, titleFrom, toJson, toMarkdown, type Conversation } from '../../chat/conversation';
 import { isSafeLink, parseViewMessage, type ChatTurn, type DeploymentOption, type HostMessage, type ViewMessage } from '../../chat/protocol';
 import type { ClientCache } from '../connections/clients';
 import type { ConnectionStore } from '../connections/connectionStore';
+import { loadNetwork } from '../bundles';
 import { logError, logInfo, redact } from '../log';
 import { chatHtml } from './chatHtml';
 import type { ConversationStore } from './conversationStore';
@@ -186,7 +186,7 @@ export class ChatPanel implements vscode.Disposable {
         const client = await this.deps.clients.get(conn);
         // The model behind the deployment decides the API (the listing is cached).
         const listed = (await this.deps.deployments().catch(() => [])).find((d) => d.connectionId === c.connectionId && d.deployment === c.deployment);
-        const result = await runChat({
+        const result = await loadNetwork().runChat({
           client,
           deployment: c.deployment,
           model: listed?.model,
@@ -204,7 +204,7 @@ export class ChatPanel implements vscode.Disposable {
         const { content, usage, model, latencyMs, finishReason, stopped, api, reasoningSummary, responseId, notes } = result;
         Object.assign(turn, { content, usage, model, latencyMs, finishReason, stopped: stopped || undefined, api, reasoningSummary, responseId, notes });
       } catch (err) {
-        turn.error = errorInfo(err);
+        turn.error = loadNetwork().errorInfo(err);
         turn.error.message = redact(turn.error.message);
         logError(`Chat with ${c.deployment}: ${turn.error.message}`);
       } finally {
