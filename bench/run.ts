@@ -7,6 +7,8 @@
  * 2. Emulator throughput: chat completions per second on loopback, against a bare node:http
  *    server that answers a fixed completion (the ceiling of the machine's HTTP stack).
  * 3. Webhook listener flood: unsigned deliveries against the limits of issue #12 (memory, store).
+ * 4. Activation in the real VS Code host against a minimal extension's, and the main bundle's size
+ *    (issue #13; packages the extension first, then a few fresh windows of code-server).
  *
  * Everything runs on 127.0.0.1 with bounded loops.
  */
@@ -18,6 +20,7 @@ import { readChatStream } from '../src/service/chatStream';
 import { AzureOpenAIClient } from '../src/service/client';
 import { readResponseStream } from '../src/service/responsesStream';
 import { startEmulator } from '../src/emulator/server';
+import { benchActivation, median, type Activation } from './activation';
 import { benchListener } from './listener';
 import { benchWebview } from './webview';
 import { flood } from '../test/support/flood';
@@ -241,10 +244,60 @@ async function benchFlood(): Promise<void> {
   });
 }
 
+/** Issue #13: what every activation costs, in the host users run, beside an extension that does nothing. */
+async function benchActivationRows(): Promise<void> {
+  const r = await benchActivation();
+  const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
+  const main = r.bundles['extension.js'];
+  rows.push({ benchmark: 'Main bundle dist/extension.js (minified, what activation loads)', ours: kb(main), reference: 'limit 250 KB', ratio: ((250 * 1024) / main).toFixed(2), goal: '>= 1.00' });
+  rows.push({
+    benchmark: 'Bundles loaded on first use, not at activation',
+    ours: Object.entries(r.bundles).filter(([f]) => f !== 'extension.js').map(([f, size]) => `${f} ${kb(size)}`).join(', '),
+    reference: '-',
+    ratio: '-',
+    goal: 'info',
+  });
+  const list = (xs: Activation[], k: keyof Activation) => xs.map((a) => a[k]).join(', ');
+  console.log(`activation per window (ms), ours: ${list(r.ours, 'own')} (with the context wait: ${list(r.ours, 'total')});`);
+  console.log(`  minimal: ${list(r.minimal, 'own')} (with the context wait: ${list(r.minimal, 'total')})`);
+  console.log(`  hello (requires vscode, registers a command): ${list(r.hello, 'own')} (with the context wait: ${list(r.hello, 'total')})`);
+  const med = (xs: Activation[], k: keyof Activation) => median(xs.map((a) => a[k]));
+  const extra = med(r.ours, 'own') - med(r.minimal, 'own');
+  rows.push({
+    benchmark: `Activation in code-server: code loading + activate(), extension host's marks, median of ${r.ours.length} fresh windows`,
+    ours: `${med(r.ours, 'own')} ms (loading ${med(r.ours, 'load')} ms, activate ${med(r.ours, 'call')} ms)`,
+    reference: `${med(r.minimal, 'own')} ms (minimal extension, empty activate)`,
+    ratio: `${extra >= 0 ? '+' : ''}${extra} ms`,
+    goal: `<= +20 ms: ${extra <= 20 ? 'yes' : 'NO'}`,
+  });
+  const helloExtra = med(r.ours, 'own') - med(r.hello, 'own');
+  rows.push({
+    benchmark: 'Same windows, against a "hello world" (requires vscode, registers one command)',
+    ours: `${med(r.ours, 'own')} ms`,
+    reference: `${med(r.hello, 'own')} ms (hello world)`,
+    ratio: `${helloExtra >= 0 ? '+' : ''}${helloExtra} ms`,
+    goal: 'info',
+  });
+  rows.push({
+    benchmark: 'Same windows, from loading to activated, the wait for the extension context included',
+    ours: `${med(r.ours, 'total')} ms`,
+    reference: `${med(r.minimal, 'total')} ms (minimal extension)`,
+    ratio: `${med(r.ours, 'total') - med(r.minimal, 'total') >= 0 ? '+' : ''}${med(r.ours, 'total') - med(r.minimal, 'total')} ms`,
+    goal: 'info',
+  });
+}
+
 async function main(): Promise<void> {
-  // BENCH_ONLY=listener,sse runs a subset (names: sse, listener, flood, emulator, chat).
+  // BENCH_ONLY=listener,sse runs a subset (names: sse, listener, flood, emulator, chat, activation).
   const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
-  const all: Array<[string, () => Promise<void>]> = [['sse', benchSse], ['listener', benchWebhookListener], ['flood', benchFlood], ['emulator', benchEmulator], ['chat', benchChatPage]];
+  const all: Array<[string, () => Promise<void>]> = [
+    ['sse', benchSse],
+    ['listener', benchWebhookListener],
+    ['flood', benchFlood],
+    ['emulator', benchEmulator],
+    ['chat', benchChatPage],
+    ['activation', benchActivationRows],
+  ];
   for (const [name, run] of all) if (!only || only.includes(name)) await run();
   printTable();
   const slow = rows.filter((r) => (r.goal.startsWith('>=') && Number(r.ratio) < Number(r.goal.slice(3))) || r.goal.endsWith('NO'));
