@@ -53,6 +53,8 @@ describe('extension in a real VS Code host', () => {
       assert.ok(text(own).includes(marker), `${marker} marks ${what} in ${own}`);
       assert.ok(!main.includes(marker), `extension.js must not contain ${what} (${marker}): import it through src/vscode/bundles.ts`);
     }
+    // One copy of the API object's properties at load, not one per importing file (esbuild.mjs, vscode-once).
+    assert.equal(main.split('require("vscode")').length - 1, 1, 'extension.js requires vscode once');
     const size = statSync(bundle('extension.js')).size;
     assert.ok(size <= MAIN_BUNDLE_LIMIT, `extension.js is ${(size / 1024).toFixed(0)} KB, over the ${MAIN_BUNDLE_LIMIT / 1024} KB goal`);
   });
