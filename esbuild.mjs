@@ -27,15 +27,31 @@ const emulatorFromLibrary = {
   },
 };
 
+/**
+ * `vscode` for the extension's bundles: esbuild turns every `import * as vscode from 'vscode'` (one
+ * per file) into its own copy of the API object's hundreds of properties, each time the bundle
+ * loads. One module re-exports it instead, so activation makes that copy once.
+ */
+const vscodeOnce = {
+  name: 'vscode-once',
+  setup(build) {
+    build.onResolve({ filter: /^vscode$/ }, (args) => (args.namespace === 'vscode-once' ? { path: 'vscode', external: true } : { path: 'vscode', namespace: 'vscode-once' }));
+    build.onLoad({ filter: /.*/, namespace: 'vscode-once' }, () => ({ contents: "export * from 'vscode';", loader: 'js' }));
+  },
+};
+
 const builds = [
   // The extension: `vscode` is provided by the host at run time.
-  { ...common, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist', external: ['vscode'] },
+  { ...common, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist', plugins: [vscodeOnce] },
   // The emulator CLI: `node dist/emulator.js [--port N] ...` (a few KB: it requires emulator-lib.js).
   { ...common, entryPoints: { emulator: 'src/emulator/cli.ts' }, outdir: 'dist', plugins: [emulatorFromLibrary] },
   // The emulator as a library, required by the extension only when the user starts it.
   { ...common, entryPoints: { 'emulator-lib': 'src/emulator/server.ts' }, outdir: 'dist' },
   // The o200k tokenizer, required on the first token count VS Code's chat asks for.
   { ...common, entryPoints: { tokenizer: 'src/chat/lm/o200k.ts' }, outdir: 'dist' },
+  // The network stack (undici, clients, chat engine, listener, tunnels), required on first use
+  // (src/vscode/bundles.ts): activation draws the trees and registers commands without it.
+  { ...common, entryPoints: { network: 'src/bundles/network.ts' }, outdir: 'dist' },
   // @azure/identity (Azure CLI, DefaultAzureCredential), required only when a connection uses it.
   { ...common, entryPoints: { identity: 'src/auth/identity.ts' }, outdir: 'dist' },
   // The chat panel's page script (runs in the webview, a browser).

@@ -9,6 +9,8 @@
  * 3. Webhook listener flood: unsigned deliveries against the limits of issue #12 (memory, store).
  * 4. Token counting for VS Code's chat (the language model provider) against gpt-tokenizer called naively.
  * 5. Time to first token through the language model path against the service client directly.
+ * 6. Activation in the real VS Code host against a minimal extension's, and the main bundle's size
+ *    (issue #13; packages the extension first, then a few fresh windows of code-server).
  *
  * Everything runs on 127.0.0.1 with bounded loops.
  */
@@ -20,6 +22,7 @@ import { readChatStream } from '../src/service/chatStream';
 import { AzureOpenAIClient } from '../src/service/client';
 import { readResponseStream } from '../src/service/responsesStream';
 import { startEmulator } from '../src/emulator/server';
+import { benchActivation, median, type Activation } from './activation';
 import { benchListener } from './listener';
 import { benchLmFirstToken } from './lmFirstToken';
 import { benchTokenCount } from './tokenCount';
@@ -265,10 +268,63 @@ async function benchFirstToken(): Promise<void> {
   });
 }
 
+/** Issue #13: what every activation costs, in the host users run, beside an extension that does nothing. */
+async function benchActivationRows(): Promise<void> {
+  const r = await benchActivation();
+  const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
+  const main = r.bundles['extension.js'];
+  rows.push({ benchmark: 'Main bundle dist/extension.js (minified, what activation loads)', ours: kb(main), reference: 'limit 250 KB', ratio: ((250 * 1024) / main).toFixed(2), goal: '>= 1.00' });
+  rows.push({
+    benchmark: 'Bundles loaded on first use, not at activation',
+    ours: Object.entries(r.bundles).filter(([f]) => f !== 'extension.js').map(([f, size]) => `${f} ${kb(size)}`).join(', '),
+    reference: '-',
+    ratio: '-',
+    goal: 'info',
+  });
+  const list = (xs: Activation[], k: keyof Activation) => xs.map((a) => a[k]).join(', ');
+  console.log(`activation per window (ms), ours: ${list(r.ours, 'own')} (with the context wait: ${list(r.ours, 'total')});`);
+  console.log(`  minimal: ${list(r.minimal, 'own')} (with the context wait: ${list(r.minimal, 'total')})`);
+  console.log(`  hello (requires vscode, registers a command): ${list(r.hello, 'own')} (with the context wait: ${list(r.hello, 'total')})`);
+  const med = (xs: Activation[], k: keyof Activation) => median(xs.map((a) => a[k]));
+  const best = (xs: Activation[]) => Math.min(...xs.map((a) => a.own));
+  const signed = (ms: number) => `${ms >= 0 ? '+' : ''}${ms} ms`;
+  const extra = med(r.ours, 'own') - med(r.minimal, 'own');
+  rows.push({
+    benchmark: `Activation in code-server: code loading + activate(), extension host's marks, median of ${r.ours.length} fresh windows`,
+    ours: `${med(r.ours, 'own')} ms (best ${best(r.ours)}; medians: loading ${med(r.ours, 'load')}, activate ${med(r.ours, 'call')})`,
+    reference: `${med(r.minimal, 'own')} ms (best ${best(r.minimal)}; minimal extension, empty activate)`,
+    ratio: signed(extra),
+    goal: `<= +20 ms: ${extra <= 20 ? 'yes' : 'NO'}`,
+  });
+  rows.push({
+    benchmark: 'Same windows, against a "hello world" (requires vscode, registers one command)',
+    ours: `${med(r.ours, 'own')} ms`,
+    reference: `${med(r.hello, 'own')} ms (hello world)`,
+    ratio: signed(med(r.ours, 'own') - med(r.hello, 'own')),
+    goal: 'info',
+  });
+  rows.push({
+    benchmark: 'Same windows, from loading to activated, the wait for the extension context included',
+    ours: `${med(r.ours, 'total')} ms`,
+    reference: `${med(r.minimal, 'total')} ms (minimal extension)`,
+    ratio: signed(med(r.ours, 'total') - med(r.minimal, 'total')),
+    goal: 'info',
+  });
+}
+
 async function main(): Promise<void> {
-  // BENCH_ONLY=listener,sse runs a subset (names: sse, listener, flood, emulator, chat, tokens, firsttoken).
+  // BENCH_ONLY=listener,sse runs a subset (names: sse, listener, flood, emulator, chat, tokens, firsttoken, activation).
   const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
-  const all: Array<[string, () => Promise<void>]> = [['sse', benchSse], ['listener', benchWebhookListener], ['flood', benchFlood], ['emulator', benchEmulator], ['chat', benchChatPage], ['tokens', benchTokens], ['firsttoken', benchFirstToken]];
+  const all: Array<[string, () => Promise<void>]> = [
+    ['sse', benchSse],
+    ['listener', benchWebhookListener],
+    ['flood', benchFlood],
+    ['emulator', benchEmulator],
+    ['chat', benchChatPage],
+    ['tokens', benchTokens],
+    ['firsttoken', benchFirstToken],
+    ['activation', benchActivationRows],
+  ];
   for (const [name, run] of all) if (!only || only.includes(name)) await run();
   printTable();
   const slow = rows.filter((r) => (r.goal.startsWith('>=') && Number(r.ratio) < Number(r.goal.slice(3))) || r.goal.endsWith('NO'));

@@ -52,7 +52,7 @@ async function main() {
 Azure OpenAI Workbench is running.
 
   VS Code:   ${url}
-  Emulator:  ${emulator.url}/openai/v1/  (VS Code has it in its environment: accept "Import" when asked)
+  Emulator:  ${emulator.url}/openai/v1/  (VS Code has it in its environment: the Azure OpenAI view offers to import it)
   Key:       ${emulator.key}  (a throwaway key for this emulator run only)
 
 Open the VS Code address in your browser, then the Azure OpenAI view in the activity bar.

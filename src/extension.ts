@@ -43,17 +43,17 @@ export const TEST_INTERNALS_COMMAND = 'aoaiWorkbench.test.internals';
 
 export function activate(context: vscode.ExtensionContext): WorkbenchApi {
   const store = new ConnectionStore(context.secrets);
-  const auth = new AuthManager(context);
+  const auth = new AuthManager();
   const clients = new ClientCache(store, auth);
   const endpoints = new WebhookEndpoints(store, clients);
   const tree = new ResourcesTree(store, clients, endpoints);
-  const emulator = new EmulatorController(context);
+  const emulator = new EmulatorController();
   const chat = new ChatManager(context, store, clients);
   const listener = new ListenerController(context.globalStorageUri, store, endpoints);
   // Background chat replies finish as soon as their response.* delivery is verified.
   context.subscriptions.push(chat.watchResponseEvents(listener));
   const eventsTree = new EventsTree(listener);
-  const lm = new LanguageModels(context, store, auth, clients, tree);
+  const lm = new LanguageModels(store, auth, clients, tree);
   const services: Services = { context, store, auth, clients, endpoints, tree, emulator, chat, listener, eventsTree, lm };
 
   context.subscriptions.push(

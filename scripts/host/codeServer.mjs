@@ -17,8 +17,8 @@ export function freePort() {
 }
 
 /**
- * @param {{ port?: number, env?: Record<string,string>, extraArgs?: string[], folder?: string, vsix?: string }} opts
- *   vsix: a package to install into this run's extensions folder first, as a user would.
+ * @param {{ port?: number, env?: Record<string,string>, extraArgs?: string[], folder?: string, vsix?: string | string[] }} opts
+ *   vsix: the package(s) to install into this run's extensions folder first, as a user would.
  * @returns {Promise<{ url: string, port: number, root: string, folder: string, output: () => string, stop: () => Promise<void> }>}
  */
 export async function startCodeServer(opts = {}) {
@@ -122,7 +122,8 @@ function removeAbandonedRuns(base) {
 
 /** code-server's own `--install-extension`, the way a user installs a .vsix. */
 function installVsix(p, dirs, vsix) {
-  const args = [p.codeServerEntry, '--install-extension', vsix, '--extensions-dir', dirs.extensions, '--user-data-dir', dirs.userData];
+  const packages = [vsix].flat().flatMap((v) => ['--install-extension', v]);
+  const args = [p.codeServerEntry, ...packages, '--extensions-dir', dirs.extensions, '--user-data-dir', dirs.userData];
   try {
     execFileSync(p.node, args, { env: node24Env(p), stdio: ['ignore', 'pipe', 'pipe'] });
   } catch (err) {

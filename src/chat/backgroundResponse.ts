@@ -7,9 +7,9 @@ import type { AzureOpenAIClient } from '../service/client';
 import type { ResponseObject, ResponseStatus, Usage } from '../service/types';
 import type { ModelProfile } from './modelProfile';
 import type { RunInput, RunResult } from './chatEngine';
+import { FINAL_STATUSES } from './protocol';
 import { buildResponseRequest } from './responsesEngine';
 
-export const FINAL_STATUSES: ReadonlySet<string> = new Set(['completed', 'failed', 'cancelled', 'incomplete']);
 
 /** Polling waits: short at first, then no more than every 5 s. */
 const BACKOFF_MS = [500, 1000, 2000, 3000, 5000];

@@ -63,6 +63,8 @@ export interface ChatTurn {
 }
 
 export type BackgroundStatus = 'queued' | 'in_progress' | 'completed' | 'failed' | 'cancelled' | 'incomplete';
+/** The statuses a background response ends in. */
+export const FINAL_STATUSES: ReadonlySet<string> = new Set<BackgroundStatus>(['completed', 'failed', 'cancelled', 'incomplete']);
 const BACKGROUND_STATUSES: readonly string[] = ['queued', 'in_progress', 'completed', 'failed', 'cancelled', 'incomplete'];
 
 export interface DeploymentOption {

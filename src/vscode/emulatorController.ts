@@ -4,16 +4,13 @@
  */
 import * as vscode from 'vscode';
 import type { Emulator } from '../emulator/server';
+import { loadEmulator } from './bundles';
 import { ContextKeys } from './contributions';
 import { logInfo } from './log';
 import { setContext } from './settings';
 
-type EmulatorModule = typeof import('../emulator/server');
-
 export class EmulatorController implements vscode.Disposable {
   private running: Emulator | undefined;
-
-  constructor(private readonly context: vscode.ExtensionContext) {}
 
   get current(): Emulator | undefined {
     return this.running;
@@ -22,8 +19,7 @@ export class EmulatorController implements vscode.Disposable {
   async start(): Promise<Emulator> {
     if (this.running) return this.running;
     // A separate bundle, required on demand: activation never pays for it.
-    const mod = require(this.context.asAbsolutePath('dist/emulator-lib.js')) as EmulatorModule;
-    this.running = await mod.startEmulator({
+    this.running = await loadEmulator().startEmulator({
       host: '127.0.0.1',
       port: 0,
       config: { streamTokenDelayMs: 15 },

@@ -1,11 +1,17 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ConnectionInfo } from '../../src/vscode/connections/connectionStore';
 import { EXTENSION_ID, publicApi, workbench } from './support';
 
 const ext = () => vscode.extensions.getExtension(EXTENSION_ID)!;
+/** Read when this file loads, before any test activates the extension. */
+const activeBeforeTheTests = ext().isActive;
+const bundle = (name: string) => join(ext().extensionPath, 'dist', name);
+const loadedBundles = () => Object.keys(require.cache).filter((p) => p.startsWith(join(ext().extensionPath, 'dist')));
+/** The main bundle's goal (issue #13): what every activation loads and parses. */
+const MAIN_BUNDLE_LIMIT = 250 * 1024;
 
 describe('extension in a real VS Code host', () => {
   it('activates and contributes its commands and view', async () => {
@@ -21,17 +27,48 @@ describe('extension in a real VS Code host', () => {
     for (const devOnly of ['src', 'node_modules', 'test']) assert.ok(!existsSync(join(installed, devOnly)), `${installed} has ${devOnly}/: the tests run against the checkout`);
   });
 
-  it('keeps activation cheap: @azure/identity and the emulator are not loaded until used', () => {
-    const loaded = Object.keys(require.cache).filter((p) => p.includes(ext().extensionPath));
-    assert.ok(loaded.some((p) => p.endsWith('extension.js')), 'the extension bundle is in the module cache');
-    assert.deepEqual(loaded.filter((p) => /dist[\\/](identity|emulator-lib)\.js$/.test(p)), []);
+  it('does not start with VS Code: it activates on its views, its commands and a chat panel to restore', () => {
+    assert.equal(activeBeforeTheTests, false, 'something activated the extension before any test used it');
+    // Views and contributed commands activate it implicitly (VS Code 1.74+); nothing at start-up.
+    assert.deepEqual(ext().packageJSON.activationEvents, ['onWebviewPanel:aoaiWorkbench.chat']);
+  });
+
+  it('keeps activation cheap: the network stack, @azure/identity and the emulator are not loaded until used', () => {
+    const loaded = loadedBundles();
+    assert.ok(loaded.includes(bundle('extension.js')), `the extension bundle is in the module cache: ${loaded.join(', ')}`);
+    assert.deepEqual(loaded.filter((p) => /dist[\\/](network|identity|emulator-lib)\.js$/.test(p)), []);
     // Not loaded, and not bundled into the extension either: the code lives only in its own bundle.
-    const bundle = (name: string) => readFileSync(join(ext().extensionPath, 'dist', name), 'utf8');
-    const main = bundle('extension.js');
+    const text = (name: string) => readFileSync(bundle(name), 'utf8');
+    const main = text('extension.js');
     // Markers that survive minification: the package is built with --production.
-    for (const [marker, own] of [['ManagedIdentityCredential', 'identity.js'], ['o200k_base', 'emulator-lib.js']]) {
-      assert.ok(bundle(own).includes(marker), `${marker} marks ${own}`);
-      assert.ok(!main.includes(marker), `extension.js must not contain ${own}'s code (${marker})`);
+    const markers = [
+      ['UND_ERR_CONNECT_TIMEOUT', 'network.js', 'undici'],
+      ['Azure Resource Manager denied access', 'network.js', "the service's errors (one ServiceError class, beside the clients that throw it)"],
+      ['webhook-signature', 'network.js', 'the webhook listener'],
+      ['axios', 'network.js', "the localtunnel client's HTTP library"],
+      ['ManagedIdentityCredential', 'identity.js', '@azure/identity'],
+      ['o200k_base', 'emulator-lib.js', "the emulator's tokenizer"],
+    ];
+    for (const [marker, own, what] of markers) {
+      assert.ok(text(own).includes(marker), `${marker} marks ${what} in ${own}`);
+      assert.ok(!main.includes(marker), `extension.js must not contain ${what} (${marker}): import it through src/vscode/bundles.ts`);
+    }
+    // One copy of the API object's properties at load, not one per importing file (esbuild.mjs, vscode-once).
+    assert.equal(main.split('require("vscode")').length - 1, 1, 'extension.js requires vscode once');
+    const size = statSync(bundle('extension.js')).size;
+    assert.ok(size <= MAIN_BUNDLE_LIMIT, `extension.js is ${(size / 1024).toFixed(0)} KB, over the ${MAIN_BUNDLE_LIMIT / 1024} KB goal`);
+  });
+
+  it('loads the network stack from its own bundle on first use, and it works from the package', async () => {
+    const internals = await workbench();
+    const exec = <T>(cmd: string, arg: unknown) => vscode.commands.executeCommand<T>(`aoaiWorkbench.${cmd}`, arg);
+    const info = await exec<ConnectionInfo>('addConnection', { endpoint: process.env.AZURE_OPENAI_ENDPOINT, apiKey: process.env.AZURE_OPENAI_API_KEY, label: 'Lazy network' });
+    try {
+      const deployments = await internals.services.clients.listDeployments(info);
+      assert.ok(deployments.length > 0, 'the emulator lists its deployments');
+      assert.ok(loadedBundles().includes(bundle('network.js')), 'listing went through dist/network.js');
+    } finally {
+      await exec('removeConnection', { connectionId: info.id });
     }
   });
 

@@ -6,8 +6,9 @@
  */
 import * as vscode from 'vscode';
 import { resolveCloud, type CloudEnvironment } from '../../auth/clouds';
-import type { IdentityKind, IdentitySourceOptions } from '../../auth/identity';
+import type { IdentityKind } from '../../auth/identity';
 import { AuthError, TokenCache, bearerAuth, type AccessToken, type BearerAuth, type TokenSource } from '../../auth/tokens';
+import { loadIdentity } from '../bundles';
 import { logInfo } from '../log';
 import { proxySettings } from '../proxySettings';
 import { onDidChangeSettings, setting } from '../settings';
@@ -21,10 +22,6 @@ export const TOKEN_SOURCES: Array<{ kind: TokenSourceKind; label: string; descri
 ];
 
 export const tokenSourceLabel = (kind: TokenSourceKind | undefined) => TOKEN_SOURCES.find((s) => s.kind === (kind ?? 'vscode'))!.label.replace(/^\$\([^)]+\)\s*/, '');
-
-interface IdentityModule {
-  identitySource(kind: IdentityKind, options: IdentitySourceOptions): TokenSource;
-}
 
 /** The `exp` claim of a JWT, in epoch ms: VS Code's sessions do not say when their token expires. */
 export function jwtExpiry(token: string): number | undefined {
@@ -62,10 +59,9 @@ export class AuthManager implements vscode.Disposable {
   /** Tokens were dropped (sign-out, account change, cloud setting): clients must be rebuilt. */
   readonly onDidChange = this.changed.event;
   private readonly caches = new Map<string, TokenCache>();
-  private identity?: IdentityModule;
   private readonly subscriptions: vscode.Disposable[] = [];
 
-  constructor(private readonly context: vscode.ExtensionContext) {
+  constructor() {
     this.subscriptions.push(
       vscode.authentication.onDidChangeSessions((e) => {
         if (e.provider.id === 'microsoft' || e.provider.id === 'microsoft-sovereign-cloud') this.reset(`${e.provider.label} sessions changed`, 'vscode');
@@ -82,8 +78,7 @@ export class AuthManager implements vscode.Disposable {
   private source(kind: TokenSourceKind, cloud: CloudEnvironment): TokenSource {
     if (kind === 'vscode') return vscodeSessionSource(cloud);
     // Loaded here, not at activation: @azure/identity and MSAL are most of a megabyte.
-    this.identity ??= require(this.context.asAbsolutePath('dist/identity.js')) as IdentityModule;
-    return this.identity.identitySource(kind, { cloud, proxy: proxySettings() });
+    return loadIdentity().identitySource(kind, { cloud, proxy: proxySettings() });
   }
 
   cache(kind: TokenSourceKind, tenantId: string | undefined): TokenCache {

@@ -3,11 +3,12 @@
  * saved at once (queued) so a window reload picks them up again by id, followed until final with
  * the elapsed time shown, woken early by a `response.*` webhook delivery, and cancelled by Stop.
  */
-import { FINAL_STATUSES, Waker, followResponse, resultOf, startBackground } from '../../chat/backgroundResponse';
+import type { Waker } from '../../chat/backgroundResponse';
 import type { RunInput } from '../../chat/chatEngine';
 import type { ModelProfile } from '../../chat/modelProfile';
-import type { BackgroundStatus, ChatTurn, HostMessage } from '../../chat/protocol';
+import { FINAL_STATUSES, type BackgroundStatus, type ChatTurn, type HostMessage } from '../../chat/protocol';
 import type { AzureOpenAIClient } from '../../service/client';
+import { loadNetwork } from '../bundles';
 
 export class BackgroundReplies {
   private readonly wakers = new Map<string, Waker>();
@@ -23,12 +24,13 @@ export class BackgroundReplies {
   /** Creates the background response; the turn carries its id and status from then on. */
   async start(input: RunInput, profile: ModelProfile, turn: ChatTurn): Promise<void> {
     const notes: string[] = [];
-    const r = await startBackground(input, profile, notes);
+    const r = await loadNetwork().startBackground(input, profile, notes);
     Object.assign(turn, { responseId: r.id, backgroundStatus: r.status, api: 'responses', model: r.model, notes: notes.length ? notes : undefined });
   }
 
   /** Follows the turn's response to its end and fills the turn in; false when the panel left first. */
   async follow(client: AzureOpenAIClient, turn: ChatTurn & { responseId: string }, signal: AbortSignal): Promise<boolean> {
+    const { Waker, followResponse, resultOf } = loadNetwork();
     const waker = new Waker();
     this.wakers.set(turn.responseId, waker);
     let status: BackgroundStatus = turn.backgroundStatus ?? 'queued';

@@ -4,9 +4,10 @@
  * the user's message is saved before the request starts, so nothing typed is lost on an error.
  */
 import * as vscode from 'vscode';
-import { errorInfo, runChat, type RunInput } from '../../chat/chatEngine';
+import type { RunInput } from '../../chat/chatEngine';
 import { modelProfile } from '../../chat/modelProfile';
 import type { AzureOpenAIClient } from '../../service/client';
+import { loadNetwork } from '../bundles';
 import { BackgroundReplies } from './backgroundReplies';
 import { continuationOf } from '../../chat/continuation';
 import { newId, requestMessages, titleFrom, toJson, toMarkdown, type Conversation } from '../../chat/conversation';
@@ -206,7 +207,7 @@ export class ChatPanel implements vscode.Disposable {
         await this.save();
         return BackgroundReplies.pending(turn) ? this.background.follow(client, turn, signal) : true;
       }
-      const { stopped, ...result } = await runChat(input);
+      const { stopped, ...result } = await loadNetwork().runChat(input);
       Object.assign(turn, result, { stopped: stopped || undefined });
       return true;
     });
@@ -238,7 +239,7 @@ export class ChatPanel implements vscode.Disposable {
         const listed = (await this.deps.deployments().catch(() => [])).find((d) => d.connectionId === c.connectionId && d.deployment === c.deployment);
         finished = await work(client, listed?.model, abort.signal);
       } catch (err) {
-        turn.error = errorInfo(err);
+        turn.error = loadNetwork().errorInfo(err);
         turn.error.message = redact(turn.error.message);
         logError(`Chat with ${c.deployment}: ${turn.error.message}`);
       } finally {

@@ -1,7 +1,7 @@
 /** What can be done with a received webhook event: open, fetch its response, replay, copy as curl, filter, clear. */
 import * as vscode from 'vscode';
 import type { DeliveryRecord } from '../../webhooks/records';
-import { replay, signedCurl } from '../../webhooks/resend';
+import { loadNetwork } from '../bundles';
 import { logInfo } from '../log';
 import type { Services } from '../services';
 import { optionalSetting } from '../settings';
@@ -50,7 +50,7 @@ export async function replayEvent(s: Services, arg: unknown) {
   const listening = s.listener.state ? `${s.listener.state.localUrl}/webhook` : undefined;
   const target = args?.target === 'forward' ? optionalSetting('webhooks.forwardTo') : listening;
   if (!target) throw new Error('Nothing to replay to: start listening, or set "aoaiWorkbench.webhooks.forwardTo".');
-  const status = await replay(r, s.listener.knownSecrets(), target, keep ?? false);
+  const status = await loadNetwork().replay(r, s.listener.knownSecrets(), target, keep ?? false);
   s.listener.output.info(`Replayed ${r.eventType ?? 'delivery'} ${r.eventId ?? ''} to ${target}: ${status}.`);
   return { status };
 }
@@ -58,7 +58,7 @@ export async function replayEvent(s: Services, arg: unknown) {
 export async function copyEventAsCurl(s: Services, arg: unknown): Promise<string> {
   const r = recordOf(s, arg);
   const url = s.listener.state ? `${s.listener.state.publicUrl}/webhook` : 'http://127.0.0.1:PORT/webhook';
-  const curl = signedCurl(r, s.listener.knownSecrets(), url);
+  const curl = loadNetwork().signedCurl(r, s.listener.knownSecrets(), url);
   await vscode.env.clipboard.writeText(curl);
   void vscode.window.setStatusBarMessage('Copied as curl (signed with a fresh timestamp, valid for 5 minutes).', 4000);
   return curl;

@@ -1,9 +1,8 @@
 /** Start and stop listening for webhooks, the tunnel in front of the listener, cloudflared, test events. */
 import * as vscode from 'vscode';
 import { WEBHOOK_EVENT_TYPES, type WebhookEndpoint } from '../../service/types';
-import { CLOUDFLARED_VERSION, cloudflaredDownloadUrl, downloadCloudflared, type Downloaded } from '../../tunnels/cloudflaredDownload';
-import { removeDownloadedCloudflared } from '../../tunnels/cloudflaredRemove';
-import { sendTestEvent as sendSignedTestEvent } from '../../webhooks/resend';
+import type { Downloaded } from '../../tunnels/cloudflaredDownload';
+import { loadNetwork } from '../bundles';
 import { Commands, type ProviderChoice } from '../contributions';
 import { showError } from '../log';
 import { proxySettings } from '../proxySettings';
@@ -101,6 +100,7 @@ export async function startListening(s: Services, arg: unknown) {
 }
 
 async function askToDownloadCloudflared(): Promise<boolean> {
+  const { CLOUDFLARED_VERSION, cloudflaredDownloadUrl } = loadNetwork();
   const source = cloudflaredDownloadUrl(optionalSetting('tunnel.cloudflaredDownloadUrl'));
   const detail =
     `Download cloudflared ${CLOUDFLARED_VERSION} from ${source} (about 40 MB, checked against its pinned SHA-256) into this extension's storage? ` +
@@ -113,7 +113,7 @@ async function askToDownloadCloudflared(): Promise<boolean> {
 export async function downloadCloudflaredWithProgress(s: Services): Promise<Downloaded> {
   const done = await withCancellableProgress('Downloading cloudflared', (signal, report) => {
     let shown = 0;
-    return downloadCloudflared({
+    return loadNetwork().downloadCloudflared({
       storageDir: s.listener.storageDir,
       baseUrl: optionalSetting('tunnel.cloudflaredDownloadUrl'),
       proxy: proxySettings(),
@@ -132,7 +132,7 @@ export async function downloadCloudflaredWithProgress(s: Services): Promise<Down
 
 export async function deleteDownloadedCloudflared(s: Services): Promise<boolean> {
   if (s.listener.state?.provider === 'cloudflared') throw new Error('The Cloudflare tunnel is running: stop listening first.');
-  const removed = await removeDownloadedCloudflared(s.listener.storageDir);
+  const removed = await loadNetwork().removeDownloadedCloudflared(s.listener.storageDir);
   if (!removed) {
     void vscode.window.showInformationMessage('No downloaded cloudflared to delete.');
     return false;
@@ -160,7 +160,7 @@ export async function sendTestEvent(s: Services, arg: unknown) {
   const type = (arg as { eventType?: string } | undefined)?.eventType ?? (await vscode.window.showQuickPick([...WEBHOOK_EVENT_TYPES], { title: 'Send a test event of type' }));
   if (!type) return undefined;
   const client = await s.clients.get(state.connection).catch(() => undefined);
-  const { status, service } = await sendSignedTestEvent({
+  const { status, service } = await loadNetwork().sendTestEvent({
     url: `${state.publicUrl}/webhook`,
     known: s.listener.knownSecrets(),
     type,

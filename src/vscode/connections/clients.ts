@@ -6,11 +6,12 @@
  */
 import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
-import { ArmClient } from '../../service/arm';
+import type { ArmClient } from '../../service/arm';
 import type { AuthSource } from '../../service/connection';
-import { AzureOpenAIClient } from '../../service/client';
+import type { AzureOpenAIClient } from '../../service/client';
 import type { Deployment } from '../../service/types';
 import type { AuthManager, TokenSourceKind } from '../auth/authManager';
+import { loadNetwork } from '../bundles';
 import { proxySettings } from '../proxySettings';
 import { setting } from '../settings';
 import type { ConnectionInfo, ConnectionStore } from './connectionStore';
@@ -67,6 +68,7 @@ export class ClientCache implements vscode.Disposable {
     const cached = this.clients.get(conn.id);
     if (cached && cached.fingerprint === fingerprint) return cached.client;
     if (cached) void cached.client.close();
+    const { AzureOpenAIClient } = loadNetwork();
     const client = new AzureOpenAIClient({ endpoint: conn.endpoint, auth: auth(), apiVersion, timeouts: { headersMs: timeoutMs, bodyMs: timeoutMs }, proxy });
     this.clients.set(conn.id, { fingerprint, client, info: JSON.stringify(conn) });
     return client;
@@ -83,6 +85,7 @@ export class ClientCache implements vscode.Disposable {
     if (cached) void cached.client.close();
     const timeoutMs = this.timeoutMs();
     const auth = this.auth.managementAuth(tokenSource, tenantId);
+    const { ArmClient } = loadNetwork();
     const client = new ArmClient({ endpoint: cloud.resourceManagerEndpoint, auth, timeouts: { headersMs: timeoutMs, bodyMs: timeoutMs }, proxy });
     this.armClients.set(key, { fingerprint, client });
     return client;

@@ -4,7 +4,6 @@
  * connections, keys, sign-in and the deployment lists the sidebar loads.
  */
 import * as vscode from 'vscode';
-import type { TokenCounter } from '../../chat/lm/tokenCount';
 import type { Deployment } from '../../service/types';
 import type { AuthManager } from '../auth/authManager';
 import type { ClientCache } from '../connections/clients';
@@ -13,24 +12,21 @@ import { LanguageModelVendor } from '../contributions';
 import type { ResourcesTree } from '../tree/resourcesTree';
 import { AzureOpenAIChatProvider } from './provider';
 import { UsageStatus } from './usageStatus';
-
-interface TokenizerBundle {
-  createO200kCounter(): TokenCounter;
-}
+import { loadTokenizer } from '../bundles';
 
 export class LanguageModels implements vscode.Disposable {
   readonly usage = new UsageStatus();
   readonly provider: AzureOpenAIChatProvider;
   private readonly disposables: vscode.Disposable[] = [];
 
-  constructor(context: vscode.ExtensionContext, store: ConnectionStore, auth: AuthManager, clients: ClientCache, tree: ResourcesTree) {
+  constructor(store: ConnectionStore, auth: AuthManager, clients: ClientCache, tree: ResourcesTree) {
     this.provider = new AzureOpenAIChatProvider({
       store,
       auth,
       clients,
       usage: this.usage,
       // The o200k tables are megabytes: their own bundle, loaded on the first count.
-      loadCounter: () => (require(context.asAbsolutePath('dist/tokenizer.js')) as TokenizerBundle).createO200kCounter(),
+      loadCounter: () => loadTokenizer().createO200kCounter(),
     });
     this.disposables.push(
       this.usage,

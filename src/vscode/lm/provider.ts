@@ -6,12 +6,12 @@
  */
 import * as vscode from 'vscode';
 import { lmModelEntries, type LmModelEntry } from '../../chat/lm/catalog';
-import { runLmChat } from '../../chat/lm/lmChat';
 import type { TokenCounter } from '../../chat/lm/tokenCount';
 import type { Deployment } from '../../service/types';
 import type { AuthManager } from '../auth/authManager';
 import type { ClientCache } from '../connections/clients';
 import type { ConnectionInfo, ConnectionStore } from '../connections/connectionStore';
+import { loadNetwork } from '../bundles';
 import { errorText, logError } from '../log';
 import { toLmMessage, toLmToolMode, toLmTools } from './toNeutral';
 import type { UsageStatus } from './usageStatus';
@@ -137,7 +137,7 @@ export class AzureOpenAIChatProvider implements vscode.LanguageModelChatProvider
     try {
       if (token.isCancellationRequested) return;
       const client = await this.deps.clients.get(conn);
-      const result = await runLmChat({
+      const result = await loadNetwork().runLmChat({
         client,
         deployment: model.deployment,
         model: model.model,

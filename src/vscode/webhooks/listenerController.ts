@@ -5,13 +5,13 @@
  */
 import * as vscode from 'vscode';
 import { join } from 'node:path';
-import { CloudflaredTunnel, DevTunnel, LocalTunnel, ManualTunnel, NgrokTunnel } from '../../tunnels/providers';
 import type { Tunnel, TunnelProvider } from '../../tunnels/tunnel';
-import { WebhookListener } from '../../webhooks/listener';
+import type { WebhookListener } from '../../webhooks/listener';
 import type { DeliveryRecord, KnownSecret } from '../../webhooks/records';
 import { EventStore, FileDedupeStore } from '../../webhooks/stores';
 import type { ConnectionInfo, ConnectionStore } from '../connections/connectionStore';
 import { isLoopbackHost } from '../../service/connection';
+import { loadNetwork } from '../bundles';
 import { Commands, ContextKeys, type ProviderChoice } from '../contributions';
 import { redact } from '../log';
 import { optionalSetting, setContext, setting } from '../settings';
@@ -80,6 +80,7 @@ export class ListenerController implements vscode.Disposable {
   }
 
   private provider(id: ProviderChoice): TunnelProvider | undefined {
+    const { CloudflaredTunnel, DevTunnel, LocalTunnel, ManualTunnel, NgrokTunnel } = loadNetwork();
     switch (id) {
       case 'none':
         return undefined;
@@ -127,7 +128,7 @@ export class ListenerController implements vscode.Disposable {
   /** Starts the listener and, when given, the tunnel in front of it (see `providerFor`). */
   async start(connection: ConnectionInfo, provider: TunnelProvider | undefined, signal?: AbortSignal): Promise<ListeningState> {
     if (this.listener) await this.stop();
-    const listener = new WebhookListener({
+    const listener = new (loadNetwork().WebhookListener)({
       port: setting('webhooks.port'),
       secrets: () => this.secrets,
       toleranceSeconds: setting('webhooks.toleranceSeconds'),

@@ -1,0 +1,18 @@
+/**
+ * The network stack, bundled apart from the extension as `dist/network.js` (see esbuild.mjs) and
+ * required on first use through `loadNetwork()` in src/vscode/bundles.ts: undici alone is most of
+ * a megabyte, and drawing the trees from stored connections needs none of it.
+ *
+ * Everything that throws or checks the service's errors lives here together, so `instanceof
+ * ServiceError` sees one class: a second copy in the main bundle would not match these errors.
+ */
+export { AzureOpenAIClient } from '../service/client';
+export { ArmClient } from '../service/arm';
+export { errorInfo, runChat } from '../chat/chatEngine';
+export { runLmChat } from '../chat/lm/lmChat';
+export { Waker, followResponse, resultOf, startBackground } from '../chat/backgroundResponse';
+export { WebhookListener } from '../webhooks/listener';
+export { replay, sendTestEvent, signedCurl } from '../webhooks/resend';
+export { CloudflaredTunnel, DevTunnel, LocalTunnel, ManualTunnel, NgrokTunnel } from '../tunnels/providers';
+export { CLOUDFLARED_VERSION, cloudflaredDownloadUrl, downloadCloudflared } from '../tunnels/cloudflaredDownload';
+export { removeDownloadedCloudflared } from '../tunnels/cloudflaredRemove';

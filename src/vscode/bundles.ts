@@ -1,0 +1,26 @@
+/**
+ * The bundles activation does not load: each is a file of its own in dist/ (see esbuild.mjs),
+ * required the first time a command needs it. Only their types are imported statically, so none
+ * of their code reaches dist/extension.js; the host tests check both.
+ */
+import { join } from 'node:path';
+
+/** undici, the service and Resource Manager clients, the chat engine, the webhook listener, tunnels. */
+export type NetworkBundle = typeof import('../bundles/network');
+/** @azure/identity: the Azure CLI and DefaultAzureCredential. */
+export type IdentityBundle = typeof import('../auth/identity');
+/** The o200k tokenizer tables (megabytes), for the language model provider's token counts. */
+export type TokenizerBundle = typeof import('../chat/lm/o200k');
+/** The local emulator and its tokenizer data. */
+export type EmulatorBundle = typeof import('../emulator/server');
+
+/** Requires `dist/<file>` once, on the first call. This code runs from dist/extension.js, so `__dirname` is dist/. */
+function onFirstUse<T>(file: string): () => T {
+  let loaded: T | undefined;
+  return () => (loaded ??= require(join(__dirname, file)) as T);
+}
+
+export const loadNetwork = onFirstUse<NetworkBundle>('network.js');
+export const loadIdentity = onFirstUse<IdentityBundle>('identity.js');
+export const loadEmulator = onFirstUse<EmulatorBundle>('emulator-lib.js');
+export const loadTokenizer = onFirstUse<TokenizerBundle>('tokenizer.js');
