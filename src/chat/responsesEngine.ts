@@ -8,10 +8,8 @@ import { ResponseAccumulator } from '../service/responsesStream';
 import type { ChatMessage, ResponseInputItem, ResponseRequest } from '../service/types';
 import { waitWithCountdown } from './countdown';
 import type { ModelProfile } from './modelProfile';
+import { adaptationNote, adaptResponseAfterRefusal, setOutputLimit } from './paramAdaptation';
 import type { RunInput, RunResult } from './chatEngine';
-
-/** The service refuses `max_output_tokens` below this. */
-const MIN_OUTPUT_TOKENS = 16;
 
 /** System messages become `instructions`; the rest is the conversation, in order. */
 export function toResponseInput(messages: ChatMessage[]): { instructions?: string; input: ResponseInputItem[] } {
@@ -41,30 +39,13 @@ export function buildResponseRequest(input: RunInput, profile: ModelProfile, not
   if (p.temperature !== undefined) req.temperature = p.temperature;
   if (p.topP !== undefined) req.top_p = p.topP;
   if (p.maxTokens !== undefined) {
-    req.max_output_tokens = Math.max(p.maxTokens, MIN_OUTPUT_TOKENS);
-    if (p.maxTokens < MIN_OUTPUT_TOKENS) notes.push(`Max tokens raised from ${p.maxTokens} to ${MIN_OUTPUT_TOKENS}, the least the Responses API takes.`);
+    const raised = setOutputLimit(req, p.maxTokens);
+    if (raised) notes.push(raised);
   }
   // A summary is what the panel shows of a reasoning model's thinking.
   if (profile.reasoning) req.reasoning = { summary: 'auto', ...(p.reasoningEffort ? { effort: p.reasoningEffort } : {}) };
   else if (p.reasoningEffort) req.reasoning = { effort: p.reasoningEffort };
   return req;
-}
-
-/** A parameter the service refused that can be left out: drop it and say so. */
-function dropRefused(req: ResponseRequest, err: ServiceError, deployment: string, notes: string[]): boolean {
-  if (err.status !== 400) return false;
-  const param = err.param ?? '';
-  if ((param === 'temperature' || param === 'top_p') && req[param] !== undefined) {
-    delete req[param];
-    notes.push(`${param === 'temperature' ? 'Temperature' : 'Top P'} was left out: ${deployment} does not take it.`);
-    return true;
-  }
-  if (param.startsWith('reasoning') && req.reasoning) {
-    delete req.reasoning;
-    notes.push(`Reasoning settings were left out: ${deployment} does not take them.`);
-    return true;
-  }
-  return false;
 }
 
 export async function runResponses(input: RunInput, profile: ModelProfile, notes: string[]): Promise<RunResult> {
@@ -102,7 +83,11 @@ export async function runResponses(input: RunInput, profile: ModelProfile, notes
       if (input.signal.aborted) return result(true);
       // Once an event has arrived the request is under way: never send it again.
       if (!(err instanceof ServiceError) || reply.lastSequence >= 0) throw err;
-      if (dropRefused(request, err, input.deployment, notes)) continue;
+      // A parameter this model does not take: left out, and the reply says so.
+      if (adaptResponseAfterRefusal(request, err)) {
+        notes.push(adaptationNote(err.param, input.deployment)!);
+        continue;
+      }
       // The service no longer has the earlier reply (deleted, expired, another resource): send it all.
       if (request.previous_response_id && (err.param === 'previous_response_id' || err.code === 'previous_response_not_found')) {
         setInput(request, input.messages);
