@@ -10,9 +10,9 @@ import { ServiceError } from '../service/errors';
 import type { ChatMessage, ChatRequest, Usage } from '../service/types';
 import { refusesChat, sessionApiMemory, type ApiMemory } from './apiMemory';
 import type { Continuation } from './continuation';
-import { waitWithCountdown } from './countdown';
+import { RateLimitWaits } from './countdown';
 import { modelProfile, type ChatApi } from './modelProfile';
-import { adaptAfterRefusal, adaptationNote, setTokenLimit } from './paramAdaptation';
+import { adaptAfterRefusal, adaptNoting, setTokenLimit } from './paramAdaptation';
 import type { ChatErrorInfo, ChatParams } from './protocol';
 import { runResponses } from './responsesEngine';
 
@@ -88,7 +88,7 @@ async function runChatCompletions(input: RunInput, notes: string[]): Promise<Run
   if (p.topP !== undefined) request.top_p = p.topP;
   if (p.maxTokens !== undefined) setTokenLimit(request, p.maxTokens, modelProfile(input.model ?? input.deployment));
   const t0 = Date.now();
-  let rateRetries = 0;
+  const rateWaits = new RateLimitWaits(input);
   for (let attempt = 0; attempt < 6; attempt++) {
     const reply = new ChatAccumulator();
     const options = { route: p.route, apiVersion: p.apiVersion, signal: input.signal, retryRateLimits: false };
@@ -103,21 +103,10 @@ async function runChatCompletions(input: RunInput, notes: string[]): Promise<Run
       if (input.signal.aborted) return result(true);
       if (!(err instanceof ServiceError) || reply.content) throw err;
       // A parameter this model does not take: send the request the way it wants it.
-      if (adaptAfterRefusal(request, err)) {
-        const note = adaptationNote(err.param, input.deployment);
-        if (note) notes.push(note);
-        continue;
-      }
-      const wait = err.retryAfterMs ?? 5_000;
-      if (err.status === 429 && rateRetries < 2 && wait <= (input.maxRetryWaitMs ?? 60_000)) {
-        rateRetries++;
-        try {
-          await waitWithCountdown(Math.max(wait, 1000), input.signal, input.onRetryWait);
-        } catch {
-          return result(true);
-        }
-        continue;
-      }
+      if (adaptNoting(adaptAfterRefusal, request, err, input.deployment, notes)) continue;
+      const waited = await rateWaits.after(err);
+      if (waited === 'stopped') return result(true);
+      if (waited === 'retry') continue;
       throw err;
     }
   }

@@ -69,3 +69,11 @@ export function adaptationNote(param: string | undefined, deployment: string): s
   if (param?.startsWith('reasoning')) return `Reasoning settings were left out: ${deployment} does not take them.`;
   return undefined;
 }
+
+/** Adapts `request` after a refusal and adds the note the reply shows; true when it is worth sending again. */
+export function adaptNoting<R>(adapt: (request: R, err: Refusal) => boolean, request: R, err: Refusal, deployment: string, notes: string[]): boolean {
+  if (!adapt(request, err)) return false;
+  const note = adaptationNote(err.param, deployment);
+  if (note) notes.push(note);
+  return true;
+}

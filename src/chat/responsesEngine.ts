@@ -6,9 +6,9 @@
 import { ServiceError } from '../service/errors';
 import { ResponseAccumulator } from '../service/responsesStream';
 import type { ChatMessage, ResponseInputItem, ResponseRequest } from '../service/types';
-import { waitWithCountdown } from './countdown';
+import { RateLimitWaits } from './countdown';
 import type { ModelProfile } from './modelProfile';
-import { adaptationNote, adaptResponseAfterRefusal, setOutputLimit } from './paramAdaptation';
+import { adaptNoting, adaptResponseAfterRefusal, setOutputLimit } from './paramAdaptation';
 import type { RunInput, RunResult } from './chatEngine';
 
 /** System messages become `instructions`; the rest is the conversation, in order. */
@@ -51,7 +51,7 @@ export function buildResponseRequest(input: RunInput, profile: ModelProfile, not
 export async function runResponses(input: RunInput, profile: ModelProfile, notes: string[]): Promise<RunResult> {
   const request = buildResponseRequest(input, profile, notes);
   const t0 = Date.now();
-  let rateRetries = 0;
+  const rateWaits = new RateLimitWaits(input);
   for (let attempt = 0; attempt < 6; attempt++) {
     const reply = new ResponseAccumulator();
     const result = (stopped: boolean): RunResult => ({
@@ -84,25 +84,15 @@ export async function runResponses(input: RunInput, profile: ModelProfile, notes
       // Once an event has arrived the request is under way: never send it again.
       if (!(err instanceof ServiceError) || reply.lastSequence >= 0) throw err;
       // A parameter this model does not take: left out, and the reply says so.
-      if (adaptResponseAfterRefusal(request, err)) {
-        notes.push(adaptationNote(err.param, input.deployment)!);
-        continue;
-      }
+      if (adaptNoting(adaptResponseAfterRefusal, request, err, input.deployment, notes)) continue;
       // The service no longer has the earlier reply (deleted, expired, another resource): send it all.
       if (request.previous_response_id && (err.param === 'previous_response_id' || err.code === 'previous_response_not_found')) {
         setInput(request, input.messages);
         continue;
       }
-      const wait = err.retryAfterMs ?? 5_000;
-      if (err.status === 429 && rateRetries < 2 && wait <= (input.maxRetryWaitMs ?? 60_000)) {
-        rateRetries++;
-        try {
-          await waitWithCountdown(Math.max(wait, 1000), input.signal, input.onRetryWait);
-        } catch {
-          return result(true);
-        }
-        continue;
-      }
+      const waited = await rateWaits.after(err);
+      if (waited === 'stopped') return result(true);
+      if (waited === 'retry') continue;
       throw err;
     }
   }
