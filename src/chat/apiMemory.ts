@@ -20,5 +20,15 @@ export class ApiMemory {
   }
 }
 
-/** The memory the chat panel shares across its conversations. */
+/**
+ * The service's answer when a model is not served on Chat Completions (codex, -pro models): the
+ * request did nothing, so the same one on the Responses API is safe. Recognised by shape, since
+ * bundles may hold two copies of the error class.
+ */
+export function refusesChat(err: unknown): boolean {
+  const e = (err ?? {}) as { name?: unknown; status?: unknown; code?: unknown };
+  return e.name === 'ServiceError' && e.status === 400 && e.code === 'OperationNotSupported';
+}
+
+/** The memory the chat panel and the language model provider share across its conversations. */
 export const sessionApiMemory = new ApiMemory();

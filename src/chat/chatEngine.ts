@@ -8,10 +8,11 @@ import { ChatAccumulator } from '../service/chatStream';
 import type { AzureOpenAIClient } from '../service/client';
 import { ServiceError } from '../service/errors';
 import type { ChatMessage, ChatRequest, Usage } from '../service/types';
-import { sessionApiMemory, type ApiMemory } from './apiMemory';
+import { refusesChat, sessionApiMemory, type ApiMemory } from './apiMemory';
 import type { Continuation } from './continuation';
-import { waitWithCountdown } from './countdown';
+import { RateLimitWaits } from './countdown';
 import { modelProfile, type ChatApi } from './modelProfile';
+import { adaptAfterRefusal, adaptNoting, setTokenLimit } from './paramAdaptation';
 import type { ChatErrorInfo, ChatParams } from './protocol';
 import { runResponses } from './responsesEngine';
 
@@ -58,11 +59,6 @@ export function errorInfo(err: unknown): ChatErrorInfo {
   return { message: err instanceof Error ? err.message : String(err), kind: 'unknown' };
 }
 
-/** The service's answer when a model is not served on Chat Completions (codex, -pro models). */
-function refusesChat(err: unknown): boolean {
-  return err instanceof ServiceError && err.status === 400 && err.code === 'OperationNotSupported';
-}
-
 export async function runChat(input: RunInput): Promise<RunResult> {
   const profile = modelProfile(input.model ?? input.deployment);
   const memory = input.apiMemory ?? sessionApiMemory;
@@ -90,12 +86,9 @@ async function runChatCompletions(input: RunInput, notes: string[]): Promise<Run
   const request: ChatRequest = { deployment: input.deployment, messages: input.messages, stream_options: { include_usage: true } };
   if (p.temperature !== undefined) request.temperature = p.temperature;
   if (p.topP !== undefined) request.top_p = p.topP;
-  if (p.maxTokens !== undefined) {
-    if (modelProfile(input.model ?? input.deployment).reasoning) request.max_completion_tokens = p.maxTokens;
-    else request.max_tokens = p.maxTokens;
-  }
+  if (p.maxTokens !== undefined) setTokenLimit(request, p.maxTokens, modelProfile(input.model ?? input.deployment));
   const t0 = Date.now();
-  let rateRetries = 0;
+  const rateWaits = new RateLimitWaits(input);
   for (let attempt = 0; attempt < 6; attempt++) {
     const reply = new ChatAccumulator();
     const options = { route: p.route, apiVersion: p.apiVersion, signal: input.signal, retryRateLimits: false };
@@ -110,31 +103,10 @@ async function runChatCompletions(input: RunInput, notes: string[]): Promise<Run
       if (input.signal.aborted) return result(true);
       if (!(err instanceof ServiceError) || reply.content) throw err;
       // A parameter this model does not take: send the request the way it wants it.
-      if (err.status === 400 && err.param === 'max_tokens' && request.max_tokens !== undefined) {
-        request.max_completion_tokens = request.max_tokens;
-        delete request.max_tokens;
-        continue;
-      }
-      if (err.status === 400 && err.param === 'max_completion_tokens' && request.max_completion_tokens !== undefined) {
-        request.max_tokens = request.max_completion_tokens;
-        delete request.max_completion_tokens;
-        continue;
-      }
-      if (err.status === 400 && (err.param === 'temperature' || err.param === 'top_p') && request[err.param] !== undefined) {
-        delete request[err.param];
-        notes.push(`${err.param === 'temperature' ? 'Temperature' : 'Top P'} was left out: ${input.deployment} does not take it.`);
-        continue;
-      }
-      const wait = err.retryAfterMs ?? 5_000;
-      if (err.status === 429 && rateRetries < 2 && wait <= (input.maxRetryWaitMs ?? 60_000)) {
-        rateRetries++;
-        try {
-          await waitWithCountdown(Math.max(wait, 1000), input.signal, input.onRetryWait);
-        } catch {
-          return result(true);
-        }
-        continue;
-      }
+      if (adaptNoting(adaptAfterRefusal, request, err, input.deployment, notes)) continue;
+      const waited = await rateWaits.after(err);
+      if (waited === 'stopped') return result(true);
+      if (waited === 'retry') continue;
       throw err;
     }
   }

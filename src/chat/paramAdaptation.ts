@@ -1,16 +1,26 @@
 /**
- * How a chat request adapts to the model: the token-limit parameter its family takes, and what to
- * change when the service refuses a parameter. The chat panel's rules (src/chat/chatEngine.ts),
- * here for the language model provider, so a model behaves the same in both; the engine can call
- * these instead of its own copy once the Responses work on it has landed.
+ * How a chat request adapts to the model, on either API: the token-limit parameter its family
+ * takes, and what to change when the service refuses a parameter. The one implementation the chat
+ * panel's engines (chatEngine.ts, responsesEngine.ts) and the language model provider share, so a
+ * model behaves the same everywhere.
  */
-import type { ChatRequest } from '../service/types';
+import type { ChatRequest, ResponseRequest } from '../service/types';
 import type { ModelProfile } from './modelProfile';
+
+/** The service refuses `max_output_tokens` below this. */
+export const MIN_OUTPUT_TOKENS = 16;
 
 /** Reasoning models take `max_completion_tokens`; the others `max_tokens`. */
 export function setTokenLimit(request: ChatRequest, maxTokens: number, profile: Pick<ModelProfile, 'reasoning'>): void {
   if (profile.reasoning) request.max_completion_tokens = maxTokens;
   else request.max_tokens = maxTokens;
+}
+
+/** Sets `max_output_tokens`, raised to the least the Responses API takes; says so when it was raised. */
+export function setOutputLimit(request: ResponseRequest, maxTokens: number): string | undefined {
+  request.max_output_tokens = Math.max(maxTokens, MIN_OUTPUT_TOKENS);
+  if (maxTokens < MIN_OUTPUT_TOKENS) return `Max tokens raised from ${maxTokens} to ${MIN_OUTPUT_TOKENS}, the least the Responses API takes.`;
+  return undefined;
 }
 
 /** What a 400 names: enough of a ServiceError, without depending on its class (bundles may hold two copies). */
@@ -36,11 +46,34 @@ export function adaptAfterRefusal(request: ChatRequest, err: Refusal): boolean {
     delete request.max_completion_tokens;
     return true;
   }
-  for (const param of ['temperature', 'top_p', 'reasoning_effort'] as const) {
-    if (err.param === param && request[param] !== undefined) {
-      delete request[param];
-      return true;
-    }
-  }
-  return false;
+  return dropRefused(request, err.param, ['temperature', 'top_p', 'reasoning_effort']);
+}
+
+/** The same for a Responses request: sampling parameters and reasoning settings (`reasoning.effort` and the like). */
+export function adaptResponseAfterRefusal(request: ResponseRequest, err: Refusal): boolean {
+  if (err.status !== 400) return false;
+  const param = err.param?.startsWith('reasoning') ? 'reasoning' : err.param;
+  return dropRefused(request, param, ['temperature', 'top_p', 'reasoning']);
+}
+
+function dropRefused(request: Record<string, unknown>, param: string | undefined, droppable: readonly string[]): boolean {
+  if (param === undefined || !droppable.includes(param) || request[param] === undefined) return false;
+  delete request[param];
+  return true;
+}
+
+/** What the reply says about an adaptation to a refusal of `param` (nothing for a renamed token limit). */
+export function adaptationNote(param: string | undefined, deployment: string): string | undefined {
+  if (param === 'temperature') return `Temperature was left out: ${deployment} does not take it.`;
+  if (param === 'top_p') return `Top P was left out: ${deployment} does not take it.`;
+  if (param?.startsWith('reasoning')) return `Reasoning settings were left out: ${deployment} does not take them.`;
+  return undefined;
+}
+
+/** Adapts `request` after a refusal and adds the note the reply shows; true when it is worth sending again. */
+export function adaptNoting<R>(adapt: (request: R, err: Refusal) => boolean, request: R, err: Refusal, deployment: string, notes: string[]): boolean {
+  if (!adapt(request, err)) return false;
+  const note = adaptationNote(err.param, deployment);
+  if (note) notes.push(note);
+  return true;
 }

@@ -6,12 +6,10 @@
 import { ServiceError } from '../service/errors';
 import { ResponseAccumulator } from '../service/responsesStream';
 import type { ChatMessage, ResponseInputItem, ResponseRequest } from '../service/types';
-import { waitWithCountdown } from './countdown';
+import { RateLimitWaits } from './countdown';
 import type { ModelProfile } from './modelProfile';
+import { adaptNoting, adaptResponseAfterRefusal, setOutputLimit } from './paramAdaptation';
 import type { RunInput, RunResult } from './chatEngine';
-
-/** The service refuses `max_output_tokens` below this. */
-const MIN_OUTPUT_TOKENS = 16;
 
 /** System messages become `instructions`; the rest is the conversation, in order. */
 export function toResponseInput(messages: ChatMessage[]): { instructions?: string; input: ResponseInputItem[] } {
@@ -41,8 +39,8 @@ export function buildResponseRequest(input: RunInput, profile: ModelProfile, not
   if (p.temperature !== undefined) req.temperature = p.temperature;
   if (p.topP !== undefined) req.top_p = p.topP;
   if (p.maxTokens !== undefined) {
-    req.max_output_tokens = Math.max(p.maxTokens, MIN_OUTPUT_TOKENS);
-    if (p.maxTokens < MIN_OUTPUT_TOKENS) notes.push(`Max tokens raised from ${p.maxTokens} to ${MIN_OUTPUT_TOKENS}, the least the Responses API takes.`);
+    const raised = setOutputLimit(req, p.maxTokens);
+    if (raised) notes.push(raised);
   }
   // A summary is what the panel shows of a reasoning model's thinking.
   if (profile.reasoning) req.reasoning = { summary: 'auto', ...(p.reasoningEffort ? { effort: p.reasoningEffort } : {}) };
@@ -50,27 +48,10 @@ export function buildResponseRequest(input: RunInput, profile: ModelProfile, not
   return req;
 }
 
-/** A parameter the service refused that can be left out: drop it and say so. */
-function dropRefused(req: ResponseRequest, err: ServiceError, deployment: string, notes: string[]): boolean {
-  if (err.status !== 400) return false;
-  const param = err.param ?? '';
-  if ((param === 'temperature' || param === 'top_p') && req[param] !== undefined) {
-    delete req[param];
-    notes.push(`${param === 'temperature' ? 'Temperature' : 'Top P'} was left out: ${deployment} does not take it.`);
-    return true;
-  }
-  if (param.startsWith('reasoning') && req.reasoning) {
-    delete req.reasoning;
-    notes.push(`Reasoning settings were left out: ${deployment} does not take them.`);
-    return true;
-  }
-  return false;
-}
-
 export async function runResponses(input: RunInput, profile: ModelProfile, notes: string[]): Promise<RunResult> {
   const request = buildResponseRequest(input, profile, notes);
   const t0 = Date.now();
-  let rateRetries = 0;
+  const rateWaits = new RateLimitWaits(input);
   for (let attempt = 0; attempt < 6; attempt++) {
     const reply = new ResponseAccumulator();
     const result = (stopped: boolean): RunResult => ({
@@ -102,22 +83,16 @@ export async function runResponses(input: RunInput, profile: ModelProfile, notes
       if (input.signal.aborted) return result(true);
       // Once an event has arrived the request is under way: never send it again.
       if (!(err instanceof ServiceError) || reply.lastSequence >= 0) throw err;
-      if (dropRefused(request, err, input.deployment, notes)) continue;
+      // A parameter this model does not take: left out, and the reply says so.
+      if (adaptNoting(adaptResponseAfterRefusal, request, err, input.deployment, notes)) continue;
       // The service no longer has the earlier reply (deleted, expired, another resource): send it all.
       if (request.previous_response_id && (err.param === 'previous_response_id' || err.code === 'previous_response_not_found')) {
         setInput(request, input.messages);
         continue;
       }
-      const wait = err.retryAfterMs ?? 5_000;
-      if (err.status === 429 && rateRetries < 2 && wait <= (input.maxRetryWaitMs ?? 60_000)) {
-        rateRetries++;
-        try {
-          await waitWithCountdown(Math.max(wait, 1000), input.signal, input.onRetryWait);
-        } catch {
-          return result(true);
-        }
-        continue;
-      }
+      const waited = await rateWaits.after(err);
+      if (waited === 'stopped') return result(true);
+      if (waited === 'retry') continue;
       throw err;
     }
   }

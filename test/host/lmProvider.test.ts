@@ -185,6 +185,78 @@ describe('language model provider', function () {
   });
 });
 
+describe('language model provider: tools, images and the Responses API', function () {
+  this.timeout(60_000);
+  let emu: Emulator;
+  let models: vscode.LanguageModelChat[];
+  const weather = { name: 'get_weather', description: 'Weather of a city', inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } };
+
+  before(async () => {
+    emu = await startEmulator({
+      config: {
+        streamTokenDelayMs: 1,
+        // gpt-5-codex is served on the Responses API only: Chat Completions refuses it.
+        deployments: [['gpt-4o', 'gpt-4o'], ['reasoner', 'o3-mini'], ['gpt-5-codex', 'gpt-5-codex']].map(([name, model]) => ({
+          name, model, version: '1', sku: 'GlobalStandard', capacity: 1, requestsPerMinute: 1000, tokensPerMinute: 1e7,
+        })),
+      },
+    });
+    await clearConnections();
+    const conn = (await exec<ConnectionInfo>('addConnection', { endpoint: emu.url, apiKey: emu.apiKey, label: 'LM tools' }))!;
+    models = await modelsOf(conn.id, 3);
+  });
+  after(async () => {
+    await clearConnections();
+    await emu.close();
+  });
+
+  for (const deployment of ['gpt-4o', 'gpt-5-codex']) {
+    it(`a tool round trip with ${deployment}: the model asks for the tool, gets its result, and answers`, async () => {
+      const model = byDeployment(models, deployment);
+      const ask = vscode.LanguageModelChatMessage.User('Use get_weather for Oslo');
+      const first = await send(model, [ask], { tools: [weather] });
+      assert.equal(first.calls.length, 1, `one tool call (text: ${first.text.join('')})`);
+      const [call] = first.calls;
+      assert.equal(call.name, 'get_weather');
+      assert.deepEqual(call.input, { city: 'Oslo' });
+      const result = new vscode.LanguageModelToolResultPart(call.callId, [new vscode.LanguageModelTextPart('4 °C and snow')]);
+      const history = [ask, vscode.LanguageModelChatMessage.Assistant([call]), vscode.LanguageModelChatMessage.User([result])];
+      const second = await send(model, history, { tools: [weather] });
+      assert.match(second.text.join(''), /The function get_weather returned: 4 °C and snow/);
+      assert.equal(second.calls.length, 0);
+    });
+  }
+
+  it('an image reaches gpt-4o and is billed in the prompt; a model that reads no images is refused before anything is sent', async () => {
+    const model = byDeployment(models, 'gpt-4o');
+    const api = await workbench();
+    const prompt = () => api.services.lm.usage.snapshot().find((t) => t.name === 'gpt-4o (LM tools)')?.promptTokens ?? 0;
+    const p0 = prompt();
+    await send(model, [vscode.LanguageModelChatMessage.User('What is this?')]);
+    const p1 = prompt();
+    const withImage = vscode.LanguageModelChatMessage.User([new vscode.LanguageModelTextPart('What is this?'), vscode.LanguageModelDataPart.image(PNG_1x1, 'image/png')]);
+    const { text } = await send(model, [withImage]);
+    assert.match(text.join(''), /You said: What is this\?/);
+    const p2 = prompt();
+    assert.ok(p2 - p1 - (p1 - p0) >= 85, `the image added its tokens to the prompt: ${p1 - p0} without, ${p2 - p1} with`);
+    const requests = emu.stats.requests;
+    const refused = /"reasoner" \(o3-mini\) does not take images\. Remove the image, or pick a deployment of a model that reads images/;
+    await assert.rejects(send(byDeployment(models, 'reasoner'), [withImage]), refused);
+    assert.equal(emu.stats.requests, requests, 'nothing was sent');
+  });
+
+  it('a Responses-only deployment is listed and answers, with its usage recorded', async () => {
+    const codex = byDeployment(models, 'gpt-5-codex');
+    assert.equal(codex.family, 'gpt-5-codex');
+    const { text } = await send(codex, [vscode.LanguageModelChatMessage.User('hello codex')], { modelOptions: { reasoningEffort: 'low', temperature: 0.5 } });
+    assert.ok(text.length > 3, `the reply came in pieces (${text.length})`);
+    assert.match(text.join(''), /You said: hello codex/);
+    const api = await workbench();
+    const total = api.services.lm.usage.snapshot().find((t) => t.name === 'gpt-5-codex (LM tools)');
+    assert.ok(total && total.requests >= 1 && total.promptTokens > 0 && total.completionTokens > 0, JSON.stringify(total));
+  });
+});
+
 interface IssuerInfo {
   authorityHost: string;
   tenantId: string;

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import { runLmChat, ReplyFilteredError, type LmChatInput } from '../../src/chat/lm/lmChat';
 import type { LmMessage } from '../../src/chat/lm/messages';
 import type { CompletedToolCall } from '../../src/chat/lm/toolCalls';
 import { startEmulator, type Emulator } from '../../src/emulator/server';
 import { AzureOpenAIClient } from '../../src/service/client';
+import { refuseParameter, recordingServer as scripted } from '../support/bodyRecorder';
 import { eventually } from '../support/receiver';
 
 const user = (text: string): LmMessage[] => [{ role: 'user', parts: [{ type: 'text', text }] }];
@@ -101,23 +101,6 @@ describe('language model requests against the emulator', () => {
   });
 });
 
-/** A loopback server scripted per test: it records each request body and answers with `reply`. */
-async function scripted(reply: (body: Record<string, unknown>, res: ServerResponse, n: number) => void): Promise<{ url: string; bodies: Record<string, unknown>[]; server: Server }> {
-  const bodies: Record<string, unknown>[] = [];
-  const server = createServer((req: IncomingMessage, res) => {
-    let text = '';
-    req.setEncoding('utf8');
-    req.on('data', (c: string) => (text += c));
-    req.on('end', () => {
-      const body = JSON.parse(text) as Record<string, unknown>;
-      bodies.push(body);
-      reply(body, res, bodies.length);
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, bodies, server };
-}
-
 const frame = (choices: unknown[], usage: unknown = null) => `data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o-2024-11-20', choices, usage })}\n\n`;
 const delta = (d: unknown, finish: string | null = null) => frame([{ index: 0, delta: d, finish_reason: finish }]);
 
@@ -207,11 +190,7 @@ describe('language model tool calls over a real stream (scripted loopback server
 
   it('after a refused parameter (400 before any byte of a reply) sends once more without it', async () => {
     const s = await scripted((body, res, n) => {
-      if (n === 1) {
-        res.writeHead(400, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: { message: "Unsupported parameter: 'temperature'", type: 'invalid_request_error', param: 'temperature', code: 'unsupported_parameter' } }));
-        return;
-      }
+      if (n === 1) return refuseParameter(res, 'temperature');
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.end(delta({ content: `temperature ${body.temperature === undefined ? 'dropped' : 'kept'}` }, 'stop') + 'data: [DONE]\n\n');
     });

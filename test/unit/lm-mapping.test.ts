@@ -217,11 +217,11 @@ describe('deployments offered to language model consumers', () => {
     assert.deepEqual(mini.capabilities, { toolCalling: 128, imageInput: false });
   });
 
-  it('leaves out models served only on an API the provider does not speak yet (Responses)', () => {
-    assert.equal(lmRoute(modelProfile('gpt-5-codex')), undefined);
-    assert.equal(lmRoute(modelProfile('gpt-5-codex'), ['chat', 'responses']), 'responses');
-    assert.equal(isChatDeployment(d('codex', 'gpt-5-codex')), false);
+  it('offers models served only on the Responses API, spoken to there; the others on their preferred API', () => {
+    assert.equal(lmRoute(modelProfile('gpt-5-codex')), 'responses');
+    assert.equal(isChatDeployment(d('codex', 'gpt-5-codex')), true);
     assert.equal(lmRoute(modelProfile('gpt-4o')), 'chat');
+    assert.equal(lmRoute(modelProfile('gpt-5-codex'), ['chat']), undefined, 'an API the provider does not speak is no route');
   });
 });
 

@@ -8,26 +8,14 @@ import type { ModelProfile } from '../modelProfile';
 import type { LmImage, LmMessage, LmText, LmTool, LmToolMode } from './messages';
 import type { LmModelOptions } from './modelOptions';
 import { setTokenLimit } from '../paramAdaptation';
+import { argumentsOf, checkImages as checkModelImages, dataUrl, textOf } from './parts';
 import { ToolNames } from './toolNames';
 
-/** A request this model cannot take (images for a text-only model, and the like): said before anything is sent. */
-export class UnsupportedInputError extends Error {
-  override readonly name = 'UnsupportedInputError';
-}
-
-const dataUrl = (image: LmImage) => `data:${image.mimeType};base64,${Buffer.from(image.data).toString('base64')}`;
+export { UnsupportedInputError } from './parts';
 
 function userContent(parts: Array<LmText | LmImage>): string | ChatContentPart[] {
-  if (parts.every((p) => p.type === 'text')) return parts.map((p) => (p as LmText).text).join('');
+  if (parts.every((p) => p.type === 'text')) return textOf(parts);
   return parts.map((p): ChatContentPart => (p.type === 'text' ? { type: 'text', text: p.text } : { type: 'image_url', image_url: { url: dataUrl(p) } }));
-}
-
-const textOf = (parts: Array<LmText | LmImage>) => parts.filter((p): p is LmText => p.type === 'text').map((p) => p.text).join('');
-
-/** Arguments travel as a JSON string; a string input is taken to be that JSON already. */
-function argumentsOf(input: unknown): string {
-  if (typeof input === 'string') return input;
-  return JSON.stringify(input ?? {});
 }
 
 export function toChatMessages(
@@ -37,24 +25,18 @@ export function toChatMessages(
   names = new ToolNames(),
 ): RichChatMessage[] {
   const out: RichChatMessage[] = [];
-  const checkImages = (parts: ReadonlyArray<{ type: string }>) => {
-    if (!profile.imageInput && parts.some((p) => p.type === 'image')) {
-      throw new UnsupportedInputError(
-        `The deployment "${deployment}" (${profile.family}) does not take images. Remove the image, or pick a deployment of a model that reads images (gpt-4o, gpt-4.1, o3, ...).`,
-      );
-    }
-  };
+  const checkImages = (parts: ReadonlyArray<{ type: string }>) => checkModelImages(parts, profile, deployment);
   for (const m of messages) {
     checkImages(m.parts);
     if (m.role === 'system') {
-      out.push({ role: 'system', content: textOf(m.parts.filter((p) => p.type === 'text')) });
+      out.push({ role: 'system', content: textOf(m.parts) });
       continue;
     }
     if (m.role === 'assistant') {
       const toolCalls: ChatToolCall[] = m.parts
         .filter((p) => p.type === 'toolCall')
         .map((p) => ({ id: p.callId, type: 'function', function: { name: names.wire(p.name), arguments: argumentsOf(p.input) } }));
-      const text = textOf(m.parts.filter((p): p is LmText => p.type === 'text'));
+      const text = textOf(m.parts);
       out.push({ role: 'assistant', content: text || (toolCalls.length ? null : ''), ...(toolCalls.length ? { tool_calls: toolCalls } : {}), ...(m.name ? { name: m.name } : {}) });
       continue;
     }

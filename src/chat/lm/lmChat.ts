@@ -1,53 +1,41 @@
 /**
  * One request of a language model consumer (VS Code's chat, another extension) to a deployment:
- * builds it for the model, streams text and whole tool calls back as they arrive, adapts once
- * to a refused parameter before anything arrived, and never retries after the first chunk.
- * Cancelling (the signal) ends the request at once and closes the connection.
+ * picks the API the way the chat panel does (the model's preferred one, or the one the service
+ * turned out to need), builds the request for the model, streams text and whole tool calls back
+ * as they arrive, adapts once to a refused parameter before anything arrived, and never retries
+ * after the first chunk. Cancelling (the signal) ends the request at once and closes the connection.
  */
-import type { AzureOpenAIClient, ChatOptions } from '../../service/client';
+import type { ChatOptions } from '../../service/client';
 import { filteredCategories } from '../../service/errors';
-import type { ChatRequest, Usage } from '../../service/types';
+import type { ChatRequest } from '../../service/types';
+import { refusesChat, sessionApiMemory, type ApiMemory } from '../apiMemory';
 import { modelProfile, type ModelProfile } from '../modelProfile';
-import { adaptAfterRefusal, type Refusal } from '../paramAdaptation';
-import { buildChatRequest } from './chatCompletions';
+import { adaptAfterRefusal, adaptResponseAfterRefusal, type Refusal } from '../paramAdaptation';
+import { buildChatRequest, type ChatRequestInput } from './chatCompletions';
 import type { LmMessage, LmTool, LmToolMode } from './messages';
 import { readModelOptions } from './modelOptions';
+import { ReplyFilteredError, type LmChatResult, type LmReplyTarget } from './reply';
+import { buildResponseRequest } from './responsesRequest';
+import { streamResponseReply } from './responsesReply';
 import { lmRoute } from './route';
-import { ToolCallAccumulator, type CompletedToolCall } from './toolCalls';
+import { ToolCallAccumulator } from './toolCalls';
 import { ToolNames } from './toolNames';
 
-export interface LmChatInput {
-  client: Pick<AzureOpenAIClient, 'streamChatCompletion'>;
-  deployment: string;
-  /** The deployment's model name (decides the parameters); the deployment name stands in when unknown. */
+export { ReplyFilteredError, type LmChatResult } from './reply';
+
+export interface LmChatInput extends LmReplyTarget {
+  /** The deployment's model name (decides the API and the parameters); the deployment name stands in when unknown. */
   model?: string;
   messages: readonly LmMessage[];
   tools?: readonly LmTool[];
   toolMode?: LmToolMode;
   /** As the consumer passed them; checked here. */
   modelOptions?: Readonly<Record<string, unknown>>;
-  signal: AbortSignal;
-  onText: (text: string) => void;
-  onToolCall: (call: CompletedToolCall) => void;
-  /** Chat options for the client (route, api-version). */
-  chatOptions?: Pick<ChatOptions, 'route' | 'apiVersion'>;
+  /** Where a deployment's refusal of Chat Completions is remembered (default: the session's, shared with the chat panel). */
+  apiMemory?: ApiMemory;
 }
 
-export interface LmChatResult {
-  usage?: Usage;
-  /** The model that answered, as the service names it (e.g. `gpt-4o-2024-11-20`). */
-  model?: string;
-  finishReason: string | null;
-  /** The signal fired: the reply ends where it was. */
-  stopped: boolean;
-}
-
-/** The content filter ended a reply that had begun. */
-export class ReplyFilteredError extends Error {
-  override readonly name = 'ReplyFilteredError';
-}
-
-/** The deployment's model is not served on any API the provider speaks yet. */
+/** The deployment's model is not served on any API the provider speaks. */
 export class NoRouteError extends Error {
   override readonly name = 'NoRouteError';
 }
@@ -61,62 +49,65 @@ export function lmProfile(input: Pick<LmChatInput, 'model' | 'deployment'>): Mod
 
 export async function runLmChat(input: LmChatInput): Promise<LmChatResult> {
   const profile = lmProfile(input);
-  const route = lmRoute(profile);
-  if (route !== 'chat') {
-    throw new NoRouteError(
-      `The deployment "${input.deployment}" (${profile.family}) answers on the Responses API only, which this provider does not speak yet. ` +
-        'Use it from the Azure OpenAI chat panel, or pick another deployment.',
-    );
-  }
+  const memory = input.apiMemory ?? sessionApiMemory;
+  const endpoint = input.client.endpoint;
+  const api = memory.get(endpoint, input.deployment) ?? lmRoute(profile);
+  if (!api) throw new NoRouteError(`The deployment "${input.deployment}" (${profile.family}) is not served on an API this provider speaks. Pick another deployment.`);
   const toolNames = new ToolNames((input.tools ?? []).map((t) => t.name));
-  const request = buildChatRequest({
-    toolNames,
-    deployment: input.deployment,
-    profile,
-    messages: input.messages,
-    tools: input.tools,
-    toolMode: input.toolMode,
-    options: readModelOptions(input.modelOptions),
-  });
+  // Calls come back under the tools' own names.
+  const target: LmReplyTarget = { ...input, onToolCall: (call) => input.onToolCall({ ...call, name: toolNames.original(call.name) }) };
+  const build: ChatRequestInput = { ...input, toolNames, profile, options: readModelOptions(input.modelOptions) };
+  if (api === 'chat') {
+    try {
+      return await adapting(target, buildChatRequest(build), adaptAfterRefusal, streamChatReply, 'chat');
+    } catch (err) {
+      // Refused before anything was generated: the same conversation on the Responses API is safe.
+      if (!refusesChat(err)) throw err;
+      memory.remember(endpoint, input.deployment, 'responses');
+    }
+  }
+  return adapting(target, buildResponseRequest(build), adaptResponseAfterRefusal, streamResponseReply, 'responses');
+}
+
+type Stream<R> = (target: LmReplyTarget, request: R, result: LmChatResult, onFirstChunk: () => void) => Promise<void>;
+
+/** Sends `request`; a refused parameter is adapted and the request sent again, as long as nothing arrived. */
+async function adapting<R>(target: LmReplyTarget, request: R, adapt: (request: R, err: Refusal) => boolean, stream: Stream<R>, api: LmChatResult['api']): Promise<LmChatResult> {
   for (let attempt = 0; ; attempt++) {
-    const result: LmChatResult = { finishReason: null, stopped: false };
+    const result: LmChatResult = { finishReason: null, stopped: false, api };
     let arrived = false;
     try {
-      // Calls come back under the tools' own names.
-      const onToolCall = (call: CompletedToolCall) => input.onToolCall({ ...call, name: toolNames.original(call.name) });
-      await stream({ ...input, onToolCall }, request, result, () => (arrived = true));
+      await stream(target, request, result, () => (arrived = true));
       return result;
     } catch (err) {
-      if (input.signal.aborted) return { ...result, stopped: true };
+      if (target.signal.aborted) return { ...result, stopped: true };
       // Refused before anything arrived: the service did nothing, so the adapted request may go.
-      if (!arrived && attempt < MAX_ADAPTATIONS && adaptAfterRefusal(request, err as Refusal)) continue;
+      if (!arrived && attempt < MAX_ADAPTATIONS && adapt(request, err as Refusal)) continue;
       throw err;
     }
   }
 }
 
-async function stream(input: LmChatInput, request: ChatRequest, result: LmChatResult, onFirstChunk: () => void): Promise<void> {
+async function streamChatReply(target: LmReplyTarget, request: ChatRequest, result: LmChatResult, onFirstChunk: () => void): Promise<void> {
   const calls = new ToolCallAccumulator();
   let filtered: string[] | undefined;
-  const options: ChatOptions = { ...input.chatOptions, signal: input.signal, retryRateLimits: false };
-  for await (const chunk of input.client.streamChatCompletion(request, options)) {
+  const options: ChatOptions = { ...target.chatOptions, signal: target.signal, retryRateLimits: false };
+  for await (const chunk of target.client.streamChatCompletion(request, options)) {
     onFirstChunk();
     if (chunk.model) result.model = chunk.model;
     if (chunk.usage) result.usage = chunk.usage;
     const choice = chunk.choices?.find((c) => c.index === 0);
     if (!choice) continue;
-    if (choice.delta?.content) input.onText(choice.delta.content);
+    if (choice.delta?.content) target.onText(choice.delta.content);
     calls.add(choice.delta?.tool_calls);
     if (choice.finish_reason) {
       result.finishReason = choice.finish_reason;
       if (choice.finish_reason === 'content_filter') filtered = filteredCategories(choice.content_filter_results);
       // Whole calls go out as soon as the model says it is done with them.
-      if (calls.pending) calls.take().forEach(input.onToolCall);
+      if (calls.pending) calls.take().forEach(target.onToolCall);
     }
   }
-  if (calls.pending) calls.take().forEach(input.onToolCall);
-  if (filtered) {
-    const cats = filtered.length ? ` (${filtered.join(', ')})` : '';
-    throw new ReplyFilteredError(`The content filter stopped the reply of "${input.deployment}" part way${cats}. Rephrase the request and send it again.`);
-  }
+  if (calls.pending) calls.take().forEach(target.onToolCall);
+  if (filtered) throw new ReplyFilteredError(target.deployment, filtered);
 }
+

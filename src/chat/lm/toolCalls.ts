@@ -39,11 +39,12 @@ export class ToolCallAccumulator {
   take(): CompletedToolCall[] {
     const calls = [...this.calls.entries()].sort(([a], [b]) => a - b);
     this.calls.clear();
-    return calls.map(([index, c]) => complete(index, c));
+    return calls.map(([index, c]) => completeToolCall(index, c));
   }
 }
 
-function complete(index: number, c: { id: string; name: string; args: string }): CompletedToolCall {
+/** A call whose pieces are all in (the `index`-th of its reply): arguments parsed and checked. */
+export function completeToolCall(index: number, c: { id: string; name: string; args: string }): CompletedToolCall {
   if (!c.name) throw new ToolArgumentsError(`The model's tool call #${index + 1} has no tool name. Send the request again.`);
   let input: unknown;
   try {

@@ -150,7 +150,8 @@ export class AzureOpenAIChatProvider implements vscode.LanguageModelChatProvider
         onText: (text) => progress.report(new vscode.LanguageModelTextPart(text)),
         onToolCall: (call) => progress.report(new vscode.LanguageModelToolCallPart(call.callId, call.name, call.input)),
       });
-      const how = `${result.stopped ? 'stopped' : (result.finishReason ?? 'ended')}, ${Date.now() - started} ms${result.model ? `, ${result.model}` : ''}`;
+      const via = result.api === 'responses' ? ', Responses API' : '';
+      const how = `${result.stopped ? 'stopped' : (result.finishReason ?? 'ended')}, ${Date.now() - started} ms${result.model ? `, ${result.model}` : ''}${via}`;
       this.deps.usage.record(model.id, model.name, result.usage, how);
     } catch (err) {
       const e = toLanguageModelError(err);
