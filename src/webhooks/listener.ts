@@ -10,6 +10,7 @@ import { forwardDelivery } from './forward';
 import { createHttp1Server, type Http1Request, type Http1Response, type Http1Server } from './http1';
 import { IdWindow, type DedupeStore, type DeliveryRecord, type KnownSecret } from './records';
 import { verify, DEFAULT_TOLERANCE_SECONDS } from './signature';
+import { traceVerification } from './trace';
 import { capHeader, RejectionLimiter, REJECTED_BODY_PREFIX, senderOf, type RejectionLimits } from './rejections';
 
 export type { DedupeStore, DeliveryRecord, ForwardResult, KnownSecret, Verdict } from './records';
@@ -40,11 +41,13 @@ export interface ListenerOptions {
   rejectionLimits?: Partial<RejectionLimits>;
 }
 
-/** A verdict and, for a verified one, what arrived (uncut), for the forward. */
+/** A verdict and what arrived (uncut), for its trace and, when verified, the forward. */
 interface Decided {
   record: DeliveryRecord;
   raw?: Buffer;
   received?: Record<string, string>;
+  /** The secrets it was verified with. */
+  known?: KnownSecret[];
 }
 
 const KEPT_HEADERS = ['webhook-id', 'webhook-timestamp', 'webhook-signature', 'user-agent', 'content-type'];
@@ -132,7 +135,7 @@ export class WebhookListener {
     const base = { id: randomUUID(), receivedAt: Date.now(), headers, webhookId: headers['webhook-id'], timestamp: headers['webhook-timestamp'], path: capHeader(target) };
     const known = this.options.secrets();
     const result = verify({ headers: received, body: raw, secrets: known.map((k) => k.secret), toleranceSeconds: this.options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS });
-    if (!result.ok) return { record: { ...base, ...storedBody(raw, REJECTED_BODY_PREFIX), verdict: 'rejected', reason: result.message, status: 400 } };
+    if (!result.ok) return { record: { ...base, ...storedBody(raw, REJECTED_BODY_PREFIX), verdict: 'rejected', reason: result.message, status: 400 }, raw, received, known };
     // Decoded once: for the verdict and, when it fits, as the stored body.
     const text = raw.toString('utf8');
     // Signed by a known endpoint: every header is kept for the inspector (capped, credentials redacted).
@@ -141,7 +144,7 @@ export class WebhookListener {
     try {
       event = JSON.parse(text);
     } catch {
-      return { record: { ...signed, verdict: 'malformed', reason: 'Malformed JSON: the signature is valid but the body is not JSON.', status: 400 } };
+      return { record: { ...signed, verdict: 'malformed', reason: 'Malformed JSON: the signature is valid but the body is not JSON.', status: 400 }, raw, received, known };
     }
     const eventId = typeof event?.id === 'string' ? event.id : undefined;
     const eventType = typeof event?.type === 'string' ? event.type : undefined;
@@ -149,10 +152,21 @@ export class WebhookListener {
     const duplicate = this.dedupe.has(received['webhook-id']);
     if (!duplicate) this.dedupe.add(received['webhook-id']);
     const record: DeliveryRecord = { ...signed, eventId, eventType, verdict: duplicate ? 'duplicate' : 'verified', reason: duplicate ? 'Duplicate: this webhook-id was processed already; acknowledged without processing it again.' : undefined, status: 200 };
-    return { record, raw, received };
+    return { record, raw, received, known };
   }
 
-  private after({ record, raw, received }: Decided): void {
+  private after({ record, raw, received, known }: Decided): void {
+    // After the answer, and only for what is recorded one by one (a flood of rejections is counted, not traced).
+    if (raw && received && known) {
+      record.trace = traceVerification({
+        headers: received,
+        body: raw,
+        known,
+        toleranceSeconds: this.options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS,
+        now: record.receivedAt,
+        lookForReserialization: record.verdict === 'rejected',
+      });
+    }
     try {
       this.options.onDelivery?.(record);
     } catch {

@@ -3,9 +3,13 @@
  * verified with, and the dedupe window. Below both, so the stores need not import the listener.
  */
 
+import type { VerifyTrace } from './trace';
+
 export interface KnownSecret {
   endpointId: string;
   secret: string;
+  /** The endpoint's name, for people (traces show it instead of the id). */
+  label?: string;
 }
 
 export type Verdict = 'verified' | 'duplicate' | 'rejected' | 'malformed';
@@ -73,6 +77,8 @@ export interface DeliveryRecord {
   headers: Record<string, string>;
   /** The request's path as received (capped), e.g. `/webhook`. */
   path?: string;
+  /** How the verdict was reached (see trace.ts); absent on counted summaries and old records. */
+  trace?: VerifyTrace;
   forward?: ForwardResult;
   /** Replays to the app from the inspector, newest last, at most MAX_REPLAYS. */
   replays?: ForwardResult[];

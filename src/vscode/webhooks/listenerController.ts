@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { CloudflaredTunnel, DevTunnel, LocalTunnel, ManualTunnel, NgrokTunnel } from '../../tunnels/providers';
 import type { Tunnel, TunnelProvider } from '../../tunnels/tunnel';
 import { WebhookListener } from '../../webhooks/listener';
+import type { WebhookEndpoint } from '../../service/types';
 import type { DeliveryRecord, KnownSecret } from '../../webhooks/records';
 import { EventStore, FileDedupeStore } from '../../webhooks/stores';
 import type { ConnectionInfo, ConnectionStore } from '../connections/connectionStore';
@@ -112,17 +113,24 @@ export class ListenerController implements vscode.Disposable {
     // Refreshes can overlap (an endpoint changed while one ran): only the latest one counts.
     const run = ++this.secretsRun;
     const known: KnownSecret[] = [];
-    for (const e of await this.endpoints.all(conn)) {
+    const all = await this.endpoints.all(conn);
+    for (const e of all) {
       const secret = await this.connections.signingSecret(conn.id, e.id);
-      if (secret) known.push({ endpointId: e.id, secret });
+      if (secret) known.push({ endpointId: e.id, secret, label: e.name });
     }
-    if (run === this.secretsRun) this.secrets = known;
+    if (run === this.secretsRun) {
+      this.secrets = known;
+      this.endpointList = all;
+    }
     return known.length;
   }
 
   knownSecrets(): KnownSecret[] {
     return this.secrets;
   }
+
+  /** The connection's endpoints as last listed (names, URLs and secret hints, for the signature doctor). */
+  endpointList: WebhookEndpoint[] = [];
 
   /** Starts the listener and, when given, the tunnel in front of it (see `providerFor`). */
   async start(connection: ConnectionInfo, provider: TunnelProvider | undefined, signal?: AbortSignal): Promise<ListeningState> {
