@@ -16,6 +16,7 @@ import { disposeLog } from './vscode/log';
 import type { Services } from './vscode/services';
 import { setting } from './vscode/settings';
 import { ResourcesTree } from './vscode/tree/resourcesTree';
+import { DeliveryInspector } from './vscode/webhooks/deliveryInspector';
 import { WebhookEndpoints } from './vscode/webhooks/endpoints';
 import { EventsTree } from './vscode/webhooks/eventsTree';
 import { ListenerController } from './vscode/webhooks/listenerController';
@@ -50,7 +51,9 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi {
   const chat = new ChatManager(context, store, clients);
   const listener = new ListenerController(context.globalStorageUri, store, endpoints);
   const eventsTree = new EventsTree(listener);
-  const services: Services = { context, store, auth, clients, endpoints, tree, emulator, chat, listener, eventsTree };
+  const eventsView = vscode.window.createTreeView(Views.events, { treeDataProvider: eventsTree });
+  const inspector = new DeliveryInspector(context.extensionUri, listener, eventsView);
+  const services: Services = { context, store, auth, clients, endpoints, tree, emulator, chat, listener, eventsTree, inspector };
 
   context.subscriptions.push(
     store,
@@ -63,7 +66,8 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi {
     listener,
     eventsTree,
     vscode.window.createTreeView(Views.resources, { treeDataProvider: tree, showCollapseAll: true }),
-    vscode.window.createTreeView(Views.events, { treeDataProvider: eventsTree }),
+    eventsView,
+    inspector,
     // Whether the environment's connection is imported yet follows the store.
     store.onDidChange(() => void updateEnvironmentContext(services)),
     // Signed out or switched account or cloud: lists reload with the new tokens.

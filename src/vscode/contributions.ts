@@ -45,6 +45,7 @@ export const Commands = {
   fetchEventResponse: 'aoaiWorkbench.fetchEventResponse',
   filterEvents: 'aoaiWorkbench.filterEvents',
   clearEvents: 'aoaiWorkbench.clearEvents',
+  inspectEvent: 'aoaiWorkbench.inspectEvent',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];
@@ -55,6 +56,8 @@ export const Views = {
   events: 'aoaiWorkbench.events',
   /** The chat panel's webview type. */
   chat: 'aoaiWorkbench.chat',
+  /** The delivery inspector's webview type. */
+  inspector: 'aoaiWorkbench.deliveryInspector',
 } as const;
 
 /** Keys set with `setContext` and read in package.json's `when` clauses. */

@@ -6,6 +6,7 @@ import type { ClientCache } from './connections/clients';
 import type { ConnectionStore } from './connections/connectionStore';
 import type { EmulatorController } from './emulatorController';
 import type { ResourcesTree } from './tree/resourcesTree';
+import type { DeliveryInspector } from './webhooks/deliveryInspector';
 import type { WebhookEndpoints } from './webhooks/endpoints';
 import type { EventsTree } from './webhooks/eventsTree';
 import type { ListenerController } from './webhooks/listenerController';
@@ -24,4 +25,6 @@ export interface Services {
   /** The webhook listener, its tunnel and the received events. */
   listener: ListenerController;
   eventsTree: EventsTree;
+  /** The delivery inspector panel (one, following the Events view's selection). */
+  inspector: DeliveryInspector;
 }

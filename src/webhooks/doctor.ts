@@ -116,7 +116,8 @@ function diagnoseRejected(t: VerifyTrace, ctx: DoctorContext): Diagnosis[] {
       advice: 'Verify the raw bytes as they arrive, before any JSON parsing (e.g. express.raw() rather than express.json() on the webhook route), and let no proxy rewrite the body.',
       evidence: [
         `${nameOf(r.endpointId, ctx)}'s secret verifies the body written as ${r.form}.`,
-        `First difference at byte ${r.offset}: received “${r.received}”, signed “${r.signed}”.`,
+        // Quoted as JSON strings, so a newline or a space that differs shows.
+        `First difference at byte ${r.offset}: received ${JSON.stringify(r.received)}, signed ${JSON.stringify(r.signed)}.`,
       ],
     });
     return out;

@@ -4,8 +4,10 @@
  * parse is dropped. Everything a delivery carries is sender-controlled text, shown as text only;
  * no secret is ever in a message (endpoints appear by name and the service's hint).
  */
-import type { Cause } from './doctor';
-import type { Verdict } from './records';
+// No imports: the page (a browser) type-checks this file without Node's types.
+
+/** As in records.ts (the host side checks that the two agree where it builds a view). */
+export type VerdictName = 'verified' | 'duplicate' | 'rejected' | 'malformed';
 
 export interface HeaderView {
   name: string;
@@ -49,7 +51,8 @@ export interface TraceView {
 }
 
 export interface DiagnosisView {
-  cause: Cause;
+  /** One of doctor.ts's causes. */
+  cause: string;
   title: string;
   advice: string;
   evidence: string[];
@@ -58,7 +61,7 @@ export interface DiagnosisView {
 export interface DeliveryView {
   id: string;
   title: string;
-  verdict: Verdict;
+  verdict: VerdictName;
   reason?: string;
   /** The status the listener answered the sender. */
   status: number;

@@ -31,6 +31,8 @@ describe('signature doctor', () => {
     assert.equal(r.trace!.reserialized!.offset, 1, 'the first byte after "{" differs (a newline)');
     assert.match(d.evidence.join('\n'), /"Staging" \(we_a\)/);
     assert.match(d.evidence.join('\n'), /First difference at byte 1/);
+    assert.ok(d.evidence[1].includes(String.raw`received "{\n  \"object\":`), 'the newline that differs shows, quoted');
+    assert.ok(d.evidence[1].includes(String.raw`signed "{\"object\":\"event\"`));
     assert.ok(!JSON.stringify(d).includes(secretA), 'never the secret');
   });
 

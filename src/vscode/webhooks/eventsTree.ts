@@ -47,13 +47,28 @@ export class EventsTree implements vscode.TreeDataProvider<EventNode>, vscode.Di
     this.changed.fire(undefined);
   }
 
+  /** The nodes last given out, by record id: the same object for the same row, so `reveal` finds it. */
+  private nodes = new Map<string, EventNode>();
+
   getChildren(node?: EventNode): EventNode[] {
     if (node) return [];
     const { types, verdicts } = this.filter;
+    const previous = this.nodes;
+    this.nodes = new Map();
     return this.controller.events
       .list()
       .filter((r) => (!types?.length || types.includes(r.eventType ?? '')) && (!verdicts?.length || verdicts.includes(r.verdict)))
-      .map((r) => new EventNode(r));
+      .map((r) => {
+        const old = previous.get(r.id);
+        const n = old?.record === r ? old : new EventNode(r);
+        this.nodes.set(r.id, n);
+        return n;
+      });
+  }
+
+  /** Every row is at the top. */
+  getParent(): undefined {
+    return undefined;
   }
 
   getTreeItem(node: EventNode): vscode.TreeItem {
@@ -73,7 +88,8 @@ export class EventsTree implements vscode.TreeDataProvider<EventNode>, vscode.Di
     tooltip.supportHtml = false;
     item.tooltip = tooltip;
     item.contextValue = `event.${r.verdict}${r.eventType?.startsWith('response.') ? '.response' : ''}`;
-    item.command = { command: Commands.openEventPayload, title: 'Open Payload', arguments: [node] };
+    // A summary row (rejections counted, not kept) has nothing more to show.
+    if (!r.count) item.command = { command: Commands.inspectEvent, title: 'Inspect Delivery', arguments: [node] };
     item.accessibilityInformation = { label: `${r.eventType ?? 'Delivery'}, ${r.verdict}${r.reason ? `, ${r.reason}` : ''}${answer ? `, ${answer}` : ''}, received ${time}` };
     return item;
   }

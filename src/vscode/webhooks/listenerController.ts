@@ -9,7 +9,7 @@ import { CloudflaredTunnel, DevTunnel, LocalTunnel, ManualTunnel, NgrokTunnel } 
 import type { Tunnel, TunnelProvider } from '../../tunnels/tunnel';
 import { WebhookListener } from '../../webhooks/listener';
 import type { WebhookEndpoint } from '../../service/types';
-import type { DeliveryRecord, KnownSecret } from '../../webhooks/records';
+import { MAX_REPLAYS, type DeliveryRecord, type ForwardResult, type KnownSecret } from '../../webhooks/records';
 import { EventStore, FileDedupeStore } from '../../webhooks/stores';
 import type { ConnectionInfo, ConnectionStore } from '../connections/connectionStore';
 import { isLoopbackHost } from '../../service/connection';
@@ -203,6 +203,15 @@ export class ListenerController implements vscode.Disposable {
       if (this.output.logLevel <= vscode.LogLevel.Debug) this.output.debug(redact(prettyBody(r.body)));
     }
     this.scheduleChange();
+  }
+
+  /** Keeps a replay's answer with its event (the newest few), on disk and in the views. */
+  async addReplay(r: DeliveryRecord, answer: ForwardResult): Promise<void> {
+    r.replays = [...(r.replays ?? []), answer].slice(-MAX_REPLAYS);
+    const f = answer;
+    this.output.info(`Replayed ${r.eventType ?? 'delivery'} ${r.eventId ?? ''}${f.edited ? ' (edited)' : ''} to ${f.url}: ${f.status ?? f.error} in ${f.durationMs} ms`);
+    this.scheduleChange();
+    await this.events.put(r);
   }
 
   private changeTimer: NodeJS.Timeout | undefined;
