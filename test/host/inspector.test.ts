@@ -64,7 +64,7 @@ describe('delivery inspector', () => {
     const row = api.eventsTree.getChildren().find((n) => n.record.id === r.id)!;
     const item = api.eventsTree.getTreeItem(row);
     assert.equal(item.label, 'response.completed');
-    assert.match(String(item.description), /^verified · app 401 · /);
+    assert.match(String(item.description), /^verified → 401 · /);
     const icon = item.iconPath as vscode.ThemeIcon;
     assert.deepEqual([icon.id, icon.color?.id], ['warning', 'list.errorForeground']);
     assert.equal(item.command?.command, 'aoaiWorkbench.inspectEvent', 'clicking the row opens the inspector');
@@ -109,7 +109,7 @@ describe('delivery inspector', () => {
     assert.match(shown.answers[1].body, /edited in the inspector/);
     assert.deepEqual(shown.diagnoses, [], 'the app took it: nothing to diagnose');
     const item = api.eventsTree.getTreeItem(api.eventsTree.getChildren().find((n) => n.record.id === r.id)!);
-    assert.match(String(item.description), /^verified · app 200 · /);
+    assert.match(String(item.description), /^verified → 200 · /);
     // Invalid messages are dropped, not acted on.
     const before = app.received.length;
     await api.services.inspector.receive({ type: 'replay', eventId: r.id, body: 42 });

@@ -21,10 +21,10 @@ const ICONS: Record<Verdict, [string, string]> = {
 /** A verified delivery whose forward the app answered with a non-2xx status, or could not take. */
 const APP_FAILED: [string, string] = ['warning', 'list.errorForeground'];
 
-/** What the app made of the forward, shortly: "app 500", "app ECONNREFUSED". */
-export function appAnswer(r: DeliveryRecord): string | undefined {
+/** What the app made of the forward (or the latest replay), shortly: "500", "ECONNREFUSED". */
+function appAnswer(r: DeliveryRecord): string | undefined {
   const f = latestAnswer(r);
-  return f && `app ${f.status ?? f.error}`;
+  return f && String(f.status ?? f.error);
 }
 
 export class EventNode {
@@ -78,7 +78,7 @@ export class EventsTree implements vscode.TreeDataProvider<EventNode>, vscode.Di
     const time = new Date(r.receivedAt).toLocaleTimeString();
     const answer = appAnswer(r);
     // The verdict first, right after the type: a narrow sidebar cuts the time, not the verdict.
-    item.description = `${r.verdict}${answer ? ` · ${answer}` : ''} · ${time}`;
+    item.description = `${r.verdict}${answer ? ` → ${answer}` : ''} · ${time}`;
     // A verified delivery the app refused (or never got) stands out from the ones it took.
     const [icon, color] = forwardFailed(latestAnswer(r)) ? APP_FAILED : ICONS[r.verdict];
     item.iconPath = new vscode.ThemeIcon(icon, new vscode.ThemeColor(color));
@@ -90,7 +90,7 @@ export class EventsTree implements vscode.TreeDataProvider<EventNode>, vscode.Di
     item.contextValue = `event.${r.verdict}${r.eventType?.startsWith('response.') ? '.response' : ''}`;
     // A summary row (rejections counted, not kept) has nothing more to show.
     if (!r.count) item.command = { command: Commands.inspectEvent, title: 'Inspect Delivery', arguments: [node] };
-    item.accessibilityInformation = { label: `${r.eventType ?? 'Delivery'}, ${r.verdict}${r.reason ? `, ${r.reason}` : ''}${answer ? `, ${answer}` : ''}, received ${time}` };
+    item.accessibilityInformation = { label: `${r.eventType ?? 'Delivery'}, ${r.verdict}${r.reason ? `, ${r.reason}` : ''}${answer ? `, the app answered ${answer}` : ''}, received ${time}` };
     return item;
   }
 

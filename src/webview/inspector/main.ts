@@ -17,6 +17,8 @@ const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as 
 let current: DeliveryView | undefined;
 let bodyView: 'pretty' | 'raw' = 'pretty';
 let busy = false;
+/** How many answers the shown delivery had when a replay was sent (until its answer arrives). */
+let replaySent: { eventId: string; answers: number } | undefined;
 
 /** An element with text (never HTML) and optional class. */
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, className?: string): HTMLElementTagNameMap[K] {
@@ -169,6 +171,29 @@ function render(d: DeliveryView): void {
   $('body-note').hidden = !d.bodyNote;
   renderBody();
   if (changed) closeEditor();
+  if (replaySent?.eventId === d.id && d.answers.length > replaySent.answers) {
+    replaySent = undefined;
+    announceNewAnswer(d);
+  }
+}
+
+/** A replay's answer arrived: the editor closes, and the new answer is brought into view, focused and announced. */
+function announceNewAnswer(d: DeliveryView): void {
+  closeEditor();
+  const a = d.answers[d.answers.length - 1];
+  const card = $('answers').lastElementChild as HTMLElement | null;
+  notice(a.ok ? 'info' : 'error', `The app answered ${a.status ?? 'nothing'}${a.error ? ` (${a.error})` : ''} to the replay.`);
+  if (card) {
+    card.tabIndex = -1;
+    card.scrollIntoView({ block: 'nearest' });
+    card.focus();
+  }
+}
+
+function sendReplay(body?: string): void {
+  if (!current) return;
+  replaySent = { eventId: current.id, answers: current.answers.length };
+  post(body === undefined ? { type: 'replay', eventId: current.id } : { type: 'replay', eventId: current.id, body });
 }
 
 function showEmpty(text: string): void {
@@ -220,6 +245,7 @@ function handle(msg: InspectorHostMessage): void {
       if (!msg.busy) $('notice').hidden = true;
       break;
     case 'notice':
+      if (msg.level === 'error') replaySent = undefined;
       notice(msg.level, msg.text);
       break;
   }
@@ -244,7 +270,7 @@ document.addEventListener('click', (e) => {
   const edited = () => $<HTMLTextAreaElement>('edit-body').value;
   switch (action) {
     case 'replay':
-      return post({ type: 'replay', eventId });
+      return sendReplay();
     case 'edit':
       return openEditor();
     case 'curl':
@@ -254,7 +280,7 @@ document.addEventListener('click', (e) => {
     case 'fetch':
       return post({ type: 'fetchResponse', eventId });
     case 'send-edited':
-      return post({ type: 'replay', eventId, body: edited() });
+      return sendReplay(edited());
     case 'curl-edited':
       return post({ type: 'copyCurl', eventId, body: edited() });
     case 'cancel-edit':
@@ -266,7 +292,7 @@ document.addEventListener('click', (e) => {
 $('edit-body').addEventListener('keydown', (e) => {
   if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && current) {
     e.preventDefault();
-    post({ type: 'replay', eventId: current.id, body: $<HTMLTextAreaElement>('edit-body').value });
+    sendReplay($<HTMLTextAreaElement>('edit-body').value);
   } else if (e.key === 'Escape') {
     closeEditor();
     (document.querySelector('[data-action="edit"]') as HTMLButtonElement).focus();
