@@ -46,6 +46,7 @@ export const Commands = {
   filterEvents: 'aoaiWorkbench.filterEvents',
   clearEvents: 'aoaiWorkbench.clearEvents',
   inspectEvent: 'aoaiWorkbench.inspectEvent',
+  checkVerifier: 'aoaiWorkbench.checkVerifier',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];

@@ -127,6 +127,14 @@ describe('delivery inspector', () => {
     assert.ok(!curl.includes(secret) && !curl.includes(secret.slice(6)));
   });
 
+  it("Check My Webhook Verifier: the app, verifying with standardwebhooks now, takes the signed delivery and refuses the tampered and stale ones", async () => {
+    const before = app.received.length;
+    const report = await exec<{ sound: boolean; summary: string; results: Array<{ probe: string; passed: boolean }> }>('checkVerifier', { url: app.url });
+    assert.equal(report?.sound, true, report?.summary);
+    assert.deepEqual(report.results.map((r) => [r.probe, r.passed]), [['signed', true], ['tampered', true], ['stale', true]]);
+    assert.equal(app.received.length, before + 3);
+  });
+
   it('follows the selection in the Webhook Events view; a re-serialized rejected delivery shows the likely cause', async () => {
     const api = await workbench();
     const { localUrl } = api.services.listener.state!;

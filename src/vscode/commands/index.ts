@@ -14,7 +14,7 @@ import { addConnection, editConnection, removeConnection, testConnection, type A
 import { startLocalEmulator, stopLocalEmulator } from './emulator';
 import { importFromEnvironment } from './environment';
 import { clearEvents, copyEventAsCurl, eventDocuments, fetchEventResponse, filterEvents, inspectEvent, openEventPayload, replayEvent } from './events';
-import { deleteDownloadedCloudflared, downloadCloudflaredWithProgress, listenerActions, sendTestEvent, startListening, stopListening } from './listener';
+import { checkVerifier, deleteDownloadedCloudflared, downloadCloudflaredWithProgress, listenerActions, sendTestEvent, startListening, stopListening } from './listener';
 import { command } from './registry';
 import { chooseTunnelProvider } from './tunnelChoice';
 import { copyField, copySecret, createEndpoint, deleteEndpoint, editEndpoint } from './webhookEndpoints';
@@ -56,6 +56,7 @@ export function registerCommands(s: Services): vscode.Disposable[] {
     command(Commands.downloadCloudflared, 'Could not download cloudflared', async () => (await downloadCloudflaredWithProgress(s)).path),
     command(Commands.deleteCloudflared, 'Could not delete the downloaded cloudflared', () => deleteDownloadedCloudflared(s)),
     command(Commands.sendTestEvent, 'Could not send the test event', (arg) => sendTestEvent(s, arg)),
+    command(Commands.checkVerifier, 'Could not check the webhook verifier', (arg) => checkVerifier(s, arg)),
     command(Commands.listenerActions, 'Could not show the listener actions', () => listenerActions(s)),
     // Received events
     eventDocuments(s),
