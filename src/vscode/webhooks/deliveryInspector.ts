@@ -57,6 +57,7 @@ export class DeliveryInspector implements vscode.Disposable {
 
   /** Opens (or reveals) the panel on a delivery; returns what it shows. */
   open(recordId: string, preserveFocus = false): DeliveryView | undefined {
+    this.shownJson = undefined;
     if (!this.panel) {
       const panel = vscode.window.createWebviewPanel(
         Views.inspector,
@@ -89,15 +90,22 @@ export class DeliveryInspector implements vscode.Disposable {
     });
   }
 
-  private show(recordId: string | undefined): DeliveryView | undefined {
+  /** What the page shows now, so a burst of other deliveries does not redraw it (and lose its scroll). */
+  private shownJson: string | undefined;
+
+  private show(recordId: string | undefined, force = false): DeliveryView | undefined {
     this.currentId = recordId;
     const r = recordId ? this.listener.events.get(recordId) : undefined;
     if (!r) {
       if (this.panel) this.panel.title = 'Delivery';
+      this.shownJson = undefined;
       this.post({ type: 'empty', text: recordId ? 'This delivery is no longer stored.' : 'Choose a delivery in the Webhook Events view.' });
       return undefined;
     }
     const view = this.viewOf(r);
+    const json = JSON.stringify(view);
+    if (!force && json === this.shownJson) return view;
+    this.shownJson = json;
     if (this.panel) this.panel.title = `Delivery: ${view.title}`;
     this.post({ type: 'show', delivery: view });
     return view;
@@ -133,7 +141,8 @@ export class DeliveryInspector implements vscode.Disposable {
   private async handle(msg: InspectorViewMessage): Promise<void> {
     switch (msg.type) {
       case 'ready':
-        this.show(this.currentId);
+        // A new page (first load, or reloaded when the panel was hidden and shown again): it has nothing yet.
+        this.show(this.currentId, true);
         return;
       case 'replay':
         return this.replay(this.record(msg.eventId), msg.body);
