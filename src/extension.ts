@@ -12,6 +12,7 @@ import { ClientCache } from './vscode/connections/clients';
 import { ConnectionStore, type ConnectionInfo } from './vscode/connections/connectionStore';
 import { Views } from './vscode/contributions';
 import { EmulatorController } from './vscode/emulatorController';
+import { LanguageModels } from './vscode/lm';
 import { disposeLog } from './vscode/log';
 import type { Services } from './vscode/services';
 import { setting } from './vscode/settings';
@@ -51,9 +52,10 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi {
   const chat = new ChatManager(context, store, clients);
   const listener = new ListenerController(context.globalStorageUri, store, endpoints);
   const eventsTree = new EventsTree(listener);
+  const lm = new LanguageModels(context, store, auth, clients, tree);
   const eventsView = vscode.window.createTreeView(Views.events, { treeDataProvider: eventsTree });
   const inspector = new DeliveryInspector(context.extensionUri, listener, eventsView);
-  const services: Services = { context, store, auth, clients, endpoints, tree, emulator, chat, listener, eventsTree, inspector };
+  const services: Services = { context, store, auth, clients, endpoints, tree, emulator, chat, listener, eventsTree, lm, inspector };
 
   context.subscriptions.push(
     store,
@@ -65,6 +67,7 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi {
     chat,
     listener,
     eventsTree,
+    lm,
     vscode.window.createTreeView(Views.resources, { treeDataProvider: tree, showCollapseAll: true }),
     eventsView,
     inspector,

@@ -10,6 +10,11 @@ export type { Usage };
 
 export type Route = 'v1' | 'deployment';
 
+/** Chat Completions or the Responses API; unset: what the model's profile prefers. */
+export type ChatApi = 'chat' | 'responses';
+export type ReasoningEffort = 'minimal' | 'low' | 'medium' | 'high';
+const EFFORTS: readonly string[] = ['minimal', 'low', 'medium', 'high'];
+
 export interface ChatParams {
   systemPrompt: string;
   temperature?: number;
@@ -17,6 +22,9 @@ export interface ChatParams {
   maxTokens?: number;
   route: Route;
   apiVersion?: string;
+  api?: ChatApi;
+  /** Reasoning models only. */
+  reasoningEffort?: ReasoningEffort;
 }
 
 export interface ChatErrorInfo {
@@ -40,6 +48,14 @@ export interface ChatTurn {
   error?: ChatErrorInfo;
   /** The reply was stopped by the user. */
   stopped?: boolean;
+  /** The API that answered. */
+  api?: ChatApi;
+  /** A reasoning model's summary of its thinking (Responses API), shown apart from the answer. */
+  reasoningSummary?: string;
+  /** The Responses API's id of this reply. */
+  responseId?: string;
+  /** What the engine changed to get an answer (a parameter dropped, the API switched). */
+  notes?: string[];
 }
 
 export interface DeploymentOption {
@@ -66,6 +82,7 @@ export type HostMessage =
   | { type: 'deployments'; deployments: DeploymentOption[] }
   | { type: 'turnStarted'; turn: ChatTurn }
   | { type: 'delta'; turnId: string; text: string }
+  | { type: 'reasoningDelta'; turnId: string; text: string }
   | { type: 'turnFinished'; turn: ChatTurn }
   | { type: 'retryCountdown'; turnId: string; seconds: number }
   | { type: 'restoreDraft'; text: string };
@@ -113,6 +130,14 @@ export function parseParams(v: unknown): Partial<ChatParams> | undefined {
     if (v.route !== 'v1' && v.route !== 'deployment') return undefined;
     out.route = v.route;
   }
+  if (v.api !== undefined) {
+    if (v.api !== null && v.api !== 'chat' && v.api !== 'responses') return undefined;
+    out.api = v.api ?? undefined;
+  }
+  if (v.reasoningEffort !== undefined) {
+    if (v.reasoningEffort !== null && !EFFORTS.includes(v.reasoningEffort as string)) return undefined;
+    out.reasoningEffort = (v.reasoningEffort as ReasoningEffort | null) ?? undefined;
+  }
   if (v.apiVersion !== undefined) {
     if (!isStr(v.apiVersion, 64) || !/^[\w.-]*$/.test(v.apiVersion)) return undefined;
     out.apiVersion = v.apiVersion || undefined;
@@ -149,8 +174,18 @@ export function parseViewMessage(v: unknown): ViewMessage | undefined {
   return undefined;
 }
 
+/** The optional fields a turn may carry, each of its type when present. */
+function optionalTurnFields(v: Obj): boolean {
+  return (
+    (v.api === undefined || v.api === 'chat' || v.api === 'responses') &&
+    (v.reasoningSummary === undefined || isStr(v.reasoningSummary)) &&
+    (v.responseId === undefined || isStr(v.responseId, 200)) &&
+    (v.notes === undefined || (Array.isArray(v.notes) && v.notes.length <= 20 && v.notes.every((n) => isStr(n, 1000))))
+  );
+}
+
 function isTurn(v: unknown): v is ChatTurn {
-  return isObj(v) && isStr(v.id, 200) && (v.role === 'user' || v.role === 'assistant') && isStr(v.content) && isNum(v.createdAt);
+  return isObj(v) && isStr(v.id, 200) && (v.role === 'user' || v.role === 'assistant') && isStr(v.content) && isNum(v.createdAt) && optionalTurnFields(v);
 }
 
 function isConversation(v: unknown): v is ConversationView {
@@ -175,7 +210,8 @@ export function parseHostMessage(v: unknown): HostMessage | undefined {
     case 'turnFinished':
       return isTurn(v.turn) ? { type: v.type, turn: v.turn } : undefined;
     case 'delta':
-      return isStr(v.turnId, 200) && isStr(v.text) ? { type: 'delta', turnId: v.turnId, text: v.text } : undefined;
+    case 'reasoningDelta':
+      return isStr(v.turnId, 200) && isStr(v.text) ? { type: v.type, turnId: v.turnId, text: v.text } : undefined;
     case 'retryCountdown':
       return isStr(v.turnId, 200) && isNum(v.seconds) ? { type: 'retryCountdown', turnId: v.turnId, seconds: v.seconds } : undefined;
     case 'restoreDraft':

@@ -5,6 +5,7 @@ import type { ChatManager } from './chat/chatManager';
 import type { ClientCache } from './connections/clients';
 import type { ConnectionStore } from './connections/connectionStore';
 import type { EmulatorController } from './emulatorController';
+import type { LanguageModels } from './lm';
 import type { ResourcesTree } from './tree/resourcesTree';
 import type { DeliveryInspector } from './webhooks/deliveryInspector';
 import type { WebhookEndpoints } from './webhooks/endpoints';
@@ -27,4 +28,6 @@ export interface Services {
   eventsTree: EventsTree;
   /** The delivery inspector panel (one, following the Events view's selection). */
   inspector: DeliveryInspector;
+  /** Deployments in VS Code's own chat (the language model provider) and their usage. */
+  lm: LanguageModels;
 }

@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { errorInfo, runChat } from '../../chat/chatEngine';
+import { continuationOf } from '../../chat/continuation';
 import { newId, requestMessages, titleFrom, toJson, toMarkdown, type Conversation } from '../../chat/conversation';
 import { isSafeLink, parseViewMessage, type ChatTurn, type DeploymentOption, type HostMessage, type ViewMessage } from '../../chat/protocol';
 import type { ClientCache } from '../connections/clients';
@@ -183,20 +184,25 @@ export class ChatPanel implements vscode.Disposable {
         const conn = this.deps.connections.get(c.connectionId);
         if (!conn) throw new Error(`The connection "${c.connectionLabel}" no longer exists. Pick another deployment at the top of the panel.`);
         const client = await this.deps.clients.get(conn);
+        // The model behind the deployment decides the API (the listing is cached).
+        const listed = (await this.deps.deployments().catch(() => [])).find((d) => d.connectionId === c.connectionId && d.deployment === c.deployment);
         const result = await runChat({
           client,
           deployment: c.deployment,
+          model: listed?.model,
           messages: requestMessages(c),
+          continuation: continuationOf(c),
           params: c.params,
           signal: abort.signal,
           onDelta: (text) => {
             turn.content += text;
             this.post({ type: 'delta', turnId: turn.id, text });
           },
+          onReasoning: (text) => this.post({ type: 'reasoningDelta', turnId: turn.id, text }),
           onRetryWait: (seconds) => this.post({ type: 'retryCountdown', turnId: turn.id, seconds }),
         });
-        const { content, usage, model, latencyMs, finishReason, stopped } = result;
-        Object.assign(turn, { content, usage, model, latencyMs, finishReason, stopped: stopped || undefined });
+        const { content, usage, model, latencyMs, finishReason, stopped, api, reasoningSummary, responseId, notes } = result;
+        Object.assign(turn, { content, usage, model, latencyMs, finishReason, stopped: stopped || undefined, api, reasoningSummary, responseId, notes });
       } catch (err) {
         turn.error = errorInfo(err);
         turn.error.message = redact(turn.error.message);

@@ -6,6 +6,7 @@ import { totals } from '../../chat/conversation';
 import { parseHostMessage, type ChatTurn, type ConversationView, type DeploymentOption, type HostMessage, type ViewMessage } from '../../chat/protocol';
 import { createRenderer } from './markdown';
 import { $, PARAM_FIELDS, readParams, renderDeployments, renderSettings } from './settingsForm';
+import { appendReasoning } from './reasoningView';
 import { StreamView } from './streamView';
 import { actionBar, turnElement } from './turnView';
 
@@ -135,6 +136,12 @@ function handle(msg: HostMessage): void {
     case 'delta': {
       streams.get(msg.turnId)?.append(msg.text);
       statusEl.textContent = '';
+      stickToBottomNextFrame();
+      break;
+    }
+    case 'reasoningDelta': {
+      const el = log.querySelector(`[data-turn-id="${CSS.escape(msg.turnId)}"]`);
+      if (el) appendReasoning(el, msg.text);
       stickToBottomNextFrame();
       break;
     }

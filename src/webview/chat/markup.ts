@@ -17,6 +17,12 @@ export function chatBodyHtml(): string {
     <label for="max-tokens">Max tokens</label><input id="max-tokens" type="number" min="1" step="1" placeholder="no limit">
     <label for="route">Route</label><select id="route"><option value="v1">v1 (/openai/v1)</option><option value="deployment">Deployment (api-version)</option></select>
     <label for="api-version">api-version</label><input id="api-version" type="text" placeholder="connection default">
+    <label for="api">API</label><select id="api">
+      <option value="">Automatic (what the model takes)</option><option value="chat">Chat Completions</option><option value="responses">Responses</option>
+    </select>
+    <label for="reasoning-effort">Reasoning effort</label><select id="reasoning-effort">
+      <option value="">model default</option><option>minimal</option><option>low</option><option>medium</option><option>high</option>
+    </select>
   </div>
 </details>
 <main id="messages" role="log" aria-live="polite" aria-label="Conversation"></main>

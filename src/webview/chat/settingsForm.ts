@@ -3,7 +3,7 @@ import type { ChatParams, ConversationView, DeploymentOption } from '../../chat/
 
 export const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
-export const PARAM_FIELDS = ['system-prompt', 'temperature', 'top-p', 'max-tokens', 'route', 'api-version'];
+export const PARAM_FIELDS = ['system-prompt', 'temperature', 'top-p', 'max-tokens', 'route', 'api-version', 'api', 'reasoning-effort'];
 
 /** The deployment picker: every deployment offered, and the conversation's own even when not listed. */
 export function renderDeployments(deploymentSelect: HTMLSelectElement, deployments: DeploymentOption[], conversation: ConversationView | undefined): void {
@@ -39,6 +39,8 @@ export function renderSettings(p: ChatParams): void {
   set('max-tokens', p.maxTokens?.toString() ?? '');
   set('route', p.route);
   set('api-version', p.apiVersion ?? '');
+  set('api', p.api ?? '');
+  set('reasoning-effort', p.reasoningEffort ?? '');
   $<HTMLInputElement>('api-version').disabled = p.route !== 'deployment';
 }
 
@@ -55,6 +57,8 @@ export function readParams(): Partial<ChatParams> {
     maxTokens: numberOrNull('max-tokens'),
     route: $<HTMLSelectElement>('route').value as ChatParams['route'],
     apiVersion: $<HTMLInputElement>('api-version').value.trim(),
+    api: $<HTMLSelectElement>('api').value || null,
+    reasoningEffort: $<HTMLSelectElement>('reasoning-effort').value || null,
   };
   $<HTMLInputElement>('api-version').disabled = params.route !== 'deployment';
   return params as Partial<ChatParams>;

@@ -1,12 +1,16 @@
 /** How a turn looks: its text, its error with Retry, its footer (model, time, tokens), its action buttons. */
 import type { ChatTurn } from '../../chat/protocol';
 import { escapeHtml, type Renderer } from './markdown';
+import { addTurnExtras } from './reasoningView';
 
 export function formatUsage(t: ChatTurn): string {
   const parts: string[] = [];
   if (t.model) parts.push(t.model);
   if (t.latencyMs !== undefined) parts.push(`${(t.latencyMs / 1000).toFixed(1)} s`);
-  if (t.usage) parts.push(`${t.usage.prompt_tokens} + ${t.usage.completion_tokens} = ${t.usage.total_tokens} tokens`);
+  if (t.usage) {
+    const reasoning = t.usage.completion_tokens_details?.reasoning_tokens;
+    parts.push(`${t.usage.prompt_tokens} + ${t.usage.completion_tokens} = ${t.usage.total_tokens} tokens${reasoning ? ` (${reasoning} reasoning)` : ''}`);
+  }
   if (t.finishReason === 'length') parts.push('cut at the token limit');
   if (t.finishReason === 'content_filter') parts.push('stopped by the content filter');
   if (t.stopped) parts.push('stopped');
@@ -50,6 +54,7 @@ export function turnElement(t: ChatTurn, assistantName: string, renderer: Render
     foot.className = 'turn-foot';
     foot.textContent = formatUsage(t);
     el.append(foot);
+    addTurnExtras(el, t.reasoningSummary, t.notes, renderer);
   }
   return el;
 }
