@@ -147,7 +147,11 @@ describe('delivery inspector', () => {
     const posted: InspectorHostMessage[] = [];
     const sub = api.services.inspector.onDidPost((m) => posted.push(m));
     const node = await eventually(() => api.eventsTree.getChildren().find((n) => n.record.id === rejected.id));
-    await api.services.inspector.eventsView.reveal(node, { select: true, focus: false });
+    // The view rendered first (as when the user has it open), then the row selected in it.
+    await vscode.commands.executeCommand('aoaiWorkbench.events.focus');
+    await eventually(() => api.services.inspector.eventsView.visible);
+    await api.services.inspector.eventsView.reveal(node, { select: true, focus: true });
+    await eventually(() => api.services.inspector.eventsView.selection[0]?.record.id === rejected.id);
     await eventually(() => api.services.inspector.shownId === rejected.id);
     sub.dispose();
     const shown = posted.filter((m): m is Extract<InspectorHostMessage, { type: 'show' }> => m.type === 'show').at(-1)!.delivery;
