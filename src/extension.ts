@@ -17,6 +17,7 @@ import { disposeLog } from './vscode/log';
 import type { Services } from './vscode/services';
 import { setting } from './vscode/settings';
 import { ResourcesTree } from './vscode/tree/resourcesTree';
+import { DeliveryInspector } from './vscode/webhooks/deliveryInspector';
 import { WebhookEndpoints } from './vscode/webhooks/endpoints';
 import { EventsTree } from './vscode/webhooks/eventsTree';
 import { ListenerController } from './vscode/webhooks/listenerController';
@@ -54,7 +55,9 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi {
   context.subscriptions.push(chat.watchResponseEvents(listener));
   const eventsTree = new EventsTree(listener);
   const lm = new LanguageModels(store, auth, clients, tree);
-  const services: Services = { context, store, auth, clients, endpoints, tree, emulator, chat, listener, eventsTree, lm };
+  const eventsView = vscode.window.createTreeView(Views.events, { treeDataProvider: eventsTree });
+  const inspector = new DeliveryInspector(context.extensionUri, listener, eventsView);
+  const services: Services = { context, store, auth, clients, endpoints, tree, emulator, chat, listener, eventsTree, lm, inspector };
 
   context.subscriptions.push(
     store,
@@ -68,7 +71,8 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi {
     eventsTree,
     lm,
     vscode.window.createTreeView(Views.resources, { treeDataProvider: tree, showCollapseAll: true }),
-    vscode.window.createTreeView(Views.events, { treeDataProvider: eventsTree }),
+    eventsView,
+    inspector,
     // Whether the environment's connection is imported yet follows the store.
     store.onDidChange(() => void updateEnvironmentContext(services)),
     // Signed out or switched account or cloud: lists reload with the new tokens.

@@ -1,5 +1,7 @@
 // End-to-end through the real workbench in Chromium, as a person would: command palette →
 // Add Connection wizard → the Resources view lists the emulator's deployments. Saves screenshots.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { startEmulatorProcess } from './emulatorProcess.mjs';
 import { CHROMIUM_ARGS, chromiumPath, startCodeServer, workbenchUrl } from './codeServer.mjs';
@@ -198,12 +200,129 @@ async function listenThroughTheUi(page, emulator, artifacts) {
   await page.screenshot({ path: join(artifacts, 'webhook-events-after-reload.png') });
 }
 
+/**
+ * Changes settings as the Settings editor would: `User` ones, or `Machine` ones (machine-scoped
+ * settings of an extension running on the server, "Remote Settings" in the editor).
+ */
+function updateSettings(server, kind, changes) {
+  const dir = join(server.root, 'user-data', kind);
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, 'settings.json');
+  const old = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+  writeFileSync(file, JSON.stringify({ ...old, ...changes }, null, 2));
+}
+
+/** The user's app: refuses the first delivery with a 500 whose body holds HTML, then takes everything. */
+async function startUserApp() {
+  let count = 0;
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const first = count++ === 0;
+      const body = first ? '<h1>Internal error</h1><img src=x onerror="window.__pwned=1">' : JSON.stringify({ handled: true });
+      res.writeHead(first ? 500 : 200, { 'content-type': first ? 'text/html' : 'application/json' }).end(body);
+    });
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${server.address().port}/webhook`, close: () => new Promise((r) => server.close(r)) };
+}
+
+/** The delivery inspector inside the webview's nested iframes. */
+async function inspectorFrame(page) {
+  for (let i = 0; i < 100; i++) {
+    for (const f of page.frames()) if (await f.$('#delivery').catch(() => null)) return f;
+    await page.waitForTimeout(200);
+  }
+  throw new Error('the delivery inspector did not open');
+}
+
+async function inspectThroughTheUi(page, emulator, artifacts, server) {
+  const app = await startUserApp();
+  try {
+    // Forward to the app, set as a user would in settings.json (a reload makes sure it is read).
+    updateSettings(server, 'Machine', { 'aoaiWorkbench.webhooks.forwardTo': app.url });
+    updateSettings(server, 'User', { 'workbench.colorTheme': 'Default Light Modern' });
+    await page.reload();
+    await addConnectionThroughTheUi(page, emulator, artifacts);
+    await runCommand(page, 'Azure OpenAI: Start Listening');
+    const widget = page.locator('.quick-input-widget');
+    await widget.locator('.quick-input-title', { hasText: 'Listening at http://127.0.0.1' }).waitFor({ timeout: 30_000 });
+    await widget.locator('.monaco-list-row', { hasText: 'Create a webhook endpoint' }).first().click();
+    await widget.locator('.quick-input-title', { hasText: 'Events to receive' }).waitFor();
+    await page.keyboard.press('Enter');
+    await page.locator('.statusbar-item', { hasText: 'Listening' }).first().waitFor({ timeout: 20_000 });
+    const res = await fetch(`${emulator.url}/openai/v1/responses`, {
+      method: 'POST',
+      headers: { 'api-key': emulator.key, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-4o-mini', input: 'inspect me', background: true }),
+    });
+    if (res.status !== 200) throw new Error(`creating a background response answered ${res.status}`);
+
+    // The row says the app refused it; a click opens the inspector.
+    const eventsPane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Webhook Events' }) });
+    const row = eventsPane.locator('.monaco-list-row[aria-label*="the app answered 500"]').first();
+    await row.waitFor({ timeout: 30_000 });
+    await row.click();
+    const frame = await inspectorFrame(page);
+    await frame.locator('#title', { hasText: 'response.completed' }).waitFor({ timeout: 20_000 });
+    await frame.locator('.answer.fail .status', { hasText: '500' }).waitFor();
+    await frame.locator('#tried td.match').first().waitFor();
+    await frame.locator('#headers dt', { hasText: 'webhook-signature' }).waitFor();
+    // The app's HTML shows as text and runs nothing.
+    const answerText = await frame.locator('.answer.fail pre').innerText();
+    if (!answerText.includes('<img src=x onerror=')) throw new Error(`the app's HTML should show as text, got: ${answerText}`);
+    if ((await frame.locator('#delivery img, #delivery h1 + h1').count()) !== 0) throw new Error("the app's HTML reached the DOM");
+    if ((await frame.evaluate(() => window.__pwned)) !== undefined) throw new Error('injected code ran');
+    await page.screenshot({ path: join(artifacts, 'inspector-light.png') });
+
+    // Edit and replay: the app takes it now; the new answer shows beside the old.
+    await frame.locator('[data-action="edit"]').click();
+    const editor = frame.locator('#edit-body');
+    await editor.waitFor();
+    const edited = JSON.parse(await editor.inputValue());
+    edited.data.note = 'edited in the UI';
+    await editor.fill(JSON.stringify(edited, null, 2));
+    await frame.locator('[data-action="send-edited"]').click();
+    await frame.locator('.answer.ok', { hasText: 'Replay 1 (edited body)' }).locator('.status', { hasText: '200' }).waitFor({ timeout: 20_000 });
+    // The editor closes, and the new answer is announced and brought into view beside the old one.
+    await frame.locator('#editor').waitFor({ state: 'hidden' });
+    await frame.locator('#notice', { hasText: 'The app answered 200' }).waitFor();
+    await page.screenshot({ path: join(artifacts, 'inspector-replayed-light.png') });
+
+    for (const [theme, shot] of [['Dark Modern', 'inspector-dark.png'], ['Dark High Contrast', 'inspector-high-contrast.png']]) {
+      await page.keyboard.press('F1');
+      await page.locator('.quick-input-widget input.input').waitFor();
+      await page.keyboard.type('Preferences: Color Theme');
+      // Not "Browse Color Themes in Marketplace".
+      await page.locator('.quick-input-widget .monaco-list-row[aria-label^="Preferences: Color Theme"]').first().click();
+      await page.locator('.quick-input-widget input.input').fill(theme);
+      await page.locator('.quick-input-widget .monaco-list-row', { hasText: theme }).first().waitFor();
+      await page.keyboard.press('Enter');
+      await page.waitForTimeout(1500);
+      await page.screenshot({ path: join(artifacts, shot) });
+    }
+
+    // Narrow: the panel about 300 px wide scrolls down, never sideways.
+    await page.setViewportSize({ width: 700, height: 900 });
+    await page.waitForTimeout(1000);
+    const { width, scroll } = await frame.evaluate(() => ({ width: window.innerWidth, scroll: document.documentElement.scrollWidth }));
+    if (scroll > width + 1) throw new Error(`at ${width} px the inspector scrolls sideways (${scroll} px wide)`);
+    await page.screenshot({ path: join(artifacts, 'inspector-narrow.png') });
+  } finally {
+    await app.close();
+  }
+}
+
 export async function runUiTests(chromium, root, artifacts, vsix) {
   const tests = [
     ['UI: add a connection through the command palette wizard and see its deployments in the sidebar', addConnectionThroughTheUi],
     ['UI: chat in the panel: streamed markdown with usage, HTML in a reply executes nothing, Stop ends a reply, the panel survives a reload', chatThroughTheUi],
     ['UI: chat with a Responses-only deployment: the reasoning summary in a collapsed section, reasoning tokens in the usage line, a reply in the background', reasoningThroughTheUi],
     ['UI: Start Listening from the palette, a delivery appears verified in the Webhook Events view and is still there after a reload', listenThroughTheUi],
+    [
+      "UI: a delivery the app refused opens in the inspector from its row (trace, headers, the app's HTML as text); edit and replay shows the new answer; themes, narrow",
+      inspectThroughTheUi,
+    ],
   ];
   let passed = 0;
   let failed = 0;
@@ -216,7 +335,7 @@ export async function runUiTests(chromium, root, artifacts, vsix) {
     const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
     try {
       await page.goto(workbenchUrl(server, {}));
-      await fn(page, emulator, artifacts);
+      await fn(page, emulator, artifacts, server);
       passed++;
       console.log(`  ✔ ${name}`);
     } catch (err) {

@@ -45,6 +45,8 @@ export const Commands = {
   fetchEventResponse: 'aoaiWorkbench.fetchEventResponse',
   filterEvents: 'aoaiWorkbench.filterEvents',
   clearEvents: 'aoaiWorkbench.clearEvents',
+  inspectEvent: 'aoaiWorkbench.inspectEvent',
+  checkVerifier: 'aoaiWorkbench.checkVerifier',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];
@@ -55,6 +57,8 @@ export const Views = {
   events: 'aoaiWorkbench.events',
   /** The chat panel's webview type. */
   chat: 'aoaiWorkbench.chat',
+  /** The delivery inspector's webview type. */
+  inspector: 'aoaiWorkbench.deliveryInspector',
 } as const;
 
 /** The vendor of the language model provider: VS Code's chat and `vscode.lm.selectChatModels` find the deployments by it. */

@@ -7,6 +7,7 @@ import type { ConnectionStore } from './connections/connectionStore';
 import type { EmulatorController } from './emulatorController';
 import type { LanguageModels } from './lm';
 import type { ResourcesTree } from './tree/resourcesTree';
+import type { DeliveryInspector } from './webhooks/deliveryInspector';
 import type { WebhookEndpoints } from './webhooks/endpoints';
 import type { EventsTree } from './webhooks/eventsTree';
 import type { ListenerController } from './webhooks/listenerController';
@@ -25,6 +26,8 @@ export interface Services {
   /** The webhook listener, its tunnel and the received events. */
   listener: ListenerController;
   eventsTree: EventsTree;
+  /** The delivery inspector panel (one, following the Events view's selection). */
+  inspector: DeliveryInspector;
   /** Deployments in VS Code's own chat (the language model provider) and their usage. */
   lm: LanguageModels;
 }

@@ -6,11 +6,11 @@
  */
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import { request } from 'undici';
+import { forwardDelivery } from './forward';
 import { createHttp1Server, type Http1Request, type Http1Response, type Http1Server } from './http1';
-import { webhookDispatcher } from './outbound';
 import { IdWindow, type DedupeStore, type DeliveryRecord, type KnownSecret } from './records';
 import { verify, DEFAULT_TOLERANCE_SECONDS } from './signature';
+import { traceVerification } from './trace';
 import { capHeader, RejectionLimiter, REJECTED_BODY_PREFIX, senderOf, type RejectionLimits } from './rejections';
 
 export type { DedupeStore, DeliveryRecord, ForwardResult, KnownSecret, Verdict } from './records';
@@ -41,14 +41,20 @@ export interface ListenerOptions {
   rejectionLimits?: Partial<RejectionLimits>;
 }
 
-/** A verdict and, for a verified one, what arrived (uncut), for the forward. */
+/** A verdict and what arrived (uncut), for its trace and, when verified, the forward. */
 interface Decided {
   record: DeliveryRecord;
   raw?: Buffer;
   received?: Record<string, string>;
+  /** The secrets it was verified with. */
+  known?: KnownSecret[];
 }
 
 const KEPT_HEADERS = ['webhook-id', 'webhook-timestamp', 'webhook-signature', 'user-agent', 'content-type'];
+/** Headers of a verified delivery kept for the inspector, at most. */
+const MAX_SIGNED_HEADERS = 64;
+/** Credentials a proxy or tunnel might add: shown as present, never stored. */
+const REDACTED_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'api-key', 'x-api-key', 'ocp-apim-subscription-key']);
 
 export class WebhookListener {
   private http: Http1Server | undefined;
@@ -120,24 +126,25 @@ export class WebhookListener {
   }
 
   /** Verifies and classifies; cheap, synchronous, before the answer. */
-  private decide({ headers: received, body: raw }: Http1Request): Decided {
+  private decide({ headers: received, body: raw, target }: Http1Request): Decided {
     const headers: Record<string, string> = {};
     for (const h of KEPT_HEADERS) {
       const v = received[h];
       if (v !== undefined) headers[h] = capHeader(v);
     }
-    const base = { id: randomUUID(), receivedAt: Date.now(), headers, webhookId: headers['webhook-id'], timestamp: headers['webhook-timestamp'] };
+    const base = { id: randomUUID(), receivedAt: Date.now(), headers, webhookId: headers['webhook-id'], timestamp: headers['webhook-timestamp'], path: capHeader(target) };
     const known = this.options.secrets();
     const result = verify({ headers: received, body: raw, secrets: known.map((k) => k.secret), toleranceSeconds: this.options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS });
-    if (!result.ok) return { record: { ...base, ...storedBody(raw, REJECTED_BODY_PREFIX), verdict: 'rejected', reason: result.message, status: 400 } };
+    if (!result.ok) return { record: { ...base, ...storedBody(raw, REJECTED_BODY_PREFIX), verdict: 'rejected', reason: result.message, status: 400 }, raw, received, known };
     // Decoded once: for the verdict and, when it fits, as the stored body.
     const text = raw.toString('utf8');
-    const signed = { ...base, ...storedBody(raw, this.options.maxStoredBody ?? 256 * 1024, text), endpointId: known[result.secretIndex].endpointId };
+    // Signed by a known endpoint: every header is kept for the inspector (capped, credentials redacted).
+    const signed = { ...base, headers: signedHeadersOf(received), ...storedBody(raw, this.options.maxStoredBody ?? 256 * 1024, text), endpointId: known[result.secretIndex].endpointId };
     let event: { id?: unknown; type?: unknown };
     try {
       event = JSON.parse(text);
     } catch {
-      return { record: { ...signed, verdict: 'malformed', reason: 'Malformed JSON: the signature is valid but the body is not JSON.', status: 400 } };
+      return { record: { ...signed, verdict: 'malformed', reason: 'Malformed JSON: the signature is valid but the body is not JSON.', status: 400 }, raw, received, known };
     }
     const eventId = typeof event?.id === 'string' ? event.id : undefined;
     const eventType = typeof event?.type === 'string' ? event.type : undefined;
@@ -145,10 +152,21 @@ export class WebhookListener {
     const duplicate = this.dedupe.has(received['webhook-id']);
     if (!duplicate) this.dedupe.add(received['webhook-id']);
     const record: DeliveryRecord = { ...signed, eventId, eventType, verdict: duplicate ? 'duplicate' : 'verified', reason: duplicate ? 'Duplicate: this webhook-id was processed already; acknowledged without processing it again.' : undefined, status: 200 };
-    return { record, raw, received };
+    return { record, raw, received, known };
   }
 
-  private after({ record, raw, received }: Decided): void {
+  private after({ record, raw, received, known }: Decided): void {
+    // After the answer, and only for what is recorded one by one (a flood of rejections is counted, not traced).
+    if (raw && received && known) {
+      record.trace = traceVerification({
+        headers: received,
+        body: raw,
+        known,
+        toleranceSeconds: this.options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS,
+        now: record.receivedAt,
+        lookForReserialization: record.verdict === 'rejected',
+      });
+    }
     try {
       this.options.onDelivery?.(record);
     } catch {
@@ -158,25 +176,27 @@ export class WebhookListener {
     if (target) void this.forward(record, target, raw!, received!);
   }
 
-  /** Passes on the bytes and headers that arrived, not the stored (possibly cut) copy. */
+  /** Passes on the bytes and headers that arrived, not the stored (possibly cut) copy, and keeps the app's answer. */
   private async forward(record: DeliveryRecord, url: string, body: Buffer, received: Record<string, string>): Promise<void> {
-    const t0 = Date.now();
     const headers: Record<string, string> = {};
     for (const h of KEPT_HEADERS) if (received[h] !== undefined) headers[h] = received[h];
-    try {
-      const res = await request(url, { method: 'POST', headers, body, headersTimeout: 10_000, bodyTimeout: 10_000, dispatcher: webhookDispatcher });
-      await res.body.dump();
-      record.forward = { url, status: res.statusCode, durationMs: Date.now() - t0 };
-    } catch (err) {
-      const e = err as { code?: string; message?: string };
-      record.forward = { url, error: e.code ?? e.message ?? 'error', durationMs: Date.now() - t0 };
-    }
+    record.forward = await forwardDelivery({ url, headers, body });
     try {
       this.options.onForwarded?.(record);
     } catch {
       /* ignore */
     }
   }
+}
+
+function signedHeadersOf(received: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  let n = 0;
+  for (const [name, value] of Object.entries(received)) {
+    if (n++ >= MAX_SIGNED_HEADERS) break;
+    out[name] = REDACTED_HEADERS.has(name) ? `(not stored: ${value.length} characters)` : capHeader(value);
+  }
+  return out;
 }
 
 /** The body as stored: the whole of it, or its first `max` bytes and how big it was. */

@@ -3,19 +3,53 @@
  * verified with, and the dedupe window. Below both, so the stores need not import the listener.
  */
 
+import type { VerifyTrace } from './trace';
+
 export interface KnownSecret {
   endpointId: string;
   secret: string;
+  /** The endpoint's name, for people (traces show it instead of the id). */
+  label?: string;
 }
 
 export type Verdict = 'verified' | 'duplicate' | 'rejected' | 'malformed';
 
+/** A request from here to the user's app, and its answer (see forward.ts). */
 export interface ForwardResult {
   url: string;
+  /** When it was sent (ms). */
+  at?: number;
+  /** Absent: the forward made when the delivery arrived. */
+  kind?: 'forward' | 'replay';
+  /** The webhook-id it was sent with, when not the delivery's own (a replay's new one). */
+  webhookId?: string;
+  /** A replay of a body edited in the inspector. */
+  edited?: boolean;
   status?: number;
+  /** The app's answer headers, values capped. */
+  headers?: Record<string, string>;
+  /** The app's answer body, cut at FORWARD_BODY_CAP. */
+  body?: string;
+  /** The declared size of the answer body, when `body` holds less of it. */
+  bodyBytes?: number;
+  bodyTruncated?: boolean;
+  /** The connection error (a code such as ECONNREFUSED) when there was no answer. */
   error?: string;
   durationMs: number;
 }
+
+/** The app answered, with a status that is not 2xx, or did not answer at all. */
+export function forwardFailed(f: ForwardResult | undefined): boolean {
+  return !!f && (f.status === undefined || f.status < 200 || f.status > 299);
+}
+
+/** The app's latest answer for an event: its newest replay's, else the forward's on arrival. */
+export function latestAnswer(r: { forward?: ForwardResult; replays?: ForwardResult[] }): ForwardResult | undefined {
+  return r.replays?.at(-1) ?? r.forward;
+}
+
+/** Replays to the app kept per event (newest last), beside the forward made on arrival. */
+export const MAX_REPLAYS = 5;
 
 export interface DeliveryRecord {
   /** Local id of this record. */
@@ -41,7 +75,13 @@ export interface DeliveryRecord {
   count?: number;
   /** Headers that matter for replay and inspection (never a secret), values capped. */
   headers: Record<string, string>;
+  /** The request's path as received (capped), e.g. `/webhook`. */
+  path?: string;
+  /** How the verdict was reached (see trace.ts); absent on counted summaries and old records. */
+  trace?: VerifyTrace;
   forward?: ForwardResult;
+  /** Replays to the app from the inspector, newest last, at most MAX_REPLAYS. */
+  replays?: ForwardResult[];
 }
 
 /** Remembers which webhook-ids were processed, so a redelivery is not processed twice. */

@@ -5,8 +5,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { request } from 'undici';
+import { forwardDelivery } from './forward';
 import { webhookDispatcher } from './outbound';
-import type { DeliveryRecord, KnownSecret } from './records';
+import type { DeliveryRecord, ForwardResult, KnownSecret } from './records';
 import { replayableBody } from './replayable';
 import { signedHeaders } from './signature';
 
@@ -92,11 +93,23 @@ export async function replay(record: DeliveryRecord, known: readonly KnownSecret
   return sendSigned({ url, secret: secretThatVerified(record, known), body, webhookId });
 }
 
+/**
+ * Sends a received delivery (or an edited body) to the app again, signed afresh with the secret
+ * that verified it and a new webhook-id, and keeps the app's answer (kind "replay").
+ */
+export async function replayToApp(record: DeliveryRecord, known: readonly KnownSecret[], url: string, editedBody?: string): Promise<ForwardResult> {
+  const body = editedBody ?? replayableBody(record);
+  const secret = secretThatVerified(record, known);
+  const webhookId = newWebhookId();
+  const headers = { 'content-type': 'application/json', 'user-agent': 'aoai-workbench replay', ...signedHeaders(secret, webhookId, body) };
+  return forwardDelivery({ url, headers, body, kind: 'replay', webhookId, edited: editedBody !== undefined && editedBody !== record.body });
+}
+
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /** A curl command that sends the delivery again, signed now (valid for the receiver's tolerance). */
-export function signedCurl(record: DeliveryRecord, known: readonly KnownSecret[], url: string): string {
-  const body = replayableBody(record);
+export function signedCurl(record: DeliveryRecord, known: readonly KnownSecret[], url: string, editedBody?: string): string {
+  const body = editedBody ?? replayableBody(record);
   const headers = { 'content-type': 'application/json', ...signedHeaders(secretThatVerified(record, known), newWebhookId(), body) };
   return [
     `curl -X POST ${shellQuote(url)}`,

@@ -1,5 +1,6 @@
 /** What can be done with a received webhook event: open, fetch its response, replay, copy as curl, filter, clear. */
 import * as vscode from 'vscode';
+import type { DeliveryView } from '../../webhooks/inspectorProtocol';
 import type { DeliveryRecord } from '../../webhooks/records';
 import { loadNetwork } from '../bundles';
 import { logInfo } from '../log';
@@ -28,6 +29,12 @@ export function eventDocuments(s: Services): vscode.Disposable {
       return r ? prettyBody(r.body) : 'This event is no longer stored.';
     },
   });
+}
+
+/** Opens the delivery inspector on an event (a row's click, its inline action, or `{ eventId }`). */
+export function inspectEvent(s: Services, arg: unknown): DeliveryView | undefined {
+  const r = recordOf(s, arg);
+  return s.inspector.open(r.id, (arg as { preserveFocus?: boolean } | undefined)?.preserveFocus);
 }
 
 export async function openEventPayload(s: Services, arg: unknown): Promise<string> {

@@ -13,8 +13,8 @@ import { deleteConversation, exportConversation, openChat, openConversation } fr
 import { addConnection, editConnection, removeConnection, testConnection, type AddConnectionArgs } from './connections';
 import { startLocalEmulator, stopLocalEmulator } from './emulator';
 import { importFromEnvironment } from './environment';
-import { clearEvents, copyEventAsCurl, eventDocuments, fetchEventResponse, filterEvents, openEventPayload, replayEvent } from './events';
-import { deleteDownloadedCloudflared, downloadCloudflaredWithProgress, listenerActions, sendTestEvent, startListening, stopListening } from './listener';
+import { clearEvents, copyEventAsCurl, eventDocuments, fetchEventResponse, filterEvents, inspectEvent, openEventPayload, replayEvent } from './events';
+import { checkVerifier, deleteDownloadedCloudflared, downloadCloudflaredWithProgress, listenerActions, sendTestEvent, startListening, stopListening } from './listener';
 import { command } from './registry';
 import { chooseTunnelProvider } from './tunnelChoice';
 import { copyField, copySecret, createEndpoint, deleteEndpoint, editEndpoint } from './webhookEndpoints';
@@ -56,9 +56,11 @@ export function registerCommands(s: Services): vscode.Disposable[] {
     command(Commands.downloadCloudflared, 'Could not download cloudflared', async () => (await downloadCloudflaredWithProgress(s)).path),
     command(Commands.deleteCloudflared, 'Could not delete the downloaded cloudflared', () => deleteDownloadedCloudflared(s)),
     command(Commands.sendTestEvent, 'Could not send the test event', (arg) => sendTestEvent(s, arg)),
+    command(Commands.checkVerifier, 'Could not check the webhook verifier', (arg) => checkVerifier(s, arg)),
     command(Commands.listenerActions, 'Could not show the listener actions', () => listenerActions(s)),
     // Received events
     eventDocuments(s),
+    command(Commands.inspectEvent, 'Could not inspect the delivery', (arg) => inspectEvent(s, arg)),
     command(Commands.openEventPayload, 'Could not open the payload', (arg) => openEventPayload(s, arg)),
     command(Commands.copyEventAsCurl, 'Could not copy the event as curl', (arg) => copyEventAsCurl(s, arg)),
     command(Commands.replayEvent, 'Could not replay the event', (arg) => replayEvent(s, arg)),

@@ -3,13 +3,14 @@ import * as vscode from 'vscode';
 import { WEBHOOK_EVENT_TYPES, type WebhookEndpoint } from '../../service/types';
 import type { Downloaded } from '../../tunnels/cloudflaredDownload';
 import { loadNetwork } from '../bundles';
+import type { VerifierReport } from '../../webhooks/verifierCheck';
 import { Commands, type ProviderChoice } from '../contributions';
 import { showError } from '../log';
 import { proxySettings } from '../proxySettings';
 import type { Services } from '../services';
 import { optionalSetting, setting } from '../settings';
 import { resolveConnection } from './args';
-import { withCancellableProgress } from './registry';
+import { withCancellableProgress, withProgress } from './registry';
 import { chooseTunnelProvider } from './tunnelChoice';
 
 export interface StartListeningArgs {
@@ -173,9 +174,49 @@ export async function sendTestEvent(s: Services, arg: unknown) {
 export async function listenerActions(s: Services): Promise<void> {
   const state = s.listener.state;
   if (!state) return;
-  const pick = await vscode.window.showQuickPick(['Copy public URL', 'Send test event', 'Show webhook log', 'Stop listening'], { title: `Listening at ${state.publicUrl}` });
+  const actions = ['Copy public URL', 'Send test event', 'Check my webhook verifier', 'Show webhook log', 'Stop listening'];
+  const pick = await vscode.window.showQuickPick(actions, { title: `Listening at ${state.publicUrl}` });
   if (pick === 'Copy public URL') await vscode.env.clipboard.writeText(state.publicUrl);
   if (pick === 'Send test event') await vscode.commands.executeCommand(Commands.sendTestEvent);
+  if (pick === 'Check my webhook verifier') await vscode.commands.executeCommand(Commands.checkVerifier);
   if (pick === 'Show webhook log') s.listener.output.show();
   if (pick === 'Stop listening') await vscode.commands.executeCommand(Commands.stopListening);
+}
+
+/**
+ * Checks the user's app's verifier with a signed, a tampered and a stale test delivery, signed with
+ * a secret held for the connection listened for (the app must hold the same one).
+ */
+export async function checkVerifier(s: Services, arg: unknown): Promise<VerifierReport | undefined> {
+  const args = arg as { url?: string; endpointId?: string } | undefined;
+  const known = s.listener.knownSecrets();
+  if (!known.length) throw new Error('No signing secret is held here: start listening for a connection with an endpoint created here, whose secret your app uses.');
+  let secret = args?.endpointId ? known.find((k) => k.endpointId === args.endpointId) : known.length === 1 ? known[0] : undefined;
+  if (!secret) {
+    const pick = await vscode.window.showQuickPick(
+      known.map((k) => ({ label: k.label ?? k.endpointId, description: k.endpointId, known: k })),
+      { title: 'Check my webhook verifier: the endpoint whose secret the app uses' },
+    );
+    if (!pick) return undefined;
+    secret = pick.known;
+  }
+  const url =
+    args?.url ??
+    (await vscode.window.showInputBox({
+      title: "Check my webhook verifier: the app's webhook URL",
+      value: optionalSetting('webhooks.forwardTo') ?? 'http://localhost:3000/webhook',
+      validateInput: (v) => (/^https?:\/\/\S+$/.test(v) ? undefined : 'An http(s) URL, e.g. http://localhost:3000/webhook'),
+      ignoreFocusOut: true,
+    }));
+  if (!url) return undefined;
+  const report = await withProgress('Checking the webhook verifier…', () => loadNetwork().checkVerifier(url, secret.secret));
+  for (const r of report.results) {
+    s.listener.output.info(`Verifier check, ${r.probe} delivery (should ${r.expected}): ${r.answer.status ?? r.answer.error} → ${r.passed ? 'as expected' : 'WRONG'}`);
+  }
+  s.listener.output.info(`Verifier check of ${url}: ${report.summary}`);
+  if (!args?.url) {
+    const show = report.sound ? vscode.window.showInformationMessage : vscode.window.showWarningMessage;
+    void show(report.summary, 'Show Log').then((c) => c && s.listener.output.show());
+  }
+  return report;
 }

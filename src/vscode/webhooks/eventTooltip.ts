@@ -21,6 +21,7 @@ export function eventTooltipMarkdown(r: DeliveryRecord, time: (ms: number) => st
     `webhook-id: ${t(r.webhookId)}`,
     r.endpointId ? `Endpoint: ${t(r.endpointId)}` : '',
     fwd ? `Forwarded to ${t(fwd.url)}: ${t(fwd.status ?? fwd.error)} in ${t(fwd.durationMs)} ms` : '',
+    r.replays?.length ? `Replayed to the app ${r.replays.length} time(s), last answer: ${t(r.replays.at(-1)!.status ?? r.replays.at(-1)!.error)}` : '',
   ]
     .filter(Boolean)
     .join('\n\n');

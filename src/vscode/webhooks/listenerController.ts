@@ -7,7 +7,8 @@ import * as vscode from 'vscode';
 import { join } from 'node:path';
 import type { Tunnel, TunnelProvider } from '../../tunnels/tunnel';
 import type { WebhookListener } from '../../webhooks/listener';
-import type { DeliveryRecord, KnownSecret } from '../../webhooks/records';
+import { MAX_REPLAYS, type DeliveryRecord, type ForwardResult, type KnownSecret } from '../../webhooks/records';
+import type { WebhookEndpoint } from '../../service/types';
 import { EventStore, FileDedupeStore } from '../../webhooks/stores';
 import type { ConnectionInfo, ConnectionStore } from '../connections/connectionStore';
 import { isLoopbackHost } from '../../service/connection';
@@ -113,17 +114,24 @@ export class ListenerController implements vscode.Disposable {
     // Refreshes can overlap (an endpoint changed while one ran): only the latest one counts.
     const run = ++this.secretsRun;
     const known: KnownSecret[] = [];
-    for (const e of await this.endpoints.all(conn)) {
+    const all = await this.endpoints.all(conn);
+    for (const e of all) {
       const secret = await this.connections.signingSecret(conn.id, e.id);
-      if (secret) known.push({ endpointId: e.id, secret });
+      if (secret) known.push({ endpointId: e.id, secret, label: e.name });
     }
-    if (run === this.secretsRun) this.secrets = known;
+    if (run === this.secretsRun) {
+      this.secrets = known;
+      this.endpointList = all;
+    }
     return known.length;
   }
 
   knownSecrets(): KnownSecret[] {
     return this.secrets;
   }
+
+  /** The connection's endpoints as last listed (names, URLs and secret hints, for the signature doctor). */
+  endpointList: WebhookEndpoint[] = [];
 
   /** Starts the listener and, when given, the tunnel in front of it (see `providerFor`). */
   async start(connection: ConnectionInfo, provider: TunnelProvider | undefined, signal?: AbortSignal): Promise<ListeningState> {
@@ -196,6 +204,15 @@ export class ListenerController implements vscode.Disposable {
       if (this.output.logLevel <= vscode.LogLevel.Debug) this.output.debug(redact(prettyBody(r.body)));
     }
     this.scheduleChange();
+  }
+
+  /** Keeps a replay's answer with its event (the newest few), on disk and in the views. */
+  async addReplay(r: DeliveryRecord, answer: ForwardResult): Promise<void> {
+    r.replays = [...(r.replays ?? []), answer].slice(-MAX_REPLAYS);
+    const f = answer;
+    this.output.info(`Replayed ${r.eventType ?? 'delivery'} ${r.eventId ?? ''}${f.edited ? ' (edited)' : ''} to ${f.url}: ${f.status ?? f.error} in ${f.durationMs} ms`);
+    this.scheduleChange();
+    await this.events.put(r);
   }
 
   private changeTimer: NodeJS.Timeout | undefined;

@@ -1,0 +1,83 @@
+/**
+ * Passing a delivery on to the user's app and keeping its answer: status, headers, and the body
+ * up to `FORWARD_BODY_CAP` (the rest is not read), the time it took, or the connection error.
+ * The listener's forwards and the inspector's replays both go through here.
+ */
+import { request } from 'undici';
+import { webhookDispatcher } from './outbound';
+import type { ForwardResult } from './records';
+import { capHeader } from './rejections';
+import { FORWARD_TIMEOUT_MS as TIMEOUT_MS } from './forwardErrors';
+
+export { explainForwardError } from './forwardErrors';
+
+/** Bytes of the app's answer body kept (and so stored with the event): enough for an error page. */
+export const FORWARD_BODY_CAP = 64 * 1024;
+/** Answer headers kept, at most (an app that sends thousands does not fill the disk). */
+export const FORWARD_MAX_HEADERS = 64;
+
+export interface ForwardRequest {
+  url: string;
+  headers: Record<string, string>;
+  body: string | Buffer;
+  /** Distinguishes replays from the forward made on arrival. */
+  kind?: ForwardResult['kind'];
+  webhookId?: string;
+  edited?: boolean;
+}
+
+/** POSTs once (a delivery is not idempotent: never retried) and records the app's answer. */
+export async function forwardDelivery(req: ForwardRequest): Promise<ForwardResult> {
+  const t0 = Date.now();
+  const base: Pick<ForwardResult, 'url' | 'at' | 'kind' | 'webhookId' | 'edited'> = {
+    url: req.url,
+    at: t0,
+    ...(req.kind && req.kind !== 'forward' ? { kind: req.kind } : {}),
+    ...(req.webhookId ? { webhookId: req.webhookId } : {}),
+    ...(req.edited ? { edited: true } : {}),
+  };
+  try {
+    const res = await request(req.url, { method: 'POST', headers: req.headers, body: req.body, headersTimeout: TIMEOUT_MS, bodyTimeout: TIMEOUT_MS, dispatcher: webhookDispatcher });
+    const headers: Record<string, string> = {};
+    let n = 0;
+    for (const [name, value] of Object.entries(res.headers)) {
+      if (value === undefined || n++ >= FORWARD_MAX_HEADERS) continue;
+      headers[name] = capHeader(Array.isArray(value) ? value.join(', ') : value);
+    }
+    const answer = await readCapped(res.body, FORWARD_BODY_CAP);
+    const declared = Number(res.headers['content-length']);
+    return {
+      ...base,
+      status: res.statusCode,
+      headers,
+      body: answer.text,
+      ...(answer.truncated ? { bodyTruncated: true, ...(Number.isFinite(declared) && declared > 0 ? { bodyBytes: declared } : {}) } : {}),
+      durationMs: Date.now() - t0,
+    };
+  } catch (err) {
+    const e = err as { code?: string; message?: string };
+    return { ...base, error: (e.code ?? e.message ?? 'error').slice(0, 300), durationMs: Date.now() - t0 };
+  }
+}
+
+/** The first `cap` bytes of a body as text; the rest is not read (the connection is dropped). */
+async function readCapped(body: AsyncIterable<Buffer> & { destroy(): void }, cap: number): Promise<{ text: string; truncated: boolean }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    if (size + chunk.length > cap) {
+      chunks.push(chunk.subarray(0, cap - size));
+      body.destroy();
+      return { text: decode(Buffer.concat(chunks)), truncated: true };
+    }
+    chunks.push(chunk);
+    size += chunk.length;
+  }
+  return { text: decode(Buffer.concat(chunks)), truncated: false };
+}
+
+/** UTF-8, without a character cut in half at the cap showing as garbage. */
+function decode(buf: Buffer): string {
+  return new TextDecoder('utf-8', { fatal: false }).decode(buf, { stream: true });
+}
+

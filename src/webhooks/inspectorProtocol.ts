@@ -1,0 +1,185 @@
+/**
+ * The one message protocol between the delivery inspector (a webview) and the extension. Both
+ * sides import this file and validate everything they receive with it: a message that does not
+ * parse is dropped. Everything a delivery carries is sender-controlled text, shown as text only;
+ * no secret is ever in a message (endpoints appear by name and the service's hint).
+ */
+// No imports: the page (a browser) type-checks this file without Node's types.
+
+/** As in records.ts (the host side checks that the two agree where it builds a view). */
+export type VerdictName = 'verified' | 'duplicate' | 'rejected' | 'malformed';
+
+export interface HeaderView {
+  name: string;
+  value: string;
+}
+
+/** The app's answer to a forward or a replay. */
+export interface AnswerView {
+  kind: 'forward' | 'replay';
+  edited: boolean;
+  url: string;
+  at?: number;
+  webhookId?: string;
+  status?: number;
+  /** The connection error, in words, when there was no answer. */
+  error?: string;
+  /** 2xx. */
+  ok: boolean;
+  durationMs: number;
+  headers: HeaderView[];
+  body: string;
+  /** Says the body was cut, and at what size. */
+  bodyNote?: string;
+}
+
+export interface TriedView {
+  endpoint: string;
+  hint: string;
+  expected: string;
+  matched: boolean;
+}
+
+export interface TraceView {
+  toleranceSeconds: number;
+  skewSeconds?: number;
+  missingHeaders: string[];
+  received: string[];
+  tried: TriedView[];
+  bodyBytes: number;
+  bodySha256: string;
+}
+
+export interface DiagnosisView {
+  /** One of doctor.ts's causes. */
+  cause: string;
+  title: string;
+  advice: string;
+  evidence: string[];
+}
+
+export interface DeliveryView {
+  id: string;
+  title: string;
+  verdict: VerdictName;
+  reason?: string;
+  /** The status the listener answered the sender. */
+  status: number;
+  receivedAt: number;
+  method: string;
+  path: string;
+  headers: HeaderView[];
+  body: string;
+  /** Why the body shown is not the whole of it (unverified: a prefix only; or cut at the stored size). */
+  bodyNote?: string;
+  /** Replay and copy as curl are possible (a verified, whole body); else why not. */
+  replayable: boolean;
+  notReplayable?: string;
+  /** Where a replay goes (the forward setting), when set. */
+  appUrl?: string;
+  /** A response.* event's response id, which can be fetched. */
+  responseId?: string;
+  trace?: TraceView;
+  diagnoses: DiagnosisView[];
+  /** The forward on arrival first, then replays, oldest first. */
+  answers: AnswerView[];
+}
+
+/** Extension → webview. */
+export type InspectorHostMessage =
+  | { type: 'show'; delivery: DeliveryView }
+  | { type: 'empty'; text: string }
+  | { type: 'busy'; busy: boolean; text?: string }
+  | { type: 'notice'; level: 'info' | 'error'; text: string };
+
+/** Webview → extension. Each action names the delivery it was meant for. */
+export type InspectorViewMessage =
+  | { type: 'ready' }
+  | { type: 'replay'; eventId: string; body?: string }
+  | { type: 'copyCurl'; eventId: string; body?: string }
+  | { type: 'openPayload'; eventId: string }
+  | { type: 'fetchResponse'; eventId: string };
+
+/** The largest body an edited replay may send (the listener's own limit is 1 MiB). */
+export const MAX_EDITED_BODY = 1024 * 1024;
+const MAX_TEXT = 2 * 1024 * 1024;
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.isArray(v);
+const isStr = (v: unknown, max = MAX_TEXT): v is string => typeof v === 'string' && v.length <= max;
+const optStr = (v: unknown, max = MAX_TEXT) => v === undefined || isStr(v, max);
+const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+const optNum = (v: unknown) => v === undefined || isNum(v);
+const isBool = (v: unknown): v is boolean => typeof v === 'boolean';
+const arrayOf = <T>(v: unknown, ok: (x: unknown) => x is T, max = 1000): v is T[] => Array.isArray(v) && v.length <= max && v.every(ok);
+const isId = (v: unknown): v is string => isStr(v, 200) && v.length > 0;
+
+const VERDICTS = new Set(['verified', 'duplicate', 'rejected', 'malformed']);
+
+const isHeader = (v: unknown): v is HeaderView => isObj(v) && isStr(v.name, 1000) && isStr(v.value, 10_000);
+const isShort = (v: unknown): v is string => isStr(v, 10_000);
+
+function isAnswer(v: unknown): v is AnswerView {
+  return (
+    isObj(v) && (v.kind === 'forward' || v.kind === 'replay') && isBool(v.edited) && isStr(v.url, 10_000) && optNum(v.at) &&
+    optStr(v.webhookId, 1000) && optNum(v.status) && optStr(v.error, 10_000) && isBool(v.ok) && isNum(v.durationMs) &&
+    arrayOf(v.headers, isHeader) && isStr(v.body) && optStr(v.bodyNote, 1000)
+  );
+}
+
+function isTried(v: unknown): v is TriedView {
+  return isObj(v) && isStr(v.endpoint, 1000) && isStr(v.hint, 100) && isStr(v.expected, 100) && isBool(v.matched);
+}
+
+function isTrace(v: unknown): v is TraceView {
+  return (
+    isObj(v) && isNum(v.toleranceSeconds) && optNum(v.skewSeconds) && arrayOf(v.missingHeaders, isShort) && arrayOf(v.received, isShort) &&
+    arrayOf(v.tried, isTried) && isNum(v.bodyBytes) && isStr(v.bodySha256, 100)
+  );
+}
+
+function isDiagnosis(v: unknown): v is DiagnosisView {
+  return isObj(v) && isStr(v.cause, 100) && isStr(v.title, 10_000) && isStr(v.advice, 10_000) && arrayOf(v.evidence, isShort, 100);
+}
+
+export function isDeliveryView(v: unknown): v is DeliveryView {
+  return (
+    isObj(v) && isId(v.id) && isStr(v.title, 10_000) && typeof v.verdict === 'string' && VERDICTS.has(v.verdict) && optStr(v.reason, 10_000) &&
+    isNum(v.status) && isNum(v.receivedAt) && isStr(v.method, 100) && isStr(v.path, 10_000) && arrayOf(v.headers, isHeader) && isStr(v.body) &&
+    optStr(v.bodyNote, 1000) && isBool(v.replayable) && optStr(v.notReplayable, 1000) && optStr(v.appUrl, 10_000) && optStr(v.responseId, 1000) &&
+    (v.trace === undefined || isTrace(v.trace)) && arrayOf(v.diagnoses, isDiagnosis, 100) && arrayOf(v.answers, isAnswer, 100)
+  );
+}
+
+/** Validates a message from the extension (the webview trusts nothing it did not check). */
+export function parseInspectorHostMessage(v: unknown): InspectorHostMessage | undefined {
+  if (!isObj(v) || typeof v.type !== 'string') return undefined;
+  switch (v.type) {
+    case 'show':
+      return isDeliveryView(v.delivery) ? { type: 'show', delivery: v.delivery } : undefined;
+    case 'empty':
+      return isStr(v.text, 10_000) ? { type: 'empty', text: v.text } : undefined;
+    case 'busy':
+      return isBool(v.busy) && optStr(v.text, 1000) ? { type: 'busy', busy: v.busy, ...(v.text !== undefined ? { text: v.text as string } : {}) } : undefined;
+    case 'notice':
+      return (v.level === 'info' || v.level === 'error') && isStr(v.text, 10_000) ? { type: 'notice', level: v.level, text: v.text } : undefined;
+  }
+  return undefined;
+}
+
+/** Validates a message from the webview. */
+export function parseInspectorViewMessage(v: unknown): InspectorViewMessage | undefined {
+  if (!isObj(v) || typeof v.type !== 'string') return undefined;
+  switch (v.type) {
+    case 'ready':
+      return { type: 'ready' };
+    case 'replay':
+    case 'copyCurl':
+      if (!isId(v.eventId) || !optStr(v.body, MAX_EDITED_BODY)) return undefined;
+      return v.body === undefined ? { type: v.type, eventId: v.eventId } : { type: v.type, eventId: v.eventId, body: v.body as string };
+    case 'openPayload':
+    case 'fetchResponse':
+      return isId(v.eventId) ? { type: v.type, eventId: v.eventId } : undefined;
+  }
+  return undefined;
+}

@@ -1,0 +1,144 @@
+/**
+ * How a delivery's verdict was reached, kept with its record for the inspector and the signature
+ * doctor: the timestamp's distance from the time of arrival against the tolerance, the required
+ * headers that were missing, the signatures received and the one each known secret expects (short
+ * prefixes: enough to compare by eye, too short to forge anything), and for a rejected JSON body,
+ * whether a re-serialization of it is what was signed. Never a secret: endpoints show by id, name
+ * and the service's own hint (`whsec_...abcd`).
+ */
+import { createHash, createHmac } from 'node:crypto';
+import type { KnownSecret } from './records';
+import { secretHint, secretKey } from './signature';
+
+export const REQUIRED_HEADERS = ['webhook-id', 'webhook-timestamp', 'webhook-signature'] as const;
+/** Base64 characters of a signature shown: 48 bits, to compare, not to use. */
+const PREFIX_CHARS = 8;
+const MAX_RECEIVED = 5;
+/** Characters of each side shown around the first difference of a re-serialized body. */
+const EXCERPT = 24;
+
+export interface TriedSecret {
+  endpointId: string;
+  /** The endpoint's name, when known here. */
+  label?: string;
+  /** `whsec_...abcd`, as the service shows it. */
+  hint: string;
+  /** The first characters of the signature this secret gives for the bytes received. */
+  expected: string;
+  matched: boolean;
+}
+
+/** A form of the received JSON that a known secret verifies: the body was re-serialized on the way. */
+export interface Reserialized {
+  endpointId: string;
+  /** How the signed bytes are written, e.g. "compact JSON". */
+  form: string;
+  /** Byte offset of the first difference between what arrived and what was signed. */
+  offset: number;
+  /** A few characters around it, each side (sender-controlled text: shown as text only). */
+  received: string;
+  signed: string;
+}
+
+export interface VerifyTrace {
+  toleranceSeconds: number;
+  /** Arrival time minus webhook-timestamp, in seconds (positive: the timestamp is in the past). */
+  skewSeconds?: number;
+  /** Required headers that did not arrive. */
+  missingHeaders: string[];
+  /** The signatures received, as prefixes (`v1,AbCdEfGh…`). */
+  received: string[];
+  /** How many more signatures arrived than are shown. */
+  receivedMore?: number;
+  tried: TriedSecret[];
+  reserialized?: Reserialized;
+  /** Size and SHA-256 (hex prefix) of the body as received: two deliveries compare without their bodies. */
+  bodyBytes: number;
+  bodySha256: string;
+}
+
+export interface TraceInput {
+  /** Lower-case names, as received. */
+  headers: Record<string, string | undefined>;
+  body: Buffer;
+  known: readonly KnownSecret[];
+  toleranceSeconds: number;
+  /** Arrival time (ms). */
+  now: number;
+  /** Look for a re-serialized JSON body (only for rejected deliveries: it costs a parse). */
+  lookForReserialization?: boolean;
+}
+
+const prefix = (base64: string) => `v1,${base64.slice(0, PREFIX_CHARS)}…`;
+
+function mac(secret: string, id: string, ts: string, body: Buffer | string): string {
+  return createHmac('sha256', secretKey(secret)).update(`${id}.${ts}.`).update(body).digest('base64');
+}
+
+export function traceVerification(input: TraceInput): VerifyTrace {
+  const h = input.headers;
+  const missingHeaders = REQUIRED_HEADERS.filter((name) => !h[name]);
+  const id = h['webhook-id'] ?? '';
+  const ts = h['webhook-timestamp'] ?? '';
+  const skewSeconds = /^\d+$/.test(ts) ? Math.floor(input.now / 1000) - Number(ts) : undefined;
+  const tokens = (h['webhook-signature'] ?? '').split(' ').filter(Boolean);
+  const received = tokens.slice(0, MAX_RECEIVED).map((t) => (t.startsWith('v1,') ? prefix(t.slice(3)) : `${t.slice(0, PREFIX_CHARS + 3)}…`));
+  const receivedFull = new Set(tokens.map((t) => (t.startsWith('v1,') ? t.slice(3) : t)));
+  const tried: TriedSecret[] = input.known.map((k) => {
+    const expected = mac(k.secret, id, ts, input.body);
+    const label = k.label ? { label: k.label } : {};
+    return { endpointId: k.endpointId, ...label, hint: secretHint(k.secret), expected: prefix(expected), matched: receivedFull.has(expected) };
+  });
+  const trace: VerifyTrace = {
+    toleranceSeconds: input.toleranceSeconds,
+    ...(skewSeconds !== undefined ? { skewSeconds } : {}),
+    missingHeaders,
+    received,
+    ...(tokens.length > MAX_RECEIVED ? { receivedMore: tokens.length - MAX_RECEIVED } : {}),
+    tried,
+    bodyBytes: input.body.length,
+    bodySha256: createHash('sha256').update(input.body).digest('hex').slice(0, 16),
+  };
+  if (input.lookForReserialization && !missingHeaders.length && !tried.some((t) => t.matched)) {
+    const found = findReserialization(input.body, id, ts, receivedFull, input.known);
+    if (found) trace.reserialized = found;
+  }
+  return trace;
+}
+
+/** The ways a JSON body is commonly rewritten by a framework or proxy (parsed, then written again). */
+const FORMS: Array<[string, (v: unknown, text: string) => string]> = [
+  ['compact JSON', (v) => JSON.stringify(v)],
+  ['JSON indented by 2 spaces', (v) => JSON.stringify(v, null, 2)],
+  ['JSON indented by 4 spaces', (v) => JSON.stringify(v, null, 4)],
+  ['JSON indented by tabs', (v) => JSON.stringify(v, null, '\t')],
+  ['the same bytes without surrounding whitespace', (_v, text) => text.trim()],
+  ['the same bytes with a final newline', (_v, text) => `${text}\n`],
+];
+
+function findReserialization(body: Buffer, id: string, ts: string, received: Set<string>, known: readonly KnownSecret[]): Reserialized | undefined {
+  const text = body.toString('utf8');
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  for (const [form, write] of FORMS) {
+    const candidate = write(value, text);
+    if (candidate === text) continue;
+    for (const k of known) {
+      if (!received.has(mac(k.secret, id, ts, candidate))) continue;
+      const offset = firstDifference(text, candidate);
+      const around = (s: string) => s.slice(Math.max(0, offset - EXCERPT), offset + EXCERPT);
+      return { endpointId: k.endpointId, form, offset: Buffer.byteLength(text.slice(0, offset)), received: around(text), signed: around(candidate) };
+    }
+  }
+  return undefined;
+}
+
+function firstDifference(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return i;
+  return n;
+}

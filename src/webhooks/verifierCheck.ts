@@ -1,0 +1,63 @@
+/**
+ * Checks the user's own webhook verifier: sends the app a correctly signed delivery, the same with
+ * its body changed after signing, and one correctly signed but with a timestamp 10 minutes old. A
+ * sound verifier takes the first and refuses the other two. Each is a test event (never a real one),
+ * sent once.
+ */
+import { forwardDelivery } from './forward';
+import type { ForwardResult } from './records';
+import { newWebhookId, testEventBody } from './resend';
+import { signedHeaders } from './signature';
+
+export type Probe = 'signed' | 'tampered' | 'stale';
+
+export interface ProbeResult {
+  probe: Probe;
+  /** What a sound verifier does with it. */
+  expected: 'accept' | 'refuse';
+  answer: ForwardResult;
+  /** The app did what a sound verifier does. */
+  passed: boolean;
+}
+
+export interface VerifierReport {
+  results: ProbeResult[];
+  /** All three as expected. */
+  sound: boolean;
+  /** One line for people. */
+  summary: string;
+}
+
+const STALE_SECONDS = 600;
+const accepted = (f: ForwardResult) => f.status !== undefined && f.status >= 200 && f.status <= 299;
+
+export async function checkVerifier(url: string, secret: string, now = Date.now()): Promise<VerifierReport> {
+  const send = async (probe: Probe, expected: 'accept' | 'refuse', body: string, signedBody: string, at: number): Promise<ProbeResult> => {
+    const webhookId = newWebhookId();
+    const headers = { 'content-type': 'application/json', 'user-agent': 'aoai-workbench verifier check', ...signedHeaders(secret, webhookId, signedBody, at) };
+    const answer = await forwardDelivery({ url, headers, body, webhookId });
+    const passed = answer.status !== undefined && (expected === 'accept' ? accepted(answer) : !accepted(answer));
+    return { probe, expected, answer, passed };
+  };
+  const body = testEventBody('response.completed', now);
+  // Changed after signing, the way an attacker would: the response id it names.
+  const tampered = body.replace(/"id":"resp_/, '"id":"resp_tampered_');
+  const results = [
+    await send('signed', 'accept', body, body, now),
+    await send('tampered', 'refuse', tampered, body, now),
+    await send('stale', 'refuse', body, body, now - STALE_SECONDS * 1000),
+  ];
+  return { results, sound: results.every((r) => r.passed), summary: summarize(results) };
+}
+
+function summarize(results: ProbeResult[]): string {
+  const [signed, tampered, stale] = results;
+  const status = (r: ProbeResult) => String(r.answer.status ?? r.answer.error);
+  if (signed.answer.status === undefined) return `The app did not answer (${signed.answer.error}): is it running at that URL?`;
+  if (!signed.passed) return `The app refused a correctly signed delivery (${status(signed)}): it verifies with another secret, or re-serializes the body before verifying.`;
+  if (!tampered.passed) return `The app accepted a delivery whose body was changed after signing (${status(tampered)}): it does not verify signatures. Anyone who finds its URL can send it events.`;
+  if (!stale.passed) {
+    return `The app verifies signatures, but accepted one signed ${STALE_SECONDS / 60} minutes ago (${status(stale)}): it does not check webhook-timestamp, so a captured delivery can be replayed.`;
+  }
+  return `The app's verifier is sound: it took the signed delivery (${status(signed)}) and refused the tampered (${status(tampered)}) and the stale one (${status(stale)}).`;
+}

@@ -1,0 +1,302 @@
+/**
+ * The delivery inspector's page. Everything a delivery carries comes from whoever sent it: it is
+ * put on the page as text (textContent), never as HTML. It talks to the extension only through
+ * the typed protocol and validates everything it receives.
+ */
+import { parseInspectorHostMessage, type AnswerView, type DeliveryView, type InspectorHostMessage, type InspectorViewMessage } from '../../webhooks/inspectorProtocol';
+
+interface VsCodeApi {
+  postMessage(msg: unknown): void;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+
+const vscode = acquireVsCodeApi();
+const post = (msg: InspectorViewMessage) => vscode.postMessage(msg);
+const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+
+let current: DeliveryView | undefined;
+let bodyView: 'pretty' | 'raw' = 'pretty';
+let busy = false;
+/** How many answers the shown delivery had when a replay was sent (until its answer arrives). */
+let replaySent: { eventId: string; answers: number } | undefined;
+
+/** An element with text (never HTML) and optional class. */
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, className?: string): HTMLElementTagNameMap[K] {
+  const e = document.createElement(tag);
+  if (text !== undefined) e.textContent = text;
+  if (className) e.className = className;
+  return e;
+}
+
+function icon(name: string): HTMLSpanElement {
+  const s = el('span', undefined, `codicon codicon-${name}`);
+  s.setAttribute('aria-hidden', 'true');
+  return s;
+}
+
+function pretty(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}
+
+const time = (ms: number) => new Date(ms).toLocaleString();
+const VERDICT_ICON: Record<string, string> = { verified: 'pass', duplicate: 'copy', rejected: 'error', malformed: 'warning' };
+
+function fillKv(dl: HTMLElement, rows: Array<[string, string]>): void {
+  dl.replaceChildren(...rows.flatMap(([k, v]) => [el('dt', k), el('dd', v)]));
+}
+
+function renderBody(): void {
+  if (!current) return;
+  $('body').textContent = bodyView === 'pretty' ? pretty(current.body) : current.body;
+  for (const b of document.querySelectorAll<HTMLButtonElement>('[data-view]')) b.setAttribute('aria-pressed', String(b.dataset.view === bodyView));
+}
+
+function answerCard(a: AnswerView, index: number): HTMLElement {
+  const card = el('article', undefined, `answer ${a.ok ? 'ok' : 'fail'}`);
+  const heading = a.kind === 'forward' ? 'Forwarded on arrival' : `Replay ${index}${a.edited ? ' (edited body)' : ''}`;
+  card.setAttribute('aria-label', `${heading}: ${a.status ?? 'no answer'}`);
+  const h = el('h3', heading);
+  if (a.at) h.append(el('span', ` · ${time(a.at)}`, 'muted'));
+  const status = el('p', undefined, 'status');
+  status.append(icon(a.ok ? 'pass' : 'error'), el('strong', a.status !== undefined ? String(a.status) : 'No answer'), el('span', ` · ${a.durationMs} ms`, 'muted'));
+  const to = el('p', `POST ${a.url}${a.webhookId ? ` · webhook-id ${a.webhookId}` : ''}`, 'muted mono');
+  card.append(h, status, to);
+  if (a.error) card.append(el('p', a.error, 'error-text'));
+  if (a.headers.length) {
+    const d = el('details');
+    d.append(el('summary', `Headers (${a.headers.length})`));
+    const dl = el('dl', undefined, 'kv mono');
+    fillKv(dl, a.headers.map((x) => [x.name, x.value]));
+    d.append(dl);
+    card.append(d);
+  }
+  if (a.body) {
+    const pre = el('pre', pretty(a.body), 'mono');
+    pre.tabIndex = 0;
+    pre.setAttribute('aria-label', `${heading}: body`);
+    card.append(pre);
+  } else if (a.status !== undefined) {
+    card.append(el('p', 'Empty body.', 'muted'));
+  }
+  if (a.bodyNote) card.append(el('p', a.bodyNote, 'note'));
+  return card;
+}
+
+function render(d: DeliveryView): void {
+  const changed = current?.id !== d.id;
+  current = d;
+  $('empty').hidden = true;
+  $('delivery').hidden = false;
+  $('title').textContent = d.title;
+  document.title = `Delivery: ${d.title}`;
+  const verdict = $('verdict');
+  verdict.replaceChildren(icon(VERDICT_ICON[d.verdict] ?? 'circle'), el('span', d.verdict));
+  verdict.className = `badge ${d.verdict}`;
+  $('received').textContent = `received ${time(d.receivedAt)} · the listener answered ${d.status}`;
+  $('reason').textContent = d.reason ?? '';
+  $('reason').hidden = !d.reason;
+
+  // Actions: only a verified, whole body can be re-signed.
+  for (const a of ['replay', 'edit', 'curl']) (document.querySelector(`[data-action="${a}"]`) as HTMLButtonElement).disabled = !d.replayable || busy;
+  (document.querySelector('[data-action="fetch"]') as HTMLButtonElement).hidden = !d.responseId;
+  $('replay-note').textContent = !d.replayable ? (d.notReplayable ?? '') : d.appUrl ? `Replays go to ${d.appUrl}.` : 'Set "aoaiWorkbench.webhooks.forwardTo" to replay to your app.';
+
+  // The doctor.
+  $('doctor').hidden = d.diagnoses.length === 0;
+  $('diagnoses').replaceChildren(
+    ...d.diagnoses.map((g) => {
+      const box = el('div', undefined, 'diagnosis');
+      box.append(el('p', g.title, 'diagnosis-title'), el('p', g.advice));
+      const ul = el('ul', undefined, 'evidence');
+      ul.append(...g.evidence.map((e) => el('li', e)));
+      box.append(ul);
+      return box;
+    }),
+  );
+
+  // The app's answers, oldest first: a replay's answer beside the one before.
+  let replayNo = 0;
+  $('answers').replaceChildren(...d.answers.map((a) => answerCard(a, a.kind === 'replay' ? ++replayNo : 0)));
+  $('no-answer').textContent = d.answers.length
+    ? ''
+    : d.verdict === 'verified'
+      ? d.appUrl
+        ? 'Not forwarded (it arrived before forwarding was set).'
+        : 'Not forwarded: set "aoaiWorkbench.webhooks.forwardTo" to pass deliveries to your app.'
+      : 'Only verified deliveries are forwarded.';
+  $('no-answer').hidden = d.answers.length > 0;
+
+  // The verdict's trace.
+  const t = d.trace;
+  $('trace-section').hidden = !t;
+  if (t) {
+    const s = t.skewSeconds;
+    const within = s !== undefined && Math.abs(s) <= t.toleranceSeconds;
+    const skew =
+      s === undefined
+        ? 'no usable webhook-timestamp'
+        : `${Math.abs(s)} s ${s >= 0 ? 'old' : 'in the future'} on arrival (tolerance ±${t.toleranceSeconds} s): ${within ? 'within' : 'OUTSIDE'}`;
+    fillKv($('trace'), [
+      ['Timestamp', skew],
+      ['Required headers', t.missingHeaders.length ? `missing: ${t.missingHeaders.join(', ')}` : 'all three present'],
+      ['Signatures received', t.received.join(' ') || 'none'],
+      ['Body as received', `${t.bodyBytes.toLocaleString('en')} bytes, SHA-256 ${t.bodySha256}…`],
+    ]);
+    const rows = t.tried.map((x) => {
+      const tr = el('tr');
+      const result = el('td', undefined, x.matched ? 'match' : 'nomatch');
+      result.append(icon(x.matched ? 'pass' : 'close'), el('span', x.matched ? 'matches' : 'no match'));
+      tr.append(el('td', `${x.endpoint} · ${x.hint}`), el('td', x.expected, 'mono'), result);
+      return tr;
+    });
+    if (!rows.length) {
+      const tr = el('tr');
+      const td = el('td', 'No signing secret is held here.');
+      td.colSpan = 3;
+      tr.append(td);
+      rows.push(tr);
+    }
+    $('tried').querySelector('tbody')!.replaceChildren(...rows);
+  }
+
+  // The request.
+  $('request-line').textContent = `${d.method} ${d.path}`;
+  $('header-count').textContent = String(d.headers.length);
+  fillKv($('headers'), d.headers.map((h) => [h.name, h.value]));
+  $('body-note').textContent = d.bodyNote ?? '';
+  $('body-note').hidden = !d.bodyNote;
+  renderBody();
+  if (changed) closeEditor();
+  if (replaySent?.eventId === d.id && d.answers.length > replaySent.answers) {
+    replaySent = undefined;
+    announceNewAnswer(d);
+  }
+}
+
+/** A replay's answer arrived: the editor closes, and the new answer is brought into view, focused and announced. */
+function announceNewAnswer(d: DeliveryView): void {
+  closeEditor();
+  const a = d.answers[d.answers.length - 1];
+  const card = $('answers').lastElementChild as HTMLElement | null;
+  notice(a.ok ? 'info' : 'error', `The app answered ${a.status ?? 'nothing'}${a.error ? ` (${a.error})` : ''} to the replay.`);
+  if (card) {
+    card.tabIndex = -1;
+    card.scrollIntoView({ block: 'nearest' });
+    card.focus();
+  }
+}
+
+function sendReplay(body?: string): void {
+  if (!current) return;
+  replaySent = { eventId: current.id, answers: current.answers.length };
+  post(body === undefined ? { type: 'replay', eventId: current.id } : { type: 'replay', eventId: current.id, body });
+}
+
+function showEmpty(text: string): void {
+  current = undefined;
+  $('delivery').hidden = true;
+  $('empty').hidden = false;
+  $('empty').textContent = text;
+  document.title = 'Delivery';
+}
+
+function notice(level: 'info' | 'error', text: string): void {
+  const n = $('notice');
+  n.hidden = false;
+  n.className = level;
+  n.replaceChildren(icon(level === 'error' ? 'error' : 'info'), el('span', text));
+  n.setAttribute('role', level === 'error' ? 'alert' : 'status');
+}
+
+function setBusy(value: boolean, text?: string): void {
+  busy = value;
+  $('content').setAttribute('aria-busy', String(value));
+  for (const b of document.querySelectorAll<HTMLButtonElement>('[data-action="replay"], [data-action="send-edited"]')) b.disabled = value || !current?.replayable;
+  if (value && text) notice('info', text);
+}
+
+function openEditor(): void {
+  if (!current?.replayable) return;
+  $<HTMLTextAreaElement>('edit-body').value = pretty(current.body);
+  $('editor').hidden = false;
+  $('body').hidden = true;
+  $<HTMLTextAreaElement>('edit-body').focus();
+}
+
+function closeEditor(): void {
+  $('editor').hidden = true;
+  $('body').hidden = false;
+}
+
+function handle(msg: InspectorHostMessage): void {
+  switch (msg.type) {
+    case 'show':
+      render(msg.delivery);
+      break;
+    case 'empty':
+      showEmpty(msg.text);
+      break;
+    case 'busy':
+      setBusy(msg.busy, msg.text);
+      if (!msg.busy) $('notice').hidden = true;
+      break;
+    case 'notice':
+      if (msg.level === 'error') replaySent = undefined;
+      notice(msg.level, msg.text);
+      break;
+  }
+}
+
+window.addEventListener('message', (event) => {
+  const msg = parseInspectorHostMessage(event.data);
+  if (msg) handle(msg);
+});
+
+document.addEventListener('click', (e) => {
+  const target = e.target as HTMLElement;
+  const view = target.closest<HTMLElement>('[data-view]')?.dataset.view;
+  if (view === 'pretty' || view === 'raw') {
+    bodyView = view;
+    renderBody();
+    return;
+  }
+  const action = target.closest<HTMLElement>('[data-action]')?.dataset.action;
+  if (!action || !current) return;
+  const eventId = current.id;
+  const edited = () => $<HTMLTextAreaElement>('edit-body').value;
+  switch (action) {
+    case 'replay':
+      return sendReplay();
+    case 'edit':
+      return openEditor();
+    case 'curl':
+      return post({ type: 'copyCurl', eventId });
+    case 'payload':
+      return post({ type: 'openPayload', eventId });
+    case 'fetch':
+      return post({ type: 'fetchResponse', eventId });
+    case 'send-edited':
+      return sendReplay(edited());
+    case 'curl-edited':
+      return post({ type: 'copyCurl', eventId, body: edited() });
+    case 'cancel-edit':
+      closeEditor();
+      (document.querySelector('[data-action="edit"]') as HTMLButtonElement).focus();
+  }
+});
+
+$('edit-body').addEventListener('keydown', (e) => {
+  if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && current) {
+    e.preventDefault();
+    sendReplay($<HTMLTextAreaElement>('edit-body').value);
+  } else if (e.key === 'Escape') {
+    closeEditor();
+    (document.querySelector('[data-action="edit"]') as HTMLButtonElement).focus();
+  }
+});
+
+post({ type: 'ready' });

@@ -1,0 +1,166 @@
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Webhook } from 'standardwebhooks';
+import * as vscode from 'vscode';
+import { startEmulator, type Emulator } from '../../src/emulator/server';
+import { AzureOpenAIClient } from '../../src/service/client';
+import type { ConnectionInfo } from '../../src/vscode/connections/connectionStore';
+import type { DeliveryView, InspectorHostMessage } from '../../src/webhooks/inspectorProtocol';
+import { signedHeaders } from '../../src/webhooks/signature';
+import { startAnsweringApp, type AnsweringApp } from '../support/answeringApp';
+import { clearConnections, EXTENSION_ID, eventually, workbench } from './support';
+
+const exec = <T>(cmd: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(`aoaiWorkbench.${cmd}`, ...args);
+const settings = () => vscode.workspace.getConfiguration('aoaiWorkbench');
+
+describe('delivery inspector', () => {
+  let emu: Emulator;
+  let conn: ConnectionInfo;
+  let client: AzureOpenAIClient;
+  let app: AnsweringApp;
+  let secret: string;
+
+  before(async () => {
+    emu = await startEmulator({ config: { responseQueuedMs: 20, responseInProgressMs: 20, delivery: { maxAttempts: 1, retryBaseMs: 100, timeoutMs: 3000 } } });
+    await clearConnections();
+    conn = (await exec<ConnectionInfo>('addConnection', { endpoint: emu.url, apiKey: emu.apiKey, label: 'Inspector emulator' }))!;
+    client = new AzureOpenAIClient({ endpoint: emu.url, auth: { kind: 'apiKey', apiKey: emu.apiKey } });
+    await exec('clearEvents', { confirm: false });
+    // The user's app: its verifier is broken at first (401 to everything), then it verifies with standardwebhooks.
+    let broken = true;
+    app = await startAnsweringApp((body, headers) => {
+      if (broken) return { status: 401, headers: { 'content-type': 'application/json' }, body: '{"error":"invalid signature"}' };
+      try {
+        const evt = new Webhook(secret).verify(body, headers as Record<string, string>) as { data: { id: string; note?: string } };
+        return { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ handled: evt.data.id, note: evt.data.note }) };
+      } catch {
+        return { status: 400, body: 'bad signature' };
+      }
+    });
+    fixApp = () => (broken = false);
+    await settings().update('webhooks.forwardTo', app.url, vscode.ConfigurationTarget.Global);
+  });
+  let fixApp = () => {};
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await exec('stopListening', { deleteEndpoint: false });
+    await settings().update('webhooks.forwardTo', undefined, vscode.ConfigurationTarget.Global);
+    await app.close();
+    await client.close();
+    await clearConnections();
+    await emu.close();
+  });
+
+  it("shows a received delivery with its trace and the app's answer, highlighted in the tree when the app refused it", async () => {
+    const res = await exec<{ endpointId: string }>('startListening', { connectionId: conn.id, endpoint: { mode: 'create', name: 'inspected', eventTypes: ['response.completed'] } });
+    const api = await workbench();
+    secret = (await api.services.store.signingSecret(conn.id, res!.endpointId))!;
+    const resp = await client.createResponse({ model: 'gpt-4o', input: 'inspect me', background: true });
+    const r = await eventually(() => api.services.listener.events.list().find((x) => x.eventType === 'response.completed' && x.forward));
+    assert.equal(r.forward?.status, 401);
+
+    // The row: type, then the verdict and the app's answer before the time; a warning icon in the error colour.
+    const row = api.eventsTree.getChildren().find((n) => n.record.id === r.id)!;
+    const item = api.eventsTree.getTreeItem(row);
+    assert.equal(item.label, 'response.completed');
+    assert.match(String(item.description), /^verified → 401 · /);
+    const icon = item.iconPath as vscode.ThemeIcon;
+    assert.deepEqual([icon.id, icon.color?.id], ['warning', 'list.errorForeground']);
+    assert.equal(item.command?.command, 'aoaiWorkbench.inspectEvent', 'clicking the row opens the inspector');
+
+    const posted: InspectorHostMessage[] = [];
+    api.services.inspector.onDidPost((m) => posted.push(m));
+    const view = await exec<DeliveryView>('inspectEvent', { eventId: r.id });
+    assert.ok(view && api.services.inspector.isOpen);
+    assert.deepEqual([view.title, view.verdict, view.method, view.path, view.responseId, view.replayable], ['response.completed', 'verified', 'POST', '/webhook', resp.id, true]);
+    assert.ok(view.headers.some((h) => h.name === 'webhook-signature'), 'every header');
+    assert.equal(JSON.parse(view.body).data.id, resp.id);
+    assert.deepEqual(view.trace?.tried.map((t) => [t.endpoint, t.matched]), [[`inspected (${res!.endpointId})`, true]]);
+    assert.ok(view.trace!.skewSeconds! >= 0 && view.trace!.skewSeconds! <= view.trace!.toleranceSeconds);
+    assert.deepEqual(view.answers.map((a) => [a.kind, a.status, a.ok, a.body]), [['forward', 401, false, '{"error":"invalid signature"}']]);
+    assert.equal(view.diagnoses[0]?.cause, 'app-verifier', "the doctor points at the app's own check");
+    assert.ok(!JSON.stringify(view).includes(secret) && !JSON.stringify(posted).includes(secret), 'never the secret');
+    // The page is locked down: a nonce for the one script, nothing inline, nothing remote.
+    const html = api.services.inspector.html!;
+    assert.match(html, /script-src 'nonce-[A-Za-z0-9+/=]+'/);
+    assert.doesNotMatch(html, /unsafe-inline|unsafe-eval|https?:\/\/(?!.*vscode)/);
+    // What the page loads is in the installed package.
+    const root = vscode.extensions.getExtension(EXTENSION_ID)!.extensionUri.fsPath;
+    for (const f of ['media/inspector.css', 'dist/webview/inspector.js', 'dist/codicons/codicon.css']) assert.ok(existsSync(join(root, f)), `${f} is packaged`);
+  });
+
+  it("edit and replay reaches the app re-signed; the new answer shows beside the old", async () => {
+    const api = await workbench();
+    fixApp();
+    const r = api.services.listener.events.list().find((x) => x.eventType === 'response.completed')!;
+    const posted: InspectorHostMessage[] = [];
+    const sub = api.services.inspector.onDidPost((m) => posted.push(m));
+    const edited = JSON.stringify({ ...JSON.parse(r.body), data: { ...JSON.parse(r.body).data, note: 'edited in the inspector' } });
+    // As the page sends it (validated by the protocol on arrival).
+    await api.services.inspector.receive({ type: 'replay', eventId: r.id, body: edited });
+    sub.dispose();
+    const got = app.received.at(-1)!;
+    assert.equal(got.body, edited);
+    new Webhook(secret).verify(got.body, got.headers as Record<string, string>);
+    assert.notEqual(got.headers['webhook-id'], r.webhookId, 'a new webhook-id');
+    const shown = posted.filter((m): m is Extract<InspectorHostMessage, { type: 'show' }> => m.type === 'show').at(-1)!.delivery;
+    assert.deepEqual(shown.answers.map((a) => [a.kind, a.status, a.edited]), [['forward', 401, false], ['replay', 200, true]]);
+    assert.match(shown.answers[1].body, /edited in the inspector/);
+    assert.deepEqual(shown.diagnoses, [], 'the app took it: nothing to diagnose');
+    const item = api.eventsTree.getTreeItem(api.eventsTree.getChildren().find((n) => n.record.id === r.id)!);
+    assert.match(String(item.description), /^verified → 200 · /);
+    // Invalid messages are dropped, not acted on.
+    const before = app.received.length;
+    await api.services.inspector.receive({ type: 'replay', eventId: r.id, body: 42 });
+    await api.services.inspector.receive({ type: 'replay' });
+    assert.equal(app.received.length, before);
+  });
+
+  it('copy as curl carries a fresh signature, not the secret', async () => {
+    const api = await workbench();
+    const r = api.services.listener.events.list().find((x) => x.eventType === 'response.completed')!;
+    await api.services.inspector.receive({ type: 'copyCurl', eventId: r.id });
+    const curl = await vscode.env.clipboard.readText();
+    assert.match(curl, new RegExp(`^curl -X POST '${app.url}'`));
+    assert.match(curl, /webhook-signature: v1,/);
+    assert.ok(!curl.includes(secret) && !curl.includes(secret.slice(6)));
+  });
+
+  it("Check My Webhook Verifier: the app, verifying with standardwebhooks now, takes the signed delivery and refuses the tampered and stale ones", async () => {
+    const before = app.received.length;
+    const report = await exec<{ sound: boolean; summary: string; results: Array<{ probe: string; passed: boolean }> }>('checkVerifier', { url: app.url });
+    assert.equal(report?.sound, true, report?.summary);
+    assert.deepEqual(report.results.map((r) => [r.probe, r.passed]), [['signed', true], ['tampered', true], ['stale', true]]);
+    assert.equal(app.received.length, before + 3);
+  });
+
+  it('follows the selection in the Webhook Events view; a re-serialized rejected delivery shows the likely cause', async () => {
+    const api = await workbench();
+    const { localUrl } = api.services.listener.state!;
+    const signed = JSON.stringify({ object: 'event', id: 'evt_pretty', type: 'response.completed', created_at: 1, data: { id: 'resp_x' } });
+    const headers = { 'content-type': 'application/json', ...signedHeaders(secret, 'msg_pretty', signed) };
+    // A proxy pretty-printed the JSON on the way.
+    const res = await fetch(`${localUrl}/webhook`, { method: 'POST', headers, body: JSON.stringify(JSON.parse(signed), null, 2) });
+    assert.equal(res.status, 400);
+    const rejected = await eventually(() => api.services.listener.events.list().find((x) => x.webhookId === 'msg_pretty'));
+    const posted: InspectorHostMessage[] = [];
+    const sub = api.services.inspector.onDidPost((m) => posted.push(m));
+    const node = await eventually(() => api.eventsTree.getChildren().find((n) => n.record.id === rejected.id));
+    // The view rendered first (as when the user has it open), then the row selected in it.
+    await vscode.commands.executeCommand('aoaiWorkbench.events.focus');
+    await eventually(() => api.services.inspector.eventsView.visible);
+    await api.services.inspector.eventsView.reveal(node, { select: true, focus: true });
+    await eventually(() => api.services.inspector.eventsView.selection[0]?.record.id === rejected.id);
+    await eventually(() => api.services.inspector.shownId === rejected.id);
+    sub.dispose();
+    const shown = posted.filter((m): m is Extract<InspectorHostMessage, { type: 'show' }> => m.type === 'show').at(-1)!.delivery;
+    assert.equal(shown.id, rejected.id);
+    assert.equal(shown.verdict, 'rejected');
+    assert.equal(shown.replayable, false);
+    assert.match(shown.bodyNote ?? '', /Unverified: only the first/);
+    assert.equal(shown.diagnoses[0].cause, 'reserialized');
+    assert.match(shown.diagnoses[0].title, /compact JSON/);
+    assert.deepEqual(shown.trace?.tried.map((t) => t.matched), [false]);
+  });
+});

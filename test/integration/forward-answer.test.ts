@@ -1,0 +1,96 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { explainForwardError, FORWARD_BODY_CAP, forwardDelivery } from '../../src/webhooks/forward';
+import { WebhookListener, type DeliveryRecord } from '../../src/webhooks/listener';
+import { forwardFailed, latestAnswer } from '../../src/webhooks/records';
+import { generateSecret, signedHeaders } from '../../src/webhooks/signature';
+import { EventStore } from '../../src/webhooks/stores';
+import { startAnsweringApp, type Answer } from '../support/answeringApp';
+import { freePort } from '../support/ports';
+import { eventually } from '../support/receiver';
+
+const event = (id: string) => JSON.stringify({ object: 'event', id, type: 'response.completed', created_at: 1, data: { id: 'resp_1' } });
+
+/** A listener forwarding to an app that answers as scripted; one signed delivery through it. */
+async function deliverThrough(answers: Answer[], extraHeaders: Record<string, string> = {}, path = '/webhook') {
+  const secret = generateSecret();
+  const app = await startAnsweringApp(answers);
+  const records: DeliveryRecord[] = [];
+  const l = new WebhookListener({ secrets: () => [{ endpointId: 'we_1', secret }], forwardTo: () => app.url, onDelivery: (r) => records.push(r) });
+  await l.start();
+  try {
+    const body = event('evt_1');
+    const res = await fetch(`${l.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...extraHeaders, ...signedHeaders(secret, 'msg_1', body) }, body });
+    assert.equal(res.status, 200, 'the listener answers the sender whatever the app says');
+    return await eventually(() => records.find((r) => r.forward));
+  } finally {
+    await l.stop();
+    await app.close();
+  }
+}
+
+describe("the app's answer to a forwarded delivery", () => {
+  it("keeps the app's status, headers and body, and marks a non-2xx answer", async () => {
+    const r = await deliverThrough([{ status: 422, headers: { 'content-type': 'application/json', 'x-request-id': 'req_42' }, body: '{"error":"unknown event type"}' }]);
+    const f = r.forward!;
+    assert.equal(f.status, 422);
+    assert.equal(f.headers?.['x-request-id'], 'req_42');
+    assert.equal(f.headers?.['content-type'], 'application/json');
+    assert.equal(f.body, '{"error":"unknown event type"}');
+    assert.equal(f.bodyTruncated, undefined);
+    assert.ok(f.durationMs >= 0 && f.at! > 0);
+    assert.equal(forwardFailed(f), true);
+    assert.equal(forwardFailed({ ...f, status: 204 }), false);
+    assert.equal(forwardFailed({ url: f.url, error: 'ECONNREFUSED', durationMs: 1 }), true);
+    assert.equal(forwardFailed(undefined), false, 'no forward at all is not a failure');
+  });
+
+  it(`cuts a long answer body at ${FORWARD_BODY_CAP / 1024} KiB, says how long it was, and never splits a character`, async () => {
+    const long = 'é'.repeat(100_000); // 200,000 bytes
+    const r = await deliverThrough([{ status: 500, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: long }]);
+    const f = r.forward!;
+    assert.equal(f.status, 500);
+    assert.equal(f.bodyTruncated, true);
+    assert.equal(f.bodyBytes, 200_000);
+    assert.equal(Buffer.byteLength(f.body!), FORWARD_BODY_CAP);
+    assert.ok(!f.body!.includes('\uFFFD'), 'no replacement character at the cut');
+  });
+
+  it('records every header of a verified delivery and its path; credentials are not stored', async () => {
+    const r = await deliverThrough([{ status: 200 }], { authorization: 'Bearer sk-very-secret', 'x-forwarded-for': '203.0.113.7' }, '/hooks/openai?x=1');
+    assert.equal(r.path, '/hooks/openai?x=1');
+    assert.equal(r.headers['x-forwarded-for'], '203.0.113.7');
+    assert.equal(r.headers['webhook-id'], 'msg_1');
+    assert.match(r.headers.authorization, /^\(not stored: 21 characters\)$/);
+    assert.ok(!JSON.stringify(r).includes('sk-very-secret'));
+  });
+
+  it('an app that is not running: the connection error, explained', async () => {
+    const url = `http://127.0.0.1:${await freePort()}/webhook`;
+    const f = await forwardDelivery({ url, headers: {}, body: '{}' });
+    assert.deepEqual([f.status, f.error], [undefined, 'ECONNREFUSED']);
+    assert.match(explainForwardError(f.error!), /nothing is listening there/);
+  });
+
+  it('the answer is persisted with the event and read back after a restart; replays are kept beside it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fwd-answer-'));
+    try {
+      const r = await deliverThrough([{ status: 401, headers: { 'www-authenticate': 'Signature' }, body: 'bad signature' }]);
+      const store = new EventStore(join(dir, 'events.jsonl'));
+      await store.put(r);
+      const replay = { url: r.forward!.url, kind: 'replay' as const, edited: true, webhookId: 'msg_2', status: 200, body: 'ok', durationMs: 2 };
+      await store.put({ ...r, replays: [replay] });
+      await store.flush();
+      const again = new EventStore(join(dir, 'events.jsonl'));
+      const [loaded] = await again.load();
+      assert.deepEqual([loaded.forward?.status, loaded.forward?.headers?.['www-authenticate'], loaded.forward?.body], [401, 'Signature', 'bad signature']);
+      assert.equal(latestAnswer(loaded)?.status, 200, 'the newest replay is the latest answer');
+      assert.equal(loaded.replays?.[0].edited, true);
+      assert.ok(statSync(join(dir, 'events.jsonl')).size < 10_000);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

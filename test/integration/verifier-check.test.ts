@@ -1,0 +1,71 @@
+import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
+import { generateSecret } from '../../src/webhooks/signature';
+import { checkVerifier } from '../../src/webhooks/verifierCheck';
+import { startAnsweringApp } from '../support/answeringApp';
+import { freePort } from '../support/ports';
+
+const secret = generateSecret();
+
+describe("checking the user's webhook verifier", () => {
+  it('an app that verifies with standardwebhooks: takes the signed delivery, refuses the tampered and the stale one', async () => {
+    const app = await startAnsweringApp((body, headers) => {
+      try {
+        new Webhook(secret).verify(body, headers as Record<string, string>);
+        return { status: 204 };
+      } catch {
+        return { status: 400, body: 'invalid signature' };
+      }
+    });
+    try {
+      const report = await checkVerifier(app.url, secret);
+      assert.deepEqual(report.results.map((r) => [r.probe, r.answer.status, r.passed]), [['signed', 204, true], ['tampered', 400, true], ['stale', 400, true]]);
+      assert.equal(report.sound, true);
+      assert.match(report.summary, /verifier is sound/);
+      assert.equal(app.received.length, 3, 'each sent once');
+      assert.notEqual(app.received[0].body, app.received[1].body, 'the tampered body differs from the signed one');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('an app that does not verify: accepting the tampered delivery is reported', async () => {
+    const app = await startAnsweringApp([{ status: 200 }]);
+    try {
+      const report = await checkVerifier(app.url, secret);
+      assert.equal(report.sound, false);
+      assert.deepEqual(report.results.map((r) => r.passed), [true, false, false]);
+      assert.match(report.summary, /accepted a delivery whose body was changed after signing \(200\): it does not verify signatures/);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('an app that verifies the signature but not the timestamp, one with another secret, and one not running', async () => {
+    // Checks the HMAC itself (not with our code), but never the timestamp's age.
+    const noClock = await startAnsweringApp((body, headers) => {
+      const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
+      const mac = createHmac('sha256', key).update(`${headers['webhook-id']}.${headers['webhook-timestamp']}.${body}`).digest('base64');
+      return { status: String(headers['webhook-signature']).split(' ').includes(`v1,${mac}`) ? 200 : 401 };
+    });
+    const otherSecret = await startAnsweringApp((body, headers) => {
+      try {
+        new Webhook(generateSecret()).verify(body, headers as Record<string, string>);
+        return { status: 200 };
+      } catch {
+        return { status: 401 };
+      }
+    });
+    try {
+      assert.match((await checkVerifier(noClock.url, secret)).summary, /does not check webhook-timestamp/);
+      assert.match((await checkVerifier(otherSecret.url, secret)).summary, /refused a correctly signed delivery \(401\)/);
+      const down = await checkVerifier(`http://127.0.0.1:${await freePort()}/webhook`, secret);
+      assert.equal(down.sound, false);
+      assert.match(down.summary, /did not answer \(ECONNREFUSED\)/);
+    } finally {
+      await noClock.close();
+      await otherSecret.close();
+    }
+  });
+});

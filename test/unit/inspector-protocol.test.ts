@@ -1,0 +1,75 @@
+import assert from 'node:assert/strict';
+import { deliveryView, responseIdOf } from '../../src/webhooks/deliveryView';
+import { isDeliveryView, MAX_EDITED_BODY, parseInspectorHostMessage, parseInspectorViewMessage } from '../../src/webhooks/inspectorProtocol';
+import type { DeliveryRecord } from '../../src/webhooks/records';
+import { generateSecret, signedHeaders } from '../../src/webhooks/signature';
+import { traceVerification } from '../../src/webhooks/trace';
+
+const secret = generateSecret();
+const body = JSON.stringify({ object: 'event', id: 'evt_1', type: 'response.completed', created_at: 1, data: { id: 'resp_9' } });
+const headers = { 'content-type': 'application/json', ...signedHeaders(secret, 'msg_1', body) };
+const verified: DeliveryRecord = {
+  id: 'rec_1', receivedAt: Date.now(), verdict: 'verified', status: 200, body, headers, path: '/webhook', endpointId: 'we_1', eventType: 'response.completed',
+  trace: traceVerification({ headers, body: Buffer.from(body), known: [{ endpointId: 'we_1', secret, label: 'Local' }], toleranceSeconds: 300, now: Date.now() }),
+  forward: { url: 'http://127.0.0.1:3000/webhook', status: 500, headers: { 'content-type': 'text/plain' }, body: 'x'.repeat(10), bodyTruncated: true, bodyBytes: 9000, durationMs: 12 },
+  replays: [{ url: 'http://127.0.0.1:3000/webhook', kind: 'replay', edited: true, webhookId: 'msg_2', status: 200, body: 'ok', durationMs: 3 }],
+};
+
+describe('delivery inspector protocol', () => {
+  it("a verified delivery's view: request, trace by endpoint name and hint, the answers old and new, replayable; no secret in it", () => {
+    const v = deliveryView(verified, { appUrl: 'http://127.0.0.1:3000/webhook' });
+    assert.ok(isDeliveryView(v));
+    assert.deepEqual([v.title, v.method, v.path, v.replayable, v.responseId], ['response.completed', 'POST', '/webhook', true, 'resp_9']);
+    assert.ok(v.headers.some((h) => h.name === 'webhook-signature'));
+    assert.deepEqual(v.trace?.tried.map((t) => [t.endpoint, t.matched]), [['Local (we_1)', true]]);
+    assert.deepEqual(v.answers.map((a) => [a.kind, a.status, a.ok, a.edited]), [['forward', 500, false, false], ['replay', 200, true, true]]);
+    assert.match(v.answers[0].bodyNote!, /first 10 bytes of 9,000 bytes/);
+    assert.ok(!JSON.stringify(v).includes(secret));
+    assert.deepEqual(parseInspectorHostMessage({ type: 'show', delivery: v }), { type: 'show', delivery: v });
+  });
+
+  it('a rejected delivery is not replayable and says its body is a prefix only; a connection error is explained', () => {
+    const v = deliveryView({ ...verified, verdict: 'rejected', endpointId: undefined, bodyBytes: 5000, forward: { url: 'http://127.0.0.1:1/', error: 'ECONNREFUSED', durationMs: 1 }, replays: undefined });
+    assert.equal(v.replayable, false);
+    assert.match(v.notReplayable!, /never re-signed/);
+    assert.match(v.bodyNote!, /Unverified: only the first/);
+    assert.equal(v.responseId, undefined, 'a rejected delivery names nothing to fetch');
+    assert.match(v.answers[0].error!, /nothing is listening there/);
+    assert.equal(responseIdOf({ ...verified, body: 'not json' }), undefined);
+  });
+
+  it('host messages: a view that does not check out is dropped', () => {
+    const v = deliveryView(verified);
+    for (const bad of [
+      { type: 'show', delivery: { ...v, verdict: 'approved' } },
+      { type: 'show', delivery: { ...v, headers: [{ name: 1, value: 'x' }] } },
+      { type: 'show', delivery: { ...v, answers: [{ ...v.answers[0], ok: 'yes' }] } },
+      { type: 'show', delivery: { ...v, trace: { ...v.trace, tried: 'all' } } },
+      { type: 'show' },
+      { type: 'notice', level: 'debug', text: 'x' },
+      { type: 'unknown' },
+      'show',
+      null,
+    ]) {
+      assert.equal(parseInspectorHostMessage(bad), undefined, JSON.stringify(bad)?.slice(0, 80));
+    }
+    assert.deepEqual(parseInspectorHostMessage({ type: 'busy', busy: true, text: 'Replaying…', extra: 1 }), { type: 'busy', busy: true, text: 'Replaying…' });
+  });
+
+  it('view messages: actions name their delivery; an edited body has a size limit; unknown keys are dropped', () => {
+    assert.deepEqual(parseInspectorViewMessage({ type: 'replay', eventId: 'rec_1', body: '{}', secret: 'x' }), { type: 'replay', eventId: 'rec_1', body: '{}' });
+    assert.deepEqual(parseInspectorViewMessage({ type: 'copyCurl', eventId: 'rec_1' }), { type: 'copyCurl', eventId: 'rec_1' });
+    assert.deepEqual(parseInspectorViewMessage({ type: 'ready' }), { type: 'ready' });
+    for (const bad of [
+      { type: 'replay' },
+      { type: 'replay', eventId: '' },
+      { type: 'replay', eventId: 'rec_1', body: 'x'.repeat(MAX_EDITED_BODY + 1) },
+      { type: 'replay', eventId: 'rec_1', body: 42 },
+      { type: 'openPayload', eventId: 'x'.repeat(201) },
+      { type: 'runCommand', command: 'rm' },
+      [],
+    ]) {
+      assert.equal(parseInspectorViewMessage(bad), undefined, JSON.stringify(bad).slice(0, 80));
+    }
+  });
+});

@@ -1,0 +1,112 @@
+import assert from 'node:assert/strict';
+import { diagnose, type EndpointInfo } from '../../src/webhooks/doctor';
+import type { DeliveryRecord, KnownSecret } from '../../src/webhooks/records';
+import { generateSecret, secretHint, signedHeaders } from '../../src/webhooks/signature';
+import { traceVerification } from '../../src/webhooks/trace';
+
+const NOW = 1_800_000_000_000;
+const body = JSON.stringify({ object: 'event', id: 'evt_1', type: 'response.completed', created_at: 1, data: { id: 'resp_1' } });
+
+/** The record the listener keeps for a delivery that arrived with these headers and bytes. */
+function recordOf(headers: Record<string, string>, arrived: string, known: KnownSecret[], verdict: DeliveryRecord['verdict'] = 'rejected'): DeliveryRecord {
+  const trace = traceVerification({ headers, body: Buffer.from(arrived), known, toleranceSeconds: 300, now: NOW, lookForReserialization: verdict === 'rejected' });
+  return { id: 'r', receivedAt: NOW, verdict, status: verdict === 'rejected' ? 400 : 200, body: '', headers: {}, trace };
+}
+
+describe('signature doctor', () => {
+  const secretA = generateSecret();
+  const secretB = generateSecret();
+  const endpoints: EndpointInfo[] = [
+    { id: 'we_a', name: 'Staging', url: 'https://x.example/webhook', signing_secret_hint: secretHint(secretA) },
+    { id: 'we_b', name: 'Production', url: 'https://prod.example/webhook', signing_secret_hint: secretHint(secretB) },
+  ];
+
+  it('a re-serialized body: the same JSON pretty-printed; says which form was signed and where the bytes differ', () => {
+    const headers = signedHeaders(secretA, 'msg_1', body, NOW);
+    const pretty = JSON.stringify(JSON.parse(body), null, 2);
+    const r = recordOf(headers, pretty, [{ endpointId: 'we_a', secret: secretA, label: 'Staging' }]);
+    const [d] = diagnose(r, { endpoints });
+    assert.equal(d.cause, 'reserialized');
+    assert.match(d.title, /compact JSON/);
+    assert.equal(r.trace!.reserialized!.offset, 1, 'the first byte after "{" differs (a newline)');
+    assert.match(d.evidence.join('\n'), /"Staging" \(we_a\)/);
+    assert.match(d.evidence.join('\n'), /First difference at byte 1/);
+    assert.ok(d.evidence[1].includes(String.raw`received "{\n  \"object\":`), 'the newline that differs shows, quoted');
+    assert.ok(d.evidence[1].includes(String.raw`signed "{\"object\":\"event\"`));
+    assert.ok(!JSON.stringify(d).includes(secretA), 'never the secret');
+  });
+
+  it('a body that differs in content is not called re-serialized', () => {
+    const headers = signedHeaders(secretA, 'msg_1', body, NOW);
+    const r = recordOf(headers, body.replace('resp_1', 'resp_2'), [{ endpointId: 'we_a', secret: secretA }]);
+    const causes = diagnose(r, { endpoints }).map((d) => d.cause);
+    assert.deepEqual(causes, ['changed-on-the-way']);
+    assert.equal(r.trace!.tried[0].matched, false);
+    assert.match(r.trace!.tried[0].expected, /^v1,[A-Za-z0-9+/]{8}…$/);
+    assert.match(r.trace!.received[0], /^v1,[A-Za-z0-9+/]{8}…$/);
+    assert.notEqual(r.trace!.tried[0].expected, r.trace!.received[0]);
+  });
+
+  it("the secret held for one endpoint is another endpoint's: found by the service's hints", () => {
+    // The delivery comes from Staging (signed with A); what is held for Staging is B, Production's.
+    const headers = signedHeaders(secretA, 'msg_1', body, NOW);
+    const r = recordOf(headers, body, [{ endpointId: 'we_a', secret: secretB, label: 'Staging' }]);
+    const [d] = diagnose(r, { endpoints });
+    assert.equal(d.cause, 'other-endpoint-secret');
+    assert.match(d.title, /"Staging" \(we_a\) is "Production" \(we_b\)'s/);
+    assert.ok(d.evidence.some((e) => e.includes(secretHint(secretB))));
+    assert.ok(!JSON.stringify(d).includes(secretB) && !JSON.stringify(d).includes(secretA));
+  });
+
+  it('a held secret matching no endpoint is stale; an endpoint aimed here whose secret is not held is named', () => {
+    const old = generateSecret();
+    const headers = signedHeaders(secretA, 'msg_1', body, NOW);
+    const aimed: EndpointInfo[] = [...endpoints, { id: 'we_c', name: 'Made elsewhere', url: 'https://x.example/webhook/', signing_secret_hint: 'whsec_...zzzz' }];
+    const r = recordOf(headers, body, [{ endpointId: 'we_a', secret: old }]);
+    const causes = diagnose(r, { endpoints: aimed, listenerUrl: 'https://x.example/webhook' }).map((d) => d.cause);
+    assert.deepEqual(causes, ['stale-secret', 'unknown-endpoint', 'changed-on-the-way']);
+  });
+
+  it('clock skew: the timestamp beyond the tolerance, past or future, with the distance', () => {
+    const known = [{ endpointId: 'we_a', secret: secretA }];
+    const past = recordOf(signedHeaders(secretA, 'msg_1', body, NOW - 900_000), body, known);
+    const [d] = diagnose(past, { endpoints });
+    assert.equal(d.cause, 'clock-skew');
+    assert.match(d.title, /15 min in the past/);
+    assert.match(d.evidence[0], /= 900 s; tolerance ±300 s/);
+    assert.equal(past.trace!.tried[0].matched, true, 'the signature itself was good');
+    const future = recordOf(signedHeaders(secretA, 'msg_1', body, NOW + 400_000), body, known);
+    assert.match(diagnose(future)[0].title, /in the future/);
+    const days = recordOf(signedHeaders(secretA, 'msg_1', body, NOW - 3 * 86_400_000), body, known);
+    assert.match(diagnose(days)[0].title, /3 days old: a delivery sent again/);
+    const fine = recordOf(signedHeaders(secretA, 'msg_1', body, NOW - 200_000), body, known, 'verified');
+    assert.deepEqual(diagnose(fine), [], 'nothing to diagnose for a verified delivery the app took');
+  });
+
+  it('a header dropped by a proxy; and a request with none of them is not a webhook at all', () => {
+    const { 'webhook-signature': _dropped, ...rest } = signedHeaders(secretA, 'msg_1', body, NOW);
+    const [d] = diagnose(recordOf(rest, body, [{ endpointId: 'we_a', secret: secretA }]));
+    assert.equal(d.cause, 'header-dropped');
+    assert.match(d.title, /^webhook-signature did not arrive, though webhook-id and webhook-timestamp did/);
+    assert.equal(diagnose(recordOf({}, body, [{ endpointId: 'we_a', secret: secretA }]))[0].cause, 'not-a-webhook');
+  });
+
+  it('no secret held at all', () => {
+    const r = recordOf(signedHeaders(secretA, 'msg_1', body, NOW), body, []);
+    const [d] = diagnose(r, { endpoints, listenerUrl: 'https://x.example/webhook' });
+    assert.equal(d.cause, 'no-secret');
+    assert.match(d.evidence[0], /"Staging" \(we_a\) points here/);
+  });
+
+  it("the app refused a delivery the listener verified: the app's verifier is what failed", () => {
+    const r = recordOf(signedHeaders(secretA, 'msg_1', body, NOW), body, [{ endpointId: 'we_a', secret: secretA, label: 'Staging' }], 'verified');
+    assert.equal(r.trace!.tried[0].matched, true);
+    r.forward = { url: 'http://127.0.0.1:3000/webhook', status: 401, durationMs: 2 };
+    const [d] = diagnose(r, { endpoints });
+    assert.equal(d.cause, 'app-verifier');
+    assert.match(d.title, /answered 401 .* verified with "Staging" \(we_a\)'s secret/);
+    assert.match(d.advice, new RegExp(`must end in ${secretA.slice(-4).replace(/[+/=]/g, '\\$&')}`));
+    r.forward.status = 500;
+    assert.deepEqual(diagnose(r, { endpoints }), [], 'a 500 is the app failing, not its verifier');
+  });
+});
