@@ -1,5 +1,6 @@
 /** A conversation: its turns, settings, and the forms it is exported in. Plain data, JSON-safe. */
 import type { ChatMessage } from '../service/types';
+import { messageContent } from './attachments';
 import type { ChatParams, ChatTurn, ConversationView } from './protocol';
 
 export interface Conversation extends ConversationView {
@@ -41,7 +42,7 @@ export function requestMessages(c: Conversation): ChatMessage[] {
   if (c.params.systemPrompt.trim()) messages.push({ role: 'system', content: c.params.systemPrompt });
   for (const t of c.turns) {
     if (t.role === 'assistant' && (t.error || !t.content)) continue;
-    messages.push({ role: t.role, content: t.content });
+    messages.push({ role: t.role, content: t.role === 'user' ? messageContent(t.content, t.attachments) : t.content });
   }
   return messages;
 }

@@ -2,9 +2,12 @@
 
 export type ChatRole = 'system' | 'user' | 'assistant' | 'developer' | 'tool';
 
+/** A part of a message's content: text, or an image (a data: or https: URL) for models that take images. */
+export type ChatContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string; detail?: 'auto' | 'low' | 'high' } };
+
 export interface ChatMessage {
   role: ChatRole;
-  content: string;
+  content: string | ChatContentPart[];
 }
 
 export interface Usage {

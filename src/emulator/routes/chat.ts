@@ -1,5 +1,6 @@
 /** Chat completions on the v1 route and the deployment-level route, plain and streamed. */
 import type { ServerResponse } from 'node:http';
+import { modelProfile } from '../../chat/modelProfile';
 import type { DeploymentConfig } from '../config';
 import { countPromptTokens, reply, tokenPieces, countTokens } from '../responder';
 import type { Route, RouteContext } from '../router';
@@ -20,13 +21,26 @@ interface ParsedChat {
   maxTokens?: number;
 }
 
-function textOf(content: unknown, i: number): string {
+/** An `image_url` part's URL when it is one the service fetches or decodes (https, or a base64 data URL of an image). */
+function imageUrlOf(part: unknown): string | undefined {
+  if (!part || typeof part !== 'object' || (part as { type?: unknown }).type !== 'image_url') return undefined;
+  const url = (part as { image_url?: { url?: unknown } }).image_url?.url;
+  return typeof url === 'string' && (/^https:\/\//.test(url) || /^data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/=]+$/.test(url)) ? url : undefined;
+}
+
+/** The text of a message; an image stands in it as `[image]` (the emulator's model does not look at pictures). */
+function textOf(content: unknown, i: number, takesImages: boolean): string {
   if (typeof content === 'string') return content;
   if (Array.isArray(content)) {
     return content
       .map((part, j) => {
         if (part && typeof part === 'object' && (part as { type?: unknown }).type === 'text' && typeof (part as { text?: unknown }).text === 'string') return (part as { text: string }).text;
-        throw invalidRequest(`messages[${i}].content[${j}] must be a text part ({"type":"text","text":...}).`, `messages[${i}].content`);
+        if ((part as { type?: unknown })?.type === 'image_url') {
+          if (!takesImages) throw invalidRequest('Invalid content type. image_url is only supported by certain models.', `messages[${i}].content[${j}]`);
+          if (!imageUrlOf(part)) throw invalidRequest(`messages[${i}].content[${j}].image_url.url must be an https URL or a base64 data URL of an image.`, `messages[${i}].content`);
+          return ' [image]';
+        }
+        throw invalidRequest(`messages[${i}].content[${j}] must be a text or image_url part.`, `messages[${i}].content`);
       })
       .join('');
   }
@@ -50,7 +64,7 @@ function parseChat(body: Record<string, unknown>, deployment: DeploymentConfig):
     if (!m || typeof m !== 'object') throw invalidRequest(`messages[${i}] must be an object with role and content.`, `messages[${i}]`);
     const role = (m as { role?: unknown }).role;
     if (typeof role !== 'string' || !ROLES.has(role)) throw invalidRequest(`messages[${i}].role must be one of system, user, assistant, developer, tool.`, `messages[${i}].role`);
-    return { role, content: textOf((m as { content?: unknown }).content, i) };
+    return { role, content: textOf((m as { content?: unknown }).content, i, modelProfile(deployment.model).imageInput) };
   });
   const reasoning = isReasoningModel(deployment.model);
   if (reasoning && body.max_tokens !== undefined && body.max_tokens !== null) {

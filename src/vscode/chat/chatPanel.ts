@@ -5,11 +5,15 @@
  */
 import * as vscode from 'vscode';
 import { errorInfo, runChat } from '../../chat/chatEngine';
-import { newId, requestMessages, titleFrom, toJson, toMarkdown, type Conversation } from '../../chat/conversation';
-import { isSafeLink, parseViewMessage, type ChatTurn, type DeploymentOption, type HostMessage, type ViewMessage } from '../../chat/protocol';
+import { newId, requestMessages, toJson, toMarkdown, type Conversation } from '../../chat/conversation';
+import { modelProfile } from '../../chat/modelProfile';
+import { chatTitle, connectionName } from '../../chat/naming';
+import { estimateUsage } from '../../chat/tokenEstimate';
+import { isSafeLink, parseViewMessage, type Attachment, type ChatTurn, type DeploymentOption, type HostMessage, type ViewMessage } from '../../chat/protocol';
 import type { ClientCache } from '../connections/clients';
 import type { ConnectionStore } from '../connections/connectionStore';
 import { logError, logInfo, redact } from '../log';
+import { fileAttachment, imageAttachment, pickFile, selectionAttachment } from './attachContext';
 import { chatHtml } from './chatHtml';
 import type { ConversationStore } from './conversationStore';
 
@@ -55,6 +59,8 @@ export class ChatPanel implements vscode.Disposable {
   }
 
   private disposed = false;
+  /** What the next message will carry; shown as chips in the composer. */
+  private pending: Attachment[] = [];
 
   private post(msg: HostMessage): void {
     if (this.disposed) return;
@@ -92,7 +98,18 @@ export class ChatPanel implements vscode.Disposable {
       case 'ready':
         this.post({ type: 'init', conversation: this.conversation, deployments: [], busy: this.busy });
         void this.deps.deployments().then((deployments) => this.post({ type: 'deployments', deployments }));
+        await this.postAttachments();
         return;
+      case 'attach':
+        if (msg.kind === 'selection') return this.attach(selectionAttachment(vscode.window.activeTextEditor));
+        {
+          const uri = await pickFile(msg.kind === 'image');
+          if (uri) await this.attachUri(uri, msg.kind);
+        }
+        return;
+      case 'removeAttachment':
+        this.pending = this.pending.filter((a) => a.id !== msg.id);
+        return this.postAttachments();
       case 'send':
         return this.send(msg.text);
       case 'stop':
@@ -102,12 +119,17 @@ export class ChatPanel implements vscode.Disposable {
         return this.regenerate();
       case 'editLast':
         return this.editLast(msg.text);
+      case 'editFrom':
+        return this.editFrom(msg.turnId, msg.text);
       case 'setDeployment': {
         const conn = this.deps.connections.get(msg.connectionId);
         if (!conn) throw new Error('That connection no longer exists.');
-        Object.assign(this.conversation, { connectionId: conn.id, connectionLabel: conn.label, deployment: msg.deployment });
+        Object.assign(this.conversation, { connectionId: conn.id, connectionLabel: connectionName(conn), deployment: msg.deployment });
         await this.save();
         this.post({ type: 'conversation', conversation: this.conversation });
+        // A model that takes no images cannot be sent the ones attached.
+        if (!(await this.takesImages())) this.pending = this.pending.filter((a) => a.kind !== 'image');
+        await this.postAttachments();
         return;
       }
       case 'setParams':
@@ -117,6 +139,11 @@ export class ChatPanel implements vscode.Disposable {
       case 'copyCode':
         await vscode.env.clipboard.writeText(msg.code);
         return;
+      case 'copyTurn': {
+        const turn = this.conversation.turns.find((t) => t.id === msg.turnId);
+        if (turn) await vscode.env.clipboard.writeText(turn.content);
+        return;
+      }
       case 'insertCode':
         return this.insert(msg.code);
       case 'openLink':
@@ -127,21 +154,60 @@ export class ChatPanel implements vscode.Disposable {
         await this.export(msg.format);
         return;
       case 'clear':
-        this.run?.abort();
-        await this.idle();
-        this.conversation.turns = [];
-        await this.save();
-        this.post({ type: 'conversation', conversation: this.conversation });
-        return;
+        return this.clear();
     }
+  }
+
+  /** The model behind the conversation's deployment, as the listing or the last reply names it. */
+  private async model(): Promise<string> {
+    const c = this.conversation;
+    const listed = (await this.deps.deployments().catch(() => [])).find((d) => d.connectionId === c.connectionId && d.deployment === c.deployment);
+    return listed?.model ?? c.turns.findLast((t) => t.model)?.model ?? c.deployment;
+  }
+
+  private async takesImages(): Promise<boolean> {
+    return modelProfile(await this.model()).imageInput;
+  }
+
+  private async postAttachments(): Promise<void> {
+    const items = this.pending.map(({ id, kind, name }) => ({ id, kind, name }));
+    this.post({ type: 'attachments', items, imageInput: await this.takesImages() });
+  }
+
+  /** Adds context to the next message. */
+  async attach(attachment: Attachment): Promise<void> {
+    if (attachment.kind === 'image' && !(await this.takesImages())) {
+      throw new Error(`${await this.model()} does not take images. Pick a deployment of a model that does (gpt-4o, gpt-4.1, o3…).`);
+    }
+    this.pending.push(attachment);
+    await this.postAttachments();
+  }
+
+  /** Adds a file, or an image, to the next message. */
+  async attachUri(uri: vscode.Uri, kind: 'file' | 'image'): Promise<void> {
+    await this.attach(kind === 'image' ? await imageAttachment(uri) : await fileAttachment(uri));
+  }
+
+  /** Stops any reply and empties the conversation (its settings stay). */
+  async clear(): Promise<void> {
+    this.run?.abort();
+    await this.idle();
+    this.conversation.turns = [];
+    await this.save();
+    this.post({ type: 'conversation', conversation: this.conversation });
   }
 
   async send(text: string): Promise<void> {
     if (this.busy) return;
     const turn: ChatTurn = { id: newId('t_'), role: 'user', content: text, createdAt: Date.now() };
+    if (this.pending.length) {
+      turn.attachments = this.pending;
+      this.pending = [];
+      void this.postAttachments();
+    }
     this.conversation.turns.push(turn);
     if (this.conversation.turns.filter((t) => t.role === 'user').length === 1) {
-      this.conversation.title = titleFrom(text);
+      this.conversation.title = chatTitle(text, this.conversation.title);
       this.panel.title = this.conversation.title;
     }
     await this.save();
@@ -171,6 +237,17 @@ export class ChatPanel implements vscode.Disposable {
     await this.send(text);
   }
 
+  /** Replaces the user's message `turnId` and everything after it, then sends `text`. */
+  private async editFrom(turnId: string, text: string): Promise<void> {
+    if (this.busy) return;
+    const i = this.conversation.turns.findIndex((t) => t.id === turnId && t.role === 'user');
+    if (i < 0) throw new Error('That message is no longer in the conversation.');
+    this.conversation.turns.splice(i);
+    await this.save();
+    this.post({ type: 'conversation', conversation: this.conversation });
+    await this.send(text);
+  }
+
   /** Streams the assistant's reply to the conversation as it stands. */
   private reply(): Promise<void> {
     const c = this.conversation;
@@ -183,10 +260,11 @@ export class ChatPanel implements vscode.Disposable {
         const conn = this.deps.connections.get(c.connectionId);
         if (!conn) throw new Error(`The connection "${c.connectionLabel}" no longer exists. Pick another deployment at the top of the panel.`);
         const client = await this.deps.clients.get(conn);
+        const messages = requestMessages(c);
         const result = await runChat({
           client,
           deployment: c.deployment,
-          messages: requestMessages(c),
+          messages,
           params: c.params,
           signal: abort.signal,
           onDelta: (text) => {
@@ -197,6 +275,8 @@ export class ChatPanel implements vscode.Disposable {
         });
         const { content, usage, model, latencyMs, finishReason, stopped } = result;
         Object.assign(turn, { content, usage, model, latencyMs, finishReason, stopped: stopped || undefined });
+        // Stopped before the service sent its figures: count locally, and say so.
+        if (!usage && stopped) Object.assign(turn, { usage: estimateUsage(messages, content), usageEstimated: true });
       } catch (err) {
         turn.error = errorInfo(err);
         turn.error.message = redact(turn.error.message);
@@ -208,6 +288,9 @@ export class ChatPanel implements vscode.Disposable {
       c.turns.push(turn);
       await this.save();
       this.post({ type: 'turnFinished', turn });
+      // A failed request gives the message back to the composer, to fix and send again.
+      const asked = c.turns.at(-2);
+      if (turn.error && asked?.role === 'user') this.post({ type: 'restoreDraft', text: asked.content, turnId: asked.id });
     })();
     return this.running;
   }

@@ -6,8 +6,10 @@ import { totals } from '../../chat/conversation';
 import { parseHostMessage, type ChatTurn, type ConversationView, type DeploymentOption, type HostMessage, type ViewMessage } from '../../chat/protocol';
 import { createRenderer } from './markdown';
 import { $, PARAM_FIELDS, readParams, renderDeployments, renderSettings } from './settingsForm';
+import { FollowScroll } from './follow';
 import { StreamView } from './streamView';
-import { actionBar, turnElement } from './turnView';
+import { ReplyProgress } from './replyProgress';
+import { turnElement } from './turnView';
 
 interface VsCodeApi {
   postMessage(msg: unknown): void;
@@ -28,12 +30,18 @@ const deploymentSelect = $<HTMLSelectElement>('deployment');
 const totalsEl = $<HTMLSpanElement>('totals');
 const statusEl = $<HTMLDivElement>('status');
 const editBanner = $<HTMLDivElement>('edit-banner');
+const announcer = $<HTMLDivElement>('announcer');
+const follow = new FollowScroll(log, $<HTMLButtonElement>('jump-latest'), (text) => (announcer.textContent = text));
 
 let conversation: ConversationView | undefined;
 let deployments: DeploymentOption[] = [];
 let busy = false;
-let editing = false;
+/** The user message being edited: Enter sends the box in its place. */
+let editingTurnId: string | undefined;
+/** The text a failed request gave back (cleared again when the user retries instead). */
+let restoredDraft: string | undefined;
 const streams = new Map<string, StreamView>();
+const progress = new Map<string, ReplyProgress>();
 
 function setBusy(value: boolean): void {
   busy = value;
@@ -48,24 +56,23 @@ function updateTotals(): void {
   if (!conversation) return;
   const t = totals(conversation);
   totalsEl.textContent = t.total > 0 ? `${t.total} tokens (${t.prompt} prompt, ${t.completion} completion)` : '';
+  totalsEl.title = totalsEl.textContent;
 }
 
-function renderActions(): void {
-  for (const old of log.querySelectorAll('.turn-actions')) old.remove();
-  if (!conversation || busy) return;
-  const turns = conversation.turns;
-  const lastUser = [...turns].reverse().find((t) => t.role === 'user');
-  const last = turns.at(-1);
-  if (last?.role === 'assistant' && !last.error) log.querySelector(`[data-turn-id="${last.id}"]`)?.append(actionBar('regenerate'));
-  if (lastUser) log.querySelector(`[data-turn-id="${lastUser.id}"]`)?.append(actionBar('edit'));
-}
 
 /** A turn's element, named after the conversation's deployment when the turn does not say. */
-const elementOf = (t: ChatTurn) => turnElement(t, conversation?.deployment ?? 'Assistant', renderer);
+function elementOf(t: ChatTurn): HTMLElement {
+  const turns = conversation?.turns ?? [];
+  const at = turns.findIndex((x) => x.id === t.id);
+  const asked = (at < 0 ? turns : turns.slice(0, at)).findLast((x) => x.role === 'user');
+  return turnElement(t, conversation?.deployment ?? 'Assistant', renderer, asked?.id);
+}
 
 function renderConversation(): void {
   if (!conversation) return;
   streams.clear();
+  for (const p of progress.values()) p.stop();
+  progress.clear();
   log.replaceChildren(...conversation.turns.map(elementOf));
   if (conversation.turns.length === 0) {
     const empty = document.createElement('p');
@@ -73,26 +80,10 @@ function renderConversation(): void {
     empty.textContent = `Ask ${conversation.deployment} anything. Enter sends, Shift+Enter starts a new line.`;
     log.append(empty);
   }
-  renderActions();
   updateTotals();
   renderSettings(conversation.params);
   document.title = conversation.title;
-  log.scrollTop = log.scrollHeight;
-}
-
-function stickToBottom(): void {
-  if (log.scrollHeight - log.scrollTop - log.clientHeight < 120) log.scrollTop = log.scrollHeight;
-}
-
-/** At most one scroll per frame while a reply streams (each one reads layout). */
-let scrollScheduled = false;
-function stickToBottomNextFrame(): void {
-  if (scrollScheduled) return;
-  scrollScheduled = true;
-  requestAnimationFrame(() => {
-    scrollScheduled = false;
-    stickToBottom();
-  });
+  follow.toEnd();
 }
 
 function handle(msg: HostMessage): void {
@@ -120,22 +111,25 @@ function handle(msg: HostMessage): void {
       if (msg.turn.role === 'user') {
         conversation.turns.push(msg.turn);
         log.append(elementOf(msg.turn));
+        // The user just sent this: show it and what follows, wherever they had scrolled.
+        follow.toEnd();
       } else {
         conversation.turns.push(msg.turn);
         const el = elementOf(msg.turn);
         el.classList.add('streaming');
         log.append(el);
         streams.set(msg.turn.id, new StreamView(el.querySelector('.turn-body')!, renderer));
+        progress.set(msg.turn.id, new ReplyProgress(el.querySelector('.turn-foot')!));
         setBusy(true);
       }
-      renderActions();
-      stickToBottom();
+          follow.contentChanged();
       break;
     }
     case 'delta': {
       streams.get(msg.turnId)?.append(msg.text);
+      progress.get(msg.turnId)?.add(msg.text);
       statusEl.textContent = '';
-      stickToBottomNextFrame();
+      follow.contentChangedNextFrame();
       break;
     }
     case 'retryCountdown':
@@ -148,6 +142,8 @@ function handle(msg: HostMessage): void {
       const old = log.querySelector(`[data-turn-id="${msg.turn.id}"]`);
       const stream = streams.get(msg.turn.id);
       streams.delete(msg.turn.id);
+      progress.get(msg.turn.id)?.stop();
+      progress.delete(msg.turn.id);
       const el = elementOf({ ...msg.turn, content: '' });
       const body = el.querySelector<HTMLElement>('.turn-body')!;
       if (stream) {
@@ -159,13 +155,15 @@ function handle(msg: HostMessage): void {
       }
       old?.replaceWith(el);
       setBusy(false);
-      renderActions();
-      updateTotals();
-      stickToBottom();
+          updateTotals();
+      follow.contentChanged();
       break;
     }
     case 'restoreDraft':
-      if (!input.value.trim()) input.value = msg.text;
+      if (input.value.trim()) break;
+      input.value = msg.text;
+      restoredDraft = msg.text;
+      if (msg.turnId) startEditing(msg.turnId, 'Your message is back in the box: edit it and press Enter to send it in place of the failed one, or Escape to leave it.');
       break;
   }
 }
@@ -175,26 +173,46 @@ window.addEventListener('message', (event) => {
   if (msg) handle(msg);
 });
 
+function startEditing(turnId: string, banner: string): void {
+  editingTurnId = turnId;
+  editBanner.textContent = banner;
+  editBanner.hidden = false;
+  log.querySelector('.turn.editing')?.classList.remove('editing');
+  log.querySelector(`[data-turn-id="${CSS.escape(turnId)}"]`)?.classList.add('editing');
+}
+
+function stopEditing(): void {
+  editingTurnId = undefined;
+  restoredDraft = undefined;
+  editBanner.hidden = true;
+  log.querySelector('.turn.editing')?.classList.remove('editing');
+}
+
+/** Puts a user message into the box to edit; sending replaces it and everything after it. */
+function editTurn(turnId: string): void {
+  const turn = conversation?.turns.find((t) => t.id === turnId && t.role === 'user');
+  if (!turn || busy) return;
+  startEditing(turnId, 'Editing a message: Enter sends it, and the conversation continues from there. Escape cancels.');
+  input.value = turn.content;
+  input.focus();
+}
+
 function submit(): void {
   const text = input.value;
   if (!text.trim() || busy) return;
-  if (editing) {
-    post({ type: 'editLast', text });
-    editing = false;
-    editBanner.hidden = true;
-  } else {
-    post({ type: 'send', text });
-  }
+  if (editingTurnId && conversation?.turns.some((t) => t.id === editingTurnId)) post({ type: 'editFrom', turnId: editingTurnId, text });
+  else post({ type: 'send', text });
+  stopEditing();
   input.value = '';
+  follow.toEnd();
 }
 
 input.addEventListener('keydown', (e) => {
   if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
     e.preventDefault();
     submit();
-  } else if (e.key === 'Escape' && editing) {
-    editing = false;
-    editBanner.hidden = true;
+  } else if (e.key === 'Escape' && editingTurnId) {
+    stopEditing();
     input.value = '';
   }
 });
@@ -232,18 +250,18 @@ document.addEventListener('click', (e) => {
       }
     }
   } else if (action === 'regenerate') {
+    // Retrying instead of editing: the message given back is not needed in the box.
+    if (restoredDraft !== undefined && input.value === restoredDraft) input.value = '';
+    stopEditing();
     post({ type: 'regenerate' });
+  } else if (action === 'copy-turn' && button.dataset.turnId) {
+    post({ type: 'copyTurn', turnId: button.dataset.turnId });
+    announcer.textContent = 'Copied to the clipboard.';
+    button.classList.add('done');
+    setTimeout(() => button.classList.remove('done'), 1500);
   } else if (action === 'edit') {
-    const lastUser = conversation && [...conversation.turns].reverse().find((t) => t.role === 'user');
-    if (!lastUser) return;
-    editing = true;
-    editBanner.hidden = false;
-    input.value = lastUser.content;
-    input.focus();
-  } else if (action === 'export-markdown' || action === 'export-json') {
-    post({ type: 'export', format: action === 'export-json' ? 'json' : 'markdown' });
-  } else if (action === 'clear') {
-    post({ type: 'clear' });
+    const turnId = button.dataset.turnId ?? (conversation && [...conversation.turns].reverse().find((t) => t.role === 'user')?.id);
+    if (turnId) editTurn(turnId);
   }
 });
 

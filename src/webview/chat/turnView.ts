@@ -1,4 +1,4 @@
-/** How a turn looks: its text, its error with Retry, its footer (model, time, tokens), its action buttons. */
+/** How a turn looks: its head (who, when, actions), its text, its error, its footer (model, time, tokens). */
 import type { ChatTurn } from '../../chat/protocol';
 import { escapeHtml, type Renderer } from './markdown';
 
@@ -6,23 +6,59 @@ export function formatUsage(t: ChatTurn): string {
   const parts: string[] = [];
   if (t.model) parts.push(t.model);
   if (t.latencyMs !== undefined) parts.push(`${(t.latencyMs / 1000).toFixed(1)} s`);
-  if (t.usage) parts.push(`${t.usage.prompt_tokens} + ${t.usage.completion_tokens} = ${t.usage.total_tokens} tokens`);
+  if (t.usage) {
+    const u = t.usage;
+    const sum = `${u.prompt_tokens} + ${u.completion_tokens} = ${u.total_tokens} tokens`;
+    parts.push(t.usageEstimated ? `about ${sum} (estimated)` : sum);
+  }
   if (t.finishReason === 'length') parts.push('cut at the token limit');
   if (t.finishReason === 'content_filter') parts.push('stopped by the content filter');
   if (t.stopped) parts.push('stopped');
   return parts.join(' · ');
 }
 
-/** One turn of the conversation as an element; `assistantName` when the turn does not name its deployment. */
-export function turnElement(t: ChatTurn, assistantName: string, renderer: Renderer): HTMLElement {
+/** A refusal by the content filter fails the same way when retried: the user has to rephrase. */
+export function isContentFilterRefusal(t: ChatTurn): boolean {
+  return t.error?.code === 'content_filter' || t.finishReason === 'content_filter';
+}
+
+function toolButton(action: string, icon: string, label: string, turnId: string): string {
+  return (
+    `<button type="button" class="tool" data-action="${action}" data-turn-id="${escapeHtml(turnId)}" title="${label}" aria-label="${label}">` +
+    `<span class="codicon codicon-${icon}" aria-hidden="true"></span></button>`
+  );
+}
+
+/** The actions of a message, shown on hover and keyboard focus (CSS hides those that do not apply now). */
+function toolbar(t: ChatTurn): string {
+  const buttons =
+    t.role === 'user'
+      ? [toolButton('edit', 'edit', 'Edit this message (the conversation continues from it)', t.id), toolButton('copy-turn', 'copy', 'Copy this message', t.id)]
+      : [toolButton('copy-turn', 'copy', 'Copy the reply as Markdown', t.id), toolButton('regenerate', 'refresh', 'Regenerate the reply', t.id)];
+  return `<div class="turn-tools" role="toolbar" aria-label="Message actions">${buttons.join('')}</div>`;
+}
+
+function timeOf(createdAt: number): string {
+  const d = new Date(createdAt);
+  const time = d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  return `<time datetime="${d.toISOString()}" title="${escapeHtml(d.toLocaleString())}">${escapeHtml(time)}</time>`;
+}
+
+/**
+ * One turn of the conversation as an element; `assistantName` when the turn does not name its
+ * deployment, `askedTurnId` the user message a reply answers (its Edit button edits that one).
+ */
+export function turnElement(t: ChatTurn, assistantName: string, renderer: Renderer, askedTurnId?: string): HTMLElement {
   const el = document.createElement('article');
   el.className = `turn ${t.role}`;
   el.dataset.turnId = t.id;
   const who = t.role === 'user' ? 'You' : (t.deployment ?? assistantName);
-  el.setAttribute('aria-label', `${t.role === 'user' ? 'You' : who} said`);
+  el.setAttribute('aria-label', `${who} said`);
   const head = document.createElement('div');
   head.className = 'turn-head';
-  head.innerHTML = `<span class="codicon ${t.role === 'user' ? 'codicon-account' : 'codicon-hubot'}" aria-hidden="true"></span><span class="who">${escapeHtml(who)}</span>`;
+  head.innerHTML =
+    `<span class="codicon ${t.role === 'user' ? 'codicon-account' : 'codicon-hubot'}" aria-hidden="true"></span>` +
+    `<span class="who">${escapeHtml(who)}</span>${Number.isFinite(t.createdAt) && t.createdAt > 0 ? timeOf(t.createdAt) : ''}${toolbar(t)}`;
   const body = document.createElement('div');
   body.className = 'turn-body';
   if (t.role === 'user') {
@@ -41,27 +77,23 @@ export function turnElement(t: ChatTurn, assistantName: string, renderer: Render
       const retry = document.createElement('button');
       retry.type = 'button';
       retry.className = 'secondary';
-      retry.dataset.action = 'regenerate';
-      retry.textContent = 'Retry';
+      if (isContentFilterRefusal(t) && askedTurnId) {
+        retry.dataset.action = 'edit';
+        retry.dataset.turnId = askedTurnId;
+        retry.textContent = 'Edit';
+        retry.setAttribute('aria-label', 'Edit your message and send it again');
+      } else {
+        retry.dataset.action = 'regenerate';
+        retry.textContent = 'Retry';
+      }
       err.append(retry);
       el.append(err);
     }
+    if (isContentFilterRefusal(t) || t.error) el.classList.add('no-regenerate');
     const foot = document.createElement('div');
     foot.className = 'turn-foot';
     foot.textContent = formatUsage(t);
     el.append(foot);
   }
   return el;
-}
-
-/** The Regenerate or Edit button under a turn. */
-export function actionBar(action: 'regenerate' | 'edit'): HTMLElement {
-  const [icon, label, aria] =
-    action === 'regenerate' ? ['refresh', 'Regenerate', 'Regenerate the last reply'] : ['edit', 'Edit', 'Edit your last message and send it again'];
-  const bar = document.createElement('div');
-  bar.className = 'turn-actions';
-  bar.innerHTML =
-    `<button type="button" class="icon-button" data-action="${action}" aria-label="${aria}">` +
-    `<span class="codicon codicon-${icon}" aria-hidden="true"></span><span>${label}</span></button>`;
-  return bar;
 }
