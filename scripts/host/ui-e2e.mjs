@@ -205,6 +205,15 @@ async function chatUxThroughTheUi(page, emulator, artifacts) {
   const input = chat.locator('#input');
   await input.waitFor({ timeout: 30_000 });
   const frame = await chatPageFrame(page);
+  // The empty chat offers example prompts (one fills the box) and points to the system prompt.
+  await chat.locator('.empty .example').first().waitFor();
+  await page.screenshot({ path: join(artifacts, 'chat-first-run.png') });
+  await chat.locator('.empty .example').first().click();
+  if (!(await input.inputValue()).startsWith('Explain what this regular expression')) throw new Error('an example prompt did not fill the message box');
+  await chat.locator('.empty [data-action="open-settings"]').click();
+  await chat.locator('#system-prompt').waitFor({ state: 'visible' });
+  await chat.locator('details.settings summary').click();
+  await input.fill('');
   const finishedReplies = () => chat.locator('.turn.assistant:not(.streaming)').count();
   const waitForReplies = async (n) => {
     for (let i = 0; i < 300 && (await finishedReplies()) < n; i++) await page.waitForTimeout(200);
@@ -277,14 +286,59 @@ async function chatUxThroughTheUi(page, emulator, artifacts) {
   for (const title of ['Export Chat as Markdown', 'Export Chat as JSON', 'Clear Chat']) {
     await page.locator(`.editor-actions [aria-label="${title}"]`).first().waitFor({ timeout: 10_000 });
   }
-  // Usable from 300 px on, in light and dark: one header row with the whole picker, a message
+  // Each message's actions appear on hover: edit the first message, and the conversation
+  // continues from it (what followed is replaced).
+  const first = chat.locator('.turn.user').first();
+  await first.hover();
+  const tools = first.locator('.turn-tools');
+  const opacity = await tools.evaluate((el) => getComputedStyle(el).opacity);
+  if (opacity !== '1') throw new Error(`the message's actions are not shown on hover (opacity ${opacity})`);
+  if ((await first.locator('time').count()) !== 1) throw new Error('the message shows no time');
+  await page.screenshot({ path: join(artifacts, 'chat-message-actions.png') });
+  await tools.locator('[data-action="edit"]').click();
+  if ((await input.inputValue()) !== '/long 300') throw new Error('Edit did not put the first message in the box');
+  await input.fill('a new start');
+  await input.press('Enter');
+  await chat.locator('.turn.assistant .turn-body', { hasText: 'You said: a new start' }).waitFor({ timeout: 20_000 });
+  const turns = await chat.locator('.turn').count();
+  if (turns !== 2) throw new Error(`after editing the first message the conversation has ${turns} messages, not 2`);
+
+  // The context meter tells how much of gpt-4o-mini's 128k window the conversation uses.
+  await chat.locator('#context', { hasText: /\/ 128k \(\d+%\)/ }).waitFor({ timeout: 10_000 });
+
+  // Ask About Selection from an editor: the chat comes back with the selection as a removable chip.
+  await page.keyboard.press('F1');
+  await page.locator('.quick-input-widget input.input').waitFor();
+  await page.keyboard.type('File: New Untitled Text File');
+  await page.locator('.quick-input-widget .monaco-list-row[aria-label^="File: New Untitled Text File"]').first().click();
+  await page.locator('.editor-instance .monaco-editor').first().waitFor();
+  await page.keyboard.type('function secretSauce() { return 42; }');
+  await page.keyboard.press('ControlOrMeta+a');
+  await runCommand(page, 'Azure OpenAI: Ask About Selection');
+  const chip = chat.locator('#chips .chip', { hasText: /Untitled-\d+ \(line 1\)/ });
+  await chip.waitFor({ timeout: 20_000 });
+  await page.screenshot({ path: join(artifacts, 'chat-selection-attached.png') });
+  await input.fill('what does this do?');
+  await input.press('Enter');
+  await chat.locator('.turn.assistant .turn-body', { hasText: 'secretSauce' }).waitFor({ timeout: 20_000 });
+  await chat.locator('.turn.user .turn-attachments .chip', { hasText: /Untitled-\d+ \(line 1\)/ }).waitFor();
+  if ((await chat.locator('#chips .chip').count()) !== 0) throw new Error('the chip stayed in the composer after sending');
+
+  // Usable from 300 px on, in light, dark and high-contrast themes: one header row with the whole picker, a message
   // box at least three lines tall, nothing wider than the panel.
-  for (const theme of ['light', 'dark']) {
-    if (theme === 'dark') {
-      await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
-      await page.waitForTimeout(1000);
+  for (const theme of ['light', 'dark', 'high-contrast']) {
+    if (theme === 'dark') await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
+    if (theme === 'high-contrast') {
+      await page.keyboard.press('F1');
+      await page.locator('.quick-input-widget input.input').waitFor();
+      await page.keyboard.type('Preferences: Color Theme');
+      await page.locator('.quick-input-widget .monaco-list-row[aria-label^="Preferences: Color Theme"]').first().click();
+      await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Dark High Contrast' }).first().waitFor();
+      await page.keyboard.type('Dark High Contrast');
+      await page.keyboard.press('Enter');
     }
-    for (const width of [300, 360, 900]) {
+    await page.waitForTimeout(1000);
+    for (const width of [300, 360, 900, 1200]) {
       await setChatWidth(page, frame, width);
       const layout = await frame.evaluate(() => {
         const box = (id) => document.getElementById(id).getBoundingClientRect();
@@ -309,30 +363,17 @@ async function chatUxThroughTheUi(page, emulator, artifacts) {
     }
     await page.setViewportSize({ width: 1400, height: 900 });
   }
-
-  // Each message's actions appear on hover: edit the first message, and the conversation
-  // continues from it (what followed is replaced).
-  const first = chat.locator('.turn.user').first();
-  await first.hover();
-  const tools = first.locator('.turn-tools');
-  const opacity = await tools.evaluate((el) => getComputedStyle(el).opacity);
-  if (opacity !== '1') throw new Error(`the message's actions are not shown on hover (opacity ${opacity})`);
-  if ((await first.locator('time').count()) !== 1) throw new Error('the message shows no time');
-  await page.screenshot({ path: join(artifacts, 'chat-message-actions.png') });
-  await tools.locator('[data-action="edit"]').click();
-  if ((await input.inputValue()) !== '/long 300') throw new Error('Edit did not put the first message in the box');
-  await input.fill('a new start');
-  await input.press('Enter');
-  await chat.locator('.turn.assistant .turn-body', { hasText: 'You said: a new start' }).waitFor({ timeout: 20_000 });
-  const turns = await chat.locator('.turn').count();
-  if (turns !== 2) throw new Error(`after editing the first message the conversation has ${turns} messages, not 2`);
 }
 
 export async function runUiTests(chromium, root, artifacts, vsix) {
   const tests = [
     ['UI: add a connection through the command palette wizard and see its deployments in the sidebar', addConnectionThroughTheUi],
     ['UI: chat in the panel: streamed markdown with usage, HTML in a reply executes nothing, Stop ends a reply, the panel survives a reload', chatThroughTheUi],
-    ['UI: chat panel UX: the view follows the reply unless the user scrolled up (Jump to latest)', chatUxThroughTheUi],
+    [
+      'UI: chat panel UX: example prompts; the view follows the reply unless scrolled up (Jump to latest); a refused message comes back to edit; ' +
+        'usable at 300 px in light, dark and high contrast; actions on hover; context meter; Ask About Selection',
+      chatUxThroughTheUi,
+    ],
     ['UI: Start Listening from the palette, a delivery appears verified in the Webhook Events view and is still there after a reload', listenThroughTheUi],
   ];
   let passed = 0;

@@ -46,6 +46,8 @@ export interface AttachmentChip {
   id: string;
   kind: Attachment['kind'];
   name: string;
+  /** About what it adds to the prompt (for the context meter). */
+  tokens?: number;
 }
 
 export interface ChatTurn {

@@ -1,5 +1,8 @@
 /** The chat panel as a user meets it (issue 17): drafts kept after errors, editing, names, context from the editor. */
 import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { startEmulator, type Emulator } from '../../src/emulator/server';
 import type { HostMessage } from '../../src/chat/protocol';
@@ -17,7 +20,10 @@ describe('chat panel UX', () => {
     emu = await startEmulator({
       config: {
         streamTokenDelayMs: 1,
-        deployments: [{ name: 'gpt-4o', model: 'gpt-4o', version: '2024-11-20', sku: 'GlobalStandard', capacity: 50, requestsPerMinute: 1000, tokensPerMinute: 1e7 }],
+        deployments: [
+          { name: 'gpt-4o', model: 'gpt-4o', version: '2024-11-20', sku: 'GlobalStandard', capacity: 50, requestsPerMinute: 1000, tokensPerMinute: 1e7 },
+          { name: 'text-only', model: 'gpt-35-turbo', version: '0125', sku: 'Standard', capacity: 10, requestsPerMinute: 1000, tokensPerMinute: 1e7 },
+        ],
       },
     });
     await clearConnections();
@@ -110,5 +116,49 @@ describe('chat panel UX', () => {
     assert.equal(stopped.stopped, true);
     assert.equal(stopped.usageEstimated, true);
     assert.ok(stopped.usage!.completion_tokens > 0 && stopped.usage!.prompt_tokens > 0);
+  });
+
+  it('Ask About Selection attaches the editor\'s selection to the chat; the model gets it with the question', async () => {
+    const { panel, posted } = await open();
+    const doc = await vscode.workspace.openTextDocument({ language: 'typescript', content: 'const a = 1;\nfunction secretSauce() { return a * 42; }\nconst b = 2;\n' });
+    const editor = await vscode.window.showTextDocument(doc, vscode.ViewColumn.Beside);
+    editor.selection = new vscode.Selection(1, 0, 1, doc.lineAt(1).text.length);
+    const res = await exec<{ conversationId: string; attached: string }>('askAboutSelection');
+    assert.equal(res?.conversationId, panel.conversation.id);
+    assert.match(res!.attached, /\(line 2\)$/);
+    const chips = posted.filter((m) => m.type === 'attachments').at(-1);
+    assert.equal(chips?.type === 'attachments' && chips.items.length, 1);
+
+    await panel.receive({ type: 'send', text: 'what does this do?' });
+    await panel.idle();
+    const [asked, reply] = panel.conversation.turns.slice(-2);
+    assert.equal(asked.attachments?.[0].text, 'function secretSauce() { return a * 42; }');
+    assert.match(reply.content, /You said: what does this do\?[\s\S]*Selection from .*\(line 2\):\n```typescript\nfunction secretSauce\(\)/);
+    const after = posted.filter((m) => m.type === 'attachments').at(-1);
+    assert.deepEqual(after?.type === 'attachments' && after.items, [], 'sent: the composer has no chips left');
+  });
+
+  it('attaches an image for a model that takes images, refuses one for a model that does not, and chips can be removed', async () => {
+    const dir = vscode.Uri.file(mkdtempSync(join(tmpdir(), 'chat-ux-')));
+    const png = vscode.Uri.joinPath(dir, 'dot.png');
+    await vscode.workspace.fs.writeFile(png, Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==', 'base64'));
+    const { panel, posted } = await open();
+    await panel.attachUri(png, 'image');
+    let chips = posted.filter((m) => m.type === 'attachments').at(-1);
+    assert.ok(chips?.type === 'attachments' && chips.imageInput && chips.items[0].name === 'dot.png');
+    await panel.receive({ type: 'send', text: 'describe it' });
+    await panel.idle();
+    assert.match(panel.conversation.turns.at(-1)!.content, /You said: describe it[\s\S]*\[image\]/, 'the image reached the service');
+
+    const textOnly = await open('text-only');
+    await assert.rejects(textOnly.panel.attachUri(png, 'image'), /gpt-35-turbo does not take images/);
+    const notes = vscode.Uri.joinPath(dir, 'notes.md');
+    await vscode.workspace.fs.writeFile(notes, Buffer.from('# Notes\nremember the milk\n'));
+    await textOnly.panel.attachUri(notes, 'file');
+    chips = textOnly.posted.filter((m) => m.type === 'attachments').at(-1);
+    assert.ok(chips?.type === 'attachments' && !chips.imageInput && chips.items.length === 1);
+    await textOnly.panel.receive({ type: 'removeAttachment', id: chips.items[0].id });
+    chips = textOnly.posted.filter((m) => m.type === 'attachments').at(-1);
+    assert.deepEqual(chips?.type === 'attachments' && chips.items, []);
   });
 });

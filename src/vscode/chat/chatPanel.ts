@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { errorInfo, runChat } from '../../chat/chatEngine';
 import { newId, requestMessages, toJson, toMarkdown, type Conversation } from '../../chat/conversation';
+import { attachmentTokens } from '../../chat/attachments';
 import { modelProfile } from '../../chat/modelProfile';
 import { chatTitle, connectionName } from '../../chat/naming';
 import { estimateUsage } from '../../chat/tokenEstimate';
@@ -170,7 +171,7 @@ export class ChatPanel implements vscode.Disposable {
   }
 
   private async postAttachments(): Promise<void> {
-    const items = this.pending.map(({ id, kind, name }) => ({ id, kind, name }));
+    const items = this.pending.map((a) => ({ id: a.id, kind: a.kind, name: a.name, tokens: attachmentTokens([a]) }));
     this.post({ type: 'attachments', items, imageInput: await this.takesImages() });
   }
 

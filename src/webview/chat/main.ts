@@ -3,13 +3,14 @@
  * everything it receives, and never sees a key or token.
  */
 import { totals } from '../../chat/conversation';
-import { parseHostMessage, type ChatTurn, type ConversationView, type DeploymentOption, type HostMessage, type ViewMessage } from '../../chat/protocol';
+import { parseHostMessage, type AttachmentChip, type ChatTurn, type ConversationView, type DeploymentOption, type HostMessage, type ViewMessage } from '../../chat/protocol';
 import { createRenderer } from './markdown';
 import { $, PARAM_FIELDS, readParams, renderDeployments, renderSettings } from './settingsForm';
+import { contextUse, describeUse } from './contextMeter';
 import { FollowScroll } from './follow';
 import { StreamView } from './streamView';
 import { ReplyProgress } from './replyProgress';
-import { turnElement } from './turnView';
+import { emptyState, turnElement } from './turnView';
 
 interface VsCodeApi {
   postMessage(msg: unknown): void;
@@ -42,6 +43,49 @@ let editingTurnId: string | undefined;
 let restoredDraft: string | undefined;
 const streams = new Map<string, StreamView>();
 const progress = new Map<string, ReplyProgress>();
+const chipsEl = $<HTMLDivElement>('chips');
+const contextEl = $<HTMLSpanElement>('context');
+let chips: AttachmentChip[] = [];
+let contextLevel = 'ok';
+
+function updateContext(): void {
+  if (!conversation) return;
+  const attached = chips.reduce((n, c) => n + (c.tokens ?? 0), 0);
+  const { text, level, detail } = describeUse(contextUse(conversation, deployments, input.value, attached));
+  contextEl.textContent = text;
+  contextEl.title = detail;
+  contextEl.setAttribute('aria-label', detail);
+  contextEl.className = `context-meter ${level}`;
+  // Said once when the level changes, not at every keystroke.
+  if (level !== contextLevel && level !== 'ok') announcer.textContent = detail;
+  contextLevel = level;
+}
+
+function renderChips(items: AttachmentChip[]): void {
+  chips = items;
+  chipsEl.hidden = items.length === 0;
+  chipsEl.replaceChildren(
+    ...items.map((a) => {
+      const chip = document.createElement('span');
+      chip.className = 'chip';
+      chip.setAttribute('role', 'listitem');
+      const icon = a.kind === 'image' ? 'file-media' : a.kind === 'file' ? 'file' : 'list-selection';
+      chip.innerHTML = `<span class="codicon codicon-${icon}" aria-hidden="true"></span><span class="chip-name"></span>`;
+      chip.querySelector('.chip-name')!.textContent = a.name;
+      const remove = document.createElement('button');
+      remove.type = 'button';
+      remove.className = 'tool';
+      remove.dataset.action = 'remove-attachment';
+      remove.dataset.id = a.id;
+      remove.setAttribute('aria-label', `Remove ${a.name}`);
+      remove.title = 'Remove';
+      remove.innerHTML = '<span class="codicon codicon-close" aria-hidden="true"></span>';
+      chip.append(remove);
+      return chip;
+    }),
+  );
+  updateContext();
+}
 
 function setBusy(value: boolean): void {
   busy = value;
@@ -74,15 +118,11 @@ function renderConversation(): void {
   for (const p of progress.values()) p.stop();
   progress.clear();
   log.replaceChildren(...conversation.turns.map(elementOf));
-  if (conversation.turns.length === 0) {
-    const empty = document.createElement('p');
-    empty.className = 'empty';
-    empty.textContent = `Ask ${conversation.deployment} anything. Enter sends, Shift+Enter starts a new line.`;
-    log.append(empty);
-  }
+  if (conversation.turns.length === 0) log.append(emptyState(conversation.deployment));
   updateTotals();
   renderSettings(conversation.params);
   document.title = conversation.title;
+  updateContext();
   follow.toEnd();
 }
 
@@ -104,6 +144,11 @@ function handle(msg: HostMessage): void {
     case 'deployments':
       deployments = msg.deployments;
       renderDeployments(deploymentSelect, deployments, conversation);
+      updateContext();
+      break;
+    case 'attachments':
+      $<HTMLButtonElement>('attach-image').hidden = !msg.imageInput;
+      renderChips(msg.items);
       break;
     case 'turnStarted': {
       if (!conversation) return;
@@ -217,6 +262,7 @@ input.addEventListener('keydown', (e) => {
   }
 });
 sendButton.addEventListener('click', submit);
+input.addEventListener('input', () => updateContext());
 stopButton.addEventListener('click', () => post({ type: 'stop' }));
 deploymentSelect.addEventListener('change', () => {
   const [connectionId, deployment] = JSON.parse(deploymentSelect.value) as [string, string];
@@ -254,6 +300,20 @@ document.addEventListener('click', (e) => {
     if (restoredDraft !== undefined && input.value === restoredDraft) input.value = '';
     stopEditing();
     post({ type: 'regenerate' });
+  } else if (action === 'example') {
+    input.value = button.textContent ?? '';
+    input.focus();
+    updateContext();
+  } else if (action === 'open-settings') {
+    const settings = document.querySelector<HTMLDetailsElement>('details.settings')!;
+    settings.open = true;
+    $('system-prompt').focus();
+  } else if (action === 'attach') {
+    const kind = button.dataset.kind;
+    if (kind === 'selection' || kind === 'file' || kind === 'image') post({ type: 'attach', kind });
+  } else if (action === 'remove-attachment' && button.dataset.id) {
+    post({ type: 'removeAttachment', id: button.dataset.id });
+    input.focus();
   } else if (action === 'copy-turn' && button.dataset.turnId) {
     post({ type: 'copyTurn', turnId: button.dataset.turnId });
     announcer.textContent = 'Copied to the clipboard.';

@@ -1,3 +1,11 @@
+/** An icon button of the composer that attaches context (the image one shows only for models that take images). */
+function attachButton(kind: string, icon: string, label: string): string {
+  return (
+    `<button type="button" class="tool" id="attach-${kind}" data-action="attach" data-kind="${kind}" title="${label}" aria-label="${label}"${kind === 'image' ? ' hidden' : ''}>` +
+    `<span class="codicon codicon-${icon}" aria-hidden="true"></span></button>`
+  );
+}
+
 /** The chat page's markup (no scripts): shared by the panel and the browser benchmark. */
 export function chatBodyHtml(): string {
   return `<header>
@@ -23,9 +31,14 @@ export function chatBodyHtml(): string {
 <div id="status" role="status"></div>
 <div id="edit-banner" hidden>Editing your last message: Enter sends it again, Escape cancels.</div>
 <footer>
+  <div id="chips" role="list" aria-label="Attached to your next message" hidden></div>
   <label for="input" class="visually-hidden">Message</label>
   <textarea id="input" rows="3" placeholder="Message (Enter to send, Shift+Enter for a new line)"></textarea>
   <div class="composer-bar">
+    ${attachButton('selection', 'list-selection', "Attach the editor's selection")}
+    ${attachButton('file', 'file-add', 'Attach a file')}
+    ${attachButton('image', 'file-media', 'Attach an image')}
+    <span id="context" class="context-meter"></span>
     <span id="totals" aria-live="polite"></span>
     <span class="spacer"></span>
     <button type="button" id="send" title="Send (Enter)"><span class="codicon codicon-send" aria-hidden="true"></span>Send</button>

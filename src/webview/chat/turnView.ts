@@ -67,6 +67,20 @@ export function turnElement(t: ChatTurn, assistantName: string, renderer: Render
     body.innerHTML = renderer.render(t.content);
   }
   el.append(head, body);
+  const attached = Array.isArray(t.attachments) ? t.attachments.filter((a) => typeof a?.name === 'string') : [];
+  if (attached.length) {
+    const list = document.createElement('div');
+    list.className = 'turn-attachments';
+    list.setAttribute('aria-label', 'Attached');
+    for (const a of attached) {
+      const chip = document.createElement('span');
+      chip.className = 'chip';
+      chip.innerHTML = `<span class="codicon codicon-${a.kind === 'image' ? 'file-media' : a.kind === 'file' ? 'file' : 'list-selection'}" aria-hidden="true"></span>`;
+      chip.append(a.name);
+      list.append(chip);
+    }
+    el.append(list);
+  }
   if (t.role === 'assistant') {
     if (t.error) {
       const err = document.createElement('div');
@@ -95,5 +109,34 @@ export function turnElement(t: ChatTurn, assistantName: string, renderer: Render
     foot.textContent = formatUsage(t);
     el.append(foot);
   }
+  return el;
+}
+
+const EXAMPLES = [
+  'Explain what this regular expression matches: ^(?:[a-z0-9-]+\\.)+[a-z]{2,}$',
+  'Write a TypeScript function that retries a fetch with exponential backoff.',
+  'How do I verify a webhook signature in Node.js?',
+];
+
+/** The empty chat: what to do, a few prompts to start from, where the system prompt is. */
+export function emptyState(deployment: string): HTMLElement {
+  const el = document.createElement('div');
+  el.className = 'empty';
+  const intro = document.createElement('p');
+  intro.textContent = `Ask ${deployment} anything. Enter sends, Shift+Enter starts a new line.`;
+  const list = document.createElement('div');
+  list.className = 'examples';
+  list.setAttribute('aria-label', 'Example prompts');
+  for (const text of EXAMPLES) {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.className = 'secondary example';
+    b.dataset.action = 'example';
+    b.textContent = text;
+    list.append(b);
+  }
+  const hint = document.createElement('p');
+  hint.innerHTML = 'The <button type="button" class="link-button" data-action="open-settings">system prompt and parameters</button> (temperature, max tokens, route) are above the conversation.';
+  el.append(intro, list, hint);
   return el;
 }
