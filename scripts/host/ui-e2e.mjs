@@ -333,9 +333,11 @@ async function chatUxThroughTheUi(page, emulator, artifacts) {
       await page.locator('.quick-input-widget input.input').waitFor();
       await page.keyboard.type('Preferences: Color Theme');
       await page.locator('.quick-input-widget .monaco-list-row[aria-label^="Preferences: Color Theme"]').first().click();
-      await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Dark High Contrast' }).first().waitFor();
+      await page.locator('.quick-input-widget input[placeholder*="Color Theme"]').waitFor();
       await page.keyboard.type('Dark High Contrast');
+      await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Dark High Contrast' }).first().waitFor();
       await page.keyboard.press('Enter');
+      await page.locator('.monaco-workbench.hc-black').waitFor({ timeout: 10_000 });
     }
     await page.waitForTimeout(1000);
     for (const width of [300, 360, 900, 1200]) {

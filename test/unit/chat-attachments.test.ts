@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { attachmentTokens, looksLikeText, messageContent } from '../../src/chat/attachments';
-import { createConversation, requestMessages } from '../../src/chat/conversation';
+import { createConversation, requestMessages, toMarkdown } from '../../src/chat/conversation';
 import type { Attachment } from '../../src/chat/protocol';
 
 const selection: Attachment = { id: 'a1', kind: 'selection', name: 'app.ts (lines 3-4)', text: 'const x = 1;\nconst y = 2;', language: 'typescript' };
@@ -47,5 +47,11 @@ describe('chat attachments', () => {
     assert.equal(attachmentTokens([]), 0);
     assert.equal(attachmentTokens([image]), 765);
     assert.equal(attachmentTokens([selection]), Math.ceil(selection.text!.length / 4) + 10);
+  });
+
+  it('the Markdown export shows attached text and names attached images', () => {
+    const c = createConversation({ connectionId: 'c', connectionLabel: 'c', deployment: 'gpt-4o', params: { systemPrompt: '' } });
+    c.turns.push({ id: 'u', role: 'user', content: 'look', createdAt: 1, attachments: [selection, image] });
+    assert.match(toMarkdown(c), /## You\n\nlook\n\nSelection from app\.ts \(lines 3-4\):\n```typescript\nconst x = 1;\nconst y = 2;\n```\n\n\(image: dot\.png\)\n/);
   });
 });
