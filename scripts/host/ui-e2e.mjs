@@ -81,7 +81,7 @@ async function chatThroughTheUi(page, emulator, artifacts) {
   // A streamed reply, with usage.
   await input.fill('/markdown');
   await input.press('Enter');
-  await chat.locator('.turn.assistant .turn-foot', { hasText: 'tokens' }).first().waitFor({ timeout: 30_000 });
+  await chat.locator('.turn.assistant:not(.streaming) .turn-foot', { hasText: 'tokens' }).first().waitFor({ timeout: 30_000 });
   await chat.locator('.turn.assistant h1', { hasText: 'Emulator reply' }).waitFor();
   await chat.locator('.turn.assistant .code-block .hljs-keyword').first().waitFor();
 
@@ -89,7 +89,7 @@ async function chatThroughTheUi(page, emulator, artifacts) {
   const attack = 'Look: <img src=x onerror="window.__pwned=1"> <script>window.__pwned=2</script> [x](javascript:window.__pwned=3)';
   await input.fill(attack);
   await input.press('Enter');
-  await chat.locator('.turn.assistant', { hasText: 'You said: Look:' }).last().locator('.turn-foot', { hasText: 'tokens' }).waitFor({ timeout: 30_000 });
+  await chat.locator('.turn.assistant:not(.streaming)', { hasText: 'You said: Look:' }).last().locator('.turn-foot', { hasText: 'tokens' }).waitFor({ timeout: 30_000 });
   const reply = chat.locator('.turn.assistant', { hasText: 'You said: Look:' }).last();
   if ((await reply.locator('img, script').count()) !== 0) throw new Error('an <img> or <script> from the reply reached the DOM');
   if ((await reply.locator('a[href^="javascript"]').count()) !== 0) throw new Error('a javascript: link was rendered');
@@ -323,6 +323,10 @@ async function chatUxThroughTheUi(page, emulator, artifacts) {
   await chat.locator('.turn.assistant .turn-body', { hasText: 'secretSauce' }).waitFor({ timeout: 20_000 });
   await chat.locator('.turn.user .turn-attachments .chip', { hasText: /Untitled-\d+ \(line 1\)/ }).waitFor();
   if ((await chat.locator('#chips .chip').count()) !== 0) throw new Error('the chip stayed in the composer after sending');
+  // The meter follows the conversation: the last reply's prompt and completion are the next prompt.
+  const lastFoot = await chat.locator('.turn.assistant .turn-foot').last().innerText();
+  const total = Number(/= (\d+) tokens/.exec(lastFoot)?.[1]);
+  if (total > 0 && total < 1000) await chat.locator('#context', { hasText: new RegExp(`^${total} / 128k`) }).waitFor({ timeout: 5_000 });
 
   // Usable from 300 px on, in light, dark and high-contrast themes: one header row with the whole picker, a message
   // box at least three lines tall, nothing wider than the panel.

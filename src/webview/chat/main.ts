@@ -103,7 +103,6 @@ function updateTotals(): void {
   totalsEl.title = totalsEl.textContent;
 }
 
-
 /** A turn's element, named after the conversation's deployment when the turn does not say. */
 function elementOf(t: ChatTurn): HTMLElement {
   const turns = conversation?.turns ?? [];
@@ -167,7 +166,8 @@ function handle(msg: HostMessage): void {
         progress.set(msg.turn.id, new ReplyProgress(el.querySelector('.turn-foot')!));
         setBusy(true);
       }
-          follow.contentChanged();
+      updateContext();
+      follow.contentChanged();
       break;
     }
     case 'delta': {
@@ -200,7 +200,8 @@ function handle(msg: HostMessage): void {
       }
       old?.replaceWith(el);
       setBusy(false);
-          updateTotals();
+      updateTotals();
+      updateContext();
       follow.contentChanged();
       break;
     }
