@@ -34,6 +34,8 @@ const builds = [
   { ...common, entryPoints: { emulator: 'src/emulator/cli.ts' }, outdir: 'dist', plugins: [emulatorFromLibrary] },
   // The emulator as a library, required by the extension only when the user starts it.
   { ...common, entryPoints: { 'emulator-lib': 'src/emulator/server.ts' }, outdir: 'dist' },
+  // The o200k tokenizer, required on the first token count VS Code's chat asks for.
+  { ...common, entryPoints: { tokenizer: 'src/chat/lm/o200k.ts' }, outdir: 'dist' },
   // @azure/identity (Azure CLI, DefaultAzureCredential), required only when a connection uses it.
   { ...common, entryPoints: { identity: 'src/auth/identity.ts' }, outdir: 'dist' },
   // The chat panel's page script (runs in the webview, a browser).

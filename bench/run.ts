@@ -2,10 +2,13 @@
  * `npm run bench`: speed goals, each beside a reference measured in the same run.
  *
  * 1. SSE parsing: our chat stream reader against the `openai` package's stream parsing, on the
- *    same stream of 10,000 chunks recorded from the emulator (byte chunks as they arrived).
+ *    same stream of 10,000 chunks recorded from the emulator (byte chunks as they arrived); the
+ *    same for our Responses event reader on a recorded 10,000-token Responses stream.
  * 2. Emulator throughput: chat completions per second on loopback, against a bare node:http
  *    server that answers a fixed completion (the ceiling of the machine's HTTP stack).
  * 3. Webhook listener flood: unsigned deliveries against the limits of issue #12 (memory, store).
+ * 4. Token counting for VS Code's chat (the language model provider) against gpt-tokenizer called naively.
+ * 5. Time to first token through the language model path against the service client directly.
  *
  * Everything runs on 127.0.0.1 with bounded loops.
  */
@@ -15,21 +18,26 @@ import { request } from 'undici';
 import { Stream } from 'openai/core/streaming';
 import { readChatStream } from '../src/service/chatStream';
 import { AzureOpenAIClient } from '../src/service/client';
+import { readResponseStream } from '../src/service/responsesStream';
 import { startEmulator } from '../src/emulator/server';
 import { benchListener } from './listener';
+import { benchLmFirstToken } from './lmFirstToken';
+import { benchTokenCount } from './tokenCount';
 import { benchWebview } from './webview';
 import { flood } from '../test/support/flood';
 
 type Row = { benchmark: string; ours: string; reference: string; ratio: string; goal: string };
 const rows: Row[] = [];
 
-async function recordStream(): Promise<{ chunks: Uint8Array[] }> {
+const CHAT_BODY = { model: 'bench', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: '/long 10000' }] };
+
+async function recordStream(path = '/openai/v1/chat/completions', body: object = CHAT_BODY): Promise<{ chunks: Uint8Array[] }> {
   const emu = await startEmulator({ config: { deployments: [{ name: 'bench', model: 'gpt-4o', version: '1', sku: 'Standard', capacity: 1, requestsPerMinute: 1e9, tokensPerMinute: 1e12 }] } });
   try {
-    const res = await request(`${emu.url}/openai/v1/chat/completions`, {
+    const res = await request(`${emu.url}${path}`, {
       method: 'POST',
       headers: { 'api-key': emu.apiKey, 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'bench', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: '/long 10000' }] }),
+      body: JSON.stringify(body),
     });
     const chunks: Uint8Array[] = [];
     for await (const c of res.body) chunks.push(new Uint8Array(c));
@@ -57,6 +65,12 @@ function responseOf(chunks: Uint8Array[]): Response {
 async function ours(chunks: Uint8Array[]): Promise<number> {
   let n = 0;
   for await (const _ of readChatStream(replay(chunks), 'bench')) n++;
+  return n;
+}
+
+async function oursResponses(chunks: Uint8Array[]): Promise<number> {
+  let n = 0;
+  for await (const _ of readResponseStream(replay(chunks), 'bench')) n++;
   return n;
 }
 
@@ -96,6 +110,18 @@ async function benchSse(): Promise<void> {
       goal: '>= 1.00',
     });
   }
+  // The Responses API's event stream: named events, one JSON object each, until response.completed.
+  const responses = await recordStream('/openai/v1/responses', { model: 'bench', stream: true, input: '/long 10000' });
+  const a = await rate(oursResponses, responses.chunks);
+  const b = await rate(theirs, responses.chunks);
+  if (a.items !== b.items) throw new Error(`parsers disagree: ${a.items} vs ${b.items} events`);
+  rows.push({
+    benchmark: `Responses SSE parse, ${a.items} events (${responses.chunks.length} reads)`,
+    ours: `${Math.round(a.perSec).toLocaleString('en')} events/s`,
+    reference: `${Math.round(b.perSec).toLocaleString('en')} events/s (openai)`,
+    ratio: (a.perSec / b.perSec).toFixed(2),
+    goal: '>= 1.00',
+  });
 }
 
 /** Runs `worker` from `concurrency` loops for `ms` (and at most `max` calls), returns calls/s. */
@@ -219,10 +245,30 @@ async function benchFlood(): Promise<void> {
   });
 }
 
+async function benchTokens(): Promise<void> {
+  const r = benchTokenCount();
+  const fmt = (n: number) => `${Math.round(n).toLocaleString('en')} counts/s`;
+  const label = `Token count, ${r.tokens.toLocaleString('en')}-token conversation of ${r.messages} messages`;
+  rows.push({ benchmark: `${label}, asked again each request`, ours: fmt(r.ours), reference: `${fmt(r.naive)} (gpt-tokenizer encode per message)`, ratio: (r.ours / r.naive).toFixed(2), goal: '>= 10.00' });
+  rows.push({ benchmark: `${label}, first request (nothing cached)`, ours: fmt(r.cold), reference: `${fmt(r.naive)} (gpt-tokenizer encode per message)`, ratio: (r.cold / r.naive).toFixed(2), goal: '>= 1.00' });
+}
+
+async function benchFirstToken(): Promise<void> {
+  const r = await benchLmFirstToken();
+  const more = r.ours - r.direct;
+  rows.push({
+    benchmark: `Time to first token, language model path, median of ${r.rounds} (emulator, loopback)`,
+    ours: `${r.ours.toFixed(2)} ms`,
+    reference: `${r.direct.toFixed(2)} ms (service client directly)`,
+    ratio: (r.direct / r.ours).toFixed(2),
+    goal: `under 2 ms more (${more >= 0 ? '+' : ''}${more.toFixed(2)} ms): ${more < 2 ? 'yes' : 'NO'}`,
+  });
+}
+
 async function main(): Promise<void> {
-  // BENCH_ONLY=listener,sse runs a subset (names: sse, listener, flood, emulator, chat).
+  // BENCH_ONLY=listener,sse runs a subset (names: sse, listener, flood, emulator, chat, tokens, firsttoken).
   const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
-  const all: Array<[string, () => Promise<void>]> = [['sse', benchSse], ['listener', benchWebhookListener], ['flood', benchFlood], ['emulator', benchEmulator], ['chat', benchChatPage]];
+  const all: Array<[string, () => Promise<void>]> = [['sse', benchSse], ['listener', benchWebhookListener], ['flood', benchFlood], ['emulator', benchEmulator], ['chat', benchChatPage], ['tokens', benchTokens], ['firsttoken', benchFirstToken]];
   for (const [name, run] of all) if (!only || only.includes(name)) await run();
   printTable();
   const slow = rows.filter((r) => (r.goal.startsWith('>=') && Number(r.ratio) < Number(r.goal.slice(3))) || r.goal.endsWith('NO'));

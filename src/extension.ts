@@ -12,6 +12,7 @@ import { ClientCache } from './vscode/connections/clients';
 import { ConnectionStore, type ConnectionInfo } from './vscode/connections/connectionStore';
 import { Views } from './vscode/contributions';
 import { EmulatorController } from './vscode/emulatorController';
+import { LanguageModels } from './vscode/lm';
 import { disposeLog } from './vscode/log';
 import type { Services } from './vscode/services';
 import { setting } from './vscode/settings';
@@ -49,8 +50,11 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi {
   const emulator = new EmulatorController(context);
   const chat = new ChatManager(context, store, clients);
   const listener = new ListenerController(context.globalStorageUri, store, endpoints);
+  // Background chat replies finish as soon as their response.* delivery is verified.
+  context.subscriptions.push(chat.watchResponseEvents(listener));
   const eventsTree = new EventsTree(listener);
-  const services: Services = { context, store, auth, clients, endpoints, tree, emulator, chat, listener, eventsTree };
+  const lm = new LanguageModels(context, store, auth, clients, tree);
+  const services: Services = { context, store, auth, clients, endpoints, tree, emulator, chat, listener, eventsTree, lm };
 
   context.subscriptions.push(
     store,
@@ -62,6 +66,7 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi {
     chat,
     listener,
     eventsTree,
+    lm,
     vscode.window.createTreeView(Views.resources, { treeDataProvider: tree, showCollapseAll: true }),
     vscode.window.createTreeView(Views.events, { treeDataProvider: eventsTree }),
     // Whether the environment's connection is imported yet follows the store.

@@ -127,6 +127,42 @@ async function chatThroughTheUi(page, emulator, artifacts) {
   await page.screenshot({ path: join(artifacts, 'chat-after-reload.png') });
 }
 
+async function reasoningThroughTheUi(page, emulator, artifacts) {
+  await addConnectionThroughTheUi(page, emulator, artifacts);
+  await runCommand(page, 'Azure OpenAI: Open Chat');
+  const widget = page.locator('.quick-input-widget');
+  await widget.locator('.monaco-list-row', { hasText: 'gpt-5-codex' }).first().waitFor({ timeout: 20_000 });
+  await page.keyboard.type('gpt-5-codex');
+  await page.keyboard.press('Enter');
+  const chat = chatFrame(page);
+  const input = chat.locator('#input');
+  await input.waitFor({ timeout: 30_000 });
+  await input.fill('/code python');
+  await input.press('Enter');
+  // The summary streams into a collapsed section above the answer; the usage line counts reasoning tokens.
+  const reply = chat.locator('.turn.assistant').last();
+  await reply.locator('.turn-foot', { hasText: 'reasoning)' }).waitFor({ timeout: 30_000 });
+  const section = reply.locator('details.reasoning');
+  if (await section.evaluate((d) => d.open)) throw new Error('the reasoning section should start collapsed');
+  await section.locator('summary').click();
+  await section.locator('.reasoning-text', { hasText: 'The user asked' }).waitFor();
+  await reply.locator('.code-block').first().waitFor();
+  await page.screenshot({ path: join(artifacts, 'chat-reasoning.png') });
+
+  // In the background: the status line counts the time while the service works, then the answer fills in.
+  await chat.locator('details.settings > summary').click();
+  await chat.locator('#background').check();
+  await input.fill('later please');
+  await input.press('Enter');
+  await chat.locator('#status', { hasText: 'Background reply' }).waitFor({ timeout: 10_000 });
+  await page.screenshot({ path: join(artifacts, 'chat-background-running.png') });
+  const later = chat.locator('.turn.assistant', { hasText: 'You said: later please' });
+  await later.locator('.turn-foot', { hasText: 'tokens' }).waitFor({ timeout: 30_000 });
+  await chat.locator('details.settings > summary').click();
+  await later.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(artifacts, 'chat-background-done.png') });
+}
+
 async function listenThroughTheUi(page, emulator, artifacts) {
   await addConnectionThroughTheUi(page, emulator, artifacts);
   await runCommand(page, 'Azure OpenAI: Start Listening');
@@ -380,12 +416,14 @@ export async function runUiTests(chromium, root, artifacts, vsix) {
         'usable at 300 px in light, dark and high contrast; actions on hover; context meter; Ask About Selection',
       chatUxThroughTheUi,
     ],
+    ['UI: chat with a Responses-only deployment: the reasoning summary in a collapsed section, reasoning tokens in the usage line, a reply in the background', reasoningThroughTheUi],
     ['UI: Start Listening from the palette, a delivery appears verified in the Webhook Events view and is still there after a reload', listenThroughTheUi],
   ];
   let passed = 0;
   let failed = 0;
-  // `HOST_UI_GREP=words` runs only the UI tests whose names contain them.
-  for (const [name, fn] of tests.filter(([n]) => !process.env.HOST_UI_GREP || n.includes(process.env.HOST_UI_GREP))) {
+  // HOST_GREP picks UI tests by name too, for iterating on one feature.
+  const grep = process.env.HOST_GREP ? new RegExp(process.env.HOST_GREP) : undefined;
+  for (const [name, fn] of tests.filter(([name]) => !grep || grep.test(name))) {
     const emulator = await startEmulatorProcess(root, ['--config', join(root, 'scripts', 'emulator.dev.json')]);
     const server = await startCodeServer({ extraArgs: ['--vscode-option', 'enable-smoke-test-driver'], vsix });
     const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });

@@ -1,14 +1,19 @@
 /**
- * Runs one chat request the way a careful user would: picks the token-limit parameter the model
- * family takes, falls back when the service rejects a parameter, and waits out a 429 with a
- * visible countdown before trying again. Streams text through `onDelta`.
+ * Runs one chat request the way a careful user would: picks the API (Chat Completions or
+ * Responses) and the token-limit parameter the model family takes, falls back when the service
+ * rejects a parameter or the API, and waits out a 429 with a visible countdown before trying
+ * again. Streams text through `onDelta`, a reasoning summary through `onReasoning`.
  */
 import { ChatAccumulator } from '../service/chatStream';
 import type { AzureOpenAIClient } from '../service/client';
 import { ServiceError } from '../service/errors';
 import type { ChatMessage, ChatRequest, Usage } from '../service/types';
-import { modelProfile } from './modelProfile';
+import { sessionApiMemory, type ApiMemory } from './apiMemory';
+import type { Continuation } from './continuation';
+import { waitWithCountdown } from './countdown';
+import { modelProfile, type ChatApi } from './modelProfile';
 import type { ChatErrorInfo, ChatParams } from './protocol';
+import { runResponses } from './responsesEngine';
 
 export interface RunInput {
   client: AzureOpenAIClient;
@@ -23,6 +28,12 @@ export interface RunInput {
   onRetryWait?: (secondsLeft: number) => void;
   /** Longest rate-limit wait that is retried automatically. */
   maxRetryWaitMs?: number;
+  /** Pieces of a reasoning model's summary of its thinking (Responses API). */
+  onReasoning?: (text: string) => void;
+  /** Where a deployment's refusal of an API is remembered (default: the session's). */
+  apiMemory?: ApiMemory;
+  /** On the Responses API: continue from the service's copy of the conversation. */
+  continuation?: Continuation;
 }
 
 export interface RunResult {
@@ -32,6 +43,11 @@ export interface RunResult {
   finishReason: string | null;
   latencyMs: number;
   stopped: boolean;
+  api?: ChatApi;
+  reasoningSummary?: string;
+  responseId?: string;
+  /** What was changed to get an answer, for the reply to say. */
+  notes?: string[];
 }
 
 
@@ -42,28 +58,34 @@ export function errorInfo(err: unknown): ChatErrorInfo {
   return { message: err instanceof Error ? err.message : String(err), kind: 'unknown' };
 }
 
-function waitWithCountdown(ms: number, signal: AbortSignal, tick?: (s: number) => void): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let left = Math.ceil(ms / 1000);
-    tick?.(left);
-    const timer = setInterval(() => {
-      left--;
-      if (left <= 0) {
-        clearInterval(timer);
-        signal.removeEventListener('abort', onAbort);
-        resolve();
-      } else tick?.(left);
-    }, 1000);
-    const onAbort = () => {
-      clearInterval(timer);
-      reject(signal.reason);
-    };
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
-  });
+/** The service's answer when a model is not served on Chat Completions (codex, -pro models). */
+function refusesChat(err: unknown): boolean {
+  return err instanceof ServiceError && err.status === 400 && err.code === 'OperationNotSupported';
 }
 
 export async function runChat(input: RunInput): Promise<RunResult> {
+  const profile = modelProfile(input.model ?? input.deployment);
+  const memory = input.apiMemory ?? sessionApiMemory;
+  const endpoint = input.client.endpoint;
+  const notes: string[] = [];
+  const api = input.params.api ?? memory.get(endpoint, input.deployment) ?? profile.preferredApi;
+  if (api === 'responses') return withNotes(await runResponses(input, profile, notes), notes);
+  try {
+    return withNotes({ ...(await runChatCompletions(input, notes)), api: 'chat' }, notes);
+  } catch (err) {
+    // Refused before anything was generated: the same request on the Responses API is safe.
+    if (!refusesChat(err)) throw err;
+    memory.remember(endpoint, input.deployment, 'responses');
+    notes.push(`${input.deployment} is served only on the Responses API, so this reply came from it (remembered for this deployment).`);
+    return withNotes(await runResponses(input, profile, notes), notes);
+  }
+}
+
+function withNotes(r: RunResult, notes: string[]): RunResult {
+  return notes.length ? { ...r, notes: [...notes] } : r;
+}
+
+async function runChatCompletions(input: RunInput, notes: string[]): Promise<RunResult> {
   const p = input.params;
   const request: ChatRequest = { deployment: input.deployment, messages: input.messages, stream_options: { include_usage: true } };
   if (p.temperature !== undefined) request.temperature = p.temperature;
@@ -100,6 +122,7 @@ export async function runChat(input: RunInput): Promise<RunResult> {
       }
       if (err.status === 400 && (err.param === 'temperature' || err.param === 'top_p') && request[err.param] !== undefined) {
         delete request[err.param];
+        notes.push(`${err.param === 'temperature' ? 'Temperature' : 'Top P'} was left out: ${input.deployment} does not take it.`);
         continue;
       }
       const wait = err.retryAfterMs ?? 5_000;

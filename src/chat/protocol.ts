@@ -10,6 +10,11 @@ export type { Usage };
 
 export type Route = 'v1' | 'deployment';
 
+/** Chat Completions or the Responses API; unset: what the model's profile prefers. */
+export type ChatApi = 'chat' | 'responses';
+export type ReasoningEffort = 'minimal' | 'low' | 'medium' | 'high';
+const EFFORTS: readonly string[] = ['minimal', 'low', 'medium', 'high'];
+
 export interface ChatParams {
   systemPrompt: string;
   temperature?: number;
@@ -17,6 +22,11 @@ export interface ChatParams {
   maxTokens?: number;
   route: Route;
   apiVersion?: string;
+  api?: ChatApi;
+  /** Reasoning models only. */
+  reasoningEffort?: ReasoningEffort;
+  /** Send replies in the background (Responses API): followed by id, cancellable, kept across reloads. */
+  background?: boolean;
 }
 
 export interface ChatErrorInfo {
@@ -67,7 +77,20 @@ export interface ChatTurn {
   usageEstimated?: boolean;
   /** A user message's attached context. */
   attachments?: Attachment[];
+  /** The API that answered. */
+  api?: ChatApi;
+  /** A reasoning model's summary of its thinking (Responses API), shown apart from the answer. */
+  reasoningSummary?: string;
+  /** The Responses API's id of this reply. */
+  responseId?: string;
+  /** What the engine changed to get an answer (a parameter dropped, the API switched). */
+  notes?: string[];
+  /** A background reply's status on the service (queued, in_progress, then final). */
+  backgroundStatus?: BackgroundStatus;
 }
+
+export type BackgroundStatus = 'queued' | 'in_progress' | 'completed' | 'failed' | 'cancelled' | 'incomplete';
+const BACKGROUND_STATUSES: readonly string[] = ['queued', 'in_progress', 'completed', 'failed', 'cancelled', 'incomplete'];
 
 export interface DeploymentOption {
   connectionId: string;
@@ -96,6 +119,8 @@ export type HostMessage =
   | { type: 'deployments'; deployments: DeploymentOption[] }
   | { type: 'turnStarted'; turn: ChatTurn }
   | { type: 'delta'; turnId: string; text: string }
+  | { type: 'reasoningDelta'; turnId: string; text: string }
+  | { type: 'backgroundStatus'; turnId: string; status: BackgroundStatus; elapsedSeconds: number }
   | { type: 'turnFinished'; turn: ChatTurn }
   | { type: 'retryCountdown'; turnId: string; seconds: number }
   /** After a failed request: the user's message back in the box, to edit and send again in place of `turnId`. */
@@ -152,6 +177,18 @@ export function parseParams(v: unknown): Partial<ChatParams> | undefined {
     if (v.route !== 'v1' && v.route !== 'deployment') return undefined;
     out.route = v.route;
   }
+  if (v.api !== undefined) {
+    if (v.api !== null && v.api !== 'chat' && v.api !== 'responses') return undefined;
+    out.api = v.api ?? undefined;
+  }
+  if (v.reasoningEffort !== undefined) {
+    if (v.reasoningEffort !== null && !EFFORTS.includes(v.reasoningEffort as string)) return undefined;
+    out.reasoningEffort = (v.reasoningEffort as ReasoningEffort | null) ?? undefined;
+  }
+  if (v.background !== undefined) {
+    if (v.background !== null && typeof v.background !== 'boolean') return undefined;
+    out.background = v.background === true ? true : undefined;
+  }
   if (v.apiVersion !== undefined) {
     if (!isStr(v.apiVersion, 64) || !/^[\w.-]*$/.test(v.apiVersion)) return undefined;
     out.apiVersion = v.apiVersion || undefined;
@@ -196,8 +233,19 @@ export function parseViewMessage(v: unknown): ViewMessage | undefined {
   return undefined;
 }
 
+/** The optional fields a turn may carry, each of its type when present. */
+function optionalTurnFields(v: Obj): boolean {
+  return (
+    (v.api === undefined || v.api === 'chat' || v.api === 'responses') &&
+    (v.reasoningSummary === undefined || isStr(v.reasoningSummary)) &&
+    (v.responseId === undefined || isStr(v.responseId, 200)) &&
+    (v.notes === undefined || (Array.isArray(v.notes) && v.notes.length <= 20 && v.notes.every((n) => isStr(n, 1000)))) &&
+    (v.backgroundStatus === undefined || BACKGROUND_STATUSES.includes(v.backgroundStatus as string))
+  );
+}
+
 function isTurn(v: unknown): v is ChatTurn {
-  return isObj(v) && isStr(v.id, 200) && (v.role === 'user' || v.role === 'assistant') && isStr(v.content) && isNum(v.createdAt);
+  return isObj(v) && isStr(v.id, 200) && (v.role === 'user' || v.role === 'assistant') && isStr(v.content) && isNum(v.createdAt) && optionalTurnFields(v);
 }
 
 function isConversation(v: unknown): v is ConversationView {
@@ -222,7 +270,12 @@ export function parseHostMessage(v: unknown): HostMessage | undefined {
     case 'turnFinished':
       return isTurn(v.turn) ? { type: v.type, turn: v.turn } : undefined;
     case 'delta':
-      return isStr(v.turnId, 200) && isStr(v.text) ? { type: 'delta', turnId: v.turnId, text: v.text } : undefined;
+    case 'reasoningDelta':
+      return isStr(v.turnId, 200) && isStr(v.text) ? { type: v.type, turnId: v.turnId, text: v.text } : undefined;
+    case 'backgroundStatus':
+      return isStr(v.turnId, 200) && BACKGROUND_STATUSES.includes(v.status as string) && isNum(v.elapsedSeconds)
+        ? { type: 'backgroundStatus', turnId: v.turnId, status: v.status as BackgroundStatus, elapsedSeconds: v.elapsedSeconds }
+        : undefined;
     case 'retryCountdown':
       return isStr(v.turnId, 200) && isNum(v.seconds) ? { type: 'retryCountdown', turnId: v.turnId, seconds: v.seconds } : undefined;
     case 'attachments': {

@@ -62,6 +62,8 @@ export const DEFAULT_CONFIG: EmulatorConfig = {
     { name: 'gpt-4o-mini', model: 'gpt-4o-mini', version: '2024-07-18', sku: 'Standard', capacity: 100, requestsPerMinute: 600, tokensPerMinute: 100_000 },
     { name: 'o3-mini', model: 'o3-mini', version: '2025-01-31', sku: 'GlobalStandard', capacity: 20, requestsPerMinute: 120, tokensPerMinute: 20_000 },
     { name: 'gpt-4.1-nano', model: 'gpt-4.1-nano', version: '2025-04-14', sku: 'DataZoneStandard', capacity: 10, requestsPerMinute: 60, tokensPerMinute: 10_000 },
+    // Served on the Responses API only: Chat Completions refuses it, as the service does.
+    { name: 'gpt-5-codex', model: 'gpt-5-codex', version: '2025-09-15', sku: 'GlobalStandard', capacity: 20, requestsPerMinute: 120, tokensPerMinute: 200_000 },
   ],
   subscriptions: [
     {

@@ -1,5 +1,6 @@
 /** Everything the emulator remembers while it runs. */
-import type { ResponseObject, WebhookEvent } from '../service/types';
+import type { WebhookEvent } from '../service/types';
+import type { StoredResponse } from './responses/run';
 import type { DeploymentConfig, EmulatorConfig } from './config';
 import { Deliverer, type Delivery } from './deliveries';
 import { RateLimiter } from './rateLimiter';
@@ -27,7 +28,7 @@ export class EmulatorState {
   readonly limits: RateLimiter;
   readonly deliverer: Deliverer;
   readonly endpoints = new Map<string, StoredEndpoint>();
-  readonly responses = new Map<string, ResponseObject>();
+  readonly responses = new Map<string, StoredResponse>();
   readonly stats: EmulatorStats = { requests: 0, streamsCompleted: 0, streamsAborted: 0 };
   /** Base URL once listening (Resource Manager returns it as the accounts' endpoint). */
   url = '';
@@ -35,7 +36,7 @@ export class EmulatorState {
 
   constructor(
     readonly config: EmulatorConfig,
-    log: (line: string) => void,
+    readonly log: (line: string) => void,
   ) {
     this.limits = new RateLimiter(config.rateLimitWindowSeconds * 1000);
     this.deliverer = new Deliverer(config.delivery, log);

@@ -81,3 +81,17 @@ export function randomId(prefix: string, bytes = 12): string {
 }
 
 export const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+/** Writes to a response, waiting for a slow reader to drain, but never for a socket that is gone. */
+export async function writeOrDrain(res: ServerResponse, text: string): Promise<void> {
+  if (res.write(text) || res.destroyed) return;
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}

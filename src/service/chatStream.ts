@@ -1,6 +1,6 @@
 /** Turns a chat completion SSE body into chunks, and chunks into a finished reply. */
 import { ServiceError, parseErrorBody } from './errors';
-import { SseLimitError, SseParser } from './sse';
+import { DONE, jsonEvents } from './jsonEvents';
 import type { ChatCompletionChunk, Usage } from './types';
 
 /**
@@ -8,47 +8,18 @@ import type { ChatCompletionChunk, Usage } from './types';
  * a body that ends without `[DONE]` throws too, so a cut connection is never mistaken for a reply.
  */
 export async function* readChatStream(body: AsyncIterable<Uint8Array | string>, host: string): AsyncGenerator<ChatCompletionChunk> {
-  const parser = new SseParser();
-  let done = false;
-  const handle = function* (events: ReturnType<SseParser['push']>): Generator<ChatCompletionChunk> {
-    for (const ev of events) {
-      if (done) return;
-      const data = ev.data.trim();
-      if (data === '[DONE]') {
-        done = true;
-        return;
-      }
-      if (!data) continue;
-      let frame: unknown;
-      try {
-        frame = JSON.parse(data);
-      } catch {
-        throw new ServiceError({ kind: 'invalid-response', host, serviceMessage: `unreadable stream frame: ${data.slice(0, 120)}` });
-      }
-      if (frame && typeof frame === 'object' && 'error' in frame && (frame as { error: unknown }).error) {
-        throw new ServiceError({ kind: 'stream', host, ...parseErrorBody(data) });
-      }
-      const choices = (frame as { choices?: unknown } | null)?.choices;
-      if (!frame || typeof frame !== 'object' || Array.isArray(frame) || (choices !== undefined && !Array.isArray(choices))) {
-        throw new ServiceError({ kind: 'invalid-response', host, serviceMessage: `a stream frame that is not a chat completion chunk: ${data.slice(0, 120)}` });
-      }
-      yield frame as ChatCompletionChunk;
+  for await (const { data, frame } of jsonEvents(body, host, 'frame')) {
+    if (frame === DONE) return;
+    if (frame && typeof frame === 'object' && 'error' in frame && (frame as { error: unknown }).error) {
+      throw new ServiceError({ kind: 'stream', host, ...parseErrorBody(data) });
     }
-  };
-  const parse = (chunk?: Uint8Array | string) => {
-    try {
-      return chunk === undefined ? parser.end() : parser.push(chunk);
-    } catch (err) {
-      if (err instanceof SseLimitError) throw new ServiceError({ kind: 'invalid-response', host, serviceMessage: err.message });
-      throw err;
+    const choices = (frame as { choices?: unknown } | null)?.choices;
+    if (!frame || typeof frame !== 'object' || Array.isArray(frame) || (choices !== undefined && !Array.isArray(choices))) {
+      throw new ServiceError({ kind: 'invalid-response', host, serviceMessage: `a stream frame that is not a chat completion chunk: ${data.slice(0, 120)}` });
     }
-  };
-  for await (const chunk of body) {
-    yield* handle(parse(chunk));
-    if (done) return;
+    yield frame as ChatCompletionChunk;
   }
-  yield* handle(parse());
-  if (!done) throw new ServiceError({ kind: 'stream', host, code: 'incomplete', serviceMessage: 'the stream ended before [DONE]' });
+  throw new ServiceError({ kind: 'stream', host, code: 'incomplete', serviceMessage: 'the stream ended before [DONE]' });
 }
 
 export interface StreamResult {

@@ -3,6 +3,7 @@ import { ChatAccumulator, readChatStream, type StreamResult } from './chatStream
 import { DEFAULT_API_VERSION, normalizeEndpoint, type ConnectionOptions } from './connection';
 import { ServiceError } from './errors';
 import { HttpClient } from './http';
+import { ResponseAccumulator, readResponseStream } from './responsesStream';
 import type {
   ChatCompletion,
   ChatCompletionChunk,
@@ -12,6 +13,8 @@ import type {
   Deployment,
   ListPage,
   ResponseObject,
+  ResponseRequest,
+  ResponseStreamEvent,
   WebhookEndpoint,
   WebhookEndpointInput,
 } from './types';
@@ -25,6 +28,11 @@ export interface ChatOptions extends CallOptions {
   route?: ChatRoute;
   /** api-version for the deployment route, instead of the connection's. */
   apiVersion?: string;
+  /** False: report a 429 at once instead of waiting inside the client. */
+  retryRateLimits?: boolean;
+}
+
+export interface ResponseOptions extends CallOptions {
   /** False: report a 429 at once instead of waiting inside the client. */
   retryRateLimits?: boolean;
 }
@@ -103,8 +111,56 @@ export class AzureOpenAIClient {
 
   // ---- responses --------------------------------------------------------------------------
 
-  createResponse(params: { model: string; input: string; background?: boolean; [k: string]: unknown }, options: CallOptions = {}): Promise<ResponseObject> {
-    return this.http.json<ResponseObject>({ method: 'POST', url: this.v1('/responses'), body: params, signal: options.signal, deployment: params.model });
+  createResponse(params: ResponseRequest, options: ResponseOptions = {}): Promise<ResponseObject> {
+    const { signal, retryRateLimits } = options;
+    return this.http.json<ResponseObject>({ method: 'POST', url: this.v1('/responses'), body: { ...params, stream: false }, signal, deployment: params.model, retryRateLimits });
+  }
+
+  /**
+   * Streams a new response's events. Breaking out or aborting closes the socket at once; nothing is
+   * retried once the first byte has arrived (a background response can be resumed instead).
+   */
+  async *streamResponse(params: ResponseRequest, options: ResponseOptions = {}): AsyncGenerator<ResponseStreamEvent> {
+    const { signal, retryRateLimits } = options;
+    const res = await this.http.stream({ method: 'POST', url: this.v1('/responses'), body: { ...params, stream: true }, signal, deployment: params.model, retryRateLimits });
+    yield* this.events(res.body, options);
+  }
+
+  /** Picks a background response's stream up again after the event numbered `startingAfter`. */
+  async *resumeResponse(id: string, startingAfter: number, options: CallOptions = {}): AsyncGenerator<ResponseStreamEvent> {
+    const url = this.v1(`/responses/${encodeURIComponent(id)}?stream=true&starting_after=${encodeURIComponent(String(startingAfter))}`);
+    const res = await this.http.stream({ method: 'GET', url, signal: options.signal });
+    yield* this.events(res.body, options);
+  }
+
+  private async *events(body: Awaited<ReturnType<HttpClient['stream']>>['body'], options: CallOptions): AsyncGenerator<ResponseStreamEvent> {
+    let finished = false;
+    try {
+      yield* readResponseStream(body, this.host);
+      finished = true;
+    } catch (cause) {
+      throw cause instanceof ServiceError ? cause : this.http.toError(cause, this.host, options);
+    } finally {
+      if (!finished) body.destroy();
+    }
+  }
+
+  /** Streams and folds: calls `on` with each piece of text or reasoning; what arrived stays in `into`. */
+  async streamResponseInto(
+    params: ResponseRequest,
+    on: (piece: { text?: string; reasoning?: string }) => void,
+    options: ResponseOptions = {},
+    into = new ResponseAccumulator(),
+  ): Promise<ResponseAccumulator> {
+    for await (const ev of this.streamResponse(params, options)) {
+      const piece = into.add(ev);
+      if (piece.text || piece.reasoning) on(piece);
+    }
+    return into;
+  }
+
+  async deleteResponse(id: string, options: CallOptions = {}): Promise<void> {
+    await this.http.json<unknown>({ method: 'DELETE', url: this.v1(`/responses/${encodeURIComponent(id)}`), signal: options.signal, idempotent: true });
   }
 
   getResponse(id: string, options: CallOptions = {}): Promise<ResponseObject> {

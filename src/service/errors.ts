@@ -24,7 +24,7 @@ export interface ServiceErrorInit {
   retryAfterMs?: number;
   /** Content filter categories that fired (hate, violence, ...). */
   filteredCategories?: string[];
-  /** The deployment the request named, for 404s. */
+  /** The deployment the request named (its 404 names it). */
   deployment?: string;
   /** How the request authenticated: shapes the advice on 401/403. */
   auth?: 'apiKey' | 'bearer';

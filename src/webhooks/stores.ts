@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { AppendLog, fileLines } from './appendLog';
+import { ArrivalWindow } from './arrivalWindow';
 import { IdWindow, type DedupeStore, type DeliveryRecord } from './records';
 
 export class FileDedupeStore implements DedupeStore {
@@ -49,25 +50,22 @@ export class FileDedupeStore implements DedupeStore {
 /** Rejected deliveries have a cap of their own: a flood of them never pushes out a verified one. */
 const isRejected = (r: Pick<DeliveryRecord, 'verdict'>) => r.verdict === 'rejected';
 
-type Entry<T> = [id: string, entry: { rejected: boolean; value: T }];
-
-/**
- * The newest `cap` signed and `rejectedCap` rejected entries of a list in arrival order (the
- * last line for an id wins), oldest first.
- */
-function newest<T>(byId: Map<string, Entry<T>[1]>, cap: number, rejectedCap: number): Entry<T>[] {
-  const kept: Entry<T>[] = [];
-  let signed = 0;
-  let rejected = 0;
-  for (const e of [...byId].reverse()) {
-    if (e[1].rejected ? rejected++ < rejectedCap : signed++ < cap) kept.push(e);
-  }
-  return kept.reverse();
+/** A record's kind decides its window; an update stays in the window of the record it updates. */
+function windowFor<T>(id: string, verdict: DeliveryRecord['verdict'], signed: ArrivalWindow<T>, rejected: ArrivalWindow<T>): ArrivalWindow<T> {
+  // Stryker disable next-line ConditionalExpression: (both lines) only matter if an update changed a record's verdict, which none does
+  if (signed.has(id)) return signed;
+  // Stryker disable next-line ConditionalExpression
+  if (rejected.has(id)) return rejected;
+  return isRejected({ verdict }) ? rejected : signed;
 }
 
-/** Reads stored lines: the last one for an id wins (updates are appended); torn lines are skipped. */
-async function readRecords<T>(lines: AsyncIterable<string>, cap: number, rejectedCap: number, pick: (r: DeliveryRecord, line: string) => T): Promise<{ kept: T[]; lines: number }> {
-  let byId = new Map<string, Entry<T>[1]>();
+/**
+ * Replays stored lines (the last one for an id wins: updates are appended) through the same
+ * windows the store keeps in memory, so memory stays bounded by the caps. Torn lines are skipped.
+ */
+async function readRecords<T>(lines: AsyncIterable<string>, cap: number, rejectedCap: number, pick: (r: DeliveryRecord, line: string) => T) {
+  const signed = new ArrivalWindow<T>(cap);
+  const rejected = new ArrivalWindow<T>(rejectedCap);
   let count = 0;
   for await (const line of lines) {
     count++;
@@ -78,19 +76,14 @@ async function readRecords<T>(lines: AsyncIterable<string>, cap: number, rejecte
       continue;
     }
     if (!r || typeof r.id !== 'string') continue;
-    byId.delete(r.id);
-    byId.set(r.id, { rejected: isRejected(r), value: pick(r, line) });
-    // An old, oversized file is read in bounded memory.
-    if (byId.size > 4 * (cap + rejectedCap)) byId = new Map(newest(byId, cap, rejectedCap));
+    windowFor(r.id, r.verdict, signed, rejected).put(r.id, r.receivedAt, pick(r, line));
   }
-  return { kept: newest(byId, cap, rejectedCap).map(([, e]) => e.value), lines: count };
+  return { signed, rejected, lines: count };
 }
 
 export class EventStore {
-  /** Oldest first, each class under its own cap. */
-  private signed: DeliveryRecord[] = [];
-  private rejected: DeliveryRecord[] = [];
-  private readonly byId = new Map<string, DeliveryRecord>();
+  private signed: ArrivalWindow<DeliveryRecord>;
+  private rejected: ArrivalWindow<DeliveryRecord>;
   private readonly log: AppendLog;
 
   constructor(
@@ -98,60 +91,53 @@ export class EventStore {
     private readonly cap = 1000,
     private readonly rejectedCap = 200,
   ) {
-    this.log = new AppendLog(path, (cap + rejectedCap) * 2, async (lines) => (await readRecords(lines, cap, rejectedCap, (_, line) => line)).kept);
+    this.signed = new ArrivalWindow(cap);
+    this.rejected = new ArrivalWindow(rejectedCap);
+    this.log = new AppendLog(path, (cap + rejectedCap) * 2, async (lines) => {
+      const kept = await readRecords(lines, cap, rejectedCap, (_, line) => line);
+      return [...kept.signed.values(), ...kept.rejected.values()];
+    });
   }
 
   async load(): Promise<DeliveryRecord[]> {
-    const { kept, lines } = await readRecords(fileLines(this.path), this.cap, this.rejectedCap, (r) => r);
+    const { signed, rejected, lines } = await readRecords(fileLines(this.path), this.cap, this.rejectedCap, (r) => r);
     this.log.setLineCount(lines);
-    // The file holds records in write order (an update is written again): the view is by arrival.
-    kept.sort((a, b) => a.receivedAt - b.receivedAt);
-    this.signed = kept.filter((r) => !isRejected(r));
-    this.rejected = kept.filter(isRejected);
-    this.byId.clear();
-    for (const r of kept) this.byId.set(r.id, r);
+    this.signed = signed;
+    this.rejected = rejected;
     return this.list();
   }
 
-  /** Newest first (by arrival). */
+  /** Newest first (by arrival; at the same time, the verified one first). */
   list(): DeliveryRecord[] {
+    const signed = this.signed.values();
+    const rejected = this.rejected.values();
     const out: DeliveryRecord[] = [];
-    let i = this.signed.length - 1;
-    let j = this.rejected.length - 1;
+    let i = signed.length - 1;
+    let j = rejected.length - 1;
     while (i >= 0 || j >= 0) {
-      if (j < 0 || (i >= 0 && this.signed[i].receivedAt >= this.rejected[j].receivedAt)) out.push(this.signed[i--]);
-      else out.push(this.rejected[j--]);
+      if (j < 0 || (i >= 0 && signed[i]!.receivedAt >= rejected[j]!.receivedAt)) out.push(signed[i--]!);
+      else out.push(rejected[j--]!);
     }
     return out;
   }
 
   get size(): number {
-    return this.signed.length + this.rejected.length;
+    return this.signed.size + this.rejected.size;
   }
 
   get(id: string): DeliveryRecord | undefined {
-    return this.byId.get(id);
+    return this.signed.get(id) ?? this.rejected.get(id);
   }
 
   /** Adds or updates a record; resolves once it is on disk. */
   put(record: DeliveryRecord): Promise<void> {
-    const old = this.byId.get(record.id);
-    const list = isRejected(old ?? record) ? this.rejected : this.signed;
-    if (old) {
-      // Updates are of recent records: look from the newest end.
-      if (old !== record) list[list.lastIndexOf(old)] = record;
-    } else {
-      list.push(record);
-      if (list.length > (list === this.rejected ? this.rejectedCap : this.cap)) this.byId.delete(list.shift()!.id);
-    }
-    this.byId.set(record.id, record);
+    windowFor(record.id, record.verdict, this.signed, this.rejected).put(record.id, record.receivedAt, record);
     return this.log.append(JSON.stringify(record));
   }
 
   clear(): Promise<void> {
-    this.signed = [];
-    this.rejected = [];
-    this.byId.clear();
+    this.signed = new ArrivalWindow(this.cap);
+    this.rejected = new ArrivalWindow(this.rejectedCap);
     return this.log.clear();
   }
 

@@ -14,6 +14,7 @@ import { credentialSource, identitySource } from '../../src/auth/identity';
 import { AuthError, TokenCache, bearerAuth } from '../../src/auth/tokens';
 import { startEmulator, type Emulator } from '../../src/emulator/server';
 import type { EntraConfig } from '../../src/emulator/entra';
+import { DEFAULT_CONFIG } from '../../src/emulator/config';
 import { ArmClient } from '../../src/service/arm';
 import { AzureOpenAIClient } from '../../src/service/client';
 import { ServiceError } from '../../src/service/errors';
@@ -167,7 +168,7 @@ describe('Entra ID sign-in against a local identity provider', function () {
     assert.deepEqual(accounts.map((a) => a.name), ['emulator-openai'], 'only OpenAI / AIServices accounts');
     assert.equal(accounts[0].endpoint, `${emu.url}/`);
     const deployments = await arm.listDeployments(accounts[0].id);
-    assert.equal(deployments.length, 4, 'all four pages of one deployment each were followed');
+    assert.equal(deployments.length, DEFAULT_CONFIG.deployments.length, 'every page of one deployment each was followed');
     const gpt4o = deployments.find((d) => d.name === 'gpt-4o')!;
     assert.deepEqual({ version: gpt4o.modelVersion, sku: gpt4o.sku, capacity: gpt4o.capacity, rpm: gpt4o.rateLimits?.requestsPerMinute }, { version: '2024-11-20', sku: 'GlobalStandard', capacity: 50, rpm: 300 });
   });

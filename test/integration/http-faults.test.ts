@@ -1,31 +1,8 @@
 /** Retries, timeouts and broken streams, against a loopback server that misbehaves on cue. */
 import assert from 'node:assert/strict';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { AzureOpenAIClient } from '../../src/service/client';
 import { ServiceError } from '../../src/service/errors';
-
-type Step = (req: IncomingMessage, res: ServerResponse) => void;
-
-const completion = JSON.stringify({ id: 'c', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }] });
-const ok: Step = (_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(completion);
-const status = (code: number, headers: Record<string, string> = {}): Step => (_q, res) => res.writeHead(code, { 'content-type': 'application/json', ...headers }).end('{"error":{"code":"x","message":"scripted"}}');
-const reset: Step = (req) => req.socket.destroy();
-
-async function scripted(steps: Step[]) {
-  let hits = 0;
-  const times: number[] = [];
-  const server = createServer((req, res) => {
-    times.push(Date.now());
-    req.resume();
-    req.on('end', () => (steps[hits++] ?? ok)(req, res));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  /** Milliseconds between consecutive requests. */
-  const gaps = () => times.slice(1).map((t, i) => t - times[i]);
-  return { url, hits: () => hits, gaps, close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }) };
-}
+import { reset, scripted, status, type Step } from '../support/scriptedServer';
 
 const req = { deployment: 'd', messages: [{ role: 'user' as const, content: 'x' }] };
 

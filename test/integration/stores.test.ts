@@ -47,7 +47,8 @@ describe('append-only stores shared and crashed', () => {
     const a = new EventStore(path, 10);
     const b = new EventStore(path, 10);
     await Promise.all([a.load(), b.load()]);
-    for (let i = 0; i < 5; i++) await b.put(rec(100 + i));
+    // b's arrive first.
+    for (let i = 0; i < 5; i++) await b.put({ ...rec(100 + i), receivedAt: i - 10 });
     // Enough for a to compact the file (at twice its caps).
     for (let i = 0; i < 30; i++) await a.put(rec(i));
     await a.flush();

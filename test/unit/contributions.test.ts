@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { Commands, ContextKeys, PREFIX, SETTING_DEFAULTS, USER_ONLY_SETTINGS, Views } from '../../src/vscode/contributions';
+import { Commands, ContextKeys, LanguageModelVendor, PREFIX, SETTING_DEFAULTS, USER_ONLY_SETTINGS, Views } from '../../src/vscode/contributions';
 
 interface Manifest {
   activationEvents: string[];
@@ -10,6 +10,7 @@ interface Manifest {
     viewsContainers: { activitybar: Array<{ id: string }> };
     viewsWelcome: Array<{ view: string; contents: string; when?: string }>;
     menus: Record<string, Array<{ command: string; when?: string }>>;
+    languageModelChatProviders: Array<{ vendor: string; displayName: string; managementCommand?: string }>;
     configuration: { properties: Record<string, { default?: unknown; scope?: string; enum?: string[]; enumDescriptions?: string[] }> };
   };
 }
@@ -54,6 +55,11 @@ describe('contributions in package.json', () => {
     const contextKeys = new Set<string>(Object.values(ContextKeys));
     const viewIds = new Set<string>(Object.values(Views));
     for (const key of used) assert.ok(contextKeys.has(key) || viewIds.has(key), key);
+  });
+
+  it('declares the language model vendor the code registers, managed through the connection wizard', () => {
+    assert.deepEqual(c.languageModelChatProviders, [{ vendor: LanguageModelVendor.vendor, displayName: 'Azure OpenAI', managementCommand: LanguageModelVendor.managementCommand }]);
+    assert.ok(Object.values(Commands).includes(LanguageModelVendor.managementCommand));
   });
 
   it('every id has the one prefix', () => {

@@ -1,29 +1,9 @@
 /** The listener's HTTP/1.1 layer on raw sockets: what it accepts, and the shapes it refuses. */
 import assert from 'node:assert/strict';
-import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { createHttp1Server, type Http1Request, type Http1Server } from '../../src/webhooks/http1';
 import { IdWindow } from '../../src/webhooks/records';
-
-/** Sends raw bytes, returns everything the server sent back until it closed (or `waitMs` passed). */
-function exchange(port: number, ...parts: string[]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
-    let out = '';
-    socket.on('data', (d) => (out += d.toString('latin1')));
-    socket.on('error', reject);
-    socket.on('close', () => resolve(out));
-    socket.on('connect', async () => {
-      for (const p of parts) {
-        socket.write(p);
-        await new Promise((r) => setTimeout(r, 20));
-      }
-      setTimeout(() => socket.end(), 150);
-    });
-  });
-}
-
-const statuses = (raw: string) => [...raw.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((m) => Number(m[1]));
+import { exchange, statuses } from '../support/rawHttp';
 
 describe('HTTP/1.1 layer of the listener', () => {
   let http: Http1Server;
@@ -53,7 +33,8 @@ describe('HTTP/1.1 layer of the listener', () => {
   it('reassembles a chunked body sent a few bytes at a time, of exactly the limit, and skips blank lines between requests', async () => {
     const body = 'x'.repeat(100);
     const wire = `\r\n\r\nPOST /c HTTP/1.1\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n1\r\nx\r\n63\r\n${body.slice(1)}\r\n0\r\n\r\n`;
-    const pieces = wire.match(/[\s\S]{1,7}/g)!;
+    // Pieces sent 20 ms apart: few enough to finish well within the request deadline on a busy machine.
+    const pieces = wire.match(/[\s\S]{1,13}/g)!;
     const raw = await exchange(port, ...pieces);
     assert.deepEqual(statuses(raw), [200]);
     assert.equal(seen[0].body.toString(), body);

@@ -2,11 +2,12 @@
 import type { ServerResponse } from 'node:http';
 import { modelProfile } from '../../chat/modelProfile';
 import type { DeploymentConfig } from '../config';
-import { countPromptTokens, reply, tokenPieces, countTokens } from '../responder';
+import { countChatPromptTokens, readMessages, type ReadMessage } from '../chatMessages';
+import { reply, tokenPieces, countTokens } from '../responder';
+import { parseToolChoice, parseTools, planToolCall, toolResultReply, type PlannedCall, type ToolChoice, type ToolSpec } from '../tools';
 import type { Route, RouteContext } from '../router';
-import { HttpError, azureError, invalidRequest, nowSeconds, randomId, sendJson } from '../wire';
+import { HttpError, azureError, invalidRequest, nowSeconds, randomId, sendJson, writeOrDrain } from '../wire';
 
-const ROLES = new Set(['system', 'user', 'assistant', 'developer', 'tool']);
 const SAFE = { filtered: false, severity: 'safe' };
 const SAFE_RESULTS = { hate: SAFE, self_harm: SAFE, sexual: SAFE, violence: SAFE };
 const PROMPT_FILTER = [{ prompt_index: 0, content_filter_results: { ...SAFE_RESULTS, jailbreak: { filtered: false, detected: false } } }];
@@ -15,37 +16,13 @@ const PROMPT_FILTER = [{ prompt_index: 0, content_filter_results: { ...SAFE_RESU
 export const isReasoningModel = (model: string) => /^(o\d|gpt-5)/i.test(model);
 
 interface ParsedChat {
-  messages: Array<{ role: string; content: string }>;
+  messages: ReadMessage[];
+  tools: ToolSpec[];
+  rawTools: unknown[];
+  toolChoice: ToolChoice;
   stream: boolean;
   includeUsage: boolean;
   maxTokens?: number;
-}
-
-/** An `image_url` part's URL when it is one the service fetches or decodes (https, or a base64 data URL of an image). */
-function imageUrlOf(part: unknown): string | undefined {
-  if (!part || typeof part !== 'object' || (part as { type?: unknown }).type !== 'image_url') return undefined;
-  const url = (part as { image_url?: { url?: unknown } }).image_url?.url;
-  return typeof url === 'string' && (/^https:\/\//.test(url) || /^data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/=]+$/.test(url)) ? url : undefined;
-}
-
-/** The text of a message; an image stands in it as `[image]` (the emulator's model does not look at pictures). */
-function textOf(content: unknown, i: number, takesImages: boolean): string {
-  if (typeof content === 'string') return content;
-  if (Array.isArray(content)) {
-    return content
-      .map((part, j) => {
-        if (part && typeof part === 'object' && (part as { type?: unknown }).type === 'text' && typeof (part as { text?: unknown }).text === 'string') return (part as { text: string }).text;
-        if ((part as { type?: unknown })?.type === 'image_url') {
-          if (!takesImages) throw invalidRequest('Invalid content type. image_url is only supported by certain models.', `messages[${i}].content[${j}]`);
-          if (!imageUrlOf(part)) throw invalidRequest(`messages[${i}].content[${j}].image_url.url must be an https URL or a base64 data URL of an image.`, `messages[${i}].content`);
-          return ' [image]';
-        }
-        throw invalidRequest(`messages[${i}].content[${j}] must be a text or image_url part.`, `messages[${i}].content`);
-      })
-      .join('');
-  }
-  if (content === null || content === undefined) return '';
-  throw invalidRequest(`messages[${i}].content must be a string or a list of text parts.`, `messages[${i}].content`);
 }
 
 function number(body: Record<string, unknown>, key: string, min: number, max: number, integer = false): number | undefined {
@@ -58,14 +35,9 @@ function number(body: Record<string, unknown>, key: string, min: number, max: nu
 }
 
 function parseChat(body: Record<string, unknown>, deployment: DeploymentConfig): ParsedChat {
-  const raw = body.messages;
-  if (!Array.isArray(raw) || raw.length === 0) throw invalidRequest("'messages' must be a non-empty array of {role, content}.", 'messages', 'invalid_value');
-  const messages = raw.map((m, i) => {
-    if (!m || typeof m !== 'object') throw invalidRequest(`messages[${i}] must be an object with role and content.`, `messages[${i}]`);
-    const role = (m as { role?: unknown }).role;
-    if (typeof role !== 'string' || !ROLES.has(role)) throw invalidRequest(`messages[${i}].role must be one of system, user, assistant, developer, tool.`, `messages[${i}].role`);
-    return { role, content: textOf((m as { content?: unknown }).content, i, modelProfile(deployment.model).imageInput) };
-  });
+  const messages = readMessages(body.messages, modelProfile(deployment.model).imageInput);
+  const tools = parseTools(body.tools, false);
+  const toolChoice = parseToolChoice(body.tool_choice, tools);
   const reasoning = isReasoningModel(deployment.model);
   if (reasoning && body.max_tokens !== undefined && body.max_tokens !== null) {
     throw invalidRequest("Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.", 'max_tokens', 'unsupported_parameter');
@@ -78,10 +50,10 @@ function parseChat(body: Record<string, unknown>, deployment: DeploymentConfig):
   const maxTokens = number(body, 'max_completion_tokens', 1, 1_000_000, true) ?? number(body, 'max_tokens', 1, 1_000_000, true);
   if (body.stream !== undefined && body.stream !== null && typeof body.stream !== 'boolean') throw invalidRequest("'stream' must be a boolean.", 'stream');
   const opts = body.stream_options as { include_usage?: unknown } | undefined;
-  return { messages, stream: body.stream === true, includeUsage: opts?.include_usage === true, maxTokens };
+  return { messages, tools, rawTools: Array.isArray(body.tools) ? body.tools : [], toolChoice, stream: body.stream === true, includeUsage: opts?.include_usage === true, maxTokens };
 }
 
-function contentFilterError(): HttpError {
+export function contentFilterError(): HttpError {
   return new HttpError(400, {
     error: {
       message: "The response was filtered due to the prompt triggering Azure OpenAI's content management policy. Please modify your prompt and retry. To learn more about our content filtering policies please read our documentation: https://go.microsoft.com/fwlink/?linkid=2198766",
@@ -105,19 +77,38 @@ async function handleChat(ctx: RouteContext, deploymentName: string | undefined)
   if (!deployment) {
     throw azureError(404, 'DeploymentNotFound', 'The API deployment for this resource does not exist. If you created the deployment within the last 5 minutes, please wait a moment and try again.');
   }
+  if (!modelProfile(deployment.model).apis.includes('chat')) {
+    throw azureError(
+      400,
+      'OperationNotSupported',
+      `The chatCompletion operation does not work with the specified model, ${deployment.model}. Please choose different model and try again. You can learn more about which models can be used with each operation here: https://go.microsoft.com/fwlink/?linkid=2197993.`,
+    );
+  }
   const chat = parseChat(body, deployment);
-  const lastUser = [...chat.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
-  const answer = reply(lastUser, deployment.name);
-  if (answer.directive === 'filter') throw contentFilterError();
+  const last = chat.messages.at(-1)!;
+  let text: string;
+  let call: PlannedCall | undefined;
+  let filterStream = false;
+  if (last.role === 'tool') {
+    const name = chat.messages.flatMap((m) => m.toolCalls).find((c) => c.id === last.toolCallId)?.name;
+    text = toolResultReply(name, last.content);
+  } else {
+    const lastUser = [...chat.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+    const answer = reply(lastUser, deployment.name);
+    if (answer.directive === 'filter') throw contentFilterError();
+    filterStream = answer.directive === 'filter-stream';
+    text = answer.text;
+    call = planToolCall(chat.tools, chat.toolChoice, lastUser);
+  }
 
-  let pieces = tokenPieces(answer.text);
-  let finish = answer.directive === 'filter-stream' ? 'content_filter' : 'stop';
+  let pieces = tokenPieces(call ? call.arguments : text);
+  let finish = call ? 'tool_calls' : filterStream ? 'content_filter' : 'stop';
   if (chat.maxTokens !== undefined && pieces.length > chat.maxTokens) {
     pieces = pieces.slice(0, chat.maxTokens);
     finish = 'length';
   }
-  const promptTokens = countPromptTokens(chat.messages);
-  const completionTokens = finish === 'length' ? pieces.length : countTokens(answer.text);
+  const promptTokens = countChatPromptTokens(chat.messages, chat.rawTools);
+  const completionTokens = finish === 'length' || call ? pieces.length : countTokens(text);
   const rate = ctx.state.limits.take(deployment.name, { requests: deployment.requestsPerMinute, tokens: deployment.tokensPerMinute }, promptTokens + completionTokens);
   const rateHeaders = {
     'x-ratelimit-limit-requests': String(rate.limitRequests),
@@ -139,26 +130,31 @@ async function handleChat(ctx: RouteContext, deploymentName: string | undefined)
   const created = nowSeconds();
   const model = `${deployment.model}-${deployment.version}`;
   const usage = { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
+  const callId = randomId('call_');
   if (!chat.stream) {
     sendJson(ctx.res, 200, {
       id,
       object: 'chat.completion',
       created,
       model,
-      choices: [{ index: 0, message: { role: 'assistant', content: pieces.join(''), refusal: null }, finish_reason: finish, logprobs: null, content_filter_results: SAFE_RESULTS }],
+      choices: [{ index: 0, message: call ? { role: 'assistant', content: null, refusal: null, tool_calls: [{ id: callId, type: 'function', function: { name: call.name, arguments: pieces.join('') } }] } : { role: 'assistant', content: pieces.join(''), refusal: null }, finish_reason: finish, logprobs: null, content_filter_results: SAFE_RESULTS }],
       usage,
       prompt_filter_results: PROMPT_FILTER,
       system_fingerprint: 'fp_emulator',
     }, { ...ctx.baseHeaders, ...rateHeaders });
     return;
   }
-  await streamChat(ctx, { id, created, model, pieces, finish, usage: chat.includeUsage ? usage : undefined, headers: rateHeaders });
+  // A tool call streams as its name first, then its arguments in pieces (index 0: one call).
+  const deltas = call
+    ? [{ role: 'assistant', content: null, tool_calls: [{ index: 0, id: callId, type: 'function', function: { name: call.name, arguments: '' } }] }, ...pieces.map((p) => ({ tool_calls: [{ index: 0, function: { arguments: p } }] }))]
+    : pieces.map((p, i) => (i === 0 ? { role: 'assistant', content: p } : { content: p }));
+  await streamChat(ctx, { id, created, model, deltas, finish, usage: chat.includeUsage ? usage : undefined, headers: rateHeaders });
 }
 
 /** Azure's frame sequence: prompt annotations, role + first token, tokens, finish, usage, [DONE]. */
 async function streamChat(
   ctx: RouteContext,
-  s: { id: string; created: number; model: string; pieces: string[]; finish: string; usage?: object; headers: Record<string, string> },
+  s: { id: string; created: number; model: string; deltas: object[]; finish: string; usage?: object; headers: Record<string, string> },
 ): Promise<void> {
   const res: ServerResponse = ctx.res;
   res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', ...ctx.baseHeaders, ...s.headers });
@@ -171,26 +167,14 @@ async function streamChat(
       closed = true;
       return;
     }
-    // Wait for drain on a slow reader, but never for a socket that is already gone.
-    if (!res.write(`data: ${typeof frame === 'string' ? frame : JSON.stringify(frame)}\n\n`) && !res.destroyed) {
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          res.off('drain', done);
-          res.off('close', done);
-          resolve();
-        };
-        res.on('drain', done);
-        res.on('close', done);
-      });
-    }
+    await writeOrDrain(res, `data: ${typeof frame === 'string' ? frame : JSON.stringify(frame)}\n\n`);
   };
   const chunk = (choices: unknown[], usage: unknown = null) => ({ id: s.id, object: 'chat.completion.chunk', created: s.created, model: s.model, system_fingerprint: 'fp_emulator', choices, usage });
   await write({ id: '', object: '', created: 0, model: '', prompt_filter_results: PROMPT_FILTER, choices: [], usage: null });
   const delay = ctx.state.config.streamTokenDelayMs;
-  for (let i = 0; i < s.pieces.length; i++) {
+  for (const delta of s.deltas) {
     if (closed) return ctx.state.streamAborted();
     if (delay > 0) await new Promise((r) => setTimeout(r, delay));
-    const delta = i === 0 ? { role: 'assistant', content: s.pieces[i] } : { content: s.pieces[i] };
     await write(chunk([{ index: 0, finish_reason: null, delta, content_filter_results: SAFE_RESULTS }]));
   }
   if (closed) return ctx.state.streamAborted();

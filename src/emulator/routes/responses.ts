@@ -1,106 +1,207 @@
 /**
- * The Responses API. With `background: true` a response goes queued → in_progress → a final
+ * The Responses API: create (plain, streamed, in the background), retrieve (also as a resumable
+ * stream), cancel, delete and input items. Background responses go queued → in_progress → a final
  * state after configurable delays, and each final state emits its `response.*` webhook event.
  */
-import type { ResponseObject, ResponseStatus } from '../../service/types';
+import type { ServerResponse } from 'node:http';
 import { countTokens, reply } from '../responder';
 import type { Route, RouteContext } from '../router';
-import type { EmulatorState } from '../state';
-import { azureError, invalidRequest, nowSeconds, randomId, sendJson } from '../wire';
+import { planToolCall, toolResultReply } from '../tools';
+import { azureError, invalidRequest, nowSeconds, randomId, sendJson, writeOrDrain } from '../wire';
+import { EventLog } from '../responses/eventLog';
+import { countItemTokens, lastUserText, parseResponseRequest, type ResponseRequest } from '../responses/request';
+import { FINAL, cancelRun, runResponse, type Plan, type StoredResponse, type Timing } from '../responses/run';
+import { contentFilterError } from './chat';
 
-function inputText(input: unknown): string {
-  if (typeof input === 'string') return input;
-  if (Array.isArray(input)) {
-    const last = [...input].reverse().find((m) => m && typeof m === 'object' && (m as { role?: unknown }).role === 'user') as { content?: unknown } | undefined;
-    if (typeof last?.content === 'string') return last.content;
-    if (Array.isArray(last?.content)) return last.content.map((p: { text?: unknown }) => (typeof p?.text === 'string' ? p.text : '')).join('');
-  }
-  throw invalidRequest("'input' must be a string or a list of messages.", 'input');
+/** Stored responses kept at most; the oldest go first. */
+const MAX_STORED = 1000;
+/** Reasoning tokens spent per effort: deterministic, so tests can count on them. */
+const REASONING_TOKENS = { minimal: 0, low: 64, medium: 192, high: 640 };
+
+function summaryText(prompt: string, effort: string): string {
+  const topic = prompt.trim().replace(/\s+/g, ' ').slice(0, 80) || 'the request';
+  return `**Reading the request**\n\nThe user asked: "${topic}". With ${effort} effort I check what is being asked and answer it directly.`;
 }
 
-/** Moves a response to a final state and tells the subscribed endpoints. */
-function finish(state: EmulatorState, r: ResponseObject, text: string, directive: string): void {
-  if (r.status === 'cancelled' || r.status === 'completed' || r.status === 'failed' || r.status === 'incomplete') return;
-  const status: ResponseStatus = directive === 'fail' ? 'failed' : directive === 'incomplete' ? 'incomplete' : 'completed';
-  r.status = status;
-  if (status === 'failed') {
-    r.error = { code: 'server_error', message: 'The response failed (the emulator was asked to fail it with /fail).' };
+function plan(req: ResponseRequest, history: Array<Record<string, unknown>>, deploymentName: string): Plan {
+  const all = [...history, ...req.items];
+  let inputTokens = countItemTokens(all) + 3;
+  if (req.instructions) inputTokens += 3 + countTokens(req.instructions);
+  if (req.rawTools.length) inputTokens += countTokens(JSON.stringify(req.rawTools));
+  const prompt = lastUserText(req.items);
+  const last = req.items.at(-1);
+  let text: string;
+  let directive: string = 'echo';
+  let call;
+  if (last?.type === 'function_call_output') {
+    const name = all.find((i) => i.type === 'function_call' && i.call_id === last.call_id)?.name;
+    text = toolResultReply(typeof name === 'string' ? name : undefined, String(last.output));
   } else {
-    r.output = [{ type: 'message', id: randomId('msg_'), status: status === 'completed' ? 'completed' : 'incomplete', role: 'assistant', content: [{ type: 'output_text', text, annotations: [] }] }];
-    if (status === 'incomplete') r.incomplete_details = { reason: 'max_output_tokens' };
+    const answer = reply(prompt, deploymentName);
+    if (answer.directive === 'filter') throw contentFilterError();
+    ({ text, directive } = answer);
+    call = planToolCall(req.tools, req.toolChoice, prompt);
   }
-  const input = countTokens(String(r.__input ?? ''));
-  const output = status === 'failed' ? 0 : countTokens(text);
-  r.usage = { input_tokens: input, output_tokens: output, total_tokens: input + output };
-  r.completed_at = status === 'completed' ? nowSeconds() : null;
-  if (r.background) state.emit(`response.${status}`, { id: r.id });
+  const reasoning = req.reasoning ? { tokens: REASONING_TOKENS[req.reasoning.effort], summary: req.reasoning.summary ? summaryText(prompt, req.reasoning.effort) : null } : undefined;
+  return { reasoning, call, text, fail: directive === 'fail', incomplete: directive === 'incomplete', maxOutputTokens: req.maxOutputTokens, inputTokens };
 }
 
-function view(r: ResponseObject): ResponseObject {
-  const { __input: _input, ...rest } = r;
-  return rest as ResponseObject;
+function responseObject(req: ResponseRequest, model: string): StoredResponse['object'] {
+  return {
+    id: randomId('resp_', 24),
+    object: 'response',
+    created_at: nowSeconds(),
+    status: req.background ? 'queued' : 'in_progress',
+    background: req.background,
+    completed_at: null,
+    error: null,
+    incomplete_details: null,
+    instructions: req.instructions,
+    max_output_tokens: req.maxOutputTokens,
+    metadata: req.metadata,
+    model,
+    output: [],
+    parallel_tool_calls: true,
+    previous_response_id: req.previousResponseId,
+    reasoning: req.reasoning ?? { effort: null, summary: null },
+    store: req.store,
+    temperature: req.temperature ?? 1,
+    text: { format: { type: 'text' } },
+    tool_choice: req.rawToolChoice,
+    tools: req.rawTools,
+    top_p: req.topP ?? 1,
+    truncation: 'disabled',
+    usage: null,
+    user: null,
+  };
+}
+
+/** Writes the log as server-sent events from `after` on, until the log ends or the reader leaves. */
+async function pipeEvents(ctx: RouteContext, log: EventLog, after: number, onReaderGone?: () => void): Promise<void> {
+  const res: ServerResponse = ctx.res;
+  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', ...ctx.baseHeaders });
+  const gone = new AbortController();
+  res.on('close', () => {
+    if (!res.writableFinished) {
+      gone.abort();
+      onReaderGone?.();
+    }
+  });
+  for await (const ev of log.read(after, gone.signal)) {
+    if (res.destroyed) break;
+    await writeOrDrain(res, `event: ${ev.type}\ndata: ${ev.json}\n\n`);
+  }
+  if (!res.destroyed) res.end();
 }
 
 async function create(ctx: RouteContext): Promise<void> {
   const body = await ctx.json();
-  if (typeof body.model !== 'string' || !body.model) throw invalidRequest("'model' is required: set it to the name of your deployment.", 'model', 'missing_required_parameter');
+  if (typeof body.model !== 'string' || !body.model) throw invalidRequest("Missing required parameter: 'model'. Set it to the name of your deployment.", 'model', 'missing_required_parameter');
   const deployment = ctx.state.deployment(body.model);
   if (!deployment) throw azureError(404, 'DeploymentNotFound', 'The API deployment for this resource does not exist. If you created the deployment within the last 5 minutes, please wait a moment and try again.');
-  if (body.background !== undefined && typeof body.background !== 'boolean') throw invalidRequest("'background' must be a boolean.", 'background');
-  const text = inputText(body.input);
-  const answer = reply(text, deployment.name);
-  const background = body.background === true;
-  const r: ResponseObject = {
-    id: randomId('resp_', 24),
-    object: 'response',
-    created_at: nowSeconds(),
-    status: background ? 'queued' : 'in_progress',
-    model: `${deployment.model}-${deployment.version}`,
-    background,
-    output: [],
-    usage: null,
-    error: null,
-    incomplete_details: null,
-    instructions: typeof body.instructions === 'string' ? body.instructions : null,
-    metadata: {},
-    completed_at: null,
-    __input: text,
-  };
-  ctx.state.responses.set(r.id, r);
-  if (!background) {
-    finish(ctx.state, r, answer.text, answer.directive);
-  } else {
-    const { responseQueuedMs, responseInProgressMs } = ctx.state.config;
-    ctx.state.later(responseQueuedMs, () => {
-      if (r.status !== 'queued') return;
-      r.status = 'in_progress';
-      ctx.state.later(responseInProgressMs, () => finish(ctx.state, r, answer.text, answer.directive));
-    });
+  const req = parseResponseRequest(body, deployment);
+  let history: Array<Record<string, unknown>> = [];
+  if (req.previousResponseId) {
+    const prev = ctx.state.responses.get(req.previousResponseId);
+    if (!prev) throw invalidRequest(`Previous response with id '${req.previousResponseId}' not found.`, 'previous_response_id', 'previous_response_not_found');
+    history = prev.history;
   }
-  sendJson(ctx.res, 200, view(r), ctx.baseHeaders);
+  const p = plan(req, history, deployment.name);
+  const stored: StoredResponse = { object: responseObject(req, `${deployment.model}-${deployment.version}`), input: req.items, history: [...history, ...req.items], log: new EventLog() };
+  if (req.store) remember(ctx, stored);
+
+  const { streamTokenDelayMs, responseQueuedMs, responseInProgressMs } = ctx.state.config;
+  const timing: Timing = req.background
+    ? { tokenDelayMs: streamTokenDelayMs, queuedMs: responseQueuedMs, inProgressMs: responseInProgressMs }
+    : { tokenDelayMs: req.stream ? streamTokenDelayMs : 0, queuedMs: 0, inProgressMs: 0 };
+  const stop = new AbortController();
+  const running = runResponse(ctx.state, stored, p, timing, stop.signal).catch((err: unknown) => {
+    stored.log.end();
+    ctx.state.log(`response ${stored.object.id} failed in the emulator: ${(err as Error)?.stack ?? err}`);
+  });
+  if (req.stream) {
+    // A foreground response ends with its reader; a background one goes on without it.
+    await pipeEvents(ctx, stored.log, -1, () => {
+      if (req.background) return;
+      stop.abort();
+      ctx.state.streamAborted();
+    });
+    if (!stop.signal.aborted) ctx.state.stats.streamsCompleted++;
+  } else if (req.background) {
+    sendJson(ctx.res, 200, stored.object, ctx.baseHeaders);
+  }
+  if (req.background) return;
+  await running;
+  if (!req.stream) sendJson(ctx.res, 200, stored.object, ctx.baseHeaders);
+  stored.log.forget();
 }
 
-function find(ctx: RouteContext, id: string): ResponseObject {
-  const r = ctx.state.responses.get(decodeURIComponent(id));
-  if (!r) throw invalidRequest(`Response with id '${decodeURIComponent(id)}' not found.`, null, null, 404);
+function remember(ctx: RouteContext, stored: StoredResponse): void {
+  const all = ctx.state.responses;
+  all.set(stored.object.id, stored);
+  for (const [id, old] of all) {
+    if (all.size <= MAX_STORED) break;
+    old.deleted = true;
+    all.delete(id);
+  }
+}
+
+function find(ctx: RouteContext, id: string): StoredResponse {
+  const key = decodeURIComponent(id);
+  const r = ctx.state.responses.get(key);
+  if (!r) throw invalidRequest(`Response with id '${key}' not found.`, null, null, 404);
   return r;
+}
+
+async function retrieve(ctx: RouteContext, id: string): Promise<void> {
+  const r = find(ctx, id);
+  if (ctx.url.searchParams.get('stream') !== 'true') return sendJson(ctx.res, 200, r.object, ctx.baseHeaders);
+  if (!r.object.background) throw invalidRequest('This response cannot be streamed because it was not created with background=true.', 'stream', 'invalid_value');
+  const raw = ctx.url.searchParams.get('starting_after');
+  const after = raw === null ? -1 : Number(raw);
+  if (!Number.isInteger(after) || after < -1) throw invalidRequest(`Invalid 'starting_after': expected an integer sequence number, but got '${raw}'.`, 'starting_after', 'invalid_value');
+  await pipeEvents(ctx, r.log, after);
 }
 
 function cancel(ctx: RouteContext, id: string): void {
   const r = find(ctx, id);
-  if (!r.background) throw invalidRequest('Only responses created with background=true can be cancelled.', null, null, 400);
-  // Cancelling is idempotent: a final response is returned as it is.
-  if (r.status === 'queued' || r.status === 'in_progress') {
-    r.status = 'cancelled';
-    ctx.state.emit('response.cancelled', { id: r.id });
+  if (!r.object.background) throw invalidRequest('Only responses created with background=true can be cancelled.', null, null, 400);
+  // Cancelling twice is fine (the answer is the cancelled response); a finished one cannot be.
+  if (FINAL.has(r.object.status) && r.object.status !== 'cancelled') {
+    throw invalidRequest(`Cannot cancel a response with status '${r.object.status}'.`, null, null, 400);
   }
-  sendJson(ctx.res, 200, view(r), ctx.baseHeaders);
+  cancelRun(ctx.state, r);
+  sendJson(ctx.res, 200, r.object, ctx.baseHeaders);
+}
+
+function remove(ctx: RouteContext, id: string): void {
+  const r = find(ctx, id);
+  r.deleted = true;
+  r.log.end();
+  ctx.state.responses.delete(r.object.id);
+  sendJson(ctx.res, 200, { id: r.object.id, object: 'response', deleted: true }, ctx.baseHeaders);
+}
+
+function inputItems(ctx: RouteContext, id: string): void {
+  const r = find(ctx, id);
+  const q = ctx.url.searchParams;
+  const limit = q.get('limit') === null ? 20 : Number(q.get('limit'));
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw invalidRequest(`Invalid 'limit': expected an integer from 1 to 100, but got '${q.get('limit')}'.`, 'limit', 'invalid_value');
+  const order = q.get('order') ?? 'desc';
+  if (order !== 'asc' && order !== 'desc') throw invalidRequest(`Invalid value: '${order}'. Supported values are: 'asc' and 'desc'.`, 'order', 'invalid_value');
+  let items = order === 'asc' ? [...r.input] : [...r.input].reverse();
+  const after = q.get('after');
+  if (after) items = items.slice(items.findIndex((i) => i.id === after) + 1);
+  const data = items.slice(0, limit);
+  sendJson(ctx.res, 200, { object: 'list', data, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null, has_more: items.length > limit }, ctx.baseHeaders);
 }
 
 // Both the v1 paths (OpenAI client) and the AzureOpenAI client's `/openai/responses?api-version=`.
 const BASE = '^/openai(?:/v1)?/responses';
 export const responseRoutes: Route[] = [
   { method: 'POST', path: new RegExp(`${BASE}$`), handler: create },
-  { method: 'GET', path: new RegExp(`${BASE}/([^/]+)$`), handler: (ctx, [id]) => sendJson(ctx.res, 200, view(find(ctx, id)), ctx.baseHeaders) },
+  { method: 'GET', path: new RegExp(`${BASE}/([^/]+)$`), handler: (ctx, [id]) => retrieve(ctx, id) },
+  { method: 'DELETE', path: new RegExp(`${BASE}/([^/]+)$`), handler: (ctx, [id]) => remove(ctx, id) },
   { method: 'POST', path: new RegExp(`${BASE}/([^/]+)/cancel$`), handler: (ctx, [id]) => cancel(ctx, id) },
+  { method: 'GET', path: new RegExp(`${BASE}/([^/]+)/input_items$`), handler: (ctx, [id]) => inputItems(ctx, id) },
 ];

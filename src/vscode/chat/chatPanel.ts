@@ -4,12 +4,15 @@
  * the user's message is saved before the request starts, so nothing typed is lost on an error.
  */
 import * as vscode from 'vscode';
-import { errorInfo, runChat } from '../../chat/chatEngine';
-import { newId, requestMessages, toJson, toMarkdown, type Conversation } from '../../chat/conversation';
+import { errorInfo, runChat, type RunInput } from '../../chat/chatEngine';
 import { attachmentTokens } from '../../chat/attachments';
 import { modelProfile } from '../../chat/modelProfile';
 import { chatTitle, connectionName } from '../../chat/naming';
 import { estimateUsage } from '../../chat/tokenEstimate';
+import type { AzureOpenAIClient } from '../../service/client';
+import { BackgroundReplies } from './backgroundReplies';
+import { continuationOf } from '../../chat/continuation';
+import { newId, requestMessages, toJson, toMarkdown, type Conversation } from '../../chat/conversation';
 import { isSafeLink, parseViewMessage, type Attachment, type ChatTurn, type DeploymentOption, type HostMessage, type ViewMessage } from '../../chat/protocol';
 import type { ClientCache } from '../connections/clients';
 import type { ConnectionStore } from '../connections/connectionStore';
@@ -35,6 +38,7 @@ export class ChatPanel implements vscode.Disposable {
   readonly onDidPost = this.posted.event;
   private readonly closed = new vscode.EventEmitter<void>();
   readonly onDidClose = this.closed.event;
+  private readonly background = new BackgroundReplies((msg) => this.post(msg));
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -100,6 +104,7 @@ export class ChatPanel implements vscode.Disposable {
         this.post({ type: 'init', conversation: this.conversation, deployments: [], busy: this.busy });
         void this.deps.deployments().then((deployments) => this.post({ type: 'deployments', deployments }));
         await this.postAttachments();
+        this.resumeBackground();
         return;
       case 'attach':
         if (msg.kind === 'selection') return this.attach(selectionAttachment(vscode.window.activeTextEditor));
@@ -114,7 +119,8 @@ export class ChatPanel implements vscode.Disposable {
       case 'send':
         return this.send(msg.text);
       case 'stop':
-        this.run?.abort();
+        // A background reply is cancelled on the service; following it then ends by itself.
+        if (!(await this.background.cancel().catch((err: unknown) => (logError(`Cancelling a background reply: ${(err as Error).message}`), false)))) this.run?.abort();
         return;
       case 'regenerate':
         return this.regenerate();
@@ -249,35 +255,67 @@ export class ChatPanel implements vscode.Disposable {
     await this.send(text);
   }
 
-  /** Streams the assistant's reply to the conversation as it stands. */
+  /** Streams the assistant's reply to the conversation as it stands (or starts it in the background). */
   private reply(): Promise<void> {
     const c = this.conversation;
     const turn: ChatTurn = { id: newId('t_'), role: 'assistant', content: '', createdAt: Date.now(), deployment: c.deployment };
+    this.post({ type: 'turnStarted', turn });
+    return this.track(turn, async (client, model, signal) => {
+      const input: RunInput = {
+        client,
+        deployment: c.deployment,
+        model,
+        messages: requestMessages(c),
+        continuation: continuationOf(c),
+        params: c.params,
+        signal,
+        onDelta: (text) => {
+          turn.content += text;
+          this.post({ type: 'delta', turnId: turn.id, text });
+        },
+        onReasoning: (text) => this.post({ type: 'reasoningDelta', turnId: turn.id, text }),
+        onRetryWait: (seconds) => this.post({ type: 'retryCountdown', turnId: turn.id, seconds }),
+      };
+      if (c.params.background) {
+        await this.background.start(input, modelProfile(model ?? c.deployment), turn);
+        // Saved while queued: a reload picks the reply up again by its id.
+        c.turns.push(turn);
+        await this.save();
+        return BackgroundReplies.pending(turn) ? this.background.follow(client, turn, signal) : true;
+      }
+      const { stopped, ...result } = await runChat(input);
+      Object.assign(turn, result, { stopped: stopped || undefined });
+      // Stopped before the service sent its figures: count locally, and say so.
+      if (!result.usage && stopped) Object.assign(turn, { usage: estimateUsage(input.messages, turn.content), usageEstimated: true });
+      return true;
+    });
+  }
+
+  /** After a reload: follow a background reply that was still running. */
+  private resumeBackground(): void {
+    const turn = this.conversation.turns.at(-1);
+    if (this.busy || !BackgroundReplies.pending(turn)) return;
+    void this.track(turn, (client, _model, signal) => this.background.follow(client, turn, signal));
+  }
+
+  /**
+   * Runs `work` for an assistant turn: the panel is busy meanwhile, errors become the turn's
+   * error, and the finished turn is saved and shown. `work` returns false when the panel closed
+   * before the end (the turn stays as saved).
+   */
+  private track(turn: ChatTurn, work: (client: AzureOpenAIClient, model: string | undefined, signal: AbortSignal) => Promise<boolean>): Promise<void> {
+    const c = this.conversation;
     const abort = new AbortController();
     this.run = abort;
-    this.post({ type: 'turnStarted', turn });
     this.running = (async () => {
+      let finished = true;
       try {
         const conn = this.deps.connections.get(c.connectionId);
         if (!conn) throw new Error(`The connection "${c.connectionLabel}" no longer exists. Pick another deployment at the top of the panel.`);
         const client = await this.deps.clients.get(conn);
-        const messages = requestMessages(c);
-        const result = await runChat({
-          client,
-          deployment: c.deployment,
-          messages,
-          params: c.params,
-          signal: abort.signal,
-          onDelta: (text) => {
-            turn.content += text;
-            this.post({ type: 'delta', turnId: turn.id, text });
-          },
-          onRetryWait: (seconds) => this.post({ type: 'retryCountdown', turnId: turn.id, seconds }),
-        });
-        const { content, usage, model, latencyMs, finishReason, stopped } = result;
-        Object.assign(turn, { content, usage, model, latencyMs, finishReason, stopped: stopped || undefined });
-        // Stopped before the service sent its figures: count locally, and say so.
-        if (!usage && stopped) Object.assign(turn, { usage: estimateUsage(messages, content), usageEstimated: true });
+        // The model behind the deployment decides the API (the listing is cached).
+        const listed = (await this.deps.deployments().catch(() => [])).find((d) => d.connectionId === c.connectionId && d.deployment === c.deployment);
+        finished = await work(client, listed?.model, abort.signal);
       } catch (err) {
         turn.error = errorInfo(err);
         turn.error.message = redact(turn.error.message);
@@ -286,7 +324,8 @@ export class ChatPanel implements vscode.Disposable {
         this.run = undefined;
         this.running = undefined;
       }
-      c.turns.push(turn);
+      if (!finished) return;
+      if (!c.turns.includes(turn)) c.turns.push(turn);
       await this.save();
       this.post({ type: 'turnFinished', turn });
       // A failed request gives the message back to the composer, to fix and send again.
@@ -294,6 +333,11 @@ export class ChatPanel implements vscode.Disposable {
       if (turn.error && asked?.role === 'user') this.post({ type: 'restoreDraft', text: asked.content, turnId: asked.id });
     })();
     return this.running;
+  }
+
+  /** A `response.*` webhook delivery arrived for this response id. */
+  wake(responseId: string): void {
+    this.background.wake(responseId);
   }
 
   private async insert(code: string): Promise<void> {

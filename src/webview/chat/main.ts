@@ -8,6 +8,7 @@ import { createRenderer } from './markdown';
 import { $, PARAM_FIELDS, readParams, renderDeployments, renderSettings } from './settingsForm';
 import { contextUse, describeUse } from './contextMeter';
 import { FollowScroll } from './follow';
+import { appendReasoning } from './reasoningView';
 import { StreamView } from './streamView';
 import { ReplyProgress } from './replyProgress';
 import { emptyState, turnElement } from './turnView';
@@ -177,6 +178,15 @@ function handle(msg: HostMessage): void {
       follow.contentChangedNextFrame();
       break;
     }
+    case 'reasoningDelta': {
+      const el = log.querySelector(`[data-turn-id="${CSS.escape(msg.turnId)}"]`);
+      if (el) appendReasoning(el, msg.text);
+      follow.contentChangedNextFrame();
+      break;
+    }
+    case 'backgroundStatus':
+      statusEl.textContent = `Background reply ${msg.status.replace('_', ' ')} for ${msg.elapsedSeconds} s. It goes on if you close the panel; Stop cancels it.`;
+      break;
     case 'retryCountdown':
       statusEl.textContent = `Rate limited by the service: retrying in ${msg.seconds} s. Press Stop to give up.`;
       break;
@@ -191,7 +201,9 @@ function handle(msg: HostMessage): void {
       progress.delete(msg.turn.id);
       const el = elementOf({ ...msg.turn, content: '' });
       const body = el.querySelector<HTMLElement>('.turn-body')!;
-      if (stream) {
+      statusEl.textContent = '';
+      // A background reply arrives whole, not as a stream: render it from the turn.
+      if (stream && stream.content === msg.turn.content) {
         // Keep the DOM the stream built; one final render makes it exact.
         stream.finish();
         body.replaceWith(stream.element);

@@ -21,6 +21,13 @@ export function chatBodyHtml(): string {
     <label for="max-tokens">Max tokens</label><input id="max-tokens" type="number" min="1" step="1" placeholder="no limit">
     <label for="route">Route</label><select id="route"><option value="v1">v1 (/openai/v1)</option><option value="deployment">Deployment (api-version)</option></select>
     <label for="api-version">api-version</label><input id="api-version" type="text" placeholder="connection default">
+    <label for="api">API</label><select id="api">
+      <option value="">Automatic (what the model takes)</option><option value="chat">Chat Completions</option><option value="responses">Responses</option>
+    </select>
+    <label for="reasoning-effort">Reasoning effort</label><select id="reasoning-effort">
+      <option value="">model default</option><option>minimal</option><option>low</option><option>medium</option><option>high</option>
+    </select>
+    <label for="background">In the background</label><span><input id="background" type="checkbox"> replies run on the service (Responses API); Stop cancels them</span>
   </div>
 </details>
 <div class="log-wrap">

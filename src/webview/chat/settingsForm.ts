@@ -4,7 +4,7 @@ import type { ChatParams, ConversationView, DeploymentOption } from '../../chat/
 
 export const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
-export const PARAM_FIELDS = ['system-prompt', 'temperature', 'top-p', 'max-tokens', 'route', 'api-version'];
+export const PARAM_FIELDS = ['system-prompt', 'temperature', 'top-p', 'max-tokens', 'route', 'api-version', 'api', 'reasoning-effort', 'background'];
 
 /** The deployment picker: every deployment offered, and the conversation's own even when not listed. */
 export function renderDeployments(deploymentSelect: HTMLSelectElement, deployments: DeploymentOption[], conversation: ConversationView | undefined): void {
@@ -41,6 +41,9 @@ export function renderSettings(p: ChatParams): void {
   set('max-tokens', p.maxTokens?.toString() ?? '');
   set('route', p.route);
   set('api-version', p.apiVersion ?? '');
+  set('api', p.api ?? '');
+  set('reasoning-effort', p.reasoningEffort ?? '');
+  $<HTMLInputElement>('background').checked = p.background === true;
   $<HTMLInputElement>('api-version').disabled = p.route !== 'deployment';
 }
 
@@ -57,6 +60,9 @@ export function readParams(): Partial<ChatParams> {
     maxTokens: numberOrNull('max-tokens'),
     route: $<HTMLSelectElement>('route').value as ChatParams['route'],
     apiVersion: $<HTMLInputElement>('api-version').value.trim(),
+    api: $<HTMLSelectElement>('api').value || null,
+    reasoningEffort: $<HTMLSelectElement>('reasoning-effort').value || null,
+    background: $<HTMLInputElement>('background').checked || null,
   };
   $<HTMLInputElement>('api-version').disabled = params.route !== 'deployment';
   return params as Partial<ChatParams>;

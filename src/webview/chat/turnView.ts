@@ -1,6 +1,7 @@
 /** How a turn looks: its head (who, when, actions), its text, its error, its footer (model, time, tokens). */
 import type { ChatTurn } from '../../chat/protocol';
 import { escapeHtml, type Renderer } from './markdown';
+import { addTurnExtras } from './reasoningView';
 
 export function formatUsage(t: ChatTurn): string {
   const parts: string[] = [];
@@ -8,7 +9,8 @@ export function formatUsage(t: ChatTurn): string {
   if (t.latencyMs !== undefined) parts.push(`${(t.latencyMs / 1000).toFixed(1)} s`);
   if (t.usage) {
     const u = t.usage;
-    const sum = `${u.prompt_tokens} + ${u.completion_tokens} = ${u.total_tokens} tokens`;
+    const reasoning = u.completion_tokens_details?.reasoning_tokens;
+    const sum = `${u.prompt_tokens} + ${u.completion_tokens} = ${u.total_tokens} tokens${reasoning ? ` (${reasoning} reasoning)` : ''}`;
     parts.push(t.usageEstimated ? `about ${sum} (estimated)` : sum);
   }
   if (t.finishReason === 'length') parts.push('cut at the token limit');
@@ -108,6 +110,7 @@ export function turnElement(t: ChatTurn, assistantName: string, renderer: Render
     foot.className = 'turn-foot';
     foot.textContent = formatUsage(t);
     el.append(foot);
+    addTurnExtras(el, t.reasoningSummary, t.notes, renderer);
   }
   return el;
 }

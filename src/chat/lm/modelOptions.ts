@@ -1,0 +1,53 @@
+/**
+ * The `modelOptions` a consumer passes with a request (VS Code's chat, another extension): read in
+ * either spelling (`max_tokens` / `maxTokens`), checked, and refused with a message that says which
+ * value is wrong and what it may be.
+ */
+
+export type ReasoningEffort = 'minimal' | 'low' | 'medium' | 'high';
+
+export interface LmModelOptions {
+  temperature?: number;
+  topP?: number;
+  maxTokens?: number;
+  reasoningEffort?: ReasoningEffort;
+}
+
+export class ModelOptionError extends Error {
+  override readonly name = 'ModelOptionError';
+}
+
+const EFFORTS: readonly ReasoningEffort[] = ['minimal', 'low', 'medium', 'high'];
+
+function pick(options: Readonly<Record<string, unknown>>, ...names: string[]): [string, unknown] | undefined {
+  for (const n of names) if (options[n] !== undefined && options[n] !== null) return [n, options[n]];
+  return undefined;
+}
+
+function numberIn(entry: [string, unknown] | undefined, min: number, max: number, integer = false): number | undefined {
+  if (!entry) return undefined;
+  const [name, v] = entry;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max || (integer && !Number.isInteger(v))) {
+    throw new ModelOptionError(`The model option "${name}" is ${JSON.stringify(v)}: it must be ${integer ? 'a whole number' : 'a number'} from ${min} to ${max}.`);
+  }
+  return v;
+}
+
+export function readModelOptions(options: Readonly<Record<string, unknown>> | undefined): LmModelOptions {
+  const o = options ?? {};
+  const out: LmModelOptions = {};
+  const temperature = numberIn(pick(o, 'temperature'), 0, 2);
+  if (temperature !== undefined) out.temperature = temperature;
+  const topP = numberIn(pick(o, 'top_p', 'topP'), 0, 1);
+  if (topP !== undefined) out.topP = topP;
+  const maxTokens = numberIn(pick(o, 'max_tokens', 'maxTokens', 'max_completion_tokens', 'maxOutputTokens'), 1, 1_000_000, true);
+  if (maxTokens !== undefined) out.maxTokens = maxTokens;
+  const effort = pick(o, 'reasoning_effort', 'reasoningEffort');
+  if (effort) {
+    if (!EFFORTS.includes(effort[1] as ReasoningEffort)) {
+      throw new ModelOptionError(`The model option "${effort[0]}" is ${JSON.stringify(effort[1])}: it must be one of ${EFFORTS.join(', ')}.`);
+    }
+    out.reasoningEffort = effort[1] as ReasoningEffort;
+  }
+  return out;
+}

@@ -1,0 +1,32 @@
+/**
+ * Tool names as the service takes them (`^[a-zA-Z0-9_-]{1,64}$`): VS Code's tools, MCP ones
+ * especially, may have dots, spaces or longer names, which the service refuses with a 400. Each
+ * name gets a valid, unique stand-in for the wire, and calls coming back get their own name again.
+ */
+const VALID = /^[a-zA-Z0-9_-]{1,64}$/;
+
+export class ToolNames {
+  private readonly wireOf = new Map<string, string>();
+  private readonly nameOf = new Map<string, string>();
+
+  constructor(names: Iterable<string> = []) {
+    for (const n of names) this.wire(n);
+  }
+
+  /** The name to send for `name` (itself when valid and free). */
+  wire(name: string): string {
+    const known = this.wireOf.get(name);
+    if (known !== undefined) return known;
+    const base = VALID.test(name) ? name : name.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 64) || 'tool';
+    let wire = base;
+    for (let i = 2; this.nameOf.has(wire); i++) wire = `${base.slice(0, 64 - String(i).length - 1)}_${i}`;
+    this.wireOf.set(name, wire);
+    this.nameOf.set(wire, name);
+    return wire;
+  }
+
+  /** The tool's own name for a name the model used. */
+  original(wire: string): string {
+    return this.nameOf.get(wire) ?? wire;
+  }
+}

@@ -1,0 +1,133 @@
+/**
+ * One chat reply through the Responses API, with the same rules as the Chat Completions path:
+ * parameters the model refuses are dropped (and the reply says so), a 429 is waited out with a
+ * countdown, nothing is retried once the stream has started, and Stop keeps what arrived.
+ */
+import { ServiceError } from '../service/errors';
+import { ResponseAccumulator } from '../service/responsesStream';
+import type { ChatMessage, ResponseContentPart, ResponseInputItem, ResponseRequest } from '../service/types';
+import { waitWithCountdown } from './countdown';
+import type { ModelProfile } from './modelProfile';
+import type { RunInput, RunResult } from './chatEngine';
+
+/** The service refuses `max_output_tokens` below this. */
+const MIN_OUTPUT_TOKENS = 16;
+
+const textOf = (content: ChatMessage['content']) => (typeof content === 'string' ? content : content.map((p) => (p.type === 'text' ? p.text : '')).join(''));
+
+/** A message's content as the Responses API takes it: text as is, parts (an attached image) as input parts. */
+function responseContent(content: ChatMessage['content']): string | ResponseContentPart[] {
+  if (typeof content === 'string') return content;
+  return content.map((p): ResponseContentPart => (p.type === 'text' ? { type: 'input_text', text: p.text } : { type: 'input_image', image_url: p.image_url.url, detail: p.image_url.detail }));
+}
+
+/** System messages become `instructions`; the rest is the conversation, in order. */
+export function toResponseInput(messages: ChatMessage[]): { instructions?: string; input: ResponseInputItem[] } {
+  const system = messages.filter((m) => m.role === 'system' || m.role === 'developer').map((m) => textOf(m.content));
+  const input: ResponseInputItem[] = messages
+    .filter((m) => m.role === 'user' || m.role === 'assistant')
+    .map((m) => ({ role: m.role as 'user' | 'assistant', content: responseContent(m.content) }));
+  return { instructions: system.length ? system.join('\n\n') : undefined, input };
+}
+
+/** The conversation as input: what was said since the stored reply, or all of it. */
+function setInput(req: ResponseRequest, messages: ChatMessage[], previousResponseId?: string): void {
+  const { instructions, input } = toResponseInput(messages);
+  req.input = input;
+  if (instructions) req.instructions = instructions;
+  else delete req.instructions;
+  if (previousResponseId) req.previous_response_id = previousResponseId;
+  else delete req.previous_response_id;
+}
+
+export function buildResponseRequest(input: RunInput, profile: ModelProfile, notes: string[]): ResponseRequest {
+  const p = input.params;
+  // Stored, so that the next turn can continue from it with previous_response_id.
+  const req: ResponseRequest = { model: input.deployment, input: [], store: true };
+  if (input.continuation) setInput(req, input.continuation.messages, input.continuation.previousResponseId);
+  else setInput(req, input.messages);
+  if (p.temperature !== undefined) req.temperature = p.temperature;
+  if (p.topP !== undefined) req.top_p = p.topP;
+  if (p.maxTokens !== undefined) {
+    req.max_output_tokens = Math.max(p.maxTokens, MIN_OUTPUT_TOKENS);
+    if (p.maxTokens < MIN_OUTPUT_TOKENS) notes.push(`Max tokens raised from ${p.maxTokens} to ${MIN_OUTPUT_TOKENS}, the least the Responses API takes.`);
+  }
+  // A summary is what the panel shows of a reasoning model's thinking.
+  if (profile.reasoning) req.reasoning = { summary: 'auto', ...(p.reasoningEffort ? { effort: p.reasoningEffort } : {}) };
+  else if (p.reasoningEffort) req.reasoning = { effort: p.reasoningEffort };
+  return req;
+}
+
+/** A parameter the service refused that can be left out: drop it and say so. */
+function dropRefused(req: ResponseRequest, err: ServiceError, deployment: string, notes: string[]): boolean {
+  if (err.status !== 400) return false;
+  const param = err.param ?? '';
+  if ((param === 'temperature' || param === 'top_p') && req[param] !== undefined) {
+    delete req[param];
+    notes.push(`${param === 'temperature' ? 'Temperature' : 'Top P'} was left out: ${deployment} does not take it.`);
+    return true;
+  }
+  if (param.startsWith('reasoning') && req.reasoning) {
+    delete req.reasoning;
+    notes.push(`Reasoning settings were left out: ${deployment} does not take them.`);
+    return true;
+  }
+  return false;
+}
+
+export async function runResponses(input: RunInput, profile: ModelProfile, notes: string[]): Promise<RunResult> {
+  const request = buildResponseRequest(input, profile, notes);
+  const t0 = Date.now();
+  let rateRetries = 0;
+  for (let attempt = 0; attempt < 6; attempt++) {
+    const reply = new ResponseAccumulator();
+    const result = (stopped: boolean): RunResult => ({
+      content: reply.content,
+      usage: reply.usage,
+      model: reply.model,
+      finishReason: reply.finishReason,
+      latencyMs: Date.now() - t0,
+      stopped,
+      api: 'responses',
+      reasoningSummary: reply.reasoningSummary || undefined,
+      responseId: reply.id,
+    });
+    try {
+      await input.client.streamResponseInto(
+        request,
+        (piece) => {
+          if (piece.reasoning) input.onReasoning?.(piece.reasoning);
+          if (piece.text) input.onDelta(piece.text);
+        },
+        { signal: input.signal, retryRateLimits: false },
+        reply,
+      );
+      if (reply.status === 'failed') {
+        throw new ServiceError({ kind: 'stream', host: input.client.host, code: reply.error?.code ?? 'failed', serviceMessage: reply.error?.message ?? 'the response failed' });
+      }
+      return result(false);
+    } catch (err) {
+      if (input.signal.aborted) return result(true);
+      // Once an event has arrived the request is under way: never send it again.
+      if (!(err instanceof ServiceError) || reply.lastSequence >= 0) throw err;
+      if (dropRefused(request, err, input.deployment, notes)) continue;
+      // The service no longer has the earlier reply (deleted, expired, another resource): send it all.
+      if (request.previous_response_id && (err.param === 'previous_response_id' || err.code === 'previous_response_not_found')) {
+        setInput(request, input.messages);
+        continue;
+      }
+      const wait = err.retryAfterMs ?? 5_000;
+      if (err.status === 429 && rateRetries < 2 && wait <= (input.maxRetryWaitMs ?? 60_000)) {
+        rateRetries++;
+        try {
+          await waitWithCountdown(Math.max(wait, 1000), input.signal, input.onRetryWait);
+        } catch {
+          return result(true);
+        }
+        continue;
+      }
+      throw err;
+    }
+  }
+  throw new Error('The service kept rejecting the request parameters.');
+}

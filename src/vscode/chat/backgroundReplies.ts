@@ -1,0 +1,71 @@
+/**
+ * The chat panel's background replies: started on the Responses API with `background: true`,
+ * saved at once (queued) so a window reload picks them up again by id, followed until final with
+ * the elapsed time shown, woken early by a `response.*` webhook delivery, and cancelled by Stop.
+ */
+import { FINAL_STATUSES, Waker, followResponse, resultOf, startBackground } from '../../chat/backgroundResponse';
+import type { RunInput } from '../../chat/chatEngine';
+import type { ModelProfile } from '../../chat/modelProfile';
+import type { BackgroundStatus, ChatTurn, HostMessage } from '../../chat/protocol';
+import type { AzureOpenAIClient } from '../../service/client';
+
+export class BackgroundReplies {
+  private readonly wakers = new Map<string, Waker>();
+  private cancelCurrent: (() => Promise<unknown>) | undefined;
+
+  constructor(private readonly post: (msg: HostMessage) => void) {}
+
+  /** True when the turn is a background reply that has not finished. */
+  static pending(turn: ChatTurn | undefined): turn is ChatTurn & { responseId: string } {
+    return turn?.role === 'assistant' && !!turn.responseId && !!turn.backgroundStatus && !FINAL_STATUSES.has(turn.backgroundStatus);
+  }
+
+  /** Creates the background response; the turn carries its id and status from then on. */
+  async start(input: RunInput, profile: ModelProfile, turn: ChatTurn): Promise<void> {
+    const notes: string[] = [];
+    const r = await startBackground(input, profile, notes);
+    Object.assign(turn, { responseId: r.id, backgroundStatus: r.status, api: 'responses', model: r.model, notes: notes.length ? notes : undefined });
+  }
+
+  /** Follows the turn's response to its end and fills the turn in; false when the panel left first. */
+  async follow(client: AzureOpenAIClient, turn: ChatTurn & { responseId: string }, signal: AbortSignal): Promise<boolean> {
+    const waker = new Waker();
+    this.wakers.set(turn.responseId, waker);
+    let status: BackgroundStatus = turn.backgroundStatus ?? 'queued';
+    const tick = () => this.post({ type: 'backgroundStatus', turnId: turn.id, status, elapsedSeconds: Math.max(0, Math.round((Date.now() - turn.createdAt) / 1000)) });
+    tick();
+    const timer = setInterval(tick, 1000);
+    this.cancelCurrent = () => client.cancelResponse(turn.responseId);
+    try {
+      const r = await followResponse(client, turn.responseId, signal, (s) => {
+        if (s === status) return;
+        status = s;
+        turn.backgroundStatus = s;
+        tick();
+      }, waker);
+      if (!r) return false;
+      Object.assign(turn, resultOf(r, Date.now() - turn.createdAt), { backgroundStatus: r.status });
+      if (r.status === 'failed') {
+        const code = r.error?.code;
+        turn.error = { kind: 'stream', code, message: `The background response failed${code ? ` (${code})` : ''}: ${r.error?.message ?? 'the service gave no reason'}. Send the message again.` };
+      }
+      return true;
+    } finally {
+      clearInterval(timer);
+      this.wakers.delete(turn.responseId);
+      this.cancelCurrent = undefined;
+    }
+  }
+
+  /** A `response.*` delivery for this id arrived: look at the response now. */
+  wake(responseId: string): void {
+    this.wakers.get(responseId)?.wake();
+  }
+
+  /** Stop on a background reply cancels it on the service; false when none is being followed. */
+  async cancel(): Promise<boolean> {
+    if (!this.cancelCurrent) return false;
+    await this.cancelCurrent();
+    return true;
+  }
+}

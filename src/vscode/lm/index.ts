@@ -1,0 +1,54 @@
+/**
+ * Wires the language model provider: registers the `azure-openai` vendor (cheap: nothing is
+ * listed or loaded until VS Code asks), and keeps its models in step with the owners of
+ * connections, keys, sign-in and the deployment lists the sidebar loads.
+ */
+import * as vscode from 'vscode';
+import type { TokenCounter } from '../../chat/lm/tokenCount';
+import type { Deployment } from '../../service/types';
+import type { AuthManager } from '../auth/authManager';
+import type { ClientCache } from '../connections/clients';
+import type { ConnectionStore } from '../connections/connectionStore';
+import { LanguageModelVendor } from '../contributions';
+import type { ResourcesTree } from '../tree/resourcesTree';
+import { AzureOpenAIChatProvider } from './provider';
+import { UsageStatus } from './usageStatus';
+
+interface TokenizerBundle {
+  createO200kCounter(): TokenCounter;
+}
+
+export class LanguageModels implements vscode.Disposable {
+  readonly usage = new UsageStatus();
+  readonly provider: AzureOpenAIChatProvider;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(context: vscode.ExtensionContext, store: ConnectionStore, auth: AuthManager, clients: ClientCache, tree: ResourcesTree) {
+    this.provider = new AzureOpenAIChatProvider({
+      store,
+      auth,
+      clients,
+      usage: this.usage,
+      // The o200k tables are megabytes: their own bundle, loaded on the first count.
+      loadCounter: () => (require(context.asAbsolutePath('dist/tokenizer.js')) as TokenizerBundle).createO200kCounter(),
+    });
+    this.disposables.push(
+      this.usage,
+      this.provider,
+      vscode.lm.registerLanguageModelChatProvider(LanguageModelVendor.vendor, this.provider),
+      store.onDidChange(() => this.provider.invalidate()),
+      store.onDidChangeSecret((e) => e.kind === 'apiKey' && this.provider.invalidate(e.connectionId)),
+      // Signed in or out, account or cloud changed (the auth manager follows VS Code's sessions).
+      auth.onDidChange(() => this.provider.invalidate()),
+      tree.onDidChangeTreeData((node) => {
+        if (node?.type === 'group' && node.kind === 'deployments' && node.state.status === 'loaded') {
+          this.provider.deploymentsListed(node.connection.id, node.state.items as Deployment[]);
+        }
+      }),
+    );
+  }
+
+  dispose(): void {
+    this.disposables.forEach((d) => d.dispose());
+  }
+}

@@ -1,0 +1,187 @@
+/**
+ * Deployments in VS Code's own chat: the language model chat provider of the `azure-openai`
+ * vendor. Thin: it lists what the core's catalog offers for every connection, turns VS Code's
+ * parts into neutral messages and back, and reports usage. Requests, mapping and counting are
+ * the core's (src/chat/lm).
+ */
+import * as vscode from 'vscode';
+import { lmModelEntries, type LmModelEntry } from '../../chat/lm/catalog';
+import { runLmChat } from '../../chat/lm/lmChat';
+import type { TokenCounter } from '../../chat/lm/tokenCount';
+import type { Deployment } from '../../service/types';
+import type { AuthManager } from '../auth/authManager';
+import type { ClientCache } from '../connections/clients';
+import type { ConnectionInfo, ConnectionStore } from '../connections/connectionStore';
+import { errorText, logError } from '../log';
+import { toLmMessage, toLmToolMode, toLmTools } from './toNeutral';
+import type { UsageStatus } from './usageStatus';
+
+/** What the provider hands VS Code for each deployment (VS Code hands it back with each request). */
+export type AzureModelInformation = vscode.LanguageModelChatInformation & Pick<LmModelEntry, 'connectionId' | 'deployment' | 'model'>;
+
+/** Deployment lists are kept this long: VS Code asks for the models often. */
+const LIST_TTL_MS = 60_000;
+
+export interface ProviderDeps {
+  store: ConnectionStore;
+  auth: AuthManager;
+  clients: ClientCache;
+  usage: UsageStatus;
+  /** Loads the tokenizer bundle on the first count. */
+  loadCounter: () => TokenCounter;
+}
+
+export class AzureOpenAIChatProvider implements vscode.LanguageModelChatProvider<AzureModelInformation>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeLanguageModelChatInformation = this.changed.event;
+  private readonly lists = new Map<string, { at: number; names: string; list: Promise<Deployment[]> }>();
+  private counter?: TokenCounter;
+
+  constructor(private readonly deps: ProviderDeps) {}
+
+  /** Connections, keys or sign-in changed: list afresh and tell VS Code. */
+  invalidate(connectionId?: string): void {
+    if (connectionId) this.lists.delete(connectionId);
+    else this.lists.clear();
+    this.changed.fire();
+  }
+
+  /** The sidebar listed a connection's deployments: if they differ from what VS Code has, update it. */
+  deploymentsListed(connectionId: string, deployments: readonly Deployment[]): void {
+    const names = namesOf(deployments);
+    const known = this.lists.get(connectionId);
+    if (known?.names === names) return;
+    this.lists.set(connectionId, { at: Date.now(), names, list: Promise.resolve([...deployments]) });
+    if (known) this.changed.fire();
+  }
+
+  async provideLanguageModelChatInformation(
+    options: vscode.PrepareLanguageModelChatModelOptions,
+    token: vscode.CancellationToken,
+  ): Promise<AzureModelInformation[]> {
+    const lists = await Promise.all(
+      this.deps.store.list().map(async (conn) => {
+        if (options.silent && !(await this.signedInSilently(conn))) return [];
+        try {
+          return this.toInformation(lmModelEntries(conn, await this.deployments(conn)));
+        } catch (err) {
+          // One connection's trouble (network, expired key) must not hide the others' models.
+          if (!token.isCancellationRequested) logError(`Deployments of ${conn.label} for VS Code's chat: ${errorText(err)}`);
+          return [];
+        }
+      }),
+    );
+    return lists.flat();
+  }
+
+  private deployments(conn: ConnectionInfo): Promise<Deployment[]> {
+    const cached = this.lists.get(conn.id);
+    if (cached && Date.now() - cached.at < LIST_TTL_MS) return cached.list;
+    const list = this.deps.clients.listDeployments(conn);
+    const entry = { at: Date.now(), names: '', list };
+    this.lists.set(conn.id, entry);
+    list.then(
+      (d) => (entry.names = namesOf(d)),
+      () => this.lists.get(conn.id) === entry && this.lists.delete(conn.id),
+    );
+    return list;
+  }
+
+  /**
+   * True when the connection needs no prompt: a key, the Azure CLI or DefaultAzureCredential, or
+   * a VS Code Microsoft account that already holds a session for the resource.
+   */
+  private async signedInSilently(conn: ConnectionInfo): Promise<boolean> {
+    if (conn.auth !== 'entraId' || (conn.tokenSource ?? 'vscode') !== 'vscode') return true;
+    try {
+      const cloud = this.deps.auth.cloud();
+      const tenant = conn.tenantId ? [`VSCODE_TENANT:${conn.tenantId}`] : [];
+      const scopes = conn.armId ? [cloud.managementScope] : cloud.dataPlaneScopes.slice(0, 1);
+      return !!(await vscode.authentication.getSession(cloud.vscodeProviderId, [...scopes, ...tenant], { silent: true }));
+    } catch {
+      return false;
+    }
+  }
+
+  private toInformation(entries: LmModelEntry[]): AzureModelInformation[] {
+    return entries.map((e) => ({
+      id: e.id,
+      name: e.name,
+      family: e.family,
+      version: e.version,
+      detail: e.detail,
+      tooltip: e.tooltip,
+      maxInputTokens: e.maxInputTokens,
+      maxOutputTokens: e.maxOutputTokens,
+      capabilities: e.capabilities,
+      connectionId: e.connectionId,
+      deployment: e.deployment,
+      model: e.model,
+    }));
+  }
+
+  async provideLanguageModelChatResponse(
+    model: AzureModelInformation,
+    messages: readonly vscode.LanguageModelChatRequestMessage[],
+    options: vscode.ProvideLanguageModelChatResponseOptions,
+    progress: vscode.Progress<vscode.LanguageModelResponsePart>,
+    token: vscode.CancellationToken,
+  ): Promise<void> {
+    const conn = this.deps.store.get(model.connectionId);
+    if (!conn) {
+      throw vscode.LanguageModelError.NotFound(`The connection of "${model.name}" was removed. Pick another model, or add the connection again (Azure OpenAI: Add Connection).`);
+    }
+    const abort = new AbortController();
+    const cancelled = token.onCancellationRequested(() => abort.abort());
+    const started = Date.now();
+    try {
+      if (token.isCancellationRequested) return;
+      const client = await this.deps.clients.get(conn);
+      const result = await runLmChat({
+        client,
+        deployment: model.deployment,
+        model: model.model,
+        messages: messages.map(toLmMessage),
+        tools: toLmTools(options.tools),
+        toolMode: toLmToolMode(options.toolMode),
+        modelOptions: options.modelOptions,
+        chatOptions: { apiVersion: conn.apiVersion },
+        signal: abort.signal,
+        onText: (text) => progress.report(new vscode.LanguageModelTextPart(text)),
+        onToolCall: (call) => progress.report(new vscode.LanguageModelToolCallPart(call.callId, call.name, call.input)),
+      });
+      const how = `${result.stopped ? 'stopped' : (result.finishReason ?? 'ended')}, ${Date.now() - started} ms${result.model ? `, ${result.model}` : ''}`;
+      this.deps.usage.record(model.id, model.name, result.usage, how);
+    } catch (err) {
+      const e = toLanguageModelError(err);
+      logError(`VS Code chat request to ${model.name}: ${e.message}`);
+      throw e;
+    } finally {
+      cancelled.dispose();
+    }
+  }
+
+  async provideTokenCount(_model: AzureModelInformation, text: string | vscode.LanguageModelChatRequestMessage): Promise<number> {
+    this.counter ??= this.deps.loadCounter();
+    return typeof text === 'string' ? this.counter.text(text) : this.counter.message(toLmMessage(text));
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+}
+
+const namesOf = (deployments: readonly Deployment[]) => deployments.map((d) => `${d.name}:${d.model}`).sort().join('|');
+
+/**
+ * The consumer gets the core's message (what happened, what to do), classified where VS Code has
+ * a code for it. Recognised by shape: the service's errors may come from another bundle.
+ */
+function toLanguageModelError(err: unknown): Error {
+  const message = errorText(err);
+  const e = (err ?? {}) as { name?: string; status?: number; code?: string };
+  if (e.name === 'ReplyFilteredError' || (e.name === 'ServiceError' && e.code === 'content_filter')) return vscode.LanguageModelError.Blocked(message);
+  if (e.name === 'ServiceError' && (e.status === 401 || e.status === 403)) return vscode.LanguageModelError.NoPermissions(message);
+  if (e.name === 'ServiceError' && e.status === 404) return vscode.LanguageModelError.NotFound(message);
+  return new Error(message);
+}

@@ -1,0 +1,47 @@
+/**
+ * A reasoning model's summary of its thinking, in a collapsed section above the answer, and the
+ * notes on what the engine changed to get the reply. Both are untrusted: while streaming the summary
+ * is set as text; once finished it goes through the same sanitising Markdown renderer as replies.
+ */
+import type { Renderer } from './markdown';
+
+function reasoningSection(): HTMLDetailsElement {
+  const details = document.createElement('details');
+  details.className = 'reasoning';
+  const summary = document.createElement('summary');
+  summary.textContent = 'Reasoning';
+  const text = document.createElement('div');
+  text.className = 'reasoning-text';
+  details.append(summary, text);
+  return details;
+}
+
+/** Adds streamed summary text to a turn, creating the section above its body on the first piece. */
+export function appendReasoning(turn: Element, text: string): void {
+  let section = turn.querySelector<HTMLDetailsElement>(':scope > details.reasoning');
+  if (!section) {
+    section = reasoningSection();
+    turn.querySelector(':scope > .turn-body')?.before(section);
+  }
+  const body = section.querySelector('.reasoning-text')!;
+  body.textContent = (body.textContent ?? '') + text;
+}
+
+/** The finished turn's extras: its reasoning summary (rendered) and its notes. */
+export function addTurnExtras(turn: HTMLElement, reasoningSummary: string | undefined, notes: readonly string[] | undefined, renderer: Renderer): void {
+  if (reasoningSummary) {
+    appendReasoning(turn, '');
+    turn.querySelector('.reasoning-text')!.innerHTML = renderer.render(reasoningSummary);
+  }
+  if (notes?.length) {
+    const list = document.createElement('div');
+    list.className = 'turn-notes';
+    list.setAttribute('role', 'note');
+    for (const n of notes) {
+      const line = document.createElement('div');
+      line.textContent = n;
+      list.append(line);
+    }
+    turn.querySelector(':scope > .turn-foot')?.before(list);
+  }
+}

@@ -1,0 +1,227 @@
+import assert from 'node:assert/strict';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { runLmChat, ReplyFilteredError, type LmChatInput } from '../../src/chat/lm/lmChat';
+import type { LmMessage } from '../../src/chat/lm/messages';
+import type { CompletedToolCall } from '../../src/chat/lm/toolCalls';
+import { startEmulator, type Emulator } from '../../src/emulator/server';
+import { AzureOpenAIClient } from '../../src/service/client';
+import { eventually } from '../support/receiver';
+
+const user = (text: string): LmMessage[] => [{ role: 'user', parts: [{ type: 'text', text }] }];
+
+function collect(): { text: string[]; calls: CompletedToolCall[]; order: string[]; hooks: Pick<LmChatInput, 'onText' | 'onToolCall'> } {
+  const out = { text: [] as string[], calls: [] as CompletedToolCall[], order: [] as string[] };
+  return {
+    ...out,
+    hooks: {
+      onText: (t) => (out.text.push(t), out.order.push('text')),
+      onToolCall: (c) => (out.calls.push(c), out.order.push(`call:${c.name}`)),
+    },
+  };
+}
+
+describe('language model requests against the emulator', () => {
+  let emu: Emulator;
+  let client: AzureOpenAIClient;
+  before(async () => {
+    emu = await startEmulator({
+      config: {
+        streamTokenDelayMs: 1,
+        rateLimitWindowSeconds: 30,
+        deployments: [
+          { name: 'chat', model: 'gpt-4o', version: '2024-11-20', sku: 'Standard', capacity: 1, requestsPerMinute: 1000, tokensPerMinute: 1e7 },
+          { name: 'reasoner', model: 'o3-mini', version: '1', sku: 'Standard', capacity: 1, requestsPerMinute: 1000, tokensPerMinute: 1e7 },
+          { name: 'one-a-minute', model: 'gpt-4o', version: '1', sku: 'Standard', capacity: 1, requestsPerMinute: 1, tokensPerMinute: 1e7 },
+        ],
+      },
+    });
+    client = new AzureOpenAIClient({ endpoint: emu.url, auth: { kind: 'apiKey', apiKey: emu.apiKey } });
+  });
+  after(async () => {
+    await client.close();
+    await emu.close();
+  });
+
+  const run = (deployment: string, messages: LmMessage[], extra: Partial<LmChatInput> = {}) => {
+    const c = collect();
+    const done = runLmChat({ client, deployment, messages, signal: new AbortController().signal, ...c.hooks, ...extra });
+    return { c, done };
+  };
+
+  it('streams the reply in pieces with the usage and the model that answered', async () => {
+    const { c, done } = run('chat', user('hello provider'), { model: 'gpt-4o' });
+    const r = await done;
+    assert.ok(c.text.length > 3, 'several pieces');
+    assert.match(c.text.join(''), /You said: hello provider/);
+    assert.equal(r.model, 'gpt-4o-2024-11-20');
+    assert.equal(r.finishReason, 'stop');
+    assert.ok(r.usage && r.usage.prompt_tokens > 0 && r.usage.completion_tokens > 0);
+    assert.equal(r.stopped, false);
+  });
+
+  it('sends a reasoning model max_completion_tokens at once when the model is known, and adapts to each refusal when it is not', async () => {
+    const before = emu.stats.requests;
+    await run('reasoner', user('/long 200'), { model: 'o3-mini', modelOptions: { maxTokens: 5 } }).done;
+    assert.equal(emu.stats.requests - before, 1, 'one request');
+    const mid = emu.stats.requests;
+    const { c, done } = run('reasoner', user('/long 200'), { modelOptions: { maxTokens: 5, temperature: 0.3 } });
+    const r = await done;
+    assert.equal(r.finishReason, 'length', 'the limit was applied');
+    assert.ok(c.text.length > 0);
+    assert.equal(emu.stats.requests - mid, 3, 'refused max_tokens, then temperature, then answered');
+  });
+
+  it('cancelling ends the stream at once; the emulator sees the client go', async () => {
+    const abort = new AbortController();
+    const aborted = emu.stats.streamsAborted;
+    const c = collect();
+    const done = runLmChat({ client, deployment: 'chat', messages: user('/long 5000'), signal: abort.signal, ...c.hooks });
+    await eventually(() => c.text.length >= 5);
+    abort.abort();
+    const r = await done;
+    assert.equal(r.stopped, true);
+    const got = c.text.length;
+    await eventually(() => emu.stats.streamsAborted > aborted);
+    assert.equal(c.text.length, got, 'nothing more arrived after the cancel');
+    assert.ok(!c.text.join('').includes('[DONE]'));
+  });
+
+  it('turns refusals into messages that say what happened and what to do', async () => {
+    await assert.rejects(run('missing', user('hi')).done, /The deployment "missing" does not exist on 127\.0\.0\.1:\d+\. Check the name/);
+    await assert.rejects(run('chat', user('/filter')).done, /The content filter blocked this request \(hate, violence\)\. Rephrase/);
+    await run('one-a-minute', user('hi')).done;
+    await assert.rejects(run('one-a-minute', user('hi')).done, /Rate limit reached on 127\.0\.0\.1:\d+\. Retry in \d+ seconds?\./);
+  });
+
+  it('a reply the content filter stops part way keeps what arrived and then says so', async () => {
+    const { c, done } = run('chat', user('/filter-stream tell me'));
+    await assert.rejects(done, (e: Error) => e instanceof ReplyFilteredError && /stopped the reply of "chat" part way \(violence\)\. Rephrase/.test(e.message));
+    assert.ok(c.text.length > 0, 'the text before the filter was reported');
+  });
+});
+
+/** A loopback server scripted per test: it records each request body and answers with `reply`. */
+async function scripted(reply: (body: Record<string, unknown>, res: ServerResponse, n: number) => void): Promise<{ url: string; bodies: Record<string, unknown>[]; server: Server }> {
+  const bodies: Record<string, unknown>[] = [];
+  const server = createServer((req: IncomingMessage, res) => {
+    let text = '';
+    req.setEncoding('utf8');
+    req.on('data', (c: string) => (text += c));
+    req.on('end', () => {
+      const body = JSON.parse(text) as Record<string, unknown>;
+      bodies.push(body);
+      reply(body, res, bodies.length);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, bodies, server };
+}
+
+const frame = (choices: unknown[], usage: unknown = null) => `data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o-2024-11-20', choices, usage })}\n\n`;
+const delta = (d: unknown, finish: string | null = null) => frame([{ index: 0, delta: d, finish_reason: finish }]);
+
+describe('language model tool calls over a real stream (scripted loopback server)', () => {
+  const servers: Server[] = [];
+  after(() => servers.forEach((s) => s.close()));
+
+  it('sends the tools and the tool round trip, and reports text, then each whole call with its arguments', async () => {
+    const s = await scripted((_body, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(delta({ role: 'assistant', content: 'Checking.' }));
+      res.write(delta({ tool_calls: [{ index: 0, id: 'call_w', type: 'function', function: { name: 'weather', arguments: '' } }] }));
+      res.write(delta({ tool_calls: [{ index: 0, function: { arguments: '{"city":' } }] }));
+      res.write(delta({ tool_calls: [{ index: 1, id: 'call_t', type: 'function', function: { name: 'time', arguments: '{}' } }] }));
+      res.write(delta({ tool_calls: [{ index: 0, function: { arguments: '"Oslo"}' } }] }));
+      res.write(delta({}, 'tool_calls'));
+      res.write(frame([], { prompt_tokens: 30, completion_tokens: 12, total_tokens: 42 }));
+      res.end('data: [DONE]\n\n');
+    });
+    servers.push(s.server);
+    const client = new AzureOpenAIClient({ endpoint: s.url, auth: { kind: 'apiKey', apiKey: 'test-key' } });
+    const c = collect();
+    const history: LmMessage[] = [
+      { role: 'user', parts: [{ type: 'text', text: 'Weather?' }] },
+      { role: 'assistant', parts: [{ type: 'toolCall', callId: 'call_0', name: 'weather', input: { city: 'Rome' } }] },
+      { role: 'user', parts: [{ type: 'toolResult', callId: 'call_0', parts: [{ type: 'text', text: '18 °C' }] }] },
+    ];
+    const r = await runLmChat({
+      client,
+      deployment: 'chat',
+      model: 'gpt-4o',
+      messages: history,
+      tools: [{ name: 'weather', description: 'Weather of a city', inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } }, { name: 'time', description: 'Now' }],
+      toolMode: 'required',
+      signal: new AbortController().signal,
+      ...c.hooks,
+    });
+    await client.close();
+    assert.deepEqual(c.order, ['text', 'call:weather', 'call:time']);
+    assert.deepEqual(c.calls, [
+      { callId: 'call_w', name: 'weather', input: { city: 'Oslo' } },
+      { callId: 'call_t', name: 'time', input: {} },
+    ]);
+    assert.equal(r.finishReason, 'tool_calls');
+    assert.equal(r.usage?.total_tokens, 42);
+    const [body] = s.bodies;
+    assert.equal(body.model, 'chat');
+    assert.equal(body.stream, true);
+    assert.equal(body.tool_choice, 'required');
+    assert.deepEqual((body.tools as Array<{ function: { name: string } }>).map((t) => t.function.name), ['weather', 'time']);
+    assert.deepEqual(body.messages, [
+      { role: 'user', content: 'Weather?' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'call_0', type: 'function', function: { name: 'weather', arguments: '{"city":"Rome"}' } }] },
+      { role: 'tool', tool_call_id: 'call_0', content: '18 °C' },
+    ]);
+  });
+
+  it('a tool whose name the service would refuse travels under a stand-in and comes back under its own name', async () => {
+    const s = await scripted((_body, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(delta({ tool_calls: [{ index: 0, id: 'call_r', type: 'function', function: { name: 'mcp_fs_read', arguments: '{"path":"a.txt"}' } }] }));
+      res.end(delta({}, 'tool_calls') + 'data: [DONE]\n\n');
+    });
+    servers.push(s.server);
+    const client = new AzureOpenAIClient({ endpoint: s.url, auth: { kind: 'apiKey', apiKey: 'test-key' } });
+    const c = collect();
+    await runLmChat({ client, deployment: 'chat', messages: user('read a.txt'), tools: [{ name: 'mcp.fs/read', description: 'Reads a file' }], signal: new AbortController().signal, ...c.hooks });
+    await client.close();
+    assert.equal((s.bodies[0].tools as Array<{ function: { name: string } }>)[0].function.name, 'mcp_fs_read');
+    assert.deepEqual(c.calls, [{ callId: 'call_r', name: 'mcp.fs/read', input: { path: 'a.txt' } }]);
+  });
+
+  it('never sends the request again once a chunk has arrived, even if the stream then breaks', async () => {
+    const s = await scripted((_body, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(delta({ role: 'assistant', content: 'Half' }));
+      setTimeout(() => res.destroy(), 20);
+    });
+    servers.push(s.server);
+    const client = new AzureOpenAIClient({ endpoint: s.url, auth: { kind: 'apiKey', apiKey: 'test-key' } });
+    const c = collect();
+    await assert.rejects(runLmChat({ client, deployment: 'chat', messages: user('hi'), signal: new AbortController().signal, ...c.hooks }), /broke off|was cut|connection/i);
+    await client.close();
+    assert.deepEqual(c.text, ['Half']);
+    assert.equal(s.bodies.length, 1, 'one request only');
+  });
+
+  it('after a refused parameter (400 before any byte of a reply) sends once more without it', async () => {
+    const s = await scripted((body, res, n) => {
+      if (n === 1) {
+        res.writeHead(400, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { message: "Unsupported parameter: 'temperature'", type: 'invalid_request_error', param: 'temperature', code: 'unsupported_parameter' } }));
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(delta({ content: `temperature ${body.temperature === undefined ? 'dropped' : 'kept'}` }, 'stop') + 'data: [DONE]\n\n');
+    });
+    servers.push(s.server);
+    const client = new AzureOpenAIClient({ endpoint: s.url, auth: { kind: 'apiKey', apiKey: 'test-key' } });
+    const c = collect();
+    await runLmChat({ client, deployment: 'custom-name', messages: user('hi'), modelOptions: { temperature: 0.7 }, signal: new AbortController().signal, ...c.hooks });
+    await client.close();
+    assert.equal(s.bodies.length, 2);
+    assert.equal(s.bodies[0].temperature, 0.7);
+    assert.deepEqual(c.text, ['temperature dropped']);
+  });
+});
