@@ -1,5 +1,6 @@
 /** A conversation: its turns, settings, and the forms it is exported in. Plain data, JSON-safe. */
 import type { ChatMessage } from '../service/types';
+import { messageContent } from './attachments';
 import type { ChatParams, ChatTurn, ConversationView } from './protocol';
 
 export interface Conversation extends ConversationView {
@@ -41,7 +42,7 @@ export function requestMessages(c: Conversation): ChatMessage[] {
   if (c.params.systemPrompt.trim()) messages.push({ role: 'system', content: c.params.systemPrompt });
   for (const t of c.turns) {
     if (t.role === 'assistant' && (t.error || !t.content)) continue;
-    messages.push({ role: t.role, content: t.content });
+    messages.push({ role: t.role, content: t.role === 'user' ? messageContent(t.content, t.attachments) : t.content });
   }
   return messages;
 }
@@ -63,13 +64,21 @@ export function toMarkdown(c: Conversation): string {
   if (c.params.systemPrompt.trim()) lines.push('## System', '', c.params.systemPrompt, '');
   for (const turn of c.turns) {
     if (turn.role === 'user') {
-      lines.push('## You', '', turn.content, '');
+      lines.push('## You', '', userMarkdown(turn), '');
     } else {
       const meta = [turn.model, turn.usage ? `${turn.usage.total_tokens} tokens` : undefined, turn.latencyMs !== undefined ? `${turn.latencyMs} ms` : undefined].filter(Boolean).join(', ');
       lines.push(`## ${turn.deployment ?? 'Assistant'}${meta ? ` (${meta})` : ''}`, '', turn.error ? `> Error: ${turn.error.message}` : turn.content, '');
     }
   }
   return lines.join('\n');
+}
+
+/** A user message as exported: its text, attached text in fences, images by name. */
+function userMarkdown(turn: ChatTurn): string {
+  const content = messageContent(turn.content, turn.attachments);
+  const text = typeof content === 'string' ? content : content.map((p) => (p.type === 'text' ? p.text : '')).join('');
+  const images = (turn.attachments ?? []).filter((a) => a.kind === 'image').map((a) => `(image: ${a.name})`);
+  return [text, ...images].join('\n\n');
 }
 
 export function toJson(c: Conversation): string {

@@ -37,6 +37,29 @@ export interface ChatErrorInfo {
   retryAfterMs?: number;
 }
 
+/** Context attached to a user message. */
+export interface Attachment {
+  id: string;
+  kind: 'selection' | 'file' | 'image';
+  /** What its chip shows: the file's name, with the lines of a selection. */
+  name: string;
+  /** A selection's or file's text. */
+  text?: string;
+  /** The editor's language id, for the fence. */
+  language?: string;
+  /** An image, as a data: URL. */
+  dataUrl?: string;
+}
+
+/** An attachment as the composer shows it, before sending: no contents. */
+export interface AttachmentChip {
+  id: string;
+  kind: Attachment['kind'];
+  name: string;
+  /** About what it adds to the prompt (for the context meter). */
+  tokens?: number;
+}
+
 export interface ChatTurn {
   id: string;
   role: 'user' | 'assistant';
@@ -50,6 +73,10 @@ export interface ChatTurn {
   error?: ChatErrorInfo;
   /** The reply was stopped by the user. */
   stopped?: boolean;
+  /** `usage` was counted locally (the stream ended before the service's figures). */
+  usageEstimated?: boolean;
+  /** A user message's attached context. */
+  attachments?: Attachment[];
   /** The API that answered. */
   api?: ChatApi;
   /** A reasoning model's summary of its thinking (Responses API), shown apart from the answer. */
@@ -72,6 +99,9 @@ export interface DeploymentOption {
   connectionLabel: string;
   deployment: string;
   model?: string;
+  modelVersion?: string;
+  /** The SKU where the listing tells it (Resource Manager does; the data plane lists a scale type instead). */
+  sku?: string;
 }
 
 export interface ConversationView {
@@ -95,7 +125,10 @@ export type HostMessage =
   | { type: 'backgroundStatus'; turnId: string; status: BackgroundStatus; elapsedSeconds: number }
   | { type: 'turnFinished'; turn: ChatTurn }
   | { type: 'retryCountdown'; turnId: string; seconds: number }
-  | { type: 'restoreDraft'; text: string };
+  /** After a failed request: the user's message back in the box, to edit and send again in place of `turnId`. */
+  | { type: 'restoreDraft'; text: string; turnId?: string }
+  /** What the next message will carry; `imageInput`: whether this deployment's model takes images. */
+  | { type: 'attachments'; items: AttachmentChip[]; imageInput: boolean };
 
 /** Webview → extension. */
 export type ViewMessage =
@@ -110,7 +143,13 @@ export type ViewMessage =
   | { type: 'insertCode'; code: string }
   | { type: 'openLink'; href: string }
   | { type: 'export'; format: 'markdown' | 'json' }
-  | { type: 'clear' };
+  | { type: 'clear' }
+  /** Sends `text` in place of the user's message `turnId`: the turns from there on are replaced. */
+  | { type: 'editFrom'; turnId: string; text: string }
+  /** Copies a message's text (a reply as its Markdown source). */
+  | { type: 'copyTurn'; turnId: string }
+  | { type: 'attach'; kind: Attachment['kind'] }
+  | { type: 'removeAttachment'; id: string };
 
 const MAX_TEXT = 1_000_000;
 
@@ -184,6 +223,14 @@ export function parseViewMessage(v: unknown): ViewMessage | undefined {
       const params = parseParams(v.params);
       return params ? { type: 'setParams', params } : undefined;
     }
+    case 'copyTurn':
+      return isStr(v.turnId, 200) ? { type: 'copyTurn', turnId: v.turnId } : undefined;
+    case 'attach':
+      return v.kind === 'selection' || v.kind === 'file' || v.kind === 'image' ? { type: 'attach', kind: v.kind } : undefined;
+    case 'removeAttachment':
+      return isStr(v.id, 200) ? { type: 'removeAttachment', id: v.id } : undefined;
+    case 'editFrom':
+      return isStr(v.turnId, 200) && isStr(v.text) && v.text.trim() ? { type: 'editFrom', turnId: v.turnId, text: v.text } : undefined;
   }
   return undefined;
 }
@@ -233,8 +280,13 @@ export function parseHostMessage(v: unknown): HostMessage | undefined {
         : undefined;
     case 'retryCountdown':
       return isStr(v.turnId, 200) && isNum(v.seconds) ? { type: 'retryCountdown', turnId: v.turnId, seconds: v.seconds } : undefined;
+    case 'attachments': {
+      const ok = Array.isArray(v.items) && v.items.every((a) => isObj(a) && isStr(a.id, 200) && isStr(a.name, 1000) && (a.kind === 'selection' || a.kind === 'file' || a.kind === 'image'));
+      return ok ? { type: 'attachments', items: v.items as AttachmentChip[], imageInput: v.imageInput === true } : undefined;
+    }
     case 'restoreDraft':
-      return isStr(v.text) ? { type: 'restoreDraft', text: v.text } : undefined;
+      if (!isStr(v.text) || (v.turnId !== undefined && !isStr(v.turnId, 200))) return undefined;
+      return v.turnId === undefined ? { type: 'restoreDraft', text: v.text } : { type: 'restoreDraft', text: v.text, turnId: v.turnId };
   }
   return undefined;
 }

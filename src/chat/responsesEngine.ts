@@ -5,18 +5,26 @@
  */
 import { ServiceError } from '../service/errors';
 import { ResponseAccumulator } from '../service/responsesStream';
-import type { ChatMessage, ResponseInputItem, ResponseRequest } from '../service/types';
+import type { ChatMessage, ResponseContentPart, ResponseInputItem, ResponseRequest } from '../service/types';
 import { RateLimitWaits } from './countdown';
 import type { ModelProfile } from './modelProfile';
 import { adaptNoting, adaptResponseAfterRefusal, setOutputLimit } from './paramAdaptation';
 import type { RunInput, RunResult } from './chatEngine';
 
+const textOf = (content: ChatMessage['content']) => (typeof content === 'string' ? content : content.map((p) => (p.type === 'text' ? p.text : '')).join(''));
+
+/** A message's content as the Responses API takes it: text as is, parts (an attached image) as input parts. */
+function responseContent(content: ChatMessage['content']): string | ResponseContentPart[] {
+  if (typeof content === 'string') return content;
+  return content.map((p): ResponseContentPart => (p.type === 'text' ? { type: 'input_text', text: p.text } : { type: 'input_image', image_url: p.image_url.url, detail: p.image_url.detail }));
+}
+
 /** System messages become `instructions`; the rest is the conversation, in order. */
 export function toResponseInput(messages: ChatMessage[]): { instructions?: string; input: ResponseInputItem[] } {
-  const system = messages.filter((m) => m.role === 'system' || m.role === 'developer').map((m) => m.content);
+  const system = messages.filter((m) => m.role === 'system' || m.role === 'developer').map((m) => textOf(m.content));
   const input: ResponseInputItem[] = messages
     .filter((m) => m.role === 'user' || m.role === 'assistant')
-    .map((m) => ({ role: m.role as 'user' | 'assistant', content: m.content }));
+    .map((m) => ({ role: m.role as 'user' | 'assistant', content: responseContent(m.content) }));
   return { instructions: system.length ? system.join('\n\n') : undefined, input };
 }
 

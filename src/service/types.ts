@@ -2,9 +2,10 @@
 
 export type ChatRole = 'system' | 'user' | 'assistant' | 'developer' | 'tool';
 
+/** A message; a user's may carry image parts (for models that take images). */
 export interface ChatMessage {
   role: ChatRole;
-  content: string;
+  content: string | ChatContentPart[];
 }
 
 /** A part of a user message: text, or an image as a `data:` URL (or https URL). */

@@ -4,6 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { createConversation, type Conversation } from '../../chat/conversation';
+import { connectionName } from '../../chat/naming';
 import type { DeploymentOption } from '../../chat/protocol';
 import type { ClientCache } from '../connections/clients';
 import type { ConnectionInfo, ConnectionStore } from '../connections/connectionStore';
@@ -30,6 +31,8 @@ function newPanel(title: string): vscode.WebviewPanel {
 export class ChatManager implements vscode.Disposable {
   readonly conversations: ConversationStore;
   private readonly panels = new Map<string, ChatPanel>();
+  /** The chat panel the user used last (title-bar commands and Ask About Selection act on it). */
+  private lastActive: ChatPanel | undefined;
   private readonly disposables: vscode.Disposable[] = [];
   private deploymentCache: { at: number; list: Promise<DeploymentOption[]> } | undefined;
 
@@ -69,6 +72,12 @@ export class ChatManager implements vscode.Disposable {
     return this.panels.get(conversationId);
   }
 
+  /** The active chat panel, else the one used last while it is open. */
+  active(): ChatPanel | undefined {
+    for (const p of this.panels.values()) if (p.panel.active) return p;
+    return this.lastActive;
+  }
+
   /** Deployments of every connection, for the picker (cached for a minute). */
   deployments(): Promise<DeploymentOption[]> {
     if (this.deploymentCache && Date.now() - this.deploymentCache.at < 60_000) return this.deploymentCache.list;
@@ -76,7 +85,15 @@ export class ChatManager implements vscode.Disposable {
       this.connections.list().map(async (conn) => {
         try {
           const list = await this.clients.listDeployments(conn);
-          return list.map((d) => ({ connectionId: conn.id, connectionLabel: conn.label, deployment: d.name, model: d.model }));
+          return list.map((d) => ({
+            connectionId: conn.id,
+            connectionLabel: connectionName(conn),
+            deployment: d.name,
+            model: d.model,
+            modelVersion: d.modelVersion,
+            // The data plane's "scale type" (standard, manual) is not a SKU.
+            sku: d.source === 'data-plane' ? undefined : d.sku,
+          }));
         } catch (err) {
           logError(`Deployments of ${conn.label} for the chat picker: ${(err as Error).message}`);
           return [];
@@ -96,13 +113,25 @@ export class ChatManager implements vscode.Disposable {
       deployments: () => this.deployments(),
     });
     this.panels.set(conversation.id, chat);
-    chat.onDidClose(() => this.panels.delete(conversation.id));
+    this.lastActive = chat;
+    chat.onDidClose(() => {
+      this.panels.delete(conversation.id);
+      if (this.lastActive === chat) this.lastActive = undefined;
+    });
+    panel.onDidChangeViewState((e) => {
+      if (e.webviewPanel.active) this.lastActive = chat;
+    });
     return chat;
   }
 
   /** A new conversation with a deployment, in a new panel. */
   async open(conn: ConnectionInfo, deployment: string): Promise<ChatPanel> {
-    const conversation = createConversation({ connectionId: conn.id, connectionLabel: conn.label, deployment, params: { apiVersion: conn.apiVersion } });
+    const conversation = createConversation({
+      connectionId: conn.id,
+      connectionLabel: connectionName(conn),
+      deployment,
+      params: { apiVersion: conn.apiVersion },
+    });
     await this.conversations.save(conversation);
     return this.attach(newPanel(conversation.title), conversation);
   }

@@ -5,16 +5,20 @@
  */
 import * as vscode from 'vscode';
 import type { RunInput } from '../../chat/chatEngine';
+import { attachmentTokens } from '../../chat/attachments';
 import { modelProfile } from '../../chat/modelProfile';
+import { chatTitle, connectionName } from '../../chat/naming';
+import { estimateUsage } from '../../chat/tokenEstimate';
 import type { AzureOpenAIClient } from '../../service/client';
 import { loadNetwork } from '../bundles';
 import { BackgroundReplies } from './backgroundReplies';
 import { continuationOf } from '../../chat/continuation';
-import { newId, requestMessages, titleFrom, toJson, toMarkdown, type Conversation } from '../../chat/conversation';
-import { isSafeLink, parseViewMessage, type ChatTurn, type DeploymentOption, type HostMessage, type ViewMessage } from '../../chat/protocol';
+import { newId, requestMessages, toJson, toMarkdown, type Conversation } from '../../chat/conversation';
+import { isSafeLink, parseViewMessage, type Attachment, type ChatTurn, type DeploymentOption, type HostMessage, type ViewMessage } from '../../chat/protocol';
 import type { ClientCache } from '../connections/clients';
 import type { ConnectionStore } from '../connections/connectionStore';
 import { logError, logInfo, redact } from '../log';
+import { fileAttachment, imageAttachment, pickFile, selectionAttachment } from './attachContext';
 import { chatHtml } from './chatHtml';
 import type { ConversationStore } from './conversationStore';
 
@@ -61,6 +65,8 @@ export class ChatPanel implements vscode.Disposable {
   }
 
   private disposed = false;
+  /** What the next message will carry; shown as chips in the composer. */
+  private pending: Attachment[] = [];
 
   private post(msg: HostMessage): void {
     if (this.disposed) return;
@@ -98,8 +104,19 @@ export class ChatPanel implements vscode.Disposable {
       case 'ready':
         this.post({ type: 'init', conversation: this.conversation, deployments: [], busy: this.busy });
         void this.deps.deployments().then((deployments) => this.post({ type: 'deployments', deployments }));
+        await this.postAttachments();
         this.resumeBackground();
         return;
+      case 'attach':
+        if (msg.kind === 'selection') return this.attach(selectionAttachment(vscode.window.activeTextEditor));
+        {
+          const uri = await pickFile(msg.kind === 'image');
+          if (uri) await this.attachUri(uri, msg.kind);
+        }
+        return;
+      case 'removeAttachment':
+        this.pending = this.pending.filter((a) => a.id !== msg.id);
+        return this.postAttachments();
       case 'send':
         return this.send(msg.text);
       case 'stop':
@@ -110,12 +127,17 @@ export class ChatPanel implements vscode.Disposable {
         return this.regenerate();
       case 'editLast':
         return this.editLast(msg.text);
+      case 'editFrom':
+        return this.editFrom(msg.turnId, msg.text);
       case 'setDeployment': {
         const conn = this.deps.connections.get(msg.connectionId);
         if (!conn) throw new Error('That connection no longer exists.');
-        Object.assign(this.conversation, { connectionId: conn.id, connectionLabel: conn.label, deployment: msg.deployment });
+        Object.assign(this.conversation, { connectionId: conn.id, connectionLabel: connectionName(conn), deployment: msg.deployment });
         await this.save();
         this.post({ type: 'conversation', conversation: this.conversation });
+        // A model that takes no images cannot be sent the ones attached.
+        if (!(await this.takesImages())) this.pending = this.pending.filter((a) => a.kind !== 'image');
+        await this.postAttachments();
         return;
       }
       case 'setParams':
@@ -125,6 +147,11 @@ export class ChatPanel implements vscode.Disposable {
       case 'copyCode':
         await vscode.env.clipboard.writeText(msg.code);
         return;
+      case 'copyTurn': {
+        const turn = this.conversation.turns.find((t) => t.id === msg.turnId);
+        if (turn) await vscode.env.clipboard.writeText(turn.content);
+        return;
+      }
       case 'insertCode':
         return this.insert(msg.code);
       case 'openLink':
@@ -135,21 +162,60 @@ export class ChatPanel implements vscode.Disposable {
         await this.export(msg.format);
         return;
       case 'clear':
-        this.run?.abort();
-        await this.idle();
-        this.conversation.turns = [];
-        await this.save();
-        this.post({ type: 'conversation', conversation: this.conversation });
-        return;
+        return this.clear();
     }
+  }
+
+  /** The model behind the conversation's deployment, as the listing or the last reply names it. */
+  private async model(): Promise<string> {
+    const c = this.conversation;
+    const listed = (await this.deps.deployments().catch(() => [])).find((d) => d.connectionId === c.connectionId && d.deployment === c.deployment);
+    return listed?.model ?? c.turns.findLast((t) => t.model)?.model ?? c.deployment;
+  }
+
+  private async takesImages(): Promise<boolean> {
+    return modelProfile(await this.model()).imageInput;
+  }
+
+  private async postAttachments(): Promise<void> {
+    const items = this.pending.map((a) => ({ id: a.id, kind: a.kind, name: a.name, tokens: attachmentTokens([a]) }));
+    this.post({ type: 'attachments', items, imageInput: await this.takesImages() });
+  }
+
+  /** Adds context to the next message. */
+  async attach(attachment: Attachment): Promise<void> {
+    if (attachment.kind === 'image' && !(await this.takesImages())) {
+      throw new Error(`${await this.model()} does not take images. Pick a deployment of a model that does (gpt-4o, gpt-4.1, o3…).`);
+    }
+    this.pending.push(attachment);
+    await this.postAttachments();
+  }
+
+  /** Adds a file, or an image, to the next message. */
+  async attachUri(uri: vscode.Uri, kind: 'file' | 'image'): Promise<void> {
+    await this.attach(kind === 'image' ? await imageAttachment(uri) : await fileAttachment(uri));
+  }
+
+  /** Stops any reply and empties the conversation (its settings stay). */
+  async clear(): Promise<void> {
+    this.run?.abort();
+    await this.idle();
+    this.conversation.turns = [];
+    await this.save();
+    this.post({ type: 'conversation', conversation: this.conversation });
   }
 
   async send(text: string): Promise<void> {
     if (this.busy) return;
     const turn: ChatTurn = { id: newId('t_'), role: 'user', content: text, createdAt: Date.now() };
+    if (this.pending.length) {
+      turn.attachments = this.pending;
+      this.pending = [];
+      void this.postAttachments();
+    }
     this.conversation.turns.push(turn);
     if (this.conversation.turns.filter((t) => t.role === 'user').length === 1) {
-      this.conversation.title = titleFrom(text);
+      this.conversation.title = chatTitle(text, this.conversation.title);
       this.panel.title = this.conversation.title;
     }
     await this.save();
@@ -174,6 +240,17 @@ export class ChatPanel implements vscode.Disposable {
     while (i >= 0 && turns[i].role !== 'user') i--;
     if (i < 0) return this.send(text);
     turns.splice(i);
+    await this.save();
+    this.post({ type: 'conversation', conversation: this.conversation });
+    await this.send(text);
+  }
+
+  /** Replaces the user's message `turnId` and everything after it, then sends `text`. */
+  private async editFrom(turnId: string, text: string): Promise<void> {
+    if (this.busy) return;
+    const i = this.conversation.turns.findIndex((t) => t.id === turnId && t.role === 'user');
+    if (i < 0) throw new Error('That message is no longer in the conversation.');
+    this.conversation.turns.splice(i);
     await this.save();
     this.post({ type: 'conversation', conversation: this.conversation });
     await this.send(text);
@@ -209,6 +286,8 @@ export class ChatPanel implements vscode.Disposable {
       }
       const { stopped, ...result } = await loadNetwork().runChat(input);
       Object.assign(turn, result, { stopped: stopped || undefined });
+      // Stopped before the service sent its figures: count locally, and say so.
+      if (!result.usage && stopped) Object.assign(turn, { usage: estimateUsage(input.messages, turn.content), usageEstimated: true });
       return true;
     });
   }
@@ -250,6 +329,9 @@ export class ChatPanel implements vscode.Disposable {
       if (!c.turns.includes(turn)) c.turns.push(turn);
       await this.save();
       this.post({ type: 'turnFinished', turn });
+      // A failed request gives the message back to the composer, to fix and send again.
+      const asked = c.turns.at(-2);
+      if (turn.error && asked?.role === 'user') this.post({ type: 'restoreDraft', text: asked.content, turnId: asked.id });
     })();
     return this.running;
   }

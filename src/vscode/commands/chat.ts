@@ -1,5 +1,7 @@
 /** Open a chat with a deployment; reopen, export or delete saved conversations. */
 import * as vscode from 'vscode';
+import { deploymentDetails } from '../../chat/naming';
+import { selectionAttachment } from '../chat/attachContext';
 import type { ChatManager } from '../chat/chatManager';
 import { DeploymentNode } from '../tree/nodes';
 import type { Services } from '../services';
@@ -24,7 +26,7 @@ async function pickDeployment(s: Services, arg: unknown): Promise<{ connectionId
     return undefined;
   }
   const pick = await vscode.window.showQuickPick(
-    options.map((o) => ({ label: o.deployment, description: o.model && o.model !== o.deployment ? o.model : undefined, detail: o.connectionLabel, option: o })),
+    options.map((o) => ({ label: o.deployment, description: deploymentDetails(o) || undefined, detail: o.connectionLabel, option: o })),
     { title: 'Chat with a deployment', placeHolder: 'Choose a deployment', matchOnDetail: true },
   );
   return pick && { connectionId: pick.option.connectionId, deployment: pick.option.deployment };
@@ -81,4 +83,39 @@ export async function deleteConversation(s: Services, arg: unknown) {
   }
   await s.chat.delete(id);
   return true;
+}
+
+/** The chat a title-bar button belongs to: the one named, else the active chat panel. */
+function activeChat(s: Services, arg: unknown) {
+  const id = (arg as { conversationId?: unknown } | undefined)?.conversationId;
+  const panel = typeof id === 'string' ? s.chat.panel(id) : s.chat.active();
+  if (!panel) throw new Error('No chat panel is open. Open one from a deployment in the Azure OpenAI view.');
+  return panel;
+}
+
+export async function exportActiveChat(s: Services, arg: unknown, format: 'markdown' | 'json') {
+  return (await activeChat(s, arg).export(format)).getText();
+}
+
+export async function clearActiveChat(s: Services, arg: unknown) {
+  await activeChat(s, arg).clear();
+  return true;
+}
+
+/**
+ * The editor's selection, attached to the chat panel used last (or a new chat with a deployment
+ * the user picks), which comes to the front for the question.
+ */
+export async function askAboutSelection(s: Services, arg: unknown) {
+  const attachment = selectionAttachment(vscode.window.activeTextEditor);
+  let panel = s.chat.active();
+  if (!panel) {
+    const opened = await openChat(s, arg);
+    if (!opened) return undefined;
+    panel = s.chat.panel(opened.conversationId);
+  }
+  if (!panel) return undefined;
+  panel.panel.reveal(undefined, false);
+  await panel.attach(attachment);
+  return { conversationId: panel.conversation.id, attached: attachment.name };
 }

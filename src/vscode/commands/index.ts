@@ -9,7 +9,7 @@ import { log } from '../log';
 import type { Services } from '../services';
 import { GroupNode, type TreeNode } from '../tree/nodes';
 import { addConnectionFromAzure } from './azure';
-import { deleteConversation, exportConversation, openChat, openConversation } from './chat';
+import { askAboutSelection, clearActiveChat, deleteConversation, exportActiveChat, exportConversation, openChat, openConversation } from './chat';
 import { addConnection, editConnection, removeConnection, testConnection, type AddConnectionArgs } from './connections';
 import { startLocalEmulator, stopLocalEmulator } from './emulator';
 import { importFromEnvironment } from './environment';
@@ -49,6 +49,10 @@ export function registerCommands(s: Services): vscode.Disposable[] {
     command(Commands.openConversation, 'Could not open the conversation', (arg) => openConversation(s, arg)),
     command(Commands.exportConversation, 'Could not export the conversation', (arg) => exportConversation(s, arg)),
     command(Commands.deleteConversation, 'Could not delete the conversation', (arg) => deleteConversation(s, arg)),
+    command(Commands.exportChatMarkdown, 'Could not export the chat', (arg) => exportActiveChat(s, arg, 'markdown')),
+    command(Commands.exportChatJson, 'Could not export the chat', (arg) => exportActiveChat(s, arg, 'json')),
+    command(Commands.clearChat, 'Could not clear the chat', (arg) => clearActiveChat(s, arg)),
+    command(Commands.askAboutSelection, 'Could not attach the selection', (arg) => askAboutSelection(s, arg)),
     // The webhook listener
     command(Commands.startListening, 'Could not start listening', (arg) => startListening(s, arg)),
     command(Commands.stopListening, 'Could not stop listening', (arg) => stopListening(s, arg)),

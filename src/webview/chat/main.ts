@@ -3,12 +3,15 @@
  * everything it receives, and never sees a key or token.
  */
 import { totals } from '../../chat/conversation';
-import { parseHostMessage, type ChatTurn, type ConversationView, type DeploymentOption, type HostMessage, type ViewMessage } from '../../chat/protocol';
+import { parseHostMessage, type AttachmentChip, type ChatTurn, type ConversationView, type DeploymentOption, type HostMessage, type ViewMessage } from '../../chat/protocol';
 import { createRenderer } from './markdown';
 import { $, PARAM_FIELDS, readParams, renderDeployments, renderSettings } from './settingsForm';
+import { contextUse, describeUse } from './contextMeter';
+import { FollowScroll } from './follow';
 import { appendReasoning } from './reasoningView';
 import { StreamView } from './streamView';
-import { actionBar, turnElement } from './turnView';
+import { ReplyProgress } from './replyProgress';
+import { emptyState, turnElement } from './turnView';
 
 interface VsCodeApi {
   postMessage(msg: unknown): void;
@@ -29,12 +32,61 @@ const deploymentSelect = $<HTMLSelectElement>('deployment');
 const totalsEl = $<HTMLSpanElement>('totals');
 const statusEl = $<HTMLDivElement>('status');
 const editBanner = $<HTMLDivElement>('edit-banner');
+const announcer = $<HTMLDivElement>('announcer');
+const follow = new FollowScroll(log, $<HTMLButtonElement>('jump-latest'), (text) => (announcer.textContent = text));
 
 let conversation: ConversationView | undefined;
 let deployments: DeploymentOption[] = [];
 let busy = false;
-let editing = false;
+/** The user message being edited: Enter sends the box in its place. */
+let editingTurnId: string | undefined;
+/** The text a failed request gave back (cleared again when the user retries instead). */
+let restoredDraft: string | undefined;
 const streams = new Map<string, StreamView>();
+const progress = new Map<string, ReplyProgress>();
+const chipsEl = $<HTMLDivElement>('chips');
+const contextEl = $<HTMLSpanElement>('context');
+let chips: AttachmentChip[] = [];
+let contextLevel = 'ok';
+
+function updateContext(): void {
+  if (!conversation) return;
+  const attached = chips.reduce((n, c) => n + (c.tokens ?? 0), 0);
+  const { text, level, detail } = describeUse(contextUse(conversation, deployments, input.value, attached));
+  contextEl.textContent = text;
+  contextEl.title = detail;
+  contextEl.setAttribute('aria-label', detail);
+  contextEl.className = `context-meter ${level}`;
+  // Said once when the level changes, not at every keystroke.
+  if (level !== contextLevel && level !== 'ok') announcer.textContent = detail;
+  contextLevel = level;
+}
+
+function renderChips(items: AttachmentChip[]): void {
+  chips = items;
+  chipsEl.hidden = items.length === 0;
+  chipsEl.replaceChildren(
+    ...items.map((a) => {
+      const chip = document.createElement('span');
+      chip.className = 'chip';
+      chip.setAttribute('role', 'listitem');
+      const icon = a.kind === 'image' ? 'file-media' : a.kind === 'file' ? 'file' : 'list-selection';
+      chip.innerHTML = `<span class="codicon codicon-${icon}" aria-hidden="true"></span><span class="chip-name"></span>`;
+      chip.querySelector('.chip-name')!.textContent = a.name;
+      const remove = document.createElement('button');
+      remove.type = 'button';
+      remove.className = 'tool';
+      remove.dataset.action = 'remove-attachment';
+      remove.dataset.id = a.id;
+      remove.setAttribute('aria-label', `Remove ${a.name}`);
+      remove.title = 'Remove';
+      remove.innerHTML = '<span class="codicon codicon-close" aria-hidden="true"></span>';
+      chip.append(remove);
+      return chip;
+    }),
+  );
+  updateContext();
+}
 
 function setBusy(value: boolean): void {
   busy = value;
@@ -49,51 +101,29 @@ function updateTotals(): void {
   if (!conversation) return;
   const t = totals(conversation);
   totalsEl.textContent = t.total > 0 ? `${t.total} tokens (${t.prompt} prompt, ${t.completion} completion)` : '';
-}
-
-function renderActions(): void {
-  for (const old of log.querySelectorAll('.turn-actions')) old.remove();
-  if (!conversation || busy) return;
-  const turns = conversation.turns;
-  const lastUser = [...turns].reverse().find((t) => t.role === 'user');
-  const last = turns.at(-1);
-  if (last?.role === 'assistant' && !last.error) log.querySelector(`[data-turn-id="${last.id}"]`)?.append(actionBar('regenerate'));
-  if (lastUser) log.querySelector(`[data-turn-id="${lastUser.id}"]`)?.append(actionBar('edit'));
+  totalsEl.title = totalsEl.textContent;
 }
 
 /** A turn's element, named after the conversation's deployment when the turn does not say. */
-const elementOf = (t: ChatTurn) => turnElement(t, conversation?.deployment ?? 'Assistant', renderer);
+function elementOf(t: ChatTurn): HTMLElement {
+  const turns = conversation?.turns ?? [];
+  const at = turns.findIndex((x) => x.id === t.id);
+  const asked = (at < 0 ? turns : turns.slice(0, at)).findLast((x) => x.role === 'user');
+  return turnElement(t, conversation?.deployment ?? 'Assistant', renderer, asked?.id);
+}
 
 function renderConversation(): void {
   if (!conversation) return;
   streams.clear();
+  for (const p of progress.values()) p.stop();
+  progress.clear();
   log.replaceChildren(...conversation.turns.map(elementOf));
-  if (conversation.turns.length === 0) {
-    const empty = document.createElement('p');
-    empty.className = 'empty';
-    empty.textContent = `Ask ${conversation.deployment} anything. Enter sends, Shift+Enter starts a new line.`;
-    log.append(empty);
-  }
-  renderActions();
+  if (conversation.turns.length === 0) log.append(emptyState(conversation.deployment));
   updateTotals();
   renderSettings(conversation.params);
   document.title = conversation.title;
-  log.scrollTop = log.scrollHeight;
-}
-
-function stickToBottom(): void {
-  if (log.scrollHeight - log.scrollTop - log.clientHeight < 120) log.scrollTop = log.scrollHeight;
-}
-
-/** At most one scroll per frame while a reply streams (each one reads layout). */
-let scrollScheduled = false;
-function stickToBottomNextFrame(): void {
-  if (scrollScheduled) return;
-  scrollScheduled = true;
-  requestAnimationFrame(() => {
-    scrollScheduled = false;
-    stickToBottom();
-  });
+  updateContext();
+  follow.toEnd();
 }
 
 function handle(msg: HostMessage): void {
@@ -114,6 +144,11 @@ function handle(msg: HostMessage): void {
     case 'deployments':
       deployments = msg.deployments;
       renderDeployments(deploymentSelect, deployments, conversation);
+      updateContext();
+      break;
+    case 'attachments':
+      $<HTMLButtonElement>('attach-image').hidden = !msg.imageInput;
+      renderChips(msg.items);
       break;
     case 'turnStarted': {
       if (!conversation) return;
@@ -121,28 +156,32 @@ function handle(msg: HostMessage): void {
       if (msg.turn.role === 'user') {
         conversation.turns.push(msg.turn);
         log.append(elementOf(msg.turn));
+        // The user just sent this: show it and what follows, wherever they had scrolled.
+        follow.toEnd();
       } else {
         conversation.turns.push(msg.turn);
         const el = elementOf(msg.turn);
         el.classList.add('streaming');
         log.append(el);
         streams.set(msg.turn.id, new StreamView(el.querySelector('.turn-body')!, renderer));
+        progress.set(msg.turn.id, new ReplyProgress(el.querySelector('.turn-foot')!));
         setBusy(true);
       }
-      renderActions();
-      stickToBottom();
+      updateContext();
+      follow.contentChanged();
       break;
     }
     case 'delta': {
       streams.get(msg.turnId)?.append(msg.text);
+      progress.get(msg.turnId)?.add(msg.text);
       statusEl.textContent = '';
-      stickToBottomNextFrame();
+      follow.contentChangedNextFrame();
       break;
     }
     case 'reasoningDelta': {
       const el = log.querySelector(`[data-turn-id="${CSS.escape(msg.turnId)}"]`);
       if (el) appendReasoning(el, msg.text);
-      stickToBottomNextFrame();
+      follow.contentChangedNextFrame();
       break;
     }
     case 'backgroundStatus':
@@ -158,6 +197,8 @@ function handle(msg: HostMessage): void {
       const old = log.querySelector(`[data-turn-id="${msg.turn.id}"]`);
       const stream = streams.get(msg.turn.id);
       streams.delete(msg.turn.id);
+      progress.get(msg.turn.id)?.stop();
+      progress.delete(msg.turn.id);
       const el = elementOf({ ...msg.turn, content: '' });
       const body = el.querySelector<HTMLElement>('.turn-body')!;
       statusEl.textContent = '';
@@ -171,13 +212,16 @@ function handle(msg: HostMessage): void {
       }
       old?.replaceWith(el);
       setBusy(false);
-      renderActions();
       updateTotals();
-      stickToBottom();
+      updateContext();
+      follow.contentChanged();
       break;
     }
     case 'restoreDraft':
-      if (!input.value.trim()) input.value = msg.text;
+      if (input.value.trim()) break;
+      input.value = msg.text;
+      restoredDraft = msg.text;
+      if (msg.turnId) startEditing(msg.turnId, 'Your message is back in the box: edit it and press Enter to send it in place of the failed one, or Escape to leave it.');
       break;
   }
 }
@@ -187,30 +231,51 @@ window.addEventListener('message', (event) => {
   if (msg) handle(msg);
 });
 
+function startEditing(turnId: string, banner: string): void {
+  editingTurnId = turnId;
+  editBanner.textContent = banner;
+  editBanner.hidden = false;
+  log.querySelector('.turn.editing')?.classList.remove('editing');
+  log.querySelector(`[data-turn-id="${CSS.escape(turnId)}"]`)?.classList.add('editing');
+}
+
+function stopEditing(): void {
+  editingTurnId = undefined;
+  restoredDraft = undefined;
+  editBanner.hidden = true;
+  log.querySelector('.turn.editing')?.classList.remove('editing');
+}
+
+/** Puts a user message into the box to edit; sending replaces it and everything after it. */
+function editTurn(turnId: string): void {
+  const turn = conversation?.turns.find((t) => t.id === turnId && t.role === 'user');
+  if (!turn || busy) return;
+  startEditing(turnId, 'Editing a message: Enter sends it, and the conversation continues from there. Escape cancels.');
+  input.value = turn.content;
+  input.focus();
+}
+
 function submit(): void {
   const text = input.value;
   if (!text.trim() || busy) return;
-  if (editing) {
-    post({ type: 'editLast', text });
-    editing = false;
-    editBanner.hidden = true;
-  } else {
-    post({ type: 'send', text });
-  }
+  if (editingTurnId && conversation?.turns.some((t) => t.id === editingTurnId)) post({ type: 'editFrom', turnId: editingTurnId, text });
+  else post({ type: 'send', text });
+  stopEditing();
   input.value = '';
+  follow.toEnd();
 }
 
 input.addEventListener('keydown', (e) => {
   if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
     e.preventDefault();
     submit();
-  } else if (e.key === 'Escape' && editing) {
-    editing = false;
-    editBanner.hidden = true;
+  } else if (e.key === 'Escape' && editingTurnId) {
+    stopEditing();
     input.value = '';
   }
 });
 sendButton.addEventListener('click', submit);
+input.addEventListener('input', () => updateContext());
 stopButton.addEventListener('click', () => post({ type: 'stop' }));
 deploymentSelect.addEventListener('change', () => {
   const [connectionId, deployment] = JSON.parse(deploymentSelect.value) as [string, string];
@@ -244,18 +309,32 @@ document.addEventListener('click', (e) => {
       }
     }
   } else if (action === 'regenerate') {
+    // Retrying instead of editing: the message given back is not needed in the box.
+    if (restoredDraft !== undefined && input.value === restoredDraft) input.value = '';
+    stopEditing();
     post({ type: 'regenerate' });
-  } else if (action === 'edit') {
-    const lastUser = conversation && [...conversation.turns].reverse().find((t) => t.role === 'user');
-    if (!lastUser) return;
-    editing = true;
-    editBanner.hidden = false;
-    input.value = lastUser.content;
+  } else if (action === 'example') {
+    input.value = button.textContent ?? '';
     input.focus();
-  } else if (action === 'export-markdown' || action === 'export-json') {
-    post({ type: 'export', format: action === 'export-json' ? 'json' : 'markdown' });
-  } else if (action === 'clear') {
-    post({ type: 'clear' });
+    updateContext();
+  } else if (action === 'open-settings') {
+    const settings = document.querySelector<HTMLDetailsElement>('details.settings')!;
+    settings.open = true;
+    $('system-prompt').focus();
+  } else if (action === 'attach') {
+    const kind = button.dataset.kind;
+    if (kind === 'selection' || kind === 'file' || kind === 'image') post({ type: 'attach', kind });
+  } else if (action === 'remove-attachment' && button.dataset.id) {
+    post({ type: 'removeAttachment', id: button.dataset.id });
+    input.focus();
+  } else if (action === 'copy-turn' && button.dataset.turnId) {
+    post({ type: 'copyTurn', turnId: button.dataset.turnId });
+    announcer.textContent = 'Copied to the clipboard.';
+    button.classList.add('done');
+    setTimeout(() => button.classList.remove('done'), 1500);
+  } else if (action === 'edit') {
+    const turnId = button.dataset.turnId ?? (conversation && [...conversation.turns].reverse().find((t) => t.role === 'user')?.id);
+    if (turnId) editTurn(turnId);
   }
 });
 

@@ -1,12 +1,16 @@
+/** An icon button of the composer that attaches context (the image one shows only for models that take images). */
+function attachButton(kind: string, icon: string, label: string): string {
+  return (
+    `<button type="button" class="tool" id="attach-${kind}" data-action="attach" data-kind="${kind}" title="${label}" aria-label="${label}"${kind === 'image' ? ' hidden' : ''}>` +
+    `<span class="codicon codicon-${icon}" aria-hidden="true"></span></button>`
+  );
+}
+
 /** The chat page's markup (no scripts): shared by the panel and the browser benchmark. */
 export function chatBodyHtml(): string {
   return `<header>
-  <label for="deployment">Deployment <select id="deployment"></select></label>
-  <span id="totals" aria-live="polite"></span>
-  <span class="spacer"></span>
-  <button type="button" class="icon-button" data-action="export-markdown" title="Export as Markdown"><span class="codicon codicon-markdown" aria-hidden="true"></span><span>Export</span></button>
-  <button type="button" class="icon-button" data-action="export-json" title="Export as JSON"><span class="codicon codicon-json" aria-hidden="true"></span><span>JSON</span></button>
-  <button type="button" class="icon-button" data-action="clear" title="Clear the conversation"><span class="codicon codicon-clear-all" aria-hidden="true"></span><span>Clear</span></button>
+  <label for="deployment"><span class="label-text">Deployment</span></label>
+  <select id="deployment"></select>
 </header>
 <details class="settings">
   <summary>System prompt and parameters</summary>
@@ -26,13 +30,26 @@ export function chatBodyHtml(): string {
     <label for="background">In the background</label><span><input id="background" type="checkbox"> replies run on the service (Responses API); Stop cancels them</span>
   </div>
 </details>
-<main id="messages" role="log" aria-live="polite" aria-label="Conversation"></main>
+<div class="log-wrap">
+  <main id="messages" role="log" aria-live="polite" aria-label="Conversation"></main>
+  <button type="button" id="jump-latest" hidden><span class="codicon codicon-arrow-down" aria-hidden="true"></span>Jump to latest</button>
+</div>
+<div id="announcer" class="visually-hidden" aria-live="polite"></div>
 <div id="status" role="status"></div>
 <div id="edit-banner" hidden>Editing your last message: Enter sends it again, Escape cancels.</div>
 <footer>
+  <div id="chips" role="list" aria-label="Attached to your next message" hidden></div>
   <label for="input" class="visually-hidden">Message</label>
-  <textarea id="input" rows="2" placeholder="Message (Enter to send, Shift+Enter for a new line)"></textarea>
-  <button type="button" id="send" title="Send (Enter)"><span class="codicon codicon-send" aria-hidden="true"></span>Send</button>
-  <button type="button" id="stop" class="secondary" title="Stop the reply" hidden><span class="codicon codicon-debug-stop" aria-hidden="true"></span>Stop</button>
+  <textarea id="input" rows="3" placeholder="Message (Enter to send, Shift+Enter for a new line)"></textarea>
+  <div class="composer-bar">
+    ${attachButton('selection', 'list-selection', "Attach the editor's selection")}
+    ${attachButton('file', 'file-add', 'Attach a file')}
+    ${attachButton('image', 'file-media', 'Attach an image')}
+    <span id="context" class="context-meter"></span>
+    <span id="totals" aria-live="polite"></span>
+    <span class="spacer"></span>
+    <button type="button" id="send" title="Send (Enter)"><span class="codicon codicon-send" aria-hidden="true"></span>Send</button>
+    <button type="button" id="stop" class="secondary" title="Stop the reply" hidden><span class="codicon codicon-debug-stop" aria-hidden="true"></span>Stop</button>
+  </div>
 </footer>`;
 }

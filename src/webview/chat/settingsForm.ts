@@ -1,4 +1,5 @@
 /** The panel's header form: the deployment picker and the request parameters. */
+import { deploymentDetails } from '../../chat/naming';
 import type { ChatParams, ConversationView, DeploymentOption } from '../../chat/protocol';
 
 export const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -11,7 +12,8 @@ export function renderDeployments(deploymentSelect: HTMLSelectElement, deploymen
     ...deployments.map((d) => {
       const o = document.createElement('option');
       o.value = JSON.stringify([d.connectionId, d.deployment]);
-      o.textContent = `${d.deployment}${d.model && d.model !== d.deployment ? ` (${d.model})` : ''} · ${d.connectionLabel}`;
+      const details = deploymentDetails(d);
+      o.textContent = `${d.deployment}${details ? ` (${details})` : ''} · ${d.connectionLabel}`;
       return o;
     }),
   );
