@@ -1,31 +1,8 @@
-/** The chat page's HTML: strict CSP with a per-load nonce, only the extension's own files. */
-import { randomBytes } from 'node:crypto';
-import * as vscode from 'vscode';
+/** The chat page's HTML. */
+import type * as vscode from 'vscode';
 import { chatBodyHtml } from '../../webview/chat/markup';
+import { webviewHtml } from '../webviewHtml';
 
 export function chatHtml(webview: vscode.Webview, extensionUri: vscode.Uri): string {
-  const nonce = randomBytes(16).toString('base64');
-  const asset = (...p: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...p)).toString();
-  const csp = [
-    "default-src 'none'",
-    `style-src ${webview.cspSource}`,
-    `font-src ${webview.cspSource}`,
-    `img-src ${webview.cspSource}`,
-    `script-src 'nonce-${nonce}'`,
-  ].join('; ');
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${asset('dist', 'codicons', 'codicon.css')}">
-<link rel="stylesheet" href="${asset('media', 'chat.css')}">
-<title>Chat</title>
-</head>
-<body>
-${chatBodyHtml()}
-<script nonce="${nonce}" src="${asset('dist', 'webview', 'chat.js')}"></script>
-</body>
-</html>`;
+  return webviewHtml(webview, extensionUri, { title: 'Chat', style: 'chat.css', script: 'chat.js', body: chatBodyHtml(), images: true });
 }

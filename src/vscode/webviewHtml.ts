@@ -1,0 +1,40 @@
+/** A webview page of ours: strict CSP with a per-load nonce, only the extension's own files. */
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+
+export interface WebviewPage {
+  title: string;
+  /** The page's stylesheet under media/ and its script under dist/webview/. */
+  style: string;
+  script: string;
+  body: string;
+  /** Allows images from the extension's own files. */
+  images?: boolean;
+}
+
+export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, page: WebviewPage): string {
+  const nonce = randomBytes(16).toString('base64');
+  const asset = (...p: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...p)).toString();
+  const csp = [
+    "default-src 'none'",
+    `style-src ${webview.cspSource}`,
+    `font-src ${webview.cspSource}`,
+    ...(page.images ? [`img-src ${webview.cspSource}`] : []),
+    `script-src 'nonce-${nonce}'`,
+  ].join('; ');
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${asset('dist', 'codicons', 'codicon.css')}">
+<link rel="stylesheet" href="${asset('media', page.style)}">
+<title>${page.title}</title>
+</head>
+<body>
+${page.body}
+<script nonce="${nonce}" src="${asset('dist', 'webview', page.script)}"></script>
+</body>
+</html>`;
+}
