@@ -4,6 +4,7 @@ import { modelProfile } from '../../src/chat/modelProfile';
 describe('model profiles', () => {
   it('matches the longest family prefix, so a mini model gets its own limits', () => {
     assert.equal(modelProfile('gpt-4o-mini').family, 'gpt-4o-mini');
+    assert.equal(modelProfile('gpt-4o-mini').known, true);
     assert.equal(modelProfile('gpt-4o-2024-11-20').family, 'gpt-4o');
     assert.equal(modelProfile('gpt-4.1-nano').family, 'gpt-4.1');
     assert.equal(modelProfile('gpt-4-0613').family, 'gpt-4');
@@ -45,6 +46,9 @@ describe('model profiles', () => {
     assert.equal(p.maxOutputTokens, 4_096);
     assert.equal(modelProfile(' GPT-4o ').family, 'gpt-4o');
     assert.equal(modelProfile(undefined).known, false);
+    assert.equal(modelProfile(undefined).family, '');
+    assert.equal(p.toolCalling, true, 'tools are offered; the service says if a model refuses them');
     assert.equal(modelProfile('o9-preview').reasoning, true);
+    assert.equal(modelProfile('ft-o3-custom').reasoning, false, 'only names that start like a reasoning line');
   });
 });
