@@ -1,6 +1,7 @@
 /** A loopback HTTP server that answers each request with the next scripted step (then 200 OK), recording what it was sent. */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { refuseParameter } from './bodyRecorder';
 
 export type Step = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -15,8 +16,7 @@ export const streamed = (text = 'ok'): Step => (_q, res) => {
   res.end(chunk({ content: text }, null) + chunk({}, 'stop', { prompt_tokens: 3, completion_tokens: 1, total_tokens: 4 }) + 'data: [DONE]\n\n');
 };
 /** The service's 400 for a parameter the model does not take. */
-export const refusesParam = (param: string): Step => (_q, res) =>
-  res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'unsupported_parameter', message: `Unsupported parameter: '${param}' is not supported with this model.`, param, type: 'invalid_request_error' } }));
+export const refusesParam = (param: string): Step => (_q, res) => refuseParameter(res, param);
 
 export async function scripted(steps: Step[]) {
   let hits = 0;
