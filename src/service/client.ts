@@ -224,7 +224,7 @@ export class AzureOpenAIClient {
   }
 
   /** Asks the service to send a test event (OpenAI's route; the emulator has it, Azure may not). */
-  testWebhookEndpoint(id: string, eventType: string, options: CallOptions = {}): Promise<{ status_code?: number; success?: boolean }> {
+  testWebhookEndpoint(id: string, eventType: string, options: CallOptions = {}): Promise<{ status_code?: number | null; success?: boolean }> {
     return this.http.json({ method: 'POST', url: this.webhooks(`/${encodeURIComponent(id)}/test`), body: { event_type: eventType }, signal: options.signal });
   }
 

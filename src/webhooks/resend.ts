@@ -60,30 +60,49 @@ export interface TestEventInput {
   url: string;
   known: readonly KnownSecret[];
   type: string;
+  /** The endpoint that delivers to this listener, when there is one whose secret is held. */
+  endpointId?: string;
   /** The service's own test route, where it has one (OpenAI's; Azure may not). */
-  serviceTest?: (endpointId: string, type: string) => Promise<{ status_code?: number }>;
+  serviceTest?: (endpointId: string, type: string) => Promise<{ status_code?: number | null }>;
 }
 
-/** A test event signed with the first known secret; also asks the service's test route. */
-export async function sendTestEvent(input: TestEventInput): Promise<{ status: number; service: string }> {
-  const first = input.known[0];
-  if (!first) {
+export interface TestEventResult {
+  /** The listener's answer. */
+  status: number;
+  /** Who signed and sent it: the service through its test route, or this extension. */
+  sentBy: 'service' | 'extension';
+  /** Why the service's test route was not used, when it was not. */
+  note?: string;
+}
+
+/**
+ * One test event, one delivery: through the service's test route when an endpoint points here and
+ * the service has the route (the whole path, signed by the service), else signed here with a held
+ * secret and sent through the public URL.
+ */
+export async function sendTestEvent(input: TestEventInput): Promise<TestEventResult> {
+  const target = input.known.find((k) => k.endpointId === input.endpointId);
+  let note = input.endpointId === undefined ? 'no endpoint delivers to this listener' : 'the endpoint delivering here was not created here';
+  if (target && input.serviceTest) {
+    try {
+      const t = await input.serviceTest(target.endpointId, input.type);
+      if (typeof t.status_code === 'number') return { status: t.status_code, sentBy: 'service' };
+      note = 'the service could not reach the listener';
+    } catch (err) {
+      note = `the service has no test route here (${(err as Error).message.split('.')[0]})`;
+    }
+  } else if (target) {
+    note = 'the service has no test route here';
+  }
+  const signer = target ?? input.known[0];
+  if (!signer) {
     throw new Error(
       "No signing secret is known for this connection's endpoints: create an endpoint (Start Listening offers it) so test events can be signed.",
     );
   }
   const headers = { 'user-agent': 'aoai-workbench test event' };
-  const status = await sendSigned({ url: input.url, secret: first.secret, body: testEventBody(input.type), headers });
-  let service = 'not tried';
-  if (input.serviceTest) {
-    try {
-      const t = await input.serviceTest(first.endpointId, input.type);
-      service = `the service's test route answered (listener status ${t.status_code ?? '?'})`;
-    } catch (err) {
-      service = `the service has no test route here (${(err as Error).message.split('.')[0]})`;
-    }
-  }
-  return { status, service };
+  const status = await sendSigned({ url: input.url, secret: signer.secret, body: testEventBody(input.type), headers });
+  return { status, sentBy: 'extension', note };
 }
 
 /** Sends a received delivery again, re-signed; `keepWebhookId` tests the receiver's duplicate handling. */

@@ -33,9 +33,9 @@ describe('test events, replays and curl commands', () => {
   };
 
   it('a test event arrives verified, typed, from the endpoint whose secret signed it', async () => {
-    let sent: { status: number; service: string } | undefined;
+    let sent: Awaited<ReturnType<typeof sendTestEvent>> | undefined;
     const r = await arrival(async () => (sent = await sendTestEvent({ url: url(), known, type: 'batch.completed' })));
-    assert.deepEqual(sent, { status: 200, service: 'not tried' });
+    assert.deepEqual(sent, { status: 200, sentBy: 'extension', note: 'no endpoint delivers to this listener' });
     assert.deepEqual([r.verdict, r.eventType, r.endpointId, r.headers['user-agent']], ['verified', 'batch.completed', 'we_1', 'aoai-workbench test event']);
     assert.match(JSON.parse(r.body).data.id, /^batch_test_/);
   });
@@ -52,10 +52,33 @@ describe('test events, replays and curl commands', () => {
     assert.deepEqual(event('realtime.call.incoming').data, { call_id: `rtc_test_${now}`, sip_headers: [{ name: 'From', value: 'sip:test@example.com' }] });
   });
 
-  it('refuses to send a test event with no known secret, and reports a service without a test route', async () => {
+  it('refuses to send a test event with no known secret; without a service test route, one event signed here', async () => {
     await assert.rejects(sendTestEvent({ url: url(), known: [], type: 'batch.completed' }), /No signing secret is known/);
-    const r = await sendTestEvent({ url: url(), known, type: 'batch.failed', serviceTest: () => Promise.reject(new Error('Not found. Really.')) });
-    assert.equal(r.service, 'the service has no test route here (Not found)');
+    const before = records.length;
+    const r = await sendTestEvent({ url: url(), known, type: 'batch.failed', endpointId: 'we_1', serviceTest: () => Promise.reject(new Error('Not found. Really.')) });
+    assert.deepEqual(r, { status: 200, sentBy: 'extension', note: 'the service has no test route here (Not found)' });
+    await eventually(() => records.length > before);
+    assert.equal(records.length, before + 1, 'one test event, one row');
+  });
+
+  it("one test event through the service's test route: one verified delivery, signed by the service", async () => {
+    const emu = await startEmulator();
+    const client = new AzureOpenAIClient({ endpoint: emu.url, auth: { kind: 'apiKey', apiKey: emu.apiKey } });
+    try {
+      const created = await client.createWebhookEndpoint({ name: 'here', url: url(), event_types: ['batch.completed'] });
+      known.push({ endpointId: created.id, secret: created.signing_secret! });
+      const before = records.length;
+      const r = await sendTestEvent({ url: url(), known, type: 'batch.completed', endpointId: created.id, serviceTest: (id, t) => client.testWebhookEndpoint(id, t) });
+      assert.deepEqual(r, { status: 200, sentBy: 'service' });
+      // The service answers its test route after the listener answered it: every row is in.
+      assert.equal(records.length, before + 1, 'one test event, one row');
+      assert.deepEqual([records[before].verdict, records[before].endpointId, records[before].eventType], ['verified', created.id, 'batch.completed']);
+      assert.notEqual(records[before].headers['user-agent'], 'aoai-workbench test event');
+    } finally {
+      known.splice(1);
+      await client.close();
+      await emu.close();
+    }
   });
 
   it('a replay is verified again; keeping the webhook-id makes it a duplicate', async () => {

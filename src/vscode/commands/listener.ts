@@ -154,21 +154,24 @@ export async function stopListening(s: Services, arg: unknown): Promise<boolean>
   return true;
 }
 
-/** Sends a signed event through the public URL (and asks the service's test route, where it has one). */
+/** Sends one test event to the listener: through the service's test route where it can, else signed here. */
 export async function sendTestEvent(s: Services, arg: unknown) {
   const state = s.listener.state;
   if (!state) throw new Error('Start listening first.');
   const type = (arg as { eventType?: string } | undefined)?.eventType ?? (await vscode.window.showQuickPick([...WEBHOOK_EVENT_TYPES], { title: 'Send a test event of type' }));
   if (!type) return undefined;
   const client = await s.clients.get(state.connection).catch(() => undefined);
-  const { status, service } = await loadNetwork().sendTestEvent({
+  const here = s.listener.endpointList.find((e) => e.url === `${state.publicUrl}/webhook`);
+  const { status, sentBy, note } = await loadNetwork().sendTestEvent({
     url: `${state.publicUrl}/webhook`,
     known: s.listener.knownSecrets(),
     type,
+    endpointId: here?.id,
     serviceTest: client && ((endpointId, t) => client.testWebhookEndpoint(endpointId, t)),
   });
-  s.listener.output.info(`Test event ${type} sent through ${state.publicUrl}: listener answered ${status}; ${service}.`);
-  return { status };
+  const how = sentBy === 'service' ? `by the service to endpoint ${here?.id}` : `signed here through ${state.publicUrl} (${note})`;
+  s.listener.output.info(`Test event ${type} sent ${how}: the listener answered ${status}.`);
+  return { status, sentBy };
 }
 
 export async function listenerActions(s: Services): Promise<void> {
