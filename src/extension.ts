@@ -20,6 +20,7 @@ import { ResourcesTree } from './vscode/tree/resourcesTree';
 import { DeliveryInspector } from './vscode/webhooks/deliveryInspector';
 import { WebhookEndpoints } from './vscode/webhooks/endpoints';
 import { EventsTree } from './vscode/webhooks/eventsTree';
+import { showEventsViewStatus } from './vscode/webhooks/eventsViewStatus';
 import { ListenerController } from './vscode/webhooks/listenerController';
 
 /**
@@ -36,6 +37,7 @@ export interface WorkbenchApi {
 export interface TestInternals {
   services: Services;
   eventsTree: EventsTree;
+  eventsView: vscode.TreeView<unknown>;
   setting: typeof setting;
 }
 
@@ -50,7 +52,7 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi {
   const tree = new ResourcesTree(store, clients, endpoints);
   const emulator = new EmulatorController();
   const chat = new ChatManager(context, store, clients);
-  const listener = new ListenerController(context.globalStorageUri, store, endpoints);
+  const listener = new ListenerController(context.globalStorageUri, store, endpoints, context.workspaceState);
   // Background chat replies finish as soon as their response.* delivery is verified.
   context.subscriptions.push(chat.watchResponseEvents(listener));
   const eventsTree = new EventsTree(listener);
@@ -72,6 +74,7 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi {
     lm,
     vscode.window.createTreeView(Views.resources, { treeDataProvider: tree, showCollapseAll: true }),
     eventsView,
+    showEventsViewStatus(eventsView, listener),
     inspector,
     // Whether the environment's connection is imported yet follows the store.
     store.onDidChange(() => void updateEnvironmentContext(services)),
@@ -80,9 +83,9 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi {
     ...registerCommands(services),
   );
   void dropStaleLocalConnections(services).then(() => offerEnvironmentImport(services));
-  stopOnDeactivate = () => listener.stop();
+  stopOnDeactivate = () => listener.stop(true);
   if (process.env.AOAI_WORKBENCH_TEST_INTERNALS === '1') {
-    const internals: TestInternals = { services, eventsTree, setting };
+    const internals: TestInternals = { services, eventsTree, eventsView, setting };
     context.subscriptions.push(vscode.commands.registerCommand(TEST_INTERNALS_COMMAND, () => internals));
   }
   return { apiVersion: 1, connections: () => store.list(), onDidChangeConnections: store.onDidChange };

@@ -38,6 +38,7 @@ export const Commands = {
   askAboutSelection: 'aoaiWorkbench.askAboutSelection',
   startListening: 'aoaiWorkbench.startListening',
   stopListening: 'aoaiWorkbench.stopListening',
+  resumeListening: 'aoaiWorkbench.resumeListening',
   chooseTunnel: 'aoaiWorkbench.chooseTunnel',
   downloadCloudflared: 'aoaiWorkbench.downloadCloudflared',
   deleteCloudflared: 'aoaiWorkbench.deleteCloudflared',

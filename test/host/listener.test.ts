@@ -116,11 +116,30 @@ describe('webhook listener in VS Code', () => {
     assert.deepEqual(reloaded.map((r) => r.id), api.services.listener.events.list().map((r) => r.id));
   });
 
+  it('after a reload cut listening off, the view says so, and Listen Again points the same endpoint at the new listener', async () => {
+    const api = await workbench();
+    const before = api.services.listener.state!;
+    assert.equal(api.eventsView.message, `Listening at ${before.publicUrl}/webhook for "Listener emulator".`, 'the whole URL, in a message that wraps');
+    // What deactivating does when the window reloads.
+    await api.services.listener.stop(true);
+    await eventually(() => /^Not listening since the window reloaded: new deliveries for "Listener emulator" are not received\.$/.test(api.eventsView.message ?? ''));
+    await exec('resumeListening');
+    const now = api.services.listener.state!;
+    assert.equal((await client.listWebhookEndpointsPage()).data.find((e) => e.id === endpointId)?.url, `${now.publicUrl}/webhook`);
+    assert.equal(now.createdEndpointId, endpointId, 'the endpoint Start Listening created is still offered for deletion on stop');
+    await eventually(() => api.eventsView.message === `Listening at ${now.publicUrl}/webhook for "Listener emulator".`);
+    assert.deepEqual(await exec('sendTestEvent', { eventType: 'response.completed' }), { status: 200, sentBy: 'service' });
+    assert.equal(api.services.listener.interrupted, undefined, 'listening again: nothing to offer');
+  });
+
   it('Stop listening stops the listener and can delete the endpoint it created', async () => {
     const api = await workbench();
     const url = api.services.listener.state!.localUrl;
     assert.equal(await exec('stopListening', { deleteEndpoint: true }), true);
     assert.equal(api.services.listener.running, false);
+    await eventually(() => api.eventsView.message === 'Not listening: new deliveries are not received.');
+    await exec('resumeListening');
+    assert.equal(api.services.listener.running, false, 'a stop the user asked for is not offered for resuming');
     assert.ok((await fetch(url).catch((e: Error) => e)) instanceof Error, 'nothing listens any more');
     assert.ok(!(await client.listWebhookEndpointsPage()).data.some((e) => e.id === endpointId));
   });

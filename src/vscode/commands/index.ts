@@ -14,7 +14,7 @@ import { addConnection, editConnection, removeConnection, testConnection, type A
 import { startLocalEmulator, stopLocalEmulator } from './emulator';
 import { importFromEnvironment } from './environment';
 import { clearEvents, copyEventAsCurl, eventDocuments, fetchEventResponse, filterEvents, inspectEvent, openEventPayload, replayEvent } from './events';
-import { checkVerifier, deleteDownloadedCloudflared, downloadCloudflaredWithProgress, listenerActions, sendTestEvent, startListening, stopListening } from './listener';
+import { checkVerifier, deleteDownloadedCloudflared, downloadCloudflaredWithProgress, listenerActions, resumeListening, sendTestEvent, startListening, stopListening } from './listener';
 import { command } from './registry';
 import { chooseTunnelProvider } from './tunnelChoice';
 import { copyField, copySecret, createEndpoint, deleteEndpoint, editEndpoint } from './webhookEndpoints';
@@ -56,6 +56,7 @@ export function registerCommands(s: Services): vscode.Disposable[] {
     // The webhook listener
     command(Commands.startListening, 'Could not start listening', (arg) => startListening(s, arg)),
     command(Commands.stopListening, 'Could not stop listening', (arg) => stopListening(s, arg)),
+    command(Commands.resumeListening, 'Could not listen again', () => resumeListening(s)),
     command(Commands.chooseTunnel, 'Could not change the tunnel', () => chooseTunnelProvider()),
     command(Commands.downloadCloudflared, 'Could not download cloudflared', async () => (await downloadCloudflaredWithProgress(s)).path),
     command(Commands.deleteCloudflared, 'Could not delete the downloaded cloudflared', () => deleteDownloadedCloudflared(s)),

@@ -23,17 +23,22 @@ export interface StartListeningArgs {
   downloadCloudflared?: boolean;
 }
 
-type EndpointChoice = { mode: 'create'; name: string; eventTypes: string[] } | { mode: 'update'; endpointId: string } | { mode: 'skip' };
+type EndpointChoice =
+  | { mode: 'create'; name: string; eventTypes: string[] }
+  /** `created`: an endpoint an earlier "Start listening" created (offered for deletion on stop). */
+  | { mode: 'update'; endpointId: string; created?: boolean }
+  | { mode: 'skip' };
 
 /** Asks what to point at the listener: a new endpoint, an existing one, or nothing. */
 async function askEndpoint(publicUrl: string, endpoints: () => Promise<WebhookEndpoint[]>): Promise<EndpointChoice | undefined> {
   const pick = await vscode.window.showQuickPick(
     [
-      { label: '$(add) Create a webhook endpoint', description: `${publicUrl}/webhook`, mode: 'create' as const },
+      // The URL as a detail line: it wraps there, where a title would cut a long tunnel URL off.
+      { label: '$(add) Create a webhook endpoint', detail: `${publicUrl}/webhook`, mode: 'create' as const },
       { label: '$(edit) Point an existing endpoint here', description: 'updates its URL', mode: 'update' as const },
       { label: 'Skip', description: 'the endpoint is set up already', mode: 'skip' as const },
     ],
-    { title: `Listening at ${publicUrl}`, placeHolder: 'Point a webhook endpoint at the listener?', ignoreFocusOut: true },
+    { title: 'Listening: point a webhook endpoint here?', placeHolder: 'The service delivers only to endpoints that point at the listener', ignoreFocusOut: true },
   );
   if (!pick || pick.mode === 'skip') return undefined;
   if (pick.mode === 'create') {
@@ -56,7 +61,7 @@ async function offerEndpoint(s: Services, args: EndpointChoice | undefined): Pro
   if (!choice || choice.mode === 'skip') return undefined;
   if (choice.mode === 'create') {
     const created = await s.endpoints.create(conn, { name: choice.name, url, event_types: choice.eventTypes });
-    state.createdEndpointId = created.id;
+    await s.listener.pointedAt(created.id, true);
     s.listener.output.info(`Created webhook endpoint ${created.id} → ${url}; its signing secret is in secret storage.`);
   } else {
     await s.endpoints.update(conn, choice.endpointId, { url });
@@ -65,10 +70,11 @@ async function offerEndpoint(s: Services, args: EndpointChoice | undefined): Pro
         'That endpoint was not created here, so its signing secret is unknown and its deliveries will be rejected. Create a new endpoint to capture a secret.',
       );
     }
+    await s.listener.pointedAt(choice.endpointId, !!choice.created);
     s.listener.output.info(`Pointed webhook endpoint ${choice.endpointId} at ${url}.`);
   }
   await s.listener.refreshSecrets();
-  return choice.mode === 'create' ? state.createdEndpointId : choice.endpointId;
+  return state.endpointId;
 }
 
 export async function startListening(s: Services, arg: unknown) {
@@ -142,6 +148,18 @@ export async function deleteDownloadedCloudflared(s: Services): Promise<boolean>
   return true;
 }
 
+/** Listens again for what a reload cut off: the same connection and tunnel, the same endpoint pointed at the new URL. */
+export async function resumeListening(s: Services): Promise<unknown> {
+  const last = s.listener.interrupted;
+  if (!last) return undefined;
+  if (!s.store.get(last.connectionId)) {
+    await s.listener.forgetInterrupted();
+    throw new Error(`The connection "${last.connectionLabel}" was removed: start listening for another one.`);
+  }
+  const endpoint: EndpointChoice = last.endpointId ? { mode: 'update', endpointId: last.endpointId, created: last.created } : { mode: 'skip' };
+  return startListening(s, { connectionId: last.connectionId, provider: last.provider, endpoint } satisfies StartListeningArgs);
+}
+
 export async function stopListening(s: Services, arg: unknown): Promise<boolean> {
   const state = await s.listener.stop();
   if (!state) return false;
@@ -177,9 +195,15 @@ export async function sendTestEvent(s: Services, arg: unknown) {
 export async function listenerActions(s: Services): Promise<void> {
   const state = s.listener.state;
   if (!state) return;
-  const actions = ['Copy public URL', 'Send test event', 'Check my webhook verifier', 'Show webhook log', 'Stop listening'];
-  const pick = await vscode.window.showQuickPick(actions, { title: `Listening at ${state.publicUrl}` });
-  if (pick === 'Copy public URL') await vscode.env.clipboard.writeText(state.publicUrl);
+  const actions = [
+    { label: 'Copy webhook URL', detail: `${state.publicUrl}/webhook` },
+    { label: 'Send test event' },
+    { label: 'Check my webhook verifier' },
+    { label: 'Show webhook log' },
+    { label: 'Stop listening' },
+  ];
+  const pick = (await vscode.window.showQuickPick(actions, { title: `Webhook listener for ${state.connection.label}` }))?.label;
+  if (pick === 'Copy webhook URL') await vscode.env.clipboard.writeText(`${state.publicUrl}/webhook`);
   if (pick === 'Send test event') await vscode.commands.executeCommand(Commands.sendTestEvent);
   if (pick === 'Check my webhook verifier') await vscode.commands.executeCommand(Commands.checkVerifier);
   if (pick === 'Show webhook log') s.listener.output.show();

@@ -26,7 +26,21 @@ export interface ListeningState {
   provider: ProviderChoice;
   /** An endpoint "Start listening" created, offered for deletion on stop. */
   createdEndpointId?: string;
+  /** The endpoint pointed at the listener, if one was. */
+  endpointId?: string;
 }
+
+/** What was listened for when the window closed or reloaded, to offer listening again (no URL: a tunnel's is new each time). */
+export interface InterruptedListening {
+  connectionId: string;
+  connectionLabel: string;
+  provider: ProviderChoice;
+  /** The endpoint pointed at the listener, to point at the new URL. */
+  endpointId?: string;
+  created?: boolean;
+}
+
+const INTERRUPTED_KEY = 'aoaiWorkbench.listening';
 
 export class ListenerController implements vscode.Disposable {
   readonly events: EventStore;
@@ -52,6 +66,8 @@ export class ListenerController implements vscode.Disposable {
     storage: vscode.Uri,
     private readonly connections: ConnectionStore,
     private readonly endpoints: WebhookEndpoints,
+    /** This window's workspace state: where an interrupted listening session is remembered. */
+    private readonly windowState: vscode.Memento,
   ) {
     this.storageDir = storage.fsPath;
     this.events = new EventStore(join(storage.fsPath, 'webhook-events.jsonl'), setting('webhooks.maxStoredEvents'));
@@ -168,6 +184,7 @@ export class ListenerController implements vscode.Disposable {
       await this.stop();
       throw err;
     }
+    await this.remember();
     this.output.info(`Listening on ${localUrl}${provider ? ` behind ${provider.label} at ${this.state.publicUrl}` : ''} for "${connection.label}" (${this.secrets.length} signing secret(s) known).`);
     this.updateStatus();
     this.changed.fire();
@@ -175,8 +192,13 @@ export class ListenerController implements vscode.Disposable {
     return this.state;
   }
 
-  async stop(): Promise<ListeningState | undefined> {
+  /**
+   * Stops listening. The user's stop forgets the session; a window closing or reloading
+   * (`interrupted`) keeps it, so the view can offer to listen again.
+   */
+  async stop(interrupted = false): Promise<ListeningState | undefined> {
     const state = this.state;
+    if (!interrupted) await this.windowState.update(INTERRUPTED_KEY, undefined);
     const tunnel = this.tunnel;
     this.tunnel = undefined;
     this.state = undefined;
@@ -189,6 +211,31 @@ export class ListenerController implements vscode.Disposable {
     this.changed.fire();
     await setContext(ContextKeys.listening, false);
     return state;
+  }
+
+  /** Records which endpoint now points at the listener (after "Start listening" asked). */
+  async pointedAt(endpointId: string | undefined, created: boolean): Promise<void> {
+    if (!this.state) return;
+    this.state.endpointId = endpointId;
+    if (created) this.state.createdEndpointId = endpointId;
+    await this.remember();
+  }
+
+  private remember(): Promise<void> {
+    const { connection, provider, endpointId, createdEndpointId } = this.state!;
+    const created = !!createdEndpointId && createdEndpointId === endpointId;
+    const session: InterruptedListening = { connectionId: connection.id, connectionLabel: connection.label, provider, endpointId, created };
+    return Promise.resolve(this.windowState.update(INTERRUPTED_KEY, session));
+  }
+
+  /** The session a reload or closed window cut off, while not listening again yet. */
+  get interrupted(): InterruptedListening | undefined {
+    return this.state ? undefined : this.windowState.get<InterruptedListening>(INTERRUPTED_KEY);
+  }
+
+  async forgetInterrupted(): Promise<void> {
+    await this.windowState.update(INTERRUPTED_KEY, undefined);
+    this.changed.fire();
   }
 
   private record(r: DeliveryRecord, update = false): void {
@@ -250,7 +297,7 @@ export class ListenerController implements vscode.Disposable {
     this.subscriptions.forEach((d) => d.dispose());
     clearTimeout(this.changeTimer);
     // stop() logs its last line, so the channel goes after it.
-    void this.stop().finally(() => this.channel?.dispose());
+    void this.stop(true).finally(() => this.channel?.dispose());
     this.statusItem.dispose();
     this.changed.dispose();
   }

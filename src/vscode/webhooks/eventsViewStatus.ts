@@ -1,0 +1,39 @@
+/**
+ * The Webhook Events view's status line (a view message wraps, so a long tunnel URL is never cut
+ * off) and, after a reload cut a listening session off, the offer to listen again.
+ */
+import * as vscode from 'vscode';
+import { Commands } from '../contributions';
+import type { ListenerController } from './listenerController';
+
+/** What the view says above its rows: where it listens, or that new deliveries are not received. */
+export function eventsViewMessage(listener: ListenerController): string | undefined {
+  const state = listener.state;
+  if (state) return `Listening at ${state.publicUrl}/webhook for "${state.connection.label}".`;
+  const last = listener.interrupted;
+  if (last) return `Not listening since the window reloaded: new deliveries for "${last.connectionLabel}" are not received.`;
+  return listener.events.size ? 'Not listening: new deliveries are not received.' : undefined;
+}
+
+export function showEventsViewStatus(view: vscode.TreeView<unknown>, listener: ListenerController): vscode.Disposable {
+  let offered = false;
+  const offer = async () => {
+    const last = listener.interrupted;
+    if (offered || !last || !view.visible) return;
+    offered = true;
+    const endpoint = last.endpointId ? ` and point endpoint ${last.endpointId} at its new URL` : '';
+    const pick = await vscode.window.showInformationMessage(
+      `Webhook listening for "${last.connectionLabel}" stopped when the window reloaded. Listen again${endpoint}?`,
+      'Listen Again',
+      'Not Now',
+    );
+    if (pick === 'Listen Again') await vscode.commands.executeCommand(Commands.resumeListening);
+    else if (pick === 'Not Now') await listener.forgetInterrupted();
+  };
+  const update = () => {
+    view.message = eventsViewMessage(listener);
+    void offer();
+  };
+  void listener.ready().then(update);
+  return vscode.Disposable.from(listener.onDidChange(update), view.onDidChangeVisibility(update));
+}
