@@ -48,6 +48,7 @@ export const Commands = {
   copyEventAsCurl: 'aoaiWorkbench.copyEventAsCurl',
   replayEvent: 'aoaiWorkbench.replayEvent',
   fetchEventResponse: 'aoaiWorkbench.fetchEventResponse',
+  openEventConversation: 'aoaiWorkbench.openEventConversation',
   filterEvents: 'aoaiWorkbench.filterEvents',
   clearEvents: 'aoaiWorkbench.clearEvents',
   inspectEvent: 'aoaiWorkbench.inspectEvent',

@@ -98,7 +98,8 @@ export type InspectorViewMessage =
   | { type: 'replay'; eventId: string; body?: string }
   | { type: 'copyCurl'; eventId: string; body?: string }
   | { type: 'openPayload'; eventId: string }
-  | { type: 'fetchResponse'; eventId: string };
+  | { type: 'fetchResponse'; eventId: string }
+  | { type: 'openConversation'; eventId: string };
 
 /** The largest body an edited replay may send (the listener's own limit is 1 MiB). */
 export const MAX_EDITED_BODY = 1024 * 1024;
@@ -179,6 +180,7 @@ export function parseInspectorViewMessage(v: unknown): InspectorViewMessage | un
       return v.body === undefined ? { type: v.type, eventId: v.eventId } : { type: v.type, eventId: v.eventId, body: v.body as string };
     case 'openPayload':
     case 'fetchResponse':
+    case 'openConversation':
       return isId(v.eventId) ? { type: v.type, eventId: v.eventId } : undefined;
   }
   return undefined;

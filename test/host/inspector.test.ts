@@ -135,6 +135,30 @@ describe('delivery inspector', () => {
     assert.equal(app.received.length, before + 3);
   });
 
+  it("Open conversation: a background reply's response.completed delivery leads back to the chat it came from", async () => {
+    const api = await workbench();
+    const opened = await exec<{ conversationId: string }>('openChat', { connectionId: conn.id, deployment: 'gpt-4o' });
+    const chat = api.services.chat.panel(opened!.conversationId)!;
+    await chat.receive({ type: 'setParams', params: { background: true } });
+    await chat.receive({ type: 'send', text: 'tell me when done' });
+    await chat.idle();
+    const reply = chat.conversation.turns.at(-1)!;
+    assert.equal(reply.backgroundStatus, 'completed', reply.error?.message);
+    const event = await eventually(() => api.services.listener.events.list().find((x) => x.eventType === 'response.completed' && x.body.includes(reply.responseId!)));
+    chat.panel.dispose();
+    await eventually(() => !api.services.chat.panel(opened!.conversationId));
+    // From the inspector's button, as the user clicks it: the saved conversation opens again.
+    await api.services.inspector.receive({ type: 'openConversation', eventId: event.id });
+    const reopened = await eventually(() => api.services.chat.panel(opened!.conversationId));
+    assert.equal(reopened.conversation.turns.at(-1)?.responseId, reply.responseId);
+    assert.deepEqual(await exec('openEventConversation', { eventId: event.id }), { conversationId: opened!.conversationId });
+    // A response no conversation here asked for (created by another app): nothing opens.
+    const other = await client.createResponse({ model: 'gpt-4o', input: 'from another app', background: true });
+    const foreign = await eventually(() => api.services.listener.events.list().find((x) => x.eventType === 'response.completed' && x.body.includes(other.id)));
+    assert.equal(await exec('openEventConversation', { eventId: foreign.id }), undefined);
+    reopened.panel.dispose();
+  });
+
   it('follows the selection in the Webhook Events view; a re-serialized rejected delivery shows the likely cause', async () => {
     const api = await workbench();
     const { localUrl } = api.services.listener.state!;

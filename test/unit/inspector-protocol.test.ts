@@ -60,7 +60,9 @@ describe('delivery inspector protocol', () => {
     assert.deepEqual(parseInspectorViewMessage({ type: 'replay', eventId: 'rec_1', body: '{}', secret: 'x' }), { type: 'replay', eventId: 'rec_1', body: '{}' });
     assert.deepEqual(parseInspectorViewMessage({ type: 'copyCurl', eventId: 'rec_1' }), { type: 'copyCurl', eventId: 'rec_1' });
     assert.deepEqual(parseInspectorViewMessage({ type: 'ready' }), { type: 'ready' });
+    assert.deepEqual(parseInspectorViewMessage({ type: 'openConversation', eventId: 'rec_1', body: '{}' }), { type: 'openConversation', eventId: 'rec_1' });
     for (const bad of [
+      { type: 'openConversation' },
       { type: 'replay' },
       { type: 'replay', eventId: '' },
       { type: 'replay', eventId: 'rec_1', body: 'x'.repeat(MAX_EDITED_BODY + 1) },

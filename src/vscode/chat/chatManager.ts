@@ -148,6 +148,18 @@ export class ChatManager implements vscode.Disposable {
     return this.attach(newPanel(conversation.title), conversation);
   }
 
+  /** Opens the conversation whose reply the service's response `responseId` gave (an open panel first: it may be ahead of its file). */
+  async openWithResponse(responseId: string): Promise<ChatPanel | undefined> {
+    for (const p of this.panels.values()) {
+      if (p.conversation.turns.some((t) => t.responseId === responseId)) {
+        p.panel.reveal();
+        return p;
+      }
+    }
+    const saved = await this.conversations.withResponse(responseId);
+    return saved && this.reopen(saved.id);
+  }
+
   /** After a window reload: the webview saved its conversation id with setState. */
   private async restore(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
     const id = (state as { conversationId?: unknown } | undefined)?.conversationId;

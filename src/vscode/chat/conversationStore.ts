@@ -41,20 +41,31 @@ export class ConversationStore {
     }
   }
 
-  async list(): Promise<ConversationSummary[]> {
+  private async loadAll(): Promise<Conversation[]> {
     let entries: [string, vscode.FileType][];
     try {
       entries = await vscode.workspace.fs.readDirectory(this.dir);
     } catch {
       return [];
     }
-    const out: ConversationSummary[] = [];
+    const out: Conversation[] = [];
     for (const [name] of entries.filter(([n]) => n.endsWith('.json'))) {
       const c = await this.load(name.slice(0, -5));
-      if (!c) continue;
-      out.push({ id: c.id, title: c.title, deployment: c.deployment, connectionLabel: c.connectionLabel, updatedAt: c.updatedAt, turns: c.turns.length });
+      if (c) out.push(c);
     }
-    return out.sort((a, b) => b.updatedAt - a.updatedAt);
+    return out;
+  }
+
+  async list(): Promise<ConversationSummary[]> {
+    const all = await this.loadAll();
+    return all
+      .map((c) => ({ id: c.id, title: c.title, deployment: c.deployment, connectionLabel: c.connectionLabel, updatedAt: c.updatedAt, turns: c.turns.length }))
+      .sort((a, b) => b.updatedAt - a.updatedAt);
+  }
+
+  /** The saved conversation holding the reply that the service's response `responseId` gave. */
+  async withResponse(responseId: string): Promise<Conversation | undefined> {
+    return (await this.loadAll()).find((c) => c.turns.some((t) => t.responseId === responseId));
   }
 
   async delete(id: string): Promise<void> {

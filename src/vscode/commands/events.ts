@@ -94,6 +94,18 @@ export async function fetchEventResponse(s: Services, arg: unknown) {
   return response;
 }
 
+/** Opens the chat conversation whose reply the event's response is: a background reply, usually. */
+export async function openEventConversation(s: Services, arg: unknown) {
+  const r = recordOf(s, arg);
+  const id = responseIdOf(r);
+  if (!r.eventType?.startsWith('response.') || !id) throw new Error('Only response.* events name a response, and so a conversation.');
+  const panel = await s.chat.openWithResponse(id);
+  if (!panel) {
+    throw new Error(`No saved conversation here holds the response ${id}: another app or window may have created it, or its conversation was deleted. Fetch Response shows it.`);
+  }
+  return { conversationId: panel.conversation.id };
+}
+
 export async function filterEvents(s: Services, arg: unknown): Promise<EventFilter> {
   const tree = s.eventsTree;
   let filter = arg as EventFilter | undefined;

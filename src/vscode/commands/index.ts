@@ -13,7 +13,7 @@ import { askAboutSelection, clearActiveChat, deleteConversation, exportActiveCha
 import { addConnection, editConnection, removeConnection, testConnection, type AddConnectionArgs } from './connections';
 import { startLocalEmulator, stopLocalEmulator } from './emulator';
 import { importFromEnvironment } from './environment';
-import { clearEvents, copyEventAsCurl, eventDocuments, fetchEventResponse, filterEvents, inspectEvent, openEventPayload, replayEvent } from './events';
+import { clearEvents, copyEventAsCurl, eventDocuments, fetchEventResponse, filterEvents, inspectEvent, openEventConversation, openEventPayload, replayEvent } from './events';
 import { checkVerifier, deleteDownloadedCloudflared, downloadCloudflaredWithProgress, listenerActions, resumeListening, sendTestEvent, startListening, stopListening } from './listener';
 import { command } from './registry';
 import { chooseTunnelProvider } from './tunnelChoice';
@@ -70,6 +70,7 @@ export function registerCommands(s: Services): vscode.Disposable[] {
     command(Commands.copyEventAsCurl, 'Could not copy the event as curl', (arg) => copyEventAsCurl(s, arg)),
     command(Commands.replayEvent, 'Could not replay the event', (arg) => replayEvent(s, arg)),
     command(Commands.fetchEventResponse, 'Could not fetch the response', (arg) => fetchEventResponse(s, arg)),
+    command(Commands.openEventConversation, 'Could not open the conversation', (arg) => openEventConversation(s, arg)),
     command(Commands.filterEvents, 'Could not filter the events', (arg) => filterEvents(s, arg)),
     command(Commands.clearEvents, 'Could not clear the events', (arg) => clearEvents(s, arg)),
   ];

@@ -161,6 +161,9 @@ export class DeliveryInspector implements vscode.Disposable {
       case 'fetchResponse':
         await vscode.commands.executeCommand(Commands.fetchEventResponse, { eventId: msg.eventId });
         return;
+      case 'openConversation':
+        await vscode.commands.executeCommand(Commands.openEventConversation, { eventId: msg.eventId });
+        return;
     }
   }
 

@@ -102,7 +102,7 @@ function render(d: DeliveryView): void {
 
   // Actions: only a verified, whole body can be re-signed.
   for (const a of ['replay', 'edit', 'curl']) (document.querySelector(`[data-action="${a}"]`) as HTMLButtonElement).disabled = !d.replayable || busy;
-  (document.querySelector('[data-action="fetch"]') as HTMLButtonElement).hidden = !d.responseId;
+  for (const a of ['fetch', 'conversation']) (document.querySelector(`[data-action="${a}"]`) as HTMLButtonElement).hidden = !d.responseId;
   $('replay-note').textContent = !d.replayable ? (d.notReplayable ?? '') : d.appUrl ? `Replays go to ${d.appUrl}.` : 'Set "aoaiWorkbench.webhooks.forwardTo" to replay to your app.';
 
   // The doctor.
@@ -279,6 +279,8 @@ document.addEventListener('click', (e) => {
       return post({ type: 'openPayload', eventId });
     case 'fetch':
       return post({ type: 'fetchResponse', eventId });
+    case 'conversation':
+      return post({ type: 'openConversation', eventId });
     case 'send-edited':
       return sendReplay(edited());
     case 'curl-edited':

@@ -16,6 +16,8 @@ export function inspectorBodyHtml(): string {
         <span class="codicon codicon-terminal" aria-hidden="true"></span>Copy as curl</button>
       <button type="button" data-action="payload" class="secondary"><span class="codicon codicon-json" aria-hidden="true"></span>Open payload</button>
       <button type="button" data-action="fetch" class="secondary" hidden><span class="codicon codicon-cloud-download" aria-hidden="true"></span>Fetch response</button>
+      <button type="button" data-action="conversation" class="secondary" hidden title="The chat conversation whose reply this response is">
+        <span class="codicon codicon-comment-discussion" aria-hidden="true"></span>Open conversation</button>
     </div>
     <p id="replay-note" class="note"></p>
   </header>
