@@ -165,39 +165,80 @@ async function reasoningThroughTheUi(page, emulator, artifacts) {
   await page.screenshot({ path: join(artifacts, 'chat-background-done.png') });
 }
 
-async function listenThroughTheUi(page, emulator, artifacts) {
-  await addConnectionThroughTheUi(page, emulator, artifacts);
+/** Start Listening from the palette: a local service needs no tunnel; a new endpoint for the response events. */
+async function startListeningThroughTheUi(page) {
   await runCommand(page, 'Azure OpenAI: Start Listening');
   const widget = page.locator('.quick-input-widget');
-  // A local service needs no tunnel; then: create an endpoint, with the response events picked.
-  await widget.locator('.quick-input-title', { hasText: 'Listening at http://127.0.0.1' }).waitFor({ timeout: 30_000 });
+  await widget.locator('.quick-input-title', { hasText: 'Listening: point a webhook endpoint here?' }).waitFor({ timeout: 30_000 });
   await widget.locator('.monaco-list-row', { hasText: 'Create a webhook endpoint' }).first().click();
   await widget.locator('.quick-input-title', { hasText: 'Events to receive' }).waitFor();
   await page.keyboard.press('Enter');
   await page.locator('.statusbar-item', { hasText: 'Listening' }).first().waitFor({ timeout: 20_000 });
+}
 
-  // The service finishes a background response and delivers response.completed.
+/** The service finishes a background response and delivers response.completed. */
+async function backgroundResponse(emulator, input) {
   const res = await fetch(`${emulator.url}/openai/v1/responses`, {
     method: 'POST',
     headers: { 'api-key': emulator.key, 'content-type': 'application/json' },
-    body: JSON.stringify({ model: 'gpt-4o-mini', input: 'notify me', background: true }),
+    body: JSON.stringify({ model: 'gpt-4o-mini', input, background: true }),
   });
   if (res.status !== 200) throw new Error(`creating a background response answered ${res.status}`);
-  // The row a screen reader announces: event type and verdict.
-  const eventsPane = () => page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Webhook Events' }) });
-  await eventsPane().locator('.monaco-list-row[aria-label^="response.completed, verified"]').first().waitFor({ timeout: 30_000 });
-  await page.screenshot({ path: join(artifacts, 'webhook-events.png') });
+}
 
-  // After a window reload (a new extension host) the received event is still listed, and the
-  // listener, which ended with the old host, no longer claims to listen.
-  await page.reload();
+const eventsPaneOf = (page) => page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Webhook Events' }) });
+
+/** The Webhook Events view's status line: the whole text, wrapped rather than cut off. */
+async function eventsViewMessage(page, text) {
+  const message = eventsPaneOf(page).locator('.message', { hasText: text }).first();
+  await message.waitFor({ timeout: 20_000 });
+  const cut = await message.evaluate((e) => e.scrollWidth > e.clientWidth + 1);
+  if (cut) throw new Error(`the view's message is cut off: ${await message.innerText()}`);
+}
+
+async function listenThroughTheUi(page, emulator, artifacts) {
+  await addConnectionThroughTheUi(page, emulator, artifacts);
+  await startListeningThroughTheUi(page);
+  await eventsViewMessage(page, /Listening at http:\/\/127\.0\.0\.1:\d+\/webhook for/);
+  await backgroundResponse(emulator, 'notify me');
+  // The row a screen reader announces: event type and verdict; a click opens the inspector.
+  const row = eventsPaneOf(page).locator('.monaco-list-row[aria-label^="response.completed, verified"]').first();
+  await row.waitFor({ timeout: 30_000 });
+  await page.screenshot({ path: join(artifacts, 'webhook-events.png') });
+  await row.click();
+  await (await inspectorFrame(page)).locator('#title', { hasText: 'response.completed' }).waitFor({ timeout: 20_000 });
+
+  // After a window reload (a new extension host) the received event is still listed, the
+  // inspector comes back on it, and the listener, which ended with the old host, no longer
+  // claims to listen: the view says so and offers to listen again. Reloaded as a user does
+  // (Developer: Reload Window), which lets the workbench save the open panels' state first.
+  await runCommand(page, 'Developer: Reload Window');
+  await page.waitForEvent('load', { timeout: 60_000 });
   await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
   // The reload may bring the sidebar back open; clicking its icon then would close it.
   const eventsHeader = page.locator('.pane-header', { hasText: 'Webhook Events' });
   if (!(await eventsHeader.waitFor({ timeout: 10_000 }).then(() => true, () => false))) await page.locator('.activitybar [aria-label^="Azure OpenAI"]').first().click();
-  await eventsPane().locator('.monaco-list-row[aria-label^="response.completed, verified"]').first().waitFor({ timeout: 30_000 });
+  await eventsPaneOf(page).locator('.monaco-list-row[aria-label^="response.completed, verified"]').first().waitFor({ timeout: 30_000 });
+  await (await inspectorFrame(page)).locator('#title', { hasText: 'response.completed' }).waitFor({ timeout: 20_000 });
   if (await page.locator('.statusbar-item', { hasText: 'Listening' }).count()) throw new Error('the status bar still says Listening after the reload');
+  await eventsViewMessage(page, 'Not listening since the window reloaded');
+  // The offer: a toast, or (once the toast has timed out) in the notification centre.
+  await runCommand(page, 'Notifications: Show Notifications');
+  const offer = page.locator('.notification-list-item', { hasText: 'stopped when the window reloaded' }).first();
+  await offer.waitFor({ timeout: 20_000 });
   await page.screenshot({ path: join(artifacts, 'webhook-events-after-reload.png') });
+  await offer.locator('.monaco-button', { hasText: 'Listen Again' }).click();
+  await page.locator('.statusbar-item', { hasText: 'Listening' }).first().waitFor({ timeout: 20_000 });
+  await eventsViewMessage(page, /Listening at http:\/\/127\.0\.0\.1:\d+\/webhook for/);
+  // The same endpoint now points at the new listener: the next delivery arrives.
+  const before = await eventsPaneOf(page).locator('.monaco-list-row[aria-label^="response.completed, verified"]').count();
+  await backgroundResponse(emulator, 'again after the reload');
+  await page.waitForFunction(
+    ([n]) => document.querySelectorAll('.monaco-list-row[aria-label^="response.completed, verified"]').length > n,
+    [before],
+    { timeout: 30_000 },
+  );
+  await page.screenshot({ path: join(artifacts, 'webhook-events-listening-again.png') });
 }
 
 /**
@@ -244,23 +285,11 @@ async function inspectThroughTheUi(page, emulator, artifacts, server) {
     updateSettings(server, 'User', { 'workbench.colorTheme': 'Default Light Modern' });
     await page.reload();
     await addConnectionThroughTheUi(page, emulator, artifacts);
-    await runCommand(page, 'Azure OpenAI: Start Listening');
-    const widget = page.locator('.quick-input-widget');
-    await widget.locator('.quick-input-title', { hasText: 'Listening at http://127.0.0.1' }).waitFor({ timeout: 30_000 });
-    await widget.locator('.monaco-list-row', { hasText: 'Create a webhook endpoint' }).first().click();
-    await widget.locator('.quick-input-title', { hasText: 'Events to receive' }).waitFor();
-    await page.keyboard.press('Enter');
-    await page.locator('.statusbar-item', { hasText: 'Listening' }).first().waitFor({ timeout: 20_000 });
-    const res = await fetch(`${emulator.url}/openai/v1/responses`, {
-      method: 'POST',
-      headers: { 'api-key': emulator.key, 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'gpt-4o-mini', input: 'inspect me', background: true }),
-    });
-    if (res.status !== 200) throw new Error(`creating a background response answered ${res.status}`);
+    await startListeningThroughTheUi(page);
+    await backgroundResponse(emulator, 'inspect me');
 
     // The row says the app refused it; a click opens the inspector.
-    const eventsPane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Webhook Events' }) });
-    const row = eventsPane.locator('.monaco-list-row[aria-label*="the app answered 500"]').first();
+    const row = eventsPaneOf(page).locator('.monaco-list-row[aria-label*="the app answered 500"]').first();
     await row.waitFor({ timeout: 30_000 });
     await row.click();
     const frame = await inspectorFrame(page);
@@ -532,7 +561,11 @@ export async function runUiTests(chromium, root, artifacts, vsix) {
       chatUxThroughTheUi,
     ],
     ['UI: chat with a Responses-only deployment: the reasoning summary in a collapsed section, reasoning tokens in the usage line, a reply in the background', reasoningThroughTheUi],
-    ['UI: Start Listening from the palette, a delivery appears verified in the Webhook Events view and is still there after a reload', listenThroughTheUi],
+    [
+      'UI: Start Listening from the palette, a delivery appears verified in the Webhook Events view; after a reload it is still there, ' +
+        'the inspector comes back on it, and Listen Again resumes with the same endpoint',
+      listenThroughTheUi,
+    ],
     [
       "UI: a delivery the app refused opens in the inspector from its row (trace, headers, the app's HTML as text); edit and replay shows the new answer; themes, narrow",
       inspectThroughTheUi,

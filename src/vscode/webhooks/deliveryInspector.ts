@@ -31,6 +31,15 @@ export class DeliveryInspector implements vscode.Disposable {
     readonly eventsView: vscode.TreeView<EventNode>,
   ) {
     this.subs = [
+      // After a window reload: the page saved the id of the delivery it showed.
+      vscode.window.registerWebviewPanelSerializer(Views.inspector, {
+        deserializeWebviewPanel: async (panel, state) => {
+          await listener.ready();
+          const id = (state as { eventId?: unknown } | undefined)?.eventId;
+          this.adopt(panel);
+          this.show(typeof id === 'string' ? id : undefined, true);
+        },
+      }),
       // Follows the index: selecting another row shows it, without taking the focus from the tree.
       eventsView.onDidChangeSelection((e) => {
         const node = e.selection[0];
@@ -59,19 +68,24 @@ export class DeliveryInspector implements vscode.Disposable {
   open(recordId: string, preserveFocus = false): DeliveryView | undefined {
     this.shownJson = undefined;
     if (!this.panel) {
-      const panel = vscode.window.createWebviewPanel(
-        Views.inspector,
-        'Delivery',
-        { viewColumn: vscode.ViewColumn.Active, preserveFocus },
-        { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist'), vscode.Uri.joinPath(this.extensionUri, 'media')] },
-      );
-      panel.webview.html = inspectorHtml(panel.webview, this.extensionUri);
-      this.panelSubs = [panel.webview.onDidReceiveMessage((raw) => void this.receive(raw)), panel.onDidDispose(() => this.closed())];
-      this.panel = panel;
+      this.adopt(vscode.window.createWebviewPanel(Views.inspector, 'Delivery', { viewColumn: vscode.ViewColumn.Active, preserveFocus }, this.webviewOptions()));
     } else {
       this.panel.reveal(undefined, preserveFocus);
     }
     return this.show(recordId);
+  }
+
+  private webviewOptions(): vscode.WebviewOptions {
+    return { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist'), vscode.Uri.joinPath(this.extensionUri, 'media')] };
+  }
+
+  /** Takes a new panel, or one VS Code brings back after a reload (a second one replaces the first). */
+  private adopt(panel: vscode.WebviewPanel): void {
+    if (this.panel) this.panel.dispose();
+    panel.webview.options = this.webviewOptions();
+    panel.webview.html = inspectorHtml(panel.webview, this.extensionUri);
+    this.panelSubs = [panel.webview.onDidReceiveMessage((raw) => void this.receive(raw)), panel.onDidDispose(() => this.closed())];
+    this.panel = panel;
   }
 
   private closed(): void {

@@ -15,11 +15,15 @@ export function eventsViewMessage(listener: ListenerController): string | undefi
   return listener.events.size ? 'Not listening: new deliveries are not received.' : undefined;
 }
 
+/**
+ * Keeps the view's message current, and offers once per window to listen again. The extension
+ * activates only when the user opens one of its views or panels, so the offer comes when wanted.
+ */
 export function showEventsViewStatus(view: vscode.TreeView<unknown>, listener: ListenerController): vscode.Disposable {
   let offered = false;
   const offer = async () => {
     const last = listener.interrupted;
-    if (offered || !last || !view.visible) return;
+    if (offered || !last) return;
     offered = true;
     const endpoint = last.endpointId ? ` and point endpoint ${last.endpointId} at its new URL` : '';
     const pick = await vscode.window.showInformationMessage(
@@ -35,5 +39,5 @@ export function showEventsViewStatus(view: vscode.TreeView<unknown>, listener: L
     void offer();
   };
   void listener.ready().then(update);
-  return vscode.Disposable.from(listener.onDidChange(update), view.onDidChangeVisibility(update));
+  return listener.onDidChange(update);
 }

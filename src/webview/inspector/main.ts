@@ -7,6 +7,7 @@ import { parseInspectorHostMessage, type AnswerView, type DeliveryView, type Ins
 
 interface VsCodeApi {
   postMessage(msg: unknown): void;
+  setState(state: unknown): void;
 }
 declare function acquireVsCodeApi(): VsCodeApi;
 
@@ -236,6 +237,8 @@ function handle(msg: InspectorHostMessage): void {
   switch (msg.type) {
     case 'show':
       render(msg.delivery);
+      // A window reload brings the panel back on this delivery (the extension's serializer reads it).
+      vscode.setState({ eventId: msg.delivery.id });
       break;
     case 'empty':
       showEmpty(msg.text);
