@@ -36,8 +36,12 @@ describe('connections', () => {
     assert.deepEqual(deployments.map((d) => d.deployment.name), emu.config.deployments.map((d) => d.name));
     const item = api.services.tree.getTreeItem(deployments[0]);
     assert.equal(item.label, 'gpt-4o');
-    assert.equal(item.description, 'manual 50', 'scale type and capacity (the data plane lists no version)');
+    // The data plane lists no version, and its scale type is no SKU: nothing to add to the name.
+    assert.equal(item.description, '');
     assert.match((item.tooltip as vscode.MarkdownString).value, /Model: gpt\\-4o/);
+    assert.match((item.tooltip as vscode.MarkdownString).value, /Scale: manual, capacity 50/);
+    const mini = api.services.tree.getTreeItem(deployments.find((d) => d.deployment.name === 'gpt-4o-mini')!);
+    assert.equal(mini.description, '', 'standard scale is not shown as a SKU either');
     assert.equal(item.contextValue, 'deployment');
   });
 

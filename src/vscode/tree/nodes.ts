@@ -130,24 +130,27 @@ export function toTreeItem(node: TreeNode): vscode.TreeItem {
       const item = new vscode.TreeItem(d.name, vscode.TreeItemCollapsibleState.None);
       item.id = `deployment:${node.connection.id}:${d.name}`;
       const model = [d.model, d.modelVersion].filter(Boolean).join(' ');
-      const sku = [d.sku, d.capacity !== undefined ? String(d.capacity) : undefined].filter(Boolean).join(' ');
+      const capacity = d.capacity !== undefined ? String(d.capacity) : undefined;
+      // The data plane's "scale type" (manual, standard) is not a SKU: only the tooltip names it.
+      const dataPlane = d.source === 'data-plane';
+      const sku = dataPlane ? [d.sku, capacity && `capacity ${capacity}`].filter(Boolean).join(', ') : [d.sku, capacity].filter(Boolean).join(' ');
       // The name often is the model's: then the version alone says what is deployed.
       const what = d.model === d.name ? d.modelVersion : model;
-      item.description = [what, sku].filter(Boolean).join(' · ');
+      item.description = [what, dataPlane ? undefined : sku].filter(Boolean).join(' · ');
       const limits = d.rateLimits
         ? `Rate limits: ${d.rateLimits.requestsPerMinute ?? '?'} requests/min, ${d.rateLimits.tokensPerMinute ?? '?'} tokens/min`
         : 'Rate limits: not reported by this listing (add the connection from Azure to see them)';
       item.tooltip = md([
         `**${escapeMd(d.name)}**`,
         `Model: ${escapeMd(model || 'unknown')}`,
-        `SKU: ${escapeMd(sku || 'unknown')}`,
+        `${dataPlane ? 'Scale' : 'SKU'}: ${escapeMd(sku || 'unknown')}`,
         limits,
         d.provisioningState ? `State: ${escapeMd(d.provisioningState)}` : '',
         d.source === 'models' ? '_Listed from the models API: this name may not be a deployment._' : '',
       ].filter(Boolean));
       item.iconPath = new vscode.ThemeIcon('hubot');
       item.contextValue = 'deployment';
-      item.accessibilityInformation = { label: `Deployment ${d.name}, model ${model || 'unknown'}, ${sku || 'unknown SKU'}` };
+      item.accessibilityInformation = { label: `Deployment ${d.name}, model ${model || 'unknown'}${sku ? `, ${dataPlane ? 'scale ' : ''}${sku}` : ''}` };
       return item;
     }
     case 'webhookEndpoint': {
