@@ -14,6 +14,7 @@ export { Waker, followResponse, resultOf, startBackground } from '../chat/backgr
 export { WebhookListener } from '../webhooks/listener';
 export { replay, replayToApp, sendTestEvent, signedCurl } from '../webhooks/resend';
 export { checkVerifier } from '../webhooks/verifierCheck';
+export { webhookOutbound } from '../webhooks/outbound';
 export { CloudflaredTunnel, DevTunnel, LocalTunnel, ManualTunnel, NgrokTunnel } from '../tunnels/providers';
 export { CLOUDFLARED_VERSION, cloudflaredDownloadUrl, downloadCloudflared } from '../tunnels/cloudflaredDownload';
 export { removeDownloadedCloudflared } from '../tunnels/cloudflaredRemove';

@@ -49,7 +49,8 @@ export function dispatcherFor(origin: string, settings: ProxySettings = {}, opti
 
 /**
  * One dispatcher for requests to any origin (a download that is redirected to another host):
- * each origin gets its own pool or proxy tunnel, decided as above.
+ * each origin gets its own pool or proxy tunnel, decided as above. With `direct`, origins the
+ * proxy rules leave alone go through that dispatcher instead of a pool of their own.
  */
 export class ProxyRouter extends Dispatcher {
   private readonly byOrigin = new Map<string, Dispatcher>();
@@ -57,12 +58,14 @@ export class ProxyRouter extends Dispatcher {
   constructor(
     private readonly settings: ProxySettings = {},
     private readonly options: DispatcherOptions = { connectTimeoutMs: 10_000 },
+    private readonly direct?: Dispatcher,
   ) {
     super();
   }
 
   override dispatch(opts: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
     const origin = new URL(String(opts.origin)).origin;
+    if (this.direct && !proxyFor(new URL(origin), this.settings)) return this.direct.dispatch(opts, handler);
     let d = this.byOrigin.get(origin);
     if (!d) {
       d = dispatcherFor(origin, this.settings, this.options);

@@ -3,7 +3,8 @@
  * up to `FORWARD_BODY_CAP` (the rest is not read), the time it took, or the connection error.
  * The listener's forwards and the inspector's replays both go through here.
  */
-import { request } from 'undici';
+import { request, type Dispatcher } from 'undici';
+import { proxyRefusal } from '../service/proxy';
 import { webhookDispatcher } from './outbound';
 import type { ForwardResult } from './records';
 import { capHeader } from './rejections';
@@ -24,6 +25,8 @@ export interface ForwardRequest {
   kind?: ForwardResult['kind'];
   webhookId?: string;
   edited?: boolean;
+  /** How it goes out (the user's proxy: see `webhookOutbound`); direct by default. */
+  outbound?: Dispatcher;
 }
 
 /** POSTs once (a delivery is not idempotent: never retried) and records the app's answer. */
@@ -37,7 +40,7 @@ export async function forwardDelivery(req: ForwardRequest): Promise<ForwardResul
     ...(req.edited ? { edited: true } : {}),
   };
   try {
-    const res = await request(req.url, { method: 'POST', headers: req.headers, body: req.body, headersTimeout: TIMEOUT_MS, bodyTimeout: TIMEOUT_MS, dispatcher: webhookDispatcher });
+    const res = await request(req.url, { method: 'POST', headers: req.headers, body: req.body, headersTimeout: TIMEOUT_MS, bodyTimeout: TIMEOUT_MS, dispatcher: req.outbound ?? webhookDispatcher });
     const headers: Record<string, string> = {};
     let n = 0;
     for (const [name, value] of Object.entries(res.headers)) {
@@ -56,7 +59,9 @@ export async function forwardDelivery(req: ForwardRequest): Promise<ForwardResul
     };
   } catch (err) {
     const e = err as { code?: string; message?: string };
-    return { ...base, error: (e.code ?? e.message ?? 'error').slice(0, 300), durationMs: Date.now() - t0 };
+    // A proxy's refusal surfaces as an abort: its status says more.
+    const refused = proxyRefusal(err);
+    return { ...base, error: refused ? `PROXY_${refused}` : (e.code ?? e.message ?? 'error').slice(0, 300), durationMs: Date.now() - t0 };
   }
 }
 

@@ -18,7 +18,9 @@ export function explainForwardError(error: string): string {
       return 'ENOTFOUND: the host name does not resolve.';
     case 'ECONNRESET':
       return 'ECONNRESET: the app closed the connection without answering.';
+    case 'PROXY_407':
+      return 'PROXY_407: the proxy in http.proxy (or HTTPS_PROXY) asks for a user name and password. Put them in the proxy URL, or add the app\'s host to http.noProxy.';
     default:
-      return error;
+      return /^PROXY_\d{3}$/.test(error) ? `${error}: the proxy in http.proxy (or HTTPS_PROXY) refused to connect to the app (${error.slice(6)}).` : error;
   }
 }

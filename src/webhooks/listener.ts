@@ -6,6 +6,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
+import type { Dispatcher } from 'undici';
 import { forwardDelivery } from './forward';
 import { createHttp1Server, type Http1Request, type Http1Response, type Http1Server } from './http1';
 import { IdWindow, type DedupeStore, type DeliveryRecord, type KnownSecret } from './records';
@@ -29,6 +30,8 @@ export interface ListenerOptions {
   dedupe?: DedupeStore;
   /** Where verified deliveries are passed on (like `stripe listen --forward-to`). */
   forwardTo?: () => string | undefined;
+  /** How forwards go out (the user's proxy: see `webhookOutbound`); direct by default. */
+  outbound?: () => Dispatcher;
   /** Called after the answer has been sent, for every request that reached a verdict. */
   onDelivery?: (record: DeliveryRecord) => void;
   /** Called when a forward finishes (the record now has `forward`). */
@@ -180,7 +183,7 @@ export class WebhookListener {
   private async forward(record: DeliveryRecord, url: string, body: Buffer, received: Record<string, string>): Promise<void> {
     const headers: Record<string, string> = {};
     for (const h of KEPT_HEADERS) if (received[h] !== undefined) headers[h] = received[h];
-    record.forward = await forwardDelivery({ url, headers, body });
+    record.forward = await forwardDelivery({ url, headers, body, outbound: this.options.outbound?.() });
     try {
       this.options.onForwarded?.(record);
     } catch {

@@ -5,7 +5,8 @@
  * self-hosted tunnel on loopback works as a public URL; glibc does not resolve them by itself.
  */
 import { lookup } from 'node:dns';
-import { Agent } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
+import { ProxyRouter, type ProxySettings } from '../service/proxy';
 
 export const webhookDispatcher = new Agent({
   connect: {
@@ -16,3 +17,11 @@ export const webhookDispatcher = new Agent({
     }) as never,
   },
 });
+
+/**
+ * The extension's webhook traffic (forwards, replays, test events, the verifier check) through the
+ * user's proxy where its rules say so; loopback and `.localhost` names always go direct.
+ */
+export function webhookOutbound(proxy: ProxySettings = {}): Dispatcher {
+  return new ProxyRouter(proxy, { connectTimeoutMs: 10_000 }, webhookDispatcher);
+}

@@ -4,7 +4,7 @@
  * known endpoint's secret, exactly as the service signs.
  */
 import { randomBytes } from 'node:crypto';
-import { request } from 'undici';
+import { request, type Dispatcher } from 'undici';
 import { forwardDelivery } from './forward';
 import { webhookDispatcher } from './outbound';
 import type { DeliveryRecord, ForwardResult, KnownSecret } from './records';
@@ -45,12 +45,14 @@ export interface SignedDelivery {
   /** A new one when not given. */
   webhookId?: string;
   headers?: Record<string, string>;
+  /** How it goes out (the user's proxy: see `webhookOutbound`); direct by default. */
+  outbound?: Dispatcher;
 }
 
 /** POSTs a freshly signed delivery; resolves with the HTTP status it was answered with. */
 export async function sendSigned(d: SignedDelivery): Promise<number> {
   const headers = { 'content-type': 'application/json', ...d.headers, ...signedHeaders(d.secret, d.webhookId ?? newWebhookId(), d.body) };
-  const res = await request(d.url, { method: 'POST', headers, body: d.body, dispatcher: webhookDispatcher });
+  const res = await request(d.url, { method: 'POST', headers, body: d.body, dispatcher: d.outbound ?? webhookDispatcher });
   await res.body.dump();
   return res.statusCode;
 }
@@ -62,6 +64,7 @@ export interface TestEventInput {
   type: string;
   /** The endpoint that delivers to this listener, when there is one whose secret is held. */
   endpointId?: string;
+  outbound?: Dispatcher;
   /** The service's own test route, where it has one (OpenAI's; Azure may not). */
   serviceTest?: (endpointId: string, type: string) => Promise<{ status_code?: number | null }>;
 }
@@ -101,27 +104,39 @@ export async function sendTestEvent(input: TestEventInput): Promise<TestEventRes
     );
   }
   const headers = { 'user-agent': 'aoai-workbench test event' };
-  const status = await sendSigned({ url: input.url, secret: signer.secret, body: testEventBody(input.type), headers });
+  const status = await sendSigned({ url: input.url, secret: signer.secret, body: testEventBody(input.type), headers, outbound: input.outbound });
   return { status, sentBy: 'extension', note };
 }
 
 /** Sends a received delivery again, re-signed; `keepWebhookId` tests the receiver's duplicate handling. */
-export async function replay(record: DeliveryRecord, known: readonly KnownSecret[], url: string, keepWebhookId: boolean): Promise<number> {
+export async function replay(
+  record: DeliveryRecord,
+  known: readonly KnownSecret[],
+  url: string,
+  keepWebhookId: boolean,
+  outbound?: Dispatcher,
+): Promise<number> {
   const webhookId = keepWebhookId && record.webhookId ? record.webhookId : undefined;
   const body = replayableBody(record);
-  return sendSigned({ url, secret: secretThatVerified(record, known), body, webhookId });
+  return sendSigned({ url, secret: secretThatVerified(record, known), body, webhookId, outbound });
 }
 
 /**
  * Sends a received delivery (or an edited body) to the app again, signed afresh with the secret
  * that verified it and a new webhook-id, and keeps the app's answer (kind "replay").
  */
-export async function replayToApp(record: DeliveryRecord, known: readonly KnownSecret[], url: string, editedBody?: string): Promise<ForwardResult> {
+export async function replayToApp(
+  record: DeliveryRecord,
+  known: readonly KnownSecret[],
+  url: string,
+  editedBody?: string,
+  outbound?: Dispatcher,
+): Promise<ForwardResult> {
   const body = editedBody ?? replayableBody(record);
   const secret = secretThatVerified(record, known);
   const webhookId = newWebhookId();
   const headers = { 'content-type': 'application/json', 'user-agent': 'aoai-workbench replay', ...signedHeaders(secret, webhookId, body) };
-  return forwardDelivery({ url, headers, body, kind: 'replay', webhookId, edited: editedBody !== undefined && editedBody !== record.body });
+  return forwardDelivery({ url, headers, body, kind: 'replay', webhookId, edited: editedBody !== undefined && editedBody !== record.body, outbound });
 }
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;

@@ -4,6 +4,7 @@
  * sound verifier takes the first and refuses the other two. Each is a test event (never a real one),
  * sent once.
  */
+import type { Dispatcher } from 'undici';
 import { forwardDelivery } from './forward';
 import type { ForwardResult } from './records';
 import { newWebhookId, testEventBody } from './resend';
@@ -31,11 +32,11 @@ export interface VerifierReport {
 const STALE_SECONDS = 600;
 const accepted = (f: ForwardResult) => f.status !== undefined && f.status >= 200 && f.status <= 299;
 
-export async function checkVerifier(url: string, secret: string, now = Date.now()): Promise<VerifierReport> {
+export async function checkVerifier(url: string, secret: string, now = Date.now(), outbound?: Dispatcher): Promise<VerifierReport> {
   const send = async (probe: Probe, expected: 'accept' | 'refuse', body: string, signedBody: string, at: number): Promise<ProbeResult> => {
     const webhookId = newWebhookId();
     const headers = { 'content-type': 'application/json', 'user-agent': 'aoai-workbench verifier check', ...signedHeaders(secret, webhookId, signedBody, at) };
-    const answer = await forwardDelivery({ url, headers, body, webhookId });
+    const answer = await forwardDelivery({ url, headers, body, webhookId, outbound });
     const passed = answer.status !== undefined && (expected === 'accept' ? accepted(answer) : !accepted(answer));
     return { probe, expected, answer, passed };
   };

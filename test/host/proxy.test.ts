@@ -11,6 +11,7 @@ import type { MessageNode } from '../../src/vscode/tree/nodes';
 import { startProxy, type TestProxy } from '../support/proxyServer';
 import { clearConnections, eventually, settingsAndLogFiles, workbench } from './support';
 import { readFileSync } from 'node:fs';
+import { startEmulator } from '../../src/emulator/server';
 
 const exec = <T>(cmd: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(`aoaiWorkbench.${cmd}`, ...args);
 const REMOTE = 'aoai-workbench-proxy-test.invalid';
@@ -50,5 +51,27 @@ describe('VS Code proxy settings', () => {
     const refused = await webhooksRow('Wrong proxy password');
     assert.match(refused.detail ?? '', /asks for a user name and password \(407\)/);
     for (const f of settingsAndLogFiles().filter((f) => !f.endsWith('settings.json'))) assert.ok(!readFileSync(f, 'utf8').includes(PASSWORD), `the proxy password is in ${f}`);
+  });
+
+  it("webhook traffic too: a delivery forwarded to a remote app goes through http.proxy", async () => {
+    await http().update('proxy', proxy.url.replace('//', `//alice:${PASSWORD}@`), vscode.ConfigurationTarget.Global);
+    const app = `http://app.${REMOTE}:8443/webhook`;
+    const settings = vscode.workspace.getConfiguration('aoaiWorkbench');
+    await settings.update('webhooks.forwardTo', app, vscode.ConfigurationTarget.Global);
+    const emu = await startEmulator();
+    try {
+      const conn = await exec<ConnectionInfo>('addConnection', { endpoint: emu.url, apiKey: emu.apiKey, label: 'Proxy listener' });
+      await exec('startListening', { connectionId: conn!.id, endpoint: { mode: 'create', name: 'proxied', eventTypes: ['batch.completed'] } });
+      assert.deepEqual(await exec('sendTestEvent', { eventType: 'batch.completed' }), { status: 200, sentBy: 'service' });
+      const api = await workbench();
+      const r = await eventually(() => api.services.listener.events.list().find((x) => x.eventType === 'batch.completed' && x.forward));
+      assert.ok(proxy.targets.includes(`app.${REMOTE}:8443`), `the proxy was asked for the app: ${proxy.targets}`);
+      assert.equal(r.forward?.status, undefined, 'the proxy could not reach a host that does not exist');
+      assert.ok(r.forward?.error, 'the forward says why');
+    } finally {
+      await exec('stopListening', { deleteEndpoint: true });
+      await settings.update('webhooks.forwardTo', undefined, vscode.ConfigurationTarget.Global);
+      await emu.close();
+    }
   });
 });

@@ -57,7 +57,7 @@ export async function replayEvent(s: Services, arg: unknown) {
   const listening = s.listener.state ? `${s.listener.state.localUrl}/webhook` : undefined;
   const target = args?.target === 'forward' ? optionalSetting('webhooks.forwardTo') : listening;
   if (!target) throw new Error('Nothing to replay to: start listening, or set "aoaiWorkbench.webhooks.forwardTo".');
-  const status = await loadNetwork().replay(r, s.listener.knownSecrets(), target, keep ?? false);
+  const status = await loadNetwork().replay(r, s.listener.knownSecrets(), target, keep ?? false, s.listener.outbound());
   s.listener.output.info(`Replayed ${r.eventType ?? 'delivery'} ${r.eventId ?? ''} to ${target}: ${status}.`);
   return { status };
 }

@@ -185,6 +185,7 @@ export async function sendTestEvent(s: Services, arg: unknown) {
     known: s.listener.knownSecrets(),
     type,
     endpointId: here?.id,
+    outbound: s.listener.outbound(),
     serviceTest: client && ((endpointId, t) => client.testWebhookEndpoint(endpointId, t)),
   });
   const how = sentBy === 'service' ? `by the service to endpoint ${here?.id}` : `signed here through ${state.publicUrl} (${note})`;
@@ -236,7 +237,7 @@ export async function checkVerifier(s: Services, arg: unknown): Promise<Verifier
       ignoreFocusOut: true,
     }));
   if (!url) return undefined;
-  const report = await withProgress('Checking the webhook verifier…', () => loadNetwork().checkVerifier(url, secret.secret));
+  const report = await withProgress('Checking the webhook verifier…', () => loadNetwork().checkVerifier(url, secret.secret, Date.now(), s.listener.outbound()));
   for (const r of report.results) {
     s.listener.output.info(`Verifier check, ${r.probe} delivery (should ${r.expected}): ${r.answer.status ?? r.answer.error} → ${r.passed ? 'as expected' : 'WRONG'}`);
   }

@@ -198,7 +198,7 @@ export class DeliveryInspector implements vscode.Disposable {
       }
     }
     this.post({ type: 'busy', busy: true, text: `Replaying to ${app}…` });
-    const answer = await loadNetwork().replayToApp(r, this.listener.knownSecrets(), app, body);
+    const answer = await loadNetwork().replayToApp(r, this.listener.knownSecrets(), app, body, this.listener.outbound());
     await this.listener.addReplay(r, answer);
     this.post({ type: 'busy', busy: false });
     this.show(r.id);

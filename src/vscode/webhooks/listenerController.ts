@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { join } from 'node:path';
+import type { Dispatcher } from 'undici';
 import type { Tunnel, TunnelProvider } from '../../tunnels/tunnel';
 import type { WebhookListener } from '../../webhooks/listener';
 import { MAX_REPLAYS, type DeliveryRecord, type ForwardResult, type KnownSecret } from '../../webhooks/records';
@@ -15,6 +16,7 @@ import { isLoopbackHost } from '../../service/connection';
 import { loadNetwork } from '../bundles';
 import { Commands, ContextKeys, type ProviderChoice } from '../contributions';
 import { redact } from '../log';
+import { proxySettings } from '../proxySettings';
 import { optionalSetting, setContext, setting } from '../settings';
 import type { WebhookEndpoints } from './endpoints';
 
@@ -146,6 +148,19 @@ export class ListenerController implements vscode.Disposable {
     return this.secrets;
   }
 
+  private outboundCache: { key: string; dispatcher: Dispatcher } | undefined;
+
+  /** How webhook traffic leaves (forwards, replays, test events): through the user's proxy where its rules say so. */
+  outbound(): Dispatcher {
+    const settings = proxySettings();
+    const key = JSON.stringify(settings);
+    if (this.outboundCache?.key !== key) {
+      void this.outboundCache?.dispatcher.close().catch(() => undefined);
+      this.outboundCache = { key, dispatcher: loadNetwork().webhookOutbound(settings) };
+    }
+    return this.outboundCache.dispatcher;
+  }
+
   /** The connection's endpoints as last listed (names, URLs and secret hints, for the signature doctor). */
   endpointList: WebhookEndpoint[] = [];
 
@@ -158,6 +173,7 @@ export class ListenerController implements vscode.Disposable {
       toleranceSeconds: setting('webhooks.toleranceSeconds'),
       dedupe: this.dedupe,
       forwardTo: () => optionalSetting('webhooks.forwardTo'),
+      outbound: () => this.outbound(),
       onDelivery: (r) => this.record(r),
       onForwarded: (r) => this.record(r, true),
     });
