@@ -1,6 +1,6 @@
 /** The emulator's Responses API, driven by the official `openai` client: what an SDK user sees. */
 import assert from 'node:assert/strict';
-import OpenAI, { BadRequestError, NotFoundError } from 'openai';
+import OpenAI, { BadRequestError, NotFoundError, RateLimitError } from 'openai';
 import { startEmulator, type Emulator } from '../../src/emulator/server';
 import { eventually, startReceiver } from '../support/receiver';
 
@@ -23,6 +23,28 @@ describe('Responses API in the emulator (official openai client)', () => {
     assert.ok(r.usage && r.usage.input_tokens > 0 && r.usage.output_tokens > 0);
     assert.equal(r.usage.total_tokens, r.usage.input_tokens + r.usage.output_tokens);
     assert.equal(r.usage.output_tokens_details.reasoning_tokens, 0);
+  });
+
+  it("rate limits: the deployment's requests per minute hold for Responses too; a 429 says when to retry", async () => {
+    const limited = await startEmulator({
+      config: { deployments: [{ name: 'small', model: 'gpt-4o', version: '2024-08-06', sku: 'Standard', capacity: 1, requestsPerMinute: 2, tokensPerMinute: 100_000 }] },
+    });
+    const c = new OpenAI({ baseURL: `${limited.url}/openai/v1/`, apiKey: limited.apiKey, maxRetries: 0 });
+    try {
+      const first = await c.responses.create({ model: 'small', input: 'one' }).withResponse();
+      assert.equal(first.response.headers.get('x-ratelimit-remaining-requests'), '1');
+      await c.responses.create({ model: 'small', input: 'two', stream: true }).then(async (events) => {
+        for await (const _ of events) void _;
+      });
+      await assert.rejects(c.responses.create({ model: 'small', input: 'three' }), (e: unknown) => {
+        assert.ok(e instanceof RateLimitError, String(e));
+        assert.match(e.message, /Responses_Create Operation .* exceeded call rate limit .* Please retry after \d+ seconds/);
+        assert.ok(Number(e.headers?.get('retry-after')) >= 1);
+        return true;
+      });
+    } finally {
+      await limited.close();
+    }
   });
 
   it('previous_response_id: the earlier turns count as input tokens; an unknown id is refused', async () => {

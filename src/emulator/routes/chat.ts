@@ -6,6 +6,7 @@ import { countChatPromptTokens, readMessages, type ReadMessage } from '../chatMe
 import { reply, tokenPieces, countTokens } from '../responder';
 import { parseToolChoice, parseTools, planToolCall, toolResultReply, type PlannedCall, type ToolChoice, type ToolSpec } from '../tools';
 import type { Route, RouteContext } from '../router';
+import { passRateLimits } from './rateGate';
 import { HttpError, azureError, invalidRequest, nowSeconds, randomId, sendJson, writeOrDrain } from '../wire';
 
 const SAFE = { filtered: false, severity: 'safe' };
@@ -109,22 +110,7 @@ async function handleChat(ctx: RouteContext, deploymentName: string | undefined)
   }
   const promptTokens = countChatPromptTokens(chat.messages, chat.rawTools);
   const completionTokens = finish === 'length' || call ? pieces.length : countTokens(text);
-  const rate = ctx.state.limits.take(deployment.name, { requests: deployment.requestsPerMinute, tokens: deployment.tokensPerMinute }, promptTokens + completionTokens);
-  const rateHeaders = {
-    'x-ratelimit-limit-requests': String(rate.limitRequests),
-    'x-ratelimit-limit-tokens': String(rate.limitTokens),
-    'x-ratelimit-remaining-requests': String(rate.remainingRequests),
-    'x-ratelimit-remaining-tokens': String(rate.remainingTokens),
-  };
-  if (!rate.allowed) {
-    const secs = Math.max(1, Math.ceil(rate.retryAfterMs / 1000));
-    throw azureError(
-      429,
-      '429',
-      `Requests to the ChatCompletions_Create Operation under Azure OpenAI API version ${ctx.url.searchParams.get('api-version') ?? 'v1'} have exceeded ${rate.which === 'tokens' ? 'token' : 'call'} rate limit of your current OpenAI ${deployment.sku} pricing tier. Please retry after ${secs} seconds.`,
-      { 'retry-after': String(secs), 'retry-after-ms': String(Math.ceil(rate.retryAfterMs)), ...rateHeaders },
-    );
-  }
+  const rateHeaders = passRateLimits(ctx, deployment, promptTokens + completionTokens, 'ChatCompletions_Create');
 
   const id = randomId('chatcmpl-');
   const created = nowSeconds();

@@ -12,6 +12,7 @@ import { EventLog } from '../responses/eventLog';
 import { countItemTokens, lastUserText, parseResponseRequest, type ResponseRequest } from '../responses/request';
 import { FINAL, cancelRun, runResponse, type Plan, type StoredResponse, type Timing } from '../responses/run';
 import { contentFilterError } from './chat';
+import { passRateLimits } from './rateGate';
 
 /** Stored responses kept at most; the oldest go first. */
 const MAX_STORED = 1000;
@@ -77,9 +78,9 @@ function responseObject(req: ResponseRequest, model: string): StoredResponse['ob
 }
 
 /** Writes the log as server-sent events from `after` on, until the log ends or the reader leaves. */
-async function pipeEvents(ctx: RouteContext, log: EventLog, after: number, onReaderGone?: () => void): Promise<void> {
+async function pipeEvents(ctx: RouteContext, log: EventLog, after: number, onReaderGone?: () => void, headers: Record<string, string> = {}): Promise<void> {
   const res: ServerResponse = ctx.res;
-  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', ...ctx.baseHeaders });
+  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', ...ctx.baseHeaders, ...headers });
   const gone = new AbortController();
   res.on('close', () => {
     if (!res.writableFinished) {
@@ -107,6 +108,10 @@ async function create(ctx: RouteContext): Promise<void> {
     history = prev.history;
   }
   const p = plan(req, history, deployment.name);
+  // Billed as the service counts it: input, plus the output and reasoning the reply will take.
+  const outputTokens = countTokens(p.call ? p.call.arguments : p.text) + (p.reasoning?.tokens ?? 0);
+  const rateHeaders = passRateLimits(ctx, deployment, p.inputTokens + Math.min(outputTokens, p.maxOutputTokens ?? Infinity), 'Responses_Create');
+  const answerHeaders = { ...ctx.baseHeaders, ...rateHeaders };
   const stored: StoredResponse = { object: responseObject(req, `${deployment.model}-${deployment.version}`), input: req.items, history: [...history, ...req.items], log: new EventLog() };
   if (req.store) remember(ctx, stored);
 
@@ -125,14 +130,14 @@ async function create(ctx: RouteContext): Promise<void> {
       if (req.background) return;
       stop.abort();
       ctx.state.streamAborted();
-    });
+    }, rateHeaders);
     if (!stop.signal.aborted) ctx.state.stats.streamsCompleted++;
   } else if (req.background) {
-    sendJson(ctx.res, 200, stored.object, ctx.baseHeaders);
+    sendJson(ctx.res, 200, stored.object, answerHeaders);
   }
   if (req.background) return;
   await running;
-  if (!req.stream) sendJson(ctx.res, 200, stored.object, ctx.baseHeaders);
+  if (!req.stream) sendJson(ctx.res, 200, stored.object, answerHeaders);
   stored.log.forget();
 }
 
