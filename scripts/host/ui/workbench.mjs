@@ -1,0 +1,74 @@
+// The workbench as a person drives it in Chromium: the command palette, quick inputs, the Add
+// Connection wizard, settings files as the Settings editor writes them.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** Types into the open quick input and presses Enter. */
+export async function answer(page, titlePart, text) {
+  const widget = page.locator('.quick-input-widget');
+  await widget.locator('.quick-input-title', { hasText: titlePart }).waitFor({ timeout: 20_000 });
+  const input = widget.locator('input.input');
+  await input.fill(text);
+  await page.keyboard.press('Enter');
+}
+
+export async function addConnectionThroughTheUi(page, emulator, artifacts) {
+  await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+  const activity = page.locator('.activitybar [aria-label^="Azure OpenAI"]').first();
+  await activity.waitFor({ timeout: 60_000 });
+  await page.locator('.monaco-workbench').click({ position: { x: 600, y: 300 } });
+
+  await page.keyboard.press('F1');
+  await page.locator('.quick-input-widget input.input').waitFor();
+  await page.keyboard.type('Azure OpenAI: Add Connection');
+  // "Add Connection from Azure…" matches too: pick the plain one.
+  const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Add Connection…' }).filter({ hasNotText: 'from Azure' }).first();
+  await row.waitFor();
+  await row.click();
+
+  await answer(page, '(1/4): endpoint', `${emulator.url}/openai/v1/`);
+  const widget = page.locator('.quick-input-widget');
+  await widget.locator('.quick-input-title', { hasText: '(2/4): authentication' }).waitFor();
+  await widget.locator('.monaco-list-row', { hasText: 'API key' }).first().waitFor();
+  await page.keyboard.press('Enter');
+  await answer(page, '(3/4): API key', emulator.key);
+  await answer(page, '(4/4): name', 'UI Emulator');
+
+  await activity.click();
+  const tree = page.locator('.pane-body .monaco-list').filter({ has: page.locator('.monaco-list-row') }).first();
+  const connectionRow = page.locator('.monaco-list-row', { hasText: 'UI Emulator' }).first();
+  await connectionRow.waitFor({ timeout: 20_000 });
+  await connectionRow.click();
+  const deploymentsRow = page.locator('.monaco-list-row', { hasText: 'Deployments' }).first();
+  await deploymentsRow.waitFor();
+  await deploymentsRow.click();
+  await page.locator('.monaco-list-row', { hasText: 'gpt-4o-mini' }).first().waitFor({ timeout: 20_000 });
+  const webhooksRow = page.locator('.monaco-list-row', { hasText: 'Webhook endpoints' }).first();
+  await webhooksRow.click();
+  await page.locator('.monaco-list-row', { hasText: 'No webhook endpoints yet' }).first().waitFor({ timeout: 20_000 });
+  await tree.waitFor();
+  await page.screenshot({ path: join(artifacts, 'ui-add-connection.png') });
+  // The key the user typed is nowhere on screen.
+  const text = await page.locator('body').innerText();
+  if (text.includes(emulator.key)) throw new Error('the API key is visible in the workbench');
+}
+
+export async function runCommand(page, title) {
+  await page.keyboard.press('F1');
+  await page.locator('.quick-input-widget input.input').waitFor();
+  await page.keyboard.type(title);
+  await page.locator('.quick-input-widget .monaco-list-row', { hasText: title.split(': ').pop() }).first().waitFor();
+  await page.keyboard.press('Enter');
+}
+
+/**
+ * Changes settings as the Settings editor would: `User` ones, or `Machine` ones (machine-scoped
+ * settings of an extension running on the server, "Remote Settings" in the editor).
+ */
+export function updateSettings(server, kind, changes) {
+  const dir = join(server.root, 'user-data', kind);
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, 'settings.json');
+  const old = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+  writeFileSync(file, JSON.stringify({ ...old, ...changes }, null, 2));
+}
