@@ -48,7 +48,7 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi {
   const store = new ConnectionStore(context.secrets);
   const auth = new AuthManager();
   const clients = new ClientCache(store, auth);
-  const endpoints = new WebhookEndpoints(store, clients);
+  const endpoints = new WebhookEndpoints(store, clients, context.globalState);
   const tree = new ResourcesTree(store, clients, endpoints);
   const emulator = new EmulatorController();
   const chat = new ChatManager(context, store, clients);

@@ -9,6 +9,7 @@ import { log } from '../log';
 import type { Services } from '../services';
 import { GroupNode, type TreeNode } from '../tree/nodes';
 import { addConnectionFromAzure } from './azure';
+import { cancelRotationCommand, finishRotationCommand, handOverRotatedSecret, rotateSigningSecret } from './rotateSecret';
 import { askAboutSelection, clearActiveChat, deleteConversation, exportActiveChat, exportConversation, openChat, openConversation } from './chat';
 import { addConnection, editConnection, removeConnection, testConnection, type AddConnectionArgs } from './connections';
 import { startLocalEmulator, stopLocalEmulator } from './emulator';
@@ -42,6 +43,10 @@ export function registerCommands(s: Services): vscode.Disposable[] {
     command(Commands.editWebhookEndpoint, 'Could not update the webhook endpoint', (arg) => editEndpoint(s, arg)),
     command(Commands.deleteWebhookEndpoint, 'Could not delete the webhook endpoint', (arg) => deleteEndpoint(s, arg)),
     command(Commands.copySigningSecret, 'Could not copy the signing secret', (arg) => copySecret(s, arg)),
+    command(Commands.rotateSigningSecret, 'Could not rotate the signing secret', (arg) => rotateSigningSecret(s, arg)),
+    command(Commands.handOverRotatedSecret, 'Could not give the new secret to the app', (arg) => handOverRotatedSecret(s, arg)),
+    command(Commands.finishRotation, 'Could not finish the rotation', (arg) => finishRotationCommand(s, arg)),
+    command(Commands.cancelRotation, 'Could not cancel the rotation', (arg) => cancelRotationCommand(s, arg)),
     command(Commands.copyWebhookId, 'Could not copy the endpoint id', (arg) => copyField(s, arg, 'id')),
     command(Commands.copyWebhookUrl, 'Could not copy the endpoint URL', (arg) => copyField(s, arg, 'url')),
     // Chat

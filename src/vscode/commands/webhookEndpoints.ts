@@ -110,7 +110,7 @@ export async function createEndpoint(s: Services, arg: unknown): Promise<Webhook
 }
 
 /** The endpoint an invocation is about: from a tree node, or ids, or a pick. */
-async function resolveEndpoint(s: Services, arg: unknown, purpose: string): Promise<{ conn: ConnectionInfo; endpoint: WebhookEndpoint } | undefined> {
+export async function resolveEndpoint(s: Services, arg: unknown, purpose: string): Promise<{ conn: ConnectionInfo; endpoint: WebhookEndpoint } | undefined> {
   if (arg instanceof WebhookNode) return { conn: arg.connection, endpoint: arg.endpoint };
   const ids = arg as Partial<EndpointArgs> | undefined;
   const conn = await resolveConnection(s, ids?.connectionId ? { connectionId: ids.connectionId } : arg, purpose);

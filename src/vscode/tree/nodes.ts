@@ -1,6 +1,7 @@
 /** The sidebar's node types and how each looks as a TreeItem. */
 import * as vscode from 'vscode';
 import type { Deployment, WebhookEndpoint } from '../../service/types';
+import type { PendingRotation, RotationRole } from '../../webhooks/rotation';
 import { tokenSourceLabel } from '../auth/authManager';
 import type { ConnectionInfo } from '../connections/connectionStore';
 import { Commands } from '../contributions';
@@ -61,6 +62,8 @@ export class WebhookNode extends GroupItemNode {
     parent: GroupNode,
     readonly endpoint: WebhookEndpoint,
     readonly hasSecret: boolean,
+    /** Its side of a secret rotation in progress, if it is in one. */
+    readonly rotation?: { rotation: PendingRotation; role: RotationRole },
   ) {
     super(parent);
   }
@@ -157,17 +160,19 @@ export function toTreeItem(node: TreeNode): vscode.TreeItem {
       const e = node.endpoint;
       const item = new vscode.TreeItem(e.name || e.id, vscode.TreeItemCollapsibleState.None);
       item.id = `webhook:${node.connection.id}:${e.id}`;
-      item.description = e.url;
+      const rotating = node.rotation && (node.rotation.role === 'replacement' ? 'new secret, rotating' : 'old secret, being replaced');
+      item.description = rotating ? `${rotating} · ${e.url}` : e.url;
       item.tooltip = md([
         `**${escapeMd(e.name || e.id)}**`,
+        rotating ? `Rotation in progress: ${rotating}. Both secrets are accepted until you finish (delete the old endpoint) or cancel (delete the new one).` : '',
         `ID: \`${e.id}\``,
         `URL: ${escapeMd(e.url)}`,
         `Events: ${e.event_types.map((t) => `\`${t}\``).join(', ') || 'none'}`,
         node.hasSecret ? 'Signing secret: kept in secret storage' : `Signing secret: not stored here${e.signing_secret_hint ? ` (hint ${escapeMd(e.signing_secret_hint)})` : ''}`,
       ]);
       item.iconPath = new vscode.ThemeIcon('radio-tower');
-      item.contextValue = node.hasSecret ? 'webhookEndpoint.secret' : 'webhookEndpoint';
-      item.accessibilityInformation = { label: `Webhook endpoint ${e.name}, ${e.url}, events ${e.event_types.join(', ')}` };
+      item.contextValue = `webhookEndpoint${node.hasSecret ? '.secret' : ''}${node.rotation ? '.rotating' : ''}`;
+      item.accessibilityInformation = { label: `Webhook endpoint ${e.name}${rotating ? `, ${rotating}` : ''}, ${e.url}, events ${e.event_types.join(', ')}` };
       return item;
     }
     case 'message': {

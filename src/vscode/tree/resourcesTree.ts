@@ -24,7 +24,7 @@ export class ResourcesTree implements vscode.TreeDataProvider<TreeNode>, vscode.
   constructor(
     private readonly store: ConnectionStore,
     private readonly clients: ClientCache,
-    endpoints: WebhookEndpoints,
+    private readonly endpoints: WebhookEndpoints,
   ) {
     this.disposables.push(
       store.onDidChange(() => this.syncConnections()),
@@ -99,7 +99,10 @@ export class ResourcesTree implements vscode.TreeDataProvider<TreeNode>, vscode.
     const children: TreeNode[] =
       group.kind === 'deployments'
         ? shown.map((d) => new DeploymentNode(group as GroupNode, d as Deployment))
-        : (shown as WebhookEndpoint[]).map((e) => new WebhookNode(group, e, this.store.hasSigningSecret(group.connection.id, e.id)));
+        : (shown as WebhookEndpoint[]).map((e) => {
+            const id = group.connection.id;
+            return new WebhookNode(group, e, this.store.hasSigningSecret(id, e.id), this.endpoints.rotationOf(id, e.id));
+          });
     if (s.shown < s.items.length) children.push(new LoadMoreNode(group, s.items.length - s.shown));
     else if (s.hasMore) children.push(new LoadMoreNode(group, undefined));
     return children;

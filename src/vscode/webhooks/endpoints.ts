@@ -1,12 +1,16 @@
 /**
  * The owner of changes made from VS Code to a connection's webhook endpoints: it calls the
  * service, keeps the once-only signing secret of an endpoint it creates (and forgets it with the
- * endpoint), and fires `onDidChange` with the connection's id. The tree and the listener listen.
+ * endpoint), remembers secret rotations in progress, and fires `onDidChange` with the
+ * connection's id. The tree and the listener listen.
  */
 import * as vscode from 'vscode';
 import type { CreatedWebhookEndpoint, WebhookEndpoint, WebhookEndpointInput } from '../../service/types';
+import { beginRotation, cancelRotation, finishRotation, rotationRole, type PendingRotation, type RotationEndpoints } from '../../webhooks/rotation';
 import type { ClientCache } from '../connections/clients';
 import type { ConnectionInfo, ConnectionStore } from '../connections/connectionStore';
+
+const ROTATIONS_KEY = 'aoaiWorkbench.webhookRotations';
 
 export class WebhookEndpoints implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<string>();
@@ -16,6 +20,8 @@ export class WebhookEndpoints implements vscode.Disposable {
   constructor(
     private readonly store: ConnectionStore,
     private readonly clients: ClientCache,
+    /** Where rotations in progress are kept (all windows see them; ids only, never a secret). */
+    private readonly globalState: vscode.Memento,
   ) {}
 
   /** Every endpoint of the connection, all pages. */
@@ -48,6 +54,46 @@ export class WebhookEndpoints implements vscode.Disposable {
     await client.deleteWebhookEndpoint(endpointId);
     await this.store.deleteSigningSecret(conn.id, endpointId);
     this.changed.fire(conn.id);
+  }
+
+  /** Rotations begun and not finished or cancelled. */
+  rotations(): PendingRotation[] {
+    return this.globalState.get<PendingRotation[]>(ROTATIONS_KEY) ?? [];
+  }
+
+  rotationOf(connectionId: string, endpointId: string): ReturnType<typeof rotationRole> {
+    return rotationRole(this.rotations(), connectionId, endpointId);
+  }
+
+  private ops(conn: ConnectionInfo): RotationEndpoints {
+    return { create: (input) => this.create(conn, input), delete: (id) => this.delete(conn, id) };
+  }
+
+  private async setRotations(list: PendingRotation[], connectionId: string): Promise<void> {
+    await this.globalState.update(ROTATIONS_KEY, list.length ? list : undefined);
+    this.changed.fire(connectionId);
+  }
+
+  /** Creates the replacement (its secret kept) and remembers the rotation until it is finished or cancelled. */
+  async beginRotation(conn: ConnectionInfo, old: WebhookEndpoint): Promise<PendingRotation> {
+    if (this.rotationOf(conn.id, old.id)) throw new Error(`"${old.name}" is in a rotation already: finish or cancel that one first.`);
+    const r = await beginRotation(this.ops(conn), conn.id, old);
+    await this.setRotations([...this.rotations(), r], conn.id);
+    return r;
+  }
+
+  /** Deletes the old endpoint (and its secret); the replacement goes on alone. */
+  async finishRotation(conn: ConnectionInfo, r: PendingRotation): Promise<void> {
+    await finishRotation(this.ops(conn), r);
+    await this.store.deleteSigningSecret(conn.id, r.oldId);
+    await this.setRotations(this.rotations().filter((x) => x.newId !== r.newId), conn.id);
+  }
+
+  /** Deletes the replacement (and its secret); the old endpoint goes on as before. */
+  async cancelRotation(conn: ConnectionInfo, r: PendingRotation): Promise<void> {
+    await cancelRotation(this.ops(conn), r);
+    await this.store.deleteSigningSecret(conn.id, r.newId);
+    await this.setRotations(this.rotations().filter((x) => x.newId !== r.newId), conn.id);
   }
 
   dispose(): void {

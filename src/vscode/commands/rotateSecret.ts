@@ -1,0 +1,160 @@
+/**
+ * Rotate Signing Secret: a replacement endpoint with a new secret, both accepted while the app is
+ * updated, the new secret handed to the app (clipboard or a .env file the user picks, never
+ * settings), then Finish (delete the old endpoint) or Cancel (delete the new one).
+ */
+import * as vscode from 'vscode';
+import { setEnvVariable, validEnvName } from '../../webhooks/dotenv';
+import type { PendingRotation } from '../../webhooks/rotation';
+import type { ConnectionInfo } from '../connections/connectionStore';
+import { Commands } from '../contributions';
+import { logInfo } from '../log';
+import type { Services } from '../services';
+import { withProgress } from './registry';
+import { resolveEndpoint } from './webhookEndpoints';
+
+/** How the new secret reaches the app; scripts and tests pass it, people pick it. */
+export type HandOver = { kind: 'copy' } | { kind: 'env'; file: string; variable: string } | { kind: 'later' };
+
+interface RotateArgs {
+  connectionId: string;
+  endpointId: string;
+  /** false: no confirmation dialog (scripts, tests). */
+  confirm?: boolean;
+  handOver?: HandOver;
+}
+
+const LAST_VARIABLE = 'aoaiWorkbench.lastEnvVariable';
+
+const argsOf = (arg: unknown): Partial<RotateArgs> => (arg && typeof arg === 'object' && 'endpointId' in arg ? (arg as RotateArgs) : {});
+
+export async function rotateSigningSecret(s: Services, arg: unknown): Promise<PendingRotation | undefined> {
+  const target = await resolveEndpoint(s, arg, 'Rotate the signing secret of');
+  if (!target) return undefined;
+  const { conn, endpoint } = target;
+  const args = argsOf(arg);
+  if (args.confirm !== false) {
+    const go = await vscode.window.showWarningMessage(
+      `Rotate the signing secret of "${endpoint.name}"?`,
+      {
+        modal: true,
+        detail:
+          "The service cannot change an endpoint's secret, so a new endpoint with the same URL and events is created, with a new secret. " +
+          'Until you finish, both deliver and both secrets are accepted here: your app gets each event twice (deduplicate by event id). ' +
+          'Give the new secret to your app, then Finish Rotation deletes the old endpoint.',
+      },
+      'Rotate',
+    );
+    if (go !== 'Rotate') return undefined;
+  }
+  const r = await withProgress(`Creating a replacement for "${endpoint.name}"…`, () => s.endpoints.beginRotation(conn, endpoint));
+  logInfo(`Rotating the signing secret of webhook endpoint ${r.oldId}: replacement ${r.newId} → ${r.url}; its secret is in secret storage.`);
+  await handOverSecret(s, conn, r, args.handOver);
+  if (args.confirm !== false) {
+    void vscode.window
+      .showInformationMessage(`Both secrets of "${r.name}" are accepted now. When your app uses the new one, finish the rotation to delete the old endpoint.`, 'Finish Rotation')
+      .then((c) => c && vscode.commands.executeCommand(Commands.finishRotation, { connectionId: conn.id, endpointId: r.newId }));
+  }
+  return r;
+}
+
+/** The rotation an invocation is about: from either endpoint's row or ids. */
+async function pendingFor(s: Services, arg: unknown, purpose: string): Promise<{ conn: ConnectionInfo; rotation: PendingRotation } | undefined> {
+  const target = await resolveEndpoint(s, arg, purpose);
+  if (!target) return undefined;
+  const found = s.endpoints.rotationOf(target.conn.id, target.endpoint.id);
+  if (!found) throw new Error(`"${target.endpoint.name}" is not in a secret rotation.`);
+  return { conn: target.conn, rotation: found.rotation };
+}
+
+/** Gives the replacement's secret to the app: the clipboard, or a line in a .env file. */
+export async function handOverSecret(s: Services, conn: ConnectionInfo, r: PendingRotation, how?: HandOver): Promise<HandOver | undefined> {
+  const choice = how ?? (await askHandOver(s, r));
+  if (!choice || choice.kind === 'later') return undefined;
+  const secret = await s.store.signingSecret(conn.id, r.newId);
+  if (!secret) throw new Error('The new signing secret is not in secret storage any more: cancel this rotation and start again.');
+  if (choice.kind === 'copy') {
+    await vscode.env.clipboard.writeText(secret);
+    void vscode.window.showInformationMessage(`Copied the new signing secret of "${r.name}".`);
+    return choice;
+  }
+  const uri = vscode.Uri.file(choice.file);
+  const old = await vscode.workspace.fs.readFile(uri).then((b) => Buffer.from(b).toString('utf8'), () => '');
+  const { text, replaced } = setEnvVariable(old, choice.variable, secret);
+  await vscode.workspace.fs.writeFile(uri, Buffer.from(text, 'utf8'));
+  await s.context.globalState.update(LAST_VARIABLE, choice.variable);
+  const where = vscode.workspace.asRelativePath(uri);
+  logInfo(`Wrote the new signing secret of webhook endpoint ${r.newId} into ${choice.variable} in ${where}.`);
+  if (!how) void vscode.window.showInformationMessage(`${replaced ? 'Replaced' : 'Added'} ${choice.variable} in ${where}. Restart your app so it reads it.`);
+  return choice;
+}
+
+async function askHandOver(s: Services, r: PendingRotation): Promise<HandOver | undefined> {
+  const pick = await vscode.window.showQuickPick(
+    [
+      { label: '$(copy) Copy the new secret', choice: 'copy' as const },
+      { label: '$(file) Write it into a .env file…', description: 'replaces the variable, keeps the rest', choice: 'env' as const },
+      { label: 'Later', description: 'Give New Secret to App… on the endpoint', choice: 'later' as const },
+    ],
+    { title: `Give the new signing secret of "${r.name}" to your app`, ignoreFocusOut: true },
+  );
+  if (!pick) return undefined;
+  return pick.choice === 'env' ? askEnvTarget(s) : { kind: pick.choice };
+}
+
+async function askEnvTarget(s: Services): Promise<{ kind: 'env'; file: string; variable: string } | undefined> {
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  const picked = await vscode.window.showSaveDialog({
+    title: 'The .env file your app reads',
+    saveLabel: 'Write Secret Here',
+    defaultUri: folder && vscode.Uri.joinPath(folder, '.env'),
+    filters: { 'Environment files': ['env'], 'All files': ['*'] },
+  });
+  if (!picked) return undefined;
+  const variable = await vscode.window.showInputBox({
+    title: 'Variable name for the signing secret',
+    value: s.context.globalState.get<string>(LAST_VARIABLE) ?? 'WEBHOOK_SECRET',
+    validateInput: validEnvName,
+    ignoreFocusOut: true,
+  });
+  return variable ? { kind: 'env', file: picked.fsPath, variable } : undefined;
+}
+
+export async function handOverRotatedSecret(s: Services, arg: unknown): Promise<HandOver | undefined> {
+  const found = await pendingFor(s, arg, 'Give the new signing secret to your app');
+  return found && handOverSecret(s, found.conn, found.rotation, argsOf(arg).handOver);
+}
+
+export async function finishRotationCommand(s: Services, arg: unknown): Promise<boolean> {
+  const found = await pendingFor(s, arg, 'Finish the secret rotation of');
+  if (!found) return false;
+  const { conn, rotation } = found;
+  if (argsOf(arg).confirm !== false) {
+    const ok = await vscode.window.showWarningMessage(
+      `Finish rotating the secret of "${rotation.name}"?`,
+      { modal: true, detail: `The old endpoint (${rotation.oldId}) is deleted: from then on deliveries are signed only with the new secret, so your app must use it.` },
+      'Finish Rotation',
+    );
+    if (ok !== 'Finish Rotation') return false;
+  }
+  await withProgress(`Deleting the old endpoint of "${rotation.name}"…`, () => s.endpoints.finishRotation(conn, rotation));
+  logInfo(`Finished rotating webhook endpoint ${rotation.oldId}: deleted; ${rotation.newId} goes on with the new secret.`);
+  return true;
+}
+
+export async function cancelRotationCommand(s: Services, arg: unknown): Promise<boolean> {
+  const found = await pendingFor(s, arg, 'Cancel the secret rotation of');
+  if (!found) return false;
+  const { conn, rotation } = found;
+  if (argsOf(arg).confirm !== false) {
+    const ok = await vscode.window.showWarningMessage(
+      `Cancel rotating the secret of "${rotation.name}"?`,
+      { modal: true, detail: `The new endpoint (${rotation.newId}) and its secret are deleted; the old secret stays the only one.` },
+      'Cancel Rotation',
+    );
+    if (ok !== 'Cancel Rotation') return false;
+  }
+  await withProgress(`Deleting the replacement of "${rotation.name}"…`, () => s.endpoints.cancelRotation(conn, rotation));
+  logInfo(`Cancelled rotating webhook endpoint ${rotation.oldId}: deleted the replacement ${rotation.newId}.`);
+  return true;
+}
