@@ -21,6 +21,7 @@ import { DeliveryInspector } from './vscode/webhooks/deliveryInspector';
 import { WebhookEndpoints } from './vscode/webhooks/endpoints';
 import { EventsTree } from './vscode/webhooks/eventsTree';
 import { showEventsViewStatus } from './vscode/webhooks/eventsViewStatus';
+import { registerWebhookDebugging } from './vscode/webhooks/debugSession';
 import { ListenerController } from './vscode/webhooks/listenerController';
 
 /**
@@ -81,6 +82,7 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi {
     // Signed out or switched account or cloud: lists reload with the new tokens.
     auth.onDidChange(() => tree.refresh()),
     ...registerCommands(services),
+    registerWebhookDebugging(services),
   );
   void dropStaleLocalConnections(services).then(() => offerEnvironmentImport(services));
   stopOnDeactivate = () => listener.stop(true);

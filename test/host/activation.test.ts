@@ -27,10 +27,15 @@ describe('extension in a real VS Code host', () => {
     for (const devOnly of ['src', 'node_modules', 'test']) assert.ok(!existsSync(join(installed, devOnly)), `${installed} has ${devOnly}/: the tests run against the checkout`);
   });
 
-  it('does not start with VS Code: it activates on its views, its commands and a chat panel or delivery inspector to restore', () => {
+  it('does not start with VS Code: it activates on its views, its commands, a chat panel or delivery inspector to restore, and its debug type', () => {
     assert.equal(activeBeforeTheTests, false, 'something activated the extension before any test used it');
     // Views and contributed commands activate it implicitly (VS Code 1.74+); nothing at start-up.
-    assert.deepEqual(ext().packageJSON.activationEvents, ['onWebviewPanel:aoaiWorkbench.chat', 'onWebviewPanel:aoaiWorkbench.deliveryInspector']);
+    assert.deepEqual(ext().packageJSON.activationEvents, [
+      'onWebviewPanel:aoaiWorkbench.chat',
+      'onWebviewPanel:aoaiWorkbench.deliveryInspector',
+      'onDebugResolve:azure-openai-webhooks',
+      'onDebugInitialConfigurations',
+    ]);
   });
 
   it('keeps activation cheap: the network stack, @azure/identity and the emulator are not loaded until used', () => {

@@ -5,7 +5,6 @@ import type { DeliveryRecord } from '../../webhooks/records';
 import { loadNetwork } from '../bundles';
 import { logInfo } from '../log';
 import type { Services } from '../services';
-import { optionalSetting } from '../settings';
 import { EventNode, type EventFilter } from '../webhooks/eventsTree';
 import { prettyBody } from '../webhooks/listenerController';
 import { resolveConnection } from './args';
@@ -55,7 +54,7 @@ export async function replayEvent(s: Services, arg: unknown) {
     keep = pick.startsWith('Same');
   }
   const listening = s.listener.state ? `${s.listener.state.localUrl}/webhook` : undefined;
-  const target = args?.target === 'forward' ? optionalSetting('webhooks.forwardTo') : listening;
+  const target = args?.target === 'forward' ? s.listener.forwardTarget() : listening;
   if (!target) throw new Error('Nothing to replay to: start listening, or set "aoaiWorkbench.webhooks.forwardTo".');
   const status = await loadNetwork().replay(r, s.listener.knownSecrets(), target, keep ?? false, s.listener.outbound());
   s.listener.output.info(`Replayed ${r.eventType ?? 'delivery'} ${r.eventId ?? ''} to ${target}: ${status}.`);

@@ -232,7 +232,7 @@ export async function checkVerifier(s: Services, arg: unknown): Promise<Verifier
     args?.url ??
     (await vscode.window.showInputBox({
       title: "Check my webhook verifier: the app's webhook URL",
-      value: optionalSetting('webhooks.forwardTo') ?? 'http://localhost:3000/webhook',
+      value: s.listener.forwardTarget() ?? 'http://localhost:3000/webhook',
       validateInput: (v) => (/^https?:\/\/\S+$/.test(v) ? undefined : 'An http(s) URL, e.g. http://localhost:3000/webhook'),
       ignoreFocusOut: true,
     }));

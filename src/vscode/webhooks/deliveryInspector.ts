@@ -11,7 +11,7 @@ import { parseInspectorViewMessage, type DeliveryView, type InspectorHostMessage
 import type { DeliveryRecord } from '../../webhooks/records';
 import { Commands, Views } from '../contributions';
 import { logError, redact } from '../log';
-import { optionalSetting, setting } from '../settings';
+import { setting } from '../settings';
 import type { EventNode } from './eventsTree';
 import { inspectorHtml } from './inspectorHtml';
 import type { ListenerController } from './listenerController';
@@ -99,7 +99,7 @@ export class DeliveryInspector implements vscode.Disposable {
   viewOf(r: DeliveryRecord): DeliveryView {
     const state = this.listener.state;
     return deliveryView(r, {
-      appUrl: optionalSetting('webhooks.forwardTo'),
+      appUrl: this.listener.forwardTarget(),
       doctor: { endpoints: this.listener.endpointList, listenerUrl: state && `${state.publicUrl}/webhook` },
     });
   }
@@ -162,7 +162,7 @@ export class DeliveryInspector implements vscode.Disposable {
         return this.replay(this.record(msg.eventId), msg.body);
       case 'copyCurl': {
         const r = this.record(msg.eventId);
-        const app = optionalSetting('webhooks.forwardTo');
+        const app = this.listener.forwardTarget();
         const state = this.listener.state;
         const url = app ?? (state ? `${state.publicUrl}/webhook` : 'http://127.0.0.1:PORT/webhook');
         await vscode.env.clipboard.writeText(loadNetwork().signedCurl(r, this.listener.knownSecrets(), url, msg.body));
@@ -188,7 +188,7 @@ export class DeliveryInspector implements vscode.Disposable {
 
   /** Re-signs and sends to the app; its answer is kept with the event and shown beside the earlier ones. */
   private async replay(r: DeliveryRecord, body: string | undefined): Promise<void> {
-    const app = optionalSetting('webhooks.forwardTo');
+    const app = this.listener.forwardTarget();
     if (!app) throw new Error('No app to replay to: set "aoaiWorkbench.webhooks.forwardTo" in your user settings to your app\'s webhook URL (e.g. http://localhost:3000/webhook).');
     if (body !== undefined) {
       try {

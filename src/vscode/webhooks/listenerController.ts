@@ -148,6 +148,14 @@ export class ListenerController implements vscode.Disposable {
     return this.secrets;
   }
 
+  /** Where a debug session forwards to while it runs, ahead of the setting. */
+  forwardOverride: string | undefined;
+
+  /** The app verified deliveries and replays go to: a debug session's, else the user's setting. */
+  forwardTarget(): string | undefined {
+    return this.forwardOverride ?? optionalSetting('webhooks.forwardTo');
+  }
+
   private outboundCache: { key: string; dispatcher: Dispatcher } | undefined;
 
   /** How webhook traffic leaves (forwards, replays, test events): through the user's proxy where its rules say so. */
@@ -172,7 +180,7 @@ export class ListenerController implements vscode.Disposable {
       secrets: () => this.secrets,
       toleranceSeconds: setting('webhooks.toleranceSeconds'),
       dedupe: this.dedupe,
-      forwardTo: () => optionalSetting('webhooks.forwardTo'),
+      forwardTo: () => this.forwardTarget(),
       outbound: () => this.outbound(),
       onDelivery: (r) => this.record(r),
       onForwarded: (r) => this.record(r, true),

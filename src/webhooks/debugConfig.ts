@@ -1,0 +1,90 @@
+/**
+ * The "Azure OpenAI Webhooks" debug configuration (launch.json), checked before anything starts:
+ * like `stripe listen --forward-to`, a session listens behind a tunnel, points an endpoint at
+ * itself and forwards verified deliveries to the app being debugged, and undoes it all at the end.
+ */
+import { WEBHOOK_EVENT_TYPES } from '../service/types';
+import type { TunnelProviderId } from '../tunnels/tunnel';
+
+export const DEBUG_TYPE = 'azure-openai-webhooks';
+
+const TUNNELS = ['none', 'manual', 'localtunnel', 'cloudflared', 'ngrok', 'devtunnel'] as const;
+
+/** The events a session subscribes a new endpoint to when the configuration names none. */
+export const DEFAULT_DEBUG_EVENTS = ['response.completed', 'response.failed', 'response.cancelled', 'response.incomplete'];
+
+export interface WebhookDebugConfig {
+  name: string;
+  /** The app's webhook URL. */
+  forwardTo: string;
+  /** A connection's label or endpoint; none: the only connection there is. */
+  connection?: string;
+  /** An existing endpoint to point at the listener for the session (its URL is put back after). */
+  endpoint?: string;
+  eventTypes: string[];
+  /** none: the tunnel setting (a local service needs none). */
+  tunnel?: TunnelProviderId | 'none';
+}
+
+export type Checked = { ok: true; config: WebhookDebugConfig } | { ok: false; error: string };
+
+const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/** A port alone means the app on this machine at /webhook. */
+function forwardUrl(value: unknown): string | string[] {
+  if (typeof value === 'number' && Number.isInteger(value) && value > 0 && value < 65536) return `http://localhost:${value}/webhook`;
+  if (typeof value === 'string' && /^\d+$/.test(value.trim())) return forwardUrl(Number(value.trim()));
+  if (typeof value !== 'string' || !value.trim()) return ['"forwardTo" is missing: your app\'s webhook URL (e.g. "http://localhost:3000/webhook"), or its port.'];
+  try {
+    const url = new URL(value.trim());
+    if (url.protocol === 'http:' || url.protocol === 'https:') return url.href;
+  } catch {
+    /* said below */
+  }
+  return [`"forwardTo" must be an http:// or https:// URL, or a port: "${value}" is neither.`];
+}
+
+/** Checks a launch configuration; the error says what to change in launch.json. */
+export function checkDebugConfig(raw: unknown): Checked {
+  if (!isObject(raw)) return { ok: false, error: 'The debug configuration is not an object.' };
+  const forward = forwardUrl(raw.forwardTo);
+  if (Array.isArray(forward)) return { ok: false, error: forward[0] };
+  for (const key of ['connection', 'endpoint'] as const) {
+    if (raw[key] !== undefined && (typeof raw[key] !== 'string' || !raw[key].trim())) return { ok: false, error: `"${key}" must be a non-empty string.` };
+  }
+  let eventTypes = DEFAULT_DEBUG_EVENTS;
+  if (raw.eventTypes !== undefined) {
+    const known = new Set<string>(WEBHOOK_EVENT_TYPES);
+    if (!Array.isArray(raw.eventTypes) || raw.eventTypes.length === 0) return { ok: false, error: '"eventTypes" must be a list of event types, e.g. ["response.completed"].' };
+    const unknown = raw.eventTypes.filter((t) => typeof t !== 'string' || !known.has(t));
+    if (unknown.length) return { ok: false, error: `"eventTypes" has unknown types: ${unknown.map((t) => JSON.stringify(t)).join(', ')}. Known: ${WEBHOOK_EVENT_TYPES.join(', ')}.` };
+    eventTypes = [...new Set(raw.eventTypes as string[])];
+  }
+  if (raw.tunnel !== undefined && !TUNNELS.includes(raw.tunnel as (typeof TUNNELS)[number])) {
+    return { ok: false, error: `"tunnel" must be one of ${TUNNELS.join(', ')}.` };
+  }
+  return {
+    ok: true,
+    config: {
+      name: typeof raw.name === 'string' && raw.name ? raw.name : 'Webhooks',
+      forwardTo: forward,
+      ...(raw.connection !== undefined ? { connection: (raw.connection as string).trim() } : {}),
+      ...(raw.endpoint !== undefined ? { endpoint: (raw.endpoint as string).trim() } : {}),
+      eventTypes,
+      ...(raw.tunnel !== undefined ? { tunnel: raw.tunnel as WebhookDebugConfig['tunnel'] } : {}),
+    },
+  };
+}
+
+/** The connection a configuration names (by label or endpoint), or the only one. */
+export function pickConnection<T extends { label: string; endpoint: string }>(connections: readonly T[], wanted: string | undefined): T | string {
+  if (wanted === undefined) {
+    if (connections.length === 1) return connections[0];
+    return connections.length === 0
+      ? 'No Azure OpenAI connection yet: add one (or start the local emulator), then start debugging again.'
+      : `There are ${connections.length} connections: name one in "connection" (${connections.map((c) => JSON.stringify(c.label)).join(', ')}).`;
+  }
+  const norm = (s: string) => s.trim().replace(/\/+$/, '').toLowerCase();
+  const found = connections.find((c) => norm(c.label) === norm(wanted) || norm(c.endpoint) === norm(wanted));
+  return found ?? `No connection is called or points at "${wanted}". Connections: ${connections.map((c) => JSON.stringify(c.label)).join(', ') || 'none'}.`;
+}

@@ -1,0 +1,112 @@
+/**
+ * The "Azure OpenAI Webhooks" debug type in the real host: a session starts the listener (behind
+ * the loopback localtunnel server the runner provides), points an endpoint at it, forwards the
+ * service's deliveries to the app, and stopping the session undoes all of it.
+ */
+import assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { startEmulator, type Emulator } from '../../src/emulator/server';
+import { AzureOpenAIClient } from '../../src/service/client';
+import type { ConnectionInfo } from '../../src/vscode/connections/connectionStore';
+import { startAnsweringApp, type AnsweringApp } from '../support/answeringApp';
+import { clearConnections, eventually, workbench } from './support';
+
+const exec = <T>(cmd: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(`aoaiWorkbench.${cmd}`, ...args);
+
+describe('debugging with webhooks (debug type azure-openai-webhooks)', () => {
+  const tunnelServer = process.env.AOAI_TEST_LOCALTUNNEL;
+  const settings = () => vscode.workspace.getConfiguration('aoaiWorkbench');
+  let emu: Emulator;
+  let client: AzureOpenAIClient;
+  let app: AnsweringApp;
+
+  before(async () => {
+    emu = await startEmulator();
+    await clearConnections();
+    await exec<ConnectionInfo>('addConnection', { endpoint: emu.url, apiKey: emu.apiKey, label: 'Debug emulator' });
+    client = new AzureOpenAIClient({ endpoint: emu.url, auth: { kind: 'apiKey', apiKey: emu.apiKey } });
+    app = await startAnsweringApp([{ status: 202, body: 'taken' }]);
+    if (tunnelServer) {
+      await settings().update('tunnel.localtunnelHost', tunnelServer, vscode.ConfigurationTarget.Global);
+      await settings().update('tunnel.localtunnelSubdomain', 'debughooks', vscode.ConfigurationTarget.Global);
+    }
+  });
+  after(async () => {
+    await settings().update('tunnel.localtunnelHost', undefined, vscode.ConfigurationTarget.Global);
+    await settings().update('tunnel.localtunnelSubdomain', undefined, vscode.ConfigurationTarget.Global);
+    await app.close();
+    await client.close();
+    await clearConnections();
+    await emu.close();
+  });
+
+  /** Starts a session and waits until VS Code has it. */
+  async function start(config: Record<string, unknown>): Promise<{ ok: boolean; session?: vscode.DebugSession }> {
+    let session: vscode.DebugSession | undefined;
+    const sub = vscode.debug.onDidStartDebugSession((s) => (session = s));
+    try {
+      const ok = await vscode.debug.startDebugging(undefined, { type: 'azure-openai-webhooks', request: 'launch', name: 'Hooks', ...config } as vscode.DebugConfiguration);
+      return { ok, session };
+    } finally {
+      sub.dispose();
+    }
+  }
+
+  it('starts listener and tunnel with the session, forwards the service\'s delivery to the app, and undoes everything when it stops', async function () {
+    if (!tunnelServer) this.skip();
+    const api = await workbench();
+    const { ok, session } = await start({ forwardTo: app.url, eventTypes: ['batch.completed'], tunnel: 'localtunnel' });
+    assert.equal(ok, true);
+    const state = await eventually(() => api.services.listener.state);
+    assert.equal(state.provider, 'localtunnel');
+    assert.match(state.publicUrl, /^http:\/\/debughooks\.localhost:\d+$/);
+    const endpoint = await eventually(async () => (await client.listWebhookEndpointsPage()).data.find((e) => e.url === `${state.publicUrl}/webhook`));
+    assert.deepEqual(endpoint.event_types, ['batch.completed']);
+    assert.equal(api.services.listener.forwardTarget(), app.url);
+
+    // The service delivers through the tunnel; the listener verifies it and the app gets it.
+    const before = app.received.length;
+    await fetch(`${emu.url}/emulator/events`, {
+      method: 'POST',
+      headers: { 'api-key': emu.apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'batch.completed', data: { id: 'batch_dbg' } }),
+    });
+    const r = await eventually(() => api.services.listener.events.list().find((x) => x.endpointId === endpoint.id && x.forward));
+    assert.equal(r.verdict, 'verified');
+    assert.equal(r.forward?.status, 202);
+    assert.equal(app.received.length, before + 1);
+    assert.match(app.received.at(-1)!.body, /batch_dbg/);
+
+    await vscode.debug.stopDebugging(session);
+    await eventually(() => !api.services.listener.running || undefined);
+    assert.equal(api.services.listener.forwardTarget(), undefined, 'the app is no longer forwarded to');
+    await eventually(async () => !(await client.listWebhookEndpointsPage()).data.some((e) => e.id === endpoint.id) || undefined);
+  });
+
+  it('points an existing endpoint at the listener for the session and puts its URL back after; a running listener stays running', async () => {
+    const api = await workbench();
+    const conn = api.services.store.list()[0];
+    const existing = await api.services.endpoints.create(conn, { name: 'prod', url: 'https://app.example.com/hooks', event_types: ['batch.completed'] });
+    await exec('startListening', { connectionId: conn.id, endpoint: { mode: 'skip' } });
+    const { ok, session } = await start({ forwardTo: 9, endpoint: existing.id, connection: 'Debug emulator' });
+    assert.equal(ok, true);
+    const local = api.services.listener.state!.publicUrl;
+    await eventually(async () => (await client.listWebhookEndpointsPage()).data.find((e) => e.id === existing.id && e.url === `${local}/webhook`));
+    assert.equal(api.services.listener.forwardTarget(), 'http://localhost:9/webhook');
+    await vscode.debug.stopDebugging(session);
+    await eventually(async () => (await client.listWebhookEndpointsPage()).data.find((e) => e.id === existing.id && e.url === 'https://app.example.com/hooks'));
+    assert.equal(api.services.listener.running, true, 'it was running before the session');
+    await exec('stopListening', { deleteEndpoint: false });
+    await api.services.endpoints.delete(conn, existing.id);
+  });
+
+  it('a configuration with a mistake does not start, and nothing is left behind', async () => {
+    const api = await workbench();
+    const endpointsBefore = (await client.listWebhookEndpointsPage()).data.length;
+    assert.equal((await start({ forwardTo: 'ftp://nope' })).ok, false);
+    // A launch that fails is shown by VS Code in a dialog with the adapter's message.
+    await assert.rejects(start({ forwardTo: 3000, connection: 'Nobody' }), /No connection is called or points at "Nobody"\. Connections: "Debug emulator"/);
+    assert.equal(api.services.listener.running, false);
+    assert.equal((await client.listWebhookEndpointsPage()).data.length, endpointsBefore);
+  });
+});
