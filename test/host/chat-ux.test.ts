@@ -4,11 +4,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { startEmulator, type Emulator } from '../../src/emulator/server';
+import type { Emulator } from '../../src/emulator/server';
 import type { HostMessage } from '../../src/chat/protocol';
 import type { ConnectionInfo } from '../../src/vscode/connections/connectionStore';
 import type { ChatPanel } from '../../src/vscode/chat/chatPanel';
-import { clearConnections, eventually, workbench } from './support';
+import { closeEmulatedService, emulatedService, eventually, workbench } from './support';
 
 const exec = <T>(cmd: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(`aoaiWorkbench.${cmd}`, ...args);
 
@@ -17,22 +17,16 @@ describe('chat panel UX', () => {
   let conn: ConnectionInfo;
 
   before(async () => {
-    emu = await startEmulator({
-      config: {
-        streamTokenDelayMs: 1,
-        deployments: [
-          { name: 'gpt-4o', model: 'gpt-4o', version: '2024-11-20', sku: 'GlobalStandard', capacity: 50, requestsPerMinute: 1000, tokensPerMinute: 1e7 },
-          { name: 'text-only', model: 'gpt-35-turbo', version: '0125', sku: 'Standard', capacity: 10, requestsPerMinute: 1000, tokensPerMinute: 1e7 },
-        ],
-      },
-    });
-    await clearConnections();
-    conn = (await exec<ConnectionInfo>('addConnection', { endpoint: emu.url, apiKey: emu.apiKey, label: 'UX emulator' }))!;
+    ({ emu, conn } = await emulatedService('UX emulator', {
+      streamTokenDelayMs: 1,
+      deployments: [
+        { name: 'gpt-4o', model: 'gpt-4o', version: '2024-11-20', sku: 'GlobalStandard', capacity: 50, requestsPerMinute: 1000, tokensPerMinute: 1e7 },
+        { name: 'text-only', model: 'gpt-35-turbo', version: '0125', sku: 'Standard', capacity: 10, requestsPerMinute: 1000, tokensPerMinute: 1e7 },
+      ],
+    }));
   });
   after(async () => {
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await clearConnections();
-    await emu.close();
+    await closeEmulatedService({ emu });
   });
 
   async function open(deployment = 'gpt-4o'): Promise<{ panel: ChatPanel; posted: HostMessage[] }> {

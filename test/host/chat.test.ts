@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { startEmulator, type Emulator } from '../../src/emulator/server';
+import type { Emulator } from '../../src/emulator/server';
 import type { ChatTurn, HostMessage } from '../../src/chat/protocol';
 import type { ConnectionInfo } from '../../src/vscode/connections/connectionStore';
 import type { ChatPanel } from '../../src/vscode/chat/chatPanel';
-import { clearConnections, eventually, workbench } from './support';
+import { closeEmulatedService, emulatedService, eventually, workbench } from './support';
 
 const exec = <T>(cmd: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(`aoaiWorkbench.${cmd}`, ...args);
 
@@ -13,23 +13,17 @@ describe('chat panel', () => {
   let conn: ConnectionInfo;
 
   before(async () => {
-    emu = await startEmulator({
-      config: {
-        streamTokenDelayMs: 2,
-        rateLimitWindowSeconds: 2,
-        deployments: [
-          { name: 'gpt-4o', model: 'gpt-4o', version: '2024-11-20', sku: 'GlobalStandard', capacity: 50, requestsPerMinute: 1000, tokensPerMinute: 1e7 },
-          { name: 'one-per-window', model: 'gpt-4o', version: '1', sku: 'Standard', capacity: 1, requestsPerMinute: 1, tokensPerMinute: 1e7 },
-        ],
-      },
-    });
-    await clearConnections();
-    conn = (await exec<ConnectionInfo>('addConnection', { endpoint: emu.url, apiKey: emu.apiKey, label: 'Chat emulator' }))!;
+    ({ emu, conn } = await emulatedService('Chat emulator', {
+      streamTokenDelayMs: 2,
+      rateLimitWindowSeconds: 2,
+      deployments: [
+        { name: 'gpt-4o', model: 'gpt-4o', version: '2024-11-20', sku: 'GlobalStandard', capacity: 50, requestsPerMinute: 1000, tokensPerMinute: 1e7 },
+        { name: 'one-per-window', model: 'gpt-4o', version: '1', sku: 'Standard', capacity: 1, requestsPerMinute: 1, tokensPerMinute: 1e7 },
+      ],
+    }));
   });
   after(async () => {
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await clearConnections();
-    await emu.close();
+    await closeEmulatedService({ emu });
   });
 
   async function open(deployment = 'gpt-4o'): Promise<{ panel: ChatPanel; posted: HostMessage[] }> {

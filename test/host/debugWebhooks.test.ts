@@ -5,11 +5,10 @@
  */
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { startEmulator, type Emulator } from '../../src/emulator/server';
-import { AzureOpenAIClient } from '../../src/service/client';
-import type { ConnectionInfo } from '../../src/vscode/connections/connectionStore';
+import type { Emulator } from '../../src/emulator/server';
+import type { AzureOpenAIClient } from '../../src/service/client';
 import { startAnsweringApp, type AnsweringApp } from '../support/answeringApp';
-import { clearConnections, eventually, workbench } from './support';
+import { closeEmulatedService, emitServiceEvent, emulatedService, eventually, workbench } from './support';
 
 const exec = <T>(cmd: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(`aoaiWorkbench.${cmd}`, ...args);
 
@@ -21,10 +20,7 @@ describe('debugging with webhooks (debug type azure-openai-webhooks)', () => {
   let app: AnsweringApp;
 
   before(async () => {
-    emu = await startEmulator();
-    await clearConnections();
-    await exec<ConnectionInfo>('addConnection', { endpoint: emu.url, apiKey: emu.apiKey, label: 'Debug emulator' });
-    client = new AzureOpenAIClient({ endpoint: emu.url, auth: { kind: 'apiKey', apiKey: emu.apiKey } });
+    ({ emu, client } = await emulatedService('Debug emulator'));
     app = await startAnsweringApp([{ status: 202, body: 'taken' }]);
     if (tunnelServer) {
       await settings().update('tunnel.localtunnelHost', tunnelServer, vscode.ConfigurationTarget.Global);
@@ -35,9 +31,7 @@ describe('debugging with webhooks (debug type azure-openai-webhooks)', () => {
     await settings().update('tunnel.localtunnelHost', undefined, vscode.ConfigurationTarget.Global);
     await settings().update('tunnel.localtunnelSubdomain', undefined, vscode.ConfigurationTarget.Global);
     await app.close();
-    await client.close();
-    await clearConnections();
-    await emu.close();
+    await closeEmulatedService({ emu, client });
   });
 
   /** Starts a session and waits until VS Code has it. */
@@ -66,11 +60,7 @@ describe('debugging with webhooks (debug type azure-openai-webhooks)', () => {
 
     // The service delivers through the tunnel; the listener verifies it and the app gets it.
     const before = app.received.length;
-    await fetch(`${emu.url}/emulator/events`, {
-      method: 'POST',
-      headers: { 'api-key': emu.apiKey, 'content-type': 'application/json' },
-      body: JSON.stringify({ type: 'batch.completed', data: { id: 'batch_dbg' } }),
-    });
+    await emitServiceEvent(emu, 'batch.completed', { id: 'batch_dbg' });
     const r = await eventually(() => api.services.listener.events.list().find((x) => x.endpointId === endpoint.id && x.forward));
     assert.equal(r.verdict, 'verified');
     assert.equal(r.forward?.status, 202);

@@ -3,13 +3,13 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import * as vscode from 'vscode';
-import { startEmulator, type Emulator } from '../../src/emulator/server';
-import { AzureOpenAIClient } from '../../src/service/client';
+import type { Emulator } from '../../src/emulator/server';
+import type { AzureOpenAIClient } from '../../src/service/client';
 import type { ConnectionInfo } from '../../src/vscode/connections/connectionStore';
 import type { DeliveryView, InspectorHostMessage } from '../../src/webhooks/inspectorProtocol';
 import { signedHeaders } from '../../src/webhooks/signature';
 import { startAnsweringApp, type AnsweringApp } from '../support/answeringApp';
-import { clearConnections, EXTENSION_ID, eventually, workbench } from './support';
+import { closeEmulatedService, emulatedService, eventually, EXTENSION_ID, workbench } from './support';
 
 const exec = <T>(cmd: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(`aoaiWorkbench.${cmd}`, ...args);
 const settings = () => vscode.workspace.getConfiguration('aoaiWorkbench');
@@ -22,11 +22,7 @@ describe('delivery inspector', () => {
   let secret: string;
 
   before(async () => {
-    emu = await startEmulator({ config: { responseQueuedMs: 20, responseInProgressMs: 20, delivery: { maxAttempts: 1, retryBaseMs: 100, timeoutMs: 3000 } } });
-    await clearConnections();
-    conn = (await exec<ConnectionInfo>('addConnection', { endpoint: emu.url, apiKey: emu.apiKey, label: 'Inspector emulator' }))!;
-    client = new AzureOpenAIClient({ endpoint: emu.url, auth: { kind: 'apiKey', apiKey: emu.apiKey } });
-    await exec('clearEvents', { confirm: false });
+    ({ emu, conn, client } = await emulatedService('Inspector emulator', { responseQueuedMs: 20, responseInProgressMs: 20, delivery: { maxAttempts: 1, retryBaseMs: 100, timeoutMs: 3000 } }));
     // The user's app: its verifier is broken at first (401 to everything), then it verifies with standardwebhooks.
     let broken = true;
     app = await startAnsweringApp((body, headers) => {
@@ -43,13 +39,9 @@ describe('delivery inspector', () => {
   });
   let fixApp = () => {};
   after(async () => {
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await exec('stopListening', { deleteEndpoint: false });
     await settings().update('webhooks.forwardTo', undefined, vscode.ConfigurationTarget.Global);
     await app.close();
-    await client.close();
-    await clearConnections();
-    await emu.close();
+    await closeEmulatedService({ emu, client });
   });
 
   it("shows a received delivery with its trace and the app's answer, highlighted in the tree when the app refused it", async () => {

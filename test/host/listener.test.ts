@@ -9,7 +9,7 @@ import { EventStore } from '../../src/webhooks/stores';
 import type { ConnectionInfo } from '../../src/vscode/connections/connectionStore';
 import type { EventNode } from '../../src/vscode/webhooks/eventsTree';
 import { startReleaseServer } from '../support/releaseServer';
-import { clearConnections, eventually, settingsAndLogFiles, workbench } from './support';
+import { clearConnections, closeEmulatedService, emulatedService, eventually, settingsAndLogFiles, workbench } from './support';
 
 const exec = <T>(cmd: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(`aoaiWorkbench.${cmd}`, ...args);
 const records = async () => (await workbench()).services.listener.events.list();
@@ -21,17 +21,10 @@ describe('webhook listener in VS Code', () => {
   let endpointId: string;
 
   before(async () => {
-    emu = await startEmulator({ config: { responseQueuedMs: 20, responseInProgressMs: 20, delivery: { maxAttempts: 3, retryBaseMs: 100, timeoutMs: 3000 } } });
-    await clearConnections();
-    conn = (await exec<ConnectionInfo>('addConnection', { endpoint: emu.url, apiKey: emu.apiKey, label: 'Listener emulator' }))!;
-    client = new AzureOpenAIClient({ endpoint: emu.url, auth: { kind: 'apiKey', apiKey: emu.apiKey } });
-    await exec('clearEvents', { confirm: false });
+    ({ emu, conn, client } = await emulatedService('Listener emulator', { responseQueuedMs: 20, responseInProgressMs: 20, delivery: { maxAttempts: 3, retryBaseMs: 100, timeoutMs: 3000 } }));
   });
   after(async () => {
-    await exec('stopListening', { deleteEndpoint: false });
-    await client.close();
-    await clearConnections();
-    await emu.close();
+    await closeEmulatedService({ emu, client });
   });
 
   it('Start listening creates an endpoint pointing at the listener, with its secret captured', async () => {

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { startEmulator, type Emulator } from '../../src/emulator/server';
 import type { ConnectionInfo } from '../../src/vscode/connections/connectionStore';
-import { clearConnections, eventually, workbench } from './support';
+import { clearConnections, closeEmulatedService, emulatedService, eventually, workbench } from './support';
 
 const exec = <T>(cmd: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(`aoaiWorkbench.${cmd}`, ...args);
 const VENDOR = 'azure-openai';
@@ -52,25 +52,20 @@ describe('language model provider', function () {
   let models: vscode.LanguageModelChat[];
 
   before(async () => {
-    emu = await startEmulator({
-      config: {
-        streamTokenDelayMs: 2,
-        rateLimitWindowSeconds: 60,
-        deployments: [
-          { name: 'gpt-4o', model: 'gpt-4o', version: '2024-11-20', sku: 'GlobalStandard', capacity: 50, requestsPerMinute: 1000, tokensPerMinute: 1e7 },
-          { name: 'reasoner', model: 'o3-mini', version: '2025-01-31', sku: 'GlobalStandard', capacity: 20, requestsPerMinute: 1000, tokensPerMinute: 1e7 },
-          { name: 'one-a-minute', model: 'gpt-4o-mini', version: '2024-07-18', sku: 'Standard', capacity: 1, requestsPerMinute: 1, tokensPerMinute: 1e7 },
-          { name: 'embeddings', model: 'text-embedding-3-large', version: '1', sku: 'Standard', capacity: 1, requestsPerMinute: 1000, tokensPerMinute: 1e7 },
-        ],
-      },
-    });
-    await clearConnections();
-    conn = (await exec<ConnectionInfo>('addConnection', { endpoint: emu.url, apiKey: emu.apiKey, label: 'LM emulator' }))!;
+    ({ emu, conn } = await emulatedService('LM emulator', {
+      streamTokenDelayMs: 2,
+      rateLimitWindowSeconds: 60,
+      deployments: [
+        { name: 'gpt-4o', model: 'gpt-4o', version: '2024-11-20', sku: 'GlobalStandard', capacity: 50, requestsPerMinute: 1000, tokensPerMinute: 1e7 },
+        { name: 'reasoner', model: 'o3-mini', version: '2025-01-31', sku: 'GlobalStandard', capacity: 20, requestsPerMinute: 1000, tokensPerMinute: 1e7 },
+        { name: 'one-a-minute', model: 'gpt-4o-mini', version: '2024-07-18', sku: 'Standard', capacity: 1, requestsPerMinute: 1, tokensPerMinute: 1e7 },
+        { name: 'embeddings', model: 'text-embedding-3-large', version: '1', sku: 'Standard', capacity: 1, requestsPerMinute: 1000, tokensPerMinute: 1e7 },
+      ],
+    }));
     models = await modelsOf(conn.id, 3);
   });
   after(async () => {
-    await clearConnections();
-    await emu.close();
+    await closeEmulatedService({ emu });
   });
 
   it('lists every chat deployment of the connection, named with its resource, with the profile\'s family, limits and capabilities', () => {

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { startEmulator, type Emulator } from '../../src/emulator/server';
+import type { Emulator } from '../../src/emulator/server';
 import type { ChatTurn, HostMessage } from '../../src/chat/protocol';
 import type { ConnectionInfo } from '../../src/vscode/connections/connectionStore';
 import type { ChatPanel } from '../../src/vscode/chat/chatPanel';
-import { clearConnections, eventually, workbench } from './support';
+import { closeEmulatedService, emulatedService, eventually, workbench } from './support';
 
 const exec = <T>(cmd: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(`aoaiWorkbench.${cmd}`, ...args);
 
@@ -13,25 +13,19 @@ describe('chat panel on the Responses API', () => {
   let conn: ConnectionInfo;
 
   before(async () => {
-    emu = await startEmulator({
-      config: {
-        streamTokenDelayMs: 1,
-        responseQueuedMs: 300,
-        responseInProgressMs: 600,
-        deployments: [
-          { name: 'gpt-5-codex', model: 'gpt-5-codex', version: '2025-09-15', sku: 'GlobalStandard', capacity: 20, requestsPerMinute: 1000, tokensPerMinute: 1e7 },
-          // The name hides the model: the deployments list tells the panel which model it is.
-          { name: 'team-coder', model: 'gpt-5-codex', version: '2025-09-15', sku: 'GlobalStandard', capacity: 20, requestsPerMinute: 1000, tokensPerMinute: 1e7 },
-        ],
-      },
-    });
-    await clearConnections();
-    conn = (await exec<ConnectionInfo>('addConnection', { endpoint: emu.url, apiKey: emu.apiKey, label: 'Responses emulator' }))!;
+    ({ emu, conn } = await emulatedService('Responses emulator', {
+      streamTokenDelayMs: 1,
+      responseQueuedMs: 300,
+      responseInProgressMs: 600,
+      deployments: [
+        { name: 'gpt-5-codex', model: 'gpt-5-codex', version: '2025-09-15', sku: 'GlobalStandard', capacity: 20, requestsPerMinute: 1000, tokensPerMinute: 1e7 },
+        // The name hides the model: the deployments list tells the panel which model it is.
+        { name: 'team-coder', model: 'gpt-5-codex', version: '2025-09-15', sku: 'GlobalStandard', capacity: 20, requestsPerMinute: 1000, tokensPerMinute: 1e7 },
+      ],
+    }));
   });
   after(async () => {
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await clearConnections();
-    await emu.close();
+    await closeEmulatedService({ emu });
   });
 
   async function chat(deployment: string, text: string): Promise<{ reply: ChatTurn; posted: HostMessage[]; conversationId: string; panel: ChatPanel }> {

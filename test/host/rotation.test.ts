@@ -3,13 +3,13 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { startEmulator, type Emulator } from '../../src/emulator/server';
-import { AzureOpenAIClient } from '../../src/service/client';
+import type { Emulator } from '../../src/emulator/server';
+import type { AzureOpenAIClient } from '../../src/service/client';
 import { signedHeaders } from '../../src/webhooks/signature';
 import type { PendingRotation } from '../../src/webhooks/rotation';
 import type { ConnectionInfo } from '../../src/vscode/connections/connectionStore';
 import type { WebhookNode } from '../../src/vscode/tree/nodes';
-import { clearConnections, eventually, settingsAndLogFiles, workbench } from './support';
+import { closeEmulatedService, emitServiceEvent, emulatedService, eventually, settingsAndLogFiles, workbench } from './support';
 
 const exec = <T>(cmd: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(`aoaiWorkbench.${cmd}`, ...args);
 
@@ -19,29 +19,17 @@ describe('rotating a signing secret in VS Code', () => {
   let client: AzureOpenAIClient;
 
   before(async () => {
-    emu = await startEmulator();
-    await clearConnections();
-    conn = (await exec<ConnectionInfo>('addConnection', { endpoint: emu.url, apiKey: emu.apiKey, label: 'Rotation' }))!;
-    client = new AzureOpenAIClient({ endpoint: emu.url, auth: { kind: 'apiKey', apiKey: emu.apiKey } });
-    await exec('clearEvents', { confirm: false });
+    ({ emu, conn, client } = await emulatedService('Rotation'));
   });
   after(async () => {
-    await exec('stopListening', { deleteEndpoint: false });
-    await client.close();
-    await clearConnections();
-    await emu.close();
+    await closeEmulatedService({ emu, client });
   });
 
   /** Emits an event on the service; the listener's verdicts on the deliveries it caused, by endpoint. */
   async function deliveredTo(): Promise<string[]> {
     const api = await workbench();
     const before = api.services.listener.events.list().length;
-    const res = await fetch(`${emu.url}/emulator/events`, {
-      method: 'POST',
-      headers: { 'api-key': emu.apiKey, 'content-type': 'application/json' },
-      body: JSON.stringify({ type: 'batch.completed', data: { id: 'batch_r' } }),
-    });
-    const { deliveries } = (await res.json()) as { deliveries: unknown[] };
+    const { deliveries } = await emitServiceEvent(emu, 'batch.completed', { id: 'batch_r' });
     const fresh = await eventually(() => {
       const all = api.services.listener.events.list();
       return all.length - before >= deliveries.length ? all.slice(0, all.length - before) : undefined;

@@ -2,7 +2,11 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import type { EmulatorConfig } from '../../src/emulator/config';
+import { startEmulator, type Emulator } from '../../src/emulator/server';
 import type { TestInternals, WorkbenchApi } from '../../src/extension';
+import { AzureOpenAIClient } from '../../src/service/client';
+import type { ConnectionInfo } from '../../src/vscode/connections/connectionStore';
 
 export const EXTENSION_ID = 'aoai-workbench.aoai-workbench';
 
@@ -28,6 +32,44 @@ export async function clearConnections(): Promise<void> {
 }
 
 export { eventually } from '../support/receiver';
+
+export interface EmulatedService {
+  emu: Emulator;
+  /** The emulator as the extension's only connection, added as a user would. */
+  conn: ConnectionInfo;
+  /** The test's own client, to check what the service holds. */
+  client: AzureOpenAIClient;
+}
+
+/** Starts the emulator on loopback and makes it the only connection, with no events left from earlier tests. */
+export async function emulatedService(label: string, config?: Partial<EmulatorConfig>): Promise<EmulatedService> {
+  const emu = await startEmulator(config ? { config } : {});
+  await clearConnections();
+  const conn = await vscode.commands.executeCommand<ConnectionInfo>('aoaiWorkbench.addConnection', { endpoint: emu.url, apiKey: emu.apiKey, label });
+  if (!conn) throw new Error(`could not add the connection "${label}"`);
+  await vscode.commands.executeCommand('aoaiWorkbench.clearEvents', { confirm: false });
+  return { emu, conn, client: new AzureOpenAIClient({ endpoint: emu.url, auth: { kind: 'apiKey', apiKey: emu.apiKey } }) };
+}
+
+/** Undoes `emulatedService`: stops listening (keeping endpoints), closes editors, removes the connection, ends the emulator. */
+export async function closeEmulatedService(s: Partial<EmulatedService>): Promise<void> {
+  await vscode.commands.executeCommand('aoaiWorkbench.stopListening', { deleteEndpoint: false });
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  await s.client?.close();
+  await clearConnections();
+  await s.emu?.close();
+}
+
+/** Has the emulated service emit an event to every endpoint that subscribes to it; resolves once all were delivered. */
+export async function emitServiceEvent(emu: Emulator, type: string, data: Record<string, unknown>): Promise<{ deliveries: unknown[] }> {
+  const res = await fetch(`${emu.url}/emulator/events`, {
+    method: 'POST',
+    headers: { 'api-key': emu.apiKey, 'content-type': 'application/json' },
+    body: JSON.stringify({ type, data }),
+  });
+  if (res.status !== 200) throw new Error(`the emulator answered ${res.status} to emitting ${type}`);
+  return (await res.json()) as { deliveries: unknown[] };
+}
 
 /** The user's settings files and every log file of this VS Code run (where a leaked secret would land). */
 export function settingsAndLogFiles(): string[] {

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
-import { startEmulator, type Emulator } from '../../src/emulator/server';
+import type { Emulator } from '../../src/emulator/server';
 import { AzureOpenAIClient } from '../../src/service/client';
 import type { WebhookEndpoint } from '../../src/service/types';
 import type { ConnectionInfo } from '../../src/vscode/connections/connectionStore';
 import type { LoadMoreNode, TreeNode, WebhookNode } from '../../src/vscode/tree/nodes';
-import { clearConnections, settingsAndLogFiles, workbench } from './support';
+import { closeEmulatedService, emulatedService, settingsAndLogFiles, workbench } from './support';
 
 const exec = <T>(cmd: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(`aoaiWorkbench.${cmd}`, ...args);
 
@@ -15,13 +15,10 @@ describe('webhook endpoints in the sidebar', () => {
   let conn: ConnectionInfo;
 
   before(async () => {
-    emu = await startEmulator();
-    await clearConnections();
-    conn = (await exec<ConnectionInfo>('addConnection', { endpoint: emu.url, apiKey: emu.apiKey, label: 'Hooks' }))!;
+    ({ emu, conn } = await emulatedService('Hooks'));
   });
   after(async () => {
-    await clearConnections();
-    await emu.close();
+    await closeEmulatedService({ emu });
   });
 
   async function endpoints(): Promise<TreeNode[]> {
