@@ -125,36 +125,50 @@ export async function handOverRotatedSecret(s: Services, arg: unknown): Promise<
   return found && handOverSecret(s, found.conn, found.rotation, argsOf(arg).handOver);
 }
 
-export async function finishRotationCommand(s: Services, arg: unknown): Promise<boolean> {
-  const found = await pendingFor(s, arg, 'Finish the secret rotation of');
+interface Ending {
+  purpose: string;
+  question: (r: PendingRotation) => string;
+  detail: (r: PendingRotation) => string;
+  button: string;
+  progress: (r: PendingRotation) => string;
+  run: (s: Services, conn: ConnectionInfo, r: PendingRotation) => Promise<void>;
+  done: (r: PendingRotation) => string;
+}
+
+/** Finish and Cancel: the same steps, each deleting one side of the rotation. */
+async function endRotation(s: Services, arg: unknown, e: Ending): Promise<boolean> {
+  const found = await pendingFor(s, arg, e.purpose);
   if (!found) return false;
   const { conn, rotation } = found;
   if (argsOf(arg).confirm !== false) {
-    const ok = await vscode.window.showWarningMessage(
-      `Finish rotating the secret of "${rotation.name}"?`,
-      { modal: true, detail: `The old endpoint (${rotation.oldId}) is deleted: from then on deliveries are signed only with the new secret, so your app must use it.` },
-      'Finish Rotation',
-    );
-    if (ok !== 'Finish Rotation') return false;
+    const ok = await vscode.window.showWarningMessage(e.question(rotation), { modal: true, detail: e.detail(rotation) }, e.button);
+    if (ok !== e.button) return false;
   }
-  await withProgress(`Deleting the old endpoint of "${rotation.name}"…`, () => s.endpoints.finishRotation(conn, rotation));
-  logInfo(`Finished rotating webhook endpoint ${rotation.oldId}: deleted; ${rotation.newId} goes on with the new secret.`);
+  await withProgress(e.progress(rotation), () => e.run(s, conn, rotation));
+  logInfo(e.done(rotation));
   return true;
 }
 
-export async function cancelRotationCommand(s: Services, arg: unknown): Promise<boolean> {
-  const found = await pendingFor(s, arg, 'Cancel the secret rotation of');
-  if (!found) return false;
-  const { conn, rotation } = found;
-  if (argsOf(arg).confirm !== false) {
-    const ok = await vscode.window.showWarningMessage(
-      `Cancel rotating the secret of "${rotation.name}"?`,
-      { modal: true, detail: `The new endpoint (${rotation.newId}) and its secret are deleted; the old secret stays the only one.` },
-      'Cancel Rotation',
-    );
-    if (ok !== 'Cancel Rotation') return false;
-  }
-  await withProgress(`Deleting the replacement of "${rotation.name}"…`, () => s.endpoints.cancelRotation(conn, rotation));
-  logInfo(`Cancelled rotating webhook endpoint ${rotation.oldId}: deleted the replacement ${rotation.newId}.`);
-  return true;
+export function finishRotationCommand(s: Services, arg: unknown): Promise<boolean> {
+  return endRotation(s, arg, {
+    purpose: 'Finish the secret rotation of',
+    question: (r) => `Finish rotating the secret of "${r.name}"?`,
+    detail: (r) => `The old endpoint (${r.oldId}) is deleted: from then on deliveries are signed only with the new secret, so your app must use it.`,
+    button: 'Finish Rotation',
+    progress: (r) => `Deleting the old endpoint of "${r.name}"…`,
+    run: (svc, conn, r) => svc.endpoints.finishRotation(conn, r),
+    done: (r) => `Finished rotating webhook endpoint ${r.oldId}: deleted; ${r.newId} goes on with the new secret.`,
+  });
+}
+
+export function cancelRotationCommand(s: Services, arg: unknown): Promise<boolean> {
+  return endRotation(s, arg, {
+    purpose: 'Cancel the secret rotation of',
+    question: (r) => `Cancel rotating the secret of "${r.name}"?`,
+    detail: (r) => `The new endpoint (${r.newId}) and its secret are deleted; the old secret stays the only one.`,
+    button: 'Cancel Rotation',
+    progress: (r) => `Deleting the replacement of "${r.name}"…`,
+    run: (svc, conn, r) => svc.endpoints.cancelRotation(conn, r),
+    done: (r) => `Cancelled rotating webhook endpoint ${r.oldId}: deleted the replacement ${r.newId}.`,
+  });
 }
