@@ -34,7 +34,6 @@ describe('extension in a real VS Code host', () => {
       'onWebviewPanel:aoaiWorkbench.chat',
       'onWebviewPanel:aoaiWorkbench.deliveryInspector',
       'onDebugResolve:azure-openai-webhooks',
-      'onDebugInitialConfigurations',
     ]);
   });
 

@@ -17,10 +17,13 @@ interface ProtocolRequest {
   arguments?: unknown;
 }
 
-/** Checks the configuration before a session starts: a mistake is named, not half-started. */
+/**
+ * Checks the configuration before a session starts: a mistake is named, not half-started. (The
+ * initial launch.json entry is static in package.json, so creating any launch.json does not
+ * activate the extension.)
+ */
 function configurationProvider(): vscode.DebugConfigurationProvider {
   return {
-    provideDebugConfigurations: () => [{ type: DEBUG_TYPE, request: 'launch', name: 'Webhooks: forward to my app', forwardTo: 'http://localhost:3000/webhook' }],
     resolveDebugConfiguration: async (_folder, config) => {
       // F5 with no launch.json and this debugger picked: ask for the one thing needed.
       if (!config.type && !config.request) {
