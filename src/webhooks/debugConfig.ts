@@ -33,10 +33,11 @@ const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v =
 /** A port alone means the app on this machine at /webhook. */
 function forwardUrl(value: unknown): string | string[] {
   if (typeof value === 'number' && Number.isInteger(value) && value > 0 && value < 65536) return `http://localhost:${value}/webhook`;
-  if (typeof value === 'string' && /^\d+$/.test(value.trim())) return forwardUrl(Number(value.trim()));
+  // Number() and new URL() both ignore surrounding spaces.
+  if (typeof value === 'string' && /^\d+$/.test(value.trim())) return forwardUrl(Number(value));
   if (typeof value !== 'string' || !value.trim()) return ['"forwardTo" is missing: your app\'s webhook URL (e.g. "http://localhost:3000/webhook"), or its port.'];
   try {
-    const url = new URL(value.trim());
+    const url = new URL(value);
     if (url.protocol === 'http:' || url.protocol === 'https:') return url.href;
   } catch {
     /* said below */
@@ -56,7 +57,7 @@ export function checkDebugConfig(raw: unknown): Checked {
   if (raw.eventTypes !== undefined) {
     const known = new Set<string>(WEBHOOK_EVENT_TYPES);
     if (!Array.isArray(raw.eventTypes) || raw.eventTypes.length === 0) return { ok: false, error: '"eventTypes" must be a list of event types, e.g. ["response.completed"].' };
-    const unknown = raw.eventTypes.filter((t) => typeof t !== 'string' || !known.has(t));
+    const unknown = raw.eventTypes.filter((t) => !known.has(t as string));
     if (unknown.length) return { ok: false, error: `"eventTypes" has unknown types: ${unknown.map((t) => JSON.stringify(t)).join(', ')}. Known: ${WEBHOOK_EVENT_TYPES.join(', ')}.` };
     eventTypes = [...new Set(raw.eventTypes as string[])];
   }
@@ -84,6 +85,7 @@ export function pickConnection<T extends { label: string; endpoint: string }>(co
       ? 'No Azure OpenAI connection yet: add one (or start the local emulator), then start debugging again.'
       : `There are ${connections.length} connections: name one in "connection" (${connections.map((c) => JSON.stringify(c.label)).join(', ')}).`;
   }
+  // Stryker disable next-line MethodExpression: upper or lower case, both sides are compared alike.
   const norm = (s: string) => s.trim().replace(/\/+$/, '').toLowerCase();
   const found = connections.find((c) => norm(c.label) === norm(wanted) || norm(c.endpoint) === norm(wanted));
   return found ?? `No connection is called or points at "${wanted}". Connections: ${connections.map((c) => JSON.stringify(c.label)).join(', ') || 'none'}.`;

@@ -27,14 +27,15 @@ export function setEnvVariable(text: string, name: string, value: string): EnvUp
   if (invalid) throw new Error(`"${name}" is not a variable name. ${invalid}`);
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
   const lines = text.split(/\r?\n/);
-  const setsIt = new RegExp(`^\\s*(?:export\\s+)?${name}\\s*=`);
-  let index = -1;
-  lines.forEach((line, i) => {
-    if (setsIt.test(line)) index = i;
+  // The line that sets it, and what comes before the name there (indentation, `export `).
+  const setsIt = new RegExp(`^(\\s*(?:export\\s+)?)${name}\\s*=`);
+  let last: { index: number; prefix: string } | undefined;
+  lines.forEach((line, index) => {
+    const m = setsIt.exec(line);
+    if (m) last = { index, prefix: m[1] };
   });
-  if (index >= 0) {
-    const prefix = /^\s*(?:export\s+)?/.exec(lines[index])![0];
-    lines[index] = `${prefix}${name}=${quoted(value)}`;
+  if (last) {
+    lines[last.index] = `${last.prefix}${name}=${quoted(value)}`;
     return { text: lines.join(eol), replaced: true };
   }
   const line = `${name}=${quoted(value)}`;

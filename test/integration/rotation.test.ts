@@ -65,6 +65,7 @@ describe('rotating a webhook signing secret', () => {
     assert.deepEqual(rotationRole([r], 'conn-1', old.id)?.role, 'replaced');
     assert.deepEqual(rotationRole([r], 'conn-1', r.newId)?.role, 'replacement');
     assert.equal(rotationRole([r], 'conn-2', r.newId), undefined, 'another connection');
+    assert.equal(rotationRole([r], 'conn-1', 'we_other'), undefined, 'an endpoint in no rotation');
 
     // Both endpoints deliver each event during the overlap, each verified with its own secret.
     assert.deepEqual(await verdicts('batch.completed'), [`${old.id}:verified`, `${r.newId}:verified`].sort());

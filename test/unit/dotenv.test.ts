@@ -11,7 +11,13 @@ describe('writing a secret into a .env file', () => {
     assert.equal(text, `# app settings\nPORT=3000\nWEBHOOK_SECRET=old\n\n# again\nexport WEBHOOK_SECRET=${secret}\nOTHER=1\n`);
   });
 
+  it('the first line, and whatever spacing and `export` the line had, are kept in place', () => {
+    assert.deepEqual(setEnvVariable('S=old\nA=1\n', 'S', secret), { text: `S=${secret}\nA=1\n`, replaced: true });
+    assert.equal(setEnvVariable('A=1\n  export   S = old\n', 'S', secret).text, `A=1\n  export   S=${secret}\n`);
+  });
+
   it('adds a line at the end, with or without a final newline, and keeps CRLF files CRLF', () => {
+    assert.equal(setEnvVariable('A=1\nB=2', 'S', secret).text, `A=1\nB=2\nS=${secret}\n`, 'a newline inside is not one at the end');
     assert.deepEqual(setEnvVariable('', 'S', secret), { text: `S=${secret}\n`, replaced: false });
     assert.equal(setEnvVariable('A=1', 'S', secret).text, `A=1\nS=${secret}\n`);
     assert.equal(setEnvVariable('A=1\n', 'S', secret).text, `A=1\nS=${secret}\n`);
