@@ -22,6 +22,12 @@ describe('stream reading against a hostile or broken service', () => {
     }, SseLimitError);
   });
 
+  it('the line cap counts only the unfinished line, not the lines before it in the chunk', () => {
+    const p = new SseParser({ maxLineLength: 10 });
+    assert.deepEqual(p.push(`data: x\n${'a'.repeat(10)}`), [], 'ten characters pending: at the cap, not past it');
+    assert.throws(() => p.push('a'), SseLimitError);
+  });
+
   it('an event of many data lines is refused past the event cap', () => {
     const p = new SseParser({ maxEventLength: 1000 });
     assert.throws(() => p.push(`${'data: 0123456789\n'.repeat(200)}\n`), SseLimitError);

@@ -50,6 +50,23 @@ describe('SSE parser', () => {
     assert.deepEqual(parseAll(['event: delta\r', '\ndata: x\r', '\n\r', '\n']), [{ event: 'delta', data: 'x' }]);
   });
 
+  it('dispatches each event as soon as its blank line arrives, whatever ends its lines', () => {
+    const p = new SseParser();
+    // An LF before a CR in one chunk ends the first line there; a CRLF mid-chunk is one line end.
+    assert.deepEqual(p.push('data: a\ndata: b\r\n\r\n'), [{ data: 'a\nb' }]);
+    assert.deepEqual(p.push('data: c\r\ndata: d\r\n\r\n'), [{ data: 'c\nd' }]);
+    // A CR that ended one chunk swallows only an LF that starts the next one, not one later on.
+    assert.deepEqual(p.push('data: e\r'), []);
+    assert.deepEqual(p.push('data: f\n'), []);
+    assert.deepEqual(p.push('\n'), [{ data: 'e\nf' }]);
+  });
+
+  it('a line that arrives in pieces and never ends is delivered whole at the end of input', () => {
+    const p = new SseParser();
+    assert.deepEqual([...p.push('data: a'), ...p.push('b'), ...p.push('c')], []);
+    assert.deepEqual(p.end(), [{ data: 'abc' }]);
+  });
+
   it('reads fields as the SSE specification does: no colon, no space, one space dropped, empty values', () => {
     assert.deepEqual(parseAll(['data\n\n']), [{ data: '' }], 'a field name alone has an empty value');
     assert.deepEqual(parseAll(['data:\n\n']), [{ data: '' }]);
