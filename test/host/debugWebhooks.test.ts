@@ -90,12 +90,14 @@ describe('debugging with webhooks (debug type azure-openai-webhooks)', () => {
     await api.services.endpoints.delete(conn, existing.id);
   });
 
-  it('a configuration with a mistake does not start, and nothing is left behind', async () => {
+  it('a configuration with a mistake does not start, a launch failing part way is undone, and nothing is left behind', async () => {
     const api = await workbench();
     const endpointsBefore = (await client.listWebhookEndpointsPage()).data.length;
     assert.equal((await start({ forwardTo: 'ftp://nope' })).ok, false);
     // A launch that fails is shown by VS Code in a dialog with the adapter's message.
     await assert.rejects(start({ forwardTo: 3000, connection: 'Nobody' }), /No connection is called or points at "Nobody"\. Connections: "Debug emulator"/);
+    // A failure part way (the listener started, the endpoint named is not there): what started is stopped.
+    await assert.rejects(start({ forwardTo: 3000, endpoint: 'we_missing' }), /No webhook endpoint "we_missing" on "Debug emulator"/);
     assert.equal(api.services.listener.running, false);
     assert.equal((await client.listWebhookEndpointsPage()).data.length, endpointsBefore);
   });

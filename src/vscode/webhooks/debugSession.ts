@@ -99,35 +99,42 @@ class WebhookDebugAdapter implements vscode.DebugAdapter {
       throw new Error(`The webhook listener is running for "${before.connection.label}": stop it first, or name that connection in "connection".`);
     }
     this.output(before ? `Using the running listener for "${conn.label}".\n` : `Starting the webhook listener for "${conn.label}"…\n`);
-    if (!before) {
-      const started = await startListening(s, { connectionId: conn.id, provider: c.tunnel, endpoint: { mode: 'skip' }, downloadCloudflared: false });
-      if (!started) throw new Error('The listener did not start.');
-    }
-    const state = s.listener.state!;
-    const url = `${state.publicUrl}/webhook`;
-    let restore: () => Promise<unknown>;
-    let endpointText: string;
-    if (c.endpoint) {
-      const endpoint = (await s.endpoints.all(conn)).find((e) => e.id === c.endpoint);
-      if (!endpoint) throw new Error(`No webhook endpoint "${c.endpoint}" on "${conn.label}" (check "endpoint").`);
-      await s.endpoints.update(conn, endpoint.id, { url });
-      restore = () => s.endpoints.update(conn, endpoint.id, { url: endpoint.url });
-      endpointText = `endpoint ${endpoint.id} points here until the session ends (then back at ${endpoint.url})`;
-    } else {
-      const created = await s.endpoints.create(conn, { name: `VS Code debug: ${c.name}`, url, event_types: c.eventTypes });
-      restore = () => s.endpoints.delete(conn, created.id);
-      endpointText = `endpoint ${created.id} created for this session (deleted when it ends)`;
-    }
-    await s.listener.refreshSecrets();
-    s.listener.forwardOverride = c.forwardTo;
+    // Each step that changes something leaves its undoing; a failure part way undoes what was done.
+    const undo: Array<() => Promise<unknown>> = [];
     this.undo = async () => {
-      s.listener.forwardOverride = undefined;
-      await restore().catch((err: unknown) => logError(`Debug session "${c.name}": could not undo the endpoint: ${(err as Error).message}`));
-      if (!before) await s.listener.stop();
+      for (const step of undo.reverse()) {
+        await step().catch((err: unknown) => logError(`Debug session "${c.name}": could not undo a step: ${(err as Error).message}`));
+      }
     };
-    const line = `Listening at ${url}; ${endpointText}; verified deliveries go to ${c.forwardTo}.`;
-    logInfo(`Debug session "${c.name}": ${line}`);
-    this.output(`${line}\nDeliveries show in the Webhook Events view; Stop ends listening.\n`);
+    try {
+      if (!before) {
+        const started = await startListening(s, { connectionId: conn.id, provider: c.tunnel, endpoint: { mode: 'skip' }, downloadCloudflared: false });
+        if (!started) throw new Error('The listener did not start.');
+        undo.push(() => s.listener.stop());
+      }
+      const url = `${s.listener.state!.publicUrl}/webhook`;
+      let endpointText: string;
+      if (c.endpoint) {
+        const endpoint = (await s.endpoints.all(conn)).find((e) => e.id === c.endpoint);
+        if (!endpoint) throw new Error(`No webhook endpoint "${c.endpoint}" on "${conn.label}" (check "endpoint").`);
+        await s.endpoints.update(conn, endpoint.id, { url });
+        undo.push(() => s.endpoints.update(conn, endpoint.id, { url: endpoint.url }));
+        endpointText = `endpoint ${endpoint.id} points here until the session ends (then back at ${endpoint.url})`;
+      } else {
+        const created = await s.endpoints.create(conn, { name: `VS Code debug: ${c.name}`, url, event_types: c.eventTypes });
+        undo.push(() => s.endpoints.delete(conn, created.id));
+        endpointText = `endpoint ${created.id} created for this session (deleted when it ends)`;
+      }
+      await s.listener.refreshSecrets();
+      s.listener.forwardOverride = c.forwardTo;
+      undo.push(async () => (s.listener.forwardOverride = undefined));
+      const line = `Listening at ${url}; ${endpointText}; verified deliveries go to ${c.forwardTo}.`;
+      logInfo(`Debug session "${c.name}": ${line}`);
+      this.output(`${line}\nDeliveries show in the Webhook Events view; Stop ends listening.\n`);
+    } catch (err) {
+      await this.stop();
+      throw err;
+    }
   }
 
   private async stop(): Promise<void> {
