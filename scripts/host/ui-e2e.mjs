@@ -5,7 +5,7 @@ import { startEmulatorProcess } from './emulatorProcess.mjs';
 import { CHROMIUM_ARGS, chromiumPath, startCodeServer, workbenchUrl } from './codeServer.mjs';
 import { chatThroughTheUi, reasoningThroughTheUi } from './ui/chat.mjs';
 import { chatUxThroughTheUi } from './ui/chatUx.mjs';
-import { inspectThroughTheUi, listenThroughTheUi } from './ui/webhooks.mjs';
+import { inspectThroughTheUi, listenThroughTheUi, rotateThroughTheUi } from './ui/webhooks.mjs';
 import { addConnectionThroughTheUi } from './ui/workbench.mjs';
 
 export async function runUiTests(chromium, root, artifacts, vsix) {
@@ -27,6 +27,7 @@ export async function runUiTests(chromium, root, artifacts, vsix) {
       "UI: a delivery the app refused opens in the inspector from its row (trace, headers, the app's HTML as text); edit and replay shows the new answer; themes, narrow",
       inspectThroughTheUi,
     ],
+    ['UI: Rotate Signing Secret from an endpoint\'s context menu: both rows marked during the overlap, Finish Rotation leaves one', rotateThroughTheUi],
   ];
   let passed = 0;
   let failed = 0;

@@ -59,6 +59,7 @@ describe('rotating a signing secret in VS Code', () => {
     assert.match(String(describe(r.newId).description), /^new secret, rotating · /);
     assert.match(String(describe(oldId).description), /^old secret, being replaced · /);
     assert.equal(describe(oldId).contextValue, 'webhookEndpoint.secret.rotating');
+    assert.deepEqual([describe(r.newId).label, describe(oldId).label], ['New secret: app', 'Old secret: app'], 'the side first, where a narrow sidebar does not cut it');
 
     // Each event comes from both endpoints, each verified with its own secret.
     await eventually(() => api.services.listener.knownSecrets().length === 2 || undefined);

@@ -170,3 +170,52 @@ export async function inspectThroughTheUi(page, emulator, artifacts, server) {
 }
 
 // ── Chat panel UX (issue 17): following the reply, draft kept after an error, narrow widths ──
+
+/** Runs a command from a row's context menu, as a person right-clicking it would. */
+async function fromContextMenu(page, row, label) {
+  await row.click({ button: 'right' });
+  const item = page.locator('.context-view .monaco-menu .action-item', { hasText: label }).first();
+  await item.waitFor({ timeout: 10_000 });
+  // Hovering focuses the item; Enter runs it (a click can land while the menu is still settling).
+  await item.hover();
+  await page.keyboard.press('Enter');
+  await page.locator('.context-view .monaco-menu').waitFor({ state: 'detached', timeout: 10_000 });
+}
+
+/** Confirms a modal dialog with the button named `button`. */
+async function confirmDialog(page, button) {
+  const dialog = page.locator('.monaco-dialog-box');
+  await dialog.waitFor({ timeout: 10_000 });
+  await dialog.locator('.monaco-button', { hasText: button }).first().click();
+}
+
+export async function rotateThroughTheUi(page, emulator, artifacts) {
+  await addConnectionThroughTheUi(page, emulator, artifacts);
+  await startListeningThroughTheUi(page);
+  // The endpoint Start Listening created, in the Resources view.
+  const endpointRow = () => page.locator('.monaco-list-row', { hasText: 'VS Code listener' });
+  await endpointRow().first().waitFor({ timeout: 20_000 });
+  await fromContextMenu(page, endpointRow().first(), 'Rotate Signing Secret');
+  await confirmDialog(page, 'Rotate');
+  const widget = page.locator('.quick-input-widget');
+  await widget.locator('.quick-input-title', { hasText: 'Give the new signing secret' }).waitFor({ timeout: 20_000 });
+  await widget.locator('.monaco-list-row', { hasText: 'Copy the new secret' }).first().click();
+  // Both rows say which side of the rotation they are on, at the start of the label where a narrow sidebar does not cut it.
+  const newRow = page.locator('.monaco-list-row', { hasText: 'New secret: VS Code listener' }).first();
+  const oldRow = page.locator('.monaco-list-row', { hasText: 'Old secret: VS Code listener' }).first();
+  await newRow.waitFor({ timeout: 20_000 });
+  await oldRow.waitFor();
+  for (const row of [newRow, oldRow]) {
+    const label = row.locator('.label-name').first();
+    if (await label.evaluate((e) => e.scrollWidth > e.clientWidth + 1 && !/^(New|Old) secret: VS/.test(e.textContent ?? ''))) throw new Error('the rotation side is cut off');
+  }
+  await page.screenshot({ path: join(artifacts, 'rotation-overlap.png') });
+  await fromContextMenu(page, oldRow, 'Finish Rotation');
+  await confirmDialog(page, 'Finish Rotation');
+  // The list reloads: one endpoint, no longer marked.
+  await page.waitForFunction(() => {
+    const rows = [...document.querySelectorAll('.monaco-list-row')].map((r) => r.textContent ?? '');
+    return rows.filter((t) => t.includes('VS Code listener')).length === 1 && !rows.some((t) => /New secret|Old secret/.test(t));
+  }, undefined, { timeout: 20_000 });
+  await page.screenshot({ path: join(artifacts, 'rotation-finished.png') });
+}

@@ -158,9 +158,11 @@ export function toTreeItem(node: TreeNode): vscode.TreeItem {
     }
     case 'webhookEndpoint': {
       const e = node.endpoint;
-      const item = new vscode.TreeItem(e.name || e.id, vscode.TreeItemCollapsibleState.None);
-      item.id = `webhook:${node.connection.id}:${e.id}`;
       const rotating = node.rotation && (node.rotation.role === 'replacement' ? 'new secret, rotating' : 'old secret, being replaced');
+      // In a rotation both rows have one name and URL: the side goes first, where a narrow sidebar does not cut it.
+      const side = node.rotation && (node.rotation.role === 'replacement' ? 'New secret: ' : 'Old secret: ');
+      const item = new vscode.TreeItem(`${side ?? ''}${e.name || e.id}`, vscode.TreeItemCollapsibleState.None);
+      item.id = `webhook:${node.connection.id}:${e.id}`;
       item.description = rotating ? `${rotating} · ${e.url}` : e.url;
       item.tooltip = md([
         `**${escapeMd(e.name || e.id)}**`,
@@ -170,7 +172,11 @@ export function toTreeItem(node: TreeNode): vscode.TreeItem {
         `Events: ${e.event_types.map((t) => `\`${t}\``).join(', ') || 'none'}`,
         node.hasSecret ? 'Signing secret: kept in secret storage' : `Signing secret: not stored here${e.signing_secret_hint ? ` (hint ${escapeMd(e.signing_secret_hint)})` : ''}`,
       ]);
-      item.iconPath = new vscode.ThemeIcon('radio-tower');
+      item.iconPath = !node.rotation
+        ? new vscode.ThemeIcon('radio-tower')
+        : node.rotation.role === 'replacement'
+          ? new vscode.ThemeIcon('key', new vscode.ThemeColor('testing.iconPassed'))
+          : new vscode.ThemeIcon('history', new vscode.ThemeColor('list.warningForeground'));
       item.contextValue = `webhookEndpoint${node.hasSecret ? '.secret' : ''}${node.rotation ? '.rotating' : ''}`;
       item.accessibilityInformation = { label: `Webhook endpoint ${e.name}${rotating ? `, ${rotating}` : ''}, ${e.url}, events ${e.event_types.join(', ')}` };
       return item;
