@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { setEnvVariable, validEnvName } from '../../src/webhooks/dotenv';
+import { decodeEnvFile, setEnvVariable, validEnvName } from '../../src/webhooks/dotenv';
 
 describe('writing a secret into a .env file', () => {
   const secret = 'whsec_abc+/def=';
@@ -38,5 +38,32 @@ describe('writing a secret into a .env file', () => {
     for (const bad of ['1ST', 'A-B', '', 'A B', 'A=B']) assert.throws(() => setEnvVariable('', bad, secret), /is not a variable name/, bad);
     assert.equal(validEnvName('WEBHOOK_SECRET_2'), undefined);
     assert.match(validEnvName('2X') ?? '', /letters, digits and underscores/);
+  });
+
+  it('a file with mixed line endings keeps each line its own ending', () => {
+    assert.equal(setEnvVariable('A=1\r\nS=old\nB=2\r\n', 'S', secret).text, `A=1\r\nS=${secret}\nB=2\r\n`);
+    assert.equal(setEnvVariable('A=1\nB=2\r\n', 'S', secret).text, `A=1\nB=2\r\nS=${secret}\r\n`, 'a new line ends like the last one');
+    assert.equal(setEnvVariable('A=1\r\nB=2', 'S', secret).text, `A=1\r\nB=2\r\nS=${secret}\r\n`);
+  });
+
+  it('keeps a comment after the replaced value', () => {
+    assert.equal(setEnvVariable('S=old # from the dashboard\n', 'S', secret).text, `S=${secret} # from the dashboard\n`);
+    assert.equal(setEnvVariable("S='o #ld'   # kept\nA=1\n", 'S', secret).text, `S=${secret}   # kept\nA=1\n`);
+    assert.equal(setEnvVariable('S="o\\"#ld" # kept\n', 'S', secret).text, `S=${secret} # kept\n`);
+    assert.equal(setEnvVariable('S=old\n', 'S', secret).text, `S=${secret}\n`);
+  });
+
+  it('a value quoted over several lines is one assignment: replaced whole, and lines inside it are not assignments', () => {
+    const pem = 'KEY="-----BEGIN-----\nS=inside\n-----END-----"\nA=1\n';
+    assert.deepEqual(setEnvVariable(pem, 'S', secret), { text: `${pem}S=${secret}\n`, replaced: false });
+    assert.equal(setEnvVariable('S="line one\r\nline two"\r\nA=1\r\n', 'S', secret).text, `S=${secret}\r\nA=1\r\n`);
+    assert.equal(setEnvVariable("A=1\nS='never closed\nB=2\n", 'S', secret).text, `A=1\nS=${secret}\nB=2\n`, 'an unclosed quote is one line, as dotenv reads it');
+  });
+
+  it('reads a UTF-8 file with its byte-order mark, and refuses one that is not UTF-8', () => {
+    const bom = Buffer.from('\uFEFFS=old\nA=1\n', 'utf8');
+    const written = Buffer.from(setEnvVariable(decodeEnvFile(bom), 'S', secret).text, 'utf8');
+    assert.deepEqual(written, Buffer.from(`\uFEFFS=${secret}\nA=1\n`, 'utf8'), 'the mark stays, the first line is still replaced');
+    assert.throws(() => decodeEnvFile(Buffer.from('A=caf\xe9\n', 'latin1')), /not UTF-8 text, so it was left as it was/);
   });
 });
