@@ -59,6 +59,9 @@ describe('rotating a signing secret in VS Code', () => {
     assert.match(String(describe(r.newId).description), /^new secret, rotating · /);
     assert.match(String(describe(oldId).description), /^old secret, being replaced · /);
     assert.equal(describe(oldId).contextValue, 'webhookEndpoint.secret.rotating');
+    const tooltip = (id: string) => (describe(id).tooltip as vscode.MarkdownString).value;
+    assert.match(tooltip(r.newId), new RegExp(`Replaces: \`${oldId}\``));
+    assert.match(tooltip(oldId), new RegExp(`Replaced by: \`${r.newId}\``));
     assert.deepEqual([describe(r.newId).label, describe(oldId).label], ['New secret: app', 'Old secret: app'], 'the side first, where a narrow sidebar does not cut it');
 
     // Each event comes from both endpoints, each verified with its own secret.
@@ -81,11 +84,25 @@ describe('rotating a signing secret in VS Code', () => {
   it('cancelling deletes the replacement; rotating an endpoint in a rotation is refused with a clear message', async () => {
     const api = await workbench();
     const [only] = (await client.listWebhookEndpointsPage()).data;
-    const r = (await exec<PendingRotation>('rotateSigningSecret', { connectionId: conn.id, endpointId: only.id, confirm: false, handOver: { kind: 'later' } }))!;
+    // A .env file that is not UTF-8 is left byte for byte; the rotation has begun all the same.
+    const env = join(mkdtempSync(join(tmpdir(), 'aoai-env-')), '.env');
+    const latin1 = Buffer.from('# caf\xe9\r\nWEBHOOK_SECRET=stale\r\n', 'latin1');
+    writeFileSync(env, latin1);
+    const r = (await exec<PendingRotation>('rotateSigningSecret', { connectionId: conn.id, endpointId: only.id, confirm: false, handOver: { kind: 'env', file: env, variable: 'WEBHOOK_SECRET' } }))!;
+    assert.ok(r?.newId, 'the rotation began though the hand-over failed');
+    assert.deepEqual(readFileSync(env), latin1);
+    assert.deepEqual(api.services.endpoints.rotations().map((x) => x.newId), [r.newId]);
     await assert.rejects(api.services.endpoints.beginRotation(conn, only), /in a rotation already/);
     assert.equal(await exec('cancelRotation', { connectionId: conn.id, endpointId: r.newId, confirm: false }), true);
     assert.deepEqual((await client.listWebhookEndpointsPage()).data.map((e) => e.id), [only.id]);
     assert.equal(await api.services.store.signingSecret(conn.id, r.newId), undefined);
     assert.deepEqual(api.services.endpoints.rotations(), []);
+
+    // Deleting one side with the ordinary Delete ends that rotation: no row stays "being replaced".
+    const again = (await exec<PendingRotation>('rotateSigningSecret', { connectionId: conn.id, endpointId: only.id, confirm: false, handOver: { kind: 'later' } }))!;
+    assert.equal(await exec('deleteWebhookEndpoint', { connectionId: conn.id, endpointId: again.newId }), true);
+    assert.deepEqual(api.services.endpoints.rotations(), []);
+    const rows = (await api.services.tree.settledChildren(api.services.tree.connectionNode(conn.id)!.webhooks)) as WebhookNode[];
+    assert.deepEqual(rows.map((n) => [n.endpoint.id, api.services.tree.getTreeItem(n).label]), [[only.id, 'app']]);
   });
 });

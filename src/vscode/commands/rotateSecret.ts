@@ -4,11 +4,11 @@
  * settings), then Finish (delete the old endpoint) or Cancel (delete the new one).
  */
 import * as vscode from 'vscode';
-import { setEnvVariable, validEnvName } from '../../webhooks/dotenv';
+import { decodeEnvFile, setEnvVariable, validEnvName } from '../../webhooks/dotenv';
 import type { PendingRotation } from '../../webhooks/rotation';
 import type { ConnectionInfo } from '../connections/connectionStore';
 import { Commands } from '../contributions';
-import { logInfo } from '../log';
+import { errorText, logInfo, showError } from '../log';
 import type { Services } from '../services';
 import { withProgress } from './registry';
 import { resolveEndpoint } from './webhookEndpoints';
@@ -49,7 +49,11 @@ export async function rotateSigningSecret(s: Services, arg: unknown): Promise<Pe
   }
   const r = await withProgress(`Creating a replacement for "${endpoint.name}"…`, () => s.endpoints.beginRotation(conn, endpoint));
   logInfo(`Rotating the signing secret of webhook endpoint ${r.oldId}: replacement ${r.newId} → ${r.url}; its secret is in secret storage.`);
-  await handOverSecret(s, conn, r, args.handOver);
+  // The rotation has begun whatever happens to the hand-over: say so, and how to try it again.
+  // Not awaiting the message: it stays until the user closes it.
+  await handOverSecret(s, conn, r, args.handOver).catch((err: unknown) => {
+    void showError(`Both secrets of "${r.name}" are accepted now, but the new one was not given to your app (use Give New Secret to App… on the endpoint)`, err);
+  });
   if (args.confirm !== false) {
     void vscode.window
       .showInformationMessage(`Both secrets of "${r.name}" are accepted now. When your app uses the new one, finish the rotation to delete the old endpoint.`, 'Finish Rotation')
@@ -79,7 +83,7 @@ export async function handOverSecret(s: Services, conn: ConnectionInfo, r: Pendi
     return choice;
   }
   const uri = vscode.Uri.file(choice.file);
-  const old = await vscode.workspace.fs.readFile(uri).then((b) => Buffer.from(b).toString('utf8'), () => '');
+  const old = await readEnvFile(uri);
   const { text, replaced } = setEnvVariable(old, choice.variable, secret);
   await vscode.workspace.fs.writeFile(uri, Buffer.from(text, 'utf8'));
   await s.context.globalState.update(LAST_VARIABLE, choice.variable);
@@ -87,6 +91,18 @@ export async function handOverSecret(s: Services, conn: ConnectionInfo, r: Pendi
   logInfo(`Wrote the new signing secret of webhook endpoint ${r.newId} into ${choice.variable} in ${where}.`);
   if (!how) void vscode.window.showInformationMessage(`${replaced ? 'Replaced' : 'Added'} ${choice.variable} in ${where}. Restart your app so it reads it.`);
   return choice;
+}
+
+/** The file's text, '' when it does not exist yet; any other failure stops before anything is written. */
+async function readEnvFile(uri: vscode.Uri): Promise<string> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await vscode.workspace.fs.readFile(uri);
+  } catch (err) {
+    if (err instanceof vscode.FileSystemError && err.code === 'FileNotFound') return '';
+    throw new Error(`Could not read ${vscode.workspace.asRelativePath(uri)}: ${(err as Error).message}. Nothing was written.`);
+  }
+  return decodeEnvFile(bytes);
 }
 
 async function askHandOver(s: Services, r: PendingRotation): Promise<HandOver | undefined> {
@@ -144,7 +160,11 @@ async function endRotation(s: Services, arg: unknown, e: Ending): Promise<boolea
     const ok = await vscode.window.showWarningMessage(e.question(rotation), { modal: true, detail: e.detail(rotation) }, e.button);
     if (ok !== e.button) return false;
   }
-  await withProgress(e.progress(rotation), () => e.run(s, conn, rotation));
+  try {
+    await withProgress(e.progress(rotation), () => e.run(s, conn, rotation));
+  } catch (err) {
+    throw new Error(`${errorText(err).replace(/\.?$/, '.')} The rotation is still in progress (both secrets are accepted); try again from either endpoint's row.`);
+  }
   logInfo(e.done(rotation));
   return true;
 }

@@ -167,6 +167,7 @@ export function toTreeItem(node: TreeNode): vscode.TreeItem {
       item.tooltip = md([
         `**${escapeMd(e.name || e.id)}**`,
         rotating ? `Rotation in progress: ${rotating}. Both secrets are accepted until you finish (delete the old endpoint) or cancel (delete the new one).` : '',
+        node.rotation ? (node.rotation.role === 'replacement' ? `Replaces: \`${node.rotation.rotation.oldId}\`` : `Replaced by: \`${node.rotation.rotation.newId}\``) : '',
         `ID: \`${e.id}\``,
         `URL: ${escapeMd(e.url)}`,
         `Events: ${e.event_types.map((t) => `\`${t}\``).join(', ') || 'none'}`,

@@ -53,6 +53,9 @@ export class WebhookEndpoints implements vscode.Disposable {
     const client = await this.clients.get(conn);
     await client.deleteWebhookEndpoint(endpointId);
     await this.store.deleteSigningSecret(conn.id, endpointId);
+    // Either side of a rotation deleted (here or by Delete on its row) ends that rotation.
+    const left = this.rotations().filter((r) => r.connectionId !== conn.id || (r.oldId !== endpointId && r.newId !== endpointId));
+    if (left.length !== this.rotations().length) await this.globalState.update(ROTATIONS_KEY, left.length ? left : undefined);
     this.changed.fire(conn.id);
   }
 
