@@ -93,10 +93,13 @@ describe('rotating a signing secret in VS Code', () => {
     assert.deepEqual(readFileSync(env), latin1);
     assert.deepEqual(api.services.endpoints.rotations().map((x) => x.newId), [r.newId]);
     await assert.rejects(api.services.endpoints.beginRotation(conn, only), /in a rotation already/);
-    assert.equal(await exec('cancelRotation', { connectionId: conn.id, endpointId: r.newId, confirm: false }), true);
+    // From the palette (no row): the one rotation in progress is the one cancelled.
+    assert.equal(await exec('cancelRotation', { confirm: false }), true);
     assert.deepEqual((await client.listWebhookEndpointsPage()).data.map((e) => e.id), [only.id]);
     assert.equal(await api.services.store.signingSecret(conn.id, r.newId), undefined);
     assert.deepEqual(api.services.endpoints.rotations(), []);
+    assert.equal(await exec('finishRotation', { confirm: false }), false, 'nothing to finish: said so, nothing deleted');
+    assert.deepEqual((await client.listWebhookEndpointsPage()).data.map((e) => e.id), [only.id]);
 
     // Deleting one side with the ordinary Delete ends that rotation: no row stays "being replaced".
     const again = (await exec<PendingRotation>('rotateSigningSecret', { connectionId: conn.id, endpointId: only.id, confirm: false, handOver: { kind: 'later' } }))!;

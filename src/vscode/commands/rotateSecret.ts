@@ -10,6 +10,7 @@ import type { ConnectionInfo } from '../connections/connectionStore';
 import { Commands } from '../contributions';
 import { errorText, logInfo, showError } from '../log';
 import type { Services } from '../services';
+import { WebhookNode } from '../tree/nodes';
 import { withProgress } from './registry';
 import { resolveEndpoint } from './webhookEndpoints';
 
@@ -26,7 +27,8 @@ interface RotateArgs {
 
 const LAST_VARIABLE = 'aoaiWorkbench.lastEnvVariable';
 
-const argsOf = (arg: unknown): Partial<RotateArgs> => (arg && typeof arg === 'object' && 'endpointId' in arg ? (arg as RotateArgs) : {});
+// A tree row has none of these fields, so reading them from one finds nothing.
+const argsOf = (arg: unknown): Partial<RotateArgs> => (arg && typeof arg === 'object' ? (arg as Partial<RotateArgs>) : {});
 
 export async function rotateSigningSecret(s: Services, arg: unknown): Promise<PendingRotation | undefined> {
   const target = await resolveEndpoint(s, arg, 'Rotate the signing secret of');
@@ -64,11 +66,27 @@ export async function rotateSigningSecret(s: Services, arg: unknown): Promise<Pe
 
 /** The rotation an invocation is about: from either endpoint's row or ids. */
 async function pendingFor(s: Services, arg: unknown, purpose: string): Promise<{ conn: ConnectionInfo; rotation: PendingRotation } | undefined> {
+  if (!(arg instanceof WebhookNode) && !argsOf(arg).endpointId) return pickRotation(s, purpose);
   const target = await resolveEndpoint(s, arg, purpose);
   if (!target) return undefined;
   const found = s.endpoints.rotationOf(target.conn.id, target.endpoint.id);
   if (!found) throw new Error(`"${target.endpoint.name}" is not in a secret rotation.`);
   return { conn: target.conn, rotation: found.rotation };
+}
+
+/** From the palette: the rotations in progress, not every endpoint (a rotation's two look alike). */
+async function pickRotation(s: Services, purpose: string): Promise<{ conn: ConnectionInfo; rotation: PendingRotation } | undefined> {
+  const items = s.endpoints.rotations().flatMap((rotation) => {
+    const conn = s.store.get(rotation.connectionId);
+    const detail = conn && `${conn.label} · started ${new Date(rotation.startedAt).toLocaleString()}`;
+    return conn ? [{ label: rotation.name, description: rotation.url, detail, conn, rotation }] : [];
+  });
+  if (items.length === 0) {
+    void vscode.window.showInformationMessage('No signing secret rotation is in progress. Rotate Signing Secret… on a webhook endpoint starts one.');
+    return undefined;
+  }
+  const pick = items.length === 1 ? items[0] : await vscode.window.showQuickPick(items, { title: `${purpose} which endpoint?` });
+  return pick && { conn: pick.conn, rotation: pick.rotation };
 }
 
 /** Gives the replacement's secret to the app: the clipboard, or a line in a .env file. */
