@@ -11,7 +11,7 @@ import { downloadedCloudflaredPath } from '../../src/tunnels/cloudflaredDownload
 import { removeDownloadedCloudflared } from '../../src/tunnels/cloudflaredRemove';
 import { WebhookListener } from '../../src/webhooks/listener';
 import type { DeliveryRecord, KnownSecret } from '../../src/webhooks/records';
-import { replay, sendTestEvent, signedCurl, testEventBody } from '../../src/webhooks/resend';
+import { replay, replayToApp, sendTestEvent, signedCurl, testEventBody } from '../../src/webhooks/resend';
 import { generateSecret } from '../../src/webhooks/signature';
 import { eventually, startReceiver } from '../support/receiver';
 
@@ -36,7 +36,7 @@ describe('test events, replays and curl commands', () => {
     let sent: Awaited<ReturnType<typeof sendTestEvent>> | undefined;
     const r = await arrival(async () => (sent = await sendTestEvent({ url: url(), known, type: 'batch.completed' })));
     assert.deepEqual(sent, { status: 200, sentBy: 'extension', note: 'no endpoint delivers to this listener' });
-    assert.deepEqual([r.verdict, r.eventType, r.endpointId, r.headers['user-agent']], ['verified', 'batch.completed', 'we_1', 'aoai-workbench test event']);
+    assert.deepEqual([r.verdict, r.eventType, r.endpointId, r.headers['user-agent'], r.headers['content-type']], ['verified', 'batch.completed', 'we_1', 'aoai-workbench test event', 'application/json']);
     assert.match(JSON.parse(r.body).data.id, /^batch_test_/);
   });
 
@@ -59,6 +59,38 @@ describe('test events, replays and curl commands', () => {
     assert.deepEqual(r, { status: 200, sentBy: 'extension', note: 'the service has no test route here (Not found)' });
     await eventually(() => records.length > before);
     assert.equal(records.length, before + 1, 'one test event, one row');
+  });
+
+  it('says why it signed a test event itself: no test route, no answer through it, or an endpoint whose secret is not held', async () => {
+    const noRoute = await sendTestEvent({ url: url(), known, type: 'batch.completed', endpointId: 'we_1' });
+    assert.deepEqual(noRoute, { status: 200, sentBy: 'extension', note: 'the service has no test route here' });
+    const unreached = await sendTestEvent({ url: url(), known, type: 'batch.completed', endpointId: 'we_1', serviceTest: async () => ({ status_code: null }) });
+    assert.deepEqual(unreached, { status: 200, sentBy: 'extension', note: 'the service could not reach the listener' });
+    let asked = false;
+    const foreign = await sendTestEvent({ url: url(), known, type: 'batch.completed', endpointId: 'we_elsewhere', serviceTest: async () => ((asked = true), { status_code: 200 }) });
+    assert.deepEqual(foreign, { status: 200, sentBy: 'extension', note: 'the endpoint delivering here was not created here' });
+    assert.equal(asked, false, 'the service is not asked to send what no held secret could verify');
+  });
+
+  it('re-signs with the secret of the endpoint that verified the delivery, not just the first one held', async () => {
+    const second: KnownSecret = { endpointId: 'we_2', secret: generateSecret() };
+    known.push(second);
+    const receiver = await startReceiver();
+    try {
+      const original = await arrival(() => sendTestEvent({ url: url(), known: [second], type: 'batch.completed' }));
+      assert.equal(original.endpointId, 'we_2');
+      const again = await arrival(async () => assert.equal(await replay(original, known, url(), false), 200));
+      assert.deepEqual([again.verdict, again.endpointId], ['verified', 'we_2']);
+      // To the app: JSON, named as a replay, and an unchanged body is not called edited.
+      const answer = await replayToApp(original, known, receiver.url, original.body);
+      assert.equal(answer.edited, undefined);
+      const [got] = await receiver.next(1);
+      assert.deepEqual([got.headers['content-type'], got.headers['user-agent']], ['application/json', 'aoai-workbench replay']);
+      assert.doesNotThrow(() => new Webhook(second.secret).verify(got.body, got.headers as Record<string, string>));
+    } finally {
+      known.splice(known.indexOf(second), 1);
+      await receiver.close();
+    }
   });
 
   it("one test event through the service's test route: one verified delivery, signed by the service", async () => {
@@ -99,7 +131,8 @@ describe('test events, replays and curl commands', () => {
   it('the curl command, run by a shell, delivers a verified event that standardwebhooks accepts too', async () => {
     const receiver = await startReceiver();
     try {
-      const original = records[0];
+      // A body with a single quote in it survives the shell's quoting.
+      const original = { ...records[0], body: JSON.stringify({ ...JSON.parse(records[0].body), note: "it's here" }) };
       const curl = signedCurl(original, known, receiver.url);
       await new Promise<void>((resolve, reject) => execFile('sh', ['-c', `${curl} -s -o /dev/null`], (err) => (err ? reject(err) : resolve())));
       const [got] = await receiver.next(1);

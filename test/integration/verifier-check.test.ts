@@ -25,18 +25,22 @@ describe("checking the user's webhook verifier", () => {
       assert.match(report.summary, /verifier is sound/);
       assert.equal(app.received.length, 3, 'each sent once');
       assert.notEqual(app.received[0].body, app.received[1].body, 'the tampered body differs from the signed one');
+      assert.match(app.received[1].body, /"id":"resp_tampered_/, 'the response it names was changed, as an attacker would');
+      for (const r of app.received) assert.deepEqual([r.headers['content-type'], r.headers['user-agent']], ['application/json', 'aoai-workbench verifier check']);
+      const ages = app.received.map((r) => Math.round(Date.now() / 1000 - Number(r.headers['webhook-timestamp'])));
+      assert.ok(ages[0] <= 5 && ages[2] >= 595 && ages[2] <= 605, `the stale one is signed 10 minutes ago: ${ages}`);
     } finally {
       await app.close();
     }
   });
 
-  it('an app that does not verify: accepting the tampered delivery is reported', async () => {
-    const app = await startAnsweringApp([{ status: 200 }]);
+  it('an app that does not verify: accepting the tampered delivery is reported (any 2xx is taking it)', async () => {
+    const app = await startAnsweringApp([{ status: 299 }]);
     try {
       const report = await checkVerifier(app.url, secret);
       assert.equal(report.sound, false);
       assert.deepEqual(report.results.map((r) => r.passed), [true, false, false]);
-      assert.match(report.summary, /accepted a delivery whose body was changed after signing \(200\): it does not verify signatures/);
+      assert.match(report.summary, /accepted a delivery whose body was changed after signing \(299\): it does not verify signatures/);
     } finally {
       await app.close();
     }
@@ -58,11 +62,12 @@ describe("checking the user's webhook verifier", () => {
       }
     });
     try {
-      assert.match((await checkVerifier(noClock.url, secret)).summary, /does not check webhook-timestamp/);
+      assert.match((await checkVerifier(noClock.url, secret)).summary, /accepted one signed 10 minutes ago \(200\): it does not check webhook-timestamp/);
       assert.match((await checkVerifier(otherSecret.url, secret)).summary, /refused a correctly signed delivery \(401\)/);
       const down = await checkVerifier(`http://127.0.0.1:${await freePort()}/webhook`, secret);
       assert.equal(down.sound, false);
       assert.match(down.summary, /did not answer \(ECONNREFUSED\)/);
+      assert.deepEqual(down.results.map((r) => r.passed), [false, false, false], 'no answer passes no probe, not even a refusal');
     } finally {
       await noClock.close();
       await otherSecret.close();
