@@ -32,6 +32,8 @@ export class Waker {
 
   sleep(ms: number, signal: AbortSignal): Promise<void> {
     return new Promise((resolve) => {
+      // Closed already (while the last status was being shown): no wait at all.
+      if (signal.aborted) return resolve();
       const done = () => {
         clearTimeout(timer);
         signal.removeEventListener('abort', done);
@@ -39,6 +41,7 @@ export class Waker {
         resolve();
       };
       const timer = setTimeout(done, ms);
+      // Stryker disable next-line ObjectLiteral,BooleanLiteral: an abort fires once anyway, and `done` removes the listener
       signal.addEventListener('abort', done, { once: true });
       this.pending = done;
     });
@@ -75,10 +78,20 @@ export function resultOf(r: ResponseObject, latencyMs: number): RunResult {
   let content = '';
   const summaries: string[] = [];
   for (const item of r.output) {
-    if (item.type === 'message') for (const c of item.content ?? []) if (c.type === 'output_text' && typeof c.text === 'string') content += c.text;
-    if (item.type === 'reasoning' && Array.isArray(item.summary)) {
-      for (const s of item.summary as Array<{ text?: unknown }>) if (typeof s.text === 'string') summaries.push(s.text);
+    // Stryker disable next-line ConditionalExpression: only a message carries output_text parts
+    if (item.type === 'message') {
+      for (const c of item.content ?? []) {
+        // Stryker disable next-line ConditionalExpression: only output_text parts of a message carry text
+        if (c.type !== 'output_text') continue;
+        if (typeof c.text === 'string') content += c.text;
+      }
     }
+    if (
+      // Stryker disable next-line ConditionalExpression: only a reasoning item carries a summary
+      item.type !== 'reasoning' ||
+      !Array.isArray(item.summary)
+    ) continue;
+    for (const s of item.summary as Array<{ text?: unknown }>) if (typeof s.text === 'string') summaries.push(s.text);
   }
   const u = r.usage as (ResponseObject['usage'] & { output_tokens_details?: { reasoning_tokens?: number } }) | null;
   const usage: Usage | undefined = u

@@ -31,11 +31,10 @@ export function toResponseInput(messages: ChatMessage[]): { instructions?: strin
 /** The conversation as input: what was said since the stored reply, or all of it. */
 function setInput(req: ResponseRequest, messages: ChatMessage[], previousResponseId?: string): void {
   const { instructions, input } = toResponseInput(messages);
+  // An undefined field is left out of the JSON sent, and counts as not sent when a refusal is adapted.
   req.input = input;
-  if (instructions) req.instructions = instructions;
-  else delete req.instructions;
-  if (previousResponseId) req.previous_response_id = previousResponseId;
-  else delete req.previous_response_id;
+  req.instructions = instructions;
+  req.previous_response_id = previousResponseId;
 }
 
 export function buildResponseRequest(input: RunInput, profile: ModelProfile, notes: string[]): ResponseRequest {
@@ -44,8 +43,8 @@ export function buildResponseRequest(input: RunInput, profile: ModelProfile, not
   const req: ResponseRequest = { model: input.deployment, input: [], store: true };
   if (input.continuation) setInput(req, input.continuation.messages, input.continuation.previousResponseId);
   else setInput(req, input.messages);
-  if (p.temperature !== undefined) req.temperature = p.temperature;
-  if (p.topP !== undefined) req.top_p = p.topP;
+  req.temperature = p.temperature;
+  req.top_p = p.topP;
   if (p.maxTokens !== undefined) {
     const raised = setOutputLimit(req, p.maxTokens);
     if (raised) notes.push(raised);

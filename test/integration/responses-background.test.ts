@@ -1,5 +1,8 @@
 /** Background replies followed to the end: polling with backoff, woken by a webhook delivery, cancelled. */
 import assert from 'node:assert/strict';
+import { getEventListeners } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Waker, followResponse, resultOf, startBackground } from '../../src/chat/backgroundResponse';
 import type { RunInput } from '../../src/chat/chatEngine';
 import { modelProfile } from '../../src/chat/modelProfile';
@@ -8,6 +11,16 @@ import { AzureOpenAIClient } from '../../src/service/client';
 import { ServiceError } from '../../src/service/errors';
 import { ResponseAccumulator } from '../../src/service/responsesStream';
 import { startReceiver } from '../support/receiver';
+import { scripted } from '../support/scriptedServer';
+
+/** A waker that does not wait, and remembers each wait the follower asked for. */
+class CountingWaker extends Waker {
+  readonly waits: number[] = [];
+  override sleep(ms: number): Promise<void> {
+    this.waits.push(ms);
+    return Promise.resolve();
+  }
+}
 
 describe('background replies on the Responses API', () => {
   let emu: Emulator;
@@ -95,6 +108,96 @@ describe('background replies on the Responses API', () => {
     assert.equal(acc.content, resultOf(await client.getResponse(id), 0).content);
     await client.deleteResponse(id);
     await assert.rejects(client.getResponse(id), (e: unknown) => e instanceof ServiceError && e.status === 404);
+  });
+
+  it('polls slow down to one every 5 s, and a response that never finishes is given up after 2000 checks with a message saying what to do', async () => {
+    // A service that keeps the response queued: the emulator's own queue timer would outlive the test.
+    const queued = JSON.stringify({ id: 'resp_stuck', object: 'response', created_at: 1, status: 'queued', model: 'gpt-4o', background: true, output: [], usage: null, error: null });
+    const stuck = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(queued));
+    await new Promise<void>((r) => stuck.listen(0, '127.0.0.1', r));
+    const c = new AzureOpenAIClient({ endpoint: `http://127.0.0.1:${(stuck.address() as AddressInfo).port}`, auth: { kind: 'apiKey', apiKey: 'k' } });
+    try {
+      const waker = new CountingWaker();
+      let checks = 0;
+      await assert.rejects(followResponse(c, 'resp_stuck', new AbortController().signal, () => checks++, waker), /still not finished after 2000 checks\. Send the message again, or look it up later/);
+      assert.equal(checks, 2000);
+      assert.deepEqual(waker.waits.slice(0, 7), [500, 1000, 2000, 3000, 5000, 5000, 5000]);
+      assert.ok(waker.waits.every((ms, i) => i < 5 || ms === 5000), 'never faster than every 5 s after the first checks');
+    } finally {
+      await c.close();
+      stuck.closeAllConnections();
+      await new Promise((r) => stuck.close(r));
+    }
+  });
+
+  it('closing the panel while a check is on its way stops following, without an error', async () => {
+    const ac = new AbortController();
+    const server = await scripted([() => ac.abort()]);
+    const c = new AzureOpenAIClient({ endpoint: server.url, auth: { kind: 'apiKey', apiKey: 'k' } });
+    try {
+      assert.equal(await followResponse(c, 'resp_1', ac.signal, () => assert.fail('no status arrived')), undefined);
+    } finally {
+      await c.close();
+      await server.close();
+    }
+  });
+
+  it('a response the service no longer has is an error, not a silent stop', async () => {
+    const started = await startBackground(input('gpt-4o', 'to be deleted'), modelProfile('gpt-4o'), []);
+    await client.deleteResponse(started.id);
+    await assert.rejects(followResponse(client, started.id, new AbortController().signal, () => {}), (e: unknown) => e instanceof ServiceError && e.status === 404);
+  });
+
+  it('closing the panel during a wait, or as a status arrives, stops following at once and leaves no listener behind', async () => {
+    const slow = { waker: new Waker() };
+    const minuteWaits = Object.assign(slow.waker, { sleep: (_ms: number, signal: AbortSignal) => Waker.prototype.sleep.call(slow.waker, 60_000, signal) });
+    const during = new AbortController();
+    const started = await startBackground(input('gpt-4o', 'close during the wait'), modelProfile('gpt-4o'), []);
+    const following = followResponse(client, started.id, during.signal, () => setImmediate(() => during.abort()), minuteWaits);
+    assert.equal(await following, undefined);
+    const atStatus = new AbortController();
+    assert.equal(await followResponse(client, started.id, atStatus.signal, () => atStatus.abort(), minuteWaits), undefined);
+    const done = new AbortController();
+    const finished = await followResponse(client, (await startBackground(input('gpt-4o', 'listeners'), modelProfile('gpt-4o'), [])).id, done.signal, () => {});
+    assert.equal(finished?.status, 'completed');
+    assert.ok(getEventListeners(done.signal, 'abort').length <= 1, 'a long follow does not pile up listeners on the panel\'s signal');
+  });
+
+  it('a wake-up still cuts the wait short after an earlier wait\'s own timer has passed', async () => {
+    const waker = new Waker();
+    const signal = new AbortController().signal;
+    const first = waker.sleep(20, signal);
+    waker.wake();
+    await first;
+    let woken = false;
+    const second = waker.sleep(60_000, signal).then(() => (woken = true));
+    // Past the moment the first wait's timer would have fired.
+    await new Promise((r) => setTimeout(r, 60));
+    waker.wake();
+    await new Promise((r) => setImmediate(r));
+    assert.equal(woken, true);
+    await second;
+  });
+
+  it('a rate limit on starting is the caller\'s to show (not retried unseen), and closing the panel cancels the start', async () => {
+    const server = await scripted([(_q, res) => res.writeHead(429, { 'content-type': 'application/json', 'retry-after-ms': '1000' }).end('{"error":{"code":"429","message":"Rate limit reached."}}')]);
+    const c = new AzureOpenAIClient({ endpoint: server.url, auth: { kind: 'apiKey', apiKey: 'k' } });
+    try {
+      await assert.rejects(startBackground({ ...input('gpt-4o', 'busy'), client: c }, modelProfile('gpt-4o'), []), (e: unknown) => e instanceof ServiceError && e.status === 429 && e.retryAfterMs === 1000);
+      assert.equal(server.hits(), 1);
+    } finally {
+      await c.close();
+      await server.close();
+    }
+    const ac = new AbortController();
+    const silent = await scripted([() => ac.abort()]);
+    const s = new AzureOpenAIClient({ endpoint: silent.url, auth: { kind: 'apiKey', apiKey: 'k' } });
+    try {
+      await assert.rejects(startBackground({ ...input('gpt-4o', 'never answered'), client: s, signal: ac.signal }, modelProfile('gpt-4o'), []), (e: unknown) => e instanceof ServiceError && e.kind === 'aborted');
+    } finally {
+      await s.close();
+      await silent.close();
+    }
   });
 
   async function subscribe(url: string): Promise<string> {
