@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { explainForwardError, FORWARD_BODY_CAP, forwardDelivery } from '../../src/webhooks/forward';
+import { explainForwardError, FORWARD_BODY_CAP, FORWARD_MAX_HEADERS, forwardDelivery } from '../../src/webhooks/forward';
 import { WebhookListener, type DeliveryRecord } from '../../src/webhooks/listener';
 import { forwardFailed, latestAnswer } from '../../src/webhooks/records';
 import { generateSecret, signedHeaders } from '../../src/webhooks/signature';
@@ -125,6 +125,38 @@ describe("the app's answer to a forwarded delivery", () => {
       assert.ok(statSync(join(dir, 'events.jsonl')).size < 10_000);
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps an answer exactly at the cap whole; a long streamed answer is cut without a made-up length', async () => {
+    const exact = 'a'.repeat(FORWARD_BODY_CAP);
+    const app = await startAnsweringApp([
+      { status: 200, body: exact },
+      { status: 502, headers: { 'transfer-encoding': 'chunked' }, body: 'b'.repeat(FORWARD_BODY_CAP + 1) },
+    ]);
+    try {
+      const whole = await forwardDelivery({ url: app.url, headers: {}, body: '{}' });
+      assert.deepEqual([whole.body?.length, whole.bodyTruncated, whole.bodyBytes], [FORWARD_BODY_CAP, undefined, undefined]);
+      const cut = await forwardDelivery({ url: app.url, headers: {}, body: '{}' });
+      assert.deepEqual([cut.status, cut.body?.length, cut.bodyTruncated, cut.bodyBytes], [502, FORWARD_BODY_CAP, true, undefined]);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('keeps at most 64 answer headers, joins repeated ones, and labels replays with their webhook-id', async () => {
+    const many = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`x-h${i}`, String(i)]));
+    const app = await startAnsweringApp([{ status: 200, headers: many }, { status: 200, headers: { 'set-cookie': ['a=1', 'b=2'] as unknown as string } }]);
+    try {
+      const f = await forwardDelivery({ url: app.url, headers: {}, body: '{}', kind: 'replay', webhookId: 'msg_r', edited: true });
+      assert.equal(Object.keys(f.headers!).length, FORWARD_MAX_HEADERS);
+      assert.equal(f.headers!['x-h0'], '0', 'the first headers are the ones kept');
+      assert.deepEqual([f.kind, f.webhookId, f.edited], ['replay', 'msg_r', true]);
+      const g = await forwardDelivery({ url: app.url, headers: {}, body: '{}', kind: 'forward', edited: false });
+      assert.equal(g.headers!['set-cookie'], 'a=1, b=2');
+      assert.deepEqual(['kind' in g, 'webhookId' in g, 'edited' in g], [false, false, false], 'a plain forward carries no replay labels');
+    } finally {
+      await app.close();
     }
   });
 });

@@ -73,4 +73,37 @@ describe("checking the user's webhook verifier", () => {
       await otherSecret.close();
     }
   });
+
+  it('only a 2xx answer counts as taking a delivery: 299 is taken, a 300 redirect is a refusal', async () => {
+    const now = Date.UTC(2026, 10, 22, 10, 0, 0);
+    const app = await startAnsweringApp([{ status: 299 }, { status: 300 }, { status: 300 }]);
+    try {
+      const report = await checkVerifier(app.url, secret, now);
+      assert.deepEqual(report.results.map((r) => [r.probe, r.expected, r.passed]), [['signed', 'accept', true], ['tampered', 'refuse', true], ['stale', 'refuse', true]]);
+      assert.equal(report.sound, true);
+      assert.equal(report.summary, "The app's verifier is sound: it took the signed delivery (299) and refused the tampered (300) and the stale one (300).");
+      // The stale probe is signed ten minutes before the check, the others at its time.
+      assert.deepEqual(app.received.map((r) => Number(r.headers['webhook-timestamp'])), [now / 1000, now / 1000, now / 1000 - 600]);
+      assert.match(app.received[1].body, /"id":"resp_tampered_/);
+      assert.equal(app.received[0].headers['user-agent'], 'aoai-workbench verifier check');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('an app that takes a stale delivery is told how old it was and why that matters', async () => {
+    // Refuses only a body it can see was changed; never looks at the timestamp.
+    const app = await startAnsweringApp((body) => ({ status: body.includes('resp_tampered_') ? 401 : 202 }));
+    try {
+      const report = await checkVerifier(app.url, secret);
+      assert.deepEqual(report.results.map((r) => r.passed), [true, true, false]);
+      assert.equal(report.sound, false);
+      assert.equal(
+        report.summary,
+        'The app verifies signatures, but accepted one signed 10 minutes ago (202): it does not check webhook-timestamp, so a captured delivery can be replayed.',
+      );
+    } finally {
+      await app.close();
+    }
+  });
 });

@@ -74,4 +74,37 @@ describe('delivery inspector protocol', () => {
       assert.equal(parseInspectorViewMessage(bad), undefined, JSON.stringify(bad).slice(0, 80));
     }
   });
+
+  it('says why a delivery cannot be replayed: not JSON, stored only in part, or from an endpoint not known here', () => {
+    const malformed = deliveryView({ ...verified, verdict: 'malformed', eventType: undefined, forward: undefined, replays: undefined });
+    assert.deepEqual([malformed.title, malformed.replayable, malformed.notReplayable], ['Delivery', false, 'The body is not JSON: nothing to replay.']);
+    const cut = deliveryView({ ...verified, bodyTruncated: true, bodyBytes: 123_456 });
+    assert.equal(cut.notReplayable, `Only the first ${body.length} bytes of 123,456 bytes were stored: it cannot be re-signed whole.`);
+    assert.equal(cut.bodyNote, `Only the first ${body.length} bytes of 123,456 bytes are stored (the app was sent all of it).`);
+    const stranger = deliveryView({ ...verified, endpointId: undefined });
+    assert.match(stranger.notReplayable!, /endpoint that signed it is not known/);
+    assert.equal(stranger.bodyNote, undefined, 'a whole verified body has no note');
+    assert.deepEqual([verified, { ...verified, verdict: 'rejected' as const, eventType: undefined }].map((r) => deliveryView(r).title), ['response.completed', 'Rejected delivery']);
+  });
+
+  it('an answer is ok only for 2xx; a cut answer of unknown length says only what was kept; names come from the listed endpoints', () => {
+    const answer = (status: number) => ({ url: 'http://127.0.0.1:3000/webhook', status, durationMs: 1 });
+    const v = deliveryView(
+      { ...verified, forward: { ...answer(299), body: 'abc', bodyTruncated: true }, replays: [answer(300), answer(199)], trace: { ...verified.trace!, tried: [{ ...verified.trace!.tried[0], label: undefined }], skewSeconds: -2, receivedMore: 3 } },
+      { doctor: { endpoints: [{ id: 'we_1', name: 'Staging' }] } },
+    );
+    assert.deepEqual(v.answers.map((a) => a.ok), [true, false, false]);
+    assert.equal(v.answers[0].bodyNote, 'Only the first 3 bytes of the answer are kept.');
+    assert.deepEqual(v.trace?.tried.map((t) => t.endpoint), ['Staging (we_1)']);
+    assert.equal(v.trace?.skewSeconds, -2);
+    assert.equal(v.trace?.received.at(-1), '(+3 more)');
+    const unnamed = deliveryView({ ...verified, trace: { ...verified.trace!, tried: [{ ...verified.trace!.tried[0], label: undefined }] } });
+    assert.deepEqual(unnamed.trace?.tried.map((t) => t.endpoint), ['we_1']);
+  });
+
+  it('names the response of response.* events only', () => {
+    assert.equal(responseIdOf({ ...verified, eventType: 'batch.completed' }), undefined);
+    assert.equal(responseIdOf({ ...verified, body: JSON.stringify({ data: { id: 42 } }) }), undefined);
+    assert.equal(responseIdOf({ ...verified, eventType: undefined }), undefined);
+  });
 });

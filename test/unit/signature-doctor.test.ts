@@ -109,4 +109,34 @@ describe('signature doctor', () => {
     r.forward.status = 500;
     assert.deepEqual(diagnose(r, { endpoints }), [], 'a 500 is the app failing, not its verifier');
   });
+
+  it('clock skew in words: seconds under two minutes, then minutes, hours or days, and "old" only past an hour', () => {
+    const known = [{ endpointId: 'we_a', secret: secretA }];
+    const title = (skewSeconds: number) => diagnose(recordOf(signedHeaders(secretA, 'msg_1', body, NOW - skewSeconds * 1000), body, known))[0]?.title;
+    // A tolerance lowered to a minute (the setting allows it) shows skews under two minutes in seconds.
+    const headers = signedHeaders(secretA, 'msg_1', body, NOW + 119_000);
+    const tight = { ...recordOf(headers, body, known), trace: traceVerification({ headers, body: Buffer.from(body), known, toleranceSeconds: 60, now: NOW }) };
+    assert.match(diagnose(tight)[0].title, /^The timestamp is 119 s in the future/);
+    const twoMin = signedHeaders(secretA, 'msg_1', body, NOW + 120_000);
+    const tight2 = { ...recordOf(twoMin, body, known), trace: traceVerification({ headers: twoMin, body: Buffer.from(body), known, toleranceSeconds: 60, now: NOW }) };
+    assert.match(diagnose(tight2)[0].title, /^The timestamp is 2 min in the future/);
+    assert.match(title(-301)!, /^The timestamp is 5 min in the future/);
+    assert.match(title(3600)!, /^The timestamp is 60 min in the past: a clock is off/);
+    assert.match(title(3601)!, /^The timestamp is 60 min old: a delivery sent again/);
+    assert.match(title(7199)!, /^The timestamp is 120 min old/);
+    assert.match(title(7200)!, /^The timestamp is 2 h old/);
+    assert.match(title(172_799)!, /^The timestamp is 48 h old/);
+    assert.match(title(172_800)!, /^The timestamp is 2 days old/);
+    assert.notEqual(diagnose(recordOf(signedHeaders(secretA, 'msg_1', body, NOW - 300_000), body, known))[0]?.cause, 'clock-skew', 'exactly at the tolerance is not skew');
+  });
+
+  it("the app's latest answer decides: a replay it took clears a refused forward; 400 and 403 count as its verifier too", () => {
+    const r = recordOf(signedHeaders(secretA, 'msg_1', body, NOW), body, [{ endpointId: 'we_a', secret: secretA }], 'verified');
+    r.forward = { url: 'http://127.0.0.1:3000/webhook', status: 403, durationMs: 2 };
+    assert.equal(diagnose(r)[0]?.cause, 'app-verifier');
+    r.forward.status = 400;
+    assert.equal(diagnose(r)[0]?.cause, 'app-verifier');
+    r.replays = [{ url: 'http://127.0.0.1:3000/webhook', kind: 'replay', status: 200, durationMs: 1 }];
+    assert.deepEqual(diagnose(r), []);
+  });
 });
