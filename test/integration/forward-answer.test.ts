@@ -48,14 +48,17 @@ describe("the app's answer to a forwarded delivery", () => {
   });
 
   it(`cuts a long answer body at ${FORWARD_BODY_CAP / 1024} KiB, says how long it was, and never splits a character`, async () => {
-    const long = 'é'.repeat(100_000); // 200,000 bytes
+    // One ASCII byte first, so the cut falls inside a two-byte character.
+    const long = `a${'é'.repeat(100_000)}`; // 200,001 bytes
+    const started = Date.now();
     const r = await deliverThrough([{ status: 500, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: long }]);
     const f = r.forward!;
     assert.equal(f.status, 500);
     assert.equal(f.bodyTruncated, true);
-    assert.equal(f.bodyBytes, 200_000);
-    assert.equal(Buffer.byteLength(f.body!), FORWARD_BODY_CAP);
+    assert.equal(f.bodyBytes, 200_001);
+    assert.equal(Buffer.byteLength(f.body!), FORWARD_BODY_CAP - 1, 'the half character at the cut is left out');
     assert.ok(!f.body!.includes('\uFFFD'), 'no replacement character at the cut');
+    assert.ok(f.durationMs! >= 0 && f.durationMs! <= Date.now() - started, `the time taken is within the test's own: ${f.durationMs}`);
   });
 
   it('records every header of a verified delivery and its path; credentials are not stored', async () => {
