@@ -56,6 +56,33 @@ describe('delivery inspector protocol', () => {
     assert.deepEqual(parseInspectorHostMessage({ type: 'busy', busy: true, text: 'Replaying…', extra: 1 }), { type: 'busy', busy: true, text: 'Replaying…' });
   });
 
+  it('host messages: each kind checked field by field, strings to their limit and not a character more', () => {
+    const v = deliveryView(verified);
+    const { trace: _trace, ...untraced } = v;
+    assert.deepEqual(parseInspectorHostMessage({ type: 'show', delivery: untraced }), { type: 'show', delivery: untraced }, 'a delivery without a trace');
+    assert.deepEqual(parseInspectorHostMessage({ type: 'empty', text: 'x'.repeat(10_000) }), { type: 'empty', text: 'x'.repeat(10_000) });
+    assert.equal(parseInspectorHostMessage({ type: 'empty', text: 'x'.repeat(10_001) }), undefined);
+    assert.deepEqual(parseInspectorHostMessage({ type: 'busy', busy: false }), { type: 'busy', busy: false }, 'no text key invented');
+    assert.deepEqual(parseInspectorHostMessage({ type: 'busy', busy: true, text: 'y'.repeat(1000) }), { type: 'busy', busy: true, text: 'y'.repeat(1000) });
+    assert.equal(parseInspectorHostMessage({ type: 'busy', busy: true, text: 'y'.repeat(1001) }), undefined);
+    for (const level of ['info', 'error']) assert.deepEqual(parseInspectorHostMessage({ type: 'notice', level, text: 't' }), { type: 'notice', level, text: 't' });
+    const answer = v.answers[0];
+    const trace = v.trace!;
+    for (const bad of [
+      { ...v, trace: 'x' },
+      { ...v, answers: [{ ...answer, kind: 'other' }] },
+      { ...v, answers: [{ ...answer, status: Number.POSITIVE_INFINITY }] },
+      { ...v, answers: [{ ...answer, status: '500' }] },
+      { ...v, answers: [{ ...answer, at: 'now' }] },
+      { ...v, trace: { ...trace, tried: [{ ...trace.tried[0], matched: 'yes' }] } },
+      { ...v, trace: { ...trace, tried: ['we_1'] } },
+      { ...v, diagnoses: [{ cause: 'reserialized', title: 't', advice: 'a', evidence: 'not a list' }] },
+      { ...v, diagnoses: ['reserialized'] },
+    ]) {
+      assert.equal(parseInspectorHostMessage({ type: 'show', delivery: bad }), undefined, JSON.stringify(bad).slice(0, 120));
+    }
+  });
+
   it('view messages: actions name their delivery; an edited body has a size limit; unknown keys are dropped', () => {
     assert.deepEqual(parseInspectorViewMessage({ type: 'replay', eventId: 'rec_1', body: '{}', secret: 'x' }), { type: 'replay', eventId: 'rec_1', body: '{}' });
     assert.deepEqual(parseInspectorViewMessage({ type: 'copyCurl', eventId: 'rec_1' }), { type: 'copyCurl', eventId: 'rec_1' });
