@@ -60,6 +60,15 @@ describe('writing a secret into a .env file', () => {
     assert.equal(setEnvVariable("A=1\nS='never closed\nB=2\n", 'S', secret).text, `A=1\nS=${secret}\nB=2\n`, 'an unclosed quote is one line, as dotenv reads it');
   });
 
+  it('single-quoted, backquoted and escaped values over several lines, a last line with no newline, comments after quotes', () => {
+    assert.equal(setEnvVariable('A=1\nS=old', 'S', secret).text, `A=1\nS=${secret}`, 'the last line, unended, is replaced in place');
+    for (const q of ["'", '`']) assert.equal(setEnvVariable(`S=${q}one\ntwo${q}\nA=1\n`, 'S', secret).text, `S=${secret}\nA=1\n`, q);
+    assert.equal(setEnvVariable('S="a\\"\nb"\nA=1\n', 'S', secret).text, `S=${secret}\nA=1\n`, 'an escaped quote does not close the value');
+    assert.equal(setEnvVariable("S='a\\'\nA=1\n", 'S', secret).text, `S=${secret}\nA=1\n`, 'in single quotes a backslash escapes nothing');
+    assert.equal(setEnvVariable('S=`a # b` # keep\n', 'S', secret).text, `S=${secret} # keep\n`);
+    assert.equal(setEnvVariable('S="a \\" # b" # keep\n', 'S', secret).text, `S=${secret} # keep\n`);
+  });
+
   it('reads a UTF-8 file with its byte-order mark, and refuses one that is not UTF-8', () => {
     const bom = Buffer.from('\uFEFFS=old\nA=1\n', 'utf8');
     const written = Buffer.from(setEnvVariable(decodeEnvFile(bom), 'S', secret).text, 'utf8');
