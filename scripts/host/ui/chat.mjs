@@ -7,16 +7,21 @@ export function chatFrame(page) {
   return page.frameLocator('iframe.webview.ready').last().frameLocator('#active-frame');
 }
 
-export async function chatThroughTheUi(page, emulator, artifacts) {
-  await addConnectionThroughTheUi(page, emulator, artifacts);
+/** Open Chat from the palette on a deployment, as a person picks it; the page and its message box. */
+export async function openChatThroughTheUi(page, deployment) {
   await runCommand(page, 'Azure OpenAI: Open Chat');
-  const widget = page.locator('.quick-input-widget');
-  await widget.locator('.monaco-list-row', { hasText: 'gpt-4o-mini' }).first().waitFor({ timeout: 20_000 });
-  await page.keyboard.type('gpt-4o-mini');
+  await page.locator('.quick-input-widget .monaco-list-row', { hasText: deployment }).first().waitFor({ timeout: 20_000 });
+  await page.keyboard.type(deployment);
   await page.keyboard.press('Enter');
   const chat = chatFrame(page);
   const input = chat.locator('#input');
   await input.waitFor({ timeout: 30_000 });
+  return { chat, input };
+}
+
+export async function chatThroughTheUi(page, emulator, artifacts) {
+  await addConnectionThroughTheUi(page, emulator, artifacts);
+  const { chat, input } = await openChatThroughTheUi(page, 'gpt-4o-mini');
 
   // A streamed reply, with usage.
   await input.fill('/markdown');
@@ -69,14 +74,7 @@ export async function chatThroughTheUi(page, emulator, artifacts) {
 
 export async function reasoningThroughTheUi(page, emulator, artifacts) {
   await addConnectionThroughTheUi(page, emulator, artifacts);
-  await runCommand(page, 'Azure OpenAI: Open Chat');
-  const widget = page.locator('.quick-input-widget');
-  await widget.locator('.monaco-list-row', { hasText: 'gpt-5-codex' }).first().waitFor({ timeout: 20_000 });
-  await page.keyboard.type('gpt-5-codex');
-  await page.keyboard.press('Enter');
-  const chat = chatFrame(page);
-  const input = chat.locator('#input');
-  await input.waitFor({ timeout: 30_000 });
+  const { chat, input } = await openChatThroughTheUi(page, 'gpt-5-codex');
   await input.fill('/code python');
   await input.press('Enter');
   // The summary streams into a collapsed section above the answer; the usage line counts reasoning tokens.

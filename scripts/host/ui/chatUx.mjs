@@ -1,7 +1,7 @@
 // The chat panel's UX (issue 17) through the UI: following the reply, the draft kept after an
 // error, narrow widths and themes, per-message actions, the context meter, Ask About Selection.
 import { join } from 'node:path';
-import { chatFrame } from './chat.mjs';
+import { openChatThroughTheUi } from './chat.mjs';
 import { addConnectionThroughTheUi, runCommand } from './workbench.mjs';
 
 /** The chat page's frame (for reading layout), found by its conversation element. */
@@ -37,13 +37,7 @@ export async function chatUxThroughTheUi(page, emulator, artifacts) {
   // The chat alone in the editor area: the sidebar closed, so narrow widths are the panel's own.
   await runCommand(page, 'View: Close Primary Side Bar');
   if (await page.locator('.part.auxiliarybar').isVisible()) await runCommand(page, 'View: Hide Secondary Side Bar');
-  await runCommand(page, 'Azure OpenAI: Open Chat');
-  await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'gpt-4o-mini' }).first().waitFor({ timeout: 20_000 });
-  await page.keyboard.type('gpt-4o-mini');
-  await page.keyboard.press('Enter');
-  const chat = chatFrame(page);
-  const input = chat.locator('#input');
-  await input.waitFor({ timeout: 30_000 });
+  const { chat, input } = await openChatThroughTheUi(page, 'gpt-4o-mini');
   const frame = await chatPageFrame(page);
   // The empty chat offers example prompts (one fills the box) and points to the system prompt.
   await chat.locator('.empty .example').first().waitFor();

@@ -8,21 +8,12 @@ import { connectionName } from '../../chat/naming';
 import type { DeploymentOption } from '../../chat/protocol';
 import type { ClientCache } from '../connections/clients';
 import type { ConnectionInfo, ConnectionStore } from '../connections/connectionStore';
+import { responseIdOf } from '../../webhooks/deliveryView';
 import type { DeliveryRecord } from '../../webhooks/records';
 import { logError } from '../log';
 import { Views } from '../contributions';
 import { ChatPanel } from './chatPanel';
 import { ConversationStore } from './conversationStore';
-
-/** `data.id` of a `response.*` event body, if it is one. */
-function responseIdOf(body: string): string | undefined {
-  try {
-    const id = (JSON.parse(body) as { data?: { id?: unknown } }).data?.id;
-    return typeof id === 'string' ? id : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 function newPanel(title: string): vscode.WebviewPanel {
   return vscode.window.createWebviewPanel(Views.chat, title, vscode.ViewColumn.Active, { retainContextWhenHidden: true, enableFindWidget: true });
@@ -61,7 +52,7 @@ export class ChatManager implements vscode.Disposable {
       for (const r of listener.events.list().slice(0, 50)) {
         if (seen.has(r.id) || r.verdict !== 'verified' || !r.eventType?.startsWith('response.')) continue;
         seen.add(r.id);
-        const id = responseIdOf(r.body);
+        const id = responseIdOf(r);
         if (id) for (const panel of this.panels.values()) panel.wake(id);
       }
       if (seen.size > 5000) seen.clear();

@@ -56,6 +56,12 @@ export class DeploymentNode extends GroupItemNode {
   }
 }
 
+/** How each side of a secret rotation shows in the tree. */
+const ROTATION_LOOK: Record<RotationRole, { prefix: string; state: string; icon: string; color: string }> = {
+  replacement: { prefix: 'New secret: ', state: 'new secret, rotating', icon: 'key', color: 'testing.iconPassed' },
+  replaced: { prefix: 'Old secret: ', state: 'old secret, being replaced', icon: 'history', color: 'list.warningForeground' },
+};
+
 export class WebhookNode extends GroupItemNode {
   readonly type = 'webhookEndpoint';
   constructor(
@@ -158,10 +164,10 @@ export function toTreeItem(node: TreeNode): vscode.TreeItem {
     }
     case 'webhookEndpoint': {
       const e = node.endpoint;
-      const rotating = node.rotation && (node.rotation.role === 'replacement' ? 'new secret, rotating' : 'old secret, being replaced');
+      const look = node.rotation && ROTATION_LOOK[node.rotation.role];
+      const rotating = look?.state;
       // In a rotation both rows have one name and URL: the side goes first, where a narrow sidebar does not cut it.
-      const side = node.rotation && (node.rotation.role === 'replacement' ? 'New secret: ' : 'Old secret: ');
-      const item = new vscode.TreeItem(`${side ?? ''}${e.name || e.id}`, vscode.TreeItemCollapsibleState.None);
+      const item = new vscode.TreeItem(`${look?.prefix ?? ''}${e.name || e.id}`, vscode.TreeItemCollapsibleState.None);
       item.id = `webhook:${node.connection.id}:${e.id}`;
       item.description = rotating ? `${rotating} · ${e.url}` : e.url;
       item.tooltip = md([
@@ -173,11 +179,7 @@ export function toTreeItem(node: TreeNode): vscode.TreeItem {
         `Events: ${e.event_types.map((t) => `\`${t}\``).join(', ') || 'none'}`,
         node.hasSecret ? 'Signing secret: kept in secret storage' : `Signing secret: not stored here${e.signing_secret_hint ? ` (hint ${escapeMd(e.signing_secret_hint)})` : ''}`,
       ]);
-      item.iconPath = !node.rotation
-        ? new vscode.ThemeIcon('radio-tower')
-        : node.rotation.role === 'replacement'
-          ? new vscode.ThemeIcon('key', new vscode.ThemeColor('testing.iconPassed'))
-          : new vscode.ThemeIcon('history', new vscode.ThemeColor('list.warningForeground'));
+      item.iconPath = look ? new vscode.ThemeIcon(look.icon, new vscode.ThemeColor(look.color)) : new vscode.ThemeIcon('radio-tower');
       item.contextValue = `webhookEndpoint${node.hasSecret ? '.secret' : ''}${node.rotation ? '.rotating' : ''}`;
       item.accessibilityInformation = { label: `Webhook endpoint ${e.name}${rotating ? `, ${rotating}` : ''}, ${e.url}, events ${e.event_types.join(', ')}` };
       return item;

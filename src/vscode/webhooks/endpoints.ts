@@ -54,8 +54,7 @@ export class WebhookEndpoints implements vscode.Disposable {
     await client.deleteWebhookEndpoint(endpointId);
     await this.store.deleteSigningSecret(conn.id, endpointId);
     // Either side of a rotation deleted (here or by Delete on its row) ends that rotation.
-    const left = this.rotations().filter((r) => r.connectionId !== conn.id || (r.oldId !== endpointId && r.newId !== endpointId));
-    if (left.length !== this.rotations().length) await this.globalState.update(ROTATIONS_KEY, left.length ? left : undefined);
+    await this.dropRotations((r) => r.connectionId === conn.id && (r.oldId === endpointId || r.newId === endpointId));
     this.changed.fire(conn.id);
   }
 
@@ -72,31 +71,40 @@ export class WebhookEndpoints implements vscode.Disposable {
     return { create: (input) => this.create(conn, input), delete: (id) => this.delete(conn, id) };
   }
 
-  private async setRotations(list: PendingRotation[], connectionId: string): Promise<void> {
+  private async setRotations(list: PendingRotation[]): Promise<void> {
     await this.globalState.update(ROTATIONS_KEY, list.length ? list : undefined);
-    this.changed.fire(connectionId);
+  }
+
+  private async dropRotations(ended: (r: PendingRotation) => boolean): Promise<void> {
+    const all = this.rotations();
+    const left = all.filter((r) => !ended(r));
+    if (left.length !== all.length) await this.setRotations(left);
   }
 
   /** Creates the replacement (its secret kept) and remembers the rotation until it is finished or cancelled. */
   async beginRotation(conn: ConnectionInfo, old: WebhookEndpoint): Promise<PendingRotation> {
     if (this.rotationOf(conn.id, old.id)) throw new Error(`"${old.name}" is in a rotation already: finish or cancel that one first.`);
     const r = await beginRotation(this.ops(conn), conn.id, old);
-    await this.setRotations([...this.rotations(), r], conn.id);
+    await this.setRotations([...this.rotations(), r]);
+    this.changed.fire(conn.id);
     return r;
   }
 
   /** Deletes the old endpoint (and its secret); the replacement goes on alone. */
   async finishRotation(conn: ConnectionInfo, r: PendingRotation): Promise<void> {
     await finishRotation(this.ops(conn), r);
+    // The old endpoint may have been gone already (deleted elsewhere): forget its secret and the rotation anyway.
     await this.store.deleteSigningSecret(conn.id, r.oldId);
-    await this.setRotations(this.rotations().filter((x) => x.newId !== r.newId), conn.id);
+    await this.dropRotations((x) => x.newId === r.newId);
+    this.changed.fire(conn.id);
   }
 
   /** Deletes the replacement (and its secret); the old endpoint goes on as before. */
   async cancelRotation(conn: ConnectionInfo, r: PendingRotation): Promise<void> {
     await cancelRotation(this.ops(conn), r);
     await this.store.deleteSigningSecret(conn.id, r.newId);
-    await this.setRotations(this.rotations().filter((x) => x.newId !== r.newId), conn.id);
+    await this.dropRotations((x) => x.newId === r.newId);
+    this.changed.fire(conn.id);
   }
 
   dispose(): void {

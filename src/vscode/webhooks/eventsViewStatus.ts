@@ -17,7 +17,8 @@ export function eventsViewMessage(listener: ListenerController): string | undefi
 
 /**
  * Keeps the view's message current, and offers once per window to listen again. The extension
- * activates only when the user opens one of its views or panels, so the offer comes when wanted.
+ * activates only when the user opens one of its views or panels, runs one of its commands or
+ * starts its debug type, so the offer comes when the user is at work with webhooks or chat.
  */
 export function showEventsViewStatus(view: vscode.TreeView<unknown>, listener: ListenerController): vscode.Disposable {
   let offered = false;
