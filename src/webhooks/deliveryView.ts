@@ -36,12 +36,13 @@ function answerView(f: ForwardResult): AnswerView {
 /** The response a response.* event names (its data.id). */
 export function responseIdOf(r: DeliveryRecord): string | undefined {
   if (!r.eventType?.startsWith('response.') || r.verdict === 'rejected') return undefined;
+  let id: unknown;
   try {
-    const id = (JSON.parse(r.body) as { data?: { id?: unknown } }).data?.id;
-    return typeof id === 'string' ? id : undefined;
+    id = (JSON.parse(r.body) as { data?: { id?: unknown } } | null)?.data?.id;
   } catch {
-    return undefined;
+    // Not JSON: it names no response.
   }
+  return typeof id === 'string' ? id : undefined;
 }
 
 function notReplayable(r: DeliveryRecord): string | undefined {

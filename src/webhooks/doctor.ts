@@ -45,6 +45,7 @@ export interface DoctorContext {
 
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 /** The last characters of a hint (`whsec_...8s8=` → `8s8=`), the part people compare. */
+// Stryker disable next-line Regex: anchored or not, the greedy match ends at the last "..." of a one-line hint
 const tail = (hint: string) => hint.replace(/^.*\.\.\./, '');
 
 function nameOf(id: string, ctx: DoctorContext, label?: string): string {
@@ -85,6 +86,7 @@ function diagnoseRejected(t: VerifyTrace, ctx: DoctorContext): Diagnosis[] {
     return out;
   }
   if (t.skewSeconds !== undefined && Math.abs(t.skewSeconds) > t.toleranceSeconds) {
+    // Stryker disable next-line EqualityOperator: a skew beyond the tolerance is never 0
     const past = t.skewSeconds > 0;
     const s = Math.abs(t.skewSeconds);
     const old = past && s > 3600;
@@ -150,7 +152,8 @@ function secretMismatches(t: VerifyTrace, ctx: DoctorContext): Diagnosis[] {
   for (const tried of t.tried) {
     const own = endpoints.find((e) => e.id === tried.endpointId);
     if (!own?.signing_secret_hint || tail(own.signing_secret_hint) === tail(tried.hint)) continue;
-    const owner = endpoints.find((e) => e.id !== tried.endpointId && e.signing_secret_hint && tail(e.signing_secret_hint) === tail(tried.hint));
+    // Not `own`: its hint was just found to differ.
+    const owner = endpoints.find((e) => e.signing_secret_hint && tail(e.signing_secret_hint) === tail(tried.hint));
     out.push(
       owner
         ? {
