@@ -20,9 +20,12 @@ function fence(text: string): string {
   return '`'.repeat(longest + 1);
 }
 
-function textBlock(a: Attachment): string {
+type TextAttachment = Attachment & { text: string };
+const hasText = (a: Attachment): a is TextAttachment => a.kind !== 'image' && a.text !== undefined;
+
+function textBlock(a: TextAttachment): string {
   const what = a.kind === 'selection' ? `Selection from ${a.name}` : `File ${a.name}`;
-  const text = a.text ?? '';
+  const text = a.text;
   const f = fence(text);
   return `${what}:\n${f}${a.language ?? ''}\n${text}${text.endsWith('\n') ? '' : '\n'}${f}`;
 }
@@ -30,7 +33,7 @@ function textBlock(a: Attachment): string {
 /** The content of a user message with its attachments: a string, or parts when it carries images. */
 export function messageContent(text: string, attachments: readonly Attachment[] | undefined): string | ChatContentPart[] {
   if (!attachments?.length) return text;
-  const blocks = attachments.filter((a) => a.kind !== 'image' && a.text !== undefined).map(textBlock);
+  const blocks = attachments.filter(hasText).map(textBlock);
   const full = [text, ...blocks].join('\n\n');
   const images = attachments.filter((a) => a.kind === 'image' && a.dataUrl);
   if (images.length === 0) return full;

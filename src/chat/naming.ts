@@ -10,16 +10,20 @@ const TITLE_MAX = 40;
  * at a word. `fallback` when nothing is left (a bare command such as `/markdown`).
  */
 export function chatTitle(text: string, fallback: string): string {
+  // Single spaces from here on: words split at ' '.
   const lines = text.split('\n').map((l) => l.replace(/\s+/g, ' ').trim());
   // A leading command and its bare arguments (`/long 300`, `/code python`) say nothing about the topic.
+  // Stryker disable next-line OptionalChaining: split always gives a first line
   if (lines[0]?.startsWith('/')) {
-    const rest = lines[0].replace(/^\/\S*\s*/, '').replace(/^\d+\b\s*/, '');
-    lines[0] = /^\S+$/.test(rest) ? '' : rest;
+    const words = lines[0].split(' ').slice(1);
+    if (/^\d+$/.test(words[0])) words.shift();
+    lines[0] = words.length > 1 ? words.join(' ') : '';
   }
   const line = lines.find((l) => /[\p{L}\p{N}]/u.test(l));
   if (!line) return fallback;
+  // Stryker disable next-line Regex: a lazy match from the start is found there anyway, and a stop ending the trimmed line gives the whole line either way
   const sentence = line.match(/^.+?[.?!](?=\s|$)/)?.[0] ?? line;
-  const short = sentence.length <= TITLE_MAX ? sentence : `${sentence.slice(0, TITLE_MAX).replace(/\s+\S*$/, '')}…`;
+  const short = sentence.length <= TITLE_MAX ? sentence : `${sentence.slice(0, TITLE_MAX).replace(/ \S*$/, '')}…`;
   return short.replace(/[.:;,]+$/, '');
 }
 

@@ -43,6 +43,34 @@ describe('chat attachments', () => {
     assert.equal(looksLikeText(cut), true, 'a character cut at 64 KB is still text');
   });
 
+  it('each attachment is sent as its kind says: a file without text and an image without data add nothing', () => {
+    const emptyFile: Attachment = { id: 'f', kind: 'file', name: 'gone.txt' };
+    const lostImage: Attachment = { id: 'i', kind: 'image', name: 'lost.png' };
+    assert.equal(messageContent('q', [emptyFile, lostImage]), 'q', 'no empty block, no image part without a URL (the service would refuse it)');
+    const odd: Attachment[] = [
+      { id: 'i2', kind: 'image', name: 'pic.png', text: 'alt text', dataUrl: 'data:image/png;base64,BBBB' },
+      { id: 'f2', kind: 'file', name: 'notes.txt', text: 'notes', dataUrl: 'data:text/plain;base64,AAAA' },
+    ];
+    assert.deepEqual(messageContent('q', odd), [
+      { type: 'text', text: 'q\n\nFile notes.txt:\n```\nnotes\n```' },
+      { type: 'image_url', image_url: { url: 'data:image/png;base64,BBBB' } },
+    ]);
+    assert.equal(attachmentTokens([emptyFile]), 10, 'a file without text counts its framing only');
+  });
+
+  it('binary or text: a NUL byte anywhere in the first 8 KB, bad bytes before the 64 KB mark, a file ending inside a character', () => {
+    const enc = new TextEncoder();
+    assert.equal(looksLikeText(enc.encode('abc\0def')), false, 'NUL is valid UTF-8 but no text file has it');
+    const badInside = new Uint8Array(70_000).fill(0x61);
+    badInside[100] = 0xff;
+    assert.equal(looksLikeText(badInside), false, 'invalid UTF-8 well before the cut');
+    const endsCut = new Uint8Array(65_536).fill(0x61);
+    endsCut[65_535] = 0xc3;
+    assert.equal(looksLikeText(endsCut), false, 'the file itself ends inside a character');
+    const fourBytes = enc.encode(`${'a'.repeat(65_533)}😀 and more`);
+    assert.equal(looksLikeText(fourBytes), true, 'a four-byte character cut after three of its bytes');
+  });
+
   it('estimates what attachments add to the prompt', () => {
     assert.equal(attachmentTokens([]), 0);
     assert.equal(attachmentTokens([image]), 765);

@@ -34,6 +34,14 @@ describe('Responses API request of a chat turn', () => {
     });
   });
 
+  it('a system message written as parts gives its text parts, joined, as the instructions', () => {
+    const messages: ChatMessage[] = [
+      { role: 'system', content: [{ type: 'text', text: 'Be brief.' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } }, { type: 'text', text: ' Use French.' }] },
+      { role: 'user', content: 'hi' },
+    ];
+    assert.equal(sent({ systemPrompt: '', route: 'v1' }, 'gpt-4o', { messages }).instructions, 'Be brief. Use French.');
+  });
+
   it('a conversation without a system prompt sends no instructions; a chat model gets no reasoning settings', () => {
     const body = sent({ systemPrompt: '', route: 'v1', temperature: 0, topP: 1 }, 'gpt-4o', { messages: [{ role: 'user', content: 'hi' }] });
     assert.deepEqual(body, { model: 'dep', store: true, input: [{ role: 'user', content: 'hi' }], temperature: 0, top_p: 1 });

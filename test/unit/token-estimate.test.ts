@@ -14,4 +14,9 @@ describe('token estimates', () => {
     const usage = estimateUsage([{ content: 'a'.repeat(40) }, { content: 'b'.repeat(8) }], 'c'.repeat(20));
     assert.deepEqual(usage, { prompt_tokens: 4 + 10 + 4 + 2, completion_tokens: 5, total_tokens: 25 });
   });
+
+  it('a message with an image counts its text and the image', () => {
+    const usage = estimateUsage([{ content: [{ type: 'text', text: 'abcdefgh' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } }] }], '');
+    assert.equal(usage.prompt_tokens, 4 + 2 + 765);
+  });
 });
