@@ -40,6 +40,8 @@ describe('signature doctor: what the user reads', () => {
       advice: 'Let every webhook-* header through the proxy, tunnel or API gateway in front of the app (some drop headers they do not know, or ones over a size).',
       evidence: ['Missing: webhook-id, webhook-signature.', 'Present: webhook-timestamp.'],
     });
+    const [one] = diagnose(rejected(trace({ missingHeaders: ['webhook-signature'] })));
+    assert.deepEqual(one.evidence, ['Missing: webhook-signature.', 'Present: webhook-id, webhook-timestamp.']);
   });
 
   it('clock skew alone: only the skew, with the advice for a clock that is off or a delivery sent again', () => {
@@ -59,7 +61,7 @@ describe('signature doctor: what the user reads', () => {
   it('no secret held: every endpoint aimed here named, with its hint or "no hint"', () => {
     const endpoints: EndpointInfo[] = [
       { id: 'we_a', name: 'Staging', url: 'https://x.example/webhook', signing_secret_hint: HINT_A },
-      { id: 'we_n', url: 'https://x.example/webhook/', signing_secret_hint: null },
+      { id: 'we_n', url: 'https://x.example/webhook//', signing_secret_hint: null },
       { id: 'we_far', url: 'https://elsewhere.example/webhook', signing_secret_hint: HINT_B },
     ];
     // The listener's URL as written with trailing slashes still matches the endpoints' URLs.
