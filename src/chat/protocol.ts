@@ -156,7 +156,8 @@ const MAX_TEXT = 1_000_000;
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.isArray(v);
 const isStr = (v: unknown, max = MAX_TEXT): v is string => typeof v === 'string' && v.length <= max;
-const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+// Number.isFinite takes no string for a number.
+const isNum = (v: unknown): v is number => Number.isFinite(v);
 const optNum = (v: unknown, min: number, max: number) => v === undefined || (isNum(v) && v >= min && v <= max);
 
 /** Checks and copies the parameters a webview may change (unknown keys are dropped). */
@@ -200,7 +201,8 @@ export function parseParams(v: unknown): Partial<ChatParams> | undefined {
 
 /** Validates a message from the webview. */
 export function parseViewMessage(v: unknown): ViewMessage | undefined {
-  if (!isObj(v) || typeof v.type !== 'string') return undefined;
+  // A type that is not a string matches no case.
+  if (!isObj(v)) return undefined;
   switch (v.type) {
     case 'ready':
     case 'stop':
@@ -260,7 +262,8 @@ function isDeployments(v: unknown): v is DeploymentOption[] {
 
 /** Validates a message from the extension (the webview trusts nothing it did not check). */
 export function parseHostMessage(v: unknown): HostMessage | undefined {
-  if (!isObj(v) || typeof v.type !== 'string') return undefined;
+  // A type that is not a string matches no case.
+  if (!isObj(v)) return undefined;
   switch (v.type) {
     case 'init':
       return isConversation(v.conversation) && isDeployments(v.deployments) ? { type: 'init', conversation: v.conversation, deployments: v.deployments, busy: v.busy === true } : undefined;

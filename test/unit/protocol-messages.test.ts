@@ -33,6 +33,13 @@ describe('chat protocol, webview → extension', () => {
     table(parseViewMessage, { type: 'setDeployment', connectionId: 'k', deployment: 'gpt-4o' }, [{ connectionId: 1 }, { connectionId: 'x'.repeat(201) }, { deployment: '' }, { deployment: 'x'.repeat(201) }, { deployment: 2 }]);
     for (const v of [null, [], 'send', 5, { text: 'x' }, { type: 1 }, { type: 'setParams', params: 'x' }]) assert.equal(parseViewMessage(v), undefined, JSON.stringify(v));
   });
+
+  it('the composer and turn actions: copy, attach, remove an attachment, edit from a turn', () => {
+    table(parseViewMessage, { type: 'copyTurn', turnId: 'x'.repeat(200) }, [{ turnId: 'x'.repeat(201) }, { turnId: 7 }]);
+    for (const kind of ['selection', 'file', 'image']) table(parseViewMessage, { type: 'attach', kind }, [{ kind: 'folder' }, { kind: undefined }]);
+    table(parseViewMessage, { type: 'removeAttachment', id: 'a1' }, [{ id: 'x'.repeat(201) }, { id: null }]);
+    table(parseViewMessage, { type: 'editFrom', turnId: 't1', text: 'new wording' }, [{ text: ' \n ' }, { text: '' }, { text: 5 }, { turnId: 'x'.repeat(201) }, { turnId: undefined }]);
+  });
 });
 
 describe('chat parameters from the page', () => {
@@ -73,6 +80,26 @@ describe('chat protocol, extension → webview', () => {
       table(parseHostMessage, { type, turn }, [{ turn: { ...turn, id: 1 } }, { turn: { ...turn, id: 'x'.repeat(201) } }, { turn: { ...turn, role: 'tool' } }, { turn: { ...turn, content: null } }, { turn: { ...turn, createdAt: Number.NaN } }, { turn: [] }]);
       assert.deepEqual(parseHostMessage({ type, turn: { ...turn, role: 'user' } }), { type, turn: { ...turn, role: 'user' } });
     }
+  });
+
+  it("checks a turn's optional fields: API, reasoning, response id, notes, background status", () => {
+    for (const api of ['chat', 'responses']) assert.ok(parseHostMessage({ type: 'turnFinished', turn: { ...turn, api } }), api);
+    const notes = Array.from({ length: 20 }, () => 'n'.repeat(1000));
+    const full = { ...turn, api: 'responses', reasoningSummary: 'thought', responseId: 'r'.repeat(200), notes, backgroundStatus: 'queued' };
+    table(parseHostMessage, { type: 'turnFinished', turn: full }, [
+      { turn: { ...full, api: 'completions' } }, { turn: { ...full, reasoningSummary: 1 } }, { turn: { ...full, responseId: 'r'.repeat(201) } },
+      { turn: { ...full, notes: [...notes, 'one more'] } }, { turn: { ...full, notes: ['ok', 'n'.repeat(1001)] } }, { turn: { ...full, notes: 'note' } },
+      { turn: { ...full, backgroundStatus: 'sleeping' } },
+    ]);
+  });
+
+  it("checks the composer's attachment chips", () => {
+    const items = [{ id: 'a1', kind: 'selection', name: 'app.ts (lines 1-2)', tokens: 12 }, { id: 'a2', kind: 'file', name: 'n'.repeat(1000) }, { id: 'a3', kind: 'image', name: 'dot.png' }];
+    table(parseHostMessage, { type: 'attachments', items, imageInput: true }, [
+      { items: 'a1' }, { items: [...items, null] }, { items: [{ ...items[0], id: 'x'.repeat(201) }] }, { items: [{ ...items[0], id: 3 }] },
+      { items: [{ ...items[0], name: 'n'.repeat(1001) }] }, { items: [{ ...items[1], kind: 'folder' }] }, { items: [items[0], { ...items[2], kind: undefined }] },
+    ]);
+    assert.deepEqual(parseHostMessage({ type: 'attachments', items: [], imageInput: 'yes' }), { type: 'attachments', items: [], imageInput: false }, 'images only when true');
   });
 
   it('checks the streaming messages', () => {
