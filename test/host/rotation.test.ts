@@ -108,4 +108,14 @@ describe('rotating a signing secret in VS Code', () => {
     const rows = (await api.services.tree.settledChildren(api.services.tree.connectionNode(conn.id)!.webhooks)) as WebhookNode[];
     assert.deepEqual(rows.map((n) => [n.endpoint.id, api.services.tree.getTreeItem(n).label]), [[only.id, 'app']]);
   });
+
+  it("removing the connection forgets its rotation: nothing left in any window's list", async () => {
+    const api = await workbench();
+    const [only] = (await client.listWebhookEndpointsPage()).data;
+    const r = (await exec<PendingRotation>('rotateSigningSecret', { connectionId: conn.id, endpointId: only.id, confirm: false, handOver: { kind: 'later' } }))!;
+    assert.deepEqual(api.services.endpoints.rotations().map((x) => x.newId), [r.newId]);
+    assert.equal(await exec('removeConnection', { connectionId: conn.id }), true);
+    await eventually(() => api.services.endpoints.rotations().length === 0 || undefined);
+    assert.equal(await exec('finishRotation', { confirm: false }), false, 'nothing offered to finish');
+  });
 });

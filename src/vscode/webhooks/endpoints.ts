@@ -17,12 +17,17 @@ export class WebhookEndpoints implements vscode.Disposable {
   /** Fires with the connection id whose endpoints changed. */
   readonly onDidChange = this.changed.event;
 
+  private readonly storeChanged: vscode.Disposable;
+
   constructor(
     private readonly store: ConnectionStore,
     private readonly clients: ClientCache,
     /** Where rotations in progress are kept (all windows see them; ids only, never a secret). */
     private readonly globalState: vscode.Memento,
-  ) {}
+  ) {
+    // A removed connection's rotations can never be finished or cancelled from here: forget them.
+    this.storeChanged = store.onDidChange(() => void this.dropRotations((r) => !store.get(r.connectionId)));
+  }
 
   /** Every endpoint of the connection, all pages. */
   async all(conn: ConnectionInfo, signal?: AbortSignal): Promise<WebhookEndpoint[]> {
@@ -108,6 +113,7 @@ export class WebhookEndpoints implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.storeChanged.dispose();
     this.changed.dispose();
   }
 }
