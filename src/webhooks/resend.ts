@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { request, type Dispatcher } from 'undici';
 import { forwardDelivery } from './forward';
+import { FORWARD_TIMEOUT_MS } from './forwardErrors';
 import { webhookDispatcher } from './outbound';
 import type { DeliveryRecord, ForwardResult, KnownSecret } from './records';
 import { replayableBody } from './replayable';
@@ -47,12 +48,15 @@ export interface SignedDelivery {
   headers?: Record<string, string>;
   /** How it goes out (the user's proxy: see `webhookOutbound`); direct by default. */
   outbound?: Dispatcher;
+  /** How long to wait for the answer: a tunnel that hangs must not keep the user waiting minutes. */
+  timeoutMs?: number;
 }
 
 /** POSTs a freshly signed delivery; resolves with the HTTP status it was answered with. */
 export async function sendSigned(d: SignedDelivery): Promise<number> {
   const headers = { 'content-type': 'application/json', ...d.headers, ...signedHeaders(d.secret, d.webhookId ?? newWebhookId(), d.body) };
-  const res = await request(d.url, { method: 'POST', headers, body: d.body, dispatcher: d.outbound ?? webhookDispatcher });
+  const timeout = d.timeoutMs ?? FORWARD_TIMEOUT_MS;
+  const res = await request(d.url, { method: 'POST', headers, body: d.body, headersTimeout: timeout, bodyTimeout: timeout, dispatcher: d.outbound ?? webhookDispatcher });
   await res.body.dump();
   return res.statusCode;
 }

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdirSync, mkdtempSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +13,7 @@ import { downloadedCloudflaredPath } from '../../src/tunnels/cloudflaredDownload
 import { removeDownloadedCloudflared } from '../../src/tunnels/cloudflaredRemove';
 import { WebhookListener } from '../../src/webhooks/listener';
 import type { DeliveryRecord, KnownSecret } from '../../src/webhooks/records';
-import { replay, replayToApp, sendTestEvent, signedCurl, testEventBody } from '../../src/webhooks/resend';
+import { replay, replayToApp, sendSigned, sendTestEvent, signedCurl, testEventBody } from '../../src/webhooks/resend';
 import { generateSecret } from '../../src/webhooks/signature';
 import { eventually, startReceiver } from '../support/receiver';
 
@@ -110,6 +112,18 @@ describe('test events, replays and curl commands', () => {
       known.splice(1);
       await client.close();
       await emu.close();
+    }
+  });
+
+  it('a signed delivery to a URL that never answers gives up after its timeout instead of hanging', async () => {
+    const silent = createServer(() => {});
+    await new Promise<void>((done) => silent.listen(0, '127.0.0.1', done));
+    try {
+      const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/webhook`;
+      await assert.rejects(sendSigned({ url, secret: generateSecret(), body: '{}', timeoutMs: 300 }), (err: Error & { code?: string }) => err.code === 'UND_ERR_HEADERS_TIMEOUT');
+    } finally {
+      silent.closeAllConnections();
+      silent.close();
     }
   });
 
