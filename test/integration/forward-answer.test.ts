@@ -43,6 +43,7 @@ describe("the app's answer to a forwarded delivery", () => {
     assert.ok(f.durationMs >= 0 && f.at! > 0);
     assert.equal(forwardFailed(f), true);
     assert.equal(forwardFailed({ ...f, status: 204 }), false);
+    assert.deepEqual([199, 200, 299, 300].map((status) => forwardFailed({ ...f, status })), [true, false, false, true], 'only 2xx is taken');
     assert.equal(forwardFailed({ url: f.url, error: 'ECONNREFUSED', durationMs: 1 }), true);
     assert.equal(forwardFailed(undefined), false, 'no forward at all is not a failure');
   });

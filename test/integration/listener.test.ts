@@ -37,11 +37,13 @@ describe('webhook listener', () => {
 
   it('verifies and acknowledges a signed delivery, naming the endpoint whose secret matched', async () => {
     const b = body();
-    const res = await post(b, signedHeaders(secret, 'msg_ok_1', b));
+    const headers = signedHeaders(secret, 'msg_ok_1', b);
+    const res = await post(b, headers);
     assert.equal(res.status, 200);
     assert.equal(await res.text(), 'OK');
     const r = await last();
     assert.deepEqual([r.verdict, r.endpointId, r.eventType, r.eventId, r.webhookId], ['verified', 'we_1', 'response.completed', 'evt_1', 'msg_ok_1']);
+    assert.equal(r.timestamp, headers['webhook-timestamp']);
   });
 
   it('accepts signatures made by the standardwebhooks package', async () => {

@@ -76,6 +76,12 @@ describe('webhook signatures', () => {
     };
     assert.deepEqual([at(-300), at(300), at(-301), at(301)], ['ok', 'ok', 'timestamp-too-old', 'timestamp-too-new']);
     assert.deepEqual([at(-60, 60), at(-61, 60), at(61, 60)], ['ok', 'timestamp-too-old', 'timestamp-too-new']);
+    // The distance comes back as a positive number of seconds either way, for messages built on it.
+    const skew = (offsetSeconds: number) => {
+      const r = verify({ headers: signedHeaders(secret, 'msg_t', body, now + offsetSeconds * 1000), body, secrets: [secret], now });
+      return !r.ok && 'skewSeconds' in r ? r.skewSeconds : undefined;
+    };
+    assert.deepEqual([skew(-400), skew(400)], [400, 400]);
   });
 
   it('reads the headers as a sender may send them: arrays, several signatures, odd versions and lengths', () => {
