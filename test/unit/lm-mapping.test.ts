@@ -168,8 +168,8 @@ describe('tool names on the wire', () => {
   it('keeps valid names, and gives others a valid, unique stand-in that maps back', () => {
     const names = new ToolNames(['read_file', 'github.search issues', 'github_search_issues', 'x'.repeat(70), 'x'.repeat(71), '...']);
     assert.equal(names.wire('read_file'), 'read_file');
-    assert.equal(names.wire('github.search issues'), 'github_search_issues');
-    assert.equal(names.wire('github_search_issues'), 'github_search_issues_2', 'a valid name already taken by a stand-in gets its own');
+    assert.equal(names.wire('github.search issues'), 'github_search_issues_2', 'a stand-in never takes a valid tool name');
+    assert.equal(names.wire('github_search_issues'), 'github_search_issues', 'a valid name stays its own, even listed after a name whose stand-in would be it');
     const long = [names.wire('x'.repeat(70)), names.wire('x'.repeat(71))];
     assert.ok(long.every((w) => /^[a-zA-Z0-9_-]{1,64}$/.test(w)) && long[0] !== long[1], long.join(' '));
     assert.equal(names.wire('...'), '___');

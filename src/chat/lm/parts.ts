@@ -14,6 +14,7 @@ export class UnsupportedInputError extends Error {
 export const dataUrl = (image: LmImage) => `data:${image.mimeType};base64,${Buffer.from(image.data).toString('base64')}`;
 
 export const textOf = (parts: ReadonlyArray<{ type: string }>) =>
+  // Stryker disable next-line ConditionalExpression: the other parts have no text, and an absent text joins as nothing
   parts.filter((p): p is LmText => p.type === 'text').map((p) => p.text).join('');
 
 /** Arguments travel as a JSON string; a string input is taken to be that JSON already. */

@@ -14,6 +14,7 @@ export async function streamResponseReply(target: LmReplyTarget, request: Respon
   const reply = new ResponseAccumulator();
   let calls = 0;
   for await (const ev of target.client.streamResponse(request, { signal: target.signal, retryRateLimits: false })) {
+    // Stryker disable next-line BlockStatement,CallExpression: see `arrived` in lmChat.ts's adapting()
     onFirstEvent();
     const piece = reply.add(ev);
     if (piece.text) target.onText(piece.text);

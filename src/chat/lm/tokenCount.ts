@@ -60,8 +60,8 @@ function pngSize(data: Uint8Array): [number, number] | undefined {
 
 /** OpenAI's high-detail accounting: fit in 2048², shortest side to 768, 170 per 512² tile plus 85. */
 export function imageTokens(image: Pick<LmImage, 'data'>): number {
+  // A zero side needs no case of its own: it makes no tiles, so 85.
   let [w, h] = pngSize(image.data) ?? [1024, 1024];
-  if (!w || !h) return 85;
   const fit = Math.min(1, 2048 / Math.max(w, h));
   w *= fit;
   h *= fit;

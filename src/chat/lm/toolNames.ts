@@ -9,8 +9,11 @@ export class ToolNames {
   private readonly wireOf = new Map<string, string>();
   private readonly nameOf = new Map<string, string>();
 
+  // Stryker disable next-line ArrayDeclaration: any default name only takes a stand-in no tool has
   constructor(names: Iterable<string> = []) {
-    for (const n of names) this.wire(n);
+    // Valid names first, so each keeps its own name and only the others get stand-ins.
+    const all = [...names];
+    for (const n of [...all.filter((n) => VALID.test(n)), ...all]) this.wire(n);
   }
 
   /** The name to send for `name` (itself when valid and free). */
