@@ -29,6 +29,7 @@ describe('language model provider: image tokens as the service bills them', () =
   it('fits into 2048 × 2048 first, then brings the shortest side to 768, 170 a 512-tile plus 85', () => {
     assert.equal(imageTokens({ data: pngHeader(512, 512) }), 85 + 170, 'a header of exactly 24 bytes is read');
     assert.equal(imageTokens({ data: pngHeader(8192, 512) }), 85 + 170 * 4, 'a panorama: 2048 × 128 after fitting, four tiles');
+    assert.equal(imageTokens({ data: pngHeader(8192, 2048) }), 85 + 170 * 4, 'both sides fitted: 2048 × 512');
     assert.equal(imageTokens({ data: pngHeader(2048, 1024) }), 85 + 170 * 6, 'shortest side to 768: 1536 × 768');
     assert.equal(imageTokens({ data: pngHeader(0, 300) }), 85, 'a side of zero makes no tiles');
   });
@@ -110,7 +111,7 @@ describe('language model provider: calls and refusals in words', () => {
   it('an image a tool returned is refused for a model that reads none, on both APIs', () => {
     const messages: LmMessage[] = [{ role: 'user', parts: [{ type: 'toolResult', callId: 'c', parts: [{ type: 'image', mimeType: 'image/png', data: pngHeader(1, 1) }] }] }];
     const input = { deployment: 'mini', profile: modelProfile('o3-mini'), messages, options: {} };
-    assert.throws(() => buildChatRequest(input), UnsupportedInputError);
+    assert.throws(() => buildChatRequest(input), (e: Error) => e instanceof UnsupportedInputError && e.name === 'UnsupportedInputError');
     assert.throws(() => buildResponseRequest(input), UnsupportedInputError);
   });
 
@@ -120,5 +121,17 @@ describe('language model provider: calls and refusals in words', () => {
     assert.equal(buildResponseRequest({ ...input, messages: [] }).tool_choice, undefined);
     const r = buildChatRequest({ ...input, messages: [{ role: 'assistant', name: 'helper', parts: [] }] });
     assert.deepEqual(r.messages, [{ role: 'assistant', content: '', name: 'helper' }]);
+  });
+
+  it('on the Responses API: no empty assistant message beside a call, no blank instructions, no reasoning settings unless asked', () => {
+    const messages: LmMessage[] = [
+      { role: 'system', parts: [] },
+      { role: 'system', parts: [{ type: 'text', text: 'Be brief.' }] },
+      { role: 'assistant', parts: [{ type: 'toolCall', callId: 'c1', name: 'now', input: {} }] },
+    ];
+    const body = JSON.parse(JSON.stringify(buildResponseRequest({ deployment: 'mini', profile: modelProfile('o3-mini'), messages, options: {} }))) as Record<string, unknown>;
+    assert.equal(body.instructions, 'Be brief.');
+    assert.deepEqual(body.input, [{ type: 'function_call', call_id: 'c1', name: 'now', arguments: '{}' }]);
+    assert.equal('reasoning' in body, false);
   });
 });

@@ -84,8 +84,11 @@ export function buildChatRequest(input: ChatRequestInput): ChatRequest {
   }
   // Reasoning models refuse sampling parameters: not sent, rather than refused and resent.
   if (!profile.reasoning) {
+    // Stryker disable next-line ConditionalExpression: a field left undefined is not sent
     if (options.temperature !== undefined) request.temperature = options.temperature;
+    // Stryker disable next-line ConditionalExpression: a field left undefined is not sent
     if (options.topP !== undefined) request.top_p = options.topP;
+  // Stryker disable next-line ConditionalExpression: a field left undefined is not sent
   } else if (options.reasoningEffort !== undefined) {
     request.reasoning_effort = options.reasoningEffort;
   }

@@ -5,9 +5,9 @@
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { TokenCounter } from './tokenCount';
 
-/** Special-token text (`<|endoftext|>`) in a message is counted as text, never refused. */
-const AS_TEXT = { disallowedSpecial: new Set<string>() };
+const NONE = new Set<string>();
 
 export function createO200kCounter(): TokenCounter {
-  return new TokenCounter((text) => countTokens(text, AS_TEXT));
+  // Special-token text (`<|endoftext|>`) in a message is counted as text, never refused.
+  return new TokenCounter((text) => countTokens(text, { disallowedSpecial: NONE }));
 }

@@ -65,7 +65,9 @@ export function buildResponseRequest(input: ChatRequestInput): ResponseRequest {
   }
   // Reasoning models refuse sampling parameters: not sent, rather than refused and resent.
   if (!profile.reasoning) {
+    // Stryker disable next-line ConditionalExpression: a field left undefined is not sent
     if (options.temperature !== undefined) request.temperature = options.temperature;
+    // Stryker disable next-line ConditionalExpression: a field left undefined is not sent
     if (options.topP !== undefined) request.top_p = options.topP;
   } else if (options.reasoningEffort !== undefined) {
     request.reasoning = { effort: options.reasoningEffort };

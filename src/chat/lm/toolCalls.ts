@@ -31,10 +31,6 @@ export class ToolCallAccumulator {
     }
   }
 
-  get pending(): boolean {
-    return this.calls.size > 0;
-  }
-
   /** The calls so far, in index order, with parsed arguments; the accumulator starts over. */
   take(): CompletedToolCall[] {
     const calls = [...this.calls.entries()].sort(([a], [b]) => a - b);
