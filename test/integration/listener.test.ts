@@ -67,6 +67,21 @@ describe('webhook listener', () => {
     assert.deepEqual([r.verdict, r.webhookId], ['verified', 'msg_oa_1']);
   });
 
+  it('a tolerance set lower than the default is the one applied, to the verdict and to its trace', async () => {
+    const seen: DeliveryRecord[] = [];
+    const strict = new WebhookListener({ secrets: () => [{ endpointId: 'we_1', secret }], toleranceSeconds: 60, onDelivery: (r) => seen.push(r) });
+    await strict.start();
+    try {
+      const b = body('evt_strict');
+      const res = await fetch(`${strict.url}/hook`, { method: 'POST', headers: { 'content-type': 'application/json', ...signedHeaders(secret, 'msg_strict', b, Date.now() - 120_000) }, body: b });
+      assert.equal(res.status, 400, 'two minutes old is past a 60 s tolerance');
+      const r = await eventually(() => seen[0]);
+      assert.equal(r.trace?.toleranceSeconds, 60);
+    } finally {
+      await strict.stop();
+    }
+  });
+
   it('accepts deliveries up to the default tolerance of 300 s away (290 s old, 290 s ahead)', async () => {
     const b = body('evt_tol');
     for (const [id, offset] of [['msg_tol_old', -290_000], ['msg_tol_new', 290_000]] as const) {
