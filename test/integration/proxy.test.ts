@@ -9,6 +9,8 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -97,6 +99,24 @@ describe('corporate proxy: outgoing calls through a real CONNECT proxy', functio
     assert.equal(err.mayHaveActed, false, 'a refused tunnel never reached the service');
     assert.match(err.message, new RegExp(`proxy ${authenticating.url.replace(/[/.]/g, '\\$&')} asks for a user name and password \\(407\\)`));
     assert.ok(!err.message.includes('wrong-password') && !err.message.includes('alice'), err.message);
+  });
+
+  it('a proxy that refuses the host (403) or cannot reach it (502): each says what to do', async () => {
+    for (const [status, said] of [
+      [403, /does not allow this host \(403\): ask its administrator, or list the host in http\.noProxy/],
+      [502, /could not connect to it \(502\): check the endpoint URL/],
+    ] as const) {
+      const refusing = createServer();
+      refusing.on('connect', (_req, socket: Socket) => socket.end(`HTTP/1.1 ${status} Refused\r\nContent-Length: 0\r\n\r\n`));
+      await new Promise<void>((r) => refusing.listen(0, '127.0.0.1', r));
+      try {
+        const err = await failure(client({ url: `http://127.0.0.1:${(refusing.address() as AddressInfo).port}`, proxyLoopback: true }).listDeployments());
+        assert.deepEqual([err.code, err.status], ['EPROXY', status]);
+        assert.match(err.message, said);
+      } finally {
+        refusing.close();
+      }
+    }
   });
 
   it('a proxy that is not there: the error says the call went through the proxy', async () => {

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { getEventListeners } from 'node:events';
 import { ApiMemory, refusesChat } from '../../src/chat/apiMemory';
 import { waitWithCountdown } from '../../src/chat/countdown';
 import { ServiceError } from '../../src/service/errors';
@@ -30,6 +31,23 @@ describe('rate-limit countdown', () => {
     await waitWithCountdown(2_500, new AbortController().signal, (s) => ticks.push(s));
     assert.deepEqual(ticks, [3, 2, 1]);
     assert.ok(Date.now() - t0 >= 2_900, `ended after ${Date.now() - t0} ms`);
+  });
+
+  it('leaves nothing behind: no timer still running, no listener on a signal that lives on', async function () {
+    this.timeout(10_000);
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const panel = new AbortController();
+    await new Promise((next) => setImmediate(next)); // after mocha has started its own timer for this test
+    const before = timers();
+    await waitWithCountdown(900, panel.signal);
+    await new Promise((next) => setImmediate(next)); // out of the timer's own callback
+    assert.equal(getEventListeners(panel.signal, 'abort').length, 0, "the panel's signal keeps no listener per wait");
+    assert.equal(timers(), before, 'the countdown stopped ticking');
+    const stop = new AbortController();
+    setTimeout(() => stop.abort(new Error('stopped')), 50);
+    await assert.rejects(waitWithCountdown(5_000, stop.signal), /stopped/);
+    await new Promise((next) => setImmediate(next));
+    assert.equal(timers(), before, 'stopping ends the countdown too');
   });
 
   it('ends at once when the user stops, before or during the wait', async () => {

@@ -88,9 +88,9 @@ export function buildChatRequest(input: ChatRequestInput): ChatRequest {
     if (options.temperature !== undefined) request.temperature = options.temperature;
     // Stryker disable next-line ConditionalExpression: a field left undefined is not sent
     if (options.topP !== undefined) request.top_p = options.topP;
-  // Stryker disable next-line ConditionalExpression: a field left undefined is not sent
-  } else if (options.reasoningEffort !== undefined) {
-    request.reasoning_effort = options.reasoningEffort;
+  } else {
+    // Stryker disable next-line ConditionalExpression: a field left undefined is not sent
+    if (options.reasoningEffort !== undefined) request.reasoning_effort = options.reasoningEffort;
   }
   if (options.maxTokens !== undefined) setTokenLimit(request, options.maxTokens, profile);
   return request;
