@@ -36,6 +36,7 @@ function splitLines(text: string): Line[] {
     lines.push({ body: text.slice(start, m.index), eol: m[0] });
     start = m.index + m[0].length;
   }
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: an empty last line adds nothing to the text
   if (start < text.length) lines.push({ body: text.slice(start), eol: '' });
   return lines;
 }
@@ -51,6 +52,7 @@ function openQuote(value: string): string | undefined {
 }
 
 function closes(text: string, quote: string): boolean {
+  // Stryker disable next-line EqualityOperator: past the end there is no quote to find
   for (let i = 0; i < text.length; i++) {
     if (quote === '"' && text[i] === '\\') i++;
     else if (text[i] === quote) return true;
@@ -64,6 +66,7 @@ function trailingComment(value: string): string {
   let rest = value;
   if (quote === '"' || quote === "'" || quote === '`') {
     let i = 1;
+    // Stryker disable next-line EqualityOperator: past the end, what follows the value is empty either way
     for (; i < value.length && value[i] !== quote; i++) if (quote === '"' && value[i] === '\\') i++;
     rest = value.slice(i + 1);
   }
@@ -86,6 +89,7 @@ export function setEnvVariable(text: string, name: string, value: string): EnvUp
     // dotenv reads a value that is never closed as one unquoted line.
     const closing = quote ? lines.findIndex((l, j) => j > i && closes(l.body, quote)) : -1;
     const last = closing === -1 ? i : closing;
+    // Stryker disable next-line ConditionalExpression: an unclosed quote leaves no comment to find anyway
     if (m[2] === name) found = { first: i, last, prefix: m[1], comment: last > i ? '' : trailingComment(m[3]) };
     i = last;
   }

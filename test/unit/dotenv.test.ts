@@ -69,6 +69,13 @@ describe('writing a secret into a .env file', () => {
     assert.equal(setEnvVariable('S="a \\" # b" # keep\n', 'S', secret).text, `S=${secret} # keep\n`);
   });
 
+  it("a single-quoted value ending in a backslash closes there: the lines after it stay assignments, its comment stays", () => {
+    const text = "P='C:\\'\nS=old\nQ='x'\n";
+    assert.deepEqual(setEnvVariable(text, 'S', secret), { text: `P='C:\\'\nS=${secret}\nQ='x'\n`, replaced: true }, 'S is replaced, not added a second time');
+    assert.equal(setEnvVariable("P='C:\\' # where\n", 'P', secret).text, `P=${secret} # where\n`);
+    assert.equal(setEnvVariable('S="a#" # note\n', 'S', secret).text, `S=${secret} # note\n`, 'a # inside the quotes is not the comment');
+  });
+
   it('reads a UTF-8 file with its byte-order mark, and refuses one that is not UTF-8', () => {
     const bom = Buffer.from('\uFEFFS=old\nA=1\n', 'utf8');
     const written = Buffer.from(setEnvVariable(decodeEnvFile(bom), 'S', secret).text, 'utf8');
