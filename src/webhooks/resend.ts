@@ -84,13 +84,22 @@ export interface TestEventResult {
 
 /**
  * One test event, one delivery: through the service's test route when an endpoint points here and
- * the service has the route (the whole path, signed by the service), else signed here with a held
- * secret and sent through the public URL.
+ * the service has the route (the whole path, signed by the service), else signed here with the
+ * secret of the endpoint aimed at this listener. Never with another held secret: that endpoint
+ * (a production one's rotation replacement, say) would then have a valid signature of ours sent
+ * through a third-party tunnel.
  */
 export async function sendTestEvent(input: TestEventInput): Promise<TestEventResult> {
   const target = input.known.find((k) => k.endpointId === input.endpointId);
-  let note = input.endpointId === undefined ? 'no endpoint delivers to this listener' : 'the endpoint delivering here was not created here';
-  if (target && input.serviceTest) {
+  if (!target) {
+    throw new Error(
+      input.endpointId === undefined
+        ? 'No webhook endpoint delivers to this listener, so there is no secret to sign a test event with: create one for it (Start Listening offers it) and try again.'
+        : `The endpoint delivering to this listener (${input.endpointId}) was not created here, so its signing secret is not held and a test event cannot be signed: create an endpoint from here (Start Listening offers it).`,
+    );
+  }
+  let note = 'the service has no test route here';
+  if (input.serviceTest) {
     try {
       const t = await input.serviceTest(target.endpointId, input.type);
       if (typeof t.status_code === 'number') return { status: t.status_code, sentBy: 'service' };
@@ -98,17 +107,9 @@ export async function sendTestEvent(input: TestEventInput): Promise<TestEventRes
     } catch (err) {
       note = `the service has no test route here (${(err as Error).message.split('.')[0]})`;
     }
-  } else if (target) {
-    note = 'the service has no test route here';
-  }
-  const signer = target ?? input.known[0];
-  if (!signer) {
-    throw new Error(
-      "No signing secret is known for this connection's endpoints: create an endpoint (Start Listening offers it) so test events can be signed.",
-    );
   }
   const headers = { 'user-agent': 'aoai-workbench test event' };
-  const status = await sendSigned({ url: input.url, secret: signer.secret, body: testEventBody(input.type), headers, outbound: input.outbound });
+  const status = await sendSigned({ url: input.url, secret: target.secret, body: testEventBody(input.type), headers, outbound: input.outbound });
   return { status, sentBy: 'extension', note };
 }
 

@@ -36,8 +36,8 @@ describe('test events, replays and curl commands', () => {
 
   it('a test event arrives verified, typed, from the endpoint whose secret signed it', async () => {
     let sent: Awaited<ReturnType<typeof sendTestEvent>> | undefined;
-    const r = await arrival(async () => (sent = await sendTestEvent({ url: url(), known, type: 'batch.completed' })));
-    assert.deepEqual(sent, { status: 200, sentBy: 'extension', note: 'no endpoint delivers to this listener' });
+    const r = await arrival(async () => (sent = await sendTestEvent({ url: url(), known, type: 'batch.completed', endpointId: 'we_1' })));
+    assert.deepEqual(sent, { status: 200, sentBy: 'extension', note: 'the service has no test route here' });
     assert.deepEqual([r.verdict, r.eventType, r.endpointId, r.headers['user-agent'], r.headers['content-type']], ['verified', 'batch.completed', 'we_1', 'aoai-workbench test event', 'application/json']);
     assert.match(JSON.parse(r.body).data.id, /^batch_test_/);
   });
@@ -55,7 +55,7 @@ describe('test events, replays and curl commands', () => {
   });
 
   it('refuses to send a test event with no known secret; without a service test route, one event signed here', async () => {
-    await assert.rejects(sendTestEvent({ url: url(), known: [], type: 'batch.completed' }), /No signing secret is known/);
+    await assert.rejects(sendTestEvent({ url: url(), known: [], type: 'batch.completed' }), /No webhook endpoint delivers to this listener, so there is no secret to sign a test event with/);
     const before = records.length;
     const r = await sendTestEvent({ url: url(), known, type: 'batch.failed', endpointId: 'we_1', serviceTest: () => Promise.reject(new Error('Not found. Really.')) });
     assert.deepEqual(r, { status: 200, sentBy: 'extension', note: 'the service has no test route here (Not found)' });
@@ -68,10 +68,25 @@ describe('test events, replays and curl commands', () => {
     assert.deepEqual(noRoute, { status: 200, sentBy: 'extension', note: 'the service has no test route here' });
     const unreached = await sendTestEvent({ url: url(), known, type: 'batch.completed', endpointId: 'we_1', serviceTest: async () => ({ status_code: null }) });
     assert.deepEqual(unreached, { status: 200, sentBy: 'extension', note: 'the service could not reach the listener' });
+  });
+
+  it('signs a test event only with the endpoint aimed at this listener, never with another held secret', async () => {
+    // A production endpoint's rotation replacement is held here too; it does not deliver here.
+    const production: KnownSecret = { endpointId: 'we_production_new', secret: generateSecret() };
+    const held = [production, ...known];
+    const before = records.length;
     let asked = false;
-    const foreign = await sendTestEvent({ url: url(), known, type: 'batch.completed', endpointId: 'we_elsewhere', serviceTest: async () => ((asked = true), { status_code: 200 }) });
-    assert.deepEqual(foreign, { status: 200, sentBy: 'extension', note: 'the endpoint delivering here was not created here' });
+    const serviceTest = async () => ((asked = true), { status_code: 200 });
+    await assert.rejects(sendTestEvent({ url: url(), known: held, type: 'batch.completed', serviceTest }), /No webhook endpoint delivers to this listener/);
+    await assert.rejects(
+      sendTestEvent({ url: url(), known: held, type: 'batch.completed', endpointId: 'we_elsewhere', serviceTest }),
+      /The endpoint delivering to this listener \(we_elsewhere\) was not created here, so its signing secret is not held/,
+    );
     assert.equal(asked, false, 'the service is not asked to send what no held secret could verify');
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(records.length, before, 'nothing was sent');
+    const r = await arrival(() => sendTestEvent({ url: url(), known: held, type: 'batch.completed', endpointId: 'we_1' }));
+    assert.deepEqual([r.verdict, r.endpointId], ['verified', 'we_1']);
   });
 
   it('re-signs with the secret of the endpoint that verified the delivery, not just the first one held', async () => {
@@ -79,7 +94,7 @@ describe('test events, replays and curl commands', () => {
     known.push(second);
     const receiver = await startReceiver();
     try {
-      const original = await arrival(() => sendTestEvent({ url: url(), known: [second], type: 'batch.completed' }));
+      const original = await arrival(() => sendTestEvent({ url: url(), known: [second], type: 'batch.completed', endpointId: 'we_2' }));
       assert.equal(original.endpointId, 'we_2');
       const again = await arrival(async () => assert.equal(await replay(original, known, url(), false), 200));
       assert.deepEqual([again.verdict, again.endpointId], ['verified', 'we_2']);
@@ -128,7 +143,7 @@ describe('test events, replays and curl commands', () => {
   });
 
   it('a replay is verified again; keeping the webhook-id makes it a duplicate', async () => {
-    const original = await arrival(() => sendTestEvent({ url: url(), known, type: 'response.completed' }));
+    const original = await arrival(() => sendTestEvent({ url: url(), known, type: 'response.completed', endpointId: 'we_1' }));
     const again = await arrival(async () => assert.equal(await replay(original, known, url(), false), 200));
     assert.equal(again.verdict, 'verified');
     assert.notEqual(again.webhookId, original.webhookId);
