@@ -95,7 +95,8 @@ export async function sendTestEvent(input: TestEventInput): Promise<TestEventRes
     throw new Error(
       input.endpointId === undefined
         ? 'No webhook endpoint delivers to this listener, so there is no secret to sign a test event with: create one for it (Start Listening offers it) and try again.'
-        : `The endpoint delivering to this listener (${input.endpointId}) was not created here, so its signing secret is not held and a test event cannot be signed: create an endpoint from here (Start Listening offers it).`,
+        : `The endpoint delivering to this listener (${input.endpointId}) was not created here, so its signing secret is not held ` +
+          'and a test event cannot be signed: create an endpoint from here (Start Listening offers it).',
     );
   }
   let note = 'the service has no test route here';
