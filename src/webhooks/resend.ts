@@ -146,11 +146,37 @@ export async function replayToApp(
 }
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+/** PowerShell's single-quoted string: every quote it takes for a single quote (the typographic ones too) doubled. */
+const powershellQuote = (s: string) => `'${s.replace(/['\u2018\u2019\u201A\u201B]/g, '$&$&')}'`;
 
-/** A curl command that sends the delivery again, signed now (valid for the receiver's tolerance). */
-export function signedCurl(record: DeliveryRecord, known: readonly KnownSecret[], url: string, editedBody?: string): string {
+/** Which shell a copied command is written for: PowerShell on Windows, bash and other POSIX shells elsewhere. */
+export type CommandShell = 'posix' | 'powershell';
+export const defaultShell = (platform: NodeJS.Platform = process.platform): CommandShell => (platform === 'win32' ? 'powershell' : 'posix');
+
+/**
+ * A command that sends the delivery again, signed now (valid for the receiver's tolerance): curl
+ * for POSIX shells; for PowerShell, Invoke-WebRequest with the body as UTF-8 bytes, because
+ * Windows PowerShell's `curl` is another command and it re-quotes (and re-encodes) what it passes
+ * to curl.exe, which would change the signed bytes.
+ */
+export function signedCurl(
+  record: DeliveryRecord,
+  known: readonly KnownSecret[],
+  url: string,
+  editedBody?: string,
+  shell: CommandShell = defaultShell(),
+): string {
   const body = editedBody ?? replayableBody(record);
-  const headers = { 'content-type': 'application/json', ...signedHeaders(secretThatVerified(record, known), newWebhookId(), body) };
+  const signed = signedHeaders(secretThatVerified(record, known), newWebhookId(), body);
+  if (shell === 'powershell') {
+    const q = powershellQuote;
+    return [
+      `Invoke-WebRequest -UseBasicParsing -Method POST -Uri ${q(url)} -ContentType 'application/json'`,
+      `-Headers @{ ${Object.entries(signed).map(([k, v]) => `${q(k)} = ${q(v)}`).join('; ')} }`,
+      `-Body ([System.Text.Encoding]::UTF8.GetBytes(${q(body)}))`,
+    ].join(' `\n  ');
+  }
+  const headers = { 'content-type': 'application/json', ...signed };
   return [
     `curl -X POST ${shellQuote(url)}`,
     ...Object.entries(headers).map(([k, v]) => `-H ${shellQuote(`${k}: ${v}`)}`),

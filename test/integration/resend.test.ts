@@ -13,7 +13,7 @@ import { downloadedCloudflaredPath } from '../../src/tunnels/cloudflaredDownload
 import { removeDownloadedCloudflared } from '../../src/tunnels/cloudflaredRemove';
 import { WebhookListener } from '../../src/webhooks/listener';
 import type { DeliveryRecord, KnownSecret } from '../../src/webhooks/records';
-import { replay, replayToApp, sendSigned, sendTestEvent, signedCurl, testEventBody } from '../../src/webhooks/resend';
+import { defaultShell, replay, replayToApp, sendSigned, sendTestEvent, signedCurl, testEventBody } from '../../src/webhooks/resend';
 import { generateSecret } from '../../src/webhooks/signature';
 import { eventually, startReceiver } from '../support/receiver';
 
@@ -170,6 +170,54 @@ describe('test events, replays and curl commands', () => {
     } finally {
       await receiver.close();
     }
+  });
+});
+
+/**
+ * Reads a PowerShell command's single-quoted strings as PowerShell does (about_Quoting_Rules): a
+ * quote is any of ' ‘ ’ ‚ ‛, and two quotes in a row inside the string are one. No PowerShell runs
+ * on the test machines, so the language's rule is applied here.
+ */
+function powershellStrings(command: string): string[] {
+  const quote = /['\u2018\u2019\u201A\u201B]/;
+  const out: string[] = [];
+  for (let i = 0; i < command.length; i++) {
+    if (!quote.test(command[i])) continue;
+    let text = '';
+    for (i++; i < command.length; i++) {
+      if (quote.test(command[i])) {
+        if (quote.test(command[i + 1] ?? '')) text += command[++i];
+        else break;
+      } else text += command[i];
+    }
+    out.push(text);
+  }
+  return out;
+}
+
+describe('Copy as curl on Windows', () => {
+  const known: KnownSecret[] = [{ endpointId: 'we_1', secret: generateSecret() }];
+  const body = JSON.stringify({ object: 'event', id: 'evt_1', type: 'response.completed', data: { id: 'resp_1', note: "it's ‘quoted’ — café" } });
+  const record = { id: 'r1', receivedAt: 1, verdict: 'verified', status: 200, endpointId: 'we_1', headers: {}, body } as DeliveryRecord;
+
+  it('is a PowerShell command (Invoke-WebRequest, body as UTF-8 bytes) whose strings give back the exact signed body and headers', () => {
+    assert.equal(defaultShell('win32'), 'powershell');
+    assert.equal(defaultShell('linux'), 'posix');
+    const command = signedCurl(record, known, "http://127.0.0.1:3000/webhook?x='1'", undefined, 'powershell');
+    assert.match(command, /^Invoke-WebRequest -UseBasicParsing -Method POST -Uri /);
+    assert.match(command, /-Body \(\[System\.Text\.Encoding\]::UTF8\.GetBytes\(/);
+    assert.doesNotMatch(command, /(^|\s)curl\s/, 'not the curl alias of Windows PowerShell');
+    const [url, contentType, ...rest] = powershellStrings(command);
+    assert.deepEqual([url, contentType], ["http://127.0.0.1:3000/webhook?x='1'", 'application/json']);
+    const sent = rest.pop();
+    assert.equal(sent, body, 'the body, quotes and all, is what was signed');
+    const headers = Object.fromEntries(Array.from({ length: rest.length / 2 }, (_, i) => [rest[2 * i], rest[2 * i + 1]]));
+    assert.deepEqual(Object.keys(headers), ['webhook-id', 'webhook-timestamp', 'webhook-signature']);
+    assert.doesNotThrow(() => new Webhook(known[0].secret).verify(sent!, headers));
+  });
+
+  it('elsewhere it stays a curl command for POSIX shells', () => {
+    assert.match(signedCurl(record, known, 'http://127.0.0.1:3000/webhook', undefined, 'posix'), /^curl -X POST 'http:\/\/127\.0\.0\.1:3000\/webhook'/);
   });
 });
 
