@@ -97,7 +97,7 @@ function diagnoseRejected(t: VerifyTrace, ctx: DoctorContext): Diagnosis[] {
         : `The timestamp is ${formatSeconds(s)} in the ${past ? 'past' : 'future'}: a clock is off, this machine's or the sender's.`,
       advice: old
         ? 'Re-sign it before sending it again (Replay, or Copy as curl for a fresh command): a signature is good for the tolerance only.'
-        : 'Sync this machine\'s clock (NTP), or raise "aoaiWorkbench.webhooks.toleranceSeconds" while testing.',
+        : 'Sync this machine\'s clock (NTP), or raise "aoaiWorkbench.webhooks.toleranceSeconds" in your user settings (up to 3600) while testing.',
       evidence: [`Arrival − webhook-timestamp = ${t.skewSeconds} s; tolerance ±${t.toleranceSeconds} s.`],
     });
   }
