@@ -4,7 +4,9 @@
  * the user's message is saved before the request starts, so nothing typed is lost on an error.
  */
 import * as vscode from 'vscode';
-import type { RunInput } from '../../chat/chatEngine';
+import { PANEL_RUN } from '../../chat/engine/options';
+import type { RunRequest } from '../../chat/engine/runner';
+import { panelRequest } from '../../chat/panelRequest';
 import { attachmentTokens } from '../../chat/attachments';
 import { modelProfile } from '../../chat/modelProfile';
 import { chatTitle, connectionName } from '../../chat/naming';
@@ -12,7 +14,6 @@ import { estimateUsage } from '../../chat/tokenEstimate';
 import type { AzureOpenAIClient } from '../../service/client';
 import { loadNetwork } from '../bundles';
 import { BackgroundReplies } from './backgroundReplies';
-import { continuationOf } from '../../chat/continuation';
 import { newId, requestMessages, toJson, toMarkdown, type Conversation } from '../../chat/conversation';
 import { isSafeLink, parseViewMessage, type Attachment, type ChatTurn, type DeploymentOption, type HostMessage, type ViewMessage } from '../../chat/protocol';
 import type { ClientCache } from '../connections/clients';
@@ -262,15 +263,12 @@ export class ChatPanel implements vscode.Disposable {
     const turn: ChatTurn = { id: newId('t_'), role: 'assistant', content: '', createdAt: Date.now(), deployment: c.deployment };
     this.post({ type: 'turnStarted', turn });
     return this.track(turn, async (client, model, signal) => {
-      const input: RunInput = {
+      const input: RunRequest = {
+        ...panelRequest(c, model),
         client,
-        deployment: c.deployment,
-        model,
-        messages: requestMessages(c),
-        continuation: continuationOf(c),
-        params: c.params,
+        connection: c.connectionId,
         signal,
-        onDelta: (text) => {
+        onText: (text) => {
           turn.content += text;
           this.post({ type: 'delta', turnId: turn.id, text });
         },
@@ -278,16 +276,16 @@ export class ChatPanel implements vscode.Disposable {
         onRetryWait: (seconds) => this.post({ type: 'retryCountdown', turnId: turn.id, seconds }),
       };
       if (c.params.background) {
-        await this.background.start(input, modelProfile(model ?? c.deployment), turn);
+        await this.background.start(input, turn);
         // Saved while queued: a reload picks the reply up again by its id.
         c.turns.push(turn);
         await this.save();
         return BackgroundReplies.pending(turn) ? this.background.follow(client, turn, signal) : true;
       }
-      const { stopped, ...result } = await loadNetwork().runChat(input);
+      const { stopped, ...result } = await loadNetwork().runChat(input, PANEL_RUN);
       Object.assign(turn, result, { stopped: stopped || undefined });
       // Stopped before the service sent its figures: count locally, and say so.
-      if (!result.usage && stopped) Object.assign(turn, { usage: estimateUsage(input.messages, turn.content), usageEstimated: true });
+      if (!result.usage && stopped) Object.assign(turn, { usage: estimateUsage(requestMessages(c), turn.content), usageEstimated: true });
       return true;
     });
   }
