@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { Emulator } from '../../src/emulator/server';
-import type { ChatTurn, HostMessage } from '../../src/chat/protocol';
+import type { ChatTurn } from '../../src/chat/model';
+import type { HostMessage } from '../../src/webview/chat/protocol';
 import type { ConnectionInfo } from '../../src/vscode/connections/connectionStore';
 import type { ChatPanel } from '../../src/vscode/chat/chatPanel';
 import { closeEmulatedService, emulatedService, eventually, workbench } from './support';
@@ -76,14 +77,14 @@ describe('chat panel', () => {
     await eventually(() => emu.stats.streamsAborted >= 1);
   });
 
-  it('Regenerate replaces the last reply; Edit resends the last message', async () => {
+  it('Regenerate replaces the last reply; Edit resends the last message in its place', async () => {
     const { panel } = await open();
     await panel.receive({ type: 'send', text: 'first' });
     await panel.idle();
     await panel.receive({ type: 'regenerate' });
     await panel.idle();
     assert.deepEqual(panel.conversation.turns.map((t) => t.role), ['user', 'assistant']);
-    await panel.receive({ type: 'editLast', text: 'edited' });
+    await panel.receive({ type: 'editFrom', turnId: panel.conversation.turns[0].id, text: 'edited' });
     await panel.idle();
     assert.deepEqual(panel.conversation.turns.map((t) => t.content.split('\n')[0]), ['edited', 'You said: edited']);
   });

@@ -1,7 +1,7 @@
 /** What the chat engine sends, and sends again, when the service refuses a parameter or is busy. */
 import assert from 'node:assert/strict';
 import { runPanelChat as runChat, type PanelRunInput as RunInput } from '../support/panelRun';
-import type { ChatParams } from '../../src/chat/protocol';
+import type { ChatParams } from '../../src/chat/model';
 import { AzureOpenAIClient } from '../../src/service/client';
 import { ServiceError } from '../../src/service/errors';
 import { refusesParam, scripted, status, streamed, type Step } from '../support/scriptedServer';

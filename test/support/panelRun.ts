@@ -9,7 +9,7 @@ import type { RequestReport } from '../../src/chat/engine/report';
 import type { RunResult } from '../../src/chat/engine/result';
 import { runChat } from '../../src/chat/engine/runner';
 import type { ApiMemory } from '../../src/chat/apiMemory';
-import type { ChatParams } from '../../src/chat/protocol';
+import type { ChatParams } from '../../src/chat/model';
 import type { AzureOpenAIClient } from '../../src/service/client';
 import type { ChatMessage } from '../../src/service/types';
 

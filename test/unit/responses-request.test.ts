@@ -5,7 +5,7 @@ import { PANEL_RUN } from '../../src/chat/engine/options';
 import { buildResponseRequest } from '../../src/chat/engine/responsesRequest';
 import type { Continuation } from '../../src/chat/continuation';
 import { modelProfile } from '../../src/chat/modelProfile';
-import type { ChatParams } from '../../src/chat/protocol';
+import type { ChatParams } from '../../src/chat/model';
 import type { ChatMessage } from '../../src/service/types';
 
 const conversation: ChatMessage[] = [

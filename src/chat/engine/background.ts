@@ -5,7 +5,7 @@
  */
 import type { AzureOpenAIClient } from '../../service/client';
 import type { ResponseObject, ResponseStatus, Usage } from '../../service/types';
-import { FINAL_STATUSES } from '../protocol';
+import { FINAL_STATUSES } from '../model';
 import type { RunnerOptions } from './options';
 import type { RunResult } from './result';
 import { buildResponseRequest } from './responsesRequest';

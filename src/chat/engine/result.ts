@@ -5,7 +5,7 @@
 import { ServiceError } from '../../service/errors';
 import type { Usage } from '../../service/types';
 import type { ChatApi } from '../modelProfile';
-import type { ChatErrorInfo } from '../protocol';
+import type { ChatErrorInfo } from '../model';
 
 export interface RunResult {
   content: string;

@@ -6,7 +6,8 @@
 import type { Waker } from '../../chat/engine/background';
 import { PANEL_RUN } from '../../chat/engine/options';
 import type { RunRequest } from '../../chat/engine/runner';
-import { FINAL_STATUSES, type BackgroundStatus, type ChatTurn, type HostMessage } from '../../chat/protocol';
+import { FINAL_STATUSES, type BackgroundStatus, type ChatTurn } from '../../chat/model';
+import { type HostMessage } from '../../webview/chat/protocol';
 import type { AzureOpenAIClient } from '../../service/client';
 import { loadNetwork } from '../bundles';
 
