@@ -160,7 +160,7 @@ describe('chat runner: reports and refusals on a scripted service', () => {
     });
     const r = await run(client, { sampling: { topP: 0.5 } }, VSCODE_CHAT_RUN);
     await r.done;
-    assert.deepEqual(r.reports.map((x) => [x.attempt, x.outcome, x.status]), [[1, 'failed', 400], [2, 'ok', undefined]]);
+    assert.deepEqual(r.reports.map((x) => [x.attempt, x.outcome, x.status, x.route, x.api]), [[1, 'failed', 400, 'v1', 'chat'], [2, 'ok', undefined, 'v1', 'chat']]);
   });
 
   it('a 429 the panel waits out: each request has its own report, the wait on the refused one', async () => {

@@ -18,13 +18,14 @@ const MAX_POLLS = 2000;
 
 /**
  * Starts a background response (the panel's setting; see options.ts): built as `runChat` builds
- * it, always stored, sent once (a 429 is the caller's to show). The answer is queued, or further.
+ * it (the panel offers no tools), always stored, sent once (a 429 is the caller's to show). The
+ * answer is queued, or further.
  */
 export async function startBackground(request: RunRequest, options: RunnerOptions, notes: string[]): Promise<ResponseObject> {
   const c = request.continuation;
   const build = {
     deployment: request.deployment, profile: profileOf(request), messages: c?.messages ?? request.messages, previousResponseId: c?.previousResponseId,
-    tools: request.tools, toolMode: request.toolMode, options: request.sampling, notes, reasoningSummary: options.reasoningSummaries,
+    options: request.sampling, notes, reasoningSummary: options.reasoningSummaries,
   };
   const body = { ...buildResponseRequest(build), background: true, store: true };
   return request.client.createResponse(body, { signal: request.signal, retryRateLimits: false });
