@@ -11,6 +11,7 @@ import type { Route, RouteContext } from './router';
 import { catalogRoutes } from './routes/catalog';
 import { chatRoutes } from './routes/chat';
 import { fileRoutes } from './routes/files';
+import { batchRoutes } from './routes/batches';
 import { responseRoutes } from './routes/responses';
 import { webhookRoutes } from './routes/webhookEndpoints';
 import { EmulatorState, type EmulatorStats } from './state';
@@ -37,7 +38,7 @@ export interface Emulator {
   close(): Promise<void>;
 }
 
-const ROUTES: Route[] = [...chatRoutes, ...responseRoutes, ...webhookRoutes, ...catalogRoutes, ...fileRoutes];
+const ROUTES: Route[] = [...chatRoutes, ...responseRoutes, ...webhookRoutes, ...catalogRoutes, ...fileRoutes, ...batchRoutes];
 
 function wellEncoded(path: string): boolean {
   try {
