@@ -12,6 +12,8 @@ import { catalogRoutes } from './routes/catalog';
 import { chatRoutes } from './routes/chat';
 import { fileRoutes } from './routes/files';
 import { batchRoutes } from './routes/batches';
+import { fineTuningRoutes } from './routes/fineTuning';
+import { armDeploymentRoutes } from './routes/armDeployments';
 import { responseRoutes } from './routes/responses';
 import { webhookRoutes } from './routes/webhookEndpoints';
 import { EmulatorState, type EmulatorStats } from './state';
@@ -38,7 +40,7 @@ export interface Emulator {
   close(): Promise<void>;
 }
 
-const ROUTES: Route[] = [...chatRoutes, ...responseRoutes, ...webhookRoutes, ...catalogRoutes, ...fileRoutes, ...batchRoutes];
+const ROUTES: Route[] = [...chatRoutes, ...responseRoutes, ...webhookRoutes, ...catalogRoutes, ...fileRoutes, ...batchRoutes, ...fineTuningRoutes, ...armDeploymentRoutes];
 
 function wellEncoded(path: string): boolean {
   try {

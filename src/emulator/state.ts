@@ -5,6 +5,7 @@ import type { DeploymentConfig, EmulatorConfig } from './config';
 import { Deliverer, type Delivery } from './deliveries';
 import type { BatchObject } from './jobs/batches';
 import { FileStore } from './jobs/files';
+import type { StoredJob } from './jobs/fineTune';
 import { RateLimiter } from './rateLimiter';
 import { nowSeconds, randomId } from './wire';
 
@@ -33,6 +34,7 @@ export class EmulatorState {
   readonly responses = new Map<string, StoredResponse>();
   readonly files = new FileStore();
   readonly batches = new Map<string, BatchObject>();
+  readonly fineTuning = new Map<string, StoredJob>();
   readonly stats: EmulatorStats = { requests: 0, streamsCompleted: 0, streamsAborted: 0 };
   /** Base URL once listening (Resource Manager returns it as the accounts' endpoint). */
   url = '';
