@@ -14,6 +14,7 @@ import { fileRoutes } from './routes/files';
 import { batchRoutes } from './routes/batches';
 import { fineTuningRoutes } from './routes/fineTuning';
 import { armDeploymentRoutes } from './routes/armDeployments';
+import { callRoutes } from './routes/calls';
 import { responseRoutes } from './routes/responses';
 import { webhookRoutes } from './routes/webhookEndpoints';
 import { EmulatorState, type EmulatorStats } from './state';
@@ -40,7 +41,7 @@ export interface Emulator {
   close(): Promise<void>;
 }
 
-const ROUTES: Route[] = [...chatRoutes, ...responseRoutes, ...webhookRoutes, ...catalogRoutes, ...fileRoutes, ...batchRoutes, ...fineTuningRoutes, ...armDeploymentRoutes];
+const ROUTES: Route[] = [...chatRoutes, ...responseRoutes, ...webhookRoutes, ...catalogRoutes, ...fileRoutes, ...batchRoutes, ...fineTuningRoutes, ...armDeploymentRoutes, ...callRoutes];
 
 function wellEncoded(path: string): boolean {
   try {
