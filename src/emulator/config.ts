@@ -94,7 +94,7 @@ export const DEFAULT_CONFIG: EmulatorConfig = {
   responseInProgressMs: 500,
   rateLimitWindowSeconds: 60,
   maxBodyBytes: 4 * 1024 * 1024,
-  jobs: { stepMs: 3_000 },
+  jobs: { stepMs: 2_000 },
   files: { maxBytes: 512 * 1024 * 1024, maxBatchBytes: 200 * 1024 * 1024 },
   calls: { ringMs: 30_000 },
   delivery: { maxAttempts: 5, retryBaseMs: 1_000, timeoutMs: 10_000 },
