@@ -144,7 +144,8 @@ class Group {
   readonly firstToken = WINDOWS.map(() => new Times());
   readonly total = WINDOWS.map(() => new Times());
   latest: UsageRecord;
-  headroom?: RateLimitHeadroom & { at: number };
+  /** The latest record that came with rate-limit headers. */
+  headroom?: UsageRecord;
   private priceModel?: string;
   private priceVersion?: string;
   private price?: ModelPrice;
@@ -212,7 +213,12 @@ export class UsageAggregator {
     const day = this.index.of(r.at);
     if (day < 0) return;
     const seen = this.labels.get(r.connectionId);
-    if (!seen || r.at >= seen.at) this.labels.set(r.connectionId, { at: r.at, label: r.connectionLabel });
+    if (!seen) this.labels.set(r.connectionId, { at: r.at, label: r.connectionLabel });
+    else if (r.at >= seen.at) {
+      // Updated in place: one object per connection, not one per record.
+      seen.at = r.at;
+      seen.label = r.connectionLabel;
+    }
     if (this.only && !this.only.has(r.connectionId)) return;
     if (this.sources && !this.sources.has(r.source)) return;
     this.records++;
@@ -252,7 +258,7 @@ export class UsageAggregator {
       d[day * 4 + 2] += cost;
       d[day * 4 + 3]++;
     }
-    if (r.rateLimit && (!g.headroom || r.at >= g.headroom.at)) g.headroom = { ...r.rateLimit, at: r.at };
+    if (r.rateLimit && (!g.headroom || r.at >= g.headroom.at)) g.headroom = r;
   }
 
   summary(): UsageSummary {
@@ -262,7 +268,8 @@ export class UsageAggregator {
       const windows = Object.fromEntries(WINDOWS.map((w, i) => [w, g.stats(i)])) as Record<WindowName, WindowStats>;
       const d = g.daily;
       const daily = this.days.map((_, i) => ({ tokensIn: d[i * 4], tokensOut: d[i * 4 + 1], cost: d[i * 4 + 3] ? d[i * 4 + 2] : undefined }));
-      deployments.push({ connectionId, connectionLabel, deployment, model, modelVersion, windows, daily, headroom: g.headroom });
+      const headroom = g.headroom && { ...g.headroom.rateLimit, at: g.headroom.at };
+      deployments.push({ connectionId, connectionLabel, deployment, model, modelVersion, windows, daily, headroom });
     }
     deployments.sort((a, b) => a.connectionLabel.localeCompare(b.connectionLabel) || a.deployment.localeCompare(b.deployment));
     const connections = [...this.labels].map(([id, { label }]) => ({ id, label })).sort((a, b) => a.label.localeCompare(b.label));

@@ -12,12 +12,12 @@ const N = '(0|[1-9]\\d{0,14})';
 /** A JSON string without escapes (not captured); `min` 0 allows the empty label. */
 const S = (min: number) => `"[^"\\\\\\u0000-\\u001f]{${min},256}"`;
 
-/** Captures: 1 at, 2 who (connection to source, one string), 3-6 tokens, 7-8 times, 9-11 outcome, 12-15 rate limit. */
+/** Captures: 1 at, 2 who (connection to model version, one string), 3-5 api, route, source, 6-9 tokens, 10-11 times, 12-14 outcome, 15-18 rate limit. */
 const LINE = new RegExp(
   [
     `^\\{"at":${N},(`,
-    `"connectionId":${S(1)},"connectionLabel":${S(0)},"deployment":${S(1)}(?:,"model":${S(1)})?(?:,"modelVersion":${S(1)})?`,
-    ',"api":"(?:chat|responses)","route":"(?:v1|deployment)","source":"(?:panel|vscode-chat|compare|batch)")',
+    `"connectionId":${S(1)},"connectionLabel":${S(0)},"deployment":${S(1)}(?:,"model":${S(1)})?(?:,"modelVersion":${S(1)})?)`,
+    ',"api":"(chat|responses)","route":"(v1|deployment)","source":"(panel|vscode-chat|compare|batch)"',
     `,"tokens":\\{"prompt":${N},"cached":${N},"completion":${N},"reasoning":${N}\\}`,
     `(?:,"firstTokenMs":${N})?,"totalMs":${N}`,
     `,"outcome":\\{"kind":"(ok|stopped|content_filter|rate_limited|error)"(?:,"(waitMs|status)":${N})?\\}`,
@@ -25,24 +25,38 @@ const LINE = new RegExp(
   ].join(''),
 );
 
-type Who = Pick<UsageRecord, 'connectionId' | 'connectionLabel' | 'deployment' | 'model' | 'modelVersion' | 'api' | 'route' | 'source'>;
+type Who = Pick<UsageRecord, 'connectionId' | 'connectionLabel' | 'deployment' | 'model' | 'modelVersion'>;
 
-/** A log holds a few distinct "who" parts, repeated on every line: each is read once. */
-const whoCache = new Map<string, Who>();
-const MAX_CACHED = 10_000;
+/**
+ * A log holds a few distinct "who" parts (one per deployment), repeated on every line: each is
+ * read once. The last few are compared first (cheaper than hashing a long string for the map).
+ * Keys are copies: a slice of the line would keep the whole chunk it was read from alive.
+ */
+interface Known {
+  text: string;
+  who: Who;
+}
+const recent: Known[] = [];
+const RECENT = 16;
+let next = 0;
+const known = new Map<string, Known>();
+const MAX_KNOWN = 10_000;
 
 function who(text: string): Who {
-  let w = whoCache.get(text);
-  if (!w) {
+  for (let i = 0; i < recent.length; i++) if (recent[i].text === text) return recent[i].who;
+  let k = known.get(text);
+  if (!k) {
     // Stryker disable next-line ConditionalExpression,EqualityOperator: only bounds memory
-    if (whoCache.size >= MAX_CACHED) whoCache.clear();
+    if (known.size >= MAX_KNOWN) known.clear();
+    const own = Buffer.from(text, 'utf8').toString('utf8');
     // The expression let through plain strings only: this cannot throw.
-    const v = JSON.parse(`{${text}}`) as Who;
-    const { connectionId, connectionLabel, deployment, model, modelVersion, api, route, source } = v;
-    w = { connectionId, connectionLabel, deployment, model, modelVersion, api, route, source };
-    whoCache.set(text, w);
+    const { connectionId, connectionLabel, deployment, model, modelVersion } = JSON.parse(`{${own}}`) as Who;
+    k = { text: own, who: { connectionId, connectionLabel, deployment, model, modelVersion } };
+    known.set(own, k);
   }
-  return w;
+  recent[next] = k;
+  next = (next + 1) % RECENT;
+  return k.who;
 }
 
 const num = (s: string | undefined): number | undefined => (s === undefined ? undefined : Number(s));
@@ -64,7 +78,7 @@ function headroom(rr?: string, rt?: string, lr?: string, lt?: string): RateLimit
 export function readOwnLine(line: string): UsageRecord | undefined {
   const m = LINE.exec(line);
   if (!m) return undefined;
-  const out = outcome(m[9], m[10], m[11]);
+  const out = outcome(m[12], m[13], m[14]);
   if (!out) return undefined;
   const w = who(m[2]);
   return {
@@ -74,14 +88,14 @@ export function readOwnLine(line: string): UsageRecord | undefined {
     deployment: w.deployment,
     model: w.model,
     modelVersion: w.modelVersion,
-    api: w.api,
-    route: w.route,
-    source: w.source,
-    tokens: { prompt: Number(m[3]), cached: Number(m[4]), completion: Number(m[5]), reasoning: Number(m[6]) },
-    firstTokenMs: num(m[7]),
-    totalMs: Number(m[8]),
+    api: m[3] as UsageRecord['api'],
+    route: m[4] as UsageRecord['route'],
+    source: m[5] as UsageRecord['source'],
+    tokens: { prompt: Number(m[6]), cached: Number(m[7]), completion: Number(m[8]), reasoning: Number(m[9]) },
+    firstTokenMs: num(m[10]),
+    totalMs: Number(m[11]),
     outcome: out,
-    rateLimit: headroom(m[12], m[13], m[14], m[15]),
+    rateLimit: headroom(m[15], m[16], m[17], m[18]),
   };
 }
 

@@ -86,6 +86,9 @@ export class UsageLog {
   private readonly compactAt: number;
   /** The file's size as this window knows it: what it found plus what it appended. */
   private bytes = 0;
+  /** Records handed over in this turn of the event loop, and the write that takes them. */
+  private queue: UsageRecord[] = [];
+  private queued: Promise<void> | undefined;
 
   private constructor(
     readonly path: string,
@@ -107,26 +110,46 @@ export class UsageLog {
     return log;
   }
 
-  /** Records one request; costs the caller a JSON.stringify. Resolves once the line is on disk. */
+  /**
+   * Records one request. The caller pays a push: the line is made and written after this turn of
+   * the event loop, with the others of the turn. Resolves once the record is on disk.
+   */
   append(record: UsageRecord): Promise<void> {
-    const line = serializeUsageRecord(record);
-    this.bytes += Buffer.byteLength(line) + 1;
-    if (this.bytes <= this.caps.maxBytes) return this.log.append(line);
-    // Over the size cap: this write compacts, then the size is read again.
-    this.log.setLineCount(this.compactAt);
-    this.bytes = 0;
-    return this.log.append(line).then(async () => {
-      this.bytes = await stat(this.path).then((s) => s.size, () => 0);
-    });
+    this.queue.push(record);
+    this.queued ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.write());
+    return this.queued;
+  }
+
+  private write(): Promise<void> {
+    const batch = this.queue;
+    this.queue = [];
+    this.queued = undefined;
+    const writes: Array<Promise<void>> = [];
+    for (const record of batch) {
+      const line = serializeUsageRecord(record);
+      this.bytes += Buffer.byteLength(line) + 1;
+      if (this.bytes <= this.caps.maxBytes) writes.push(this.log.append(line));
+      else {
+        // Over the size cap: this write compacts, then the size is read again.
+        this.log.setLineCount(this.compactAt);
+        this.bytes = 0;
+        writes.push(this.log.append(line).then(async () => {
+          this.bytes = await stat(this.path).then((s) => s.size, () => 0);
+        }));
+      }
+    }
+    return Promise.all(writes).then(() => undefined);
   }
 
   /** Resolves when every record appended so far is on disk. */
-  flush(): Promise<void> {
-    return this.log.flush();
+  async flush(): Promise<void> {
+    await this.queued;
+    await this.log.flush();
   }
 
-  /** Empties the log, for every window. */
-  clear(): Promise<void> {
+  /** Empties the log, for every window (records handed over before are written first). */
+  async clear(): Promise<void> {
+    await this.queued;
     return this.log.clear();
   }
 
