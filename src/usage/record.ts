@@ -79,7 +79,8 @@ function headroomOf(r: RateLimitHeadroom | undefined): RateLimitHeadroom | undef
     limitRequests: count(r.limitRequests),
     limitTokens: count(r.limitTokens),
   };
-  return Object.values(out).some((v) => v !== undefined) ? out : undefined;
+  const any = out.remainingRequests !== undefined || out.remainingTokens !== undefined || out.limitRequests !== undefined || out.limitTokens !== undefined;
+  return any ? out : undefined;
 }
 
 /**
@@ -165,8 +166,8 @@ export function validateUsageRecord(value: unknown): UsageRecord | undefined {
 export function rateLimitFromHeaders(headers: Record<string, string | string[] | undefined>): RateLimitHeadroom | undefined {
   const num = (key: string): number | undefined => {
     const raw = headers[key];
-    const text = Array.isArray(raw) ? raw[0] : raw;
-    return text !== undefined && /^\s*\d{1,15}\s*$/.test(text) ? Number(text) : undefined;
+    const text = (Array.isArray(raw) ? raw[0] : raw)?.trim();
+    return text ? count(Number(text)) : undefined;
   };
   return headroomOf({
     remainingRequests: num('x-ratelimit-remaining-requests'),

@@ -177,6 +177,7 @@ describe('usage record', () => {
     );
     assert.deepEqual(rateLimitFromHeaders({ 'x-ratelimit-remaining-tokens': '12' }), { remainingRequests: undefined, remainingTokens: 12, limitRequests: undefined, limitTokens: undefined });
     assert.equal(rateLimitFromHeaders({}), undefined);
-    assert.equal(rateLimitFromHeaders({ 'x-ratelimit-remaining-requests': 'many', 'x-ratelimit-remaining-tokens': '-1', 'x-ratelimit-limit-tokens': '1e5', 'x-ratelimit-limit-requests': '' }), undefined);
+    assert.equal(rateLimitFromHeaders({ 'x-ratelimit-remaining-requests': 'many', 'x-ratelimit-remaining-tokens': '-1', 'x-ratelimit-limit-tokens': ' ', 'x-ratelimit-limit-requests': '' }), undefined);
+    assert.equal(rateLimitFromHeaders({ 'x-ratelimit-remaining-requests': [] }), undefined);
   });
 });
