@@ -44,7 +44,7 @@ export interface Http1Options {
   headersTimeoutMs: number;
   requestTimeoutMs: number;
   keepAliveTimeoutMs?: number;
-  /** Connections past this many are dropped as they open. */
+  /** Open connections at most: a new one takes the slot of one still without a whole head, or is dropped. */
   maxConnections?: number;
   /** Request bytes held across all connections; a connection that would pass it is refused (503). */
   maxBufferedBytes?: number;
