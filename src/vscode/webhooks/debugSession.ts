@@ -6,9 +6,9 @@
  */
 import * as vscode from 'vscode';
 import { checkDebugConfig, DEBUG_TYPE, pickConnection, type WebhookDebugConfig } from '../../webhooks/debugConfig';
-import { startListening } from '../commands/listener';
 import { logError, logInfo } from '../log';
 import type { Services } from '../services';
+import { setting } from '../settings';
 
 interface ProtocolRequest {
   type: 'request';
@@ -95,46 +95,24 @@ class WebhookDebugAdapter implements vscode.DebugAdapter {
     const conn = pickConnection(s.store.list(), c.connection);
     if (typeof conn === 'string') throw new Error(conn);
     const before = s.listener.state;
-    if (before && before.connection.id !== conn.id) {
-      throw new Error(`The webhook listener is running for "${before.connection.label}": stop it first, or name that connection in "connection".`);
-    }
     this.output(before ? `Using the running listener for "${conn.label}".\n` : `Starting the webhook listener for "${conn.label}"…\n`);
-    // Each step that changes something leaves its undoing; a failure part way undoes what was done.
-    const undo: Array<() => Promise<unknown>> = [];
+    // Nothing is downloaded for a debug session: a missing tunnel program is named instead.
+    const tunnel = before ? undefined : s.listener.providerFor(conn, c.tunnel ?? setting('tunnel.provider'), c.tunnel !== undefined);
+    const check = await tunnel?.check();
+    if (check && !check.ok) throw new Error(check.message);
+    const endpoint = c.endpoint ? { mode: 'update' as const, endpointId: c.endpoint } : { mode: 'create' as const, name: `VS Code debug: ${c.name}`, eventTypes: c.eventTypes };
+    // The session undoes what it did, itself included: the endpoint put back (or deleted), the listener stopped if it started it.
+    const session = await s.listener.startSession({ connection: conn, tunnel, endpoint, forwardTo: () => c.forwardTo, undoEndpoint: true });
     this.undo = async () => {
-      for (const step of undo.reverse()) {
-        await step().catch((err: unknown) => logError(`Debug session "${c.name}": could not undo a step: ${(err as Error).message}`));
-      }
+      for (const err of await session.undo()) logError(`Debug session "${c.name}": could not undo a step: ${err.message}`);
     };
-    try {
-      if (!before) {
-        const started = await startListening(s, { connectionId: conn.id, provider: c.tunnel, endpoint: { mode: 'skip' }, downloadCloudflared: false });
-        if (!started) throw new Error('The listener did not start.');
-        undo.push(() => s.listener.stop());
-      }
-      const url = `${s.listener.state!.publicUrl}/webhook`;
-      let endpointText: string;
-      if (c.endpoint) {
-        const endpoint = (await s.endpoints.all(conn)).find((e) => e.id === c.endpoint);
-        if (!endpoint) throw new Error(`No webhook endpoint "${c.endpoint}" on "${conn.label}" (check "endpoint").`);
-        await s.endpoints.update(conn, endpoint.id, { url });
-        undo.push(() => s.endpoints.update(conn, endpoint.id, { url: endpoint.url }));
-        endpointText = `endpoint ${endpoint.id} points here until the session ends (then back at ${endpoint.url})`;
-      } else {
-        const created = await s.endpoints.create(conn, { name: `VS Code debug: ${c.name}`, url, event_types: c.eventTypes });
-        undo.push(() => s.endpoints.delete(conn, created.id));
-        endpointText = `endpoint ${created.id} created for this session (deleted when it ends)`;
-      }
-      await s.listener.refreshSecrets();
-      s.listener.forwardOverride = c.forwardTo;
-      undo.push(async () => (s.listener.forwardOverride = undefined));
-      const line = `Listening at ${url}; ${endpointText}; verified deliveries go to ${c.forwardTo}.`;
-      logInfo(`Debug session "${c.name}": ${line}`);
-      this.output(`${line}\nDeliveries show in the Webhook Events view; Stop ends listening.\n`);
-    } catch (err) {
-      await this.stop();
-      throw err;
-    }
+    const url = `${session.state.publicUrl}/webhook`;
+    const endpointText = session.createdEndpointId
+      ? `endpoint ${session.createdEndpointId} created for this session (deleted when it ends)`
+      : `endpoint ${session.endpointId} points here until the session ends (then back at ${session.originalUrl})`;
+    const line = `Listening at ${url}; ${endpointText}; verified deliveries go to ${c.forwardTo}.`;
+    logInfo(`Debug session "${c.name}": ${line}`);
+    this.output(`${line}\nDeliveries show in the Webhook Events view; Stop ends listening.\n`);
   }
 
   private async stop(): Promise<void> {

@@ -45,7 +45,10 @@ export class DeliveryInspector implements vscode.Disposable {
         const node = e.selection[0];
         if (this.panel && node && node.record.id !== this.currentId) this.show(node.record.id);
       }),
-      // A forward's answer or a replay arrived, or the events were cleared.
+      // A new version of the delivery shown (the app's answer, a replay), or the events were cleared or loaded.
+      listener.events.onDidUpdate((id) => this.panel && id === this.currentId && this.show(id)),
+      listener.events.onDidReset(() => this.panel && this.show(this.currentId)),
+      // Listening started or stopped: the doctor's view of the endpoints and where replays go changed.
       listener.onDidChange(() => this.panel && this.show(this.currentId)),
     ];
   }
@@ -99,7 +102,7 @@ export class DeliveryInspector implements vscode.Disposable {
   viewOf(r: DeliveryRecord): DeliveryView {
     const state = this.listener.state;
     return deliveryView(r, {
-      appUrl: this.listener.forwardTarget(),
+      appUrl: this.listener.forwardTarget(r),
       doctor: { endpoints: this.listener.endpointList, listenerUrl: state && `${state.publicUrl}/webhook` },
     });
   }
@@ -162,7 +165,7 @@ export class DeliveryInspector implements vscode.Disposable {
         return this.replay(this.record(msg.eventId), msg.body);
       case 'copyCurl': {
         const r = this.record(msg.eventId);
-        const app = this.listener.forwardTarget();
+        const app = this.listener.forwardTarget(r);
         const state = this.listener.state;
         const url = app ?? (state ? `${state.publicUrl}/webhook` : 'http://127.0.0.1:PORT/webhook');
         await vscode.env.clipboard.writeText(loadNetwork().signedCurl(r, this.listener.knownSecrets(), url, msg.body));
@@ -188,7 +191,8 @@ export class DeliveryInspector implements vscode.Disposable {
 
   /** Re-signs and sends to the app; its answer is kept with the event and shown beside the earlier ones. */
   private async replay(r: DeliveryRecord, body: string | undefined): Promise<void> {
-    const app = this.listener.forwardTarget();
+    // The app of the session the delivery came through (a debug session's), else the user's setting.
+    const app = this.listener.forwardTarget(r);
     if (!app) throw new Error('No app to replay to: set "aoaiWorkbench.webhooks.forwardTo" in your user settings to your app\'s webhook URL (e.g. http://localhost:3000/webhook).');
     if (body !== undefined) {
       try {
@@ -199,7 +203,7 @@ export class DeliveryInspector implements vscode.Disposable {
     }
     this.post({ type: 'busy', busy: true, text: `Replaying to ${app}…` });
     const answer = await loadNetwork().replayToApp(r, this.listener.knownSecrets(), app, body, this.listener.outbound());
-    await this.listener.addReplay(r, answer);
+    this.listener.addReplay(r, answer);
     this.post({ type: 'busy', busy: false });
     this.show(r.id);
   }
