@@ -17,6 +17,8 @@ export interface KeptUrl {
   url: string;
   /** When it was kept (ms). */
   at: number;
+  /** The process (an extension host: one per window) whose session changed it. */
+  owner?: number;
 }
 
 export interface OriginalUrls {
@@ -33,6 +35,7 @@ export class KeptOriginalUrls implements OriginalUrls {
   constructor(
     private readonly state: KeyValueState,
     private readonly now: () => number = Date.now,
+    private readonly owner: number = process.pid,
   ) {}
 
   /** What is kept now: after a crash, the endpoints left pointing at a listener that is gone. */
@@ -41,11 +44,16 @@ export class KeptOriginalUrls implements OriginalUrls {
     return Array.isArray(all) ? all.filter(isKept) : [];
   }
 
+  /** What windows that are gone left changed (their process ended: a crash, a reload, a closed window). */
+  orphans(isAlive: (pid: number) => boolean = processAlive): KeptUrl[] {
+    return this.list().filter((k) => k.owner === undefined || (k.owner !== this.owner && !isAlive(k.owner)));
+  }
+
   async keep(connectionId: string, endpointId: string, url: string): Promise<string> {
     const all = this.list();
     const held = all.find((k) => k.connectionId === connectionId && k.endpointId === endpointId);
     if (held) return held.url;
-    await this.state.update(KEY, [...all, { connectionId, endpointId, url, at: this.now() }].slice(-MAX_KEPT));
+    await this.state.update(KEY, [...all, { connectionId, endpointId, url, at: this.now(), owner: this.owner }].slice(-MAX_KEPT));
     return url;
   }
 
@@ -59,4 +67,14 @@ export class KeptOriginalUrls implements OriginalUrls {
 function isKept(v: unknown): v is KeptUrl {
   const k = v as KeptUrl;
   return !!k && typeof k === 'object' && typeof k.connectionId === 'string' && typeof k.endpointId === 'string' && typeof k.url === 'string' && typeof k.at === 'number';
+}
+
+/** Whether a process still runs (signal 0 only asks; EPERM: it runs as someone else). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }

@@ -226,13 +226,13 @@ describe('kept original URLs', () => {
   it('the first original wins, forgetting one leaves the others, at most 50 are kept, and anything malformed in the state is ignored', async () => {
     const state = memento();
     let now = 1;
-    const kept = new KeptOriginalUrls(state, () => now++);
+    const kept = new KeptOriginalUrls(state, () => now++, 42);
     assert.equal(await kept.keep('c', 'e1', 'https://a'), 'https://a');
     assert.equal(await kept.keep('c', 'e1', 'https://tunnel'), 'https://a');
     assert.equal(await kept.keep('d', 'e1', 'https://b'), 'https://b', 'another connection, another entry');
     assert.deepEqual(kept.list(), [
-      { connectionId: 'c', endpointId: 'e1', url: 'https://a', at: 1 },
-      { connectionId: 'd', endpointId: 'e1', url: 'https://b', at: 2 },
+      { connectionId: 'c', endpointId: 'e1', url: 'https://a', at: 1, owner: 42 },
+      { connectionId: 'd', endpointId: 'e1', url: 'https://b', at: 2, owner: 42 },
     ]);
     await kept.forget('c', 'e1');
     await kept.forget('c', 'nothing');
@@ -245,5 +245,17 @@ describe('kept original URLs', () => {
     assert.deepEqual(kept.list().map((k) => k.endpointId), ['x']);
     state.data.set('aoaiWorkbench.webhookOriginalUrls', { not: 'a list' });
     assert.deepEqual(kept.list(), []);
+  });
+
+  it('offers back only what a window that is gone left: not this window\'s, not a running window\'s', async () => {
+    const state = memento();
+    const entry = (endpointId: string, owner?: number) => ({ connectionId: 'c', endpointId, url: `https://${endpointId}`, at: 1, ...(owner !== undefined ? { owner } : {}) });
+    // A process that has ended: a child that exited.
+    const { spawnSync } = await import('node:child_process');
+    const gone = spawnSync(process.execPath, ['-e', '0']).pid!;
+    state.data.set('aoaiWorkbench.webhookOriginalUrls', [entry('mine', process.pid), entry('running', process.ppid), entry('crashed', gone), entry('older')]);
+    const kept = new KeptOriginalUrls(state);
+    assert.deepEqual(kept.orphans().map((k) => k.endpointId), ['crashed', 'older']);
+    assert.deepEqual(kept.orphans(() => false).map((k) => k.endpointId), ['running', 'crashed', 'older'], 'never this window\'s own');
   });
 });

@@ -5,7 +5,8 @@
  * adapter speaks just enough of the Debug Adapter Protocol for a session with a Stop button.
  */
 import * as vscode from 'vscode';
-import { checkDebugConfig, DEBUG_TYPE, pickConnection, type WebhookDebugConfig } from '../../webhooks/debugConfig';
+import { checkDebugConfig, DEBUG_TYPE, forwardRefusal, pickConnection, type WebhookDebugConfig } from '../../webhooks/debugConfig';
+import { confirmDebugConfig, offerOriginalUrls } from './debugConsent';
 import { logError, logInfo } from '../log';
 import type { Services } from '../services';
 import { setting } from '../settings';
@@ -22,11 +23,12 @@ interface ProtocolRequest {
  * initial launch.json entry is static in package.json, so creating any launch.json does not
  * activate the extension.)
  */
-function configurationProvider(): vscode.DebugConfigurationProvider {
+function configurationProvider(s: Services): vscode.DebugConfigurationProvider {
   return {
     resolveDebugConfiguration: async (_folder, config) => {
-      // F5 with no launch.json and this debugger picked: ask for the one thing needed.
-      if (!config.type && !config.request) {
+      // F5 with no launch.json and this debugger picked: ask for the one thing needed (typed by the user: no question after).
+      const typed = !config.type && !config.request;
+      if (typed) {
         const forwardTo = await vscode.window.showInputBox({
           title: 'Azure OpenAI Webhooks: forward verified deliveries to',
           prompt: 'Your app\'s webhook URL, or its port',
@@ -36,13 +38,13 @@ function configurationProvider(): vscode.DebugConfigurationProvider {
         config = { type: DEBUG_TYPE, request: 'launch', name: 'Webhooks', forwardTo };
       }
       const checked = checkDebugConfig(config);
-      if (!checked.ok) {
-        void vscode.window.showErrorMessage(`Cannot start "${config.name ?? 'Azure OpenAI Webhooks'}": ${checked.error}`, 'Open launch.json').then((c) => {
+      const allowed = !checked.ok ? checked.error : typed || (await confirmDebugConfig(s, checked.config));
+      if (typeof allowed === 'string') {
+        void vscode.window.showErrorMessage(`Cannot start "${config.name ?? 'Azure OpenAI Webhooks'}": ${allowed}`, 'Open launch.json').then((c) => {
           if (c) void vscode.commands.executeCommand('workbench.action.debug.configure');
         });
-        return undefined;
       }
-      return config;
+      return allowed === true ? config : undefined;
     },
   };
 }
@@ -92,6 +94,9 @@ class WebhookDebugAdapter implements vscode.DebugAdapter {
     if (!checked.ok) throw new Error(checked.error);
     const c: WebhookDebugConfig = checked.config;
     const { s } = this;
+    // Checked when the configuration was resolved, and again here: nothing reaches the listener that the user did not allow.
+    const refused = forwardRefusal(c, setting('webhooks.debugForwardToAnyHost'));
+    if (refused) throw new Error(refused);
     const conn = pickConnection(s.store.list(), c.connection);
     if (typeof conn === 'string') throw new Error(conn);
     const before = s.listener.state;
@@ -141,8 +146,10 @@ class WebhookDebugAdapter implements vscode.DebugAdapter {
 }
 
 export function registerWebhookDebugging(s: Services): vscode.Disposable {
+  // A window that crashed or reloaded mid-session left an endpoint pointing at a listener that is gone.
+  void offerOriginalUrls(s).catch((err: unknown) => logError(`Could not offer webhook endpoint URLs back: ${(err as Error).message}`));
   return vscode.Disposable.from(
-    vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, configurationProvider()),
+    vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, configurationProvider(s)),
     vscode.debug.registerDebugAdapterDescriptorFactory(DEBUG_TYPE, {
       createDebugAdapterDescriptor: () => new vscode.DebugAdapterInlineImplementation(new WebhookDebugAdapter(s)),
     }),
