@@ -145,6 +145,14 @@ export async function inspectThroughTheUi(page, emulator, artifacts, server) {
     await frame.locator('#notice', { hasText: 'The app answered 200' }).waitFor();
     await page.screenshot({ path: join(artifacts, 'inspector-replayed-light.png') });
 
+    // A notice is about the delivery it came with: another delivery shown drops it.
+    await backgroundResponse(emulator, 'inspect another');
+    const rows = eventsPaneOf(page).locator('.monaco-list-row[aria-label^="response.completed"]');
+    await rows.nth(1).waitFor({ timeout: 30_000 });
+    await rows.first().click();
+    await frame.locator('#notice').waitFor({ state: 'hidden' });
+    await rows.nth(1).click();
+
     for (const [theme, shot] of [['Dark Modern', 'inspector-dark.png'], ['Dark High Contrast', 'inspector-high-contrast.png']]) {
       await page.keyboard.press('F1');
       await page.locator('.quick-input-widget input.input').waitFor();
