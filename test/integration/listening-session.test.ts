@@ -9,7 +9,7 @@ import { AzureOpenAIClient } from '../../src/service/client';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CloudflaredTunnel } from '../../src/tunnels/providers';
+import { CloudflaredTunnel, ManualTunnel } from '../../src/tunnels/providers';
 import { WebhookListener } from '../../src/webhooks/listener';
 import { Listening, type SessionEndpoints } from '../../src/webhooks/listeningSession';
 import { KeptOriginalUrls, type KeyValueState } from '../../src/webhooks/originalUrls';
@@ -195,6 +195,55 @@ describe('listening sessions', function () {
     assert.equal(listening.state, undefined, 'the other steps ran');
     await listening.endpointsChanged('c1', endpoints);
     assert.deepEqual(listening.knownSecrets(), [], 'another connection\'s change reads nothing');
+  });
+
+  it('a delivery with no endpoint goes to the newest session; an endpoint an earlier Start Listening created is offered for deletion again', async () => {
+    const { id } = await endpoints.create({ name: 'mine', url: 'https://old.example/hook', event_types: ['batch.completed'] });
+    const a = await listening.start({ connection: conn, endpoints, endpoint: { mode: 'skip' }, forwardTo: () => 'http://127.0.0.1:1/a', replace: true });
+    const b = await listening.start({ connection: conn, endpoints, endpoint: { mode: 'update', endpointId: id, created: true }, forwardTo: () => 'http://127.0.0.1:1/b' });
+    assert.deepEqual([a.endpointId, b.endpointId, b.createdEndpointId, b.originalUrl], [undefined, id, id, undefined]);
+    assert.equal(await urlOf(id), `${b.state.publicUrl}/webhook`);
+    assert.equal(listening.forwardTarget({}), 'http://127.0.0.1:1/b', 'not the session that has no endpoint either');
+    assert.equal(listening.forwardTarget({ endpointId: id }), 'http://127.0.0.1:1/b');
+    await b.undo();
+    assert.equal(await urlOf(id), `${a.state.publicUrl}/webhook`, 'without undoEndpoint the change stays');
+    assert.equal(listening.forwardTarget({ endpointId: id }), 'http://127.0.0.1:1/a');
+    await client.deleteWebhookEndpoint(id);
+  });
+
+  it('reads secrets once per change, and an older reading that ends late does not overwrite a newer one', async () => {
+    await listening.start({ connection: conn, endpoints, endpoint: { mode: 'skip' }, forwardTo: () => undefined, replace: true });
+    const { id } = await endpoints.create({ name: 'late', url: 'https://x.example/h', event_types: ['batch.completed'] });
+    let calls = 0;
+    // The first reading lists what was there before the endpoint existed, and finishes last.
+    const slowFirst: SessionEndpoints = {
+      ...endpoints,
+      all: async () => {
+        const n = calls++;
+        const all = await endpoints.all();
+        if (n === 0) await new Promise((r) => setTimeout(r, 150));
+        return n === 0 ? all.filter((e) => e.id !== id) : all;
+      },
+    };
+    await Promise.all([listening.endpointsChanged('c1', slowFirst), listening.endpointsChanged('c1', slowFirst)]);
+    assert.ok(listening.knownSecrets().some((k) => k.endpointId === id), 'the newer reading stands');
+    assert.ok(listening.endpointList.some((e) => e.id === id));
+    await client.deleteWebhookEndpoint(id);
+  });
+
+  it('a tunnel that cannot start leaves no listener behind', async () => {
+    const handles: Array<{ running: boolean }> = [];
+    const own = new Listening({
+      createListener: (wiring) => {
+        const l = new WebhookListener(wiring);
+        handles.push(l);
+        return l;
+      },
+      defaultForwardTo: () => undefined,
+    });
+    await assert.rejects(own.start({ connection: conn, endpoints, tunnel: new ManualTunnel(() => undefined), endpoint: { mode: 'skip' }, forwardTo: () => undefined }));
+    assert.deepEqual([own.state, handles.length, handles[0].running], [undefined, 1, false]);
+    own.dispose();
   });
 
   it('behind a tunnel: the public URL is the tunnel\'s; a tunnel that ends by itself is reported, one stopped with the listener is not', async () => {

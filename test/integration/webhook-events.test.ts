@@ -130,6 +130,49 @@ describe('webhook events: one owner, typed changes, new versions', () => {
     await eventually(() => readFileSync(join(dir, 'events.jsonl'), 'utf8').includes('"count":50') || undefined);
   });
 
+  it('after a restart, a duplicate of a stored delivery still counts on it; ids of records long gone are let go', async () => {
+    await open({ maxStored: 3, countWriteMs: 10 });
+    for (let i = 0; i < 40; i++) await post(`msg_${i}`, event(`evt_${i}`));
+    await eventually(() => recorded.length === 40 || undefined);
+    // Far more ids went by than the store holds: the newest still counts, the oldest has its own row.
+    await post('msg_39', event('evt_39'));
+    await post('msg_0', event('evt_0'));
+    await eventually(() => events.list().some((r) => r.webhookId === 'msg_0' && r.verdict === 'duplicate') || undefined);
+    assert.equal(events.list().find((r) => r.webhookId === 'msg_39')?.duplicates?.count, 1);
+    await listener.stop();
+    await events.flush();
+    events.dispose();
+    // Another window (or a restart) reads the same files.
+    const again = new WebhookEvents({ eventsPath: join(dir, 'events.jsonl'), idsPath: join(dir, 'ids.txt'), maxStored: 3, maxMetadata: 5 });
+    await again.load();
+    events = again;
+    listener = new WebhookListener({ secrets: () => [{ endpointId: 'we_1', secret }], dedupe: again.dedupe, onDelivery: (r) => again.record(r) });
+    await listener.start();
+    await post('msg_38', event('evt_38'));
+    await post('msg_0', event('evt_0'));
+    await eventually(() => again.list().find((r) => r.webhookId === 'msg_38')?.duplicates?.count === 1 || undefined);
+    await eventually(() => again.list().find((r) => r.webhookId === 'msg_0')?.count === 2 || undefined);
+    assert.equal(again.list().filter((r) => r.verdict === 'duplicate').length, 1, 'the summary row counts on');
+  });
+
+  it('a rejected delivery is never what a duplicate counts on; the app\'s answer written at once carries the count that waited', async () => {
+    await open({ countWriteMs: 60_000 });
+    const base = { receivedAt: 1, status: 400, body: '', headers: {}, webhookId: 'msg_x' };
+    events.record({ ...base, id: 'rej', verdict: 'rejected' });
+    events.record({ ...base, id: 'dup', verdict: 'duplicate', status: 200 });
+    assert.deepEqual(events.list().map((r) => [r.id, r.verdict, r.count]), [['dup', 'duplicate', 1], ['rej', 'rejected', undefined]]);
+    assert.equal(events.get('rej')?.duplicates, undefined);
+    events.record({ ...base, id: 'ok', verdict: 'verified', status: 200, webhookId: 'msg_ok', receivedAt: 2 });
+    events.record({ ...base, id: 'ok2', verdict: 'duplicate', status: 200, webhookId: 'msg_ok', receivedAt: 3 });
+    events.forwarded('ok', { url: 'http://127.0.0.1:9/', status: 204, durationMs: 1 });
+    await events.flush();
+    const lines = readFileSync(join(dir, 'events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as DeliveryRecord);
+    const written = lines.filter((r) => r.id === 'ok');
+    assert.equal(written.length, 2, 'the record, then its answer (the count went with it, not on its own)');
+    assert.deepEqual([written[1].forward?.status, written[1].duplicates?.count, written[1].duplicates?.lastAt], [204, 1, 3]);
+    assert.equal(events.forwarded('gone', { url: 'x', durationMs: 1 }), undefined);
+  });
+
   it('a clear empties the rows, tells listeners once, and a duplicate after it starts a row of its own', async () => {
     await open();
     await post('msg_c', event('evt_c'));
