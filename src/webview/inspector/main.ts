@@ -4,17 +4,11 @@
  * the typed protocol and validates everything it receives.
  */
 import { parseInspectorHostMessage, type DeliveryView, type InspectorHostMessage, type InspectorViewMessage } from '../../webhooks/inspectorProtocol';
-import { answerCard, el, fillKv, icon, pretty, renderTrace, time, VERDICT_ICON } from './render';
+import { $, connect, el, icon } from '../shared/page';
+import { answerCard, fillKv, pretty, renderTrace, time, VERDICT_ICON } from './render';
 
-interface VsCodeApi {
-  postMessage(msg: unknown): void;
-  setState(state: unknown): void;
-}
-declare function acquireVsCodeApi(): VsCodeApi;
-
-const vscode = acquireVsCodeApi();
-const post = (msg: InspectorViewMessage) => vscode.postMessage(msg);
-const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+const vscode = connect<InspectorViewMessage, InspectorHostMessage>(parseInspectorHostMessage, (msg) => handle(msg));
+const post = (msg: InspectorViewMessage) => vscode.post(msg);
 
 let current: DeliveryView | undefined;
 let bodyView: 'pretty' | 'raw' = 'pretty';
@@ -169,11 +163,6 @@ function handle(msg: InspectorHostMessage): void {
       break;
   }
 }
-
-window.addEventListener('message', (event) => {
-  const msg = parseInspectorHostMessage(event.data);
-  if (msg) handle(msg);
-});
 
 document.addEventListener('click', (e) => {
   const target = e.target as HTMLElement;

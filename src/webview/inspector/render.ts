@@ -3,20 +3,7 @@
  * or an answer comes from whoever sent it: it goes on the page as text (textContent), never HTML.
  */
 import type { AnswerView, DeliveryView } from '../../webhooks/inspectorProtocol';
-
-/** An element with text (never HTML) and optional class. */
-export function el<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, className?: string): HTMLElementTagNameMap[K] {
-  const e = document.createElement(tag);
-  if (text !== undefined) e.textContent = text;
-  if (className) e.className = className;
-  return e;
-}
-
-export function icon(name: string): HTMLSpanElement {
-  const s = el('span', undefined, `codicon codicon-${name}`);
-  s.setAttribute('aria-hidden', 'true');
-  return s;
-}
+import { el, icon } from '../shared/page';
 
 export function pretty(text: string): string {
   try {
