@@ -139,10 +139,20 @@ describe('debugging with webhooks (debug type azure-openai-webhooks)', () => {
       assert.equal(ok, true);
       const created = await eventually(async () => (await client.listWebhookEndpointsPage()).data.find((e) => e.name === 'VS Code debug: Repo local'));
       assert.equal(api.services.listener.forwardTarget({ endpointId: created.id }), app.url, "the session's own app");
+      // The inspector's replay of a delivery the session got goes to the session's app, not to the user's setting.
+      await settings().update('webhooks.forwardTo', 'http://127.0.0.1:9/setting', vscode.ConfigurationTarget.Global);
+      const before = app.received.length;
+      await emitServiceEvent(emu, 'batch.completed', { id: 'batch_launch' });
+      const r = await eventually(() => api.services.listener.events.list().find((x) => x.endpointId === created.id && x.forward));
+      assert.equal(api.services.inspector.open(r.id)?.appUrl, app.url, 'the inspector says where replays go');
+      await api.services.inspector.receive({ type: 'replay', eventId: r.id });
+      await eventually(() => (app.received.length === before + 2 ? true : undefined));
+      assert.equal(api.services.listener.events.get(r.id)?.replays?.at(-1)?.url, app.url);
       await vscode.debug.stopDebugging(session);
       await eventually(() => !api.services.listener.running || undefined);
       await eventually(async () => !(await client.listWebhookEndpointsPage()).data.some((e) => e.id === created.id) || undefined);
     } finally {
+      await settings().update('webhooks.forwardTo', undefined, vscode.ConfigurationTarget.Global);
       rmSync(dir, { recursive: true, force: true });
       await api.services.endpoints.delete(conn, existing.id);
     }
