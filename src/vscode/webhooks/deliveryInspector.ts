@@ -194,8 +194,9 @@ export class DeliveryInspector implements vscode.Disposable {
     }
     this.post({ type: 'busy', busy: true, text: `Replaying to ${app}…` });
     const answer = await loadNetwork().replayToApp(r, this.listener.knownSecrets(), app, body, this.listener.outbound());
-    this.listener.addReplay(r, answer);
+    // Not busy first: the page then announces the new answer, which the events' owner shows at once.
     this.post({ type: 'busy', busy: false });
+    this.listener.addReplay(r, answer);
     this.show(r.id);
   }
 
