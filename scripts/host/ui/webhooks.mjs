@@ -151,7 +151,10 @@ export async function inspectThroughTheUi(page, emulator, artifacts, server) {
     await rows.nth(1).waitFor({ timeout: 30_000 });
     await rows.first().click();
     await frame.locator('#notice').waitFor({ state: 'hidden' });
+    // Back to the replayed one, with the focus in the inspector as before.
     await rows.nth(1).click();
+    await frame.locator('.answer.ok', { hasText: 'Replay 1 (edited body)' }).waitFor({ timeout: 20_000 });
+    await frame.locator('#title').click();
 
     for (const [theme, shot] of [['Dark Modern', 'inspector-dark.png'], ['Dark High Contrast', 'inspector-high-contrast.png']]) {
       await page.keyboard.press('F1');
