@@ -108,6 +108,7 @@ export interface SettingValues {
   'webhooks.port': number;
   'webhooks.toleranceSeconds': number;
   'webhooks.forwardTo': string;
+  'webhooks.debugForwardToAnyHost': boolean;
   'webhooks.maxStoredEvents': number;
 }
 
@@ -128,6 +129,7 @@ export const SETTING_DEFAULTS: SettingValues = {
   'webhooks.port': 0,
   'webhooks.toleranceSeconds': 300,
   'webhooks.forwardTo': '',
+  'webhooks.debugForwardToAnyHost': false,
   'webhooks.maxStoredEvents': 1000,
 };
 
@@ -148,4 +150,5 @@ export const USER_ONLY_SETTINGS: ReadonlySet<SettingKey> = new Set<SettingKey>([
   'webhooks.toleranceSeconds',
   'webhooks.maxStoredEvents',
   'webhooks.forwardTo',
+  'webhooks.debugForwardToAnyHost',
 ]);
