@@ -83,6 +83,8 @@ export interface AggregateOptions {
   zone?: ZoneOffset;
   prices?: PriceTable;
   filter?: UsageFilter;
+  /** Records made before this instant (epoch ms) are left out: the log's age cap. */
+  notBefore?: number;
 }
 
 /** The request times of one window, in a typed array that grows by doubling. */
@@ -192,6 +194,7 @@ export class UsageAggregator {
   /** Connection id, then deployment: two lookups of strings the reader shares, no key built per record. */
   private readonly groups = new Map<string, Map<string, Group>>();
   private readonly labels = new Map<string, { at: number; label: string }>();
+  private readonly notBefore: number;
   private records = 0;
   private skipped = 0;
 
@@ -200,6 +203,7 @@ export class UsageAggregator {
     this.days = labels;
     this.index = new DayIndex(starts);
     this.prices = options.prices ?? DEFAULT_PRICES;
+    this.notBefore = options.notBefore ?? -Infinity;
     if (options.filter?.sources) this.sources = new Set(options.filter.sources);
     if (options.filter?.connections) this.only = new Set(options.filter.connections);
   }
@@ -211,7 +215,7 @@ export class UsageAggregator {
 
   add(r: UsageRecord): void {
     const day = this.index.of(r.at);
-    if (day < 0) return;
+    if (day < 0 || r.at < this.notBefore) return;
     const seen = this.labels.get(r.connectionId);
     if (!seen) this.labels.set(r.connectionId, { at: r.at, label: r.connectionLabel });
     else if (r.at >= seen.at) {

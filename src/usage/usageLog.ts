@@ -164,9 +164,10 @@ export class UsageLog {
     return out;
   }
 
-  /** The usage view's tables, read from the file line by line. */
+  /** The usage view's tables, read from the file line by line (records past the age cap left out). */
   summarize(options: AggregateOptions = {}): Promise<UsageSummary> {
-    return summarizeUsageFile(this.path, { now: this.now(), ...options });
+    const now = this.now();
+    return summarizeUsageFile(this.path, { now, notBefore: now - this.caps.maxAgeDays * DAY_MS, ...options });
   }
 }
 

@@ -83,8 +83,11 @@ describe('usage log', () => {
     await log.append(rec(3));
     assert.deepEqual((await log.records()).map((r) => r.tokens.prompt), [2, 3]);
     assert.equal(fileLines(path).length, 3);
+    const month = async () => (await log.summarize({ zone: ianaZone('UTC') })).deployments.reduce((n, d) => n + d.windows.month.requests, 0);
+    assert.equal(await month(), 2, 'the 30-day table leaves out what the 10-day cap drops');
     now += 2 * D;
     assert.deepEqual((await log.records()).map((r) => r.tokens.prompt), [3]);
+    assert.equal(await month(), 1);
     // A window opened on a file whose oldest record is too old compacts at its first append.
     const next = await UsageLog.open(path, caps({ maxAgeDays: 10, maxRecords: 100 }), () => now);
     await next.append(rec(4));

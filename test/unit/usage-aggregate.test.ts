@@ -44,6 +44,12 @@ describe('usage aggregation', () => {
     assert.equal(s.days[0], '2026-10-22');
   });
 
+  it('leaves out records made before the log\'s age cap, the one made at the cap itself counted', async () => {
+    const s = await summarize([rec({ at: NOW - 10 * D }), rec({ at: NOW - 5 * D }), rec({ at: NOW - 5 * D - 1 })], { notBefore: NOW - 5 * D });
+    assert.equal(s.deployments[0].windows.month.requests, 1);
+    assert.equal(s.records, 1);
+  });
+
   it('sums tokens with cached input and reasoning apart, and counts 429s and other errors', async () => {
     const s = await summarize([
       rec(),
