@@ -19,8 +19,11 @@ describe('usage prices', () => {
     assert.equal(priceFor(DEFAULT_PRICES, 'gpt-realtime'), undefined);
   });
 
-  it('says where each shipped price comes from and when it was read, in a comment above it', () => {
-    const source = readFileSync('src/usage/prices.ts', 'utf8').split('\n');
+  it('says where each shipped price comes from and when it was read, in a comment above it', function () {
+    const text = readFileSync('src/usage/prices.ts', 'utf8');
+    // The mutation run reads an instrumented copy, whose lines are not the source's.
+    if (text.includes('stryMutAct')) this.skip();
+    const source = text.split('\n');
     const entries = source.map((l, i) => [l, i] as const).filter(([l]) => /^\s*\['[^']+', \{ input:/.test(l));
     assert.equal(entries.length, DEFAULT_PRICES.size);
     for (const [l, i] of entries) assert.match(source[i - 1], /^\s*\/\/ .*https:\/\/\S+ .*\(read \d{4}-\d{2}-\d{2}/, l);
