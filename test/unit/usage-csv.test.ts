@@ -57,6 +57,8 @@ describe('usage CSV export', () => {
     assert.equal(csvField('cr\r'), '"cr\r"');
     assert.equal(csvField('=HYPERLINK("x")'), `"'=HYPERLINK(""x"")"`);
     for (const f of ['+1', '-1', '@SUM(A1)', '\tx']) assert.equal(csvField(f), `'${f}`);
+    assert.equal(csvField('\rx'), `"'\rx"`);
+    assert.equal(csvField('a=b'), 'a=b');
     assert.equal(csvField(0.25), '0.25');
     assert.equal(csvField(0), '0');
     assert.equal(csvField(undefined), '');
@@ -85,10 +87,14 @@ describe('usage CSV export', () => {
   });
 
   it('writes the chart data per day and deployment, skipping empty days', async () => {
-    const s = await aggregateUsage([rec({}), rec({ at: NOW - 2 * 86_400_000, tokens: { prompt: 7, completion: 3 }, model: 'unknown' })], { now: NOW, zone: ianaZone('UTC') });
+    const s = await aggregateUsage(
+      [rec({}), rec({ at: NOW - 2 * 86_400_000, tokens: { prompt: 7, completion: 3 }, model: 'unknown' }), rec({ at: NOW - 5 * 86_400_000, tokens: { completion: 4 }, model: 'unknown' })],
+      { now: NOW, zone: ianaZone('UTC') },
+    );
     const rows = parseCsv(usageDailyCsv(s));
     assert.deepEqual(rows, [
       ['day', 'connection', 'deployment', 'input tokens', 'output tokens', 'estimated cost (USD)'],
+      ['2026-11-15', 'Emulator', 'gpt-4o', '0', '4', ''],
       ['2026-11-18', 'Emulator', 'gpt-4o', '7', '3', ''],
       ['2026-11-20', 'Emulator', 'gpt-4o', '1000', '500', '0.007'],
     ]);

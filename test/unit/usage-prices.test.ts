@@ -47,6 +47,7 @@ describe('usage prices', () => {
     assert.equal(priceFor(t, undefined, '1'), undefined);
     assert.equal(priceFor(t, ''), undefined);
     assert.equal(priceFor(t, 'gpt-4o-2024'), undefined);
+    assert.equal(priceFor(t, 'gpt-4o-2024-08-06-custom'), undefined);
   });
 
   it('costs cached input at its own price, output at the output price, and batches at the discount', () => {
@@ -114,6 +115,26 @@ describe('usage prices', () => {
       assert.match(problems[0], /^The price setting must be an object of model names to prices, not .+; the shipped prices apply\.$/);
     }
     for (const unset of [undefined, null, {}]) assert.deepEqual(readPriceSetting(unset), { table: new Map(DEFAULT_PRICES), problems: [] });
+  });
+
+  it('takes names up to 200 characters and versions up to 64, and prices up to the bounds', () => {
+    const name = 'm'.repeat(200);
+    const version = 'v'.repeat(64);
+    const { table: t, problems } = readPriceSetting({
+      [name]: { input: 1, output: 1 },
+      [`x@${version}`]: { input: 1, output: 1 },
+      [`${name}x`]: { input: 1, output: 1 },
+      [`y@${version}v`]: { input: 1, output: 1 },
+      edge: { input: 0, cachedInput: 10_000, output: 10_000, batchDiscount: 1 },
+      '@nothing': { input: 1, output: 1 },
+      'trailing@': { input: 1, output: 1 },
+    });
+    assert.equal(problems.length, 4);
+    assert.ok(t.get(name) && t.get(`x@${version}`) && t.get('edge'));
+    assert.deepEqual(t.get('edge'), { input: 0, cachedInput: 10_000, output: 10_000, batchDiscount: 1 });
+    assert.ok(problems.every((p) => /the name must be/.test(p)));
+    // A long name is cut to 80 characters in the message.
+    assert.ok(problems.some((p) => p.startsWith(`Price for "${'m'.repeat(80)}":`)));
   });
 
   it('quotes at most 40 characters of a bad value in its message', () => {

@@ -78,6 +78,15 @@ describe('usage record', () => {
     assert.equal(r.connectionLabel.length, 256);
   });
 
+  it('keeps a zero where zero was measured: a first token at once, no requests left', () => {
+    const r = rec({ firstTokenMs: 0, outcome: { kind: 'rate_limited', waitMs: 0 }, rateLimit: { remainingRequests: 0, remainingTokens: 0 } });
+    assert.equal(r.firstTokenMs, 0);
+    assert.deepEqual(r.outcome, { kind: 'rate_limited', waitMs: 0 });
+    assert.deepEqual(r.rateLimit, { remainingRequests: 0, remainingTokens: 0, limitRequests: undefined, limitTokens: undefined });
+    assert.deepEqual(rec({ rateLimit: { limitTokens: 0 } }).rateLimit, { remainingRequests: undefined, remainingTokens: undefined, limitRequests: undefined, limitTokens: 0 });
+    assert.deepEqual(rec({ rateLimit: { limitRequests: 7 } }).rateLimit?.limitRequests, 7);
+  });
+
   it('leaves out what it cannot trust rather than storing nonsense', () => {
     const r = rec({ firstTokenMs: -5, totalMs: Number.NaN, outcome: { kind: 'rate_limited', waitMs: Infinity }, rateLimit: { remainingRequests: -1 } });
     assert.equal(r.firstTokenMs, undefined);
