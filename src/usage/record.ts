@@ -162,6 +162,25 @@ export function validateUsageRecord(value: unknown): UsageRecord | undefined {
   };
 }
 
+/**
+ * Token counts from the service's `usage` object, of either API: Chat Completions (prompt_tokens,
+ * completion_tokens and their details) or Responses (input_tokens, output_tokens and theirs).
+ * Counts it does not find are left out.
+ */
+export function tokensFromServiceUsage(usage: unknown): Partial<UsageTokens> {
+  if (!usage || typeof usage !== 'object') return {};
+  const u = usage as Record<string, unknown>;
+  const detail = (key: string, field: string) => (u[key] as Record<string, unknown> | null | undefined)?.[field];
+  const chat = u.prompt_tokens !== undefined || u.completion_tokens !== undefined;
+  const tokens: Partial<UsageTokens> = {
+    prompt: count(chat ? u.prompt_tokens : u.input_tokens),
+    cached: count(chat ? detail('prompt_tokens_details', 'cached_tokens') : detail('input_tokens_details', 'cached_tokens')),
+    completion: count(chat ? u.completion_tokens : u.output_tokens),
+    reasoning: count(chat ? detail('completion_tokens_details', 'reasoning_tokens') : detail('output_tokens_details', 'reasoning_tokens')),
+  };
+  return Object.fromEntries(Object.entries(tokens).filter(([, v]) => v !== undefined));
+}
+
 /** The `x-ratelimit-*` headers of a response (any header shape undici or node:http gives), or undefined when none came. */
 export function rateLimitFromHeaders(headers: Record<string, string | string[] | undefined>): RateLimitHeadroom | undefined {
   const num = (key: string): number | undefined => {

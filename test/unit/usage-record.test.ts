@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { parseUsageLine, readOwnLine } from '../../src/usage/line';
-import { createUsageRecord, rateLimitFromHeaders, serializeUsageRecord, validateUsageRecord, type UsageInput, type UsageRecord } from '../../src/usage/record';
+import { createUsageRecord, rateLimitFromHeaders, serializeUsageRecord, tokensFromServiceUsage, validateUsageRecord, type UsageInput, type UsageRecord } from '../../src/usage/record';
 
 const base: UsageInput = {
   at: 1_790_000_000_000,
@@ -177,6 +177,19 @@ describe('usage record', () => {
       assert.equal(readOwnLine(l), undefined, l);
       assert.deepEqual(parseUsageLine(l)?.outcome, outcome, l);
     }
+  });
+
+  it('reads token counts from a Chat Completions usage and from a Responses usage', () => {
+    const chat = { prompt_tokens: 1200, completion_tokens: 300, total_tokens: 1500, prompt_tokens_details: { cached_tokens: 1024 }, completion_tokens_details: { reasoning_tokens: 64 } };
+    assert.deepEqual(tokensFromServiceUsage(chat), { prompt: 1200, cached: 1024, completion: 300, reasoning: 64 });
+    const responses = { input_tokens: 900, output_tokens: 80, total_tokens: 980, input_tokens_details: { cached_tokens: 512 }, output_tokens_details: { reasoning_tokens: 40 } };
+    assert.deepEqual(tokensFromServiceUsage(responses), { prompt: 900, cached: 512, completion: 80, reasoning: 40 });
+    assert.deepEqual(tokensFromServiceUsage({ prompt_tokens: 5 }), { prompt: 5 });
+    assert.deepEqual(tokensFromServiceUsage({ completion_tokens: 7, input_tokens: 99 }), { completion: 7 });
+    assert.deepEqual(tokensFromServiceUsage({ input_tokens: 3, output_tokens: 4, input_tokens_details: null }), { prompt: 3, completion: 4 });
+    assert.deepEqual(tokensFromServiceUsage({ prompt_tokens: -1, completion_tokens: 'x' }), {});
+    for (const none of [undefined, null, 'usage', 3]) assert.deepEqual(tokensFromServiceUsage(none), {});
+    assert.deepEqual(createUsageRecord({ ...base, tokens: tokensFromServiceUsage(responses) }).tokens, { prompt: 900, cached: 512, completion: 80, reasoning: 40 });
   });
 
   it('reads the rate-limit headers the service sent, and nothing from headers it did not', () => {
