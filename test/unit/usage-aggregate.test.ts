@@ -103,6 +103,11 @@ describe('usage aggregation', () => {
     assert.equal(one.deployments[0].windows.today.firstTokenMs, undefined);
     const none = await summarize([rec({ outcome: { kind: 'rate_limited' } })]);
     assert.equal(none.deployments[0].windows.month.totalMs, undefined);
+    // Shuffled: the median is found among the values left below the 95th.
+    const shuffled = Array.from({ length: 200 }, (_, i) => ((i * 73) % 200) + 1);
+    const mixed = await summarize(shuffled.map((ms) => rec({ totalMs: ms, firstTokenMs: 1000 - ms })));
+    assert.deepEqual(mixed.deployments[0].windows.today.totalMs, { p50: 100, p95: 190 });
+    assert.deepEqual(mixed.deployments[0].windows.today.firstTokenMs, { p50: 899, p95: 989 });
     const three = await summarize([rec({ totalMs: 30 }), rec({ totalMs: 10 }), rec({ totalMs: 20 })]);
     assert.deepEqual(three.deployments[0].windows.today.totalMs, { p50: 20, p95: 30 });
   });
