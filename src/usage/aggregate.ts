@@ -131,10 +131,10 @@ export function select(a: Float64Array, k: number, lo: number, hi: number): void
         a[j--] = t;
       }
     }
+    // Stryker disable next-line all: between j and i every value is the pivot, so a[k] is right already; going on would only sort elsewhere
+    if (j < k && k < i) return;
     if (k <= j) hi = j;
-    // Stryker disable next-line ConditionalExpression: between j and i every value is the pivot, so a[k] is already right
-    else if (k >= i) lo = i;
-    else return;
+    else lo = i;
   }
 }
 
@@ -143,7 +143,7 @@ const C = { Requests: 0, Prompt: 1, Cached: 2, Completion: 3, Reasoning: 4, Rate
 
 class Group {
   readonly counts = WINDOWS.map(() => new Float64Array(C.Size));
-  /** Per day: tokens in, tokens out, cost, priced requests. */
+  /** Per day: tokens in, tokens out, cost, and 1 once a request of the day had a price. */
   readonly daily = new Float64Array(CHART_DAYS * 4);
   readonly firstToken = WINDOWS.map(() => new Times());
   readonly total = WINDOWS.map(() => new Times());
@@ -251,7 +251,7 @@ export class UsageAggregator {
       if (cost === undefined) c[C.Unpriced]++;
       else {
         c[C.Cost] += cost;
-        c[C.Priced]++;
+        c[C.Priced] = 1;
       }
       if (r.outcome.kind === 'ok') {
         if (r.firstTokenMs !== undefined) g.firstToken[w].push(r.firstTokenMs);
@@ -263,7 +263,7 @@ export class UsageAggregator {
     d[day * 4 + 1] += t.completion;
     if (cost !== undefined) {
       d[day * 4 + 2] += cost;
-      d[day * 4 + 3]++;
+      d[day * 4 + 3] = 1;
     }
     if (r.rateLimit && (!g.headroom || r.at >= g.headroom.at)) g.headroom = r;
   }

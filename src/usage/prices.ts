@@ -100,6 +100,7 @@ function readEntry(key: string, value: unknown): { price?: ModelPrice; problem?:
   for (const [field, rule] of Object.entries(FIELDS)) {
     const v = entry[field];
     if (v === undefined && !rule.required) continue;
+    // Stryker disable next-line ConditionalExpression: Number.isFinite alone decides; typeof tells TypeScript
     if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > rule.max) {
       return { problem: `${where}: "${field}" must be ${rule.what}${v === undefined ? ', and is missing' : `, not ${shown(v)}`}.` };
     }

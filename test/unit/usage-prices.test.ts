@@ -48,6 +48,9 @@ describe('usage prices', () => {
     assert.equal(priceFor(t, ''), undefined);
     assert.equal(priceFor(t, 'gpt-4o-2024'), undefined);
     assert.equal(priceFor(t, 'gpt-4o-2024-08-06-custom'), undefined);
+    const mini = table({ 'gpt-4o-mini': { input: 0.15, output: 0.6 }, 'gpt-4o@preview': { input: 9, output: 9 } });
+    assert.equal(priceFor(mini, 'gpt-4o-2024-08-06-mini'), undefined, 'only a dated suffix at the end is dropped');
+    assert.equal(priceFor(mini, 'gpt-4o', 'Preview')?.input, 9);
   });
 
   it('costs cached input at its own price, output at the output price, and batches at the discount', () => {
@@ -137,9 +140,11 @@ describe('usage prices', () => {
     assert.ok(problems.some((p) => p.startsWith(`Price for "${'m'.repeat(80)}":`)));
   });
 
-  it('quotes at most 40 characters of a bad value in its message', () => {
-    const { problems } = readPriceSetting({ x: { input: 'y'.repeat(500), output: 1 } });
+  it('quotes at most 40 characters of a bad value or field name in its message', () => {
+    const { problems } = readPriceSetting({ x: { input: 'y'.repeat(500), output: 1 }, z: { input: 1, output: Array(100).fill(7) }, w: { ['f'.repeat(100)]: 1 } });
     assert.ok(problems[0].includes(`"${'y'.repeat(40)}"`));
     assert.ok(!problems[0].includes('y'.repeat(41)));
+    assert.ok(problems[1].includes(`not ${JSON.stringify(Array(100).fill(7)).slice(0, 40)}.`), problems[1]);
+    assert.ok(problems[2].includes(`unknown field "${'f'.repeat(40)}";`), problems[2]);
   });
 });

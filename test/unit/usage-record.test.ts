@@ -48,6 +48,7 @@ const variants: Array<Partial<UsageInput>> = [
   { connectionLabel: 'Ünïcødé ✓ label' },
   { connectionLabel: 'has "quotes" and \\ backslash' },
   { connectionLabel: 'tab\there' },
+  { deployment: 'd'.repeat(300), connectionLabel: 'l'.repeat(256), model: 'm'.repeat(256) },
   { at: 0, totalMs: 0, tokens: { prompt: 0, cached: 0, completion: 0, reasoning: 0 } },
 ];
 
@@ -85,6 +86,17 @@ describe('usage record', () => {
     assert.deepEqual(r.rateLimit, { remainingRequests: 0, remainingTokens: 0, limitRequests: undefined, limitTokens: undefined });
     assert.deepEqual(rec({ rateLimit: { limitTokens: 0 } }).rateLimit, { remainingRequests: undefined, remainingTokens: undefined, limitRequests: undefined, limitTokens: 0 });
     assert.deepEqual(rec({ rateLimit: { limitRequests: 7 } }).rateLimit?.limitRequests, 7);
+    assert.deepEqual(rec({ rateLimit: { remainingRequests: 5 } }).rateLimit?.remainingRequests, 5);
+    assert.deepEqual([rec({ api: 'responses' }).api, rec({ route: 'deployment' }).route], ['responses', 'deployment']);
+  });
+
+  it('gives undefined, never an exception, for a value that is not a record at all', () => {
+    const good = JSON.parse(line());
+    for (const v of [null, undefined, 7, 'text', [], { ...good, outcome: null }, { ...good, tokens: null }, { ...good, rateLimit: null }, { ...good, outcome: 'ok' }, { ...good, tokens: 5 }]) {
+      assert.equal(validateUsageRecord(v), undefined, JSON.stringify(v));
+    }
+    assert.equal(validateUsageRecord({ ...good, connectionId: ['c'] }), undefined, 'a list is not a name');
+    assert.equal(validateUsageRecord({ ...good, connectionLabel: { length: 1 } }), undefined);
   });
 
   it('leaves out what it cannot trust rather than storing nonsense', () => {
@@ -100,7 +112,9 @@ describe('usage record', () => {
   });
 
   it('reads back every shape it writes, the same through the fast reader and the full one', () => {
-    for (const v of variants) {
+    // Names never read before in this process, whatever ran earlier: the reader's first reading of them is checked too.
+    const fresh: Partial<UsageInput> = { connectionLabel: `fresh ${process.hrtime.bigint()}`, deployment: `d-${Math.random()}` };
+    for (const v of [...variants, fresh]) {
       const l = line(v);
       const full = validateUsageRecord(JSON.parse(l));
       assert.deepEqual(full, rec(v), l);
