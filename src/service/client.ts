@@ -2,6 +2,7 @@
 import { ChatAccumulator, readChatStream, type StreamResult } from './chatStream';
 import { DEFAULT_API_VERSION, normalizeEndpoint, type ConnectionOptions } from './connection';
 import { ServiceError } from './errors';
+import { JobsApi } from './jobs';
 import { HttpClient } from './http';
 import { ResponseAccumulator, readResponseStream } from './responsesStream';
 import type {
@@ -256,6 +257,11 @@ export class AzureOpenAIClient {
       if (err instanceof ServiceError && (err.status === 404 || err.status === 400)) return this.listModels(options);
       throw err;
     }
+  }
+
+  /** Files, batches, fine-tuning jobs and incoming calls (src/service/jobs.ts). */
+  get jobs(): JobsApi {
+    return new JobsApi(this.http, this.v1(''), this.host);
   }
 
   close(): Promise<void> {
