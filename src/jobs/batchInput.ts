@@ -4,6 +4,7 @@
  * deployment as `body.model`. The file is streamed: only the ids are held.
  */
 import { stat } from 'node:fs/promises';
+import type { Deployment } from '../service/types';
 import { eachLine, isBlank, parseObject } from './lines';
 import { Problems, type LineProblem } from './problems';
 
@@ -14,7 +15,13 @@ export type BatchApi = 'chat' | 'responses';
 
 export interface DeploymentInfo {
   name: string;
+  /** The SKU (GlobalBatch, Standard, …) when known: only Resource Manager tells it. */
   sku?: string;
+}
+
+/** What the check can rely on: the data plane's `scale_type` is no SKU, so it is left out. */
+export function deploymentInfo(d: Deployment): DeploymentInfo {
+  return d.source === 'arm' ? { name: d.name, sku: d.sku } : { name: d.name };
 }
 
 export interface BatchInputCheck {
@@ -87,8 +94,8 @@ export async function checkBatchInput(path: string, options: BatchInputOptions):
         deployment = { name: model, line: number };
         const known = byName.get(model);
         if (options.deployments && !known) problems.add(number, `there is no deployment named "${model.slice(0, 100)}" on this connection`);
-        else if (known && !isBatchSku(known.sku)) {
-          problems.add(number, `the deployment "${model}" is ${known.sku ?? 'not a batch deployment'}; batches run on a Global-Batch or Data Zone Batch deployment`);
+        else if (known?.sku !== undefined && !isBatchSku(known.sku)) {
+          problems.add(number, `the deployment "${model}" is ${known.sku}; batches run on a Global-Batch or Data Zone Batch deployment`);
         }
       }
     },

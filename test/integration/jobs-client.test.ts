@@ -7,6 +7,8 @@ import { ArmClient } from '../../src/service/arm';
 import { AzureOpenAIClient } from '../../src/service/client';
 import { ServiceError } from '../../src/service/errors';
 import type { Batch, FineTuningJob } from '../../src/service/jobTypes';
+import { BatchResults, downloadResults } from '../../src/jobs/batchResults';
+import { checkBatchInput, deploymentInfo } from '../../src/jobs/batchInput';
 import { startEmulator, type Emulator } from '../../src/emulator/server';
 import { startTestIssuer } from '../support/testIssuer';
 
@@ -67,6 +69,33 @@ describe('jobs client: batches, fine-tuning, calls, deployments', () => {
     await client.jobs.files.download(done.output_file_id, join(dir, 'out.jsonl'));
     const lines = (await readFile(join(dir, 'out.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { custom_id: string; response: { status_code: number } });
     assert.deepEqual(lines.map((l) => [l.custom_id, l.response.status_code]).sort(), [['a', 200], ['b', 200]]);
+  });
+
+  it('a batch checked locally, run, and its results downloaded once into storage and read as a table with the failed line', async () => {
+    const text = `${batchLine('good', 'hi')}\n${JSON.stringify({ custom_id: 'streamed', method: 'POST', url: '/v1/chat/completions', body: { model: 'gpt-4o-mini-batch', stream: true, messages: [] } })}\n`;
+    await writeFile(join(dir, 'mixed.jsonl'), text);
+    const deployments = (await client.listDeployments()).map(deploymentInfo);
+    const check = await checkBatchInput(join(dir, 'mixed.jsonl'), { endpoint: '/v1/chat/completions', deployments });
+    assert.deepEqual([check.problemCount, check.deployment], [0, 'gpt-4o-mini-batch']);
+    const armDeployments = (await arm.listDeployments(ACCOUNT)).map(deploymentInfo);
+    assert.equal((await checkBatchInput(join(dir, 'mixed.jsonl'), { endpoint: '/v1/chat/completions', deployments: armDeployments })).problemCount, 0, 'Resource Manager names its SKU GlobalBatch');
+    const live = armDeployments.map((d) => (d.name === 'gpt-4o-mini-batch' ? { ...d, sku: 'Standard' } : d));
+    assert.equal((await checkBatchInput(join(dir, 'mixed.jsonl'), { endpoint: '/v1/chat/completions', deployments: live })).problemCount, 1);
+    const input = await client.jobs.files.upload(join(dir, 'mixed.jsonl'), { purpose: 'batch' });
+    const created = await client.jobs.batches.create({ input_file_id: input.id, endpoint: '/v1/chat/completions' });
+    const done = await until(() => client.jobs.batches.retrieve(created.id), (b) => b.status === 'completed');
+    assert.deepEqual(done.request_counts, { total: 2, completed: 1, failed: 1 });
+    const storage = join(dir, 'storage');
+    const files = await downloadResults(client.jobs.files, done, storage);
+    assert.deepEqual(files, { output: join(storage, done.id, 'output.jsonl'), error: join(storage, done.id, 'error.jsonl') });
+    const rows = await BatchResults.open(files).page(0, 10);
+    assert.deepEqual(rows.map((r) => [r.customId, r.source, r.ok, r.statusCode]), [['good', 'output', true, 200], ['streamed', 'error', false, 400]]);
+    assert.ok(rows[0]!.reply.length > 0);
+    assert.match(rows[1]!.error, /streamed answer/);
+    // Downloaded once: the service's copy is no longer needed.
+    await client.jobs.files.delete(done.output_file_id!);
+    assert.deepEqual(await downloadResults(client.jobs.files, done, storage), files);
+    await assert.rejects(downloadResults(client.jobs.files, { ...done, id: '../x' }, storage), /not a batch id/);
   });
 
   it('lists batches newest first a page at a time, cancels one and keeps it cancelled; a failed batch says why', async () => {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { batchApi, checkBatchInput, isBatchSku } from '../../src/jobs/batchInput';
+import { batchApi, checkBatchInput, deploymentInfo, isBatchSku } from '../../src/jobs/batchInput';
 import { eachLine, isBlank, type Line } from '../../src/jobs/lines';
 import { describeProblems, MAX_PROBLEMS } from '../../src/jobs/problems';
 import { checkTrainingData, messagesProblem } from '../../src/jobs/trainingData';
@@ -113,6 +113,13 @@ describe('batch input check', () => {
     assert.equal(describeProblems('in.jsonl', r.problems, r.problemCount).replace(/\(.*?\)/g, ''), 'in.jsonl: line 1: it is not valid JSON ; line 2: it is not valid JSON ; line 3: it is not valid JSON ; and 27 more problems.');
     assert.equal(describeProblems('a', [{ line: 0, message: 'x' }, { line: 2, message: 'y' }, { line: 3, message: 'z' }], 4), 'a: x; line 2: y; line 3: z; and 1 more problem.');
     assert.equal(describeProblems('a', [{ line: 1, message: 'x' }]), 'a: line 1: x.');
+  });
+
+  it('trusts a SKU only from Resource Manager (the data plane gives a scale type), and then only to refuse a live deployment', async () => {
+    assert.deepEqual(deploymentInfo({ name: 'a', model: 'm', sku: 'GlobalBatch', source: 'arm' }), { name: 'a', sku: 'GlobalBatch' });
+    assert.deepEqual(deploymentInfo({ name: 'a', model: 'm', sku: 'manual', source: 'data-plane' }), { name: 'a' });
+    const path = await file(req('a', { body: { model: 'live' } }));
+    assert.equal((await checkBatchInput(path, { endpoint: '/v1/chat/completions', deployments: [{ name: 'live' }] })).problemCount, 0);
   });
 
   it('knows batch SKUs and endpoints however they are spelled', () => {
