@@ -2,7 +2,7 @@
  * Reads a file a line at a time as it streams from disk, with each line's byte offset, so that
  * no file is ever held whole in memory (a batch's input or output can be hundreds of MB).
  */
-import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 
 export interface Line {
   /** The line's bytes, without its `\n` (nor a `\r` before it). */
@@ -23,9 +23,13 @@ export class LineTooLongError extends Error {
   }
 }
 
+/** Bytes read from disk at a time, into one buffer used again and again (no garbage per read). */
+const CHUNK = 256 * 1024;
+
 /**
  * Calls `onLine` for every line, in order; returning `false` stops early. The last line counts
- * even without a final newline; an empty last line after a final newline does not.
+ * even without a final newline; an empty last line after a final newline does not. A line's
+ * bytes are only valid during the call: copy them to keep them.
  */
 export async function eachLine(path: string, onLine: (line: Line) => boolean | void, options: { signal?: AbortSignal } = {}): Promise<number> {
   let carry: Buffer | undefined;
@@ -37,9 +41,14 @@ export async function eachLine(path: string, onLine: (line: Line) => boolean | v
     const end = bytes.length > 0 && bytes[bytes.length - 1] === 13 ? bytes.length - 1 : bytes.length;
     return onLine({ bytes: bytes.subarray(0, end), number, offset }) !== false;
   };
-  const stream = createReadStream(path, { highWaterMark: 1024 * 1024, signal: options.signal });
+  const file = await open(path, 'r');
+  const buffer = Buffer.allocUnsafe(CHUNK);
   try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
+    for (;;) {
+      options.signal?.throwIfAborted();
+      const { bytesRead } = await file.read(buffer, 0, CHUNK, position);
+      if (bytesRead === 0) break;
+      const chunk = buffer.subarray(0, bytesRead);
       let start = 0;
       for (let nl = chunk.indexOf(10); nl >= 0; nl = chunk.indexOf(10, start)) {
         const piece = chunk.subarray(start, nl);
@@ -50,17 +59,18 @@ export async function eachLine(path: string, onLine: (line: Line) => boolean | v
         start = nl + 1;
       }
       if (start < chunk.length) {
+        // The start of a line the next read finishes: copied, since the buffer is read into again.
         const rest = chunk.subarray(start);
         if (!carry) carryOffset = position + start;
         carry = carry ? Buffer.concat([carry, rest]) : Buffer.from(rest);
         if (carry.length > MAX_LINE_BYTES) throw new LineTooLongError(number + 1);
       }
-      position += chunk.length;
+      position += bytesRead;
     }
     if (carry && carry.length) emit(carry, carryOffset);
     return number;
   } finally {
-    stream.destroy();
+    await file.close();
   }
 }
 

@@ -27,7 +27,7 @@ const deployments = [
 const req = (id: unknown, extra: Record<string, unknown> = {}) => JSON.stringify({ custom_id: id, method: 'POST', url: '/v1/chat/completions', body: { model: 'batchy', messages: [] }, ...extra });
 
 describe('line reader', () => {
-  it('gives every line with its number and byte offset, across 1 MB chunks, CRLF and a last line without newline', async () => {
+  it('gives every line with its number and byte offset, across reads, CRLF and a last line without newline', async () => {
     const lines = Array.from({ length: 3000 }, (_, i) => `{"i":${i},"pad":"${'é'.repeat(i % 1400)}"}`);
     const text = `${lines.slice(0, 1500).join('\r\n')}\r\n${lines.slice(1500).join('\n')}`;
     const path = await file(text);
