@@ -29,6 +29,8 @@ export interface HttpRequest {
   upload?: { contentType: string; length: number; open: () => Readable };
   /** The accept header, when the answer is neither JSON nor a stream of events (a file's bytes). */
   accept?: string;
+  /** Hears the status and headers of every answer, an error one too (rate-limit headroom, for usage reports). */
+  onHeaders?: (status: number, headers: HttpResponse['headers']) => void;
 }
 
 export interface HttpResponse {
@@ -170,6 +172,7 @@ export class HttpClient {
       }
       const headers = res.headers as HttpResponse['headers'];
       const requestId = header(headers, 'apim-request-id') ?? header(headers, 'x-request-id');
+      req.onHeaders?.(res.statusCode, headers);
       if (res.statusCode >= 200 && res.statusCode < 300) {
         return { status: res.statusCode, headers, requestId, body: res.body };
       }
