@@ -15,7 +15,7 @@ const exec = <T>(cmd: string, ...args: unknown[]) => vscode.commands.executeComm
 const line = (id: string, content: string) =>
   JSON.stringify({ custom_id: id, method: 'POST', url: '/v1/chat/completions', body: { model: 'gpt-4o-mini-batch', messages: [{ role: 'user', content }] } });
 
-describe('batches in the sidebar', () => {
+describe('jobs: batches in the sidebar', () => {
   let emu: Emulator;
   let conn: ConnectionInfo;
   let client: AzureOpenAIClient;
@@ -67,7 +67,7 @@ describe('batches in the sidebar', () => {
   });
 });
 
-describe('incoming calls through the listener', () => {
+describe('jobs: incoming calls through the listener', () => {
   let emu: Emulator;
   let conn: ConnectionInfo;
   let client: AzureOpenAIClient;
