@@ -102,7 +102,7 @@ export class ArmDeploymentsApi {
     const deadline = Date.now() + (options.maxWaitMs ?? 10 * 60_000);
     while (await this.get(accountId, name, options.signal)) {
       options.onProgress?.('Deleting');
-      if (Date.now() >= deadline) throw this.tooLong(name, 'deleted');
+      if (Date.now() >= deadline) throw this.tooLong(name, 'deleted', options.maxWaitMs ?? 10 * 60_000);
       await sleep(options.pollMs ?? 2_000, this.host, options.signal);
     }
     options.onProgress?.('Deleted');
@@ -112,17 +112,18 @@ export class ArmDeploymentsApi {
     const deadline = Date.now() + (options.maxWaitMs ?? 30 * 60_000);
     let current: ArmDeploymentBody | undefined = first;
     for (;;) {
-      const state = current?.properties?.provisioningState ?? 'Accepted';
+      // An answer without a state is a finished one; no answer (404 just after the PUT) is not yet.
+      const state = current ? (current.properties?.provisioningState ?? 'Succeeded') : 'Accepted';
       options.onProgress?.(state);
-      if (SETTLED.has(state.toLowerCase())) return current as ArmDeploymentBody;
-      if (Date.now() >= deadline) throw this.tooLong(name, 'ready');
+      if (current && SETTLED.has(state.toLowerCase())) return current;
+      if (Date.now() >= deadline) throw this.tooLong(name, 'ready', options.maxWaitMs ?? 30 * 60_000);
       await sleep(options.pollMs ?? 2_000, this.host, options.signal);
       current = await this.get(accountId, name, options.signal);
     }
   }
 
-  private tooLong(name: string, what: string): ServiceError {
-    const hint = 'It may still finish: refresh the deployments in a few minutes.';
-    return new ServiceError({ kind: 'timeout', host: this.host, serviceMessage: `the deployment "${name}" was not ${what} in time`, hint });
+  /** A wait given up on: not the service's failure, so a plain error that says what to do. */
+  private tooLong(name: string, what: string, waitedMs = 0): Error {
+    return new Error(`The deployment "${name}" was not ${what} after ${Math.max(1, Math.round(waitedMs / 60_000))} min. It may still finish: refresh the deployments in a few minutes.`);
   }
 }

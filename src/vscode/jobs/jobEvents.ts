@@ -37,6 +37,13 @@ export function sipHeaders(data: Record<string, unknown>): Array<{ name: string;
 
 const header = (headers: Array<{ name: string; value: string }>, name: string) => headers.find((h) => h.name.toLowerCase() === name)?.value;
 
+/** The address in a From or To header (`"Ann" <sip:+1555@host>;tag=x` → `sip:+1555@host`). */
+export function sipAddress(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  const inBrackets = /<([^>]*)>/.exec(value)?.[1];
+  return (inBrackets ?? value.split(';')[0]!).trim() || undefined;
+}
+
 export async function onJobDelivery(s: Services, r: DeliveryRecord): Promise<void> {
   const conn = s.listener.state?.connection;
   const event = r.verdict === 'verified' ? parse(r) : undefined;
@@ -56,8 +63,8 @@ export async function onJobDelivery(s: Services, r: DeliveryRecord): Promise<voi
   } else if (event.type === 'realtime.call.incoming' && typeof event.data.call_id === 'string') {
     const headers = sipHeaders(event.data);
     const callId = event.data.call_id;
-    const from = header(headers, 'from');
-    const to = header(headers, 'to');
+    const from = sipAddress(header(headers, 'from'));
+    const to = sipAddress(header(headers, 'to'));
     s.jobs.setCall(conn.id, { id: callId, from, to, state: 'ringing', at: Date.now(), headers });
     const pick = await vscode.window.showInformationMessage(`Incoming call from ${from ?? 'an unknown caller'}${to ? ` to ${to}` : ''}.`, 'Accept…', 'Reject', 'Transfer…');
     const command = pick === 'Accept…' ? Commands.acceptCall : pick === 'Reject' ? Commands.rejectCall : pick === 'Transfer…' ? Commands.transferCall : undefined;
