@@ -69,6 +69,12 @@ export class JobsTree implements vscode.Disposable {
     return jobTreeItem(node, list.status === 'loaded' && list.items.length ? `${list.items.length}${list.hasMore ? '+' : ''}` : undefined);
   }
 
+  /** Reloads a connection's batches and jobs (the Refresh of the view or of the connection). */
+  refreshConnection(connectionId: string): void {
+    this.lists.refresh(connectionId, 'batches');
+    this.lists.refresh(connectionId, 'fineTuning');
+  }
+
   /** Reloads a group (or loads its next page, `more`). */
   async refresh(node: JobGroupNode, more = false): Promise<void> {
     if (node.kind === 'calls') return this.lists.refresh(node.connection.id, 'calls');

@@ -174,6 +174,7 @@ export class ResourcesTree implements vscode.TreeDataProvider<TreeNode>, vscode.
   private reset(c: ConnectionNode): void {
     c.deployments.state = { status: 'idle' };
     c.webhooks.state = { status: 'idle' };
+    this.jobs?.refreshConnection(c.info.id);
   }
 
   /** For tests and commands: the group's children once its load has finished. */
