@@ -16,6 +16,8 @@ export default {
     'src/webview/chat/markdown.ts',
     'src/chat/**/*.ts',
     'src/usage/**/*.ts',
+    'src/jobs/**/*.ts',
+    'src/service/{files,batches,fineTuning,calls,armDeployments,jobTypes,jobs}.ts',
   ],
   coverageAnalysis: 'perTest',
   incremental: true,
