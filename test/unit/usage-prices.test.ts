@@ -12,7 +12,10 @@ const table = (entries: Record<string, { input: number; cachedInput?: number; ou
 
 describe('usage prices', () => {
   it('ships a price for every model of the emulator, so `npm start` shows costs without an account', () => {
-    for (const d of DEFAULT_CONFIG.deployments) assert.ok(priceFor(DEFAULT_PRICES, d.model, d.version), d.model);
+    // Realtime deployments answer calls (audio, priced per audio token), which the usage log does not record.
+    const recorded = DEFAULT_CONFIG.deployments.filter((d) => !/realtime/.test(d.model));
+    assert.ok(recorded.length >= 3);
+    for (const d of recorded) assert.ok(priceFor(DEFAULT_PRICES, d.model, d.version), d.model);
   });
 
   it('says where each shipped price comes from and when it was read, in a comment above it', () => {
