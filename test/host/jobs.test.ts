@@ -33,6 +33,18 @@ describe('jobs: batches in the sidebar', () => {
     writeFileSync(path, `${line('a', 'one')}\n${line('a', 'two')}\n`);
     assert.equal(await exec('createBatch', { connectionId: conn.id, file: path, endpoint: '/v1/chat/completions' }), undefined);
     assert.deepEqual((await client.jobs.files.listPage()).data, []);
+    writeFileSync(join(dir, 'notes.txt'), line('a', 'one'));
+    assert.equal(await exec('createBatch', { connectionId: conn.id, file: join(dir, 'notes.txt'), endpoint: '/v1/chat/completions' }), undefined);
+  });
+
+  it('a batch the service refuses after the upload leaves no uploaded file behind', async () => {
+    const path = join(dir, 'refused.jsonl');
+    writeFileSync(path, `${line('a', 'one')}\n`);
+    // The service takes at most 16 metadata keys: the upload succeeds, the batch is refused.
+    const metadata = Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`k${i}`, 'v']));
+    const before = (await client.jobs.files.listPage()).data.length;
+    assert.equal(await exec('createBatch', { connectionId: conn.id, file: path, endpoint: '/v1/chat/completions', metadata }), undefined);
+    assert.equal((await client.jobs.files.listPage()).data.length, before);
   });
 
   it('Create Batch from a file shows it under Batches, and Open Results shows its lines, one in full, exported as CSV', async () => {
