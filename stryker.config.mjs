@@ -18,6 +18,8 @@ export default {
     'src/webview/chat/protocol.ts',
     'src/chat/**/*.ts',
     'src/usage/**/*.ts',
+    'src/jobs/**/*.ts',
+    'src/service/{files,batches,fineTuning,calls,armDeployments,jobTypes,jobs}.ts',
   ],
   coverageAnalysis: 'perTest',
   incremental: true,
