@@ -25,6 +25,7 @@ import { AzureOpenAIClient } from '../src/service/client';
 import { readResponseStream } from '../src/service/responsesStream';
 import { startEmulator } from '../src/emulator/server';
 import { benchActivation, median, type Activation } from './activation';
+import { benchBatchResults } from './batchResults';
 import { benchListener } from './listener';
 import { benchLmFirstToken } from './lmFirstToken';
 import { benchTokenCount } from './tokenCount';
@@ -333,6 +334,29 @@ async function benchActivationRows(): Promise<void> {
   });
 }
 
+/** Issue #26: a 50,000-line batch's results open at once and in little memory. */
+async function benchBatchResultsRows(): Promise<void> {
+  const r = await benchBatchResults();
+  const label = `Batch results, 50,000 lines (${r.fileMB.toFixed(0)} MB), a process per side`;
+  const first = r.ours.firstRowsMs;
+  rows.push({
+    benchmark: `${label}: time to the first 50 rows (median of 3)`,
+    ours: `${first.toFixed(0)} ms (a page ${r.ours.scrollMs.toFixed(1)} ms when scrolled)`,
+    reference: `${r.reference.firstRowsMs.toFixed(0)} ms (JSON.parse per line into an array)`,
+    ratio: (r.reference.firstRowsMs / first).toFixed(2),
+    goal: `<= 500 ms: ${first <= 500 ? 'yes' : 'NO'}`,
+  });
+  // The cost of opening: peak RSS above what the process held before (Node and the modules, ~same on both sides).
+  const cost = (s: typeof r.ours) => s.peakMB - s.baseMB;
+  rows.push({
+    benchmark: `${label}: peak memory above the process's own (RSS), every line indexed`,
+    ours: `${cost(r.ours).toFixed(0)} MB (peak ${r.ours.peakMB.toFixed(0)} MB)`,
+    reference: `${cost(r.reference).toFixed(0)} MB (peak ${r.reference.peakMB.toFixed(0)} MB; JSON.parse per line into an array)`,
+    ratio: (cost(r.reference) / cost(r.ours)).toFixed(2),
+    goal: '>= 3.00',
+  });
+}
+
 /** Issue 27: what recording usage costs each request, and the usage view's tables from a big log. */
 async function benchUsageRows(): Promise<void> {
   const { record: r, aggregate: a } = await benchUsage();
@@ -376,7 +400,7 @@ async function benchUsageRows(): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  // BENCH_ONLY=listener,sse runs a subset (names: sse, listener, flood, replays, emulator, chat, tokens, firsttoken, activation, usage).
+  // BENCH_ONLY=listener,sse runs a subset (names: sse, listener, flood, replays, emulator, chat, tokens, firsttoken, activation, usage, batchresults).
   const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
   const all: Array<[string, () => Promise<void>]> = [
     ['sse', benchSse],
@@ -389,6 +413,7 @@ async function main(): Promise<void> {
     ['firsttoken', benchFirstToken],
     ['activation', benchActivationRows],
     ['usage', benchUsageRows],
+    ['batchresults', benchBatchResultsRows],
   ];
   for (const [name, run] of all) if (!only || only.includes(name)) await run();
   printTable();

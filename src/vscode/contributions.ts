@@ -57,6 +57,22 @@ export const Commands = {
   clearEvents: 'aoaiWorkbench.clearEvents',
   inspectEvent: 'aoaiWorkbench.inspectEvent',
   checkVerifier: 'aoaiWorkbench.checkVerifier',
+  createBatch: 'aoaiWorkbench.createBatch',
+  cancelBatch: 'aoaiWorkbench.cancelBatch',
+  openBatchResults: 'aoaiWorkbench.openBatchResults',
+  openBatchResultLine: 'aoaiWorkbench.openBatchResultLine',
+  exportBatchResults: 'aoaiWorkbench.exportBatchResults',
+  nextResultsPage: 'aoaiWorkbench.nextResultsPage',
+  previousResultsPage: 'aoaiWorkbench.previousResultsPage',
+  createFineTuningJob: 'aoaiWorkbench.createFineTuningJob',
+  cancelFineTuningJob: 'aoaiWorkbench.cancelFineTuningJob',
+  pauseFineTuningJob: 'aoaiWorkbench.pauseFineTuningJob',
+  resumeFineTuningJob: 'aoaiWorkbench.resumeFineTuningJob',
+  deployFineTunedModel: 'aoaiWorkbench.deployFineTunedModel',
+  acceptCall: 'aoaiWorkbench.acceptCall',
+  rejectCall: 'aoaiWorkbench.rejectCall',
+  transferCall: 'aoaiWorkbench.transferCall',
+  hangUpCall: 'aoaiWorkbench.hangUpCall',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];
@@ -110,6 +126,8 @@ export interface SettingValues {
   'webhooks.forwardTo': string;
   'webhooks.debugForwardToAnyHost': boolean;
   'webhooks.maxStoredEvents': number;
+  /** What an accepted call's realtime session is told first (Accept Call… prefills it). */
+  'calls.instructions': string;
 }
 
 export type SettingKey = keyof SettingValues;
@@ -131,6 +149,7 @@ export const SETTING_DEFAULTS: SettingValues = {
   'webhooks.forwardTo': '',
   'webhooks.debugForwardToAnyHost': false,
   'webhooks.maxStoredEvents': 1000,
+  'calls.instructions': 'You are a helpful assistant answering a phone call. Greet the caller and keep your answers short.',
 };
 
 /**

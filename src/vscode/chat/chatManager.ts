@@ -161,7 +161,8 @@ export class ChatManager implements vscode.Disposable {
   }
 
   dispose(): void {
-    for (const p of this.panels.values()) p.dispose();
+    // The window is going away: replies in flight are saved as cut off (see replyDraft.ts).
+    for (const p of this.panels.values()) p.dispose(true);
     this.disposables.forEach((d) => d.dispose());
   }
 }
