@@ -88,6 +88,11 @@ exports.run = async () => {
     let text = '';
     for await (const t of res.text) text += t;
     if (!text) throw new Error('the chat reply was empty');
+  } else {
+    // Adding a connection writes a user setting, which makes VS Code open settings.json (JSON with
+    // comments) and activate the built-in TypeScript and JavaScript support: the reference does as much.
+    const editor = vscode.workspace.getConfiguration('editor');
+    await editor.update('minimap.enabled', !editor.get('minimap.enabled'), vscode.ConfigurationTarget.Global);
   }
   await settle();
   out.chat = mem();
