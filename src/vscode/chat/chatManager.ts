@@ -5,13 +5,14 @@
 import * as vscode from 'vscode';
 import { createConversation, type Conversation } from '../../chat/conversation';
 import { connectionName } from '../../chat/naming';
-import type { DeploymentOption } from '../../chat/protocol';
+import type { DeploymentOption } from '../../chat/model';
 import type { ClientCache } from '../connections/clients';
 import type { ConnectionInfo, ConnectionStore } from '../connections/connectionStore';
 import { responseIdOf } from '../../webhooks/deliveryView';
 import type { DeliveryRecord } from '../../webhooks/records';
 import { logError } from '../log';
 import { Views } from '../contributions';
+import { registerPanelSerializer } from '../webview/panelHost';
 import { ChatPanel } from './chatPanel';
 import { ConversationStore } from './conversationStore';
 
@@ -34,9 +35,7 @@ export class ChatManager implements vscode.Disposable {
   ) {
     this.conversations = new ConversationStore(context.globalStorageUri);
     this.disposables.push(
-      vscode.window.registerWebviewPanelSerializer(Views.chat, {
-        deserializeWebviewPanel: (panel, state) => this.restore(panel, state),
-      }),
+      registerPanelSerializer(Views.chat, (panel, state) => this.restore(panel, state)),
       connections.onDidChange(() => (this.deploymentCache = undefined)),
     );
   }
