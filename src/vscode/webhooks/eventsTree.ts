@@ -27,11 +27,6 @@ function appAnswer(r: DeliveryRecord): string | undefined {
   return f && String(f.status ?? f.error);
 }
 
-/** The least time between two redraws of `rows` rows: 1 ms a row, from 50 ms to 1 s (1,000 rows: once a second). */
-export function redrawPaceMs(rows: number): number {
-  return Math.min(1000, Math.max(50, rows));
-}
-
 export class EventNode {
   constructor(readonly record: DeliveryRecord) {}
 }
@@ -43,26 +38,7 @@ export class EventsTree implements vscode.TreeDataProvider<EventNode>, vscode.Di
   private readonly sub: vscode.Disposable;
 
   constructor(private readonly controller: ListenerController) {
-    this.sub = controller.onDidChange(() => this.schedule());
-  }
-
-  private redrawTimer: NodeJS.Timeout | undefined;
-  private lastRedraw = 0;
-
-  /**
-   * Every redraw of the top level makes the extension host rebuild every row, and keep a little of
-   * each for as long as the view lives (microsoft/vscode#207308), so a burst of deliveries redraws
-   * at a pace that slows as rows add up (see `redrawPaceMs`). The first change after a quiet spell
-   * shows at once.
-   */
-  private schedule(): void {
-    if (this.redrawTimer) return;
-    const wait = Math.max(0, this.lastRedraw + redrawPaceMs(this.controller.events.size) - Date.now());
-    this.redrawTimer = setTimeout(() => {
-      this.redrawTimer = undefined;
-      this.lastRedraw = Date.now();
-      this.changed.fire(undefined);
-    }, wait);
+    this.sub = controller.onDidChange(() => this.changed.fire(undefined));
   }
 
   setFilter(filter: EventFilter): void {
@@ -119,7 +95,6 @@ export class EventsTree implements vscode.TreeDataProvider<EventNode>, vscode.Di
   }
 
   dispose(): void {
-    clearTimeout(this.redrawTimer);
     this.sub.dispose();
     this.changed.dispose();
   }
