@@ -96,6 +96,8 @@ exports.run = async () => {
   }
   await settle();
   out.chat = mem();
+  // Investigation only: deliveries with the sidebar closed, so VS Code draws no rows.
+  if (process.env.BENCH_MEMORY_HIDE_VIEW) await exec('workbench.action.closeSidebar');
   if (ours) await exec('aoaiWorkbench.startListening', { connectionId: conn.id, endpoint: { mode: 'create', name: 'bench', eventTypes: ['batch.completed'] } });
   await step('deliver');
   await settle();
@@ -235,7 +237,7 @@ async function measure(scripts: CodeServerScripts, server: CodeServer, browser: 
           onLine(l);
         });
         await page.exposeFunction('codeAutomationExit', () => undefined);
-        const env: Record<string, string> = { BENCH_CONTROL: control.url, BENCH_MEMORY_WINDOW: which, ...(SNAPSHOT_DIR ? { BENCH_MEMORY_SNAPSHOT: SNAPSHOT_DIR } : {}) };
+        const env: Record<string, string> = { BENCH_CONTROL: control.url, BENCH_MEMORY_WINDOW: which, ...(SNAPSHOT_DIR ? { BENCH_MEMORY_SNAPSHOT: SNAPSHOT_DIR } : {}), ...(process.env.BENCH_MEMORY_HIDE_VIEW ? { BENCH_MEMORY_HIDE_VIEW: '1' } : {}) };
         await page.goto(scripts.workbenchUrl(server, { extensionPath: scripts.testHarnessExtension(server), testsPath: probe, env }));
         result[which].push(JSON.parse(await line) as WindowMemory);
       } finally {
