@@ -5,6 +5,8 @@ import type { ChatManager } from './chat/chatManager';
 import type { ClientCache } from './connections/clients';
 import type { ConnectionStore } from './connections/connectionStore';
 import type { EmulatorController } from './emulatorController';
+import type { JobLists } from './jobs/jobLists';
+import type { ResultsDocuments } from './jobs/resultsDocument';
 import type { LanguageModels } from './lm';
 import type { ResourcesTree } from './tree/resourcesTree';
 import type { DeliveryInspector } from './webhooks/deliveryInspector';
@@ -30,4 +32,8 @@ export interface Services {
   inspector: DeliveryInspector;
   /** Deployments in VS Code's own chat (the language model provider) and their usage. */
   lm: LanguageModels;
+  /** Batches, fine-tuning jobs and calls of each connection, as the sidebar shows them. */
+  jobs: JobLists;
+  /** Batch results opened as documents. */
+  results: ResultsDocuments;
 }
