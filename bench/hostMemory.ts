@@ -20,6 +20,11 @@ import { codeServerScripts, MINIMAL, MINIMAL_CODE, OURS, ourVsix, referenceVsix,
 const ROUNDS = Number(process.env.BENCH_MEMORY_ROUNDS ?? 5);
 export const DELIVERIES = 1000;
 const WINDOW_TIMEOUT_MS = 180_000;
+/**
+ * The event delivered: a response's by default (nothing else follows from it). `batch.completed`
+ * makes each delivery also refresh the batch and raise a notification (the jobs' own work).
+ */
+const EVENT_TYPE = process.env.BENCH_MEMORY_EVENT ?? 'response.completed';
 /** Where to write a heap snapshot of each window's host after its GC (for looking into what is kept). */
 const SNAPSHOT_DIR = process.env.BENCH_MEMORY_SNAPSHOT;
 
@@ -98,7 +103,7 @@ exports.run = async () => {
   out.chat = mem();
   // Investigation only: deliveries with the sidebar closed, so VS Code draws no rows.
   if (process.env.BENCH_MEMORY_HIDE_VIEW) await exec('workbench.action.closeSidebar');
-  if (ours) await exec('aoaiWorkbench.startListening', { connectionId: conn.id, endpoint: { mode: 'create', name: 'bench', eventTypes: ['batch.completed'] } });
+  if (ours) await exec('aoaiWorkbench.startListening', { connectionId: conn.id, endpoint: { mode: 'create', name: 'bench', eventTypes: [process.env.BENCH_MEMORY_EVENT] } });
   await step('deliver');
   await settle();
   out.delivered = mem();
@@ -153,7 +158,7 @@ class Control {
     const one = async (): Promise<void> => {
       while (next < DELIVERIES) {
         const n = next++;
-        const res = await fetch(`${emu.url}/emulator/events`, { method: 'POST', headers: { 'api-key': emu.apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ type: 'batch.completed', data: { id: `batch_bench_${n}` } }) });
+        const res = await fetch(`${emu.url}/emulator/events`, { method: 'POST', headers: { 'api-key': emu.apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ type: EVENT_TYPE, data: { id: `${EVENT_TYPE.split('.')[0]}_bench_${n}` } }) });
         const { deliveries } = (await res.json()) as { deliveries: Array<{ attempts: Array<{ status?: number }> }> };
         if (deliveries.length !== 1 || deliveries[0].attempts[0]?.status !== 200) throw new Error(`delivery ${n} was not accepted: ${JSON.stringify(deliveries)}`);
       }
@@ -237,7 +242,7 @@ async function measure(scripts: CodeServerScripts, server: CodeServer, browser: 
           onLine(l);
         });
         await page.exposeFunction('codeAutomationExit', () => undefined);
-        const env: Record<string, string> = { BENCH_CONTROL: control.url, BENCH_MEMORY_WINDOW: which, ...(SNAPSHOT_DIR ? { BENCH_MEMORY_SNAPSHOT: SNAPSHOT_DIR } : {}), ...(process.env.BENCH_MEMORY_HIDE_VIEW ? { BENCH_MEMORY_HIDE_VIEW: '1' } : {}) };
+        const env: Record<string, string> = { BENCH_CONTROL: control.url, BENCH_MEMORY_WINDOW: which, BENCH_MEMORY_EVENT: EVENT_TYPE, ...(SNAPSHOT_DIR ? { BENCH_MEMORY_SNAPSHOT: SNAPSHOT_DIR } : {}), ...(process.env.BENCH_MEMORY_HIDE_VIEW ? { BENCH_MEMORY_HIDE_VIEW: '1' } : {}) };
         await page.goto(scripts.workbenchUrl(server, { extensionPath: scripts.testHarnessExtension(server), testsPath: probe, env }));
         result[which].push(JSON.parse(await line) as WindowMemory);
       } finally {
