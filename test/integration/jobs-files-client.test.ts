@@ -40,7 +40,9 @@ describe('jobs client: files', () => {
     assert.deepEqual(await client.jobs.files.retrieve(f.id), f);
     const dest = join(dir, 'back.jsonl');
     let received = 0;
-    assert.equal(await client.jobs.files.download(f.id, dest, { onProgress: (n) => (received = n) }), Buffer.byteLength(text));
+    let announced: number | undefined;
+    assert.equal(await client.jobs.files.download(f.id, dest, { onProgress: (n, total) => ((received = n), (announced = total)) }), Buffer.byteLength(text));
+    assert.equal(announced, Buffer.byteLength(text), 'the size the service announced');
     assert.equal(received, Buffer.byteLength(text));
     assert.equal(await readFile(dest, 'utf8'), text);
     assert.deepEqual((await readdir(dir)).filter((n) => n.endsWith('.part')), [], 'no temporary file left behind');

@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { batchApi, checkBatchInput, deploymentInfo, isBatchSku } from '../../src/jobs/batchInput';
-import { eachLine, isBlank, type Line } from '../../src/jobs/lines';
+import { eachLine, isBlank, LineTooLongError, type Line } from '../../src/jobs/lines';
 import { describeProblems, MAX_PROBLEMS } from '../../src/jobs/problems';
 import { checkTrainingData, messagesProblem } from '../../src/jobs/trainingData';
 
@@ -38,6 +38,16 @@ describe('line reader', () => {
     assert.deepEqual(seen.map((l) => l.bytes.toString()), lines);
     assert.deepEqual(seen.map((l) => l.number), lines.map((_, i) => i + 1));
     for (const l of seen) assert.equal(raw.subarray(l.offset, l.offset + l.bytes.length).toString(), l.bytes.toString(), `offset of line ${l.number}`);
+  });
+
+  it('refuses a line longer than the limit (a file that is not JSONL), naming it; an aborted read stops', async () => {
+    const path = await file(`short\n${'x'.repeat(600 * 1024)}\n`);
+    await assert.rejects(eachLine(path, () => {}, { maxLineBytes: 300 * 1024 }), (e: Error) => e.name === 'LineTooLongError' && e.message === 'Line 2 is longer than 307200 bytes: is this a JSONL file (one JSON object per line)?');
+    assert.equal(await eachLine(path, () => {}, { maxLineBytes: 700 * 1024 }), 2);
+    assert.match(new LineTooLongError(3).message, /^Line 3 is longer than 64 MB/);
+    const abort = new AbortController();
+    abort.abort();
+    await assert.rejects(eachLine(path, () => {}, { signal: abort.signal }), (e: Error) => e.name === 'AbortError');
   });
 
   it('stops when told, and an empty last line after the final newline is not a line', async () => {
