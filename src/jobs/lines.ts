@@ -34,7 +34,11 @@ const CHUNK = 256 * 1024;
  * even without a final newline; an empty last line after a final newline does not. A line's
  * bytes are only valid during the call: copy them to keep them.
  */
-export async function eachLine(path: string, onLine: (line: Line) => boolean | void, options: { signal?: AbortSignal; maxLineBytes?: number } = {}): Promise<number> {
+export async function eachLine(
+  path: string,
+  onLine: (line: Line) => boolean | void,
+  options: { signal?: AbortSignal; maxLineBytes?: number } = {},
+): Promise<number> {
   const maxLine = options.maxLineBytes ?? MAX_LINE_BYTES;
   let carry: Buffer | undefined;
   let carryOffset = 0;
