@@ -86,7 +86,11 @@ describe('jobs client: batches, fine-tuning, calls, deployments', () => {
     const done = await until(() => client.jobs.batches.retrieve(created.id), (b) => b.status === 'completed');
     assert.deepEqual(done.request_counts, { total: 2, completed: 1, failed: 1 });
     const storage = join(dir, 'storage');
-    const files = await downloadResults(client.jobs.files, done, storage);
+    const progress: number[] = [];
+    const files = await downloadResults(client.jobs.files, done, storage, { onProgress: (n) => progress.push(n) });
+    const sizes = (await client.jobs.files.retrieve(done.output_file_id!)).bytes! + (await client.jobs.files.retrieve(done.error_file_id!)).bytes!;
+    assert.equal(progress.at(-1), sizes, 'progress counts both files');
+    assert.deepEqual([...progress].sort((a, b) => a - b), progress);
     assert.deepEqual(files, { output: join(storage, done.id, 'output.jsonl'), error: join(storage, done.id, 'error.jsonl') });
     const rows = await BatchResults.open(files).page(0, 10);
     assert.deepEqual(rows.map((r) => [r.customId, r.source, r.ok, r.statusCode]), [['good', 'output', true, 200], ['streamed', 'error', false, 400]]);
