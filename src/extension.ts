@@ -59,10 +59,10 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi {
   const tree = new ResourcesTree(store, clients, endpoints, jobsTree);
   const emulator = new EmulatorController();
   const chat = new ChatManager(context, store, clients);
-  const listener = new ListenerController(context.globalStorageUri, store, endpoints, context.workspaceState);
+  const listener = new ListenerController(context.globalStorageUri, store, endpoints, context.workspaceState, context.globalState);
   // Background chat replies finish as soon as their response.* delivery is verified.
-  context.subscriptions.push(chat.watchResponseEvents(listener));
-  const eventsTree = new EventsTree(listener);
+  context.subscriptions.push(chat.watchResponseEvents(listener.events));
+  const eventsTree = new EventsTree(listener.events);
   const lm = new LanguageModels(store, auth, clients, tree);
   const eventsView = vscode.window.createTreeView(Views.events, { treeDataProvider: eventsTree });
   const inspector = new DeliveryInspector(context.extensionUri, listener, eventsView);

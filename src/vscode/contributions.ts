@@ -124,6 +124,7 @@ export interface SettingValues {
   'webhooks.port': number;
   'webhooks.toleranceSeconds': number;
   'webhooks.forwardTo': string;
+  'webhooks.debugForwardToAnyHost': boolean;
   'webhooks.maxStoredEvents': number;
   /** What an accepted call's realtime session is told first (Accept Call… prefills it). */
   'calls.instructions': string;
@@ -146,6 +147,7 @@ export const SETTING_DEFAULTS: SettingValues = {
   'webhooks.port': 0,
   'webhooks.toleranceSeconds': 300,
   'webhooks.forwardTo': '',
+  'webhooks.debugForwardToAnyHost': false,
   'webhooks.maxStoredEvents': 1000,
   'calls.instructions': 'You are a helpful assistant answering a phone call. Greet the caller and keep your answers short.',
 };
@@ -167,4 +169,5 @@ export const USER_ONLY_SETTINGS: ReadonlySet<SettingKey> = new Set<SettingKey>([
   'webhooks.toleranceSeconds',
   'webhooks.maxStoredEvents',
   'webhooks.forwardTo',
+  'webhooks.debugForwardToAnyHost',
 ]);
