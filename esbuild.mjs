@@ -58,6 +58,8 @@ const builds = [
   { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: { chat: 'src/webview/chat/main.ts' }, outdir: 'dist/webview' },
   // The delivery inspector's page script (a webview too).
   { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: { inspector: 'src/webview/inspector/main.ts' }, outdir: 'dist/webview' },
+  // The usage view's page script (a webview too).
+  { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: { usage: 'src/webview/usage/main.ts' }, outdir: 'dist/webview' },
   // Tests that run inside a real VS Code extension host (loaded by test/host/index.ts).
   // `proxy` is an ES module that reads its own package.json: loaded from node_modules instead.
   { ...common, entryPoints: ['test/host/*.ts'], outdir: 'dist/test/host', external: ['vscode', 'mocha', 'proxy'], minify: false },

@@ -57,6 +57,7 @@ export const Commands = {
   clearEvents: 'aoaiWorkbench.clearEvents',
   inspectEvent: 'aoaiWorkbench.inspectEvent',
   checkVerifier: 'aoaiWorkbench.checkVerifier',
+  showUsage: 'aoaiWorkbench.showUsage',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];
@@ -69,6 +70,8 @@ export const Views = {
   chat: 'aoaiWorkbench.chat',
   /** The delivery inspector's webview type. */
   inspector: 'aoaiWorkbench.deliveryInspector',
+  /** The usage view's webview type. */
+  usage: 'aoaiWorkbench.usage',
 } as const;
 
 /** The vendor of the language model provider: VS Code's chat and `vscode.lm.selectChatModels` find the deployments by it. */
@@ -109,6 +112,10 @@ export interface SettingValues {
   'webhooks.toleranceSeconds': number;
   'webhooks.forwardTo': string;
   'webhooks.maxStoredEvents': number;
+  'usage.maxAgeDays': number;
+  'usage.maxSizeMB': number;
+  /** Model name (or "model@version") to prices; read through readPriceSetting, which checks each entry. */
+  'usage.prices': Record<string, unknown>;
 }
 
 export type SettingKey = keyof SettingValues;
@@ -129,6 +136,9 @@ export const SETTING_DEFAULTS: SettingValues = {
   'webhooks.toleranceSeconds': 300,
   'webhooks.forwardTo': '',
   'webhooks.maxStoredEvents': 1000,
+  'usage.maxAgeDays': 90,
+  'usage.maxSizeMB': 32,
+  'usage.prices': {},
 };
 
 /**
@@ -148,4 +158,8 @@ export const USER_ONLY_SETTINGS: ReadonlySet<SettingKey> = new Set<SettingKey>([
   'webhooks.toleranceSeconds',
   'webhooks.maxStoredEvents',
   'webhooks.forwardTo',
+  // The usage log is the user's, shared by every window: a workspace must not empty it, nor price it.
+  'usage.maxAgeDays',
+  'usage.maxSizeMB',
+  'usage.prices',
 ]);

@@ -27,6 +27,8 @@ export interface ReplyContext {
   post: (msg: HostMessage) => void;
   save: () => Promise<void>;
   background: BackgroundReplies;
+  /** Where each request's usage report goes (the usage log). */
+  onReport?: RunRequest['onReport'];
 }
 
 /** Runs the reply to its end; false when the panel closed while a background reply was followed. */
@@ -39,6 +41,7 @@ export async function streamReply(x: ReplyContext): Promise<boolean> {
     client: x.client,
     connection: c.connectionId,
     signal: x.signal,
+    onReport: x.onReport,
     onText: (text) => {
       turn.content += text;
       post({ type: 'delta', turnId: turn.id, text });
