@@ -26,6 +26,10 @@ import { EventsTree } from './vscode/webhooks/eventsTree';
 import { showEventsViewStatus } from './vscode/webhooks/eventsViewStatus';
 import { registerWebhookDebugging } from './vscode/webhooks/debugSession';
 import { ListenerController } from './vscode/webhooks/listenerController';
+import { JobLists } from './vscode/jobs/jobLists';
+import { ResultsDocuments } from './vscode/jobs/resultsDocument';
+import { watchJobEvents } from './vscode/jobs/jobEvents';
+import { JobsTree } from './vscode/tree/jobsTree';
 
 /**
  * What other extensions get: the connections as the sidebar lists them, never a key, a signing
@@ -53,22 +57,25 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi {
   const auth = new AuthManager();
   const clients = new ClientCache(store, auth);
   const endpoints = new WebhookEndpoints(store, clients, context.globalState);
-  const tree = new ResourcesTree(store, clients, endpoints);
+  const jobs = new JobLists(store, clients);
+  const jobsTree = new JobsTree(jobs, () => listener.running);
+  const tree = new ResourcesTree(store, clients, endpoints, jobsTree);
   const emulator = new EmulatorController();
   // Every request either chat sends is recorded here (the runner's reports), shown by the view and the status bar.
   const usage = new UsageRecorder(context.globalStorageUri, store);
   const usageView = new UsageView(context.extensionUri, usage);
   const usageStatus = new UsageStatus(usage);
   const chat = new ChatManager(context, store, clients, usage.report);
-  const listener = new ListenerController(context.globalStorageUri, store, endpoints, context.workspaceState);
+  const listener = new ListenerController(context.globalStorageUri, store, endpoints, context.workspaceState, context.globalState);
   // Background chat replies finish as soon as their response.* delivery is verified.
-  context.subscriptions.push(chat.watchResponseEvents(listener));
-  const eventsTree = new EventsTree(listener);
+  context.subscriptions.push(chat.watchResponseEvents(listener.events));
+  const eventsTree = new EventsTree(listener.events);
   const lm = new LanguageModels(store, auth, clients, tree, usage.report);
   const eventsView = vscode.window.createTreeView(Views.events, { treeDataProvider: eventsTree });
   const inspector = new DeliveryInspector(context.extensionUri, listener, eventsView);
+  const results = new ResultsDocuments(context.globalStorageUri.fsPath);
   const services: Services = {
-    context, store, auth, clients, endpoints, tree, emulator, chat, listener, eventsTree, lm, inspector, usage, usageView, usageStatus,
+    context, store, auth, clients, endpoints, tree, emulator, chat, listener, eventsTree, lm, inspector, jobs, results, usage, usageView, usageStatus,
   };
 
   context.subscriptions.push(
@@ -93,6 +100,11 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi {
     store.onDidChange(() => void updateEnvironmentContext(services)),
     // Signed out or switched account or cloud: lists reload with the new tokens.
     auth.onDidChange(() => tree.refresh()),
+    jobs,
+    jobsTree,
+    results,
+    // Batches, fine-tuning jobs and calls follow their deliveries; the Calls group shows while listening.
+    watchJobEvents(services, jobsTree),
     ...registerCommands(services),
     registerWebhookDebugging(services),
   );

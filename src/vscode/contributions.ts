@@ -57,6 +57,22 @@ export const Commands = {
   clearEvents: 'aoaiWorkbench.clearEvents',
   inspectEvent: 'aoaiWorkbench.inspectEvent',
   checkVerifier: 'aoaiWorkbench.checkVerifier',
+  createBatch: 'aoaiWorkbench.createBatch',
+  cancelBatch: 'aoaiWorkbench.cancelBatch',
+  openBatchResults: 'aoaiWorkbench.openBatchResults',
+  openBatchResultLine: 'aoaiWorkbench.openBatchResultLine',
+  exportBatchResults: 'aoaiWorkbench.exportBatchResults',
+  nextResultsPage: 'aoaiWorkbench.nextResultsPage',
+  previousResultsPage: 'aoaiWorkbench.previousResultsPage',
+  createFineTuningJob: 'aoaiWorkbench.createFineTuningJob',
+  cancelFineTuningJob: 'aoaiWorkbench.cancelFineTuningJob',
+  pauseFineTuningJob: 'aoaiWorkbench.pauseFineTuningJob',
+  resumeFineTuningJob: 'aoaiWorkbench.resumeFineTuningJob',
+  deployFineTunedModel: 'aoaiWorkbench.deployFineTunedModel',
+  acceptCall: 'aoaiWorkbench.acceptCall',
+  rejectCall: 'aoaiWorkbench.rejectCall',
+  transferCall: 'aoaiWorkbench.transferCall',
+  hangUpCall: 'aoaiWorkbench.hangUpCall',
   showUsage: 'aoaiWorkbench.showUsage',
 } as const;
 
@@ -111,7 +127,10 @@ export interface SettingValues {
   'webhooks.port': number;
   'webhooks.toleranceSeconds': number;
   'webhooks.forwardTo': string;
+  'webhooks.debugForwardToAnyHost': boolean;
   'webhooks.maxStoredEvents': number;
+  /** What an accepted call's realtime session is told first (Accept Call… prefills it). */
+  'calls.instructions': string;
   'usage.maxAgeDays': number;
   'usage.maxSizeMB': number;
   /** Model name (or "model@version") to prices; read through readPriceSetting, which checks each entry. */
@@ -135,7 +154,9 @@ export const SETTING_DEFAULTS: SettingValues = {
   'webhooks.port': 0,
   'webhooks.toleranceSeconds': 300,
   'webhooks.forwardTo': '',
+  'webhooks.debugForwardToAnyHost': false,
   'webhooks.maxStoredEvents': 1000,
+  'calls.instructions': 'You are a helpful assistant answering a phone call. Greet the caller and keep your answers short.',
   'usage.maxAgeDays': 90,
   'usage.maxSizeMB': 32,
   'usage.prices': {},
@@ -158,6 +179,7 @@ export const USER_ONLY_SETTINGS: ReadonlySet<SettingKey> = new Set<SettingKey>([
   'webhooks.toleranceSeconds',
   'webhooks.maxStoredEvents',
   'webhooks.forwardTo',
+  'webhooks.debugForwardToAnyHost',
   // The usage log is the user's, shared by every window: a workspace must not empty it, nor price it.
   'usage.maxAgeDays',
   'usage.maxSizeMB',

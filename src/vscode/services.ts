@@ -5,6 +5,8 @@ import type { ChatManager } from './chat/chatManager';
 import type { ClientCache } from './connections/clients';
 import type { ConnectionStore } from './connections/connectionStore';
 import type { EmulatorController } from './emulatorController';
+import type { JobLists } from './jobs/jobLists';
+import type { ResultsDocuments } from './jobs/resultsDocument';
 import type { LanguageModels } from './lm';
 import type { ResourcesTree } from './tree/resourcesTree';
 import type { UsageRecorder } from './usage/usageRecorder';
@@ -33,6 +35,10 @@ export interface Services {
   inspector: DeliveryInspector;
   /** Deployments in VS Code's own chat (the language model provider). */
   lm: LanguageModels;
+  /** Batches, fine-tuning jobs and calls of each connection, as the sidebar shows them. */
+  jobs: JobLists;
+  /** Batch results opened as documents. */
+  results: ResultsDocuments;
   /** The usage log's owner: every request's report, recorded. */
   usage: UsageRecorder;
   usageView: UsageView;

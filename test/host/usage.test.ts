@@ -90,7 +90,7 @@ describe('usage: recorded from both chats, shown in the usage view and the statu
       await api.services.usageStatus.refresh();
       const sum = today.promptTokens + today.completionTokens;
       assert.equal(api.services.usageStatus.today?.requests, 2);
-      assert.match(api.services.usageStatus.text, new RegExp(`^\\$\\(pulse\\) ${compactCount(sum).replace('.', '\\.')} tokens · ~`));
+      assert.match(api.services.usageStatus.text, new RegExp(`^\\$\\(pulse\\) ${compactCount(sum).replace('.', '\\.')} tokens · [~<]\\$`));
       assert.match(api.services.usageStatus.tooltip, /Estimated cost: .*\(estimate\)/);
     } finally {
       watching.dispose();

@@ -54,7 +54,8 @@ describe('usage view: the status bar\'s totals', () => {
     assert.deepEqual([t.requests, t.tokensIn, t.tokensOut, t.unpriced], [3, 1110, 555, 1]);
     // gpt-4o: 800 × 2.5 + 200 × 1.25 + 500 × 10 per million; gpt-4o-mini: 100 × 0.15 + 50 × 0.6.
     assert.ok(Math.abs(t.cost! - (800 * 2.5 + 200 * 1.25 + 500 * 10 + 100 * 0.15 + 50 * 0.6) / 1e6) < 1e-12, String(t.cost));
-    assert.equal(statusText(t), '1,665 tokens · ~<$0.01');
+    assert.equal(statusText(t), '1,665 tokens · <$0.01');
+    assert.equal(statusText({ ...t, cost: 1.234 }), '1,665 tokens · ~$1.23');
   });
 
   it('says tokens only when no model of the day has a price, and reads large counts compactly', async () => {

@@ -59,7 +59,7 @@ export async function usageThroughTheUi(page, emulator, artifacts, server) {
   if (!prompt) throw new Error(`no token counts in the reply's foot: "${foot}"`);
 
   // The status bar item: today's tokens and the estimate; it opens the view.
-  const item = page.locator('.statusbar-item', { hasText: /tokens · ~/ }).first();
+  const item = page.locator('.statusbar-item', { hasText: /tokens · [~<]\$/ }).first();
   await item.waitFor({ timeout: 20_000 });
   const itemText = await item.innerText();
   const total = Number(prompt) + Number(completion);

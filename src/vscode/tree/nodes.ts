@@ -5,6 +5,7 @@ import type { PendingRotation, RotationRole } from '../../webhooks/rotation';
 import { tokenSourceLabel } from '../auth/authManager';
 import type { ConnectionInfo } from '../connections/connectionStore';
 import { Commands } from '../contributions';
+import type { JobNode } from './jobNodes';
 
 export type GroupKind = 'deployments' | 'webhookEndpoints';
 
@@ -94,7 +95,7 @@ export class LoadMoreNode {
   ) {}
 }
 
-export type TreeNode = ConnectionNode | GroupNode | DeploymentNode | WebhookNode | MessageNode | LoadMoreNode;
+export type TreeNode = ConnectionNode | GroupNode | DeploymentNode | WebhookNode | MessageNode | LoadMoreNode | JobNode;
 
 function hostOf(endpoint: string): string {
   try {
@@ -112,7 +113,7 @@ function md(lines: string[]): vscode.MarkdownString {
 
 const escapeMd = (s: string) => s.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
 
-export function toTreeItem(node: TreeNode): vscode.TreeItem {
+export function toTreeItem(node: Exclude<TreeNode, JobNode>): vscode.TreeItem {
   switch (node.type) {
     case 'connection': {
       const c = node.info;

@@ -77,8 +77,10 @@ export function dollars(cost: number): string {
   return `$${cost.toFixed(2)}`;
 }
 
-/** The status bar's text: "1,234 tokens · ~$0.01", tokens only when no model has a price. */
+/** The status bar's text: "1,234 tokens · ~$0.42" ("<$0.01" for a tiny cost), tokens only when no model has a price. */
 export function statusText(t: TodayTotals): string {
   const tokens = `${compactCount(t.tokensIn + t.tokensOut)} tokens`;
-  return t.cost === undefined ? tokens : `${tokens} · ~${dollars(t.cost)}`;
+  if (t.cost === undefined) return tokens;
+  const cost = dollars(t.cost);
+  return `${tokens} · ${cost.startsWith('<') ? cost : `~${cost}`}`;
 }

@@ -11,7 +11,8 @@ export type Metric = 'tokens' | 'cost';
 /** The theme has this many chart colours; more deployments reuse them with a pattern of their own. */
 export const SERIES_COLOURS = 6;
 const SVG = 'http://www.w3.org/2000/svg';
-const W = 600;
+/** The drawing is as wide as its figure, in CSS pixels, so its labels keep the page's font size at any width. */
+const MIN_W = 200;
 const H = 180;
 const PAD = { left: 4, right: 4, top: 20, bottom: 22 };
 
@@ -43,7 +44,8 @@ export function drawChart(figure: HTMLElement, summary: UsageSummary, metric: Me
   const totals = days.map((_, i) => series.reduce((n, d) => n + valueOf(d, i, metric), 0));
   const max = Math.max(0, ...totals);
   const what = metric === 'tokens' ? 'Tokens' : 'Estimated cost';
-  const chart = svg('svg', { viewBox: `0 0 ${W} ${H}`, preserveAspectRatio: 'none', role: 'img', focusable: 'false' }, 'chart');
+  const W = Math.max(MIN_W, Math.floor(figure.clientWidth));
+  const chart = svg('svg', { viewBox: `0 0 ${W} ${H}`, role: 'img', focusable: 'false' }, 'chart');
   const busiest = totals.indexOf(max);
   const sum = totals.reduce((a, b) => a + b, 0);
   const alt = max

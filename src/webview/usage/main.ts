@@ -32,7 +32,8 @@ if (saved.metric === 'cost' || saved.metric === 'tokens') metricSelect.value = s
 const saveState = () => vscode.setState({ window: windowSelect.value as WindowName, metric: metricSelect.value as Metric } satisfies PageState);
 
 const count = (n: number) => n.toLocaleString('en');
-const dollars = (v: number) => (v > 0 && v < 0.01 ? '<$0.01' : `$${v.toFixed(2)}`);
+/** An estimated cost: "~$1.20", or "<$0.01" for a tiny one (itself an approximation). */
+const estimate = (v: number) => (v > 0 && v < 0.01 ? '<$0.01' : `~$${v.toFixed(2)}`);
 
 function handle(msg: UsageHostMessage): void {
   if (msg.type === 'error') {
@@ -69,7 +70,7 @@ function figure(main: string, part?: string): HTMLTableCellElement {
 
 function costCell(w: WindowStats): HTMLTableCellElement {
   if (w.cost === undefined) return figure(w.requests ? 'tokens only' : '–', w.requests ? '(no price)' : undefined);
-  return figure(`~${dollars(w.cost)}`, w.unpricedRequests ? `(+${count(w.unpricedRequests)} unpriced)` : undefined);
+  return figure(estimate(w.cost), w.unpricedRequests ? `(+${count(w.unpricedRequests)} unpriced)` : undefined);
 }
 
 function row(d: DeploymentUsage, w: WindowStats): HTMLTableRowElement {
@@ -101,8 +102,10 @@ function render(): void {
   $('content').hidden = !anything;
   if (!anything) return;
   const rows = s.deployments.filter((d) => d.windows[win].requests > 0);
-  const caption = $('usage-caption');
-  caption.textContent = `Requests per deployment, ${WINDOW_TEXT[win]}${filtered ? ' (filtered)' : ''}: ${count(rows.length)} deployment${rows.length === 1 ? '' : 's'}`;
+  // Said above the table (a caption would scroll away with a wide table) and, for screen readers, as its caption.
+  const heading = `Requests per deployment, ${WINDOW_TEXT[win]}${filtered ? ' (filtered)' : ''}: ${count(rows.length)} deployment${rows.length === 1 ? '' : 's'}`;
+  $('usage-heading').textContent = heading;
+  $('usage-caption').textContent = heading;
   const body = $('usage-rows');
   body.replaceChildren(...rows.map((d) => row(d, d.windows[win])));
   if (!rows.length) {
@@ -150,6 +153,13 @@ for (const select of [windowSelect, metricSelect]) {
     render();
   });
 }
+// The chart is drawn to its width: drawn again when the panel is resized.
+let drawnWidth = 0;
+new ResizeObserver(() => {
+  const width = $('chart').clientWidth;
+  if (summary && width !== drawnWidth) drawChart($('chart'), summary, metricSelect.value as Metric);
+  drawnWidth = width;
+}).observe($('chart'));
 $('export').addEventListener('click', () => post({ type: 'exportCsv' }));
 $('prices').addEventListener('click', () => post({ type: 'editPrices' }));
 post({ type: 'ready' });

@@ -26,9 +26,10 @@ export function usageBodyHtml(): string {
   <p>Only names, counts, times and outcomes are kept, on this computer: never a prompt, a reply or a key.</p>
 </section>
 <section id="content" hidden>
-  <div class="table-wrap" id="table-wrap" tabindex="0" role="region" aria-labelledby="usage-caption">
+  <h2 id="usage-heading" class="table-heading"></h2>
+  <div class="table-wrap" id="table-wrap" tabindex="0" role="region" aria-labelledby="usage-heading">
     <table id="usage-table">
-      <caption id="usage-caption"></caption>
+      <caption id="usage-caption" class="visually-hidden"></caption>
       <thead><tr>
         <th scope="col">Deployment</th>
         <th scope="col" class="num">Requests</th>
@@ -53,9 +54,10 @@ export function usageBodyHtml(): string {
   </section>
   <section aria-labelledby="headroom-title">
     <h2 id="headroom-title">Rate-limit headroom</h2>
-    <div class="table-wrap" tabindex="0" role="region" aria-labelledby="headroom-caption">
+    <p class="note" id="headroom-note">What the service said was left of each deployment's per-minute limits, with its last answer.</p>
+    <div class="table-wrap" tabindex="0" role="region" aria-labelledby="headroom-title">
       <table id="headroom-table">
-        <caption id="headroom-caption">What the service said was left of each deployment's per-minute limits, with its last answer</caption>
+        <caption class="visually-hidden">What the service said was left of each deployment's per-minute limits, with its last answer</caption>
         <thead><tr><th scope="col">Deployment</th><th scope="col" class="num">Requests left</th><th scope="col" class="num">Tokens left</th><th scope="col">As of</th></tr></thead>
         <tbody id="headroom-rows"></tbody>
       </table>
