@@ -52,6 +52,8 @@ const builds = [
   // The network stack (undici, clients, chat engine, listener, tunnels), required on first use
   // (src/vscode/bundles.ts): activation draws the trees and registers commands without it.
   { ...common, entryPoints: { network: 'src/bundles/network.ts' }, outdir: 'dist' },
+  // The usage log and its tables, required on the first record, read or view (src/vscode/bundles.ts).
+  { ...common, entryPoints: { 'usage-log': 'src/bundles/usage.ts' }, outdir: 'dist' },
   // @azure/identity (Azure CLI, DefaultAzureCredential), required only when a connection uses it.
   { ...common, entryPoints: { identity: 'src/auth/identity.ts' }, outdir: 'dist' },
   // The chat panel's page script (runs in the webview, a browser).

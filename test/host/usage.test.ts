@@ -10,7 +10,7 @@ import type { ChatTurn } from '../../src/chat/model';
 import type { Emulator } from '../../src/emulator/server';
 import type { UsageSummary } from '../../src/usage/aggregate';
 import type { ConnectionInfo } from '../../src/vscode/connections/connectionStore';
-import { compactCount } from '../../src/vscode/usage/reportRecord';
+import { compactCount } from '../../src/vscode/usage/todayTotals';
 import type { HostMessage } from '../../src/webview/chat/protocol';
 import type { UsageHostMessage } from '../../src/webview/usage/protocol';
 import { closeEmulatedService, emulatedService, eventually, workbench } from './support';

@@ -5,7 +5,8 @@
 import assert from 'node:assert/strict';
 import type { RequestReport } from '../../src/chat/engine/report';
 import { aggregateUsage } from '../../src/usage/aggregate';
-import { compactCount, dollars, statusText, todayTotals, usageRecordOf } from '../../src/vscode/usage/reportRecord';
+import { usageRecordOf } from '../../src/vscode/usage/reportRecord';
+import { compactCount, dollars, statusText, todayTotals } from '../../src/vscode/usage/todayTotals';
 import { formatPercentiles, isUsageSummary, parseUsageHostMessage, parseUsageViewMessage } from '../../src/webview/usage/protocol';
 
 const NOW = Date.parse('2026-11-24T12:00:00Z');

@@ -1,6 +1,7 @@
 // The usage view through the UI (issue 27): empty at first, then a chat's request appears in it
 // without reopening; the status bar shows today's tokens and opens it; Export as CSV through the
-// save dialog; light, dark and high contrast, and 300 px wide, with screenshots.
+// save dialog; light, dark and high contrast, and 300 px wide, with screenshots; a reload keeps the
+// status bar's figure.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openChatThroughTheUi } from './chat.mjs';
@@ -110,4 +111,10 @@ export async function usageThroughTheUi(page, emulator, artifacts, server) {
     }
     await page.setViewportSize({ width: 1400, height: 900 });
   }
+
+  // After a window reload the status bar still shows the day's tokens, read from the log.
+  await page.reload();
+  await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+  const again = page.locator('.statusbar-item', { hasText: `${total.toLocaleString('en')} tokens` }).first();
+  await again.waitFor({ timeout: 60_000 });
 }

@@ -1,9 +1,8 @@
 /**
- * The runner's report of one request as the usage log keeps it, and today's totals for the
- * status bar. No `vscode` import: tested in plain Node.
+ * The runner's report of one request as the usage log keeps it. No `vscode` import: tested in
+ * plain Node, and bundled with the usage log (dist/usage-log.js).
  */
 import type { RequestReport } from '../../chat/engine/report';
-import type { UsageSummary } from '../../usage/aggregate';
 import { createUsageRecord, type UsageOutcome, type UsageRecord } from '../../usage/record';
 
 function outcomeOf(r: RequestReport): UsageOutcome {
@@ -38,49 +37,4 @@ export function usageRecordOf(r: RequestReport, connectionLabel: string): UsageR
     outcome: outcomeOf(r),
     rateLimit: r.rateLimit,
   });
-}
-
-export interface TodayTotals {
-  requests: number;
-  tokensIn: number;
-  tokensOut: number;
-  /** Estimated US dollars of the requests with a price; undefined when none has one. */
-  cost?: number;
-  /** Requests whose model has no price (their tokens count, their cost does not). */
-  unpriced: number;
-}
-
-/** Today's requests, tokens and estimated cost across every deployment of the summary. */
-export function todayTotals(summary: UsageSummary): TodayTotals {
-  const t: TodayTotals = { requests: 0, tokensIn: 0, tokensOut: 0, unpriced: 0 };
-  for (const d of summary.deployments) {
-    const w = d.windows.today;
-    t.requests += w.requests;
-    t.tokensIn += w.promptTokens;
-    t.tokensOut += w.completionTokens;
-    t.unpriced += w.unpricedRequests;
-    if (w.cost !== undefined) t.cost = (t.cost ?? 0) + w.cost;
-  }
-  return t;
-}
-
-/** 1234 → "1,234"; 12345 → "12.3k"; 1234567 → "1.2M". */
-export function compactCount(n: number): string {
-  if (n >= 999_950) return `${(n / 1e6).toFixed(1)}M`;
-  if (n >= 10_000) return `${(n / 1000).toFixed(n >= 100_000 ? 0 : 1)}k`;
-  return n.toLocaleString('en');
-}
-
-/** An estimated cost as the user reads it: "$0.42", "<$0.01", "$0.00" for nothing. */
-export function dollars(cost: number): string {
-  if (cost > 0 && cost < 0.01) return '<$0.01';
-  return `$${cost.toFixed(2)}`;
-}
-
-/** The status bar's text: "1,234 tokens · ~$0.42" ("<$0.01" for a tiny cost), tokens only when no model has a price. */
-export function statusText(t: TodayTotals): string {
-  const tokens = `${compactCount(t.tokensIn + t.tokensOut)} tokens`;
-  if (t.cost === undefined) return tokens;
-  const cost = dollars(t.cost);
-  return `${tokens} · ${cost.startsWith('<') ? cost : `~${cost}`}`;
 }

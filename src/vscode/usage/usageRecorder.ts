@@ -10,12 +10,12 @@ import * as vscode from 'vscode';
 import type { RequestReport } from '../../chat/engine/report';
 import { connectionName } from '../../chat/naming';
 import type { AggregateOptions, UsageSummary } from '../../usage/aggregate';
-import { readPriceSetting, type PriceTable } from '../../usage/prices';
-import { usageCaps, UsageLog } from '../../usage/usageLog';
+import type { PriceTable } from '../../usage/prices';
+import type { UsageLog } from '../../usage/usageLog';
+import { loadUsage } from '../bundles';
 import type { ConnectionStore } from '../connections/connectionStore';
 import { errorText, logError } from '../log';
 import { onDidChangeSettings, setting } from '../settings';
-import { usageRecordOf } from './reportRecord';
 
 /** The log's file in the extension's global storage (shared by every window). */
 export const USAGE_FILE = 'usage.jsonl';
@@ -60,7 +60,7 @@ export class UsageRecorder implements vscode.Disposable {
     const conn = r.connection === undefined ? undefined : this.connections.get(r.connection);
     try {
       const log = await this.open();
-      await log.append(usageRecordOf(r, conn ? connectionName(conn) : (r.connection ?? '')));
+      await log.append(loadUsage().usageRecordOf(r, conn ? connectionName(conn) : (r.connection ?? '')));
       this.changed.fire();
     } catch (err) {
       logError(`Could not record the usage of a request to ${r.deployment}: ${errorText(err)}`);
@@ -83,7 +83,7 @@ export class UsageRecorder implements vscode.Disposable {
   /** The shipped prices with the user's setting over them; each bad entry is said once and left out. */
   prices(): PriceTable {
     if (this.priceTable) return this.priceTable;
-    const { table, problems } = readPriceSetting(setting('usage.prices'));
+    const { table, problems } = loadUsage().readPriceSetting(setting('usage.prices'));
     for (const problem of problems) {
       if (this.warned.has(problem)) continue;
       this.warned.add(problem);
@@ -98,6 +98,7 @@ export class UsageRecorder implements vscode.Disposable {
 
   private open(): Promise<UsageLog> {
     if (!this.log) {
+      const { UsageLog, usageCaps } = loadUsage();
       const caps = usageCaps({ maxAgeDays: setting('usage.maxAgeDays'), maxBytes: setting('usage.maxSizeMB') * 1024 * 1024 });
       const opening = UsageLog.open(this.path, caps);
       // A failed open is tried again next time (a full disk may have room by then).

@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { Commands } from '../contributions';
 import { errorText, logError } from '../log';
-import { compactCount, dollars, statusText, todayTotals, type TodayTotals } from './reportRecord';
+import { compactCount, dollars, statusText, todayTotals, type TodayTotals } from './todayTotals';
 import type { UsageRecorder } from './usageRecorder';
 
 /** Records arrive in bursts (a reply's resends): one read of the log per burst. */

@@ -6,9 +6,8 @@
  */
 import { homedir } from 'node:os';
 import * as vscode from 'vscode';
-import { usageTableCsv } from '../../usage/csv';
-import { dayLabel } from '../../usage/days';
 import { parseUsageViewMessage, type UsageFilterChoice, type UsageHostMessage, type UsageViewMessage } from '../../webview/usage/protocol';
+import { loadUsage } from '../bundles';
 import { Views } from '../contributions';
 import { errorText } from '../log';
 import { PanelHost } from '../webview/panelHost';
@@ -108,6 +107,7 @@ export class UsageView implements vscode.Disposable {
 
   private async exportCsv(): Promise<void> {
     const summary = await this.summarize();
+    const { dayLabel, usageTableCsv } = loadUsage();
     const home = vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(homedir());
     const target = await vscode.window.showSaveDialog({
       title: 'Export Usage as CSV',
