@@ -5,6 +5,7 @@
  * status bar only listen. Never a prompt, a reply or a key: only what `usageRecordOf` copies.
  * Caps and prices come from user settings; a malformed price entry is said once and ignored.
  */
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { RequestReport } from '../../chat/engine/report';
@@ -28,6 +29,8 @@ export class UsageRecorder implements vscode.Disposable {
   /** A record was appended (or the caps or prices changed): summaries are stale. */
   readonly onDidChange = this.changed.event;
   private readonly subs: vscode.Disposable[];
+  /** The file's size when this window last looked: another window's records change it. */
+  private seenSize = -1;
 
   constructor(
     private readonly storage: vscode.Uri,
@@ -43,6 +46,8 @@ export class UsageRecorder implements vscode.Disposable {
         this.priceTable = undefined;
         this.changed.fire();
       }),
+      // Every window appends to the one log: coming back to this one, look whether others did.
+      vscode.window.onDidChangeWindowState((state) => state.focused && void this.checkOtherWindows()),
     ];
   }
 
@@ -65,6 +70,12 @@ export class UsageRecorder implements vscode.Disposable {
     } catch (err) {
       logError(`Could not record the usage of a request to ${r.deployment}: ${errorText(err)}`);
     }
+  }
+
+  private async checkOtherWindows(): Promise<void> {
+    const size = await stat(this.path).then((s) => s.size, () => 0);
+    if (this.seenSize >= 0 && size !== this.seenSize) this.changed.fire();
+    this.seenSize = size;
   }
 
   /** The usage view's tables, with the user's prices over the shipped ones. */
