@@ -9,6 +9,7 @@ import { registerCommands } from './vscode/commands';
 import { dropStaleLocalConnections } from './vscode/commands/emulator';
 import { offerEnvironmentImport, updateEnvironmentContext } from './vscode/commands/environment';
 import { ClientCache } from './vscode/connections/clients';
+import { ConnectionCatalog } from './vscode/connections/connectionCatalog';
 import { ConnectionStore, type ConnectionInfo } from './vscode/connections/connectionStore';
 import { Views } from './vscode/contributions';
 import { EmulatorController } from './vscode/emulatorController';
@@ -49,23 +50,25 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi {
   const store = new ConnectionStore(context.secrets);
   const auth = new AuthManager();
   const clients = new ClientCache(store, auth);
+  const catalog = new ConnectionCatalog(store, auth, clients);
   const endpoints = new WebhookEndpoints(store, clients, context.globalState);
-  const tree = new ResourcesTree(store, clients, endpoints);
+  const tree = new ResourcesTree(store, clients, endpoints, catalog);
   const emulator = new EmulatorController();
-  const chat = new ChatManager(context, store, clients);
+  const chat = new ChatManager(context, store, clients, catalog);
   const listener = new ListenerController(context.globalStorageUri, store, endpoints, context.workspaceState);
   // Background chat replies finish as soon as their response.* delivery is verified.
   context.subscriptions.push(chat.watchResponseEvents(listener));
   const eventsTree = new EventsTree(listener);
-  const lm = new LanguageModels(store, auth, clients, tree);
+  const lm = new LanguageModels(store, auth, clients, catalog);
   const eventsView = vscode.window.createTreeView(Views.events, { treeDataProvider: eventsTree });
   const inspector = new DeliveryInspector(context.extensionUri, listener, eventsView);
-  const services: Services = { context, store, auth, clients, endpoints, tree, emulator, chat, listener, eventsTree, lm, inspector };
+  const services: Services = { context, store, auth, clients, catalog, endpoints, tree, emulator, chat, listener, eventsTree, lm, inspector };
 
   context.subscriptions.push(
     store,
     auth,
     clients,
+    catalog,
     endpoints,
     tree,
     emulator,

@@ -341,6 +341,11 @@ export class ChatPanel implements vscode.Disposable {
     this.background.wake(responseId);
   }
 
+  /** The deployment lists changed (a Refresh, a sign-in): the picker shows them as they are now. */
+  showDeployments(deployments: DeploymentOption[]): void {
+    this.post({ type: 'deployments', deployments });
+  }
+
   private async insert(code: string): Promise<void> {
     // With the panel focused there is no active editor: use the one beside it.
     const editor = vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors[0];
