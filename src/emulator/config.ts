@@ -47,6 +47,12 @@ export interface EmulatorConfig {
   entra?: EntraConfig;
   /** Like a resource with `disableLocalAuth`: the API key is refused, only tokens work. */
   disableLocalAuth?: boolean;
+  /** Batches and fine-tuning jobs: the time each status step takes (validating, running, …). */
+  jobs: { stepMs: number };
+  /** Files: the service's size limits (per upload, and for batch input). */
+  files: { maxBytes: number; maxBatchBytes: number };
+  /** Incoming calls: how long one rings before it ends by itself. */
+  calls: { ringMs: number };
   delivery: {
     /** Attempts in all, the first included. */
     maxAttempts: number;
@@ -64,6 +70,10 @@ export const DEFAULT_CONFIG: EmulatorConfig = {
     { name: 'gpt-4.1-nano', model: 'gpt-4.1-nano', version: '2025-04-14', sku: 'DataZoneStandard', capacity: 10, requestsPerMinute: 60, tokensPerMinute: 10_000 },
     // Served on the Responses API only: Chat Completions refuses it, as the service does.
     { name: 'gpt-5-codex', model: 'gpt-5-codex', version: '2025-09-15', sku: 'GlobalStandard', capacity: 20, requestsPerMinute: 120, tokensPerMinute: 200_000 },
+    // Batch jobs only (the service refuses live calls on it); the batches' `model` names it.
+    { name: 'gpt-4o-mini-batch', model: 'gpt-4o-mini', version: '2024-07-18', sku: 'GlobalBatch', capacity: 1000, requestsPerMinute: 1_000, tokensPerMinute: 1_000_000 },
+    // Incoming calls are accepted with it (`model` of /realtime/calls/{id}/accept).
+    { name: 'gpt-realtime', model: 'gpt-realtime', version: '2025-08-28', sku: 'GlobalStandard', capacity: 10, requestsPerMinute: 100, tokensPerMinute: 100_000 },
   ],
   subscriptions: [
     {
@@ -82,6 +92,9 @@ export const DEFAULT_CONFIG: EmulatorConfig = {
   responseInProgressMs: 500,
   rateLimitWindowSeconds: 60,
   maxBodyBytes: 4 * 1024 * 1024,
+  jobs: { stepMs: 3_000 },
+  files: { maxBytes: 512 * 1024 * 1024, maxBatchBytes: 200 * 1024 * 1024 },
+  calls: { ringMs: 30_000 },
   delivery: { maxAttempts: 5, retryBaseMs: 1_000, timeoutMs: 10_000 },
 };
 
@@ -95,6 +108,9 @@ export function resolveConfig(partial: Partial<EmulatorConfig> = {}): EmulatorCo
     ...DEFAULT_CONFIG,
     ...partial,
     delivery: { ...DEFAULT_CONFIG.delivery, ...partial.delivery },
+    jobs: { ...DEFAULT_CONFIG.jobs, ...partial.jobs },
+    files: { ...DEFAULT_CONFIG.files, ...partial.files },
+    calls: { ...DEFAULT_CONFIG.calls, ...partial.calls },
   };
   if (!Array.isArray(config.deployments)) throw new ConfigError('"deployments" must be a list.');
   const names = new Set<string>();
@@ -112,6 +128,15 @@ export function resolveConfig(partial: Partial<EmulatorConfig> = {}): EmulatorCo
   config.deployments = config.deployments.map((d) => ({ ...defaults, ...d }));
   for (const k of ['armPageSize', 'rateLimitWindowSeconds', 'maxBodyBytes'] as const) {
     if (!(typeof config[k] === 'number' && config[k] > 0)) throw new ConfigError(`"${k}" must be a positive number.`);
+  }
+  const timings: Array<[string, unknown, number]> = [
+    ['jobs.stepMs', config.jobs.stepMs, 0],
+    ['calls.ringMs', config.calls.ringMs, 1],
+    ['files.maxBytes', config.files.maxBytes, 1],
+    ['files.maxBatchBytes', config.files.maxBatchBytes, 1],
+  ];
+  for (const [k, v, min] of timings) {
+    if (!(typeof v === 'number' && Number.isFinite(v) && v >= min)) throw new ConfigError(`"${k}" must be a number of at least ${min}.`);
   }
   if (config.entra !== undefined) {
     const e = config.entra as Partial<EntraConfig> | null;

@@ -16,7 +16,7 @@ export interface RouteContext {
 }
 
 export interface Route {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** Matched against the path; capture groups are passed to the handler. */
   path: RegExp;
   handler: (ctx: RouteContext, params: string[]) => Promise<void> | void;

@@ -10,6 +10,7 @@ import type { Delivery } from './deliveries';
 import type { Route, RouteContext } from './router';
 import { catalogRoutes } from './routes/catalog';
 import { chatRoutes } from './routes/chat';
+import { fileRoutes } from './routes/files';
 import { responseRoutes } from './routes/responses';
 import { webhookRoutes } from './routes/webhookEndpoints';
 import { EmulatorState, type EmulatorStats } from './state';
@@ -36,7 +37,7 @@ export interface Emulator {
   close(): Promise<void>;
 }
 
-const ROUTES: Route[] = [...chatRoutes, ...responseRoutes, ...webhookRoutes, ...catalogRoutes];
+const ROUTES: Route[] = [...chatRoutes, ...responseRoutes, ...webhookRoutes, ...catalogRoutes, ...fileRoutes];
 
 function wellEncoded(path: string): boolean {
   try {

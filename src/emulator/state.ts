@@ -3,6 +3,7 @@ import type { WebhookEvent } from '../service/types';
 import type { StoredResponse } from './responses/run';
 import type { DeploymentConfig, EmulatorConfig } from './config';
 import { Deliverer, type Delivery } from './deliveries';
+import { FileStore } from './jobs/files';
 import { RateLimiter } from './rateLimiter';
 import { nowSeconds, randomId } from './wire';
 
@@ -29,6 +30,7 @@ export class EmulatorState {
   readonly deliverer: Deliverer;
   readonly endpoints = new Map<string, StoredEndpoint>();
   readonly responses = new Map<string, StoredResponse>();
+  readonly files = new FileStore();
   readonly stats: EmulatorStats = { requests: 0, streamsCompleted: 0, streamsAborted: 0 };
   /** Base URL once listening (Resource Manager returns it as the accounts' endpoint). */
   url = '';

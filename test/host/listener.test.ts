@@ -27,6 +27,14 @@ describe('webhook listener in VS Code', () => {
     await closeEmulatedService({ emu, client });
   });
 
+  /** Each test stands alone (HOST_GREP can pick any one): listening starts here unless an earlier test started it. */
+  async function listening(): Promise<void> {
+    const api = await workbench();
+    if (api.services.listener.running) return;
+    const res = await exec<{ endpointId: string }>('startListening', { connectionId: conn.id, endpoint: { mode: 'create', name: 'vscode', eventTypes: ['response.completed', 'batch.completed'] } });
+    endpointId = res!.endpointId;
+  }
+
   it('Start listening creates an endpoint pointing at the listener, with its secret captured', async () => {
     const res = await exec<{ localUrl: string; publicUrl: string; endpointId: string }>('startListening', { connectionId: conn.id, endpoint: { mode: 'create', name: 'vscode', eventTypes: ['response.completed', 'batch.completed'] } });
     assert.ok(res?.endpointId);
@@ -40,6 +48,7 @@ describe('webhook listener in VS Code', () => {
   });
 
   it('a background response\'s delivery shows verified in the Events view and the output channel', async () => {
+    await listening();
     const resp = await client.createResponse({ model: 'gpt-4o', input: 'notify me', background: true });
     const r = await eventually(async () => (await records()).find((x) => x.eventType === 'response.completed'));
     assert.equal(r.verdict, 'verified');
@@ -73,6 +82,7 @@ describe('webhook listener in VS Code', () => {
   });
 
   it('one Send Test Event gives one row: the service signs it and delivers it through its test route', async () => {
+    await listening();
     const sent = (type: string) => records().then((all) => all.filter((x) => x.eventType === type));
     const deliveredBefore = emu.deliveries().length;
     const res = await exec<{ status: number; sentBy: string }>('sendTestEvent', { eventType: 'batch.completed' });
@@ -85,6 +95,7 @@ describe('webhook listener in VS Code', () => {
   });
 
   it('a delivery signed with another secret is rejected and shown with the reason', async () => {
+    await listening();
     const api = await workbench();
     const body = JSON.stringify({ object: 'event', id: 'evt_bad', type: 'batch.failed', created_at: 1, data: {} });
     const { signedHeaders, generateSecret } = await import('../../src/webhooks/signature');
@@ -93,6 +104,15 @@ describe('webhook listener in VS Code', () => {
     const r = await eventually(async () => (await records()).find((x) => x.webhookId === 'msg_bad'));
     assert.equal(r.verdict, 'rejected');
     assert.match(r.reason ?? '', /Signature mismatch/);
+    // What the user sees in the Webhook Events view: the reason in the row's tooltip, and a
+    // rejection icon in the error colour, never the verified tick.
+    const row = api.eventsTree.getChildren().find((n) => (n as EventNode).record?.id === r.id) as EventNode;
+    const item = api.eventsTree.getTreeItem(row);
+    const tooltip = (item.tooltip as vscode.MarkdownString).value;
+    assert.match(tooltip, /Signature mismatch/, 'the tooltip says why it was rejected');
+    const icon = item.iconPath as vscode.ThemeIcon;
+    assert.notEqual(icon.id, 'pass', 'a rejected delivery never shows the verified icon');
+    assert.match(icon.color?.id ?? '', /error/i);
   });
 
   it('filters by verdict, and keeps every event on disk for the next session', async () => {

@@ -98,6 +98,12 @@ describe('language model provider', function () {
     const total = api.services.lm.usage.snapshot().find((t) => t.name === 'gpt-4o (LM emulator)');
     assert.ok(total && total.requests >= 1 && total.promptTokens > 0 && total.completionTokens > 0, JSON.stringify(total));
     assert.match(api.services.lm.usage.tooltip, /gpt\\-4o \\\(LM emulator\\\) \| \d+ \| \d+ \| \d+ \|/);
+    // The status bar shows this window's running total, and it grows with the next reply.
+    const first = api.services.lm.usage.text;
+    assert.match(first, /^\$\(pulse\) [\d,.]+k?$/);
+    assert.notEqual(first, '$(pulse) 0');
+    await send(model, [vscode.LanguageModelChatMessage.User('and once more')]);
+    assert.notEqual(api.services.lm.usage.text, first, 'the status bar total changed after a second reply');
   });
 
   it('passes a tool round trip and model options on to the deployment', async () => {

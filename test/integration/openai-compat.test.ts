@@ -53,8 +53,11 @@ describe('official openai client against the emulator', () => {
       return r.status === 'completed' ? r : undefined;
     });
     assert.match(done.output_text, /You said: background please/);
-    const other = await azure.responses.create({ model: 'gpt-4o', input: 'x', background: true });
-    const cancelled = await azure.responses.cancel(other.id);
+    // The Responses API needs an api-version that has it: 2024-10-21 (the chat GA) is refused.
+    await assert.rejects(azure.responses.create({ model: 'gpt-4o', input: 'x' }), (e: unknown) => e instanceof BadRequestError && /enabled only for api-version 2025-03-01-preview and later/.test(e.message));
+    const preview = new AzureOpenAI({ endpoint: emu.url, apiKey: emu.apiKey, apiVersion: '2025-04-01-preview', maxRetries: 0 });
+    const other = await preview.responses.create({ model: 'gpt-4o', input: 'x', background: true });
+    const cancelled = await preview.responses.cancel(other.id);
     assert.equal(cancelled.status, 'cancelled');
   });
 

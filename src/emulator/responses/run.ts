@@ -23,6 +23,17 @@ export interface Plan {
   incomplete?: boolean;
   maxOutputTokens: number | null;
   inputTokens: number;
+  /** Pad delta events with `obfuscation` (the default; `stream_options.include_obfuscation: false` turns it off). */
+  obfuscate?: boolean;
+}
+
+const PAD = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** Random characters that bring a delta event to a multiple of 16 characters, as the service pads them. */
+function obfuscation(delta: string): string {
+  let s = '';
+  for (let i = 0, n = 16 - (delta.length % 16); i < n; i++) s += PAD[Math.floor(Math.random() * PAD.length)];
+  return s;
 }
 
 export interface StoredResponse {
@@ -88,6 +99,7 @@ export async function runResponse(state: EmulatorState, stored: StoredResponse, 
     log.append('response.output_item.added', { output_index, item: structuredClone(item) });
     return output_index;
   };
+  const pad = (delta: string) => (plan.obfuscate === false ? {} : { obfuscation: obfuscation(delta) });
   const done = (output_index: number) => log.append('response.output_item.done', { output_index, item: structuredClone(r.output[output_index]) });
 
   if (plan.reasoning) {
@@ -104,7 +116,7 @@ export async function runResponse(state: EmulatorState, stored: StoredResponse, 
       for (const piece of tokenPieces(plan.reasoning.summary)) {
         if (await pause(timing.tokenDelayMs)) return log.end();
         part.text += piece;
-        log.append('response.reasoning_summary_text.delta', { ...ids, delta: piece });
+        log.append('response.reasoning_summary_text.delta', { ...ids, delta: piece, ...pad(piece) });
       }
       log.append('response.reasoning_summary_text.done', { ...ids, text: part.text });
       log.append('response.reasoning_summary_part.done', { ...ids, part: { ...part } });
@@ -137,7 +149,7 @@ export async function runResponse(state: EmulatorState, stored: StoredResponse, 
     for (const piece of text.pieces) {
       if (await pause(timing.tokenDelayMs)) return log.end();
       content.text += piece;
-      log.append('response.output_text.delta', { ...ids, delta: piece, logprobs: [] });
+      log.append('response.output_text.delta', { ...ids, delta: piece, logprobs: [], ...pad(piece) });
     }
     cut = text.cut || plan.incomplete === true;
     outputTokens += text.pieces.length;

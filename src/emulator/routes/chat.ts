@@ -70,21 +70,47 @@ export function contentFilterError(): HttpError {
   });
 }
 
-async function handleChat(ctx: RouteContext, deploymentName: string | undefined): Promise<void> {
-  const body = await ctx.json();
-  const name = deploymentName ?? body.model;
-  if (typeof name !== 'string' || !name) throw invalidRequest("'model' is required: set it to the name of your deployment.", 'model', 'missing_required_parameter');
+const BATCH_SKUS = /batch/i;
+
+/** A Global-Batch or Data Zone Batch deployment: it serves batch jobs, not live calls. */
+export const isBatchDeployment = (d: DeploymentConfig) => BATCH_SKUS.test(d.sku);
+
+export function deploymentNotFound(): HttpError {
+  return azureError(404, 'DeploymentNotFound', 'The API deployment for this resource does not exist. If you created the deployment within the last 5 minutes, please wait a moment and try again.');
+}
+
+/** The deployment a request names, refused the way the service refuses it when it cannot serve `operation` live. */
+export function liveDeployment(ctx: { state: RouteContext['state'] }, name: string, operation: 'chatCompletion' | 'responses', batch: boolean): DeploymentConfig {
   const deployment = ctx.state.deployment(name);
-  if (!deployment) {
-    throw azureError(404, 'DeploymentNotFound', 'The API deployment for this resource does not exist. If you created the deployment within the last 5 minutes, please wait a moment and try again.');
+  if (!deployment) throw deploymentNotFound();
+  if (!batch && isBatchDeployment(deployment)) {
+    throw azureError(400, 'OperationNotSupported', `The deployment '${deployment.name}' is a ${deployment.sku} deployment: it serves batch jobs only. Send this request as a line of a batch (POST /openai/v1/batches), or use a deployment of another type.`);
   }
-  if (!modelProfile(deployment.model).apis.includes('chat')) {
+  if (/realtime|audio/i.test(deployment.model) || (operation === 'chatCompletion' && !modelProfile(deployment.model).apis.includes('chat'))) {
     throw azureError(
       400,
       'OperationNotSupported',
-      `The chatCompletion operation does not work with the specified model, ${deployment.model}. Please choose different model and try again. You can learn more about which models can be used with each operation here: https://go.microsoft.com/fwlink/?linkid=2197993.`,
+      `The ${operation} operation does not work with the specified model, ${deployment.model}. Please choose different model and try again. You can learn more about which models can be used with each operation here: https://go.microsoft.com/fwlink/?linkid=2197993.`,
     );
   }
+  return deployment;
+}
+
+/** One chat completion, decided before anything is sent: what the live route streams or sends, and what a batch line gets. */
+export interface PreparedChat {
+  deployment: DeploymentConfig;
+  stream: boolean;
+  includeUsage: boolean;
+  pieces: string[];
+  call?: PlannedCall;
+  finish: string;
+  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+}
+
+export function prepareChat(ctx: { state: RouteContext['state'] }, body: Record<string, unknown>, deploymentName: string | undefined, batch = false): PreparedChat {
+  const name = deploymentName ?? body.model;
+  if (typeof name !== 'string' || !name) throw invalidRequest("'model' is required: set it to the name of your deployment.", 'model', 'missing_required_parameter');
+  const deployment = liveDeployment(ctx, name, 'chatCompletion', batch);
   const chat = parseChat(body, deployment);
   const last = chat.messages.at(-1)!;
   let text: string;
@@ -110,31 +136,44 @@ async function handleChat(ctx: RouteContext, deploymentName: string | undefined)
   }
   const promptTokens = countChatPromptTokens(chat.messages, chat.rawTools);
   const completionTokens = finish === 'length' || call ? pieces.length : countTokens(text);
-  const rateHeaders = passRateLimits(ctx, deployment, promptTokens + completionTokens, 'ChatCompletions_Create');
-
-  const id = randomId('chatcmpl-');
-  const created = nowSeconds();
-  const model = `${deployment.model}-${deployment.version}`;
   const usage = { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
+  return { deployment, stream: chat.stream, includeUsage: chat.includeUsage, pieces, call, finish, usage };
+}
+
+const modelOf = (d: DeploymentConfig) => `${d.model}-${d.version}`;
+
+/** The `chat.completion` object of a prepared (non-streamed) completion. */
+export function chatCompletionBody(p: PreparedChat, id = randomId('chatcmpl-'), callId = randomId('call_')): Record<string, unknown> {
+  const message = p.call
+    ? { role: 'assistant', content: null, refusal: null, tool_calls: [{ id: callId, type: 'function', function: { name: p.call.name, arguments: p.pieces.join('') } }] }
+    : { role: 'assistant', content: p.pieces.join(''), refusal: null };
+  const finalFilter = p.finish === 'content_filter' ? { ...SAFE_RESULTS, violence: { filtered: true, severity: 'medium' } } : SAFE_RESULTS;
+  return {
+    id,
+    object: 'chat.completion',
+    created: nowSeconds(),
+    model: modelOf(p.deployment),
+    choices: [{ index: 0, message, finish_reason: p.finish, logprobs: null, content_filter_results: finalFilter }],
+    usage: p.usage,
+    prompt_filter_results: PROMPT_FILTER,
+    system_fingerprint: 'fp_emulator',
+  };
+}
+
+async function handleChat(ctx: RouteContext, deploymentName: string | undefined): Promise<void> {
+  const p = prepareChat(ctx, await ctx.json(), deploymentName);
+  const rateHeaders = passRateLimits(ctx, p.deployment, p.usage.total_tokens, 'ChatCompletions_Create');
+  const id = randomId('chatcmpl-');
   const callId = randomId('call_');
-  if (!chat.stream) {
-    sendJson(ctx.res, 200, {
-      id,
-      object: 'chat.completion',
-      created,
-      model,
-      choices: [{ index: 0, message: call ? { role: 'assistant', content: null, refusal: null, tool_calls: [{ id: callId, type: 'function', function: { name: call.name, arguments: pieces.join('') } }] } : { role: 'assistant', content: pieces.join(''), refusal: null }, finish_reason: finish, logprobs: null, content_filter_results: SAFE_RESULTS }],
-      usage,
-      prompt_filter_results: PROMPT_FILTER,
-      system_fingerprint: 'fp_emulator',
-    }, { ...ctx.baseHeaders, ...rateHeaders });
+  if (!p.stream) {
+    sendJson(ctx.res, 200, chatCompletionBody(p, id, callId), { ...ctx.baseHeaders, ...rateHeaders });
     return;
   }
   // A tool call streams as its name first, then its arguments in pieces (index 0: one call).
-  const deltas = call
-    ? [{ role: 'assistant', content: null, tool_calls: [{ index: 0, id: callId, type: 'function', function: { name: call.name, arguments: '' } }] }, ...pieces.map((p) => ({ tool_calls: [{ index: 0, function: { arguments: p } }] }))]
-    : pieces.map((p, i) => (i === 0 ? { role: 'assistant', content: p } : { content: p }));
-  await streamChat(ctx, { id, created, model, deltas, finish, usage: chat.includeUsage ? usage : undefined, headers: rateHeaders });
+  const deltas = p.call
+    ? [{ role: 'assistant', content: null, tool_calls: [{ index: 0, id: callId, type: 'function', function: { name: p.call.name, arguments: '' } }] }, ...p.pieces.map((x) => ({ tool_calls: [{ index: 0, function: { arguments: x } }] }))]
+    : p.pieces.map((x, i) => (i === 0 ? { role: 'assistant', content: x } : { content: x }));
+  await streamChat(ctx, { id, created: nowSeconds(), model: modelOf(p.deployment), deltas, finish: p.finish, usage: p.includeUsage ? p.usage : undefined, headers: rateHeaders });
 }
 
 /** Azure's frame sequence: prompt annotations, role + first token, tokens, finish, usage, [DONE]. */

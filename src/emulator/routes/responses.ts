@@ -7,11 +7,13 @@ import type { ServerResponse } from 'node:http';
 import { countTokens, reply } from '../responder';
 import type { Route, RouteContext } from '../router';
 import { planToolCall, toolResultReply } from '../tools';
+import type { DeploymentConfig } from '../config';
+import type { EmulatorState } from '../state';
 import { azureError, invalidRequest, nowSeconds, randomId, sendJson, writeOrDrain } from '../wire';
 import { EventLog } from '../responses/eventLog';
 import { countItemTokens, lastUserText, parseResponseRequest, type ResponseRequest } from '../responses/request';
 import { FINAL, cancelRun, runResponse, type Plan, type StoredResponse, type Timing } from '../responses/run';
-import { contentFilterError } from './chat';
+import { contentFilterError, liveDeployment, requireApiVersion } from './chat';
 import { passRateLimits } from './rateGate';
 
 /** Stored responses kept at most; the oldest go first. */
@@ -95,11 +97,19 @@ async function pipeEvents(ctx: RouteContext, log: EventLog, after: number, onRea
   if (!res.destroyed) res.end();
 }
 
-async function create(ctx: RouteContext): Promise<void> {
-  const body = await ctx.json();
+/** A response decided before anything is sent: what the live route runs, and what a batch line runs. */
+export interface PreparedResponse {
+  req: ResponseRequest;
+  deployment: DeploymentConfig;
+  plan: Plan;
+  stored: StoredResponse;
+  /** Billed as the service counts it: input, plus the output and reasoning the reply will take. */
+  tokens: number;
+}
+
+export function prepareResponse(ctx: { state: EmulatorState }, body: Record<string, unknown>, batch = false): PreparedResponse {
   if (typeof body.model !== 'string' || !body.model) throw invalidRequest("Missing required parameter: 'model'. Set it to the name of your deployment.", 'model', 'missing_required_parameter');
-  const deployment = ctx.state.deployment(body.model);
-  if (!deployment) throw azureError(404, 'DeploymentNotFound', 'The API deployment for this resource does not exist. If you created the deployment within the last 5 minutes, please wait a moment and try again.');
+  const deployment = liveDeployment(ctx, body.model, 'responses', batch);
   const req = parseResponseRequest(body, deployment);
   let history: Array<Record<string, unknown>> = [];
   if (req.previousResponseId) {
@@ -108,12 +118,27 @@ async function create(ctx: RouteContext): Promise<void> {
     history = prev.history;
   }
   const p = plan(req, history, deployment.name);
-  // Billed as the service counts it: input, plus the output and reasoning the reply will take.
+  p.obfuscate = (body.stream_options as { include_obfuscation?: unknown } | undefined)?.include_obfuscation !== false;
   const outputTokens = countTokens(p.call ? p.call.arguments : p.text) + (p.reasoning?.tokens ?? 0);
-  const rateHeaders = passRateLimits(ctx, deployment, p.inputTokens + Math.min(outputTokens, p.maxOutputTokens ?? Infinity), 'Responses_Create');
-  const answerHeaders = { ...ctx.baseHeaders, ...rateHeaders };
   const stored: StoredResponse = { object: responseObject(req, `${deployment.model}-${deployment.version}`), input: req.items, history: [...history, ...req.items], log: new EventLog() };
-  if (req.store) remember(ctx, stored);
+  return { req, deployment, plan: p, stored, tokens: p.inputTokens + Math.min(outputTokens, p.maxOutputTokens ?? Infinity) };
+}
+
+/** A batch line's response: run to its end at once, in the foreground, no rate limits. */
+export async function answerResponseLine(state: EmulatorState, body: Record<string, unknown>): Promise<Record<string, unknown>> {
+  if (body.background === true || body.stream === true) throw invalidRequest('A batch line cannot ask for a streamed or background response.', body.stream === true ? 'stream' : 'background', 'invalid_value');
+  const p = prepareResponse({ state }, body, true);
+  if (p.req.store) remember(state, p.stored);
+  await runResponse(state, p.stored, p.plan, { tokenDelayMs: 0, queuedMs: 0, inProgressMs: 0 }, new AbortController().signal);
+  p.stored.log.forget();
+  return p.stored.object;
+}
+
+async function create(ctx: RouteContext): Promise<void> {
+  const { req, deployment, plan: p, stored, tokens } = prepareResponse(ctx, await ctx.json());
+  const rateHeaders = passRateLimits(ctx, deployment, tokens, 'Responses_Create');
+  const answerHeaders = { ...ctx.baseHeaders, ...rateHeaders };
+  if (req.store) remember(ctx.state, stored);
 
   const { streamTokenDelayMs, responseQueuedMs, responseInProgressMs } = ctx.state.config;
   const timing: Timing = req.background
@@ -141,8 +166,8 @@ async function create(ctx: RouteContext): Promise<void> {
   stored.log.forget();
 }
 
-function remember(ctx: RouteContext, stored: StoredResponse): void {
-  const all = ctx.state.responses;
+function remember(state: EmulatorState, stored: StoredResponse): void {
+  const all = state.responses;
   all.set(stored.object.id, stored);
   for (const [id, old] of all) {
     if (all.size <= MAX_STORED) break;
@@ -201,12 +226,31 @@ function inputItems(ctx: RouteContext, id: string): void {
   sendJson(ctx.res, 200, { object: 'list', data, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null, has_more: items.length > limit }, ctx.baseHeaders);
 }
 
+/**
+ * The AzureOpenAI client's `/openai/responses?api-version=` needs a version that has the operation:
+ * older ones (2024-10-21, the GA the chat route uses) are refused as the service refuses them.
+ */
+function requireResponsesVersion(ctx: RouteContext): void {
+  if (ctx.url.pathname.startsWith('/openai/v1/')) return;
+  requireApiVersion(ctx);
+  const version = ctx.url.searchParams.get('api-version')!;
+  if (/^\d{4}-\d{2}-\d{2}/.test(version) && version.slice(0, 10) < '2025-03-01') {
+    throw azureError(400, 'BadRequest', 'Azure OpenAI Responses API is enabled only for api-version 2025-03-01-preview and later');
+  }
+}
+
+type Handler = Route['handler'];
+const versioned = (h: Handler): Handler => (ctx, params) => {
+  requireResponsesVersion(ctx);
+  return h(ctx, params);
+};
+
 // Both the v1 paths (OpenAI client) and the AzureOpenAI client's `/openai/responses?api-version=`.
 const BASE = '^/openai(?:/v1)?/responses';
 export const responseRoutes: Route[] = [
-  { method: 'POST', path: new RegExp(`${BASE}$`), handler: create },
-  { method: 'GET', path: new RegExp(`${BASE}/([^/]+)$`), handler: (ctx, [id]) => retrieve(ctx, id) },
-  { method: 'DELETE', path: new RegExp(`${BASE}/([^/]+)$`), handler: (ctx, [id]) => remove(ctx, id) },
-  { method: 'POST', path: new RegExp(`${BASE}/([^/]+)/cancel$`), handler: (ctx, [id]) => cancel(ctx, id) },
-  { method: 'GET', path: new RegExp(`${BASE}/([^/]+)/input_items$`), handler: (ctx, [id]) => inputItems(ctx, id) },
+  { method: 'POST', path: new RegExp(`${BASE}$`), handler: versioned(create) },
+  { method: 'GET', path: new RegExp(`${BASE}/([^/]+)$`), handler: versioned((ctx, [id]) => retrieve(ctx, id)) },
+  { method: 'DELETE', path: new RegExp(`${BASE}/([^/]+)$`), handler: versioned((ctx, [id]) => remove(ctx, id)) },
+  { method: 'POST', path: new RegExp(`${BASE}/([^/]+)/cancel$`), handler: versioned((ctx, [id]) => cancel(ctx, id)) },
+  { method: 'GET', path: new RegExp(`${BASE}/([^/]+)/input_items$`), handler: versioned((ctx, [id]) => inputItems(ctx, id)) },
 ];

@@ -56,6 +56,11 @@ export class UsageStatus implements vscode.Disposable {
     this.item.show();
   }
 
+  /** The status bar item's text, for tests. */
+  get text(): string {
+    return this.item.text;
+  }
+
   /** The tooltip's Markdown, for tests. */
   get tooltip(): string {
     const t = this.item.tooltip;
