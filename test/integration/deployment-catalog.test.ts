@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { DeploymentCatalog } from '../../src/chat/deploymentCatalog';
-import { DEFAULT_CONFIG } from '../../src/emulator/config';
+import { isChatDeployment } from '../../src/chat/lm/catalog';
 import { startEmulator, type Emulator } from '../../src/emulator/server';
 import { AzureOpenAIClient } from '../../src/service/client';
 import { ServiceError } from '../../src/service/errors';
@@ -12,7 +12,17 @@ interface Conn {
   apiKey: string;
 }
 
-const embeddings = { name: 'text-embedding-3-small', model: 'text-embedding-3-small', version: '1', sku: 'Standard', capacity: 10, requestsPerMinute: 60, tokensPerMinute: 10_000 };
+const limits = { version: '1', sku: 'Standard', capacity: 10, requestsPerMinute: 60, tokensPerMinute: 10_000 };
+const embeddings = { name: 'text-embedding-3-small', model: 'text-embedding-3-small', ...limits };
+/** Chat models (one on the Responses API only), a realtime model and an embeddings model. */
+const DEPLOYMENTS = [
+  { name: 'gpt-4o', model: 'gpt-4o', ...limits },
+  { name: 'mini', model: 'gpt-4o-mini', ...limits },
+  { name: 'o3-mini', model: 'o3-mini', ...limits },
+  { name: 'gpt-5-codex', model: 'gpt-5-codex', ...limits },
+  { name: 'gpt-realtime', model: 'gpt-realtime', ...limits },
+  embeddings,
+];
 
 /** A catalog listing from the emulator through the real client; `clock` moves time for the age checks. */
 function catalogOf(connections: Conn[], clock = { now: 0 }, maxAgeMs?: number) {
@@ -42,7 +52,7 @@ describe('deployment catalog: one list per connection for the sidebar and both c
   let close: Array<() => Promise<unknown>>;
 
   beforeEach(async () => {
-    emu = await startEmulator({ config: { deployments: [...DEFAULT_CONFIG.deployments, embeddings] } });
+    emu = await startEmulator({ config: { deployments: DEPLOYMENTS.map((d) => ({ ...d })) } });
     conn = { id: 'a', endpoint: emu.url, apiKey: emu.apiKey };
     close = [];
   });
@@ -59,7 +69,7 @@ describe('deployment catalog: one list per connection for the sidebar and both c
     assert.equal(t.calls(), 1);
     assert.ok(names(tree).includes('text-embedding-3-small'));
     assert.deepEqual(names(provider), names(tree));
-    assert.deepEqual(names(panel), ['gpt-4.1-nano', 'gpt-4o', 'gpt-4o-mini', 'gpt-5-codex', 'o3-mini']);
+    assert.deepEqual(names(panel), ['gpt-4o', 'gpt-5-codex', 'mini', 'o3-mini']);
     assert.deepEqual(t.catalog.state(conn), { status: 'loaded', items: tree });
     assert.deepEqual(t.events, ['a']);
   });
@@ -81,7 +91,7 @@ describe('deployment catalog: one list per connection for the sidebar and both c
     const t = catalogOf([conn]);
     close.push(t.close);
     await t.catalog.load(conn);
-    emu.config.deployments.push({ ...embeddings, name: 'gpt-4o-new', model: 'gpt-4o' });
+    emu.config.deployments.push({ ...limits, name: 'gpt-4o-new', model: 'gpt-4o' });
     assert.ok(!names(await t.catalog.deployments(conn)).includes('gpt-4o-new'), 'within its age the list is not fetched again');
     t.catalog.refresh('a');
     assert.deepEqual(t.events, ['a', 'a']);
@@ -103,6 +113,7 @@ describe('deployment catalog: one list per connection for the sidebar and both c
     assert.equal(t.calls(), 1);
     clock.now = 1500;
     emu.config.deployments.pop();
+    assert.equal(emu.config.deployments.length, DEPLOYMENTS.length - 1);
     const reload = t.catalog.deployments(conn);
     assert.deepEqual(t.catalog.state(conn), { status: 'loaded', items: first }, 'the old list stays on screen while the new one comes');
     assert.equal(await t.catalog.load(conn), first);
@@ -148,9 +159,9 @@ describe('deployment catalog: one list per connection for the sidebar and both c
     assert.deepEqual(failed, ['c: 401']);
     assert.deepEqual(
       all.map((x) => `${x.connection.id}/${x.deployment.name}`),
-      ['a/gpt-4o', 'a/gpt-4o-mini', 'a/o3-mini', 'a/gpt-4.1-nano', 'a/gpt-5-codex', 'b/chat'],
+      ['a/gpt-4o', 'a/mini', 'a/o3-mini', 'a/gpt-5-codex', 'b/chat'],
     );
-    assert.equal(all[5].connection, connections[1]);
+    assert.equal(all[4].connection, connections[1]);
   });
 
   it('a connection that is removed or changed loses its list; a list arriving after a Refresh is dropped', async () => {
@@ -197,5 +208,20 @@ describe('deployment catalog: one list per connection for the sidebar and both c
     t.catalog.refresh();
     assert.equal(heard.length, 3);
     assert.equal(t.events.length, 3);
+  });
+});
+
+describe('deployment catalog: which deployments can chat', () => {
+  const d = (model: string, more: Partial<Deployment> = {}): Deployment => ({ name: model, model, source: 'arm', ...more });
+
+  it('chat models that are ready can; batch-only, realtime, embeddings and unfinished deployments cannot', () => {
+    assert.equal(isChatDeployment(d('gpt-4o', { sku: 'GlobalStandard', provisioningState: 'Succeeded' })), true);
+    // A Global-Batch or Data Zone Batch deployment takes batch jobs only: the service refuses live calls on it.
+    assert.equal(isChatDeployment(d('gpt-4o-mini', { sku: 'GlobalBatch' })), false);
+    assert.equal(isChatDeployment(d('gpt-4o-mini', { sku: 'DataZoneBatch' })), false);
+    assert.equal(isChatDeployment(d('gpt-4o-mini', { sku: 'manual', source: 'data-plane' })), true);
+    assert.equal(isChatDeployment(d('gpt-realtime')), false);
+    assert.equal(isChatDeployment(d('text-embedding-3-large')), false);
+    assert.equal(isChatDeployment(d('gpt-4o', { provisioningState: 'Creating' })), false);
   });
 });
