@@ -25,7 +25,7 @@ const ROUND_TIMEOUT_MS = 120_000;
 const OURS = 'aoai-workbench.aoai-workbench';
 const MINIMAL = 'aoai-workbench-bench.minimal';
 const HELLO = 'aoai-workbench-bench.hello';
-const BUNDLES = ['extension.js', 'network.js', 'identity.js', 'emulator-lib.js'];
+const BUNDLES = ['extension.js', 'network.js', 'undici.js', 'identity.js', 'emulator-lib.js', 'tokenizer.js', 'o200k.br'];
 
 /** What scripts/host/codeServer.mjs offers (plain JavaScript, shared with the host test runner). */
 interface CodeServer {

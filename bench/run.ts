@@ -11,6 +11,7 @@
  * 5. Time to first token through the language model path against the service client directly.
  * 6. Activation in the real VS Code host against a minimal extension's, and the main bundle's size
  *    (issue #13; packages the extension first, then a few fresh windows of code-server).
+ * 7. The package users install against its goal, and its tokenizer ranks against the library's form.
  *
  * Everything runs on 127.0.0.1 with bounded loops.
  */
@@ -24,6 +25,7 @@ import { readResponseStream } from '../src/service/responsesStream';
 import { startEmulator } from '../src/emulator/server';
 import { benchActivation, median, type Activation } from './activation';
 import { benchListener } from './listener';
+import { benchPackage } from './package';
 import { benchLmFirstToken } from './lmFirstToken';
 import { benchTokenCount } from './tokenCount';
 import { benchWebview } from './webview';
@@ -312,8 +314,22 @@ async function benchActivationRows(): Promise<void> {
   });
 }
 
+/** Issue #25: what users download, each library once, the o200k ranks compressed. */
+async function benchPackageRows(): Promise<void> {
+  const r = benchPackage();
+  const mb = (bytes: number) => `${(bytes / 1e6).toFixed(2)} MB`;
+  rows.push({ benchmark: 'Package users install (.vsix)', ours: mb(r.vsix), reference: 'limit 1.50 MB (3.08 MB before)', ratio: (1.5e6 / r.vsix).toFixed(2), goal: '>= 1.00' });
+  rows.push({
+    benchmark: 'o200k ranks in the package (dist/o200k.br, brotli)',
+    ours: mb(r.ranks),
+    reference: `${mb(r.ranksAsLibraryShipsThem)} (the library's JavaScript array, zip-deflated)`,
+    ratio: (r.ranksAsLibraryShipsThem / r.ranks).toFixed(2),
+    goal: '>= 1.00',
+  });
+}
+
 async function main(): Promise<void> {
-  // BENCH_ONLY=listener,sse runs a subset (names: sse, listener, flood, emulator, chat, tokens, firsttoken, activation).
+  // BENCH_ONLY=listener,sse runs a subset (names: sse, listener, flood, emulator, chat, tokens, firsttoken, activation, package).
   const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
   const all: Array<[string, () => Promise<void>]> = [
     ['sse', benchSse],
@@ -324,6 +340,7 @@ async function main(): Promise<void> {
     ['tokens', benchTokens],
     ['firsttoken', benchFirstToken],
     ['activation', benchActivationRows],
+    ['package', benchPackageRows],
   ];
   for (const [name, run] of all) if (!only || only.includes(name)) await run();
   printTable();

@@ -84,6 +84,8 @@ async function runHostTests(chromium, vsix) {
     const env = {
       AZURE_OPENAI_ENDPOINT: `${emulator.url}/openai/v1/`,
       AZURE_OPENAI_API_KEY: emulator.key,
+      // The package under test: the activation test checks its size and contents.
+      AOAI_TEST_VSIX: vsix,
     };
     return await driveHostTests(chromium, server, env);
   } finally {
