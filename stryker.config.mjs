@@ -15,6 +15,7 @@ export default {
     'src/service/http.ts',
     'src/webview/chat/markdown.ts',
     'src/chat/**/*.ts',
+    'src/usage/**/*.ts',
   ],
   coverageAnalysis: 'perTest',
   incremental: true,

@@ -1,9 +1,10 @@
 /**
- * Time to first token through the language model path (neutral messages mapped, parameters
+ * Time to first token through the chat runner as VS Code's chat calls it (neutral messages mapped, parameters
  * adapted, chunks turned into parts) against the same request made directly with the service
  * client, same emulator, same run. VS Code's own RPC is not ours to measure here.
  */
-import { runLmChat } from '../src/chat/lm/lmChat';
+import { VSCODE_CHAT_RUN } from '../src/chat/engine/options';
+import { runChat } from '../src/chat/engine/runner';
 import { startEmulator } from '../src/emulator/server';
 import { AzureOpenAIClient } from '../src/service/client';
 
@@ -17,16 +18,18 @@ export async function benchLmFirstToken(rounds = 200): Promise<{ ours: number; d
   const viaLm = async () => {
     let first = 0;
     const t0 = now();
-    await runLmChat({
-      client,
-      deployment: 'bench',
-      model: 'gpt-4o',
-      messages: [{ role: 'system', parts: [{ type: 'text', text: 'Be brief.' }] }, { role: 'user', parts: [{ type: 'text', text }] }],
-      modelOptions: { temperature: 0.2 },
-      signal: new AbortController().signal,
-      onText: () => (first ||= now()),
-      onToolCall: () => {},
-    });
+    await runChat(
+      {
+        client,
+        deployment: 'bench',
+        model: 'gpt-4o',
+        messages: [{ role: 'system', parts: [{ type: 'text', text: 'Be brief.' }] }, { role: 'user', parts: [{ type: 'text', text }] }],
+        sampling: { temperature: 0.2 },
+        signal: new AbortController().signal,
+        onText: () => (first ||= now()),
+      },
+      VSCODE_CHAT_RUN,
+    );
     return first - t0;
   };
   const direct = async () => {

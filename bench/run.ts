@@ -11,7 +11,9 @@
  * 5. Time to first token through the language model path against the service client directly.
  * 6. Activation in the real VS Code host against a minimal extension's, and the main bundle's size
  *    (issue #13; packages the extension first, then a few fresh windows of code-server).
- * 7. The package users install against its goal, and its tokenizer ranks against the library's form.
+ * 7. Usage (issue 27): recording one request's usage against the request itself, and the usage
+ *    view's tables from 1,000,000 records streamed against JSON.parse of them all.
+ * 8. The package users install against its goal, and its tokenizer ranks against the library's form.
  *
  * Everything runs on 127.0.0.1 with bounded loops.
  */
@@ -28,6 +30,7 @@ import { benchListener } from './listener';
 import { benchPackage } from './package';
 import { benchLmFirstToken } from './lmFirstToken';
 import { benchTokenCount } from './tokenCount';
+import { benchUsage } from './usage';
 import { benchWebview } from './webview';
 import { flood } from '../test/support/flood';
 
@@ -314,6 +317,48 @@ async function benchActivationRows(): Promise<void> {
   });
 }
 
+/** Issue 27: what recording usage costs each request, and the usage view's tables from a big log. */
+async function benchUsageRows(): Promise<void> {
+  const { record: r, aggregate: a } = await benchUsage();
+  const share = (r.appendUs / 1000 / r.requestMs) * 100;
+  rows.push({
+    benchmark: `Usage: recording one request (append call on the caller), median of ${r.rounds}`,
+    ours: `${r.appendUs.toFixed(1)} µs`,
+    reference: `${r.requestMs.toFixed(2)} ms (the chat request to the emulator, loopback)`,
+    ratio: `${share.toFixed(2)} %`,
+    goal: `<= 1 %: ${share <= 1 ? 'yes' : 'NO'}`,
+  });
+  rows.push({
+    benchmark: 'Usage: same, the write to disk included (CPU time of the process per record)',
+    ours: `${r.cpuUs.toFixed(0)} µs CPU`,
+    reference: `${r.requestMs.toFixed(2)} ms (the same request)`,
+    ratio: `${((r.cpuUs / 1000 / r.requestMs) * 100).toFixed(1)} %`,
+    goal: 'info',
+  });
+  const label = `Usage view's tables from ${a.records.toLocaleString('en')} records (${a.fileMB.toFixed(0)} MB log), own process per side`;
+  rows.push({
+    benchmark: `${label}: time (best of 2)`,
+    ours: `${(a.ours.ms / 1000).toFixed(2)} s (streamed)`,
+    reference: `${(a.reference.ms / 1000).toFixed(2)} s (JSON.parse all into an array, then reduce)`,
+    ratio: (a.reference.ms / a.ours.ms).toFixed(2),
+    goal: '>= 3.00',
+  });
+  rows.push({
+    benchmark: `${label}: CPU time, all threads (best of 2)`,
+    ours: `${(a.ours.cpuMs / 1000).toFixed(2)} s`,
+    reference: `${(a.reference.cpuMs / 1000).toFixed(2)} s`,
+    ratio: (a.reference.cpuMs / a.ours.cpuMs).toFixed(2),
+    goal: 'info',
+  });
+  rows.push({
+    benchmark: `${label}: peak memory (maxRSS)`,
+    ours: `${a.ours.peakMB.toFixed(0)} MB`,
+    reference: `${a.reference.peakMB.toFixed(0)} MB`,
+    ratio: (a.reference.peakMB / a.ours.peakMB).toFixed(2),
+    goal: '>= 3.00',
+  });
+}
+
 /** Issue #25: what users download, each library once, the o200k ranks compressed. */
 async function benchPackageRows(): Promise<void> {
   const r = benchPackage();
@@ -329,7 +374,7 @@ async function benchPackageRows(): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  // BENCH_ONLY=listener,sse runs a subset (names: sse, listener, flood, emulator, chat, tokens, firsttoken, activation, package).
+  // BENCH_ONLY=listener,sse runs a subset (names: sse, listener, flood, emulator, chat, tokens, firsttoken, activation, usage, package).
   const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
   const all: Array<[string, () => Promise<void>]> = [
     ['sse', benchSse],
@@ -340,6 +385,7 @@ async function main(): Promise<void> {
     ['tokens', benchTokens],
     ['firsttoken', benchFirstToken],
     ['activation', benchActivationRows],
+    ['usage', benchUsageRows],
     ['package', benchPackageRows],
   ];
   for (const [name, run] of all) if (!only || only.includes(name)) await run();

@@ -5,16 +5,16 @@
  */
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { createO200kCounter } from '../src/chat/lm/o200k';
-import type { LmMessage } from '../src/chat/lm/messages';
+import type { NeutralMessage } from '../src/chat/engine/messages';
 import { seededRandom } from '../src/emulator/responder';
 
 const WORDS = 'the provider streams tokens from a deployment while the editor shows code and markdown; each request counts every message again before it is sent'.split(' ');
 const CODE = 'function add(a: number, b: number): number {\n  return a + b; // sum\n}\nconst total = [1, 2, 3].map((x) => add(x, 1)).reduce((s, x) => s + x, 0);\n';
 
 /** A conversation of about `tokens` tokens: alternating turns of prose, some with code. */
-export function conversation(tokens: number, seed = 7): LmMessage[] {
+export function conversation(tokens: number, seed = 7): NeutralMessage[] {
   const next = seededRandom(seed);
-  const messages: LmMessage[] = [];
+  const messages: NeutralMessage[] = [];
   let total = 0;
   for (let i = 0; total < tokens; i++) {
     let text = '';
@@ -42,7 +42,7 @@ function perSecond(fn: () => number, ms = 1500): { perSec: number; result: numbe
 
 export function benchTokenCount(): { tokens: number; messages: number; ours: number; cold: number; naive: number } {
   const chat = conversation(4000);
-  const text = (m: LmMessage) => (m.parts[0] as { text: string }).text;
+  const text = (m: NeutralMessage) => (m.parts[0] as { text: string }).text;
   const naive = perSecond(() => chat.reduce((n, m) => n + encode(text(m)).length + 3, 0));
   // As the provider runs: one counter for the window, asked again each request.
   const counter = createO200kCounter();

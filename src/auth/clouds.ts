@@ -4,6 +4,8 @@
  * local identity provider).
  */
 
+import { isLoopbackHost } from '../service/loopback';
+
 export type CloudName = 'AzureCloud' | 'AzureUSGovernment' | 'AzureChinaCloud' | 'Custom';
 
 export interface CloudEnvironment {
@@ -78,7 +80,7 @@ function httpsUrl(value: unknown, field: string): string {
   } catch {
     throw new CloudConfigError(`"aoaiWorkbench.customCloud.${field}" is not a valid URL: ${value}`);
   }
-  if (url.protocol !== 'https:' && !(field === 'resourceManagerEndpoint' && url.protocol === 'http:' && /^(127\.|localhost$|\[::1\]$)/.test(url.hostname))) {
+  if (url.protocol !== 'https:' && !(field === 'resourceManagerEndpoint' && url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
     throw new CloudConfigError(`"aoaiWorkbench.customCloud.${field}" must use https:// (got ${url.protocol}//).`);
   }
   return value.trim().replace(/\/+$/, '');

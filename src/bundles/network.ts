@@ -8,9 +8,9 @@
  */
 export { AzureOpenAIClient } from '../service/client';
 export { ArmClient } from '../service/arm';
-export { errorInfo, runChat } from '../chat/chatEngine';
-export { runLmChat } from '../chat/lm/lmChat';
-export { Waker, followResponse, resultOf, startBackground } from '../chat/backgroundResponse';
+export { runChat } from '../chat/engine/runner';
+export { errorInfo } from '../chat/engine/result';
+export { Waker, followResponse, resultOf, startBackground } from '../chat/engine/background';
 export { WebhookListener } from '../webhooks/listener';
 export { replay, replayToApp, sendTestEvent, signedCurl } from '../webhooks/resend';
 export { checkVerifier } from '../webhooks/verifierCheck';

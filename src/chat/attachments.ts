@@ -4,7 +4,7 @@
  * `image_url` part, only to models whose profile takes images.
  */
 import type { ChatContentPart } from '../service/types';
-import type { Attachment } from './protocol';
+import type { Attachment } from './model';
 import { IMAGE_TOKENS, estimateTokens } from './tokenEstimate';
 
 /** Largest text (selection or file) attached whole. */

@@ -1,7 +1,7 @@
 /** A conversation: its turns, settings, and the forms it is exported in. Plain data, JSON-safe. */
 import type { ChatMessage } from '../service/types';
 import { messageContent } from './attachments';
-import type { ChatParams, ChatTurn, ConversationView } from './protocol';
+import type { ChatParams, ChatTurn, ConversationView } from './model';
 
 export interface Conversation extends ConversationView {
   version: 1;

@@ -12,7 +12,8 @@ import { startEmulator } from './server';
 const USAGE = `Usage: emulator [--port N] [--host 127.0.0.1] [--api-key K] [--config FILE]
 
 Starts a local emulator of the Azure OpenAI service (chat completions, responses,
-webhook endpoints and deliveries, deployment listing). --port 0 (default) takes a free port.`;
+webhook endpoints and deliveries, files, batches, fine-tuning jobs, incoming calls,
+deployments through Resource Manager). --port 0 (default) takes a free port.`;
 
 interface CliOptions {
   port: number;

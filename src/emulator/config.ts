@@ -11,6 +11,8 @@ export interface DeploymentConfig {
   /** Limits per rate-limit window (a minute unless `rateLimitWindowSeconds` says otherwise). */
   requestsPerMinute: number;
   tokensPerMinute: number;
+  /** Set while a deployment created through Resource Manager is still being provisioned. */
+  provisioningState?: 'Accepted' | 'Creating' | 'Succeeded';
 }
 
 export interface AccountConfig {
@@ -92,7 +94,7 @@ export const DEFAULT_CONFIG: EmulatorConfig = {
   responseInProgressMs: 500,
   rateLimitWindowSeconds: 60,
   maxBodyBytes: 4 * 1024 * 1024,
-  jobs: { stepMs: 3_000 },
+  jobs: { stepMs: 2_000 },
   files: { maxBytes: 512 * 1024 * 1024, maxBatchBytes: 200 * 1024 * 1024 },
   calls: { ringMs: 30_000 },
   delivery: { maxAttempts: 5, retryBaseMs: 1_000, timeoutMs: 10_000 },
@@ -112,6 +114,8 @@ export function resolveConfig(partial: Partial<EmulatorConfig> = {}): EmulatorCo
     files: { ...DEFAULT_CONFIG.files, ...partial.files },
     calls: { ...DEFAULT_CONFIG.calls, ...partial.calls },
   };
+  // Resource Manager can add deployments to an account: each emulator gets its own copy.
+  config.subscriptions = structuredClone(config.subscriptions);
   if (!Array.isArray(config.deployments)) throw new ConfigError('"deployments" must be a list.');
   const names = new Set<string>();
   for (const [i, d] of config.deployments.entries()) {

@@ -11,6 +11,10 @@ import type { Route, RouteContext } from './router';
 import { catalogRoutes } from './routes/catalog';
 import { chatRoutes } from './routes/chat';
 import { fileRoutes } from './routes/files';
+import { batchRoutes } from './routes/batches';
+import { fineTuningRoutes } from './routes/fineTuning';
+import { armDeploymentRoutes } from './routes/armDeployments';
+import { callRoutes } from './routes/calls';
 import { responseRoutes } from './routes/responses';
 import { webhookRoutes } from './routes/webhookEndpoints';
 import { EmulatorState, type EmulatorStats } from './state';
@@ -37,7 +41,7 @@ export interface Emulator {
   close(): Promise<void>;
 }
 
-const ROUTES: Route[] = [...chatRoutes, ...responseRoutes, ...webhookRoutes, ...catalogRoutes, ...fileRoutes];
+const ROUTES: Route[] = [...chatRoutes, ...responseRoutes, ...webhookRoutes, ...catalogRoutes, ...fileRoutes, ...batchRoutes, ...fineTuningRoutes, ...armDeploymentRoutes, ...callRoutes];
 
 function wellEncoded(path: string): boolean {
   try {

@@ -3,7 +3,10 @@ import type { WebhookEvent } from '../service/types';
 import type { StoredResponse } from './responses/run';
 import type { DeploymentConfig, EmulatorConfig } from './config';
 import { Deliverer, type Delivery } from './deliveries';
+import type { BatchObject } from './jobs/batches';
 import { FileStore } from './jobs/files';
+import type { StoredJob } from './jobs/fineTune';
+import type { Call } from './jobs/calls';
 import { RateLimiter } from './rateLimiter';
 import { nowSeconds, randomId } from './wire';
 
@@ -31,6 +34,9 @@ export class EmulatorState {
   readonly endpoints = new Map<string, StoredEndpoint>();
   readonly responses = new Map<string, StoredResponse>();
   readonly files = new FileStore();
+  readonly batches = new Map<string, BatchObject>();
+  readonly fineTuning = new Map<string, StoredJob>();
+  readonly calls = new Map<string, Call>();
   readonly stats: EmulatorStats = { requests: 0, streamsCompleted: 0, streamsAborted: 0 };
   /** Base URL once listening (Resource Manager returns it as the accounts' endpoint). */
   url = '';

@@ -2,7 +2,7 @@
 import { ChatAccumulator, readChatStream, type StreamResult } from './chatStream';
 import { DEFAULT_API_VERSION, normalizeEndpoint, type ConnectionOptions } from './connection';
 import { ServiceError } from './errors';
-import { HttpClient } from './http';
+import { HttpClient, type HttpRequest } from './http';
 import { ResponseAccumulator, readResponseStream } from './responsesStream';
 import type {
   ChatCompletion,
@@ -21,6 +21,8 @@ import type {
 
 export interface CallOptions {
   signal?: AbortSignal;
+  /** Hears the status and headers of each answer (see HttpRequest.onHeaders). */
+  onHeaders?: HttpRequest['onHeaders'];
 }
 
 export interface ChatOptions extends CallOptions {
@@ -84,7 +86,8 @@ export class AzureOpenAIClient {
    */
   async *streamChatCompletion(req: ChatRequest, options: ChatOptions = {}): AsyncGenerator<ChatCompletionChunk> {
     const { url, body } = this.chatTarget(req, options.route ?? 'v1', options.apiVersion);
-    const res = await this.http.stream({ method: 'POST', url, body: { ...body, stream: true }, signal: options.signal, deployment: req.deployment, retryRateLimits: options.retryRateLimits });
+    const { signal, retryRateLimits, onHeaders } = options;
+    const res = await this.http.stream({ method: 'POST', url, body: { ...body, stream: true }, signal, deployment: req.deployment, retryRateLimits, onHeaders });
     let finished = false;
     try {
       yield* readChatStream(res.body, this.host);
@@ -112,8 +115,8 @@ export class AzureOpenAIClient {
   // ---- responses --------------------------------------------------------------------------
 
   createResponse(params: ResponseRequest, options: ResponseOptions = {}): Promise<ResponseObject> {
-    const { signal, retryRateLimits } = options;
-    return this.http.json<ResponseObject>({ method: 'POST', url: this.v1('/responses'), body: { ...params, stream: false }, signal, deployment: params.model, retryRateLimits });
+    const { signal, retryRateLimits, onHeaders } = options;
+    return this.http.json<ResponseObject>({ method: 'POST', url: this.v1('/responses'), body: { ...params, stream: false }, signal, deployment: params.model, retryRateLimits, onHeaders });
   }
 
   /**
@@ -121,8 +124,8 @@ export class AzureOpenAIClient {
    * retried once the first byte has arrived (a background response can be resumed instead).
    */
   async *streamResponse(params: ResponseRequest, options: ResponseOptions = {}): AsyncGenerator<ResponseStreamEvent> {
-    const { signal, retryRateLimits } = options;
-    const res = await this.http.stream({ method: 'POST', url: this.v1('/responses'), body: { ...params, stream: true }, signal, deployment: params.model, retryRateLimits });
+    const { signal, retryRateLimits, onHeaders } = options;
+    const res = await this.http.stream({ method: 'POST', url: this.v1('/responses'), body: { ...params, stream: true }, signal, deployment: params.model, retryRateLimits, onHeaders });
     yield* this.events(res.body, options);
   }
 

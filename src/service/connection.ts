@@ -1,5 +1,6 @@
 /** What a connection to one resource is made of, and how its endpoint is normalised. */
 import type { ProxySettings } from './proxyRules';
+import { isLoopbackHost } from './loopback';
 
 export type AuthSource =
   | { kind: 'apiKey'; apiKey: string }
@@ -79,8 +80,5 @@ export function normalizeEndpoint(input: string): string {
   return `${url.protocol}//${url.host}${path}`;
 }
 
-/** True for 127.0.0.0/8, ::1 and localhost: the only places plain http is fine. */
-export function isLoopbackHost(hostname: string): boolean {
-  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
-}
+/** True for 127.0.0.0/8, ::1 and localhost: the only places plain http is fine (see ./loopback). */
+export { isLoopbackHost };

@@ -24,6 +24,8 @@ export interface HttpRequest {
    * cannot have acted on it: a 429, a connection never made, or an explicit `x-should-retry: true`.
    */
   idempotent?: boolean;
+  /** Hears the status and headers of every answer, an error one too (rate-limit headroom, for usage reports). */
+  onHeaders?: (status: number, headers: HttpResponse['headers']) => void;
 }
 
 export interface HttpResponse {
@@ -164,6 +166,7 @@ export class HttpClient {
       }
       const headers = res.headers as HttpResponse['headers'];
       const requestId = header(headers, 'apim-request-id') ?? header(headers, 'x-request-id');
+      req.onHeaders?.(res.statusCode, headers);
       if (res.statusCode >= 200 && res.statusCode < 300) {
         return { status: res.statusCode, headers, requestId, body: res.body };
       }

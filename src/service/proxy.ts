@@ -5,6 +5,7 @@
  */
 import { createSecureContext, getCACertificates, rootCertificates, type SecureContext } from 'node:tls';
 import { Dispatcher, Pool, ProxyAgent } from 'undici';
+import { loopbackLookup } from './loopback';
 import { proxyFor, type Env, type ProxySettings } from './proxyRules';
 
 export { proxyFor, proxyLabel, type ProxySettings } from './proxyRules';
@@ -38,7 +39,8 @@ export function dispatcherFor(origin: string, settings: ProxySettings = {}, opti
   const context = secureContext(settings);
   const tls = context ? { secureContext: context } : {};
   const keepAlive = { keepAliveTimeout: 30_000, connections: options.connections ?? 16 };
-  if (!proxy) return new Pool(origin, { connect: { timeout: options.connectTimeoutMs, ...tls }, ...keepAlive });
+  // `.localhost` names are pinned to loopback: http is allowed there, so no resolver may send a key elsewhere.
+  if (!proxy) return new Pool(origin, { connect: { timeout: options.connectTimeoutMs, lookup: loopbackLookup as never, ...tls }, ...keepAlive });
   const proxiedTls = { ...tls, rejectUnauthorized: settings.strictSSL !== false };
   // The user name and password in the proxy URL become a Basic Proxy-Authorization header.
   // Always a CONNECT tunnel: the service is https anyway, and a plain-http target (the emulator in

@@ -38,6 +38,8 @@ export interface Usage {
   total_tokens: number;
   /** Reasoning models: the part of the completion spent thinking (counted in completion_tokens). */
   completion_tokens_details?: { reasoning_tokens?: number };
+  /** The part of the prompt served from the service's prompt cache (billed at the cached price). */
+  prompt_tokens_details?: { cached_tokens?: number };
 }
 
 export type ContentFilterResults = Record<string, { filtered: boolean; severity?: string; detected?: boolean }>;
@@ -140,7 +142,13 @@ export interface ResponseStreamEvent {
   output_index?: number;
   item?: Record<string, unknown>;
   response?: Partial<ResponseObject> & {
-    usage?: { input_tokens: number; output_tokens: number; total_tokens?: number; output_tokens_details?: { reasoning_tokens?: number } } | null;
+    usage?: {
+      input_tokens: number;
+      output_tokens: number;
+      total_tokens?: number;
+      input_tokens_details?: { cached_tokens?: number };
+      output_tokens_details?: { reasoning_tokens?: number };
+    } | null;
     incomplete_details?: { reason?: string } | null;
   };
   [key: string]: unknown;

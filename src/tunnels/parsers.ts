@@ -1,4 +1,29 @@
-/** Reading the public URL (and the reason for a failure) out of each tunnel CLI's output. */
+/**
+ * Reading the public URL (and the reason for a failure) out of each tunnel CLI's output and local
+ * API. Those APIs are unauthenticated local ports (anyone on the machine can answer there first),
+ * so every URL taken is anchored to its provider's domain: `https://abc.devtunnels.ms.attacker.example`
+ * is not a Dev Tunnels URL.
+ */
+
+export const TUNNEL_DOMAINS = {
+  cloudflared: ['trycloudflare.com'],
+  ngrok: ['ngrok-free.app', 'ngrok-free.dev', 'ngrok.app', 'ngrok.dev', 'ngrok.io', 'ngrok.pizza'],
+  devtunnel: ['devtunnels.ms'],
+} as const;
+
+/** The origin of `candidate` when it is an https URL on a subdomain of one of `domains` (no user, nothing odd in the name). */
+export function tunnelOrigin(candidate: string, domains: readonly string[]): string | undefined {
+  let u: URL;
+  try {
+    u = new URL(candidate);
+  } catch {
+    return undefined;
+  }
+  if (u.protocol !== 'https:' || u.username || u.password) return undefined;
+  const host = u.hostname.toLowerCase();
+  const onDomain = domains.some((d) => host.endsWith(`.${d}`) && /^[a-z0-9-]+(\.[a-z0-9-]+)*$/.test(host.slice(0, -d.length - 1)));
+  return onDomain ? u.origin : undefined;
+}
 
 /**
  * cloudflared prints the quick tunnel's address in a banner on stderr. Its own API host
@@ -11,18 +36,29 @@ export function parseCloudflaredUrl(output: string): string | undefined {
   return undefined;
 }
 
+/** cloudflared's metrics port answers `{"hostname": …}`: one quick tunnel host, never its API host. */
+export function parseCloudflaredHostname(hostname: unknown): string | undefined {
+  if (typeof hostname !== 'string' || !/^[a-z0-9-]+\.trycloudflare\.com$/i.test(hostname) || /^api\./i.test(hostname)) return undefined;
+  return tunnelOrigin(`https://${hostname}`, TUNNEL_DOMAINS.cloudflared);
+}
+
 /** ngrok with `--log-format json`: a `started tunnel` line carries `url`. */
 export function parseNgrokLog(output: string): string | undefined {
   for (const line of output.split('\n')) {
     if (!line.trim().startsWith('{')) continue;
     try {
       const entry = JSON.parse(line) as { msg?: string; url?: string };
-      if (entry.msg === 'started tunnel' && entry.url?.startsWith('https://')) return entry.url;
+      const url = entry.msg === 'started tunnel' && entry.url ? tunnelOrigin(entry.url, TUNNEL_DOMAINS.ngrok) : undefined;
+      if (url) return url;
     } catch {
       /* not a log line */
     }
   }
-  return /url=(https:\/\/\S+)/.exec(output)?.[1];
+  for (const m of output.matchAll(/url=(https:\/\/\S+)/g)) {
+    const url = tunnelOrigin(m[1], TUNNEL_DOMAINS.ngrok);
+    if (url) return url;
+  }
+  return undefined;
 }
 
 /** ngrok's local agent API: the https tunnel that forwards to our port (never another agent's tunnel). */
@@ -30,7 +66,11 @@ export function parseNgrokApi(json: string, localPort: number): string | undefin
   try {
     const body = JSON.parse(json) as { tunnels?: Array<{ public_url?: string; config?: { addr?: string } }> };
     const ours = (addr = '') => addr === String(localPort) || new RegExp(`^(https?://)?(localhost|127\\.0\\.0\\.1|\\[::1\\]):${localPort}/?$`).test(addr);
-    return (body.tunnels ?? []).find((t) => t.public_url?.startsWith('https://') && ours(t.config?.addr))?.public_url;
+    for (const t of body.tunnels ?? []) {
+      const url = t.public_url && ours(t.config?.addr) ? tunnelOrigin(t.public_url, TUNNEL_DOMAINS.ngrok) : undefined;
+      if (url) return url;
+    }
+    return undefined;
   } catch {
     return undefined;
   }
@@ -44,8 +84,11 @@ export function explainNgrokFailure(output: string): string | undefined {
 
 /** devtunnel host prints "Connect via browser: <url>, <inspect url>"; the address format varies by version. */
 export function parseDevTunnelUrl(output: string): string | undefined {
-  const urls = output.match(/https:\/\/[^\s,]+devtunnels\.ms[^\s,]*/gi) ?? [];
-  return urls.find((u) => !/-inspect\./i.test(u) && !/inspect/i.test(new URL(u).hostname.split('.')[0]));
+  for (const candidate of output.match(/https:\/\/[^\s,]+/gi) ?? []) {
+    const url = tunnelOrigin(candidate, TUNNEL_DOMAINS.devtunnel);
+    if (url && !/inspect/i.test(new URL(url).hostname.split('.')[0])) return url;
+  }
+  return undefined;
 }
 
 export function explainDevTunnelFailure(output: string): string | undefined {

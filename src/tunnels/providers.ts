@@ -4,7 +4,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { findOnPath, runTunnelProcess, TunnelError, type Prerequisites, type Tunnel, type TunnelProvider, type TunnelProviderId } from './tunnel';
 import { cloudflaredAsset, downloadedCloudflaredPath, hasDownloadedCloudflared } from './cloudflaredDownload';
-import { parseCloudflaredUrl, parseDevTunnelUrl, parseNgrokApi, parseNgrokLog, explainDevTunnelFailure, explainNgrokFailure } from './parsers';
+import { parseCloudflaredHostname, parseCloudflaredUrl, parseDevTunnelUrl, parseNgrokApi, parseNgrokLog, explainDevTunnelFailure, explainNgrokFailure } from './parsers';
 
 /** Never ends by itself: the user forwards the port some other way. */
 export class ManualTunnel implements TunnelProvider {
@@ -132,8 +132,8 @@ export class CloudflaredTunnel extends CliTunnel {
       args: ['tunnel', '--no-autoupdate', '--url', `http://127.0.0.1:${localPort}`, '--metrics', `127.0.0.1:${metricsPort}`],
       findUrl: parseCloudflaredUrl,
       poll: async () => {
-        const body = (await (await fetch(`http://127.0.0.1:${metricsPort}/quicktunnel`)).json()) as { hostname?: string };
-        return body.hostname ? `https://${body.hostname}` : undefined;
+        const body = (await (await fetch(`http://127.0.0.1:${metricsPort}/quicktunnel`)).json()) as { hostname?: unknown };
+        return parseCloudflaredHostname(body.hostname);
       },
       signal,
     });

@@ -143,5 +143,9 @@ export const USER_ONLY_SETTINGS: ReadonlySet<SettingKey> = new Set<SettingKey>([
   'tunnel.manualUrl',
   'tunnel.cloudflaredDownloadUrl',
   'tunnel.localtunnelHost',
+  // A workspace must not make the public URL predictable, nor weaken or blow up the listener.
+  'tunnel.localtunnelSubdomain',
+  'webhooks.toleranceSeconds',
+  'webhooks.maxStoredEvents',
   'webhooks.forwardTo',
 ]);

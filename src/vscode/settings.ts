@@ -1,13 +1,21 @@
 /** Typed access to the `aoaiWorkbench.*` settings: reads with package.json's defaults, writes, change events. */
 import * as vscode from 'vscode';
-import { PREFIX, SETTING_DEFAULTS, USER_ONLY_SETTINGS, type ContextKey, type SettingKey, type SettingValues } from './contributions';
+import { PREFIX, type ContextKey, type SettingKey, type SettingValues } from './contributions';
+import { log } from './log';
+import { resolveSetting } from './settingRules';
 
 export function setting<K extends SettingKey>(key: K): SettingValues[K] {
-  const config = vscode.workspace.getConfiguration(PREFIX);
-  if (!USER_ONLY_SETTINGS.has(key)) return config.get<SettingValues[K]>(key, SETTING_DEFAULTS[key]);
-  // The scope in package.json is not enforced on values already in a workspace file: skip them here.
-  const values = config.inspect<SettingValues[K]>(key);
-  return values?.globalValue ?? values?.defaultValue ?? SETTING_DEFAULTS[key];
+  // The scope in package.json is not enforced on values already in a workspace file: resolveSetting skips them.
+  const values = vscode.workspace.getConfiguration(PREFIX).inspect<SettingValues[K]>(key);
+  return resolveSetting(key, values, warnOnce);
+}
+
+/** A value out of bounds is said once per value, not on every read. */
+const warned = new Set<string>();
+function warnOnce(message: string): void {
+  if (warned.has(message)) return;
+  warned.add(message);
+  log().warn(message);
 }
 
 /** A string setting, or undefined when it is empty (an empty string means "not set"). */

@@ -1,5 +1,6 @@
 /** What the delivery inspector shows of a record: plain data for the protocol, built on the host side. */
 import { diagnose, type DoctorContext } from './doctor';
+import { maskedUrl } from './forward';
 import { explainForwardError } from './forwardErrors';
 import type { AnswerView, DeliveryView, HeaderView } from './inspectorProtocol';
 import type { DeliveryRecord, ForwardResult } from './records';
@@ -81,7 +82,7 @@ export function deliveryView(r: DeliveryRecord, ctx: DeliveryViewContext = {}): 
     ...(bodyNote ? { bodyNote } : {}),
     replayable: !why,
     ...(why ? { notReplayable: why } : {}),
-    ...(ctx.appUrl ? { appUrl: ctx.appUrl } : {}),
+    ...(ctx.appUrl ? { appUrl: maskedUrl(ctx.appUrl) } : {}),
     ...(responseId ? { responseId } : {}),
     ...(t
       ? {

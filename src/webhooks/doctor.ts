@@ -5,7 +5,7 @@
  * Never a secret: endpoints are named by name and hint.
  */
 import type { DeliveryRecord } from './records';
-import type { VerifyTrace } from './trace';
+import { MAX_REFORMED_BODY, type VerifyTrace } from './trace';
 
 export type Cause =
   | 'not-a-webhook'
@@ -97,7 +97,7 @@ function diagnoseRejected(t: VerifyTrace, ctx: DoctorContext): Diagnosis[] {
         : `The timestamp is ${formatSeconds(s)} in the ${past ? 'past' : 'future'}: a clock is off, this machine's or the sender's.`,
       advice: old
         ? 'Re-sign it before sending it again (Replay, or Copy as curl for a fresh command): a signature is good for the tolerance only.'
-        : 'Sync this machine\'s clock (NTP), or raise "aoaiWorkbench.webhooks.toleranceSeconds" while testing.',
+        : 'Sync this machine\'s clock (NTP), or raise "aoaiWorkbench.webhooks.toleranceSeconds" in your user settings (up to 3600) while testing.',
       evidence: [`Arrival − webhook-timestamp = ${t.skewSeconds} s; tolerance ±${t.toleranceSeconds} s.`],
     });
   }
@@ -134,6 +134,7 @@ function diagnoseRejected(t: VerifyTrace, ctx: DoctorContext): Diagnosis[] {
       `Received ${plural(t.received.length + (t.receivedMore ?? 0), 'signature')}: ${t.received.join(' ') || 'none'}.`,
       ...t.tried.map((x) => `${nameOf(x.endpointId, ctx, x.label)} (${x.hint}) expects ${x.expected}`),
       `Body as received: ${t.bodyBytes.toLocaleString('en')} bytes, SHA-256 ${t.bodySha256}…`,
+      ...(t.reformsNotTried ? [`Not checked for a re-serialization: the body is over ${MAX_REFORMED_BODY / 1024} KiB, far larger than the service's events.`] : []),
     ],
   });
   return out;

@@ -11,7 +11,11 @@
  * - `Expect: 100-continue` answered; keep-alive unless `Connection: close` (or HTTP/1.0 without
  *   keep-alive); pipelined requests answered in order; backpressure respected;
  * - deadlines that a slow sender cannot stretch: the head within `headersTimeoutMs`, the whole
- *   request within `requestTimeoutMs` of its first byte; idle keep-alive connections closed.
+ *   request within `requestTimeoutMs` of its first byte; a new connection's first byte within
+ *   `headersTimeoutMs`; idle keep-alive connections closed;
+ * - a full house does not lock senders out: a new connection takes the slot of the connection
+ *   that has waited longest without sending a whole head (a slow sender, or an idle one), so 128
+ *   slow sockets cannot keep the service's deliveries away.
  *
  * Every refusal is an answer with a status and `Connection: close`; nothing a sender does throws.
  */
@@ -81,11 +85,19 @@ class Connection {
     this.remoteAddress = socket.remoteAddress;
   }
 
+  /** Whether it answered nothing yet: a fresh connection is held to the head's deadline, not the keep-alive one. */
+  private answered = false;
+
+  /** How readily its slot goes to a new connection: waiting for a head first, then the longest waiting. */
+  evictionRank(): [number, number] {
+    return [this.head ? 1 : 0, this.startedAt || this.idleSince];
+  }
+
   /** The deadline check run on an interval by the server. */
   expired(now: number): boolean {
     // Stryker disable next-line ConditionalExpression,BooleanLiteral: timing out a closed connection does nothing
     if (this.closed) return false;
-    if (this.startedAt === 0) return now - this.idleSince > this.options.keepAliveTimeoutMs;
+    if (this.startedAt === 0) return now - this.idleSince > (this.answered ? this.options.keepAliveTimeoutMs : this.options.headersTimeoutMs);
     const limit = this.head ? this.options.requestTimeoutMs : this.options.headersTimeoutMs;
     // Stryker disable next-line EqualityOperator: the boundary is one millisecond wide
     return now - this.startedAt > limit;
@@ -208,6 +220,7 @@ class Connection {
   private finish(body: Buffer): void {
     const head = this.head!;
     this.head = undefined;
+    this.answered = true;
     this.startedAt = this.buffer.length > 0 ? Date.now() : 0;
     this.idleSince = Date.now();
     let res: Http1Response;
@@ -256,11 +269,31 @@ export interface Http1Server {
   closeAllConnections(): void;
 }
 
+/** The connection whose slot a new one takes: one without a whole head, the longest waiting. */
+function slowest(connections: Set<Connection>): Connection | undefined {
+  let found: Connection | undefined;
+  let rank: [number, number] = [1, Infinity];
+  for (const c of connections) {
+    const r = c.evictionRank();
+    if (r[0] === 0 && r[1] < rank[1]) [found, rank] = [c, r];
+  }
+  return found;
+}
+
 export function createHttp1Server(options: Http1Options, handler: (req: Http1Request) => Http1Response): Http1Server {
   const opts: Required<Http1Options> = { maxHeaderBytes: 16 * 1024, keepAliveTimeoutMs: 5_000, maxConnections: 128, maxBufferedBytes: 64 * 1024 * 1024, ...options };
   const connections = new Set<Connection>();
   const budget: Budget = { used: 0, max: opts.maxBufferedBytes };
   const server = createServer({ noDelay: true }, (socket) => {
+    if (connections.size >= opts.maxConnections) {
+      const victim = slowest(connections);
+      if (!victim) {
+        socket.destroy();
+        return;
+      }
+      victim.timeout();
+      connections.delete(victim);
+    }
     const conn = new Connection(socket, opts, handler, budget);
     connections.add(conn);
     socket.on('data', (d: Buffer) => conn.data(d));
@@ -270,7 +303,6 @@ export function createHttp1Server(options: Http1Options, handler: (req: Http1Req
       connections.delete(conn);
     });
   });
-  server.maxConnections = opts.maxConnections;
   // One timer for every connection's deadlines.
   const tick = Math.max(50, Math.min(1_000, opts.headersTimeoutMs / 4));
   const timer = setInterval(() => {

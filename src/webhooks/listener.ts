@@ -62,7 +62,7 @@ const REDACTED_HEADERS = new Set(['authorization', 'proxy-authorization', 'cooki
 export class WebhookListener {
   private http: Http1Server | undefined;
   private readonly dedupe: DedupeStore;
-  /** Verdicts waiting for the after-answer work, handed over in one batch per turn of the event loop. */
+  /** Verdicts waiting for the after-answer work, handed over one per turn of the event loop. */
   private pending: Decided[] = [];
   private readonly rejections: RejectionLimiter;
   url = '';
@@ -76,9 +76,12 @@ export class WebhookListener {
   async start(): Promise<string> {
     const http = createHttp1Server(
       {
-        maxBodyBytes: this.options.maxBodyBytes ?? 1024 * 1024,
-        headersTimeoutMs: this.options.headersTimeoutMs ?? 10_000,
-        requestTimeoutMs: this.options.requestTimeoutMs ?? 15_000,
+        // The service's events are under a few KB: 256 KiB leaves room for any of them while every
+        // body (signed or not) stays cheap to check against each held secret.
+        maxBodyBytes: this.options.maxBodyBytes ?? 256 * 1024,
+        // A head comes in one packet and a whole delivery in well under a second: slow senders go early.
+        headersTimeoutMs: this.options.headersTimeoutMs ?? 5_000,
+        requestTimeoutMs: this.options.requestTimeoutMs ?? 10_000,
         maxConnections: this.options.maxConnections ?? 128,
         maxBufferedBytes: this.options.maxBufferedBytes ?? 64 * 1024 * 1024,
       },
@@ -122,10 +125,11 @@ export class WebhookListener {
     return { status: record.status, body: record.status === 200 ? 'OK' : record.verdict === 'rejected' ? 'Invalid signature' : (record.reason ?? 'Bad request') };
   }
 
+  /** One delivery per turn of the event loop: tracing one against every held secret takes time, and a burst must not hold up the rest. */
   private drain(): void {
-    const batch = this.pending;
-    this.pending = [];
-    for (const d of batch) this.after(d);
+    const d = this.pending.shift();
+    if (this.pending.length) setImmediate(() => this.drain());
+    if (d) this.after(d);
   }
 
   /** Verifies and classifies; cheap, synchronous, before the answer. */

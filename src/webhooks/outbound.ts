@@ -4,19 +4,11 @@
  * browsers and curl treat them, so `http://myapp.localhost:3000` works as a forward target and a
  * self-hosted tunnel on loopback works as a public URL; glibc does not resolve them by itself.
  */
-import { lookup } from 'node:dns';
 import { Agent, type Dispatcher } from 'undici';
+import { loopbackLookup } from '../service/loopback';
 import { ProxyRouter, type ProxySettings } from '../service/proxy';
 
-export const webhookDispatcher = new Agent({
-  connect: {
-    lookup: ((hostname: string, options: { all?: boolean }, cb: (...args: unknown[]) => void) => {
-      if (!/(^|\.)localhost$/i.test(hostname)) return lookup(hostname, options as never, cb as never);
-      if (options?.all) cb(null, [{ address: '127.0.0.1', family: 4 }]);
-      else cb(null, '127.0.0.1', 4);
-    }) as never,
-  },
-});
+export const webhookDispatcher = new Agent({ connect: { lookup: loopbackLookup as never } });
 
 /**
  * The extension's webhook traffic (forwards, replays, test events, the verifier check) through the

@@ -84,13 +84,23 @@ export interface TestEventResult {
 
 /**
  * One test event, one delivery: through the service's test route when an endpoint points here and
- * the service has the route (the whole path, signed by the service), else signed here with a held
- * secret and sent through the public URL.
+ * the service has the route (the whole path, signed by the service), else signed here with the
+ * secret of the endpoint aimed at this listener. Never with another held secret: that endpoint
+ * (a production one's rotation replacement, say) would then have a valid signature of ours sent
+ * through a third-party tunnel.
  */
 export async function sendTestEvent(input: TestEventInput): Promise<TestEventResult> {
   const target = input.known.find((k) => k.endpointId === input.endpointId);
-  let note = input.endpointId === undefined ? 'no endpoint delivers to this listener' : 'the endpoint delivering here was not created here';
-  if (target && input.serviceTest) {
+  if (!target) {
+    throw new Error(
+      input.endpointId === undefined
+        ? 'No webhook endpoint delivers to this listener, so there is no secret to sign a test event with: create one for it (Start Listening offers it) and try again.'
+        : `The endpoint delivering to this listener (${input.endpointId}) was not created here, so its signing secret is not held ` +
+          'and a test event cannot be signed: create an endpoint from here (Start Listening offers it).',
+    );
+  }
+  let note = 'the service has no test route here';
+  if (input.serviceTest) {
     try {
       const t = await input.serviceTest(target.endpointId, input.type);
       if (typeof t.status_code === 'number') return { status: t.status_code, sentBy: 'service' };
@@ -98,17 +108,9 @@ export async function sendTestEvent(input: TestEventInput): Promise<TestEventRes
     } catch (err) {
       note = `the service has no test route here (${(err as Error).message.split('.')[0]})`;
     }
-  } else if (target) {
-    note = 'the service has no test route here';
-  }
-  const signer = target ?? input.known[0];
-  if (!signer) {
-    throw new Error(
-      "No signing secret is known for this connection's endpoints: create an endpoint (Start Listening offers it) so test events can be signed.",
-    );
   }
   const headers = { 'user-agent': 'aoai-workbench test event' };
-  const status = await sendSigned({ url: input.url, secret: signer.secret, body: testEventBody(input.type), headers, outbound: input.outbound });
+  const status = await sendSigned({ url: input.url, secret: target.secret, body: testEventBody(input.type), headers, outbound: input.outbound });
   return { status, sentBy: 'extension', note };
 }
 
@@ -144,11 +146,37 @@ export async function replayToApp(
 }
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+/** PowerShell's single-quoted string: every quote it takes for a single quote (the typographic ones too) doubled. */
+const powershellQuote = (s: string) => `'${s.replace(/['\u2018\u2019\u201A\u201B]/g, '$&$&')}'`;
 
-/** A curl command that sends the delivery again, signed now (valid for the receiver's tolerance). */
-export function signedCurl(record: DeliveryRecord, known: readonly KnownSecret[], url: string, editedBody?: string): string {
+/** Which shell a copied command is written for: PowerShell on Windows, bash and other POSIX shells elsewhere. */
+export type CommandShell = 'posix' | 'powershell';
+export const defaultShell = (platform: NodeJS.Platform = process.platform): CommandShell => (platform === 'win32' ? 'powershell' : 'posix');
+
+/**
+ * A command that sends the delivery again, signed now (valid for the receiver's tolerance): curl
+ * for POSIX shells; for PowerShell, Invoke-WebRequest with the body as UTF-8 bytes, because
+ * Windows PowerShell's `curl` is another command and it re-quotes (and re-encodes) what it passes
+ * to curl.exe, which would change the signed bytes.
+ */
+export function signedCurl(
+  record: DeliveryRecord,
+  known: readonly KnownSecret[],
+  url: string,
+  editedBody?: string,
+  shell: CommandShell = defaultShell(),
+): string {
   const body = editedBody ?? replayableBody(record);
-  const headers = { 'content-type': 'application/json', ...signedHeaders(secretThatVerified(record, known), newWebhookId(), body) };
+  const signed = signedHeaders(secretThatVerified(record, known), newWebhookId(), body);
+  if (shell === 'powershell') {
+    const q = powershellQuote;
+    return [
+      `Invoke-WebRequest -UseBasicParsing -Method POST -Uri ${q(url)} -ContentType 'application/json'`,
+      `-Headers @{ ${Object.entries(signed).map(([k, v]) => `${q(k)} = ${q(v)}`).join('; ')} }`,
+      `-Body ([System.Text.Encoding]::UTF8.GetBytes(${q(body)}))`,
+    ].join(' `\n  ');
+  }
+  const headers = { 'content-type': 'application/json', ...signed };
   return [
     `curl -X POST ${shellQuote(url)}`,
     ...Object.entries(headers).map(([k, v]) => `-H ${shellQuote(`${k}: ${v}`)}`),

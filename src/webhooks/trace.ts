@@ -14,6 +14,11 @@ export const REQUIRED_HEADERS = ['webhook-id', 'webhook-timestamp', 'webhook-sig
 /** Base64 characters of a signature shown: 48 bits, to compare, not to use. */
 const PREFIX_CHARS = 8;
 const MAX_RECEIVED = 5;
+/**
+ * Bodies looked into for a re-serialization, at most: each form costs a parse and an HMAC per held
+ * secret, and the service's events are a few KB, so a larger body was not the service's anyway.
+ */
+export const MAX_REFORMED_BODY = 64 * 1024;
 /** Characters of each side shown around the first difference of a re-serialized body. */
 const EXCERPT = 24;
 
@@ -52,6 +57,8 @@ export interface VerifyTrace {
   receivedMore?: number;
   tried: TriedSecret[];
   reserialized?: Reserialized;
+  /** The body was too large to be looked into for a re-serialization (see MAX_REFORMED_BODY). */
+  reformsNotTried?: true;
   /** Size and SHA-256 (hex prefix) of the body as received: two deliveries compare without their bodies. */
   bodyBytes: number;
   bodySha256: string;
@@ -100,6 +107,10 @@ export function traceVerification(input: TraceInput): VerifyTrace {
     bodySha256: createHash('sha256').update(input.body).digest('hex').slice(0, 16),
   };
   if (input.lookForReserialization && !missingHeaders.length && !tried.some((t) => t.matched)) {
+    if (input.body.length > MAX_REFORMED_BODY) {
+      trace.reformsNotTried = true;
+      return trace;
+    }
     const found = findReserialization(input.body, id, ts, receivedFull, input.known);
     if (found) trace.reserialized = found;
   }

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { Emulator } from '../../src/emulator/server';
-import type { HostMessage } from '../../src/chat/protocol';
+import type { HostMessage } from '../../src/webview/chat/protocol';
 import type { ConnectionInfo } from '../../src/vscode/connections/connectionStore';
 import type { ChatPanel } from '../../src/vscode/chat/chatPanel';
 import { closeEmulatedService, emulatedService, eventually, workbench } from './support';

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { Emulator } from '../../src/emulator/server';
-import type { ChatTurn, HostMessage } from '../../src/chat/protocol';
+import type { ChatTurn } from '../../src/chat/model';
+import type { HostMessage } from '../../src/webview/chat/protocol';
 import type { ConnectionInfo } from '../../src/vscode/connections/connectionStore';
 import type { ChatPanel } from '../../src/vscode/chat/chatPanel';
 import { closeEmulatedService, emulatedService, eventually, workbench } from './support';
@@ -76,14 +77,14 @@ describe('chat panel', () => {
     await eventually(() => emu.stats.streamsAborted >= 1);
   });
 
-  it('Regenerate replaces the last reply; Edit resends the last message', async () => {
+  it('Regenerate replaces the last reply; Edit resends the last message in its place', async () => {
     const { panel } = await open();
     await panel.receive({ type: 'send', text: 'first' });
     await panel.idle();
     await panel.receive({ type: 'regenerate' });
     await panel.idle();
     assert.deepEqual(panel.conversation.turns.map((t) => t.role), ['user', 'assistant']);
-    await panel.receive({ type: 'editLast', text: 'edited' });
+    await panel.receive({ type: 'editFrom', turnId: panel.conversation.turns[0].id, text: 'edited' });
     await panel.idle();
     assert.deepEqual(panel.conversation.turns.map((t) => t.content.split('\n')[0]), ['edited', 'You said: edited']);
   });
@@ -136,6 +137,39 @@ describe('chat panel', () => {
     await panel.idle();
     assert.ok(posted.some((m) => m.type === 'retryCountdown' && m.seconds >= 1));
     assert.match(panel.conversation.turns.at(-1)!.content, /You said: two/);
+  });
+
+  it('a reply cut off by a reload keeps what arrived, says it was cut off, and Regenerate replaces it', async () => {
+    const api = await workbench();
+    const { panel } = await open();
+    const sending = panel.receive({ type: 'send', text: '/long 1500' });
+    // Saved as it streams: the file holds part of the reply while it still arrives.
+    const midway = await eventually(async () => {
+      const saved = await api.services.chat.conversations.load(panel.conversation.id);
+      const last = saved?.turns.at(-1);
+      return last?.role === 'assistant' && last.streaming && last.content.length > 0 ? saved : undefined;
+    });
+    // What a window reloaded (or an extension host restarted) now finds: that file, opened again.
+    const id = `${midway!.id}-after-reload`;
+    await api.services.chat.conversations.save({ ...midway!, id });
+    await panel.receive({ type: 'stop' });
+    await sending;
+    assert.deepEqual(await exec('openConversation', { conversationId: id }), { conversationId: id });
+    const reopened = api.services.chat.panel(id)!;
+    const cut = reopened.conversation.turns.at(-1)!;
+    assert.deepEqual([cut.interrupted, cut.streaming, cut.content], [true, undefined, midway!.turns.at(-1)!.content]);
+    await eventually(async () => (await api.services.chat.conversations.load(id))?.turns.at(-1)?.interrupted);
+    const posted: HostMessage[] = [];
+    reopened.onDidPost((m) => posted.push(m));
+    await reopened.receive({ type: 'regenerate' });
+    await reopened.idle();
+    const again = reopened.conversation.turns;
+    assert.deepEqual(again.map((t) => t.role), ['user', 'assistant']);
+    assert.equal(again[1].interrupted, undefined);
+    assert.ok(again[1].content.length > cut.content.length, 'a whole reply in place of the cut one');
+    assert.equal(finished(posted).length, 1);
+    reopened.panel.dispose();
+    await exec('deleteConversation', { conversationId: id });
   });
 
   it('comes back after the panel is closed, with its history; exports Markdown', async () => {

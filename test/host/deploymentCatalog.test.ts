@@ -5,7 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { DeploymentOption, HostMessage } from '../../src/chat/protocol';
+import type { DeploymentOption } from '../../src/chat/model';
+import type { HostMessage } from '../../src/webview/chat/protocol';
 import type { Emulator } from '../../src/emulator/server';
 import type { ConnectionInfo } from '../../src/vscode/connections/connectionStore';
 import type { DeploymentNode } from '../../src/vscode/tree/nodes';

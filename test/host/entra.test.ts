@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { DEFAULT_CONFIG } from '../../src/emulator/config';
 import { startEmulator, type Emulator } from '../../src/emulator/server';
-import type { HostMessage } from '../../src/chat/protocol';
+import type { HostMessage } from '../../src/webview/chat/protocol';
 import type { ConnectionInfo } from '../../src/vscode/connections/connectionStore';
 import type { DeploymentNode, MessageNode, TreeNode } from '../../src/vscode/tree/nodes';
 import { clearConnections, eventually, settingsAndLogFiles, workbench } from './support';

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { Emulator } from '../../src/emulator/server';
-import type { ChatTurn, HostMessage } from '../../src/chat/protocol';
+import type { ChatTurn } from '../../src/chat/model';
+import type { HostMessage } from '../../src/webview/chat/protocol';
 import type { ConnectionInfo } from '../../src/vscode/connections/connectionStore';
 import type { ChatPanel } from '../../src/vscode/chat/chatPanel';
 import { closeEmulatedService, emulatedService, eventually, workbench } from './support';

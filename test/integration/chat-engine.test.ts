@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { runChat } from '../../src/chat/chatEngine';
+import { runPanelChat as runChat } from '../support/panelRun';
 import { AzureOpenAIClient } from '../../src/service/client';
 import { ServiceError } from '../../src/service/errors';
 import { startEmulator, type Emulator } from '../../src/emulator/server';
@@ -57,7 +57,10 @@ describe('chat engine against the emulator', () => {
     const known = { model: 'o3-mini' };
     assert.equal(await requests(() => run('reasoner', '/long 50', { maxTokens: 7 }, known)), 1, 'max_completion_tokens from the start');
     assert.equal(await requests(() => run('reasoner', '/long 50', { maxTokens: 7 })), 2, 'max_tokens refused, then max_completion_tokens');
-    assert.equal(await requests(() => run('reasoner', 'hi', { temperature: 0.3 }, known)), 2, 'the temperature is sent, refused, then dropped');
+    // A reasoning model never gets a temperature, in either chat: left out at once, and said so.
+    let notes: string[] | undefined;
+    assert.equal(await requests(async () => (notes = (await run('reasoner', 'hi', { temperature: 0.3 }, known)).notes)), 1, 'the temperature is left out up front');
+    assert.deepEqual(notes, ['Temperature was left out: reasoner does not take it.']);
     assert.equal(await requests(() => run('reasoner', 'hi', {}, known)), 1);
     const plain = await run('chat', '/long 50', { maxTokens: 5, temperature: 0.2, topP: 0.9 });
     assert.deepEqual([plain.finishReason, plain.usage?.completion_tokens], ['length', 5], 'max_tokens honoured by a chat model');

@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import OpenAI, { AzureOpenAI, BadRequestError } from 'openai';
+import { ConfigError, resolveConfig } from '../../src/emulator/config';
 import { startEmulator, type Emulator } from '../../src/emulator/server';
 
 describe('emulator: wire details', () => {
@@ -65,5 +66,29 @@ describe('emulator: wire details', () => {
       client.chat.completions.create({ model: 'gpt-realtime', messages: [{ role: 'user', content: 'hi' }] }),
       (e: unknown) => e instanceof BadRequestError && e.code === 'OperationNotSupported' && /chatCompletion operation does not work with the specified model, gpt-realtime/.test(e.message),
     );
+  });
+});
+
+describe('emulator: job and call settings', () => {
+  it('the defaults have a Global-Batch and a realtime deployment, listed like the others', async () => {
+    const emu = await startEmulator();
+    try {
+      const byName = new Map(emu.config.deployments.map((d) => [d.name, d]));
+      assert.equal(byName.get('gpt-4o-mini-batch')?.sku, 'GlobalBatch');
+      assert.equal(byName.get('gpt-realtime')?.model, 'gpt-realtime');
+      const models = (await (await fetch(`${emu.url}/openai/v1/models`, { headers: { 'api-key': emu.apiKey } })).json()) as { data: Array<{ id: string }> };
+      assert.ok(models.data.some((m) => m.id === 'gpt-realtime'));
+    } finally {
+      await emu.close();
+    }
+  });
+
+  it('refuses a jobs.stepMs, calls.ringMs or file limit that is not a number in range, naming the setting', () => {
+    assert.throws(() => resolveConfig({ jobs: { stepMs: -1 } }), (e: unknown) => e instanceof ConfigError && /"jobs.stepMs" must be a number of at least 0/.test(e.message));
+    assert.throws(() => resolveConfig({ calls: { ringMs: 0 } }), (e: unknown) => e instanceof ConfigError && /"calls.ringMs"/.test(e.message));
+    assert.throws(() => resolveConfig({ files: { maxBytes: Number.NaN, maxBatchBytes: 1 } }), (e: unknown) => e instanceof ConfigError && /"files.maxBytes"/.test(e.message));
+    const partial = resolveConfig({ jobs: { stepMs: 0 }, files: { maxBatchBytes: 10 } as never });
+    assert.equal(partial.jobs.stepMs, 0);
+    assert.equal(partial.files.maxBytes, 512 * 1024 * 1024, 'an unset limit keeps its default');
   });
 });

@@ -49,7 +49,7 @@ describe('webhook listener under a flood of unsigned deliveries', () => {
   });
 
   it('limits open connections and the bytes buffered across all of them', async () => {
-    const l = new WebhookListener({ secrets: () => [], maxConnections: 2, maxBufferedBytes: 1024 * 1024 });
+    const l = new WebhookListener({ secrets: () => [], maxConnections: 2, maxBufferedBytes: 1024 * 1024, maxBodyBytes: 1024 * 1024 });
     await l.start();
     const open = () => {
       const socket = connect(l.port, '127.0.0.1');

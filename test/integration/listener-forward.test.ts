@@ -10,7 +10,8 @@ describe('webhook listener forwarding a large delivery', () => {
     const secret = generateSecret();
     const app = await startReceiver();
     const records: DeliveryRecord[] = [];
-    const l = new WebhookListener({ secrets: () => [{ endpointId: 'we_1', secret }], forwardTo: () => app.url, onDelivery: (r) => records.push(r) });
+    // A body cap above the stored copy's 256 KiB (the default cap is 256 KiB too).
+    const l = new WebhookListener({ secrets: () => [{ endpointId: 'we_1', secret }], maxBodyBytes: 1024 * 1024, forwardTo: () => app.url, onDelivery: (r) => records.push(r) });
     await l.start();
     try {
       const body = JSON.stringify({ object: 'event', id: 'evt_big', type: 'response.completed', created_at: 1, data: { id: 'resp_big', padding: 'p'.repeat(300 * 1024) } });

@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import type { Server } from 'node:http';
-import { runLmChat, ReplyFilteredError, type LmChatInput } from '../../src/chat/lm/lmChat';
-import type { LmMessage } from '../../src/chat/lm/messages';
-import type { CompletedToolCall } from '../../src/chat/lm/toolCalls';
+import { runLmChat, ReplyFilteredError, type LmChatInput } from '../support/lmRun';
+import type { NeutralMessage } from '../../src/chat/engine/messages';
+import type { CompletedToolCall } from '../../src/chat/engine/toolCalls';
 import { startEmulator, type Emulator } from '../../src/emulator/server';
 import { AzureOpenAIClient } from '../../src/service/client';
 import { refuseParameter, recordingServer as scripted } from '../support/bodyRecorder';
 import { eventually } from '../support/receiver';
 
-const user = (text: string): LmMessage[] => [{ role: 'user', parts: [{ type: 'text', text }] }];
+const user = (text: string): NeutralMessage[] => [{ role: 'user', parts: [{ type: 'text', text }] }];
 
 function collect(): { text: string[]; calls: CompletedToolCall[]; order: string[]; hooks: Pick<LmChatInput, 'onText' | 'onToolCall'> } {
   const out = { text: [] as string[], calls: [] as CompletedToolCall[], order: [] as string[] };
@@ -43,7 +43,7 @@ describe('language model requests against the emulator', () => {
     await emu.close();
   });
 
-  const run = (deployment: string, messages: LmMessage[], extra: Partial<LmChatInput> = {}) => {
+  const run = (deployment: string, messages: NeutralMessage[], extra: Partial<LmChatInput> = {}) => {
     const c = collect();
     const done = runLmChat({ client, deployment, messages, signal: new AbortController().signal, ...c.hooks, ...extra });
     return { c, done };
@@ -123,7 +123,7 @@ describe('language model tool calls over a real stream (scripted loopback server
     servers.push(s.server);
     const client = new AzureOpenAIClient({ endpoint: s.url, auth: { kind: 'apiKey', apiKey: 'test-key' } });
     const c = collect();
-    const history: LmMessage[] = [
+    const history: NeutralMessage[] = [
       { role: 'user', parts: [{ type: 'text', text: 'Weather?' }] },
       { role: 'assistant', parts: [{ type: 'toolCall', callId: 'call_0', name: 'weather', input: { city: 'Rome' } }] },
       { role: 'user', parts: [{ type: 'toolResult', callId: 'call_0', parts: [{ type: 'text', text: '18 °C' }] }] },

@@ -8,17 +8,17 @@
 import assert from 'node:assert/strict';
 import type { Server } from 'node:http';
 import { ApiMemory } from '../../src/chat/apiMemory';
-import { runLmChat, type LmChatInput } from '../../src/chat/lm/lmChat';
-import type { LmMessage, LmTool } from '../../src/chat/lm/messages';
-import type { CompletedToolCall } from '../../src/chat/lm/toolCalls';
+import { runLmChat, type LmChatInput } from '../support/lmRun';
+import type { NeutralMessage, OfferedTool } from '../../src/chat/engine/messages';
+import type { CompletedToolCall } from '../../src/chat/engine/toolCalls';
 import { startEmulator, type Emulator } from '../../src/emulator/server';
 import { AzureOpenAIClient } from '../../src/service/client';
 import { refuseParameter, recordingServer } from '../support/bodyRecorder';
 import { eventually } from '../support/receiver';
 
-const user = (text: string): LmMessage[] => [{ role: 'user', parts: [{ type: 'text', text }] }];
+const user = (text: string): NeutralMessage[] => [{ role: 'user', parts: [{ type: 'text', text }] }];
 const PNG_1x1 = Uint8Array.from(Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==', 'base64'));
-const weather: LmTool = { name: 'get_weather', description: 'Weather of a city', inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } };
+const weather: OfferedTool = { name: 'get_weather', description: 'Weather of a city', inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } };
 
 describe('language model requests on the Responses API (emulator)', () => {
   let emu: Emulator;
@@ -39,7 +39,7 @@ describe('language model requests on the Responses API (emulator)', () => {
     await emu.close();
   });
 
-  const run = (name: string, messages: LmMessage[], extra: Partial<LmChatInput> = {}) => {
+  const run = (name: string, messages: NeutralMessage[], extra: Partial<LmChatInput> = {}) => {
     const text: string[] = [];
     const calls: CompletedToolCall[] = [];
     const done = runLmChat({
@@ -91,7 +91,7 @@ describe('language model requests on the Responses API (emulator)', () => {
     assert.equal(call.name, 'get_weather');
     assert.deepEqual(call.input, { city: 'Oslo' });
     assert.match(call.callId, /^call_/);
-    const history: LmMessage[] = [
+    const history: NeutralMessage[] = [
       ...user('Use get_weather for Oslo'),
       { role: 'assistant', parts: [{ type: 'toolCall', callId: call.callId, name: call.name, input: call.input }] },
       { role: 'user', parts: [{ type: 'toolResult', callId: call.callId, parts: [{ type: 'text', text: '4 °C and snow' }] }] },
@@ -103,7 +103,7 @@ describe('language model requests on the Responses API (emulator)', () => {
   });
 
   it('a tool whose name the service would refuse is called under a stand-in and reported under its own name', async () => {
-    const tool: LmTool = { ...weather, name: 'mcp.weather/get' };
+    const tool: OfferedTool = { ...weather, name: 'mcp.weather/get' };
     const { calls, done } = run('gpt-5-codex', user('call mcp_weather_get on Rome'), { model: 'gpt-5-codex', tools: [tool], toolMode: 'required' });
     await done;
     assert.deepEqual(calls.map((c) => c.name), ['mcp.weather/get']);

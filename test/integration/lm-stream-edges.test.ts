@@ -7,13 +7,13 @@
 import assert from 'node:assert/strict';
 import type { Server, ServerResponse } from 'node:http';
 import { ApiMemory } from '../../src/chat/apiMemory';
-import { runLmChat, type LmChatInput } from '../../src/chat/lm/lmChat';
-import type { LmMessage } from '../../src/chat/lm/messages';
-import type { CompletedToolCall } from '../../src/chat/lm/toolCalls';
+import { runLmChat, type LmChatInput } from '../support/lmRun';
+import type { NeutralMessage } from '../../src/chat/engine/messages';
+import type { CompletedToolCall } from '../../src/chat/engine/toolCalls';
 import { AzureOpenAIClient } from '../../src/service/client';
 import { recordingServer, refuseParameter } from '../support/bodyRecorder';
 
-const messages: LmMessage[] = [{ role: 'user', parts: [{ type: 'text', text: 'hi' }] }];
+const messages: NeutralMessage[] = [{ role: 'user', parts: [{ type: 'text', text: 'hi' }] }];
 const sse = (frame: unknown) => `data: ${JSON.stringify(frame)}\n\n`;
 const responseEvent = (e: Record<string, unknown>) => `event: ${String(e.type)}\ndata: ${JSON.stringify(e)}\n\n`;
 
@@ -33,7 +33,8 @@ describe('language model provider: streams as the service sends them', () => {
     clients.push(client);
     const text: string[] = [];
     const calls: CompletedToolCall[] = [];
-    const done = runLmChat({ client, deployment: 'chat', model: 'gpt-4o', messages, apiMemory: new ApiMemory(), signal: new AbortController().signal, onText: (t) => text.push(t), onToolCall: (c) => calls.push(c), ...extra });
+    const tools = [{ name: 'now', description: 'The time' }, { name: 'add', description: 'Adds' }];
+    const done = runLmChat({ client, deployment: 'chat', model: 'gpt-4o', messages, tools, apiMemory: new ApiMemory(), signal: new AbortController().signal, onText: (t) => text.push(t), onToolCall: (c) => calls.push(c), ...extra });
     return { done, text, calls, bodies: s.bodies };
   }
 
@@ -73,11 +74,11 @@ describe('language model provider: streams as the service sends them', () => {
     assert.deepEqual(unfinished.calls, [{ callId: 'call_2', name: 'now', input: {} }]);
   });
 
-  it('a service that keeps refusing is asked five times at most, then its refusal is reported', async () => {
+  it('a service that keeps refusing is asked six times at most (the one limit both chats share), then its refusal is reported', async () => {
     // It refuses whichever token limit it gets: each adaptation swaps one for the other.
     const r = await run((body, res) => refuseParameter(res, body.max_tokens !== undefined ? 'max_tokens' : 'max_completion_tokens'), { modelOptions: { maxTokens: 100 } });
-    await assert.rejects(r.done, /max_(completion_)?tokens/);
-    assert.equal(r.bodies.length, 5);
+    await assert.rejects(r.done, /max_(completion_)?tokens.*The service kept rejecting the request parameters\./);
+    assert.equal(r.bodies.length, 6);
   });
 
   it('a rate limit on the Responses route is reported at once, not waited out and resent', async () => {

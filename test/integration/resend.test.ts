@@ -13,7 +13,7 @@ import { downloadedCloudflaredPath } from '../../src/tunnels/cloudflaredDownload
 import { removeDownloadedCloudflared } from '../../src/tunnels/cloudflaredRemove';
 import { WebhookListener } from '../../src/webhooks/listener';
 import type { DeliveryRecord, KnownSecret } from '../../src/webhooks/records';
-import { replay, replayToApp, sendSigned, sendTestEvent, signedCurl, testEventBody } from '../../src/webhooks/resend';
+import { defaultShell, replay, replayToApp, sendSigned, sendTestEvent, signedCurl, testEventBody } from '../../src/webhooks/resend';
 import { generateSecret } from '../../src/webhooks/signature';
 import { eventually, startReceiver } from '../support/receiver';
 
@@ -36,8 +36,8 @@ describe('test events, replays and curl commands', () => {
 
   it('a test event arrives verified, typed, from the endpoint whose secret signed it', async () => {
     let sent: Awaited<ReturnType<typeof sendTestEvent>> | undefined;
-    const r = await arrival(async () => (sent = await sendTestEvent({ url: url(), known, type: 'batch.completed' })));
-    assert.deepEqual(sent, { status: 200, sentBy: 'extension', note: 'no endpoint delivers to this listener' });
+    const r = await arrival(async () => (sent = await sendTestEvent({ url: url(), known, type: 'batch.completed', endpointId: 'we_1' })));
+    assert.deepEqual(sent, { status: 200, sentBy: 'extension', note: 'the service has no test route here' });
     assert.deepEqual([r.verdict, r.eventType, r.endpointId, r.headers['user-agent'], r.headers['content-type']], ['verified', 'batch.completed', 'we_1', 'aoai-workbench test event', 'application/json']);
     assert.match(JSON.parse(r.body).data.id, /^batch_test_/);
   });
@@ -55,7 +55,7 @@ describe('test events, replays and curl commands', () => {
   });
 
   it('refuses to send a test event with no known secret; without a service test route, one event signed here', async () => {
-    await assert.rejects(sendTestEvent({ url: url(), known: [], type: 'batch.completed' }), /No signing secret is known/);
+    await assert.rejects(sendTestEvent({ url: url(), known: [], type: 'batch.completed' }), /No webhook endpoint delivers to this listener, so there is no secret to sign a test event with/);
     const before = records.length;
     const r = await sendTestEvent({ url: url(), known, type: 'batch.failed', endpointId: 'we_1', serviceTest: () => Promise.reject(new Error('Not found. Really.')) });
     assert.deepEqual(r, { status: 200, sentBy: 'extension', note: 'the service has no test route here (Not found)' });
@@ -68,10 +68,25 @@ describe('test events, replays and curl commands', () => {
     assert.deepEqual(noRoute, { status: 200, sentBy: 'extension', note: 'the service has no test route here' });
     const unreached = await sendTestEvent({ url: url(), known, type: 'batch.completed', endpointId: 'we_1', serviceTest: async () => ({ status_code: null }) });
     assert.deepEqual(unreached, { status: 200, sentBy: 'extension', note: 'the service could not reach the listener' });
+  });
+
+  it('signs a test event only with the endpoint aimed at this listener, never with another held secret', async () => {
+    // A production endpoint's rotation replacement is held here too; it does not deliver here.
+    const production: KnownSecret = { endpointId: 'we_production_new', secret: generateSecret() };
+    const held = [production, ...known];
+    const before = records.length;
     let asked = false;
-    const foreign = await sendTestEvent({ url: url(), known, type: 'batch.completed', endpointId: 'we_elsewhere', serviceTest: async () => ((asked = true), { status_code: 200 }) });
-    assert.deepEqual(foreign, { status: 200, sentBy: 'extension', note: 'the endpoint delivering here was not created here' });
+    const serviceTest = async () => ((asked = true), { status_code: 200 });
+    await assert.rejects(sendTestEvent({ url: url(), known: held, type: 'batch.completed', serviceTest }), /No webhook endpoint delivers to this listener/);
+    await assert.rejects(
+      sendTestEvent({ url: url(), known: held, type: 'batch.completed', endpointId: 'we_elsewhere', serviceTest }),
+      /The endpoint delivering to this listener \(we_elsewhere\) was not created here, so its signing secret is not held/,
+    );
     assert.equal(asked, false, 'the service is not asked to send what no held secret could verify');
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(records.length, before, 'nothing was sent');
+    const r = await arrival(() => sendTestEvent({ url: url(), known: held, type: 'batch.completed', endpointId: 'we_1' }));
+    assert.deepEqual([r.verdict, r.endpointId], ['verified', 'we_1']);
   });
 
   it('re-signs with the secret of the endpoint that verified the delivery, not just the first one held', async () => {
@@ -79,7 +94,7 @@ describe('test events, replays and curl commands', () => {
     known.push(second);
     const receiver = await startReceiver();
     try {
-      const original = await arrival(() => sendTestEvent({ url: url(), known: [second], type: 'batch.completed' }));
+      const original = await arrival(() => sendTestEvent({ url: url(), known: [second], type: 'batch.completed', endpointId: 'we_2' }));
       assert.equal(original.endpointId, 'we_2');
       const again = await arrival(async () => assert.equal(await replay(original, known, url(), false), 200));
       assert.deepEqual([again.verdict, again.endpointId], ['verified', 'we_2']);
@@ -128,7 +143,7 @@ describe('test events, replays and curl commands', () => {
   });
 
   it('a replay is verified again; keeping the webhook-id makes it a duplicate', async () => {
-    const original = await arrival(() => sendTestEvent({ url: url(), known, type: 'response.completed' }));
+    const original = await arrival(() => sendTestEvent({ url: url(), known, type: 'response.completed', endpointId: 'we_1' }));
     const again = await arrival(async () => assert.equal(await replay(original, known, url(), false), 200));
     assert.equal(again.verdict, 'verified');
     assert.notEqual(again.webhookId, original.webhookId);
@@ -155,6 +170,54 @@ describe('test events, replays and curl commands', () => {
     } finally {
       await receiver.close();
     }
+  });
+});
+
+/**
+ * Reads a PowerShell command's single-quoted strings as PowerShell does (about_Quoting_Rules): a
+ * quote is any of ' ‘ ’ ‚ ‛, and two quotes in a row inside the string are one. No PowerShell runs
+ * on the test machines, so the language's rule is applied here.
+ */
+function powershellStrings(command: string): string[] {
+  const quote = /['\u2018\u2019\u201A\u201B]/;
+  const out: string[] = [];
+  for (let i = 0; i < command.length; i++) {
+    if (!quote.test(command[i])) continue;
+    let text = '';
+    for (i++; i < command.length; i++) {
+      if (quote.test(command[i])) {
+        if (quote.test(command[i + 1] ?? '')) text += command[++i];
+        else break;
+      } else text += command[i];
+    }
+    out.push(text);
+  }
+  return out;
+}
+
+describe('Copy as curl on Windows', () => {
+  const known: KnownSecret[] = [{ endpointId: 'we_1', secret: generateSecret() }];
+  const body = JSON.stringify({ object: 'event', id: 'evt_1', type: 'response.completed', data: { id: 'resp_1', note: "it's ‘quoted’ — café" } });
+  const record = { id: 'r1', receivedAt: 1, verdict: 'verified', status: 200, endpointId: 'we_1', headers: {}, body } as DeliveryRecord;
+
+  it('is a PowerShell command (Invoke-WebRequest, body as UTF-8 bytes) whose strings give back the exact signed body and headers', () => {
+    assert.equal(defaultShell('win32'), 'powershell');
+    assert.equal(defaultShell('linux'), 'posix');
+    const command = signedCurl(record, known, "http://127.0.0.1:3000/webhook?x='1'", undefined, 'powershell');
+    assert.match(command, /^Invoke-WebRequest -UseBasicParsing -Method POST -Uri /);
+    assert.match(command, /-Body \(\[System\.Text\.Encoding\]::UTF8\.GetBytes\(/);
+    assert.doesNotMatch(command, /(^|\s)curl\s/, 'not the curl alias of Windows PowerShell');
+    const [url, contentType, ...rest] = powershellStrings(command);
+    assert.deepEqual([url, contentType], ["http://127.0.0.1:3000/webhook?x='1'", 'application/json']);
+    const sent = rest.pop();
+    assert.equal(sent, body, 'the body, quotes and all, is what was signed');
+    const headers = Object.fromEntries(Array.from({ length: rest.length / 2 }, (_, i) => [rest[2 * i], rest[2 * i + 1]]));
+    assert.deepEqual(Object.keys(headers), ['webhook-id', 'webhook-timestamp', 'webhook-signature']);
+    assert.doesNotThrow(() => new Webhook(known[0].secret).verify(sent!, headers));
+  });
+
+  it('elsewhere it stays a curl command for POSIX shells', () => {
+    assert.match(signedCurl(record, known, 'http://127.0.0.1:3000/webhook', undefined, 'posix'), /^curl -X POST 'http:\/\/127\.0\.0\.1:3000\/webhook'/);
   });
 });
 

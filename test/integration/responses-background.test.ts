@@ -3,9 +3,10 @@ import assert from 'node:assert/strict';
 import { getEventListeners } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Waker, followResponse, resultOf, startBackground } from '../../src/chat/backgroundResponse';
-import type { RunInput } from '../../src/chat/chatEngine';
-import { modelProfile } from '../../src/chat/modelProfile';
+import { Waker, followResponse, resultOf, startBackground } from '../../src/chat/engine/background';
+import type { RunRequest as RunInput } from '../../src/chat/engine/runner';
+import { neutralMessages } from '../../src/chat/engine/messages';
+import { PANEL_RUN } from '../../src/chat/engine/options';
 import { startEmulator, type Emulator } from '../../src/emulator/server';
 import { AzureOpenAIClient } from '../../src/service/client';
 import { ServiceError } from '../../src/service/errors';
@@ -35,11 +36,11 @@ describe('background replies on the Responses API', () => {
   });
 
   const input = (deployment: string, text: string): RunInput => ({
-    client, deployment, messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: text }], params: { systemPrompt: 'Be brief.', route: 'v1' }, signal: new AbortController().signal, onDelta: () => {},
+    client, deployment, messages: neutralMessages([{ role: 'system', content: 'Be brief.' }, { role: 'user', content: text }]), sampling: {}, route: 'v1', signal: new AbortController().signal, onText: () => {},
   });
 
   it('starts queued and is followed to its reply, reasoning summary and usage included', async () => {
-    const started = await startBackground(input('gpt-5-codex', 'in the background'), modelProfile('gpt-5-codex'), []);
+    const started = await startBackground(input('gpt-5-codex', 'in the background'), PANEL_RUN, []);
     assert.equal(started.status, 'queued');
     const seen: string[] = [];
     const done = await followResponse(client, started.id, new AbortController().signal, (s) => seen.push(s));
@@ -57,7 +58,7 @@ describe('background replies on the Responses API', () => {
     const receiver = await startReceiver();
     const ep = await subscribe(receiver.url);
     try {
-      const started = await startBackground(input('gpt-4o', 'wake me'), modelProfile('gpt-4o'), []);
+      const started = await startBackground(input('gpt-4o', 'wake me'), PANEL_RUN, []);
       const waker = new Waker();
       const ac = new AbortController();
       // Only the delivery can end this wait early: polls after the first one come a minute apart.
@@ -76,16 +77,16 @@ describe('background replies on the Responses API', () => {
   });
 
   it('a cancelled reply ends as stopped; a failed one carries the service\'s error; closing stops following', async () => {
-    const started = await startBackground(input('gpt-4o', 'cancel me'), modelProfile('gpt-4o'), []);
+    const started = await startBackground(input('gpt-4o', 'cancel me'), PANEL_RUN, []);
     assert.equal((await client.cancelResponse(started.id)).status, 'cancelled');
     const cancelled = await followResponse(client, started.id, new AbortController().signal, () => {});
     assert.equal(resultOf(cancelled!, 0).stopped, true);
-    const failing = await startBackground(input('gpt-4o', '/fail'), modelProfile('gpt-4o'), []);
+    const failing = await startBackground(input('gpt-4o', '/fail'), PANEL_RUN, []);
     const failed = await followResponse(client, failing.id, new AbortController().signal, () => {});
     assert.equal(failed?.status, 'failed');
     assert.equal(failed?.error?.code, 'server_error');
     const ac = new AbortController();
-    const other = await startBackground(input('gpt-4o', 'left alone'), modelProfile('gpt-4o'), []);
+    const other = await startBackground(input('gpt-4o', 'left alone'), PANEL_RUN, []);
     const following = followResponse(client, other.id, ac.signal, () => ac.abort());
     assert.equal(await following, undefined, 'the panel closed: no result, the response goes on');
   });
@@ -143,7 +144,7 @@ describe('background replies on the Responses API', () => {
   });
 
   it('a response the service no longer has is an error, not a silent stop', async () => {
-    const started = await startBackground(input('gpt-4o', 'to be deleted'), modelProfile('gpt-4o'), []);
+    const started = await startBackground(input('gpt-4o', 'to be deleted'), PANEL_RUN, []);
     await client.deleteResponse(started.id);
     await assert.rejects(followResponse(client, started.id, new AbortController().signal, () => {}), (e: unknown) => e instanceof ServiceError && e.status === 404);
   });
@@ -152,13 +153,13 @@ describe('background replies on the Responses API', () => {
     const slow = { waker: new Waker() };
     const minuteWaits = Object.assign(slow.waker, { sleep: (_ms: number, signal: AbortSignal) => Waker.prototype.sleep.call(slow.waker, 60_000, signal) });
     const during = new AbortController();
-    const started = await startBackground(input('gpt-4o', 'close during the wait'), modelProfile('gpt-4o'), []);
+    const started = await startBackground(input('gpt-4o', 'close during the wait'), PANEL_RUN, []);
     const following = followResponse(client, started.id, during.signal, () => setImmediate(() => during.abort()), minuteWaits);
     assert.equal(await following, undefined);
     const atStatus = new AbortController();
     assert.equal(await followResponse(client, started.id, atStatus.signal, () => atStatus.abort(), minuteWaits), undefined);
     const done = new AbortController();
-    const finished = await followResponse(client, (await startBackground(input('gpt-4o', 'listeners'), modelProfile('gpt-4o'), [])).id, done.signal, () => {});
+    const finished = await followResponse(client, (await startBackground(input('gpt-4o', 'listeners'), PANEL_RUN, [])).id, done.signal, () => {});
     assert.equal(finished?.status, 'completed');
     assert.ok(getEventListeners(done.signal, 'abort').length <= 1, 'a long follow does not pile up listeners on the panel\'s signal');
   });
@@ -183,7 +184,7 @@ describe('background replies on the Responses API', () => {
     const server = await scripted([(_q, res) => res.writeHead(429, { 'content-type': 'application/json', 'retry-after-ms': '1000' }).end('{"error":{"code":"429","message":"Rate limit reached."}}')]);
     const c = new AzureOpenAIClient({ endpoint: server.url, auth: { kind: 'apiKey', apiKey: 'k' } });
     try {
-      await assert.rejects(startBackground({ ...input('gpt-4o', 'busy'), client: c }, modelProfile('gpt-4o'), []), (e: unknown) => e instanceof ServiceError && e.status === 429 && e.retryAfterMs === 1000);
+      await assert.rejects(startBackground({ ...input('gpt-4o', 'busy'), client: c }, PANEL_RUN, []), (e: unknown) => e instanceof ServiceError && e.status === 429 && e.retryAfterMs === 1000);
       assert.equal(server.hits(), 1);
     } finally {
       await c.close();
@@ -193,7 +194,7 @@ describe('background replies on the Responses API', () => {
     const silent = await scripted([() => ac.abort()]);
     const s = new AzureOpenAIClient({ endpoint: silent.url, auth: { kind: 'apiKey', apiKey: 'k' } });
     try {
-      await assert.rejects(startBackground({ ...input('gpt-4o', 'never answered'), client: s, signal: ac.signal }, modelProfile('gpt-4o'), []), (e: unknown) => e instanceof ServiceError && e.kind === 'aborted');
+      await assert.rejects(startBackground({ ...input('gpt-4o', 'never answered'), client: s, signal: ac.signal }, PANEL_RUN, []), (e: unknown) => e instanceof ServiceError && e.kind === 'aborted');
     } finally {
       await s.close();
       await silent.close();

@@ -5,7 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import type { Server, ServerResponse } from 'node:http';
-import { errorInfo, runChat, type RunInput } from '../../src/chat/chatEngine';
+import { errorInfo } from '../../src/chat/engine/result';
+import { runPanelChat as runChat, type PanelRunInput as RunInput } from '../support/panelRun';
 import { AzureOpenAIClient } from '../../src/service/client';
 import { ServiceError } from '../../src/service/errors';
 import type { ChatMessage } from '../../src/service/types';

@@ -61,7 +61,7 @@ describe('webhook traffic through the user\'s proxy', () => {
     await listener.start();
     try {
       const before = app.received.length;
-      const sent = await sendTestEvent({ url: `${listener.url}/webhook`, known, type: 'batch.completed', outbound });
+      const sent = await sendTestEvent({ url: `${listener.url}/webhook`, known, type: 'batch.completed', endpointId: known[0].endpointId, outbound });
       assert.equal(sent.status, 200);
       const forwarded = await eventually(() => records[0]);
       assert.equal(forwarded.forward?.status, 200);

@@ -15,6 +15,8 @@ async function main(): Promise<void> {
   await events.load();
   const listener = new WebhookListener({
     secrets: () => [{ endpointId: 'we_flood', secret }],
+    // Four times the default body cap: the flood's bodies (up to 1 MiB) are read and rejected, not refused at the head.
+    maxBodyBytes: 1024 * 1024,
     dedupe: new FileDedupeStore(join(dir, 'webhook-ids.txt')),
     onDelivery: (r) => void events.put(r),
   });

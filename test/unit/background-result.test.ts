@@ -1,6 +1,6 @@
 /** What the panel shows of a finished background response: its text, its thinking, and how it ended. */
 import assert from 'node:assert/strict';
-import { resultOf } from '../../src/chat/backgroundResponse';
+import { resultOf } from '../../src/chat/engine/background';
 import type { ResponseObject } from '../../src/service/types';
 
 const response = (fields: Partial<ResponseObject>): ResponseObject => ({ id: 'resp_1', object: 'response', status: 'completed', model: 'gpt-5', output: [], usage: null, ...fields }) as ResponseObject;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { attachmentTokens, looksLikeText, messageContent } from '../../src/chat/attachments';
 import { createConversation, requestMessages, toMarkdown } from '../../src/chat/conversation';
-import type { Attachment } from '../../src/chat/protocol';
+import type { Attachment } from '../../src/chat/model';
 
 const selection: Attachment = { id: 'a1', kind: 'selection', name: 'app.ts (lines 3-4)', text: 'const x = 1;\nconst y = 2;', language: 'typescript' };
 const image: Attachment = { id: 'a2', kind: 'image', name: 'dot.png', dataUrl: 'data:image/png;base64,AAAA' };

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createConversation } from '../../src/chat/conversation';
-import type { ConversationView, DeploymentOption } from '../../src/chat/protocol';
+import type { ConversationView, DeploymentOption } from '../../src/chat/model';
 import { contextUse, describeUse, modelOf } from '../../src/webview/chat/contextMeter';
 
 function conversation(deployment = 'chat'): ConversationView {

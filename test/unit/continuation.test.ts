@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { continuationOf } from '../../src/chat/continuation';
 import { createConversation } from '../../src/chat/conversation';
-import type { ChatTurn } from '../../src/chat/protocol';
+import type { ChatTurn } from '../../src/chat/model';
 
 const turn = (role: 'user' | 'assistant', content: string, extra: Partial<ChatTurn> = {}): ChatTurn => ({ id: content, role, content, createdAt: 1, ...extra });
 

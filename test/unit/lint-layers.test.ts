@@ -23,7 +23,7 @@ const PROBES: Record<string, string> = {
   'src/chat/pong.ts': "import { ping } from './ping';\nexport const pong = () => ping;\n",
   'src/webview/importsNode.ts': "import { readFileSync } from 'node:fs';\nexport const a = readFileSync;\n",
   'src/webview/importsHostCode.ts': "import { run } from '../chat/engine';\nexport const a = run;\n",
-  'src/chat/protocol.ts': "import { readFileSync } from 'fs';\nexport const a = readFileSync;\n",
+  'src/chat/model.ts': "import { readFileSync } from 'fs';\nexport const a = readFileSync;\n",
   // The right direction: the VS Code layer uses the core; the page uses a shared type.
   'src/vscode/usesCore.ts': "import { run } from '../chat/engine';\nexport const a = run;\n",
   'src/webview/usesTypes.ts': "import type { Usage } from '../service/types';\nexport const a = (u: Usage) => u;\n",
@@ -82,7 +82,7 @@ describe('lint: the layers and cycles', function () {
     const host = fired('src/webview/importsHostCode.ts');
     assert.deepEqual(host.map((m) => m.ruleId), ['import-x/no-restricted-paths']);
     assert.match(host[0].message, /share only the plain modules listed/);
-    assert.deepEqual(fired('src/chat/protocol.ts').map((m) => m.ruleId), ['no-restricted-imports'], 'the protocol is bundled into the pages');
+    assert.deepEqual(fired('src/chat/model.ts').map((m) => m.ruleId), ['no-restricted-imports'], 'the chat model is bundled into the pages');
   });
 
   it('imports in the right direction pass', () => {

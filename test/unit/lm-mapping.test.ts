@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { modelProfile } from '../../src/chat/modelProfile';
-import { buildChatRequest, toChatMessages, UnsupportedInputError } from '../../src/chat/lm/chatCompletions';
+import { buildChatRequest, toChatMessages, UnsupportedInputError } from '../../src/chat/engine/chatRequest';
 import { isChatDeployment, lmModelEntries } from '../../src/chat/lm/catalog';
-import type { LmMessage } from '../../src/chat/lm/messages';
+import type { NeutralMessage } from '../../src/chat/engine/messages';
 import { ModelOptionError, readModelOptions } from '../../src/chat/lm/modelOptions';
-import { lmRoute } from '../../src/chat/lm/route';
+import { apiRoute } from '../../src/chat/engine/apiChoice';
 import { imageTokens, TokenCounter } from '../../src/chat/lm/tokenCount';
-import { ToolArgumentsError, ToolCallAccumulator } from '../../src/chat/lm/toolCalls';
-import { ToolNames } from '../../src/chat/lm/toolNames';
+import { ToolArgumentsError, ToolCallAccumulator } from '../../src/chat/engine/toolCalls';
+import { ToolNames } from '../../src/chat/engine/toolNames';
 import { adaptAfterRefusal } from '../../src/chat/paramAdaptation';
 import type { ChatRequest, Deployment } from '../../src/service/types';
 
@@ -33,7 +33,7 @@ describe('language model messages → Chat Completions', () => {
   });
 
   it('puts tool calls on the assistant message and each result in a tool message right after it, before the user text', () => {
-    const messages: LmMessage[] = [
+    const messages: NeutralMessage[] = [
       { role: 'user', parts: [{ type: 'text', text: 'Weather in Oslo and Rome?' }] },
       {
         role: 'assistant',
@@ -84,13 +84,13 @@ describe('language model messages → Chat Completions', () => {
   });
 
   it('refuses an image for a model that reads no images, naming the deployment and what to do', () => {
-    const msg: LmMessage = { role: 'user', parts: [{ type: 'image', mimeType: 'image/png', data: PNG_1x1 }] };
+    const msg: NeutralMessage = { role: 'user', parts: [{ type: 'image', mimeType: 'image/png', data: PNG_1x1 }] };
     assert.throws(() => toChatMessages([msg], modelProfile('o3-mini'), 'mini'), (e: Error) => e instanceof UnsupportedInputError && /"mini" \(o3-mini\) does not take images.*pick a deployment/.test(e.message));
   });
 });
 
 describe('language model request parameters', () => {
-  const messages: LmMessage[] = [{ role: 'user', parts: [{ type: 'text', text: 'hi' }] }];
+  const messages: NeutralMessage[] = [{ role: 'user', parts: [{ type: 'text', text: 'hi' }] }];
   const build = (model: string, modelOptions: Record<string, unknown>, extra = {}) =>
     buildChatRequest({ deployment: 'd', profile: modelProfile(model), messages, options: readModelOptions(modelOptions), ...extra });
 
@@ -173,8 +173,10 @@ describe('tool names on the wire', () => {
     const long = [names.wire('x'.repeat(70)), names.wire('x'.repeat(71))];
     assert.ok(long.every((w) => /^[a-zA-Z0-9_-]{1,64}$/.test(w)) && long[0] !== long[1], long.join(' '));
     assert.equal(names.wire('...'), '___');
-    for (const n of ['read_file', 'github.search issues', 'github_search_issues', 'x'.repeat(71), '...']) assert.equal(names.original(names.wire(n)), n);
-    assert.equal(names.original('unknown'), 'unknown');
+    for (const n of ['read_file', 'github.search issues', 'github_search_issues', 'x'.repeat(71), '...']) assert.equal(names.offered(names.wire(n)), n);
+    assert.equal(names.offered('unknown'), undefined, 'a name the request never offered maps to no tool');
+    names.wire('from_history');
+    assert.equal(names.offered('from_history'), undefined, 'a name only met in earlier calls is not offered either');
   });
 
   it('uses the stand-ins in the tools and in earlier tool calls alike', () => {
@@ -218,10 +220,10 @@ describe('deployments offered to language model consumers', () => {
   });
 
   it('offers models served only on the Responses API, spoken to there; the others on their preferred API', () => {
-    assert.equal(lmRoute(modelProfile('gpt-5-codex')), 'responses');
+    assert.equal(apiRoute(modelProfile('gpt-5-codex')), 'responses');
     assert.equal(isChatDeployment(d('codex', 'gpt-5-codex')), true);
-    assert.equal(lmRoute(modelProfile('gpt-4o')), 'chat');
-    assert.equal(lmRoute(modelProfile('gpt-5-codex'), ['chat']), undefined, 'an API the provider does not speak is no route');
+    assert.equal(apiRoute(modelProfile('gpt-4o')), 'chat');
+    assert.equal(apiRoute(modelProfile('gpt-5-codex'), ['chat']), undefined, 'an API the provider does not speak is no route');
   });
 });
 

@@ -1,17 +1,17 @@
 // The language model provider's details a consumer notices: what images and texts cost in tokens,
 // which API and names go on the wire, how model options are read, and what each refusal says.
 import assert from 'node:assert/strict';
-import { buildChatRequest, UnsupportedInputError } from '../../src/chat/lm/chatCompletions';
+import { buildChatRequest, UnsupportedInputError } from '../../src/chat/engine/chatRequest';
 import { lmModelEntries } from '../../src/chat/lm/catalog';
 import { ModelOptionError, readModelOptions } from '../../src/chat/lm/modelOptions';
 import { createO200kCounter } from '../../src/chat/lm/o200k';
-import { ReplyFilteredError } from '../../src/chat/lm/reply';
-import { buildResponseRequest } from '../../src/chat/lm/responsesRequest';
-import { lmRoute } from '../../src/chat/lm/route';
+import { ReplyFilteredError } from '../../src/chat/engine/result';
+import { buildResponseRequest } from '../../src/chat/engine/responsesRequest';
+import { apiRoute } from '../../src/chat/engine/apiChoice';
 import { imageTokens, TokenCounter } from '../../src/chat/lm/tokenCount';
-import { completeToolCall, ToolArgumentsError, ToolCallAccumulator } from '../../src/chat/lm/toolCalls';
-import { ToolNames } from '../../src/chat/lm/toolNames';
-import type { LmMessage } from '../../src/chat/lm/messages';
+import { completeToolCall, ToolArgumentsError, ToolCallAccumulator } from '../../src/chat/engine/toolCalls';
+import { ToolNames } from '../../src/chat/engine/toolNames';
+import type { NeutralMessage } from '../../src/chat/engine/messages';
 import { modelProfile } from '../../src/chat/modelProfile';
 
 /** The first 24 bytes of a PNG of w×h: the signature and the IHDR chunk's size fields. */
@@ -64,15 +64,15 @@ describe('language model provider: text tokens', () => {
 
 describe('language model provider: routes, names and options', () => {
   it("takes the model's preferred API when the provider speaks it, else the first it accepts", () => {
-    assert.equal(lmRoute({ apis: ['chat', 'responses'], preferredApi: 'responses' }), 'responses');
-    assert.equal(lmRoute({ apis: ['chat'], preferredApi: 'responses' }), 'chat');
-    assert.equal(lmRoute({ apis: ['responses', 'chat'], preferredApi: 'chat' }, ['responses']), 'responses');
+    assert.equal(apiRoute({ apis: ['chat', 'responses'], preferredApi: 'responses' }), 'responses');
+    assert.equal(apiRoute({ apis: ['chat'], preferredApi: 'responses' }), 'chat');
+    assert.equal(apiRoute({ apis: ['responses', 'chat'], preferredApi: 'chat' }, ['responses']), 'responses');
   });
 
   it('stand-ins count up past the second, and an empty name gets one too', () => {
     const names = new ToolNames(['a.b', 'a,b', 'a b', '']);
     assert.deepEqual(['a.b', 'a,b', 'a b', ''].map((n) => names.wire(n)), ['a_b', 'a_b_2', 'a_b_3', 'tool']);
-    assert.equal(names.original('tool'), '');
+    assert.equal(names.offered('tool'), '');
   });
 
   it('reads every spelling of the options, takes their bounds and refuses past them', () => {
@@ -109,7 +109,7 @@ describe('language model provider: calls and refusals in words', () => {
   });
 
   it('an image a tool returned is refused for a model that reads none, on both APIs', () => {
-    const messages: LmMessage[] = [{ role: 'user', parts: [{ type: 'toolResult', callId: 'c', parts: [{ type: 'image', mimeType: 'image/png', data: pngHeader(1, 1) }] }] }];
+    const messages: NeutralMessage[] = [{ role: 'user', parts: [{ type: 'toolResult', callId: 'c', parts: [{ type: 'image', mimeType: 'image/png', data: pngHeader(1, 1) }] }] }];
     const input = { deployment: 'mini', profile: modelProfile('o3-mini'), messages, options: {} };
     assert.throws(() => buildChatRequest(input), (e: Error) => e instanceof UnsupportedInputError && e.name === 'UnsupportedInputError');
     assert.throws(() => buildResponseRequest(input), UnsupportedInputError);
@@ -124,7 +124,7 @@ describe('language model provider: calls and refusals in words', () => {
   });
 
   it('on the Responses API: no empty assistant message beside a call, no blank instructions, no reasoning settings unless asked', () => {
-    const messages: LmMessage[] = [
+    const messages: NeutralMessage[] = [
       { role: 'system', parts: [] },
       { role: 'system', parts: [{ type: 'text', text: 'Be brief.' }] },
       { role: 'assistant', parts: [{ type: 'toolCall', callId: 'c1', name: 'now', input: {} }] },

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import type { LmMessage } from '../../src/chat/lm/messages';
+import type { NeutralMessage } from '../../src/chat/engine/messages';
 import { readModelOptions } from '../../src/chat/lm/modelOptions';
-import { UnsupportedInputError } from '../../src/chat/lm/parts';
-import { buildResponseRequest, toResponseItems } from '../../src/chat/lm/responsesRequest';
+import { UnsupportedInputError } from '../../src/chat/engine/parts';
+import { buildResponseRequest, toResponseItems } from '../../src/chat/engine/responsesRequest';
 import { modelProfile } from '../../src/chat/modelProfile';
 import { adaptationNote, adaptResponseAfterRefusal } from '../../src/chat/paramAdaptation';
 import type { ResponseRequest } from '../../src/service/types';
@@ -32,7 +32,7 @@ describe('language model messages → Responses input', () => {
   });
 
   it('turns tool calls into function_call items and each result into a function_call_output right after, before the user text', () => {
-    const messages: LmMessage[] = [
+    const messages: NeutralMessage[] = [
       { role: 'user', parts: [{ type: 'text', text: 'Weather in Oslo?' }] },
       { role: 'assistant', parts: [{ type: 'text', text: 'Looking.' }, { type: 'toolCall', callId: 'call_1', name: 'mcp.weather', input: { city: 'Oslo' } }] },
       { role: 'user', parts: [{ type: 'text', text: 'Quick.' }, { type: 'toolResult', callId: 'call_1', parts: [{ type: 'text', text: '4 °C' }, { type: 'image', mimeType: 'image/png', data: PNG_1x1 }] }] },
@@ -48,7 +48,7 @@ describe('language model messages → Responses input', () => {
   });
 
   it('sends images as input_image parts with a data URL, and refuses them for a model that reads none', () => {
-    const msg: LmMessage = { role: 'user', parts: [{ type: 'text', text: 'What is this?' }, { type: 'image', mimeType: 'image/png', data: PNG_1x1 }] };
+    const msg: NeutralMessage = { role: 'user', parts: [{ type: 'text', text: 'What is this?' }, { type: 'image', mimeType: 'image/png', data: PNG_1x1 }] };
     assert.deepEqual(toResponseItems([msg], modelProfile('gpt-4o'), 'g').input, [
       { role: 'user', content: [{ type: 'input_text', text: 'What is this?' }, { type: 'input_image', image_url: url }] },
     ]);
@@ -57,7 +57,7 @@ describe('language model messages → Responses input', () => {
 });
 
 describe('language model request parameters on the Responses API', () => {
-  const messages: LmMessage[] = [{ role: 'user', parts: [{ type: 'text', text: 'hi' }] }];
+  const messages: NeutralMessage[] = [{ role: 'user', parts: [{ type: 'text', text: 'hi' }] }];
   const build = (model: string, modelOptions: Record<string, unknown>, extra = {}) =>
     buildResponseRequest({ deployment: 'd', profile: modelProfile(model), messages, options: readModelOptions(modelOptions), ...extra });
 

@@ -1,6 +1,7 @@
 /** The chat protocol's additions for the Responses API: API choice, reasoning effort, reasoning summaries. */
 import assert from 'node:assert/strict';
-import { parseHostMessage, parseParams, parseViewMessage } from '../../src/chat/protocol';
+import { parseParams } from '../../src/chat/model';
+import { parseHostMessage, parseViewMessage } from '../../src/webview/chat/protocol';
 
 describe('chat protocol: Responses API fields', () => {
   it('takes an API choice and a reasoning effort, clears them with null, refuses anything else', () => {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { parseHostMessage, parseViewMessage, isSafeLink } from '../../src/chat/protocol';
+import { parseHostMessage, parseViewMessage, isSafeLink } from '../../src/webview/chat/protocol';
 
 describe('webview message protocol', () => {
   it('accepts well-formed messages and drops everything else', () => {

@@ -1,9 +1,11 @@
 /** What the chat panel sends to the Responses API for a conversation: the JSON body, as the service reads it. */
 import assert from 'node:assert/strict';
-import type { RunInput } from '../../src/chat/chatEngine';
+import { neutralMessages } from '../../src/chat/engine/messages';
+import { PANEL_RUN } from '../../src/chat/engine/options';
+import { buildResponseRequest } from '../../src/chat/engine/responsesRequest';
+import type { Continuation } from '../../src/chat/continuation';
 import { modelProfile } from '../../src/chat/modelProfile';
-import { buildResponseRequest } from '../../src/chat/responsesEngine';
-import type { AzureOpenAIClient } from '../../src/service/client';
+import type { ChatParams } from '../../src/chat/model';
 import type { ChatMessage } from '../../src/service/types';
 
 const conversation: ChatMessage[] = [
@@ -15,9 +17,19 @@ const conversation: ChatMessage[] = [
 ];
 
 /** The request as it goes over the wire (fields left undefined are not sent). */
-function sent(params: RunInput['params'], model: string, extra: Partial<RunInput> = {}, notes: string[] = []) {
-  const input: RunInput = { client: {} as AzureOpenAIClient, deployment: 'dep', messages: conversation, params, signal: new AbortController().signal, onDelta: () => {}, ...extra };
-  return JSON.parse(JSON.stringify(buildResponseRequest(input, modelProfile(model), notes))) as Record<string, unknown>;
+function sent(params: ChatParams, model: string, extra: { messages?: ChatMessage[]; continuation?: Continuation } = {}, notes: string[] = []) {
+  const c = extra.continuation;
+  const request = buildResponseRequest({
+    deployment: 'dep',
+    profile: modelProfile(model),
+    messages: neutralMessages(c?.messages ?? extra.messages ?? conversation),
+    previousResponseId: c?.previousResponseId,
+    options: { temperature: params.temperature, topP: params.topP, maxTokens: params.maxTokens, reasoningEffort: params.reasoningEffort },
+    store: PANEL_RUN.store,
+    reasoningSummary: PANEL_RUN.reasoningSummaries,
+    notes,
+  });
+  return JSON.parse(JSON.stringify(request)) as Record<string, unknown>;
 }
 
 describe('Responses API request of a chat turn', () => {
@@ -50,7 +62,10 @@ describe('Responses API request of a chat turn', () => {
   it('a reasoning model is asked for a summary of its thinking, with the effort chosen', () => {
     assert.deepEqual(sent({ systemPrompt: '', route: 'v1' }, 'gpt-5-codex').reasoning, { summary: 'auto' });
     assert.deepEqual(sent({ systemPrompt: '', route: 'v1', reasoningEffort: 'high' }, 'gpt-5-codex').reasoning, { summary: 'auto', effort: 'high' });
-    assert.deepEqual(sent({ systemPrompt: '', route: 'v1', reasoningEffort: 'low' }, 'gpt-4o').reasoning, { effort: 'low' }, 'an effort chosen for a model not known to reason is still sent');
+    assert.deepEqual(sent({ systemPrompt: '', route: 'v1', reasoningEffort: 'low' }, 'team-model', { messages: [{ role: 'user', content: 'hi' }] }).reasoning, { effort: 'low' }, 'an effort chosen for a model not known by name is still sent');
+    const notes: string[] = [];
+    assert.equal(sent({ systemPrompt: '', route: 'v1', reasoningEffort: 'low' }, 'gpt-4o', {}, notes).reasoning, undefined, 'a model known not to reason gets none');
+    assert.deepEqual(notes, ['Reasoning settings were left out: dep does not take them.']);
   });
 
   it('a continuation sends only what was said since the stored reply, with its id', () => {

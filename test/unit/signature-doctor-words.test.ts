@@ -50,7 +50,7 @@ describe('signature doctor: what the user reads', () => {
       {
         cause: 'clock-skew',
         title: "The timestamp is 7 min in the future: a clock is off, this machine's or the sender's.",
-        advice: 'Sync this machine\'s clock (NTP), or raise "aoaiWorkbench.webhooks.toleranceSeconds" while testing.',
+        advice: 'Sync this machine\'s clock (NTP), or raise "aoaiWorkbench.webhooks.toleranceSeconds" in your user settings (up to 3600) while testing.',
         evidence: ['Arrival − webhook-timestamp = -400 s; tolerance ±300 s.'],
       },
     ]);

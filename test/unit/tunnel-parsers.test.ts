@@ -20,7 +20,7 @@ describe('tunnel CLI output parsers (recorded output)', () => {
 
   it('devtunnel: the browser URL, never the -inspect one, in both output formats', () => {
     assert.equal(parseDevTunnelUrl(fixture('devtunnel.txt')), 'https://k3m9qz1x-51234.euw.devtunnels.ms');
-    assert.equal(parseDevTunnelUrl(fixture('devtunnel-old.txt')), 'https://k3m9qz1x.euw.devtunnels.ms:51234/');
+    assert.equal(parseDevTunnelUrl(fixture('devtunnel-old.txt')), 'https://k3m9qz1x.euw.devtunnels.ms:51234');
     assert.match(explainDevTunnelFailure('Error: not logged in.') ?? '', /devtunnel user login/);
   });
 });

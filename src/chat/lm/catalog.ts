@@ -5,7 +5,7 @@
  */
 import type { Deployment } from '../../service/types';
 import { modelProfile } from '../modelProfile';
-import { lmRoute } from './route';
+import { apiRoute } from '../engine/apiChoice';
 
 export interface LmModelEntry {
   /** `<connection id>/<deployment>`: unique across connections, stable while both exist. */
@@ -47,7 +47,7 @@ export function isChatDeployment(d: Deployment): boolean {
   if (d.sku && /batch/i.test(d.sku)) return false;
   const model = d.model || d.name;
   // Stryker disable next-line ConditionalExpression: every profile today is served on an API the provider speaks
-  return !NOT_CHAT.test(model) && lmRoute(modelProfile(model)) !== undefined;
+  return !NOT_CHAT.test(model) && apiRoute(modelProfile(model)) !== undefined;
 }
 
 export const lmModelId = (connectionId: string, deployment: string) => `${connectionId}/${deployment}`;

@@ -4,14 +4,10 @@
  * value is wrong and what it may be.
  */
 
-export type ReasoningEffort = 'minimal' | 'low' | 'medium' | 'high';
+import type { ReasoningEffort, SamplingOptions } from '../engine/chatRequest';
 
-export interface LmModelOptions {
-  temperature?: number;
-  topP?: number;
-  maxTokens?: number;
-  reasoningEffort?: ReasoningEffort;
-}
+/** The runner's sampling options, as a consumer may pass them. */
+export type LmModelOptions = SamplingOptions;
 
 export class ModelOptionError extends Error {
   override readonly name = 'ModelOptionError';

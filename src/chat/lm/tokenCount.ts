@@ -4,7 +4,7 @@
  * and a repeated message costs a map lookup instead of a BPE pass. Per-message overhead and image
  * estimates follow OpenAI's published accounting.
  */
-import type { LmImage, LmMessage, LmPart } from './messages';
+import type { ImagePart, NeutralMessage, MessagePart } from '../engine/messages';
 
 /** Tokens every chat message adds around its content (role and separators). */
 const PER_MESSAGE = 3;
@@ -30,13 +30,13 @@ export class TokenCounter {
     return n;
   }
 
-  message(m: LmMessage): number {
+  message(m: NeutralMessage): number {
     let n = PER_MESSAGE + (m.name ? PER_NAME : 0);
     for (const p of m.parts) n += this.part(p);
     return n;
   }
 
-  private part(p: LmPart): number {
+  private part(p: MessagePart): number {
     switch (p.type) {
       case 'text':
         return this.text(p.text);
@@ -59,7 +59,7 @@ function pngSize(data: Uint8Array): [number, number] | undefined {
 }
 
 /** OpenAI's high-detail accounting: fit in 2048², shortest side to 768, 170 per 512² tile plus 85. */
-export function imageTokens(image: Pick<LmImage, 'data'>): number {
+export function imageTokens(image: Pick<ImagePart, 'data'>): number {
   // A zero side needs no case of its own: it makes no tiles, so 85.
   let [w, h] = pngSize(image.data) ?? [1024, 1024];
   const fit = Math.min(1, 2048 / Math.max(w, h));

@@ -10,7 +10,7 @@ import { requireApiVersion } from './chat';
 /** The authoring api-versions that still had `GET /openai/deployments`. */
 const LEGACY_VERSIONS = new Set(['2022-03-01-preview', '2022-06-01-preview', '2022-12-01', '2023-03-15-preview']);
 
-function armApiVersion(ctx: RouteContext): void {
+export function armApiVersion(ctx: RouteContext): void {
   if (!ctx.url.searchParams.get('api-version')) {
     throw azureError(400, 'MissingApiVersionParameter', "The api-version query parameter (?api-version=) is required for all requests.");
   }
@@ -32,17 +32,24 @@ function page<T>(ctx: RouteContext, items: T[]): void {
   sendJson(ctx.res, 200, body, ctx.baseHeaders);
 }
 
-function subscription(ctx: RouteContext, id: string): SubscriptionConfig {
+export function subscription(ctx: RouteContext, id: string): SubscriptionConfig {
   const sub = ctx.state.config.subscriptions.find((s) => s.subscriptionId.toLowerCase() === decodeURIComponent(id).toLowerCase());
   if (!sub) throw azureError(404, 'SubscriptionNotFound', `The subscription '${decodeURIComponent(id)}' could not be found.`);
   return sub;
+}
+
+export function findAccount(ctx: RouteContext, subId: string, rg: string, name: string): { sub: SubscriptionConfig; account: AccountConfig } {
+  const sub = subscription(ctx, subId);
+  const account = sub.accounts.find((x) => x.name.toLowerCase() === name.toLowerCase() && x.resourceGroup.toLowerCase() === decodeURIComponent(rg).toLowerCase());
+  if (!account) throw azureError(404, 'ResourceNotFound', `The Resource 'Microsoft.CognitiveServices/accounts/${name}' under resource group '${decodeURIComponent(rg)}' was not found.`);
+  return { sub, account };
 }
 
 function accountId(sub: SubscriptionConfig, a: AccountConfig): string {
   return `/subscriptions/${sub.subscriptionId}/resourceGroups/${a.resourceGroup}/providers/Microsoft.CognitiveServices/accounts/${a.name}`;
 }
 
-function accountDeployments(ctx: RouteContext, a: AccountConfig): DeploymentConfig[] {
+export function accountDeployments(ctx: RouteContext, a: AccountConfig): DeploymentConfig[] {
   const all = ctx.state.config.deployments;
   return a.deployments ? all.filter((d) => a.deployments!.includes(d.name)) : all;
 }
@@ -60,7 +67,7 @@ function armAccount(ctx: RouteContext, sub: SubscriptionConfig, a: AccountConfig
   };
 }
 
-function armDeployment(sub: SubscriptionConfig, a: AccountConfig, d: DeploymentConfig) {
+export function armDeployment(sub: SubscriptionConfig, a: AccountConfig, d: DeploymentConfig) {
   return {
     id: `${accountId(sub, a)}/deployments/${d.name}`,
     name: d.name,
@@ -68,7 +75,7 @@ function armDeployment(sub: SubscriptionConfig, a: AccountConfig, d: DeploymentC
     sku: { name: d.sku, capacity: d.capacity },
     properties: {
       model: { format: 'OpenAI', name: d.model, version: d.version },
-      provisioningState: 'Succeeded',
+      provisioningState: d.provisioningState ?? 'Succeeded',
       rateLimits: [
         { key: 'request', renewalPeriod: 60, count: d.requestsPerMinute },
         { key: 'token', renewalPeriod: 60, count: d.tokensPerMinute },
@@ -101,7 +108,7 @@ function models(ctx: RouteContext): void {
 }
 
 const SUB = '^/subscriptions/([^/]+)';
-const ACCOUNT = `${SUB}/resourceGroups/([^/]+)/providers/Microsoft\\.CognitiveServices/accounts/([^/]+)`;
+export const ACCOUNT = `${SUB}/resourceGroups/([^/]+)/providers/Microsoft\\.CognitiveServices/accounts/([^/]+)`;
 
 export const catalogRoutes: Route[] = [
   {
@@ -123,9 +130,7 @@ export const catalogRoutes: Route[] = [
     method: 'GET',
     path: new RegExp(`${ACCOUNT}/deployments$`, 'i'),
     handler: (ctx, [subId, rg, name]) => {
-      const sub = subscription(ctx, subId);
-      const a = sub.accounts.find((x) => x.name.toLowerCase() === name.toLowerCase() && x.resourceGroup.toLowerCase() === decodeURIComponent(rg).toLowerCase());
-      if (!a) throw azureError(404, 'ResourceNotFound', `The Resource 'Microsoft.CognitiveServices/accounts/${name}' under resource group '${decodeURIComponent(rg)}' was not found.`);
+      const { sub, account: a } = findAccount(ctx, subId, rg, name);
       page(ctx, accountDeployments(ctx, a).map((d) => armDeployment(sub, a, d)));
     },
   },

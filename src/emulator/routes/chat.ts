@@ -82,7 +82,8 @@ export function deploymentNotFound(): HttpError {
 /** The deployment a request names, refused the way the service refuses it when it cannot serve `operation` live. */
 export function liveDeployment(ctx: { state: RouteContext['state'] }, name: string, operation: 'chatCompletion' | 'responses', batch: boolean): DeploymentConfig {
   const deployment = ctx.state.deployment(name);
-  if (!deployment) throw deploymentNotFound();
+  // One being created through Resource Manager answers like the service does in those minutes.
+  if (!deployment || (deployment.provisioningState ?? 'Succeeded') !== 'Succeeded') throw deploymentNotFound();
   if (!batch && isBatchDeployment(deployment)) {
     throw azureError(400, 'OperationNotSupported', `The deployment '${deployment.name}' is a ${deployment.sku} deployment: it serves batch jobs only. Send this request as a line of a batch (POST /openai/v1/batches), or use a deployment of another type.`);
   }

@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import { IMAGE_TYPES, MAX_IMAGE_BYTES, MAX_TEXT_ATTACHMENT, looksLikeText } from '../../chat/attachments';
 import { newId } from '../../chat/conversation';
-import type { Attachment } from '../../chat/protocol';
+import type { Attachment } from '../../chat/model';
 
 const baseName = (uri: vscode.Uri) => uri.path.split('/').pop() || uri.toString();
 const kb = (n: number) => `${Math.round(n / 1024)} KB`;

@@ -3,10 +3,11 @@
  * saved at once (queued) so a window reload picks them up again by id, followed until final with
  * the elapsed time shown, woken early by a `response.*` webhook delivery, and cancelled by Stop.
  */
-import type { Waker } from '../../chat/backgroundResponse';
-import type { RunInput } from '../../chat/chatEngine';
-import type { ModelProfile } from '../../chat/modelProfile';
-import { FINAL_STATUSES, type BackgroundStatus, type ChatTurn, type HostMessage } from '../../chat/protocol';
+import type { Waker } from '../../chat/engine/background';
+import { PANEL_RUN } from '../../chat/engine/options';
+import type { RunRequest } from '../../chat/engine/runner';
+import { FINAL_STATUSES, type BackgroundStatus, type ChatTurn } from '../../chat/model';
+import { type HostMessage } from '../../webview/chat/protocol';
 import type { AzureOpenAIClient } from '../../service/client';
 import { loadNetwork } from '../bundles';
 
@@ -22,9 +23,9 @@ export class BackgroundReplies {
   }
 
   /** Creates the background response; the turn carries its id and status from then on. */
-  async start(input: RunInput, profile: ModelProfile, turn: ChatTurn): Promise<void> {
+  async start(input: RunRequest, turn: ChatTurn): Promise<void> {
     const notes: string[] = [];
-    const r = await loadNetwork().startBackground(input, profile, notes);
+    const r = await loadNetwork().startBackground(input, PANEL_RUN, notes);
     Object.assign(turn, { responseId: r.id, backgroundStatus: r.status, api: 'responses', model: r.model, notes: notes.length ? notes : undefined });
   }
 

@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { createConversation, type Conversation } from '../../chat/conversation';
 import { connectionName } from '../../chat/naming';
-import type { DeploymentOption } from '../../chat/protocol';
+import type { DeploymentOption } from '../../chat/model';
 import type { ClientCache } from '../connections/clients';
 import type { ConnectionCatalog } from '../connections/connectionCatalog';
 import type { ConnectionInfo, ConnectionStore } from '../connections/connectionStore';
@@ -14,6 +14,7 @@ import { responseIdOf } from '../../webhooks/deliveryView';
 import type { DeliveryRecord } from '../../webhooks/records';
 import { errorText, logError } from '../log';
 import { Views } from '../contributions';
+import { registerPanelSerializer } from '../webview/panelHost';
 import { ChatPanel } from './chatPanel';
 import { ConversationStore } from './conversationStore';
 
@@ -36,9 +37,7 @@ export class ChatManager implements vscode.Disposable {
   ) {
     this.conversations = new ConversationStore(context.globalStorageUri);
     this.disposables.push(
-      vscode.window.registerWebviewPanelSerializer(Views.chat, {
-        deserializeWebviewPanel: (panel, state) => this.restore(panel, state),
-      }),
+      registerPanelSerializer(Views.chat, (panel, state) => this.restore(panel, state)),
       // Open pickers follow the lists: connections added or removed, a list refreshed or relisted.
       connections.onDidChange(() => this.deploymentsChanged()),
       catalog.onDidChange(() => this.deploymentsChanged()),

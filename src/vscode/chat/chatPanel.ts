@@ -1,26 +1,28 @@
 /**
- * One chat panel = one conversation. It validates every message from the webview, runs requests
- * through the chat engine, streams deltas back, and saves the conversation after every change:
- * the user's message is saved before the request starts, so nothing typed is lost on an error.
+ * One chat panel = one conversation. Its page talks to it through the shared panel host (every
+ * message validated), its requests go through the chat runner, and the conversation is saved
+ * after every change: the user's message before the request starts, the reply as it streams
+ * (throttled), so nothing is lost on an error, a reload or a crash.
  */
 import * as vscode from 'vscode';
-import type { RunInput } from '../../chat/chatEngine';
-import { attachmentTokens } from '../../chat/attachments';
+import { newId, toJson, toMarkdown, type Conversation } from '../../chat/conversation';
+import type { Attachment, ChatTurn, DeploymentOption } from '../../chat/model';
 import { modelProfile } from '../../chat/modelProfile';
 import { chatTitle, connectionName } from '../../chat/naming';
-import { estimateUsage } from '../../chat/tokenEstimate';
+import { markInterrupted } from '../../chat/replyDraft';
 import type { AzureOpenAIClient } from '../../service/client';
+import { isSafeLink, parseViewMessage, type HostMessage, type ViewMessage } from '../../webview/chat/protocol';
 import { loadNetwork } from '../bundles';
-import { BackgroundReplies } from './backgroundReplies';
-import { continuationOf } from '../../chat/continuation';
-import { newId, requestMessages, toJson, toMarkdown, type Conversation } from '../../chat/conversation';
-import { isSafeLink, parseViewMessage, type Attachment, type ChatTurn, type DeploymentOption, type HostMessage, type ViewMessage } from '../../chat/protocol';
 import type { ClientCache } from '../connections/clients';
 import type { ConnectionStore } from '../connections/connectionStore';
 import { logError, logInfo, redact } from '../log';
-import { fileAttachment, imageAttachment, pickFile, selectionAttachment } from './attachContext';
+import { PanelHost } from '../webview/panelHost';
+import { BackgroundReplies } from './backgroundReplies';
 import { chatHtml } from './chatHtml';
+import { Composer } from './composer';
 import type { ConversationStore } from './conversationStore';
+import { insertCode } from './insertCode';
+import { streamReply } from './streamReply';
 
 export interface ChatDeps {
   extensionUri: vscode.Uri;
@@ -33,26 +35,38 @@ export interface ChatDeps {
 export class ChatPanel implements vscode.Disposable {
   private run: AbortController | undefined;
   private running: Promise<void> | undefined;
-  private readonly disposables: vscode.Disposable[] = [];
   private readonly posted = new vscode.EventEmitter<HostMessage>();
   /** Every message sent to the webview (tests watch this). */
   readonly onDidPost = this.posted.event;
   private readonly closed = new vscode.EventEmitter<void>();
   readonly onDidClose = this.closed.event;
+  private readonly host: PanelHost<HostMessage, ViewMessage>;
   private readonly background = new BackgroundReplies((msg) => this.post(msg));
+  /** What the next message will carry; shown as chips in the composer. */
+  private readonly composer = new Composer(
+    (msg) => this.post(msg),
+    async () => {
+      const name = await this.model();
+      return { name, imageInput: modelProfile(name).imageInput };
+    },
+  );
 
   constructor(
     readonly panel: vscode.WebviewPanel,
     public conversation: Conversation,
     private readonly deps: ChatDeps,
   ) {
-    panel.webview.options = { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(deps.extensionUri, 'dist'), vscode.Uri.joinPath(deps.extensionUri, 'media')] };
     panel.title = conversation.title;
-    panel.webview.html = chatHtml(panel.webview, deps.extensionUri);
-    this.disposables.push(
-      panel.webview.onDidReceiveMessage((raw) => void this.receive(raw)),
-      panel.onDidDispose(() => this.dispose()),
-    );
+    this.host = new PanelHost(panel, deps.extensionUri, {
+      label: 'the chat view',
+      html: (webview) => chatHtml(webview, deps.extensionUri),
+      parse: parseViewMessage,
+      onReady: () => this.ready(),
+      onMessage: (msg) => this.handle(msg),
+      onPost: (msg) => this.posted.fire(msg),
+    }, () => this.dispose());
+    // A reply that was streaming when the window reloaded or the extension host stopped: kept, marked.
+    if (markInterrupted(conversation)) void this.save();
   }
 
   get busy(): boolean {
@@ -64,14 +78,8 @@ export class ChatPanel implements vscode.Disposable {
     return this.running ?? Promise.resolve();
   }
 
-  private disposed = false;
-  /** What the next message will carry; shown as chips in the composer. */
-  private pending: Attachment[] = [];
-
   private post(msg: HostMessage): void {
-    if (this.disposed) return;
-    this.posted.fire(msg);
-    void this.panel.webview.postMessage(msg);
+    this.host.post(msg);
   }
 
   private async save(): Promise<void> {
@@ -85,38 +93,23 @@ export class ChatPanel implements vscode.Disposable {
   }
 
   /** Entry point for everything the webview sends; invalid messages are dropped. */
-  async receive(raw: unknown): Promise<void> {
-    const msg = parseViewMessage(raw);
-    if (!msg) {
-      logError(`Ignored an invalid message from the chat view: ${redact(JSON.stringify(raw)?.slice(0, 200) ?? String(raw))}`);
-      return;
-    }
-    try {
-      await this.handle(msg);
-    } catch (err) {
-      logError(`Chat: ${(err as Error).message}`);
-      void vscode.window.showErrorMessage(redact((err as Error).message));
-    }
+  receive(raw: unknown): Promise<void> {
+    return this.host.receive(raw);
   }
 
-  private async handle(msg: ViewMessage): Promise<void> {
+  private async ready(): Promise<void> {
+    this.post({ type: 'init', conversation: this.conversation, deployments: [], busy: this.busy });
+    void this.deps.deployments().then((deployments) => this.post({ type: 'deployments', deployments }));
+    await this.composer.show();
+    this.resumeBackground();
+  }
+
+  private async handle(msg: Exclude<ViewMessage, { type: 'ready' }>): Promise<void> {
     switch (msg.type) {
-      case 'ready':
-        this.post({ type: 'init', conversation: this.conversation, deployments: [], busy: this.busy });
-        void this.deps.deployments().then((deployments) => this.post({ type: 'deployments', deployments }));
-        await this.postAttachments();
-        this.resumeBackground();
-        return;
       case 'attach':
-        if (msg.kind === 'selection') return this.attach(selectionAttachment(vscode.window.activeTextEditor));
-        {
-          const uri = await pickFile(msg.kind === 'image');
-          if (uri) await this.attachUri(uri, msg.kind);
-        }
-        return;
+        return this.composer.pick(msg.kind);
       case 'removeAttachment':
-        this.pending = this.pending.filter((a) => a.id !== msg.id);
-        return this.postAttachments();
+        return this.composer.remove(msg.id);
       case 'send':
         return this.send(msg.text);
       case 'stop':
@@ -125,8 +118,6 @@ export class ChatPanel implements vscode.Disposable {
         return;
       case 'regenerate':
         return this.regenerate();
-      case 'editLast':
-        return this.editLast(msg.text);
       case 'editFrom':
         return this.editFrom(msg.turnId, msg.text);
       case 'setDeployment': {
@@ -135,34 +126,24 @@ export class ChatPanel implements vscode.Disposable {
         Object.assign(this.conversation, { connectionId: conn.id, connectionLabel: connectionName(conn), deployment: msg.deployment });
         await this.save();
         this.post({ type: 'conversation', conversation: this.conversation });
-        // A model that takes no images cannot be sent the ones attached.
-        if (!(await this.takesImages())) this.pending = this.pending.filter((a) => a.kind !== 'image');
-        await this.postAttachments();
-        return;
+        return this.composer.deploymentChanged();
       }
       case 'setParams':
         this.conversation.params = { ...this.conversation.params, ...msg.params };
-        await this.save();
-        return;
+        return this.save();
       case 'copyCode':
-        await vscode.env.clipboard.writeText(msg.code);
-        return;
+        return vscode.env.clipboard.writeText(msg.code);
       case 'copyTurn': {
         const turn = this.conversation.turns.find((t) => t.id === msg.turnId);
         if (turn) await vscode.env.clipboard.writeText(turn.content);
         return;
       }
       case 'insertCode':
-        return this.insert(msg.code);
+        return insertCode(msg.code);
       case 'openLink':
         if (isSafeLink(msg.href)) await vscode.env.openExternal(vscode.Uri.parse(msg.href, true));
         else logInfo(`Blocked a link from a chat reply: ${msg.href.slice(0, 100)}`);
         return;
-      case 'export':
-        await this.export(msg.format);
-        return;
-      case 'clear':
-        return this.clear();
     }
   }
 
@@ -173,27 +154,14 @@ export class ChatPanel implements vscode.Disposable {
     return listed?.model ?? c.turns.findLast((t) => t.model)?.model ?? c.deployment;
   }
 
-  private async takesImages(): Promise<boolean> {
-    return modelProfile(await this.model()).imageInput;
-  }
-
-  private async postAttachments(): Promise<void> {
-    const items = this.pending.map((a) => ({ id: a.id, kind: a.kind, name: a.name, tokens: attachmentTokens([a]) }));
-    this.post({ type: 'attachments', items, imageInput: await this.takesImages() });
-  }
-
   /** Adds context to the next message. */
-  async attach(attachment: Attachment): Promise<void> {
-    if (attachment.kind === 'image' && !(await this.takesImages())) {
-      throw new Error(`${await this.model()} does not take images. Pick a deployment of a model that does (gpt-4o, gpt-4.1, o3…).`);
-    }
-    this.pending.push(attachment);
-    await this.postAttachments();
+  attach(attachment: Attachment): Promise<void> {
+    return this.composer.add(attachment);
   }
 
   /** Adds a file, or an image, to the next message. */
-  async attachUri(uri: vscode.Uri, kind: 'file' | 'image'): Promise<void> {
-    await this.attach(kind === 'image' ? await imageAttachment(uri) : await fileAttachment(uri));
+  attachUri(uri: vscode.Uri, kind: 'file' | 'image'): Promise<void> {
+    return this.composer.addUri(uri, kind);
   }
 
   /** Stops any reply and empties the conversation (its settings stay). */
@@ -208,11 +176,8 @@ export class ChatPanel implements vscode.Disposable {
   async send(text: string): Promise<void> {
     if (this.busy) return;
     const turn: ChatTurn = { id: newId('t_'), role: 'user', content: text, createdAt: Date.now() };
-    if (this.pending.length) {
-      turn.attachments = this.pending;
-      this.pending = [];
-      void this.postAttachments();
-    }
+    const attachments = this.composer.take();
+    if (attachments) turn.attachments = attachments;
     this.conversation.turns.push(turn);
     if (this.conversation.turns.filter((t) => t.role === 'user').length === 1) {
       this.conversation.title = chatTitle(text, this.conversation.title);
@@ -233,18 +198,6 @@ export class ChatPanel implements vscode.Disposable {
     await this.reply();
   }
 
-  private async editLast(text: string): Promise<void> {
-    if (this.busy) return;
-    const turns = this.conversation.turns;
-    let i = turns.length - 1;
-    while (i >= 0 && turns[i].role !== 'user') i--;
-    if (i < 0) return this.send(text);
-    turns.splice(i);
-    await this.save();
-    this.post({ type: 'conversation', conversation: this.conversation });
-    await this.send(text);
-  }
-
   /** Replaces the user's message `turnId` and everything after it, then sends `text`. */
   private async editFrom(turnId: string, text: string): Promise<void> {
     if (this.busy) return;
@@ -261,35 +214,9 @@ export class ChatPanel implements vscode.Disposable {
     const c = this.conversation;
     const turn: ChatTurn = { id: newId('t_'), role: 'assistant', content: '', createdAt: Date.now(), deployment: c.deployment };
     this.post({ type: 'turnStarted', turn });
-    return this.track(turn, async (client, model, signal) => {
-      const input: RunInput = {
-        client,
-        deployment: c.deployment,
-        model,
-        messages: requestMessages(c),
-        continuation: continuationOf(c),
-        params: c.params,
-        signal,
-        onDelta: (text) => {
-          turn.content += text;
-          this.post({ type: 'delta', turnId: turn.id, text });
-        },
-        onReasoning: (text) => this.post({ type: 'reasoningDelta', turnId: turn.id, text }),
-        onRetryWait: (seconds) => this.post({ type: 'retryCountdown', turnId: turn.id, seconds }),
-      };
-      if (c.params.background) {
-        await this.background.start(input, modelProfile(model ?? c.deployment), turn);
-        // Saved while queued: a reload picks the reply up again by its id.
-        c.turns.push(turn);
-        await this.save();
-        return BackgroundReplies.pending(turn) ? this.background.follow(client, turn, signal) : true;
-      }
-      const { stopped, ...result } = await loadNetwork().runChat(input);
-      Object.assign(turn, result, { stopped: stopped || undefined });
-      // Stopped before the service sent its figures: count locally, and say so.
-      if (!result.usage && stopped) Object.assign(turn, { usage: estimateUsage(input.messages, turn.content), usageEstimated: true });
-      return true;
-    });
+    return this.track(turn, (client, model, signal) =>
+      streamReply({ conversation: c, turn, client, model, signal, post: (msg) => this.post(msg), save: () => this.save(), background: this.background }),
+    );
   }
 
   /** After a reload: follow a background reply that was still running. */
@@ -346,24 +273,13 @@ export class ChatPanel implements vscode.Disposable {
     this.post({ type: 'deployments', deployments });
   }
 
-  private async insert(code: string): Promise<void> {
-    // With the panel focused there is no active editor: use the one beside it.
-    const editor = vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors[0];
-    if (!editor) {
-      const doc = await vscode.workspace.openTextDocument({ content: code });
-      await vscode.window.showTextDocument(doc, vscode.ViewColumn.Beside);
-      return;
-    }
-    await editor.edit((b) => {
-      for (const sel of editor.selections) b.replace(sel, code);
-    });
-  }
-
   async export(format: 'markdown' | 'json'): Promise<vscode.TextDocument> {
     const doc = await vscode.workspace.openTextDocument({ language: format, content: format === 'json' ? toJson(this.conversation) : toMarkdown(this.conversation) });
     await vscode.window.showTextDocument(doc, vscode.ViewColumn.Beside);
     return doc;
   }
+
+  private disposed = false;
 
   dispose(): void {
     if (this.disposed) return;
@@ -372,7 +288,6 @@ export class ChatPanel implements vscode.Disposable {
     this.closed.fire();
     this.posted.dispose();
     this.closed.dispose();
-    this.disposables.forEach((d) => d.dispose());
-    this.panel.dispose();
+    this.host.dispose();
   }
 }

@@ -66,7 +66,8 @@ export async function copyEventAsCurl(s: Services, arg: unknown): Promise<string
   const url = s.listener.state ? `${s.listener.state.publicUrl}/webhook` : 'http://127.0.0.1:PORT/webhook';
   const curl = loadNetwork().signedCurl(r, s.listener.knownSecrets(), url);
   await vscode.env.clipboard.writeText(curl);
-  void vscode.window.setStatusBarMessage('Copied as curl (signed with a fresh timestamp, valid for 5 minutes).', 4000);
+  const what = process.platform === 'win32' ? 'a PowerShell command' : 'curl (for bash and other POSIX shells)';
+  void vscode.window.setStatusBarMessage(`Copied as ${what}, signed with a fresh timestamp: valid for 5 minutes.`, 4000);
   return curl;
 }
 

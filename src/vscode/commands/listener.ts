@@ -179,10 +179,13 @@ export async function sendTestEvent(s: Services, arg: unknown) {
   const type = (arg as { eventType?: string } | undefined)?.eventType ?? (await vscode.window.showQuickPick([...WEBHOOK_EVENT_TYPES], { title: 'Send a test event of type' }));
   if (!type) return undefined;
   const client = await s.clients.get(state.connection).catch(() => undefined);
-  const here = s.listener.endpointList.find((e) => e.url === `${state.publicUrl}/webhook`);
+  // An endpoint aimed here whose secret is held, if any: the only one a test event is signed with.
+  const known = s.listener.knownSecrets();
+  const aimed = s.listener.endpointList.filter((e) => e.url === `${state.publicUrl}/webhook`);
+  const here = aimed.find((e) => known.some((k) => k.endpointId === e.id)) ?? aimed[0];
   const { status, sentBy, note } = await loadNetwork().sendTestEvent({
     url: `${state.publicUrl}/webhook`,
-    known: s.listener.knownSecrets(),
+    known,
     type,
     endpointId: here?.id,
     outbound: s.listener.outbound(),

@@ -3,12 +3,14 @@
  * updated, the new secret handed to the app (clipboard or a .env file the user picks, never
  * settings), then Finish (delete the old endpoint) or Cancel (delete the new one).
  */
+import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { decodeEnvFile, setEnvVariable, validEnvName } from '../../webhooks/dotenv';
+import { validEnvName } from '../../webhooks/dotenv';
+import { envFileWarnings, writeEnvVariable } from '../../webhooks/dotenvFile';
 import type { PendingRotation } from '../../webhooks/rotation';
 import type { ConnectionInfo } from '../connections/connectionStore';
 import { Commands } from '../contributions';
-import { errorText, logInfo, showError } from '../log';
+import { errorText, log, logInfo, redact, showError } from '../log';
 import type { Services } from '../services';
 import { WebhookNode } from '../tree/nodes';
 import { withProgress } from './registry';
@@ -101,26 +103,20 @@ export async function handOverSecret(s: Services, conn: ConnectionInfo, r: Pendi
     return choice;
   }
   const uri = vscode.Uri.file(choice.file);
-  const old = await readEnvFile(uri);
-  const { text, replaced } = setEnvVariable(old, choice.variable, secret);
-  await vscode.workspace.fs.writeFile(uri, Buffer.from(text, 'utf8'));
-  await s.context.globalState.update(LAST_VARIABLE, choice.variable);
   const where = vscode.workspace.asRelativePath(uri);
-  logInfo(`Wrote the new signing secret of webhook endpoint ${r.newId} into ${choice.variable} in ${where}.`);
-  if (!how) void vscode.window.showInformationMessage(`${replaced ? 'Replaced' : 'Added'} ${choice.variable} in ${where}. Restart your app so it reads it.`);
-  return choice;
-}
-
-/** The file's text, '' when it does not exist yet; any other failure stops before anything is written. */
-async function readEnvFile(uri: vscode.Uri): Promise<string> {
-  let bytes: Uint8Array;
-  try {
-    bytes = await vscode.workspace.fs.readFile(uri);
-  } catch (err) {
-    if (err instanceof vscode.FileSystemError && err.code === 'FileNotFound') return '';
-    throw new Error(`Could not read ${vscode.workspace.asRelativePath(uri)}: ${(err as Error).message}. Nothing was written.`);
+  const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+  const warnings = await envFileWarnings(choice.file, folders);
+  for (const w of warnings) log().warn(redact(w));
+  if (warnings.length && !how) {
+    const go = await vscode.window.showWarningMessage(`Write the signing secret into ${where}?`, { modal: true, detail: warnings.join('\n') }, 'Write Anyway');
+    if (go !== 'Write Anyway') return undefined;
   }
-  return decodeEnvFile(bytes);
+  const { replaced, backup } = await writeEnvVariable(choice.file, choice.variable, secret);
+  await s.context.globalState.update(LAST_VARIABLE, choice.variable);
+  logInfo(`Wrote the new signing secret of webhook endpoint ${r.newId} into ${choice.variable} in ${where}${backup ? ` (the previous file is kept as ${path.basename(backup)})` : ''}.`);
+  if (!how) void vscode.window.showInformationMessage(`${replaced ? 'Replaced' : 'Added'} ${choice.variable} in ${where}. Restart your app so it reads it.`);
+  else if (warnings.length) void vscode.window.showWarningMessage(warnings.join(' '));
+  return choice;
 }
 
 async function askHandOver(s: Services, r: PendingRotation): Promise<HandOver | undefined> {

@@ -2,10 +2,12 @@
  * Deployments in VS Code's own chat: the language model chat provider of the `azure-openai`
  * vendor. Thin: it lists what the core's catalog offers for every connection, turns VS Code's
  * parts into neutral messages and back, and reports usage. Requests, mapping and counting are
- * the core's (src/chat/lm).
+ * the core's (src/chat/engine, the runner both chats share; src/chat/lm).
  */
 import * as vscode from 'vscode';
+import { VSCODE_CHAT_RUN } from '../../chat/engine/options';
 import { lmModelEntries, type LmModelEntry } from '../../chat/lm/catalog';
+import { readModelOptions } from '../../chat/lm/modelOptions';
 import type { TokenCounter } from '../../chat/lm/tokenCount';
 import type { AuthManager } from '../auth/authManager';
 import type { ClientCache } from '../connections/clients';
@@ -111,19 +113,23 @@ export class AzureOpenAIChatProvider implements vscode.LanguageModelChatProvider
     try {
       if (token.isCancellationRequested) return;
       const client = await this.deps.clients.get(conn);
-      const result = await loadNetwork().runLmChat({
-        client,
-        deployment: model.deployment,
-        model: model.model,
-        messages: messages.map(toLmMessage),
-        tools: toLmTools(options.tools),
-        toolMode: toLmToolMode(options.toolMode),
-        modelOptions: options.modelOptions,
-        chatOptions: { apiVersion: conn.apiVersion },
-        signal: abort.signal,
-        onText: (text) => progress.report(new vscode.LanguageModelTextPart(text)),
-        onToolCall: (call) => progress.report(new vscode.LanguageModelToolCallPart(call.callId, call.name, call.input)),
-      });
+      const result = await loadNetwork().runChat(
+        {
+          client,
+          connection: conn.id,
+          deployment: model.deployment,
+          model: model.model,
+          messages: messages.map(toLmMessage),
+          tools: toLmTools(options.tools),
+          toolMode: toLmToolMode(options.toolMode),
+          sampling: readModelOptions(options.modelOptions),
+          apiVersion: conn.apiVersion,
+          signal: abort.signal,
+          onText: (text) => progress.report(new vscode.LanguageModelTextPart(text)),
+          onToolCall: (call) => progress.report(new vscode.LanguageModelToolCallPart(call.callId, call.name, call.input)),
+        },
+        VSCODE_CHAT_RUN,
+      );
       const via = result.api === 'responses' ? ', Responses API' : '';
       const how = `${result.stopped ? 'stopped' : (result.finishReason ?? 'ended')}, ${Date.now() - started} ms${result.model ? `, ${result.model}` : ''}${via}`;
       this.deps.usage.record(model.id, model.name, result.usage, how);

@@ -4,7 +4,7 @@
  * Warns from 80 %, so the user can start a new chat before the service refuses.
  */
 import { modelProfile } from '../../chat/modelProfile';
-import type { ConversationView, DeploymentOption } from '../../chat/protocol';
+import type { ConversationView, DeploymentOption } from '../../chat/model';
 import { estimateTokens } from '../../chat/tokenEstimate';
 
 export const WARN_AT = 0.8;

@@ -3,9 +3,13 @@
  * everything it receives, and never sees a key or token.
  */
 import { totals } from '../../chat/conversation';
-import { parseHostMessage, type AttachmentChip, type ChatTurn, type ConversationView, type DeploymentOption, type HostMessage, type ViewMessage } from '../../chat/protocol';
+import { type ChatTurn, type ConversationView, type DeploymentOption } from '../../chat/model';
+import { parseHostMessage, type AttachmentChip, type HostMessage, type ViewMessage } from './protocol';
 import { createRenderer } from './markdown';
-import { $, PARAM_FIELDS, readParams, renderDeployments, renderSettings } from './settingsForm';
+import { PARAM_FIELDS, readParams, renderDeployments, renderSettings } from './settingsForm';
+import { $, connect } from '../shared/page';
+import { chipElements } from './chipsView';
+import { Editing } from './editing';
 import { contextUse, describeUse } from './contextMeter';
 import { FollowScroll } from './follow';
 import { appendReasoning } from './reasoningView';
@@ -13,16 +17,9 @@ import { StreamView } from './streamView';
 import { ReplyProgress } from './replyProgress';
 import { emptyState, turnElement } from './turnView';
 
-interface VsCodeApi {
-  postMessage(msg: unknown): void;
-  setState(state: unknown): void;
-  getState(): unknown;
-}
-declare function acquireVsCodeApi(): VsCodeApi;
-
-const vscode = acquireVsCodeApi();
 const renderer = createRenderer();
-const post = (msg: ViewMessage) => vscode.postMessage(msg);
+const vscode = connect<ViewMessage, HostMessage>(parseHostMessage, (msg) => handle(msg));
+const post = (msg: ViewMessage) => vscode.post(msg);
 
 const log = $<HTMLDivElement>('messages');
 const input = $<HTMLTextAreaElement>('input');
@@ -31,17 +28,13 @@ const stopButton = $<HTMLButtonElement>('stop');
 const deploymentSelect = $<HTMLSelectElement>('deployment');
 const totalsEl = $<HTMLSpanElement>('totals');
 const statusEl = $<HTMLDivElement>('status');
-const editBanner = $<HTMLDivElement>('edit-banner');
 const announcer = $<HTMLDivElement>('announcer');
 const follow = new FollowScroll(log, $<HTMLButtonElement>('jump-latest'), (text) => (announcer.textContent = text));
 
 let conversation: ConversationView | undefined;
 let deployments: DeploymentOption[] = [];
 let busy = false;
-/** The user message being edited: Enter sends the box in its place. */
-let editingTurnId: string | undefined;
-/** The text a failed request gave back (cleared again when the user retries instead). */
-let restoredDraft: string | undefined;
+const editing = new Editing(log, $<HTMLDivElement>('edit-banner'));
 const streams = new Map<string, StreamView>();
 const progress = new Map<string, ReplyProgress>();
 const chipsEl = $<HTMLDivElement>('chips');
@@ -65,26 +58,7 @@ function updateContext(): void {
 function renderChips(items: AttachmentChip[]): void {
   chips = items;
   chipsEl.hidden = items.length === 0;
-  chipsEl.replaceChildren(
-    ...items.map((a) => {
-      const chip = document.createElement('span');
-      chip.className = 'chip';
-      chip.setAttribute('role', 'listitem');
-      const icon = a.kind === 'image' ? 'file-media' : a.kind === 'file' ? 'file' : 'list-selection';
-      chip.innerHTML = `<span class="codicon codicon-${icon}" aria-hidden="true"></span><span class="chip-name"></span>`;
-      chip.querySelector('.chip-name')!.textContent = a.name;
-      const remove = document.createElement('button');
-      remove.type = 'button';
-      remove.className = 'tool';
-      remove.dataset.action = 'remove-attachment';
-      remove.dataset.id = a.id;
-      remove.setAttribute('aria-label', `Remove ${a.name}`);
-      remove.title = 'Remove';
-      remove.innerHTML = '<span class="codicon codicon-close" aria-hidden="true"></span>';
-      chip.append(remove);
-      return chip;
-    }),
-  );
+  chipsEl.replaceChildren(...chipElements(items));
   updateContext();
 }
 
@@ -220,37 +194,17 @@ function handle(msg: HostMessage): void {
     case 'restoreDraft':
       if (input.value.trim()) break;
       input.value = msg.text;
-      restoredDraft = msg.text;
-      if (msg.turnId) startEditing(msg.turnId, 'Your message is back in the box: edit it and press Enter to send it in place of the failed one, or Escape to leave it.');
+      editing.restoredDraft = msg.text;
+      if (msg.turnId) editing.start(msg.turnId, 'Your message is back in the box: edit it and press Enter to send it in place of the failed one, or Escape to leave it.');
       break;
   }
-}
-
-window.addEventListener('message', (event) => {
-  const msg = parseHostMessage(event.data);
-  if (msg) handle(msg);
-});
-
-function startEditing(turnId: string, banner: string): void {
-  editingTurnId = turnId;
-  editBanner.textContent = banner;
-  editBanner.hidden = false;
-  log.querySelector('.turn.editing')?.classList.remove('editing');
-  log.querySelector(`[data-turn-id="${CSS.escape(turnId)}"]`)?.classList.add('editing');
-}
-
-function stopEditing(): void {
-  editingTurnId = undefined;
-  restoredDraft = undefined;
-  editBanner.hidden = true;
-  log.querySelector('.turn.editing')?.classList.remove('editing');
 }
 
 /** Puts a user message into the box to edit; sending replaces it and everything after it. */
 function editTurn(turnId: string): void {
   const turn = conversation?.turns.find((t) => t.id === turnId && t.role === 'user');
   if (!turn || busy) return;
-  startEditing(turnId, 'Editing a message: Enter sends it, and the conversation continues from there. Escape cancels.');
+  editing.start(turnId, 'Editing a message: Enter sends it, and the conversation continues from there. Escape cancels.');
   input.value = turn.content;
   input.focus();
 }
@@ -258,9 +212,9 @@ function editTurn(turnId: string): void {
 function submit(): void {
   const text = input.value;
   if (!text.trim() || busy) return;
-  if (editingTurnId && conversation?.turns.some((t) => t.id === editingTurnId)) post({ type: 'editFrom', turnId: editingTurnId, text });
+  if (editing.turnId && conversation?.turns.some((t) => t.id === editing.turnId)) post({ type: 'editFrom', turnId: editing.turnId, text });
   else post({ type: 'send', text });
-  stopEditing();
+  editing.stop();
   input.value = '';
   follow.toEnd();
 }
@@ -269,8 +223,8 @@ input.addEventListener('keydown', (e) => {
   if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
     e.preventDefault();
     submit();
-  } else if (e.key === 'Escape' && editingTurnId) {
-    stopEditing();
+  } else if (e.key === 'Escape' && editing.turnId) {
+    editing.stop();
     input.value = '';
   }
 });
@@ -310,8 +264,8 @@ document.addEventListener('click', (e) => {
     }
   } else if (action === 'regenerate') {
     // Retrying instead of editing: the message given back is not needed in the box.
-    if (restoredDraft !== undefined && input.value === restoredDraft) input.value = '';
-    stopEditing();
+    if (editing.restoredDraft !== undefined && input.value === editing.restoredDraft) input.value = '';
+    editing.stop();
     post({ type: 'regenerate' });
   } else if (action === 'example') {
     input.value = button.textContent ?? '';

@@ -22,7 +22,7 @@ import typescript from 'highlight.js/lib/languages/typescript';
 import xml from 'highlight.js/lib/languages/xml';
 import yaml from 'highlight.js/lib/languages/yaml';
 import MarkdownIt from 'markdown-it';
-import { isSafeLink } from '../../chat/protocol';
+import { isSafeLink } from './protocol';
 
 const LANGUAGES = { bash, cpp, csharp, css, diff, go, java, javascript, json, markdown: markdownLang, powershell, python, rust, sql, typescript, xml, yaml };
 for (const [name, lang] of Object.entries(LANGUAGES)) hljs.registerLanguage(name, lang);

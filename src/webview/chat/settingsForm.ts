@@ -1,8 +1,8 @@
 /** The panel's header form: the deployment picker and the request parameters. */
 import { deploymentDetails } from '../../chat/naming';
-import type { ChatParams, ConversationView, DeploymentOption } from '../../chat/protocol';
+import type { ChatParams, ConversationView, DeploymentOption } from '../../chat/model';
+import { $ } from '../shared/page';
 
-export const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
 export const PARAM_FIELDS = ['system-prompt', 'temperature', 'top-p', 'max-tokens', 'route', 'api-version', 'api', 'reasoning-effort', 'background'];
 

@@ -1,5 +1,5 @@
 /** How a turn looks: its head (who, when, actions), its text, its error, its footer (model, time, tokens). */
-import type { ChatTurn } from '../../chat/protocol';
+import type { ChatTurn } from '../../chat/model';
 import { escapeHtml, type Renderer } from './markdown';
 import { addTurnExtras } from './reasoningView';
 
@@ -16,6 +16,7 @@ export function formatUsage(t: ChatTurn): string {
   if (t.finishReason === 'length') parts.push('cut at the token limit');
   if (t.finishReason === 'content_filter') parts.push('stopped by the content filter');
   if (t.stopped) parts.push('stopped');
+  if (t.interrupted) parts.push('cut off');
   return parts.join(' · ');
 }
 
@@ -44,6 +45,23 @@ function timeOf(createdAt: number): string {
   const d = new Date(createdAt);
   const time = d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
   return `<time datetime="${d.toISOString()}" title="${escapeHtml(d.toLocaleString())}">${escapeHtml(time)}</time>`;
+}
+
+/** A reply cut off by a reload or a crash: what arrived stays, and Regenerate asks again. */
+function interruptedNotice(): HTMLElement {
+  const box = document.createElement('div');
+  box.className = 'error interrupted';
+  box.setAttribute('role', 'note');
+  box.innerHTML = '<span class="codicon codicon-debug-disconnect" aria-hidden="true"></span><span class="error-text"></span>';
+  box.querySelector('.error-text')!.textContent = 'This reply was cut off: the window reloaded (or VS Code stopped) while it arrived. What came is kept.';
+  const again = document.createElement('button');
+  again.type = 'button';
+  again.className = 'secondary';
+  again.dataset.action = 'regenerate';
+  again.textContent = 'Regenerate';
+  again.setAttribute('aria-label', 'Regenerate the reply that was cut off');
+  box.append(again);
+  return box;
 }
 
 /**
@@ -105,6 +123,7 @@ export function turnElement(t: ChatTurn, assistantName: string, renderer: Render
       err.append(retry);
       el.append(err);
     }
+    if (t.interrupted && !t.error) el.append(interruptedNotice());
     if (isContentFilterRefusal(t) || t.error) el.classList.add('no-regenerate');
     const foot = document.createElement('div');
     foot.className = 'turn-foot';

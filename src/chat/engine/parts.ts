@@ -4,18 +4,19 @@
  * model that does not read them before anything is sent.
  */
 import type { ModelProfile } from '../modelProfile';
-import type { LmImage, LmText } from './messages';
+import type { ImagePart, TextPart } from './messages';
 
 /** A request this model cannot take (images for a text-only model, and the like): said before anything is sent. */
 export class UnsupportedInputError extends Error {
   override readonly name = 'UnsupportedInputError';
 }
 
-export const dataUrl = (image: LmImage) => `data:${image.mimeType};base64,${Buffer.from(image.data).toString('base64')}`;
+/** Where the service reads the image: its own address, or its bytes as a `data:` URL. */
+export const dataUrl = (image: ImagePart) => image.url ?? `data:${image.mimeType};base64,${Buffer.from(image.data).toString('base64')}`;
 
 export const textOf = (parts: ReadonlyArray<{ type: string }>) =>
   // Stryker disable next-line ConditionalExpression: the other parts have no text, and an absent text joins as nothing
-  parts.filter((p): p is LmText => p.type === 'text').map((p) => p.text).join('');
+  parts.filter((p): p is TextPart => p.type === 'text').map((p) => p.text).join('');
 
 /** Arguments travel as a JSON string; a string input is taken to be that JSON already. */
 export function argumentsOf(input: unknown): string {

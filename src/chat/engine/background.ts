@@ -3,23 +3,32 @@
  * else. It is followed by id until it is final: polled with backoff, and looked at at once when a
  * `response.*` webhook delivery for it arrives (the listener calls `wake`).
  */
-import type { AzureOpenAIClient } from '../service/client';
-import type { ResponseObject, ResponseStatus, Usage } from '../service/types';
-import type { ModelProfile } from './modelProfile';
-import type { RunInput, RunResult } from './chatEngine';
-import { FINAL_STATUSES } from './protocol';
-import { buildResponseRequest } from './responsesEngine';
-
+import type { AzureOpenAIClient } from '../../service/client';
+import type { ResponseObject, ResponseStatus, Usage } from '../../service/types';
+import { FINAL_STATUSES } from '../model';
+import type { RunnerOptions } from './options';
+import type { RunResult } from './result';
+import { buildResponseRequest } from './responsesRequest';
+import { profileOf, type RunRequest } from './runner';
 
 /** Polling waits: short at first, then no more than every 5 s. */
 const BACKOFF_MS = [500, 1000, 2000, 3000, 5000];
 /** A bound on polls (about 2.5 hours at the longest wait), so a response never followed forever. */
 const MAX_POLLS = 2000;
 
-/** Starts a background response; the answer is queued (or already further). */
-export async function startBackground(input: RunInput, profile: ModelProfile, notes: string[]): Promise<ResponseObject> {
-  const request = { ...buildResponseRequest(input, profile, notes), background: true, store: true };
-  return input.client.createResponse(request, { signal: input.signal, retryRateLimits: false });
+/**
+ * Starts a background response (the panel's setting; see options.ts): built as `runChat` builds
+ * it (the panel offers no tools), always stored, sent once (a 429 is the caller's to show). The
+ * answer is queued, or further.
+ */
+export async function startBackground(request: RunRequest, options: RunnerOptions, notes: string[]): Promise<ResponseObject> {
+  const c = request.continuation;
+  const build = {
+    deployment: request.deployment, profile: profileOf(request), messages: c?.messages ?? request.messages, previousResponseId: c?.previousResponseId,
+    options: request.sampling, notes, reasoningSummary: options.reasoningSummaries,
+  };
+  const body = { ...buildResponseRequest(build), background: true, store: true };
+  return request.client.createResponse(body, { signal: request.signal, retryRateLimits: false });
 }
 
 /** Lets a webhook delivery cut a polling wait short. */

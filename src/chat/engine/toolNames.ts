@@ -8,11 +8,13 @@ const VALID = /^[a-zA-Z0-9_-]{1,64}$/;
 export class ToolNames {
   private readonly wireOf = new Map<string, string>();
   private readonly nameOf = new Map<string, string>();
+  private readonly offeredNames: ReadonlySet<string>;
 
   // Stryker disable next-line ArrayDeclaration: any default name only takes a stand-in no tool has
   constructor(names: Iterable<string> = []) {
     // Valid names first, so each keeps its own name and only the others get stand-ins.
     const all = [...names];
+    this.offeredNames = new Set(all);
     for (const n of [...all.filter((n) => VALID.test(n)), ...all]) this.wire(n);
   }
 
@@ -28,8 +30,21 @@ export class ToolNames {
     return wire;
   }
 
-  /** The tool's own name for a name the model used. */
-  original(wire: string): string {
-    return this.nameOf.get(wire) ?? wire;
+  /** The tool's own name for a name the model used; undefined when the request offered no such tool. */
+  offered(wire: string): string | undefined {
+    const name = this.nameOf.get(wire);
+    return name !== undefined && this.offeredNames.has(name) ? name : undefined;
+  }
+}
+
+/**
+ * The model called a tool the request did not offer (a name it invented, or one from earlier in
+ * the conversation that is no longer there): refused rather than handed to whatever has that name.
+ */
+export class UnofferedToolError extends Error {
+  override readonly name = 'UnofferedToolError';
+
+  constructor(tool: string, deployment: string) {
+    super(`The model of "${deployment}" called a tool "${tool.slice(0, 64)}" that this request did not offer, so the call was not made. Send the request again.`);
   }
 }

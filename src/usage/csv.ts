@@ -1,0 +1,88 @@
+/**
+ * The usage view's tables as CSV (RFC 4180: comma separated, CRLF line ends, quotes doubled).
+ * Names come from the service and the user's settings: a cell that a spreadsheet would run as a
+ * formula (=, +, -, @) gets a leading apostrophe. A cost without a price stays empty, never 0.
+ */
+import { WINDOW_DAYS, type Percentiles, type UsageSummary, type WindowName } from './aggregate';
+
+type Cell = string | number | undefined;
+
+/** One CSV field: numbers as they are, text quoted when it holds a comma, a quote or a line break. */
+export function csvField(value: Cell): string {
+  if (value === undefined) return '';
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
+  const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+const row = (cells: Cell[]) => cells.map(csvField).join(',');
+const dollars = (v: number | undefined) => (v === undefined ? undefined : Math.round(v * 1e6) / 1e6);
+const p = (x: Percentiles | undefined, k: keyof Percentiles) => x?.[k];
+
+const WINDOW_LABEL: Record<WindowName, string> = { today: 'today', week: `${WINDOW_DAYS.week} days`, month: `${WINDOW_DAYS.month} days` };
+
+/** Per deployment and window: requests, tokens, times, 429s and the estimated cost. */
+export function usageTableCsv(summary: UsageSummary): string {
+  const lines = [
+    row([
+      'window',
+      'connection',
+      'deployment',
+      'model',
+      'model version',
+      'requests',
+      'input tokens',
+      'cached input tokens',
+      'output tokens',
+      'reasoning tokens',
+      'first token p50 (ms)',
+      'first token p95 (ms)',
+      'total p50 (ms)',
+      'total p95 (ms)',
+      '429 responses',
+      'other errors',
+      'estimated cost (USD)',
+      'requests without a price',
+    ]),
+  ];
+  for (const window of Object.keys(WINDOW_DAYS) as WindowName[]) {
+    for (const d of summary.deployments) {
+      const w = d.windows[window];
+      lines.push(
+        row([
+          WINDOW_LABEL[window],
+          d.connectionLabel,
+          d.deployment,
+          d.model,
+          d.modelVersion,
+          w.requests,
+          w.promptTokens,
+          w.cachedTokens,
+          w.completionTokens,
+          w.reasoningTokens,
+          p(w.firstTokenMs, 'p50'),
+          p(w.firstTokenMs, 'p95'),
+          p(w.totalMs, 'p50'),
+          p(w.totalMs, 'p95'),
+          w.rateLimited,
+          w.errors,
+          dollars(w.cost),
+          w.unpricedRequests,
+        ]),
+      );
+    }
+  }
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+/** Per day and deployment: tokens in and out and the estimated cost (the chart's data). */
+export function usageDailyCsv(summary: UsageSummary): string {
+  const lines = [row(['day', 'connection', 'deployment', 'input tokens', 'output tokens', 'estimated cost (USD)'])];
+  summary.days.forEach((day, i) => {
+    for (const d of summary.deployments) {
+      const u = d.daily[i];
+      if (u.tokensIn || u.tokensOut || u.cost !== undefined) lines.push(row([day, d.connectionLabel, d.deployment, u.tokensIn, u.tokensOut, dollars(u.cost)]));
+    }
+  });
+  return `${lines.join('\r\n')}\r\n`;
+}

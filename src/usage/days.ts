@@ -1,0 +1,86 @@
+/**
+ * Calendar days in the user's time zone: "today" starts at the user's midnight, and a day across
+ * a daylight-saving change is 23 or 25 hours long. A zone is a function from an instant to its
+ * offset from UTC, so tests can pass any zone without touching the process's TZ.
+ */
+
+/** Minutes to add to UTC to get the local time at `epochMs` (Berlin in summer: 120). */
+export type ZoneOffset = (epochMs: number) => number;
+
+const DAY_MS = 86_400_000;
+const MINUTE_MS = 60_000;
+
+/** The zone of this process (the TZ variable, or the system's). */
+export const localZone: ZoneOffset = (epochMs) => -new Date(epochMs).getTimezoneOffset();
+
+/** An IANA zone ("Europe/Berlin"); throws a RangeError for a name Intl does not know. */
+export function ianaZone(timeZone: string): ZoneOffset {
+  const format = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+  });
+  return (epochMs) => {
+    const p: Record<string, number> = {};
+    for (const part of format.formatToParts(epochMs)) p[part.type] = Number(part.value);
+    const asUtc = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute);
+    return Math.round((asUtc - Math.floor(epochMs / MINUTE_MS) * MINUTE_MS) / MINUTE_MS);
+  };
+}
+
+/** The local calendar date of an instant, as "YYYY-MM-DD". */
+export function dayLabel(epochMs: number, zone: ZoneOffset = localZone): string {
+  return new Date(epochMs + zone(epochMs) * MINUTE_MS).toISOString().slice(0, 10);
+}
+
+/** The instant the local day `label` ("YYYY-MM-DD") starts. */
+export function startOfDay(label: string, zone: ZoneOffset = localZone): number {
+  const wall = Date.parse(`${label}T00:00:00Z`);
+  // The offset at midnight may differ from the one a few hours off: ask twice.
+  const guess = wall - zone(wall) * MINUTE_MS;
+  return wall - zone(guess) * MINUTE_MS;
+}
+
+/**
+ * The last `count` local days up to the one holding `now`, oldest first: their labels and the
+ * instants they start. `starts[count]` is the start of tomorrow.
+ */
+export function lastDays(now: number, count: number, zone: ZoneOffset = localZone): { labels: string[]; starts: number[] } {
+  const today = Date.parse(`${dayLabel(now, zone)}T00:00:00Z`);
+  const labels: string[] = [];
+  const starts: number[] = [];
+  for (let i = count - 1; i >= -1; i--) {
+    const label = new Date(today - i * DAY_MS).toISOString().slice(0, 10);
+    starts.push(startOfDay(label, zone));
+    if (i >= 0) labels.push(label);
+  }
+  return { labels, starts };
+}
+
+/**
+ * Which of the days an instant falls on (0 = the oldest), -1 before the first. An instant after
+ * the last day (a clock set back) counts in the last day. Records come mostly in order, so the
+ * day of the previous one is tried first.
+ */
+export class DayIndex {
+  private last = 0;
+
+  constructor(private readonly starts: readonly number[]) {}
+
+  of(epochMs: number): number {
+    const s = this.starts;
+    const days = s.length - 1;
+    let i = this.last;
+    // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator,ArithmeticOperator: a shortcut; the scan below gives the same
+    if (epochMs >= s[i] && (i === days - 1 || epochMs < s[i + 1])) return i;
+    if (epochMs < s[0]) return -1;
+    i = 0;
+    while (i < days - 1 && epochMs >= s[i + 1]) i++;
+    this.last = i;
+    return i;
+  }
+}

@@ -1,0 +1,178 @@
+/**
+ * One request's usage, as the usage log keeps it: who was asked, how much it took and how it
+ * ended. The type has no room for a prompt, a reply or a key, and `createUsageRecord` copies the
+ * known fields one by one, so whatever else the caller's object carries never reaches the disk.
+ */
+import type { ChatRoute } from '../service/types';
+
+export type UsageApi = 'chat' | 'responses';
+export type UsageSource = 'panel' | 'vscode-chat' | 'compare' | 'batch';
+export const USAGE_SOURCES: readonly UsageSource[] = ['panel', 'vscode-chat', 'compare', 'batch'];
+
+/** How the request ended. `waitMs`: the wait the service asked for; `status`: the HTTP status, when there was one. */
+export type UsageOutcome =
+  | { kind: 'ok' }
+  | { kind: 'stopped' }
+  | { kind: 'content_filter' }
+  | { kind: 'rate_limited'; waitMs?: number }
+  | { kind: 'error'; status?: number };
+
+/** Token counts as the service reports them: `cached` is part of `prompt`, `reasoning` part of `completion`. */
+export interface UsageTokens {
+  prompt: number;
+  cached: number;
+  completion: number;
+  reasoning: number;
+}
+
+/** The `x-ratelimit-*` headers of the answer, those the service sent. */
+export interface RateLimitHeadroom {
+  remainingRequests?: number;
+  remainingTokens?: number;
+  limitRequests?: number;
+  limitTokens?: number;
+}
+
+export interface UsageRecord {
+  /** When the request was sent (epoch ms). */
+  at: number;
+  connectionId: string;
+  connectionLabel: string;
+  deployment: string;
+  model?: string;
+  modelVersion?: string;
+  api: UsageApi;
+  route: ChatRoute;
+  source: UsageSource;
+  tokens: UsageTokens;
+  /** Absent when no token arrived (an error, a refusal before the stream). */
+  firstTokenMs?: number;
+  totalMs: number;
+  outcome: UsageOutcome;
+  rateLimit?: RateLimitHeadroom;
+}
+
+/** What the caller hands over; tokens it did not learn may be left out (counted as 0). */
+export type UsageInput = Omit<UsageRecord, 'tokens'> & { tokens?: Partial<UsageTokens> };
+
+/** Names longer than this are not ours (Azure caps deployment names at 64). */
+export const MAX_NAME_LENGTH = 256;
+
+const OUTCOMES = ['ok', 'stopped', 'content_filter', 'rate_limited', 'error'] as const;
+
+const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+const isName = (v: unknown, empty = false): v is string => typeof v === 'string' && v.length <= MAX_NAME_LENGTH && (empty || v.length > 0);
+const count = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.round(v) : undefined);
+const name = (v: unknown): string | undefined => (typeof v === 'string' && v ? v.slice(0, MAX_NAME_LENGTH) : undefined);
+
+function outcomeOf(o: UsageOutcome): UsageOutcome {
+  if (o.kind === 'rate_limited') return { kind: 'rate_limited', waitMs: count(o.waitMs) };
+  if (o.kind === 'error') return { kind: 'error', status: count(o.status) };
+  return { kind: o.kind };
+}
+
+function headroomOf(r: RateLimitHeadroom | undefined): RateLimitHeadroom | undefined {
+  if (!r) return undefined;
+  const out: RateLimitHeadroom = {
+    remainingRequests: count(r.remainingRequests),
+    remainingTokens: count(r.remainingTokens),
+    limitRequests: count(r.limitRequests),
+    limitTokens: count(r.limitTokens),
+  };
+  const any = out.remainingRequests !== undefined || out.remainingTokens !== undefined || out.limitRequests !== undefined || out.limitTokens !== undefined;
+  return any ? out : undefined;
+}
+
+/**
+ * The record to store, built field by field in one fixed order (the order `parseUsageLine` reads
+ * fastest). Numbers are rounded to whole milliseconds and tokens; names are cut to MAX_NAME_LENGTH.
+ */
+export function createUsageRecord(input: UsageInput): UsageRecord {
+  const t = input.tokens ?? {};
+  return {
+    at: count(input.at) ?? 0,
+    connectionId: name(input.connectionId) ?? '?',
+    connectionLabel: typeof input.connectionLabel === 'string' ? input.connectionLabel.slice(0, MAX_NAME_LENGTH) : '',
+    deployment: name(input.deployment) ?? '?',
+    model: name(input.model),
+    modelVersion: name(input.modelVersion),
+    api: input.api === 'responses' ? 'responses' : 'chat',
+    route: input.route === 'deployment' ? 'deployment' : 'v1',
+    source: USAGE_SOURCES.includes(input.source) ? input.source : 'panel',
+    tokens: { prompt: count(t.prompt) ?? 0, cached: count(t.cached) ?? 0, completion: count(t.completion) ?? 0, reasoning: count(t.reasoning) ?? 0 },
+    firstTokenMs: count(input.firstTokenMs),
+    totalMs: count(input.totalMs) ?? 0,
+    outcome: outcomeOf(input.outcome),
+    rateLimit: headroomOf(input.rateLimit),
+  };
+}
+
+/** The line the log stores: JSON without the fields left undefined. */
+export function serializeUsageRecord(record: UsageRecord): string {
+  return JSON.stringify(record);
+}
+
+function readOutcome(o: unknown): UsageOutcome | undefined {
+  if (!o || typeof o !== 'object') return undefined;
+  const { kind, waitMs, status } = o as Record<string, unknown>;
+  if (!OUTCOMES.includes(kind as UsageOutcome['kind'])) return undefined;
+  if (kind === 'rate_limited') return waitMs === undefined || isCount(waitMs) ? { kind, waitMs } : undefined;
+  if (kind === 'error') return status === undefined || isCount(status) ? { kind, status } : undefined;
+  return { kind } as UsageOutcome;
+}
+
+function readHeadroom(r: unknown): RateLimitHeadroom | undefined | false {
+  if (r === undefined) return undefined;
+  if (!r || typeof r !== 'object') return false;
+  const h = r as Record<string, unknown>;
+  const keys = ['remainingRequests', 'remainingTokens', 'limitRequests', 'limitTokens'] as const;
+  if (keys.some((k) => h[k] !== undefined && !isCount(h[k]))) return false;
+  return headroomOf(h);
+}
+
+/** A stored record checked field by field (unknown fields dropped), or undefined when it is not one. */
+export function validateUsageRecord(value: unknown): UsageRecord | undefined {
+  if (!value || typeof value !== 'object') return undefined;
+  const v = value as Record<string, unknown>;
+  const t = v.tokens as Record<string, unknown> | null | undefined;
+  if (!isCount(v.at) || !isName(v.connectionId) || !isName(v.connectionLabel, true) || !isName(v.deployment)) return undefined;
+  if ((v.model !== undefined && !isName(v.model)) || (v.modelVersion !== undefined && !isName(v.modelVersion))) return undefined;
+  if ((v.api !== 'chat' && v.api !== 'responses') || (v.route !== 'v1' && v.route !== 'deployment')) return undefined;
+  if (!USAGE_SOURCES.includes(v.source as UsageSource)) return undefined;
+  if (!t || typeof t !== 'object' || !isCount(t.prompt) || !isCount(t.cached) || !isCount(t.completion) || !isCount(t.reasoning)) return undefined;
+  if ((v.firstTokenMs !== undefined && !isCount(v.firstTokenMs)) || !isCount(v.totalMs)) return undefined;
+  const outcome = readOutcome(v.outcome);
+  const rateLimit = readHeadroom(v.rateLimit);
+  if (!outcome || rateLimit === false) return undefined;
+  return {
+    at: v.at,
+    connectionId: v.connectionId,
+    connectionLabel: v.connectionLabel,
+    deployment: v.deployment,
+    model: v.model as string | undefined,
+    modelVersion: v.modelVersion as string | undefined,
+    api: v.api,
+    route: v.route,
+    source: v.source as UsageSource,
+    tokens: { prompt: t.prompt, cached: t.cached, completion: t.completion, reasoning: t.reasoning },
+    firstTokenMs: v.firstTokenMs as number | undefined,
+    totalMs: v.totalMs,
+    outcome,
+    rateLimit,
+  };
+}
+
+/** The `x-ratelimit-*` headers of a response (any header shape undici or node:http gives), or undefined when none came. */
+export function rateLimitFromHeaders(headers: Record<string, string | string[] | undefined>): RateLimitHeadroom | undefined {
+  const num = (key: string): number | undefined => {
+    const raw = headers[key];
+    const text = (Array.isArray(raw) ? raw[0] : raw)?.trim();
+    return text ? count(Number(text)) : undefined;
+  };
+  return headroomOf({
+    remainingRequests: num('x-ratelimit-remaining-requests'),
+    remainingTokens: num('x-ratelimit-remaining-tokens'),
+    limitRequests: num('x-ratelimit-limit-requests'),
+    limitTokens: num('x-ratelimit-limit-tokens'),
+  });
+}

@@ -1,0 +1,208 @@
+/**
+ * The usage log: one JSON line per request in the extension's global storage, shared by every
+ * window. The append-only file of the event store does the safe part (a fresh line after a torn
+ * write, compaction under a lock, 0600, two windows at once); this adds the caps: records older
+ * than `maxAgeDays` are never read and leave the file at the next compaction, which keeps the
+ * newest `maxRecords` records within `maxBytes`.
+ */
+import { createReadStream } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
+import { AppendLog } from '../webhooks/appendLog';
+import { UsageAggregator, type AggregateOptions, type UsageSummary } from './aggregate';
+import { parseUsageLine } from './line';
+import { serializeUsageRecord, type UsageRecord } from './record';
+
+export interface UsageCaps {
+  maxAgeDays: number;
+  maxRecords: number;
+  maxBytes: number;
+}
+
+/** A year of a busy day's requests fits; a month's chart needs 30 days, the default keeps 90. */
+export const DEFAULT_USAGE_CAPS: UsageCaps = { maxAgeDays: 90, maxRecords: 100_000, maxBytes: 32 * 1024 * 1024 };
+const BOUNDS: Record<keyof UsageCaps, [number, number]> = { maxAgeDays: [1, 3650], maxRecords: [100, 10_000_000], maxBytes: [64 * 1024, 1024 ** 3] };
+
+/** Caps from settings: a missing or non-numeric value takes the default, others are kept within bounds. */
+export function usageCaps(partial: Partial<Record<keyof UsageCaps, unknown>> = {}): UsageCaps {
+  const caps = { ...DEFAULT_USAGE_CAPS };
+  for (const key of Object.keys(BOUNDS) as Array<keyof UsageCaps>) {
+    const v = partial[key];
+    if (typeof v === 'number' && Number.isFinite(v)) caps[key] = Math.min(BOUNDS[key][1], Math.max(BOUNDS[key][0], Math.floor(v)));
+  }
+  return caps;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Calls `onLine` for every non-empty line of a file (none when it does not exist), reading it in
+ * chunks of 1 MiB: only the chunk and the line in hand are in memory.
+ */
+export async function forEachLine(path: string, onLine: (line: string) => void): Promise<void> {
+  const stream = createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 20 });
+  let rest = '';
+  try {
+    for await (const chunk of stream as AsyncIterable<string>) {
+      const text = rest + chunk;
+      let start = 0;
+      for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', start)) {
+        if (nl > start) onLine(text.slice(start, nl));
+        start = nl + 1;
+      }
+      rest = text.slice(start);
+    }
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw err;
+  }
+  if (rest) onLine(rest);
+}
+
+/** Keeps the newest lines within the caps, reading the file as a stream. */
+function compactor(caps: UsageCaps, now: () => number) {
+  return async (lines: AsyncIterable<string>): Promise<string[]> => {
+    const cutoff = now() - caps.maxAgeDays * DAY_MS;
+    const kept: string[] = [];
+    let head = 0;
+    let bytes = 0;
+    for await (const line of lines) {
+      const r = parseUsageLine(line);
+      if (!r || r.at < cutoff) continue;
+      kept.push(line);
+      bytes += Buffer.byteLength(line) + 1;
+      while (kept.length - head > caps.maxRecords || bytes > caps.maxBytes) bytes -= Buffer.byteLength(kept[head++]) + 1;
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: only reclaims memory early
+      if (head > 4096) {
+        kept.splice(0, head);
+        head = 0;
+      }
+    }
+    return kept.slice(head);
+  };
+}
+
+export class UsageLog {
+  private readonly log: AppendLog;
+  private readonly compactAt: number;
+  /** The file's size as this window knows it: what it found plus what it appended. */
+  private bytes = 0;
+  /** Records handed over in this turn of the event loop, and the write that takes them. */
+  private queue: UsageRecord[] = [];
+  private queued: Promise<void> | undefined;
+
+  private constructor(
+    readonly path: string,
+    readonly caps: UsageCaps,
+    private readonly now: () => number,
+  ) {
+    // Compaction rewrites the file: let it grow a tenth past the cap first.
+    this.compactAt = caps.maxRecords + Math.max(64, Math.floor(caps.maxRecords / 10));
+    this.log = new AppendLog(path, this.compactAt, compactor(caps, now));
+  }
+
+  /** Opens the log, counting what the file holds; a file over a cap is compacted at the first append. */
+  static async open(path: string, caps: UsageCaps = DEFAULT_USAGE_CAPS, now: () => number = Date.now): Promise<UsageLog> {
+    const log = new UsageLog(path, caps, now);
+    const { lines, bytes, first } = await survey(path);
+    log.bytes = bytes;
+    const tooOld = first !== undefined && first < now() - caps.maxAgeDays * DAY_MS;
+    log.log.setLineCount(tooOld || bytes > caps.maxBytes ? log.compactAt : lines);
+    return log;
+  }
+
+  /**
+   * Records one request. The caller pays a push: the line is made and written after this turn of
+   * the event loop, with the others of the turn. Resolves once the record is on disk.
+   */
+  append(record: UsageRecord): Promise<void> {
+    this.queue.push(record);
+    this.queued ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.write());
+    return this.queued;
+  }
+
+  private write(): Promise<void> {
+    const batch = this.queue;
+    this.queue = [];
+    this.queued = undefined;
+    const writes: Array<Promise<void>> = [];
+    for (const record of batch) {
+      const line = serializeUsageRecord(record);
+      this.bytes += Buffer.byteLength(line) + 1;
+      if (this.bytes <= this.caps.maxBytes) writes.push(this.log.append(line));
+      else {
+        // Over the size cap: this write compacts, then the size is read again.
+        this.log.setLineCount(this.compactAt);
+        this.bytes = 0;
+        writes.push(this.log.append(line).then(async () => {
+          this.bytes = await stat(this.path).then((s) => s.size, () => 0);
+        }));
+      }
+    }
+    return Promise.all(writes).then(() => undefined);
+  }
+
+  /** Resolves when every record appended so far is on disk. */
+  async flush(): Promise<void> {
+    await this.queued;
+    await this.log.flush();
+  }
+
+  /** Empties the log, for every window (records handed over before are written first). */
+  async clear(): Promise<void> {
+    await this.queued;
+    return this.log.clear();
+  }
+
+  /** The records within the age cap, oldest first (torn and foreign lines skipped). */
+  async records(): Promise<UsageRecord[]> {
+    const out: UsageRecord[] = [];
+    const cutoff = this.now() - this.caps.maxAgeDays * DAY_MS;
+    await forEachLine(this.path, (line) => {
+      const r = parseUsageLine(line);
+      if (r && r.at >= cutoff) out.push(r);
+    });
+    return out;
+  }
+
+  /** The usage view's tables, read from the file line by line. */
+  summarize(options: AggregateOptions = {}): Promise<UsageSummary> {
+    return summarizeUsageFile(this.path, { now: this.now(), ...options });
+  }
+}
+
+/** The usage view's tables for a log file, streamed: memory does not grow with the file. */
+export async function summarizeUsageFile(path: string, options: AggregateOptions = {}): Promise<UsageSummary> {
+  const agg = new UsageAggregator(options);
+  await forEachLine(path, (line) => {
+    const r = parseUsageLine(line);
+    if (r) agg.add(r);
+    else agg.skip();
+  });
+  return agg.summary();
+}
+
+/** How many lines and bytes a file holds, and when its first record was made. */
+async function survey(path: string): Promise<{ lines: number; bytes: number; first?: number }> {
+  let handle;
+  try {
+    handle = await open(path, 'r');
+  } catch {
+    return { lines: 0, bytes: 0 };
+  }
+  try {
+    const bytes = (await handle.stat()).size;
+    const buf = Buffer.alloc(1 << 16);
+    let lines = 0;
+    let firstLine = '';
+    for (let pos = 0; pos < bytes; ) {
+      const { bytesRead } = await handle.read(buf, 0, buf.length, pos);
+      if (!bytesRead) break;
+      for (let i = buf.indexOf(10); i >= 0 && i < bytesRead; i = buf.indexOf(10, i + 1)) lines++;
+      if (pos === 0) firstLine = buf.subarray(0, bytesRead).toString('utf8').split('\n')[0];
+      pos += bytesRead;
+    }
+    return { lines, bytes, first: parseUsageLine(firstLine)?.at };
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * One reply of the chat panel: its conversation sent through the chat runner with the panel's
+ * options, the text streamed to the page and saved as it arrives (throttled, so a reload or a
+ * crash keeps it), or started in the background and followed by id.
+ */
+import type { Conversation } from '../../chat/conversation';
+import { requestMessages } from '../../chat/conversation';
+import { PANEL_RUN } from '../../chat/engine/options';
+import type { RunRequest } from '../../chat/engine/runner';
+import type { ChatTurn } from '../../chat/model';
+import { panelRequest } from '../../chat/panelRequest';
+import { ThrottledSave } from '../../chat/replyDraft';
+import { estimateUsage } from '../../chat/tokenEstimate';
+import type { AzureOpenAIClient } from '../../service/client';
+import type { HostMessage } from '../../webview/chat/protocol';
+import { loadNetwork } from '../bundles';
+import { BackgroundReplies } from './backgroundReplies';
+
+export interface ReplyContext {
+  conversation: Conversation;
+  /** The assistant's turn, filled in as the reply arrives. */
+  turn: ChatTurn;
+  client: AzureOpenAIClient;
+  /** The deployment's model as listed, if known. */
+  model: string | undefined;
+  signal: AbortSignal;
+  post: (msg: HostMessage) => void;
+  save: () => Promise<void>;
+  background: BackgroundReplies;
+}
+
+/** Runs the reply to its end; false when the panel closed while a background reply was followed. */
+export async function streamReply(x: ReplyContext): Promise<boolean> {
+  const { conversation: c, turn, post } = x;
+  const prompt = requestMessages(c);
+  const draft = new ThrottledSave(x.save);
+  const input: RunRequest = {
+    ...panelRequest(c, x.model),
+    client: x.client,
+    connection: c.connectionId,
+    signal: x.signal,
+    onText: (text) => {
+      turn.content += text;
+      post({ type: 'delta', turnId: turn.id, text });
+      draft.touch();
+    },
+    onReasoning: (text) => post({ type: 'reasoningDelta', turnId: turn.id, text }),
+    onRetryWait: (seconds) => post({ type: 'retryCountdown', turnId: turn.id, seconds }),
+  };
+  if (c.params.background) {
+    await x.background.start(input, turn);
+    // Saved while queued: a reload picks the reply up again by its id.
+    c.turns.push(turn);
+    await x.save();
+    return BackgroundReplies.pending(turn) ? x.background.follow(x.client, turn, x.signal) : true;
+  }
+  // In the conversation while it streams, marked so: a reload or a crash keeps what arrived (see replyDraft.ts).
+  turn.streaming = true;
+  c.turns.push(turn);
+  try {
+    const { stopped, ...result } = await loadNetwork().runChat(input, PANEL_RUN);
+    Object.assign(turn, result, { stopped: stopped || undefined });
+    // Stopped before the service sent its figures: count locally, and say so.
+    if (!result.usage && stopped) Object.assign(turn, { usage: estimateUsage(prompt, turn.content), usageEstimated: true });
+  } finally {
+    delete turn.streaming;
+    await draft.settle();
+  }
+  return true;
+}

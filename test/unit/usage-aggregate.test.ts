@@ -1,0 +1,203 @@
+/**
+ * The usage view's tables: per deployment for today, 7 and 30 days (requests, tokens with cached
+ * and reasoning apart, exact p50/p95, 429s, estimated cost), per day for the chart in the user's
+ * time zone, the latest rate-limit headroom, and the filters.
+ */
+import assert from 'node:assert/strict';
+import { aggregateUsage, select, UsageAggregator, type AggregateOptions } from '../../src/usage/aggregate';
+import { ianaZone } from '../../src/usage/days';
+import { createUsageRecord, type UsageInput, type UsageRecord } from '../../src/usage/record';
+
+const H = 3_600_000;
+const D = 24 * H;
+const NOW = Date.parse('2026-11-20T12:00:00Z');
+const UTC = ianaZone('UTC');
+
+const rec = (over: Partial<UsageInput> = {}): UsageRecord =>
+  createUsageRecord({
+    at: NOW - H,
+    connectionId: 'c1',
+    connectionLabel: 'Emulator',
+    deployment: 'gpt-4o',
+    model: 'gpt-4o',
+    modelVersion: '2024-11-20',
+    api: 'chat',
+    route: 'v1',
+    source: 'panel',
+    tokens: { prompt: 1000, cached: 400, completion: 500, reasoning: 100 },
+    firstTokenMs: 300,
+    totalMs: 1000,
+    outcome: { kind: 'ok' },
+    ...over,
+  });
+const summarize = (records: UsageRecord[], options: AggregateOptions = {}) => aggregateUsage(records, { now: NOW, zone: UTC, ...options });
+const GPT4O_COST = (600 * 2.5 + 400 * 1.25 + 500 * 10) / 1e6;
+
+describe('usage aggregation', () => {
+  it('counts a request in today, 7 and 30 days by the calendar day it was made, and leaves older ones out', async () => {
+    const s = await summarize([rec(), rec({ at: NOW - 3 * D }), rec({ at: NOW - 20 * D }), rec({ at: NOW - 40 * D }), rec({ at: NOW - 12 * H - 1 })]);
+    const w = s.deployments[0].windows;
+    assert.deepEqual([w.today.requests, w.week.requests, w.month.requests], [1, 3, 4]);
+    assert.equal(s.records, 4);
+    assert.equal(s.days.length, 30);
+    assert.equal(s.days[29], '2026-11-20');
+    assert.equal(s.days[0], '2026-10-22');
+  });
+
+  it('sums tokens with cached input and reasoning apart, and counts 429s and other errors', async () => {
+    const s = await summarize([
+      rec(),
+      rec({ tokens: { prompt: 10, cached: 0, completion: 20, reasoning: 5 } }),
+      rec({ outcome: { kind: 'rate_limited', waitMs: 3000 }, tokens: {} }),
+      rec({ outcome: { kind: 'rate_limited' }, tokens: {} }),
+      rec({ outcome: { kind: 'error', status: 500 }, tokens: {} }),
+      rec({ outcome: { kind: 'content_filter' } }),
+    ]);
+    const t = s.deployments[0].windows.today;
+    assert.deepEqual(
+      [t.requests, t.promptTokens, t.cachedTokens, t.completionTokens, t.reasoningTokens, t.rateLimited, t.errors],
+      [6, 2010, 800, 1020, 205, 2, 1],
+    );
+  });
+
+  it('gives exact nearest-rank p50 and p95 of the requests that completed, per window', async () => {
+    const records = Array.from({ length: 100 }, (_, i) => rec({ totalMs: 100 - i, firstTokenMs: (i + 1) * 10 }));
+    records.push(rec({ totalMs: 99_999, firstTokenMs: 99_999, outcome: { kind: 'error', status: 500 } }));
+    records.push(rec({ totalMs: 99_999, firstTokenMs: 99_999, outcome: { kind: 'stopped' } }));
+    records.push(rec({ totalMs: 7, firstTokenMs: undefined, at: NOW - 2 * D }));
+    const s = await summarize(records);
+    const w = s.deployments[0].windows;
+    assert.deepEqual(w.today.totalMs, { p50: 50, p95: 95 });
+    assert.deepEqual(w.today.firstTokenMs, { p50: 500, p95: 950 });
+    // The week adds one completed request without a first token: it counts in the total only.
+    assert.deepEqual(w.week.totalMs, { p50: 50, p95: 95 });
+    assert.deepEqual(w.week.firstTokenMs, { p50: 500, p95: 950 });
+    const one = await summarize([rec({ totalMs: 42, firstTokenMs: undefined })]);
+    assert.deepEqual(one.deployments[0].windows.today.totalMs, { p50: 42, p95: 42 });
+    assert.equal(one.deployments[0].windows.today.firstTokenMs, undefined);
+    const none = await summarize([rec({ outcome: { kind: 'rate_limited' } })]);
+    assert.equal(none.deployments[0].windows.month.totalMs, undefined);
+    const three = await summarize([rec({ totalMs: 30 }), rec({ totalMs: 10 }), rec({ totalMs: 20 })]);
+    assert.deepEqual(three.deployments[0].windows.today.totalMs, { p50: 20, p95: 30 });
+  });
+
+  it('selects the k-th smallest as a sort would, with duplicates, in any order', () => {
+    let seed = 7;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    for (let round = 0; round < 300; round++) {
+      const n = 1 + Math.floor(rand() * 60);
+      const a = Float64Array.from({ length: n }, () => Math.floor(rand() * (round % 3 === 0 ? 4 : 1000)));
+      const sorted = [...a].sort((x, y) => x - y);
+      const k = Math.floor(rand() * n);
+      select(a, k, 0, n - 1);
+      assert.equal(a[k], sorted[k], `round ${round}`);
+      for (let i = 0; i < n; i++) assert.ok(i < k ? a[i] <= a[k] : a[i] >= a[k], `round ${round} at ${i}`);
+      assert.deepEqual([...a].sort((x, y) => x - y), sorted);
+    }
+  });
+
+  it('estimates cost from the model and version, at half price for batches, and none for a model without a price', async () => {
+    const s = await summarize([
+      rec(),
+      rec({ source: 'batch' }),
+      rec({ deployment: 'ft', model: 'my-fine-tune' }),
+      rec({ deployment: 'mixed', model: 'my-fine-tune' }),
+      rec({ deployment: 'mixed', model: 'gpt-4o' }),
+      rec({ deployment: 'old', model: 'gpt-4o', modelVersion: '2024-05-13' }),
+    ], { prices: new Map([['gpt-4o', { input: 2.5, cachedInput: 1.25, output: 10 }], ['gpt-4o@2024-05-13', { input: 5, output: 15 }]]) });
+    const by = (name: string) => s.deployments.find((d) => d.deployment === name)!.windows.today;
+    assert.ok(Math.abs(by('gpt-4o').cost! - GPT4O_COST * 1.5) < 1e-12);
+    assert.equal(by('gpt-4o').unpricedRequests, 0);
+    assert.equal(by('ft').cost, undefined, 'no price: no cost, not 0');
+    assert.equal(by('ft').unpricedRequests, 1);
+    assert.equal(by('mixed').cost, GPT4O_COST);
+    assert.equal(by('mixed').unpricedRequests, 1);
+    assert.equal(by('old').cost, (1000 * 5 + 500 * 15) / 1e6);
+  });
+
+  it('puts tokens and cost on the local day for the chart, across a daylight-saving change', async () => {
+    const ny = ianaZone('America/New_York');
+    const now = Date.parse('2026-11-02T15:00:00Z');
+    // 2026-11-01 is 25 hours long in New York: 00:30 and 23:30 local both fall on it.
+    const records = [
+      rec({ at: Date.parse('2026-11-01T04:30:00Z'), tokens: { prompt: 1, completion: 2 } }),
+      rec({ at: Date.parse('2026-11-02T04:30:00Z'), tokens: { prompt: 10, completion: 20 } }),
+      rec({ at: Date.parse('2026-11-02T05:30:00Z'), tokens: { prompt: 100, completion: 200 }, deployment: 'ft', model: 'my-ft' }),
+      rec({ at: Date.parse('2026-11-01T03:30:00Z'), tokens: { prompt: 1000, completion: 2000 } }),
+    ];
+    const s = await aggregateUsage(records, { now, zone: ny });
+    const day = (label: string, dep = 'gpt-4o') => s.deployments.find((d) => d.deployment === dep)!.daily[s.days.indexOf(label)];
+    assert.equal(s.days.at(-1), '2026-11-02');
+    assert.deepEqual([day('2026-11-01').tokensIn, day('2026-11-01').tokensOut], [11, 22]);
+    assert.deepEqual([day('2026-10-31').tokensIn, day('2026-10-31').tokensOut], [1000, 2000]);
+    assert.equal(day('2026-11-01').cost, (11 * 2.5 + 22 * 10) / 1e6);
+    assert.deepEqual(day('2026-11-02', 'ft'), { tokensIn: 100, tokensOut: 200, cost: undefined });
+    assert.deepEqual(day('2026-11-02'), { tokensIn: 0, tokensOut: 0, cost: undefined });
+    assert.equal(s.deployments.find((d) => d.deployment === 'ft')!.windows.today.requests, 1);
+    // The same records seen from UTC fall on other days.
+    const utc = await aggregateUsage(records, { now, zone: UTC });
+    const gpt = utc.deployments.find((d) => d.deployment === 'gpt-4o')!;
+    assert.deepEqual([utc.days.indexOf('2026-11-01'), gpt.daily[utc.days.indexOf('2026-11-01')].tokensIn], [28, 1001]);
+    assert.equal(gpt.daily[utc.days.indexOf('2026-11-02')].tokensIn, 10);
+  });
+
+  it('keeps the latest rate-limit headroom of each deployment, by when it came, not by file order', async () => {
+    const s = await summarize([
+      rec({ at: NOW - 2 * H, rateLimit: { remainingRequests: 10, remainingTokens: 1000 } }),
+      rec({ at: NOW - 3 * H, rateLimit: { remainingRequests: 99, remainingTokens: 9999 } }),
+      rec({ at: NOW - H }),
+      rec({ at: NOW - 2 * H, deployment: 'other' }),
+    ]);
+    const h = s.deployments.find((d) => d.deployment === 'gpt-4o')!.headroom;
+    assert.deepEqual(h, { remainingRequests: 10, remainingTokens: 1000, limitRequests: undefined, limitTokens: undefined, at: NOW - 2 * H });
+    assert.equal(s.deployments.find((d) => d.deployment === 'other')!.headroom, undefined);
+  });
+
+  it('keeps deployments of the same name on two connections apart, named after their latest record', async () => {
+    const s = await summarize([
+      rec({ connectionLabel: 'Old name', at: NOW - 5 * H }),
+      rec({ connectionLabel: 'Emulator', at: NOW - H, modelVersion: '2025-01-01' }),
+      rec({ connectionLabel: 'Stale', at: NOW - 9 * H }),
+      rec({ connectionId: 'c2', connectionLabel: 'Azure' }),
+    ]);
+    assert.deepEqual(s.deployments.map((d) => [d.connectionLabel, d.deployment, d.windows.today.requests, d.modelVersion]), [
+      ['Azure', 'gpt-4o', 1, '2024-11-20'],
+      ['Emulator', 'gpt-4o', 3, '2025-01-01'],
+    ]);
+    assert.deepEqual(s.connections, [{ id: 'c2', label: 'Azure' }, { id: 'c1', label: 'Emulator' }]);
+  });
+
+  it('filters by connection and by source, still listing every connection for the filter', async () => {
+    const records = [rec(), rec({ source: 'compare' }), rec({ connectionId: 'c2', connectionLabel: 'Azure', source: 'vscode-chat' }), rec({ connectionId: 'c3', connectionLabel: 'Old', at: NOW - 45 * D })];
+    const byConn = await summarize(records, { filter: { connections: ['c2'] } });
+    assert.deepEqual(byConn.deployments.map((d) => d.connectionId), ['c2']);
+    assert.deepEqual(byConn.connections.map((c) => c.id), ['c2', 'c1']);
+    assert.equal(byConn.records, 1);
+    const bySource = await summarize(records, { filter: { sources: ['compare', 'vscode-chat'] } });
+    assert.deepEqual(bySource.deployments.map((d) => [d.connectionId, d.windows.today.requests]), [['c2', 1], ['c1', 1]]);
+    const both = await summarize(records, { filter: { connections: ['c1'], sources: ['panel'] } });
+    assert.equal(both.deployments[0].windows.today.requests, 1);
+    assert.equal((await summarize(records, { filter: { sources: [] } })).deployments.length, 0);
+  });
+
+  it('counts lines that were not records, and sums records from an async source too', async () => {
+    const agg = new UsageAggregator({ now: NOW, zone: UTC });
+    agg.skip();
+    agg.skip();
+    agg.add(rec());
+    assert.deepEqual([agg.summary().skipped, agg.summary().records], [2, 1]);
+    async function* gen() {
+      yield rec();
+      yield rec({ at: NOW - D });
+    }
+    assert.equal((await aggregateUsage(gen(), { now: NOW, zone: UTC })).deployments[0].windows.week.requests, 2);
+    const empty = await summarize([]);
+    assert.deepEqual([empty.deployments, empty.connections, empty.records, empty.skipped], [[], [], 0, 0]);
+  });
+
+  it('defaults to now, the local zone and the shipped prices', async () => {
+    const s = await aggregateUsage([rec({ at: Date.now() })]);
+    assert.equal(s.deployments[0].windows.today.requests, 1);
+    assert.equal(s.deployments[0].windows.today.cost, GPT4O_COST);
+  });
+});
