@@ -9,8 +9,10 @@ import { webhookDispatcher } from './outbound';
 import type { ForwardResult } from './records';
 import { capHeader } from './rejections';
 import { FORWARD_TIMEOUT_MS as TIMEOUT_MS } from './forwardErrors';
+import { maskedUrl } from './forwardUrl';
 
 export { explainForwardError } from './forwardErrors';
+export { maskedUrl } from './forwardUrl';
 
 /** Bytes of the app's answer body kept (and so stored with the event): enough for an error page. */
 export const FORWARD_BODY_CAP = 64 * 1024;
@@ -52,26 +54,6 @@ export function forwardUrlProblem(url: string): string | undefined {
     );
   }
   return undefined;
-}
-
-/** The URL as it may be shown, stored and logged: the values of its query (`?token=…`) and any user name or password masked. */
-export function maskedUrl(url: string): string {
-  let parsed: URL | undefined;
-  try {
-    parsed = new URL(url);
-  } catch {
-    parsed = undefined;
-  }
-  if (parsed?.protocol !== 'http:' && parsed?.protocol !== 'https:') {
-    // Not a web URL: whatever comes before an `@`, or after a `?` or a `#`, may be a credential.
-    return url.replace(/^([^?#@]*@)/, '***@').replace(/[?#].*$/, '?***');
-  }
-  if (parsed.username) parsed.username = '***';
-  if (parsed.password) parsed.password = '***';
-  const query = [...parsed.searchParams.keys()].map((k) => `${encodeURIComponent(k)}=***`).join('&');
-  parsed.search = query ? `?${query}` : parsed.search ? '?***' : '';
-  parsed.hash = '';
-  return parsed.href.replace(/%2A%2A%2A/g, '***');
 }
 
 /** POSTs once (a delivery is not idempotent: never retried) and records the app's answer. */
