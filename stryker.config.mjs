@@ -14,8 +14,12 @@ export default {
     'src/service/sse.ts',
     'src/service/http.ts',
     'src/webview/chat/markdown.ts',
+    // The chat page's protocol checks (its data model's are under src/chat/).
+    'src/webview/chat/protocol.ts',
     'src/chat/**/*.ts',
     'src/usage/**/*.ts',
+    'src/jobs/**/*.ts',
+    'src/service/{files,batches,fineTuning,calls,armDeployments,jobTypes,jobs}.ts',
   ],
   coverageAnalysis: 'perTest',
   incremental: true,

@@ -6,7 +6,7 @@
  *    same for our Responses event reader on a recorded 10,000-token Responses stream.
  * 2. Emulator throughput: chat completions per second on loopback, against a bare node:http
  *    server that answers a fixed completion (the ceiling of the machine's HTTP stack).
- * 3. Webhook listener flood: unsigned deliveries against the limits of issue #12 (memory, store).
+ * 3. Webhook listener floods: unsigned deliveries (issue #12), and replays of one signed delivery (issue #25), against the same limits (memory, store).
  * 4. Token counting for VS Code's chat (the language model provider) against gpt-tokenizer called naively.
  * 5. Time to first token through the language model path against the service client directly.
  * 6. Activation in the real VS Code host against a minimal extension's, and the main bundle's size
@@ -26,6 +26,7 @@ import { AzureOpenAIClient } from '../src/service/client';
 import { readResponseStream } from '../src/service/responsesStream';
 import { startEmulator } from '../src/emulator/server';
 import { benchActivation, median, type Activation } from './activation';
+import { benchBatchResults } from './batchResults';
 import { benchListener } from './listener';
 import { benchPackage } from './package';
 import { benchLmFirstToken } from './lmFirstToken';
@@ -253,6 +254,24 @@ async function benchFlood(): Promise<void> {
   });
 }
 
+/** Issue #25's replay flood: one signed delivery sent again and again is counted on it, never kept, and pushes nothing out. */
+async function benchReplayFlood(): Promise<void> {
+  const asked = 10_000;
+  // Bounded in time: a slow machine reports how far it got in two minutes.
+  const r = await flood({ requests: asked, connections: 8, minBytes: 250 * 1024, maxBytes: 250 * 1024, verifiedBefore: 20, replays: true, maxSeconds: 120 });
+  const label = `Webhook listener, ${r.sent.toLocaleString('en')} replays of one signed 250 KiB delivery on 8 connections`;
+  rows.push({ benchmark: `${label}: peak memory (${r.seconds.toFixed(1)} s)`, ours: `${r.peakRssMB.toFixed(0)} MB`, reference: 'limit 300 MB', ratio: (300 / r.peakRssMB).toFixed(2), goal: '>= 1.00' });
+  rows.push({ benchmark: `${label}: events file`, ours: `${r.storeMB.toFixed(2)} MB`, reference: 'limit 50 MB', ratio: (50 / Math.max(r.storeMB, 0.01)).toFixed(2), goal: '>= 1.00' });
+  const kept = r.verifiedBeforeKept === 20 && r.replayedKept && r.duplicatesCounted === r.sent && r.duplicateRows === 0 && r.verifiedAfter;
+  rows.push({
+    benchmark: `${label}: what a restart shows`,
+    ours: `${r.verifiedBeforeKept}/20 earlier verified kept; replayed one kept, ${r.duplicatesCounted.toLocaleString('en')} duplicates counted on it, ${r.duplicateRows} rows of their own; next valid one ${r.verifiedAfter ? 'verified' : 'NOT verified'}`,
+    reference: `20/20 kept; ${asked.toLocaleString('en')} counted, 0 rows; verified`,
+    ratio: '-',
+    goal: `all kept, all counted: ${kept && r.sent === asked ? 'yes' : kept ? `yes (${r.sent} sent in the time allowed)` : 'NO'}`,
+  });
+}
+
 async function benchTokens(): Promise<void> {
   const r = benchTokenCount();
   const fmt = (n: number) => `${Math.round(n).toLocaleString('en')} counts/s`;
@@ -317,6 +336,29 @@ async function benchActivationRows(): Promise<void> {
   });
 }
 
+/** Issue #26: a 50,000-line batch's results open at once and in little memory. */
+async function benchBatchResultsRows(): Promise<void> {
+  const r = await benchBatchResults();
+  const label = `Batch results, 50,000 lines (${r.fileMB.toFixed(0)} MB), a process per side`;
+  const first = r.ours.firstRowsMs;
+  rows.push({
+    benchmark: `${label}: time to the first 50 rows (median of 3)`,
+    ours: `${first.toFixed(0)} ms (a page ${r.ours.scrollMs.toFixed(1)} ms when scrolled)`,
+    reference: `${r.reference.firstRowsMs.toFixed(0)} ms (JSON.parse per line into an array)`,
+    ratio: (r.reference.firstRowsMs / first).toFixed(2),
+    goal: `<= 500 ms: ${first <= 500 ? 'yes' : 'NO'}`,
+  });
+  // The cost of opening: peak RSS above what the process held before (Node and the modules, ~same on both sides).
+  const cost = (s: typeof r.ours) => s.peakMB - s.baseMB;
+  rows.push({
+    benchmark: `${label}: peak memory above the process's own (RSS), every line indexed`,
+    ours: `${cost(r.ours).toFixed(0)} MB (peak ${r.ours.peakMB.toFixed(0)} MB)`,
+    reference: `${cost(r.reference).toFixed(0)} MB (peak ${r.reference.peakMB.toFixed(0)} MB; JSON.parse per line into an array)`,
+    ratio: (cost(r.reference) / cost(r.ours)).toFixed(2),
+    goal: '>= 3.00',
+  });
+}
+
 /** Issue 27: what recording usage costs each request, and the usage view's tables from a big log. */
 async function benchUsageRows(): Promise<void> {
   const { record: r, aggregate: a } = await benchUsage();
@@ -374,18 +416,20 @@ async function benchPackageRows(): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  // BENCH_ONLY=listener,sse runs a subset (names: sse, listener, flood, emulator, chat, tokens, firsttoken, activation, usage, package).
+  // BENCH_ONLY=listener,sse runs a subset (names: sse, listener, flood, replays, emulator, chat, tokens, firsttoken, activation, usage, batchresults, package).
   const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
   const all: Array<[string, () => Promise<void>]> = [
     ['sse', benchSse],
     ['listener', benchWebhookListener],
     ['flood', benchFlood],
+    ['replays', benchReplayFlood],
     ['emulator', benchEmulator],
     ['chat', benchChatPage],
     ['tokens', benchTokens],
     ['firsttoken', benchFirstToken],
     ['activation', benchActivationRows],
     ['usage', benchUsageRows],
+    ['batchresults', benchBatchResultsRows],
     ['package', benchPackageRows],
   ];
   for (const [name, run] of all) if (!only || only.includes(name)) await run();

@@ -24,6 +24,10 @@ import { EventsTree } from './vscode/webhooks/eventsTree';
 import { showEventsViewStatus } from './vscode/webhooks/eventsViewStatus';
 import { registerWebhookDebugging } from './vscode/webhooks/debugSession';
 import { ListenerController } from './vscode/webhooks/listenerController';
+import { JobLists } from './vscode/jobs/jobLists';
+import { ResultsDocuments } from './vscode/jobs/resultsDocument';
+import { watchJobEvents } from './vscode/jobs/jobEvents';
+import { JobsTree } from './vscode/tree/jobsTree';
 
 /**
  * What other extensions get: the connections as the sidebar lists them, never a key, a signing
@@ -52,17 +56,20 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi {
   const clients = new ClientCache(store, auth);
   const catalog = new ConnectionCatalog(store, auth, clients);
   const endpoints = new WebhookEndpoints(store, clients, context.globalState);
-  const tree = new ResourcesTree(store, clients, endpoints, catalog);
+  const jobs = new JobLists(store, clients);
+  const jobsTree = new JobsTree(jobs, () => listener.running);
+  const tree = new ResourcesTree(store, clients, endpoints, catalog, jobsTree);
   const emulator = new EmulatorController();
   const chat = new ChatManager(context, store, clients, catalog);
-  const listener = new ListenerController(context.globalStorageUri, store, endpoints, context.workspaceState);
+  const listener = new ListenerController(context.globalStorageUri, store, endpoints, context.workspaceState, context.globalState);
   // Background chat replies finish as soon as their response.* delivery is verified.
-  context.subscriptions.push(chat.watchResponseEvents(listener));
-  const eventsTree = new EventsTree(listener);
+  context.subscriptions.push(chat.watchResponseEvents(listener.events));
+  const eventsTree = new EventsTree(listener.events);
   const lm = new LanguageModels(store, auth, clients, catalog);
   const eventsView = vscode.window.createTreeView(Views.events, { treeDataProvider: eventsTree });
   const inspector = new DeliveryInspector(context.extensionUri, listener, eventsView);
-  const services: Services = { context, store, auth, clients, catalog, endpoints, tree, emulator, chat, listener, eventsTree, lm, inspector };
+  const results = new ResultsDocuments(context.globalStorageUri.fsPath);
+  const services: Services = { context, store, auth, clients, catalog, endpoints, tree, emulator, chat, listener, eventsTree, lm, inspector, jobs, results };
 
   context.subscriptions.push(
     store,
@@ -84,6 +91,11 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi {
     store.onDidChange(() => void updateEnvironmentContext(services)),
     // Signed out or switched account or cloud: lists reload with the new tokens.
     auth.onDidChange(() => tree.refresh()),
+    jobs,
+    jobsTree,
+    results,
+    // Batches, fine-tuning jobs and calls follow their deliveries; the Calls group shows while listening.
+    watchJobEvents(services, jobsTree),
     ...registerCommands(services),
     registerWebhookDebugging(services),
   );

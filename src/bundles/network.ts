@@ -18,3 +18,6 @@ export { webhookOutbound } from '../webhooks/outbound';
 export { CloudflaredTunnel, DevTunnel, LocalTunnel, ManualTunnel, NgrokTunnel } from '../tunnels/providers';
 export { CLOUDFLARED_VERSION, cloudflaredDownloadUrl, downloadCloudflared } from '../tunnels/cloudflaredDownload';
 export { removeDownloadedCloudflared } from '../tunnels/cloudflaredRemove';
+export { checkBatchInput, deploymentInfo } from '../jobs/batchInput';
+export { checkTrainingData } from '../jobs/trainingData';
+export { BatchResults, downloadResults, findRequest } from '../jobs/batchResults';

@@ -3,6 +3,7 @@
  * deployments, following `nextLink`. The management endpoint is configurable (sovereign clouds,
  * the emulator).
  */
+import { ArmDeploymentsApi } from './armDeployments';
 import { EndpointError, type AuthSource, type RetryPolicy, type Timeouts } from './connection';
 import { ServiceError } from './errors';
 import { HttpClient } from './http';
@@ -104,6 +105,11 @@ export class ArmClient {
     const path = `${checkAccountId(accountId)}/deployments?api-version=${COGNITIVE_API_VERSION}`;
     const deployments = await this.all<ArmDeployment>(path, signal);
     return deployments.map(toDeployment);
+  }
+
+  /** Creating and deleting deployments (long-running PUT and DELETE). */
+  get deployments(): ArmDeploymentsApi {
+    return new ArmDeploymentsApi(this.http, this.endpoint, checkAccountId);
   }
 
   close(): Promise<void> {

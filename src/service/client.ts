@@ -3,6 +3,7 @@ import { ChatAccumulator, readChatStream, type StreamResult } from './chatStream
 import { DEFAULT_API_VERSION, normalizeEndpoint, type ConnectionOptions } from './connection';
 import { ServiceError } from './errors';
 import { HttpClient, type HttpRequest } from './http';
+import { JobsApi } from './jobs';
 import { ResponseAccumulator, readResponseStream } from './responsesStream';
 import type {
   ChatCompletion,
@@ -259,6 +260,11 @@ export class AzureOpenAIClient {
       if (err instanceof ServiceError && (err.status === 404 || err.status === 400)) return this.listModels(options);
       throw err;
     }
+  }
+
+  /** Files, batches, fine-tuning jobs and incoming calls (src/service/jobs.ts). */
+  get jobs(): JobsApi {
+    return new JobsApi(this.http, this.v1(''), this.host);
   }
 
   close(): Promise<void> {

@@ -2,13 +2,14 @@
  * The HTTP layer every API call goes through: one keep-alive pool per origin, auth headers,
  * timeouts, retries with backoff, and translation of every failure into a ServiceError.
  */
+import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { DEFAULT_RETRY, DEFAULT_TIMEOUTS, type AuthSource, type RetryPolicy, type Timeouts } from './connection';
 import { ServiceError, parseErrorBody, parseRetryAfter } from './errors';
 import { dispatcherFor, proxyFor, proxyLabel, proxyRefusal, type ProxySettings } from './proxy';
 
 export interface HttpRequest {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** Absolute URL. */
   url: string;
   body?: unknown;
@@ -24,6 +25,10 @@ export interface HttpRequest {
    * cannot have acted on it: a 429, a connection never made, or an explicit `x-should-retry: true`.
    */
   idempotent?: boolean;
+  /** A body sent as it is read (a file upload), opened afresh for each attempt; instead of `body`. */
+  upload?: { contentType: string; length: number; open: () => Readable };
+  /** The accept header, when the answer is neither JSON nor a stream of events (a file's bytes). */
+  accept?: string;
   /** Hears the status and headers of every answer, an error one too (rate-limit headroom, for usage reports). */
   onHeaders?: (status: number, headers: HttpResponse['headers']) => void;
 }
@@ -138,18 +143,19 @@ export class HttpClient {
       let res: Dispatcher.ResponseData;
       // Outside the try: a sign-in failure is reported as itself, not as a network error.
       const reqHeaders: Record<string, string> = {
-        accept: req.stream ? 'text/event-stream' : 'application/json',
+        accept: req.accept ?? (req.stream ? 'text/event-stream' : 'application/json'),
         'user-agent': USER_AGENT,
         ...(await this.authHeaders(req.signal)),
       };
       if (payload !== undefined) reqHeaders['content-type'] = 'application/json';
+      if (req.upload) Object.assign(reqHeaders, { 'content-type': req.upload.contentType, 'content-length': String(req.upload.length) });
       try {
         res = await this.pool(url.origin).request({
           origin: url.origin,
           method: req.method,
           path: url.pathname + url.search,
           headers: reqHeaders,
-          body: payload,
+          body: req.upload ? req.upload.open() : payload,
           signal: req.signal,
           headersTimeout: this.timeouts.headersMs,
           bodyTimeout: this.timeouts.bodyMs,

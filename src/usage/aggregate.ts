@@ -83,6 +83,8 @@ export interface AggregateOptions {
   zone?: ZoneOffset;
   prices?: PriceTable;
   filter?: UsageFilter;
+  /** Records made before this instant (epoch ms) are left out: the log's age cap. */
+  notBefore?: number;
 }
 
 /** The request times of one window, in a typed array that grows by doubling. */
@@ -115,6 +117,7 @@ class Times {
 
 /** Puts the k-th smallest of a[lo..hi] at a[k], smaller ones before it and larger after (Hoare's selection). */
 export function select(a: Float64Array, k: number, lo: number, hi: number): void {
+  // Stryker disable next-line EqualityOperator: a one-element range partitions to itself and returns
   while (hi > lo) {
     const pivot = a[(lo + hi) >>> 1];
     let i = lo;
@@ -128,9 +131,10 @@ export function select(a: Float64Array, k: number, lo: number, hi: number): void
         a[j--] = t;
       }
     }
+    // Stryker disable next-line all: between j and i every value is the pivot, so a[k] is right already; going on would only sort elsewhere
+    if (j < k && k < i) return;
     if (k <= j) hi = j;
-    else if (k >= i) lo = i;
-    else return;
+    else lo = i;
   }
 }
 
@@ -139,7 +143,7 @@ const C = { Requests: 0, Prompt: 1, Cached: 2, Completion: 3, Reasoning: 4, Rate
 
 class Group {
   readonly counts = WINDOWS.map(() => new Float64Array(C.Size));
-  /** Per day: tokens in, tokens out, cost, priced requests. */
+  /** Per day: tokens in, tokens out, cost, and 1 once a request of the day had a price. */
   readonly daily = new Float64Array(CHART_DAYS * 4);
   readonly firstToken = WINDOWS.map(() => new Times());
   readonly total = WINDOWS.map(() => new Times());
@@ -156,6 +160,7 @@ class Group {
 
   /** The price of the record's model, looked up again only when the model changes. */
   priceOf(r: UsageRecord, table: PriceTable): ModelPrice | undefined {
+    // Stryker disable next-line ConditionalExpression: looking up every time gives the same price
     if (r.model !== this.priceModel || r.modelVersion !== this.priceVersion) {
       this.priceModel = r.model;
       this.priceVersion = r.modelVersion;
@@ -192,6 +197,7 @@ export class UsageAggregator {
   /** Connection id, then deployment: two lookups of strings the reader shares, no key built per record. */
   private readonly groups = new Map<string, Map<string, Group>>();
   private readonly labels = new Map<string, { at: number; label: string }>();
+  private readonly notBefore: number;
   private records = 0;
   private skipped = 0;
 
@@ -200,6 +206,7 @@ export class UsageAggregator {
     this.days = labels;
     this.index = new DayIndex(starts);
     this.prices = options.prices ?? DEFAULT_PRICES;
+    this.notBefore = options.notBefore ?? -Infinity;
     if (options.filter?.sources) this.sources = new Set(options.filter.sources);
     if (options.filter?.connections) this.only = new Set(options.filter.connections);
   }
@@ -211,7 +218,7 @@ export class UsageAggregator {
 
   add(r: UsageRecord): void {
     const day = this.index.of(r.at);
-    if (day < 0) return;
+    if (day < 0 || r.at < this.notBefore) return;
     const seen = this.labels.get(r.connectionId);
     if (!seen) this.labels.set(r.connectionId, { at: r.at, label: r.connectionLabel });
     else if (r.at >= seen.at) {
@@ -244,7 +251,7 @@ export class UsageAggregator {
       if (cost === undefined) c[C.Unpriced]++;
       else {
         c[C.Cost] += cost;
-        c[C.Priced]++;
+        c[C.Priced] = 1;
       }
       if (r.outcome.kind === 'ok') {
         if (r.firstTokenMs !== undefined) g.firstToken[w].push(r.firstTokenMs);
@@ -256,7 +263,7 @@ export class UsageAggregator {
     d[day * 4 + 1] += t.completion;
     if (cost !== undefined) {
       d[day * 4 + 2] += cost;
-      d[day * 4 + 3]++;
+      d[day * 4 + 3] = 1;
     }
     if (r.rateLimit && (!g.headroom || r.at >= g.headroom.at)) g.headroom = r;
   }

@@ -16,6 +16,7 @@ export function csvField(value: Cell): string {
 }
 
 const row = (cells: Cell[]) => cells.map(csvField).join(',');
+// Stryker disable next-line ConditionalExpression: undefined would round to NaN, which csvField leaves empty too
 const dollars = (v: number | undefined) => (v === undefined ? undefined : Math.round(v * 1e6) / 1e6);
 const p = (x: Percentiles | undefined, k: keyof Percentiles) => x?.[k];
 

@@ -53,8 +53,8 @@ export const DEFAULT_PRICES: PriceTable = new Map<string, ModelPrice>([
   ['gpt-5-codex', { input: 1.25, cachedInput: 0.125, output: 10 }],
 ]);
 
-/** The key a name is looked up by: lower case, no dated suffix ("gpt-4o-2024-08-06" is "gpt-4o"). */
-const baseName = (model: string) => model.trim().toLowerCase().replace(/-\d{4}-\d{2}-\d{2}$/, '');
+/** A model name without its dated suffix ("gpt-4o-2024-08-06" is "gpt-4o"). */
+const undated = (name: string) => name.replace(/-\d{4}-\d{2}-\d{2}$/, '');
 
 /** The price of a model at a version: "model@version" first, then the model, then its undated name. */
 export function priceFor(table: PriceTable, model: string | undefined, version?: string): ModelPrice | undefined {
@@ -64,7 +64,7 @@ export function priceFor(table: PriceTable, model: string | undefined, version?:
     const exact = table.get(`${name}@${version.trim().toLowerCase()}`);
     if (exact) return exact;
   }
-  return table.get(name) ?? table.get(baseName(name));
+  return table.get(name) ?? table.get(undated(name));
 }
 
 /**
@@ -85,7 +85,7 @@ const FIELDS: Record<keyof ModelPrice, { required: boolean; max: number; what: s
   batchDiscount: { required: false, max: 1, what: 'the share taken off for batches, from 0 to 1 (0.5 = half price)' },
 };
 
-const shown = (v: unknown) => (typeof v === 'string' ? `"${v.slice(0, 40)}"` : (JSON.stringify(v) ?? String(v)).slice(0, 40));
+const shown = (v: unknown) => (typeof v === 'string' ? `"${v.slice(0, 40)}"` : String(JSON.stringify(v)).slice(0, 40));
 
 /** The problem with one entry of the setting, or its price. */
 function readEntry(key: string, value: unknown): { price?: ModelPrice; problem?: string } {
@@ -100,6 +100,7 @@ function readEntry(key: string, value: unknown): { price?: ModelPrice; problem?:
   for (const [field, rule] of Object.entries(FIELDS)) {
     const v = entry[field];
     if (v === undefined && !rule.required) continue;
+    // Stryker disable next-line ConditionalExpression: Number.isFinite alone decides; typeof tells TypeScript
     if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > rule.max) {
       return { problem: `${where}: "${field}" must be ${rule.what}${v === undefined ? ', and is missing' : `, not ${shown(v)}`}.` };
     }

@@ -60,8 +60,10 @@ export const MAX_NAME_LENGTH = 256;
 
 const OUTCOMES = ['ok', 'stopped', 'content_filter', 'rate_limited', 'error'] as const;
 
+// Stryker disable next-line ConditionalExpression: Number.isSafeInteger alone decides; typeof tells TypeScript
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 const isName = (v: unknown, empty = false): v is string => typeof v === 'string' && v.length <= MAX_NAME_LENGTH && (empty || v.length > 0);
+// Stryker disable next-line ConditionalExpression: Number.isFinite alone decides; typeof tells TypeScript
 const count = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.round(v) : undefined);
 const name = (v: unknown): string | undefined => (typeof v === 'string' && v ? v.slice(0, MAX_NAME_LENGTH) : undefined);
 
@@ -113,8 +115,8 @@ export function serializeUsageRecord(record: UsageRecord): string {
 }
 
 function readOutcome(o: unknown): UsageOutcome | undefined {
-  if (!o || typeof o !== 'object') return undefined;
-  const { kind, waitMs, status } = o as Record<string, unknown>;
+  // A string or a number has no `kind` either.
+  const { kind, waitMs, status } = (o ?? {}) as Record<string, unknown>;
   if (!OUTCOMES.includes(kind as UsageOutcome['kind'])) return undefined;
   if (kind === 'rate_limited') return waitMs === undefined || isCount(waitMs) ? { kind, waitMs } : undefined;
   if (kind === 'error') return status === undefined || isCount(status) ? { kind, status } : undefined;
@@ -132,14 +134,14 @@ function readHeadroom(r: unknown): RateLimitHeadroom | undefined | false {
 
 /** A stored record checked field by field (unknown fields dropped), or undefined when it is not one. */
 export function validateUsageRecord(value: unknown): UsageRecord | undefined {
-  if (!value || typeof value !== 'object') return undefined;
-  const v = value as Record<string, unknown>;
-  const t = v.tokens as Record<string, unknown> | null | undefined;
+  // Anything but an object fails the first check below: a number has no `at`.
+  const v = (value ?? {}) as Record<string, unknown>;
+  const t = (v.tokens ?? {}) as Record<string, unknown>;
   if (!isCount(v.at) || !isName(v.connectionId) || !isName(v.connectionLabel, true) || !isName(v.deployment)) return undefined;
   if ((v.model !== undefined && !isName(v.model)) || (v.modelVersion !== undefined && !isName(v.modelVersion))) return undefined;
   if ((v.api !== 'chat' && v.api !== 'responses') || (v.route !== 'v1' && v.route !== 'deployment')) return undefined;
   if (!USAGE_SOURCES.includes(v.source as UsageSource)) return undefined;
-  if (!t || typeof t !== 'object' || !isCount(t.prompt) || !isCount(t.cached) || !isCount(t.completion) || !isCount(t.reasoning)) return undefined;
+  if (!isCount(t.prompt) || !isCount(t.cached) || !isCount(t.completion) || !isCount(t.reasoning)) return undefined;
   if ((v.firstTokenMs !== undefined && !isCount(v.firstTokenMs)) || !isCount(v.totalMs)) return undefined;
   const outcome = readOutcome(v.outcome);
   const rateLimit = readHeadroom(v.rateLimit);
@@ -160,6 +162,24 @@ export function validateUsageRecord(value: unknown): UsageRecord | undefined {
     outcome,
     rateLimit,
   };
+}
+
+/**
+ * Token counts from the service's `usage` object, of either API: Chat Completions (prompt_tokens,
+ * completion_tokens and their details) or Responses (input_tokens, output_tokens and theirs).
+ * Counts it does not find are left out.
+ */
+export function tokensFromServiceUsage(usage: unknown): Partial<UsageTokens> {
+  const u = (usage ?? {}) as Record<string, unknown>;
+  const detail = (key: string, field: string) => (u[key] as Record<string, unknown> | null | undefined)?.[field];
+  const chat = u.prompt_tokens !== undefined || u.completion_tokens !== undefined;
+  const tokens: Partial<UsageTokens> = {
+    prompt: count(chat ? u.prompt_tokens : u.input_tokens),
+    cached: count(chat ? detail('prompt_tokens_details', 'cached_tokens') : detail('input_tokens_details', 'cached_tokens')),
+    completion: count(chat ? u.completion_tokens : u.output_tokens),
+    reasoning: count(chat ? detail('completion_tokens_details', 'reasoning_tokens') : detail('output_tokens_details', 'reasoning_tokens')),
+  };
+  return Object.fromEntries(Object.entries(tokens).filter(([, v]) => v !== undefined));
 }
 
 /** The `x-ratelimit-*` headers of a response (any header shape undici or node:http gives), or undefined when none came. */

@@ -57,6 +57,22 @@ export const Commands = {
   clearEvents: 'aoaiWorkbench.clearEvents',
   inspectEvent: 'aoaiWorkbench.inspectEvent',
   checkVerifier: 'aoaiWorkbench.checkVerifier',
+  createBatch: 'aoaiWorkbench.createBatch',
+  cancelBatch: 'aoaiWorkbench.cancelBatch',
+  openBatchResults: 'aoaiWorkbench.openBatchResults',
+  openBatchResultLine: 'aoaiWorkbench.openBatchResultLine',
+  exportBatchResults: 'aoaiWorkbench.exportBatchResults',
+  nextResultsPage: 'aoaiWorkbench.nextResultsPage',
+  previousResultsPage: 'aoaiWorkbench.previousResultsPage',
+  createFineTuningJob: 'aoaiWorkbench.createFineTuningJob',
+  cancelFineTuningJob: 'aoaiWorkbench.cancelFineTuningJob',
+  pauseFineTuningJob: 'aoaiWorkbench.pauseFineTuningJob',
+  resumeFineTuningJob: 'aoaiWorkbench.resumeFineTuningJob',
+  deployFineTunedModel: 'aoaiWorkbench.deployFineTunedModel',
+  acceptCall: 'aoaiWorkbench.acceptCall',
+  rejectCall: 'aoaiWorkbench.rejectCall',
+  transferCall: 'aoaiWorkbench.transferCall',
+  hangUpCall: 'aoaiWorkbench.hangUpCall',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];
@@ -108,7 +124,10 @@ export interface SettingValues {
   'webhooks.port': number;
   'webhooks.toleranceSeconds': number;
   'webhooks.forwardTo': string;
+  'webhooks.debugForwardToAnyHost': boolean;
   'webhooks.maxStoredEvents': number;
+  /** What an accepted call's realtime session is told first (Accept Call… prefills it). */
+  'calls.instructions': string;
 }
 
 export type SettingKey = keyof SettingValues;
@@ -128,7 +147,9 @@ export const SETTING_DEFAULTS: SettingValues = {
   'webhooks.port': 0,
   'webhooks.toleranceSeconds': 300,
   'webhooks.forwardTo': '',
+  'webhooks.debugForwardToAnyHost': false,
   'webhooks.maxStoredEvents': 1000,
+  'calls.instructions': 'You are a helpful assistant answering a phone call. Greet the caller and keep your answers short.',
 };
 
 /**
@@ -148,4 +169,5 @@ export const USER_ONLY_SETTINGS: ReadonlySet<SettingKey> = new Set<SettingKey>([
   'webhooks.toleranceSeconds',
   'webhooks.maxStoredEvents',
   'webhooks.forwardTo',
+  'webhooks.debugForwardToAnyHost',
 ]);

@@ -6,6 +6,8 @@ import type { ClientCache } from './connections/clients';
 import type { ConnectionCatalog } from './connections/connectionCatalog';
 import type { ConnectionStore } from './connections/connectionStore';
 import type { EmulatorController } from './emulatorController';
+import type { JobLists } from './jobs/jobLists';
+import type { ResultsDocuments } from './jobs/resultsDocument';
 import type { LanguageModels } from './lm';
 import type { ResourcesTree } from './tree/resourcesTree';
 import type { DeliveryInspector } from './webhooks/deliveryInspector';
@@ -33,4 +35,8 @@ export interface Services {
   inspector: DeliveryInspector;
   /** Deployments in VS Code's own chat (the language model provider) and their usage. */
   lm: LanguageModels;
+  /** Batches, fine-tuning jobs and calls of each connection, as the sidebar shows them. */
+  jobs: JobLists;
+  /** Batch results opened as documents. */
+  results: ResultsDocuments;
 }

@@ -3,6 +3,8 @@
  * like `stripe listen --forward-to`, a session listens behind a tunnel, points an endpoint at
  * itself and forwards verified deliveries to the app being debugged, and undoes it all at the end.
  */
+import { createHash } from 'node:crypto';
+import { isIPv4 } from 'node:net';
 import { WEBHOOK_EVENT_TYPES } from '../service/types';
 import type { TunnelProviderId } from '../tunnels/tunnel';
 
@@ -89,4 +91,52 @@ export function pickConnection<T extends { label: string; endpoint: string }>(co
   const norm = (s: string) => s.trim().replace(/\/+$/, '').toLowerCase();
   const found = connections.find((c) => norm(c.label) === norm(wanted) || norm(c.endpoint) === norm(wanted));
   return found ?? `No connection is called or points at "${wanted}". Connections: ${connections.map((c) => JSON.stringify(c.label)).join(', ') || 'none'}.`;
+}
+
+/** Where the hashes of the configurations the user agreed to are kept (the host's global state). */
+export const DEBUG_CONSENTS_KEY = 'aoaiWorkbench.webhookDebugConsents';
+
+/** The user setting that lets a launch configuration forward to another machine. */
+export const FORWARD_ANY_HOST_SETTING = 'aoaiWorkbench.webhooks.debugForwardToAnyHost';
+
+/** This machine by address: `localhost`, 127.0.0.0/8 or ::1 (no other name: a resolver would decide where deliveries go). */
+export function isLoopbackUrl(url: string): boolean {
+  const host = new URL(url).hostname;
+  return host === 'localhost' || host === '[::1]' || (isIPv4(host) && host.startsWith('127.'));
+}
+
+/**
+ * Why a configuration may not forward where it says, if it may not: a repository's launch.json
+ * would otherwise send every verified delivery of the user's resource to a host it chose.
+ */
+export function forwardRefusal(config: Pick<WebhookDebugConfig, 'forwardTo'>, allowAnyHost: boolean): string | undefined {
+  if (allowAnyHost || isLoopbackUrl(config.forwardTo)) return undefined;
+  const host = new URL(config.forwardTo).host;
+  return (
+    `"forwardTo" sends deliveries to ${host}, which is not this machine. ` +
+    `A launch configuration forwards only to localhost, 127.0.0.1 or [::1], unless you allow more in your user settings ("${FORWARD_ANY_HOST_SETTING}").`
+  );
+}
+
+/** What a configuration does, as a key: the same key is the same request, so the user's yes still holds; any change asks again. */
+export function debugConsentKey(config: WebhookDebugConfig, connectionId: string): string {
+  const what = [config.forwardTo, connectionId, config.endpoint ?? null, [...config.eventTypes].sort(), config.tunnel ?? null];
+  return createHash('sha256').update(JSON.stringify(what)).digest('hex');
+}
+
+/** The question asked before a configuration is used the first time: where deliveries go, and what changes on the service. */
+export function debugConsentText(config: WebhookDebugConfig, connectionLabel: string, tunnelLabel: string | undefined): { message: string; detail: string } {
+  const host = new URL(config.forwardTo).host;
+  const endpoint = config.endpoint
+    ? `Webhook endpoint ${config.endpoint} is pointed at this listener until the session ends (its URL is kept and put back after).`
+    : `A new webhook endpoint for ${config.eventTypes.join(', ')} is created for the session (deleted when it ends).`;
+  return {
+    message: `Start "${config.name}"? It forwards the webhook deliveries of "${connectionLabel}" to ${host}.`,
+    detail: [
+      `Every verified delivery goes to ${config.forwardTo}.`,
+      `On "${connectionLabel}": ${endpoint}`,
+      tunnelLabel ? `A ${tunnelLabel} makes the listener reachable from the internet while the session runs.` : 'No tunnel: the service runs on this machine.',
+      'You are asked once for this configuration; if it changes, you are asked again.',
+    ].join('\n\n'),
+  };
 }

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { Dispatcher } from 'undici';
 import { forwardDelivery } from './forward';
 import { createHttp1Server, type Http1Request, type Http1Response, type Http1Server } from './http1';
-import { IdWindow, type DedupeStore, type DeliveryRecord, type KnownSecret } from './records';
+import { IdWindow, type DedupeStore, type DeliveryRecord, type ForwardResult, type KnownSecret } from './records';
 import { verify, DEFAULT_TOLERANCE_SECONDS } from './signature';
 import { traceVerification } from './trace';
 import { capHeader, RejectionLimiter, REJECTED_BODY_PREFIX, senderOf, type RejectionLimits } from './rejections';
@@ -28,14 +28,14 @@ export interface ListenerOptions {
   headersTimeoutMs?: number;
   requestTimeoutMs?: number;
   dedupe?: DedupeStore;
-  /** Where verified deliveries are passed on (like `stripe listen --forward-to`). */
-  forwardTo?: () => string | undefined;
+  /** Where a verified delivery is passed on (like `stripe listen --forward-to`): the app of the session it belongs to. */
+  forwardTo?: (record: DeliveryRecord) => string | undefined;
   /** How forwards go out (the user's proxy: see `webhookOutbound`); direct by default. */
   outbound?: () => Dispatcher;
-  /** Called after the answer has been sent, for every request that reached a verdict. */
+  /** Called after the answer has been sent, for every request that reached a verdict; the record is frozen. */
   onDelivery?: (record: DeliveryRecord) => void;
-  /** Called when a forward finishes (the record now has `forward`). */
-  onForwarded?: (record: DeliveryRecord) => void;
+  /** Called when a forward finishes, with the app's answer (the delivered record is not changed). */
+  onForwarded?: (record: DeliveryRecord, forward: ForwardResult) => void;
   maxStoredBody?: number;
   /** Open connections at most, and request bytes buffered across all of them. */
   maxConnections?: number;
@@ -143,10 +143,18 @@ export class WebhookListener {
     const known = this.options.secrets();
     const result = verify({ headers: received, body: raw, secrets: known.map((k) => k.secret), toleranceSeconds: this.options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS });
     if (!result.ok) return { record: { ...base, ...storedBody(raw, REJECTED_BODY_PREFIX), verdict: 'rejected', reason: result.message, status: 400 }, raw, received, known };
+    const endpointId = known[result.secretIndex].endpointId;
+    // Deduplicated by the id as signed, not as displayed. A duplicate is only counted (see webhookEvents.ts):
+    // no body, no trace, no forward, so replaying one signed delivery costs little and keeps nothing big.
+    const webhookId = received['webhook-id']!;
+    if (this.dedupe.has(webhookId)) {
+      const reason = 'Duplicate: this webhook-id was processed already; acknowledged without processing it again.';
+      return { record: { ...base, endpointId, verdict: 'duplicate', reason, status: 200, body: '', bodyBytes: raw.length, bodyTruncated: true } };
+    }
     // Decoded once: for the verdict and, when it fits, as the stored body.
     const text = raw.toString('utf8');
     // Signed by a known endpoint: every header is kept for the inspector (capped, credentials redacted).
-    const signed = { ...base, headers: signedHeadersOf(received), ...storedBody(raw, this.options.maxStoredBody ?? 256 * 1024, text), endpointId: known[result.secretIndex].endpointId };
+    const signed = { ...base, headers: signedHeadersOf(received), ...storedBody(raw, this.options.maxStoredBody ?? 256 * 1024, text), endpointId };
     let event: { id?: unknown; type?: unknown };
     try {
       event = JSON.parse(text);
@@ -155,11 +163,8 @@ export class WebhookListener {
     }
     const eventId = typeof event?.id === 'string' ? event.id : undefined;
     const eventType = typeof event?.type === 'string' ? event.type : undefined;
-    // Deduplicated by the id as signed, not as displayed.
-    const duplicate = this.dedupe.has(received['webhook-id']);
-    if (!duplicate) this.dedupe.add(received['webhook-id']);
-    const record: DeliveryRecord = { ...signed, eventId, eventType, verdict: duplicate ? 'duplicate' : 'verified', reason: duplicate ? 'Duplicate: this webhook-id was processed already; acknowledged without processing it again.' : undefined, status: 200 };
-    return { record, raw, received, known };
+    this.dedupe.add(webhookId);
+    return { record: { ...signed, eventId, eventType, verdict: 'verified', status: 200 }, raw, received, known };
   }
 
   private after({ record, raw, received, known }: Decided): void {
@@ -174,12 +179,14 @@ export class WebhookListener {
         lookForReserialization: record.verdict === 'rejected',
       });
     }
+    // Handed over: from here on, a change is a new version made by the record's owner.
+    Object.freeze(record);
     try {
       this.options.onDelivery?.(record);
     } catch {
       /* a listener of ours must not take the server down */
     }
-    const target = record.verdict === 'verified' && raw ? this.options.forwardTo?.() : undefined;
+    const target = record.verdict === 'verified' && raw ? this.options.forwardTo?.(record) : undefined;
     if (target) void this.forward(record, target, raw!, received!);
   }
 
@@ -188,9 +195,9 @@ export class WebhookListener {
     const headers: Record<string, string> = {};
     // Stryker disable next-line ConditionalExpression: undici sends no header for an undefined value
     for (const h of KEPT_HEADERS) if (received[h] !== undefined) headers[h] = received[h];
-    record.forward = await forwardDelivery({ url, headers, body, outbound: this.options.outbound?.() });
+    const forward = await forwardDelivery({ url, headers, body, outbound: this.options.outbound?.() });
     try {
-      this.options.onForwarded?.(record);
+      this.options.onForwarded?.(record, forward);
     } catch {
       /* ignore */
     }

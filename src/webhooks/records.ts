@@ -71,8 +71,10 @@ export interface DeliveryRecord {
   bodyBytes?: number;
   /** `body` is not the whole body: it cannot be replayed. */
   bodyTruncated?: boolean;
-  /** A summary of rejected deliveries counted rather than kept one by one: how many. */
+  /** A summary of deliveries counted rather than kept one by one (rejected, or duplicates of one gone): how many. */
   count?: number;
+  /** What a summary's row says, e.g. "281 rejected deliveries from 127.0.0.1". */
+  summary?: string;
   /** Headers that matter for replay and inspection (never a secret), values capped. */
   headers: Record<string, string>;
   /** The request's path as received (capped), e.g. `/webhook`. */
@@ -82,6 +84,14 @@ export interface DeliveryRecord {
   forward?: ForwardResult;
   /** Replays to the app from the inspector, newest last, at most MAX_REPLAYS. */
   replays?: ForwardResult[];
+  /** The same signed delivery arrived again (same webhook-id): counted here, never kept one by one. */
+  duplicates?: DuplicateCount;
+}
+
+export interface DuplicateCount {
+  count: number;
+  /** When the latest one arrived (ms). */
+  lastAt: number;
 }
 
 /** Remembers which webhook-ids were processed, so a redelivery is not processed twice. */

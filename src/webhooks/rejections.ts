@@ -75,6 +75,7 @@ export class RejectionLimiter {
       verdict: 'rejected',
       status: 400,
       count: total,
+      summary: `${fmt(total)} rejected deliveries from ${bySender.length === 1 ? bySender[0][0] : `${bySender.length} senders`}`,
       reason: `${fmt(total)} rejected deliveries from ${from} within ${Math.round(this.limits.windowMs / 1000)} s: counted, not kept one by one.`,
       body: '',
       headers: {},

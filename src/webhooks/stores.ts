@@ -47,8 +47,11 @@ export class FileDedupeStore implements DedupeStore {
   }
 }
 
-/** Rejected deliveries have a cap of their own: a flood of them never pushes out a verified one. */
-const isRejected = (r: Pick<DeliveryRecord, 'verdict'>) => r.verdict === 'rejected';
+/**
+ * Rejected deliveries, and duplicates whose original is gone, have a cap of their own: a flood of
+ * them never pushes out a verified one.
+ */
+const isMetadata = (r: Pick<DeliveryRecord, 'verdict'>) => r.verdict === 'rejected' || r.verdict === 'duplicate';
 
 /** A record's kind decides its window; an update stays in the window of the record it updates. */
 function windowFor<T>(id: string, verdict: DeliveryRecord['verdict'], signed: ArrivalWindow<T>, rejected: ArrivalWindow<T>): ArrivalWindow<T> {
@@ -56,7 +59,7 @@ function windowFor<T>(id: string, verdict: DeliveryRecord['verdict'], signed: Ar
   if (signed.has(id)) return signed;
   // Stryker disable next-line ConditionalExpression
   if (rejected.has(id)) return rejected;
-  return isRejected({ verdict }) ? rejected : signed;
+  return isMetadata({ verdict }) ? rejected : signed;
 }
 
 /**
@@ -131,8 +134,13 @@ export class EventStore {
 
   /** Adds or updates a record; resolves once it is on disk. */
   put(record: DeliveryRecord): Promise<void> {
-    windowFor(record.id, record.verdict, this.signed, this.rejected).put(record.id, record.receivedAt, record);
+    this.hold(record);
     return this.log.append(JSON.stringify(record));
+  }
+
+  /** Adds or updates a record in memory only; `put` it later to keep it (a burst of counts is written once). */
+  hold(record: DeliveryRecord): void {
+    windowFor(record.id, record.verdict, this.signed, this.rejected).put(record.id, record.receivedAt, record);
   }
 
   clear(): Promise<void> {

@@ -4,7 +4,10 @@
  * service's deliveries to the app, and stopping the session undoes all of it.
  */
 import assert from 'node:assert/strict';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { checkDebugConfig, DEBUG_CONSENTS_KEY, debugConsentKey, pickConnection } from '../../src/webhooks/debugConfig';
 import type { Emulator } from '../../src/emulator/server';
 import type { AzureOpenAIClient } from '../../src/service/client';
 import { startAnsweringApp, type AnsweringApp } from '../support/answeringApp';
@@ -34,12 +37,25 @@ describe('debugging with webhooks (debug type azure-openai-webhooks)', () => {
     await closeEmulatedService({ emu, client });
   });
 
-  /** Starts a session and waits until VS Code has it. */
-  async function start(config: Record<string, unknown>): Promise<{ ok: boolean; session?: vscode.DebugSession }> {
+  type Started = { ok: boolean; session?: vscode.DebugSession };
+
+  /** The user's yes to a configuration, as the first-use question records it (a test cannot click a modal). */
+  async function agree(config: Record<string, unknown>): Promise<void> {
+    const api = await workbench();
+    const checked = checkDebugConfig({ name: 'Hooks', ...config });
+    const conn = checked.ok && pickConnection(api.services.store.list(), checked.config.connection);
+    if (!checked.ok || !conn || typeof conn === 'string') return;
+    const state = api.services.context.globalState;
+    await state.update(DEBUG_CONSENTS_KEY, [...(state.get<string[]>(DEBUG_CONSENTS_KEY) ?? []), debugConsentKey(checked.config, conn.id)]);
+  }
+
+  /** Starts a session (agreed to first) and waits until VS Code has it. */
+  async function start(config: Record<string, unknown>, folder?: vscode.WorkspaceFolder, name?: string): Promise<Started> {
     let session: vscode.DebugSession | undefined;
     const sub = vscode.debug.onDidStartDebugSession((s) => (session = s));
     try {
-      const ok = await vscode.debug.startDebugging(undefined, { type: 'azure-openai-webhooks', request: 'launch', name: 'Hooks', ...config } as vscode.DebugConfiguration);
+      await agree(config);
+      const ok = await vscode.debug.startDebugging(folder, name ?? ({ type: 'azure-openai-webhooks', request: 'launch', name: 'Hooks', ...config } as vscode.DebugConfiguration));
       return { ok, session };
     } finally {
       sub.dispose();
@@ -100,5 +116,45 @@ describe('debugging with webhooks (debug type azure-openai-webhooks)', () => {
     await assert.rejects(start({ forwardTo: 3000, endpoint: 'we_missing' }), /No webhook endpoint "we_missing" on "Debug emulator"/);
     assert.equal(api.services.listener.running, false);
     assert.equal((await client.listWebhookEndpointsPage()).data.length, endpointsBefore);
+  });
+
+  it("a workspace launch.json forwards only to this machine: one aimed elsewhere starts nothing; one agreed to runs and forwards to its own app", async () => {
+    const api = await workbench();
+    const conn = api.services.store.list()[0];
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    if (!folder) throw new Error('the runner opens a workspace folder');
+    const dir = join(folder.uri.fsPath, '.vscode');
+    const existing = await api.services.endpoints.create(conn, { name: 'prod', url: 'https://app.example.com/prod', event_types: ['batch.completed'] });
+    const elsewhere = { type: 'azure-openai-webhooks', request: 'launch', name: 'Repo elsewhere', forwardTo: 'https://attacker.example/hooks', endpoint: existing.id };
+    const local = { type: 'azure-openai-webhooks', request: 'launch', name: 'Repo local', forwardTo: app.url, eventTypes: ['batch.completed'] };
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'launch.json'), JSON.stringify({ version: '0.2.0', configurations: [elsewhere, local] }, null, 2));
+    try {
+      await eventually(() => (vscode.workspace.getConfiguration('launch', folder.uri).get<unknown[]>('configurations')?.length === 2 ? true : undefined), 20_000);
+      // Even agreed to, a host that is not this machine is refused before anything starts.
+      assert.equal((await start(elsewhere, folder, 'Repo elsewhere')).ok, false);
+      assert.equal(api.services.listener.running, false, 'no listener, no tunnel');
+      assert.equal((await client.listWebhookEndpointsPage()).data.find((e) => e.id === existing.id)?.url, 'https://app.example.com/prod', 'the endpoint is untouched');
+      const { ok, session } = await start(local, folder, 'Repo local');
+      assert.equal(ok, true);
+      const created = await eventually(async () => (await client.listWebhookEndpointsPage()).data.find((e) => e.name === 'VS Code debug: Repo local'));
+      assert.equal(api.services.listener.forwardTarget({ endpointId: created.id }), app.url, "the session's own app");
+      // The inspector's replay of a delivery the session got goes to the session's app, not to the user's setting.
+      await settings().update('webhooks.forwardTo', 'http://127.0.0.1:9/setting', vscode.ConfigurationTarget.Global);
+      const before = app.received.length;
+      await emitServiceEvent(emu, 'batch.completed', { id: 'batch_launch' });
+      const r = await eventually(() => api.services.listener.events.list().find((x) => x.endpointId === created.id && x.forward));
+      assert.equal(api.services.inspector.open(r.id)?.appUrl, app.url, 'the inspector says where replays go');
+      await api.services.inspector.receive({ type: 'replay', eventId: r.id });
+      await eventually(() => (app.received.length === before + 2 ? true : undefined));
+      assert.equal(api.services.listener.events.get(r.id)?.replays?.at(-1)?.url, app.url);
+      await vscode.debug.stopDebugging(session);
+      await eventually(() => !api.services.listener.running || undefined);
+      await eventually(async () => !(await client.listWebhookEndpointsPage()).data.some((e) => e.id === created.id) || undefined);
+    } finally {
+      await settings().update('webhooks.forwardTo', undefined, vscode.ConfigurationTarget.Global);
+      rmSync(dir, { recursive: true, force: true });
+      await api.services.endpoints.delete(conn, existing.id);
+    }
   });
 });

@@ -68,10 +68,16 @@ describe('webhook listener in VS Code', () => {
     assert.ok(api.services.listener.running);
   });
 
-  it('replays re-signed: with the same webhook-id it is a duplicate, with a new one it is verified', async () => {
+  it('replays re-signed: with the same webhook-id it is a duplicate, counted on its row, with a new one it is verified', async () => {
     const original = (await records()).find((x) => x.eventType === 'response.completed')!;
+    const rowsBefore = (await records()).length;
     assert.deepEqual(await exec('replayEvent', { eventId: original.id, keepWebhookId: true }), { status: 200 });
-    await eventually(async () => (await records()).find((x) => x.webhookId === original.webhookId && x.verdict === 'duplicate'));
+    const counted = await eventually(async () => (await records()).find((x) => x.id === original.id && x.duplicates?.count === 1));
+    assert.equal((await records()).length, rowsBefore, 'a duplicate takes no row of its own');
+    const api = await workbench();
+    const row = await eventually(() => api.eventsTree.getChildren().find((n: EventNode) => n.record.id === original.id && n.record.duplicates));
+    assert.match(String(api.eventsTree.getTreeItem(row).description), /^verified \(\+1 duplicate\)/, 'the row says it arrived again');
+    assert.equal(counted.verdict, 'verified');
     const before = (await records()).length;
     assert.deepEqual(await exec('replayEvent', { eventId: original.id, keepWebhookId: false }), { status: 200 });
     const fresh = await eventually(async () => ((await records()).length > before ? (await records())[0] : undefined));
@@ -117,9 +123,9 @@ describe('webhook listener in VS Code', () => {
 
   it('filters by verdict, and keeps every event on disk for the next session', async () => {
     const api = await workbench();
-    await exec('filterEvents', { verdicts: ['duplicate'] });
+    await exec('filterEvents', { verdicts: ['rejected'] });
     const shown = api.eventsTree.getChildren();
-    assert.ok(shown.length >= 1 && shown.every((n: EventNode) => n.record.verdict === 'duplicate'));
+    assert.ok(shown.length >= 1 && shown.every((n: EventNode) => n.record.verdict === 'rejected'));
     await exec('filterEvents', { types: ['batch.completed'], verdicts: [] });
     assert.ok(api.eventsTree.getChildren().every((n: EventNode) => n.record.eventType === 'batch.completed'));
     await exec('filterEvents', {});

@@ -30,7 +30,17 @@ async function recorder(): Promise<Recorder> {
 describe('settings a workspace cannot set', function () {
   this.timeout(60_000);
   const config = () => vscode.workspace.getConfiguration('aoaiWorkbench');
-  const USER_KEYS = ['cloud', 'customCloud', 'tunnel.cloudflaredDownloadUrl', 'tunnel.localtunnelHost', 'tunnel.manualUrl', 'webhooks.forwardTo'];
+  const USER_KEYS = [
+    'cloud',
+    'customCloud',
+    'tunnel.cloudflaredDownloadUrl',
+    'tunnel.localtunnelHost',
+    'tunnel.localtunnelSubdomain',
+    'tunnel.manualUrl',
+    'webhooks.forwardTo',
+    'webhooks.toleranceSeconds',
+    'webhooks.maxStoredEvents',
+  ];
   let trap: Recorder;
   let user: Recorder;
   let issuer: { authorityHost: string; tenantId: string };
@@ -63,6 +73,10 @@ describe('settings a workspace cannot set', function () {
       'aoaiWorkbench.tunnel.localtunnelHost': trap.url,
       'aoaiWorkbench.tunnel.manualUrl': trap.url,
       'aoaiWorkbench.webhooks.forwardTo': `${trap.url}/hook`,
+      // A month-old captured delivery would verify; the store would grow without bound; the public URL would be known.
+      'aoaiWorkbench.webhooks.toleranceSeconds': 1e9,
+      'aoaiWorkbench.webhooks.maxStoredEvents': 1e9,
+      'aoaiWorkbench.tunnel.localtunnelSubdomain': 'known-name',
       // An ordinary setting: once it shows, VS Code has read the file.
       'aoaiWorkbench.pageSize': pageSize,
     };
@@ -83,6 +97,17 @@ describe('settings a workspace cannot set', function () {
     assert.equal(api.setting('tunnel.localtunnelHost'), '');
     assert.equal(api.setting('tunnel.manualUrl'), '');
     assert.equal(api.services.auth.cloud().resourceManagerEndpoint, 'https://management.azure.com');
+    assert.equal(api.setting('webhooks.toleranceSeconds'), 300);
+    assert.equal(api.setting('webhooks.maxStoredEvents'), 1000);
+    assert.equal(api.setting('tunnel.localtunnelSubdomain'), '');
+  });
+
+  it('a user value above a maximum is clamped to it', async () => {
+    await config().update('webhooks.toleranceSeconds', 1e9, vscode.ConfigurationTarget.Global);
+    await config().update('webhooks.maxStoredEvents', 2e6, vscode.ConfigurationTarget.Global);
+    const api = await workbench();
+    assert.equal(api.setting('webhooks.toleranceSeconds'), 3600);
+    assert.equal(api.setting('webhooks.maxStoredEvents'), 10_000);
   });
 
   it('a management token goes to the user\'s Resource Manager, never to the host the folder names', async () => {

@@ -18,7 +18,7 @@ async function deliverThrough(answers: Answer[], extraHeaders: Record<string, st
   const secret = generateSecret();
   const app = await startAnsweringApp(answers);
   const records: DeliveryRecord[] = [];
-  const l = new WebhookListener({ secrets: () => [{ endpointId: 'we_1', secret }], forwardTo: () => app.url, onDelivery: (r) => records.push(r) });
+  const l = new WebhookListener({ secrets: () => [{ endpointId: 'we_1', secret }], forwardTo: () => app.url, onForwarded: (r, forward) => records.push({ ...r, forward }) });
   await l.start();
   try {
     const body = event('evt_1');

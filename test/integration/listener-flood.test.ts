@@ -19,6 +19,20 @@ describe('webhook listener under a flood of unsigned deliveries', () => {
     assert.ok(r.rejectedCounted > 1000, `${r.rejectedCounted} rejections counted`);
   });
 
+  it('2,000 replays of one signed 250 KiB delivery: counted on it, every earlier verified event kept, memory < 300 MB, store < 50 MB', async function () {
+    this.timeout(120_000);
+    const r = await flood({ requests: 2000, connections: 8, minBytes: 250 * 1024, maxBytes: 250 * 1024, verifiedBefore: 20, replays: true });
+    console.log(`      ${JSON.stringify(r)}`);
+    assert.equal(r.sent, 2000);
+    assert.equal(r.verifiedBeforeKept, 20, 'no replay pushed out a verified event');
+    assert.ok(r.replayedKept, 'the replayed delivery is still its one verified row');
+    assert.equal(r.duplicatesCounted, 2000, 'every replay counted on it (and the count survives a restart)');
+    assert.equal(r.duplicateRows, 0, 'no row of their own');
+    assert.ok(r.verifiedAfter, 'the valid delivery after the replays was verified');
+    assert.ok(r.peakRssMB < 300, `peak memory ${r.peakRssMB.toFixed(0)} MB`);
+    assert.ok(r.storeMB < 50, `store ${r.storeMB.toFixed(1)} MB`);
+  });
+
   it('one socket of pipelined tiny unsigned requests is summarised, not recorded 20,000 times, with capped header values', async () => {
     const secret = generateSecret();
     const records: DeliveryRecord[] = [];

@@ -4,12 +4,12 @@
  * view's tables are read from the file as a stream.
  */
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ianaZone } from '../../src/usage/days';
 import { createUsageRecord, serializeUsageRecord, type UsageInput, type UsageRecord } from '../../src/usage/record';
-import { DEFAULT_USAGE_CAPS, forEachLine, summarizeUsageFile, usageCaps, UsageLog, type UsageCaps } from '../../src/usage/usageLog';
+import { DEFAULT_USAGE_CAPS, forEachLine, summarizeUsageFile, surveyUsageFile, usageCaps, UsageLog, type UsageCaps } from '../../src/usage/usageLog';
 
 const D = 86_400_000;
 const NOW = Date.parse('2026-11-20T12:00:00Z');
@@ -83,29 +83,88 @@ describe('usage log', () => {
     await log.append(rec(3));
     assert.deepEqual((await log.records()).map((r) => r.tokens.prompt), [2, 3]);
     assert.equal(fileLines(path).length, 3);
+    // A record made exactly at the cap is still in.
+    const edge = await UsageLog.open(path, caps({ maxAgeDays: 9, maxRecords: 100 }), () => NOW);
+    assert.deepEqual((await edge.records()).map((r) => r.tokens.prompt), [2, 3]);
+    const month = async () => (await log.summarize({ zone: ianaZone('UTC') })).deployments.reduce((n, d) => n + d.windows.month.requests, 0);
+    assert.equal(await month(), 2, 'the 30-day table leaves out what the 10-day cap drops');
     now += 2 * D;
     assert.deepEqual((await log.records()).map((r) => r.tokens.prompt), [3]);
+    assert.equal(await month(), 1);
     // A window opened on a file whose oldest record is too old compacts at its first append.
     const next = await UsageLog.open(path, caps({ maxAgeDays: 10, maxRecords: 100 }), () => now);
     await next.append(rec(4));
     assert.deepEqual(fileLines(path), [rec(3), rec(4)].map(serializeUsageRecord));
+    // A window whose first record is exactly at the cap does not compact; the next compaction keeps it.
+    const at = NOW - 1000 + 3;
+    const exact = await UsageLog.open(path, caps({ maxAgeDays: 1, maxRecords: 100 }), () => at + D);
+    const ino = statSync(path).ino;
+    await exact.append(rec(5));
+    assert.equal(statSync(path).ino, ino);
+    const squeezed = await UsageLog.open(path, caps({ maxAgeDays: 1, maxRecords: 1 }), () => at + D);
+    // 1 + 64 lines make a compaction, which keeps the newest: made exactly at the cap.
+    for (let i = fileLines(path).length; i < 65; i++) await squeezed.append(rec(3));
+    assert.deepEqual(fileLines(path), [serializeUsageRecord(rec(3))]);
   });
 
-  it('keeps the file within the byte cap: the write that passes it compacts to the newest that fit', async () => {
+  it('writes what was handed over when asked to flush, and clears only after it', async () => {
     const path = file();
-    const lineBytes = serializeUsageRecord(rec(100)).length + 1;
-    const log = await UsageLog.open(path, caps({ maxBytes: lineBytes * 10, maxRecords: 1000 }), () => NOW);
-    for (let i = 100; i < 125; i++) await log.append(rec(i));
-    const size = statSync(path).size;
-    assert.ok(size <= lineBytes * 10, `${size} bytes`);
-    const kept = await log.records();
-    assert.ok(kept.length >= 5 && kept.length <= 10, `${kept.length} kept`);
-    assert.deepEqual(kept.at(-1), rec(124));
+    const log = await UsageLog.open(path, DEFAULT_USAGE_CAPS, () => NOW);
+    void log.append(rec(1));
+    void log.append(rec(2));
+    await log.flush();
+    assert.equal(fileLines(path).length, 2);
+    void log.append(rec(3));
+    await log.clear();
+    assert.deepEqual(await log.records(), []);
+  });
+
+  it('surveys a file in chunks: its lines, its size and its first record, and closes it', async () => {
+    const path = file();
+    mkdirSync(dirname(path), { recursive: true });
+    const lines = Array.from({ length: 700 }, (_, i) => serializeUsageRecord(rec(i)));
+    writeFileSync(path, `${lines.join('\n')}\n${'x'.repeat(100)}`);
+    const fds = readdirSync('/proc/self/fd').length;
+    assert.ok(statSync(path).size > 2 * 65_536);
+    assert.deepEqual(await surveyUsageFile(path), { lines: 700, bytes: statSync(path).size, first: rec(0).at });
+    writeFileSync(path, `\n${lines[0]}\n`);
+    assert.deepEqual(await surveyUsageFile(path), { lines: 2, bytes: lines[0].length + 2, first: undefined });
+    assert.deepEqual(await surveyUsageFile(`${path}.none`), { lines: 0, bytes: 0 });
+    await UsageLog.open(path);
+    assert.equal(readdirSync('/proc/self/fd').length, fds);
+  });
+
+  it('keeps the file within the byte cap: the write that passes it compacts to the newest within 90 % of it', async () => {
+    const path = file();
+    // Every line here has the same length: the cap is set so that 9 lines fit in 90 % of it, and 11 in all of it.
+    const L = serializeUsageRecord(rec(100)).length + 1;
+    const maxBytes = Math.floor((10 * L - 10) / 0.9);
+    const log = await UsageLog.open(path, caps({ maxBytes, maxRecords: 1000 }), () => NOW);
+    const inode = () => statSync(path).ino;
+    let i = 100;
+    await log.append(rec(i++));
+    let before = inode();
+    while (inode() === before && i < 150) {
+      before = inode();
+      await log.append(rec(i++));
+    }
+    // The 12th line passed the cap: compacted (a new file) to the newest 9.
+    assert.equal(i, 112);
+    assert.equal(statSync(path).size, 9 * L);
+    assert.deepEqual(await log.records(), Array.from({ length: 9 }, (_, k) => rec(103 + k)));
+    // The next two fit under the cap and are appended to the same file; the third compacts again.
+    const compacted = inode();
+    await log.append(rec(i++));
+    await log.append(rec(i++));
+    assert.deepEqual([inode(), statSync(path).size], [compacted, 11 * L]);
+    await log.append(rec(i++));
+    assert.notEqual(inode(), compacted);
+    assert.equal(statSync(path).size, 9 * L);
     // Reopened over the cap (another window wrote a lot): the first append compacts.
-    for (let i = 0; i < 20; i++) appendFileSync(path, `${serializeUsageRecord(rec(200 + i))}\n`);
-    const other = await UsageLog.open(path, caps({ maxBytes: lineBytes * 10, maxRecords: 1000 }), () => NOW);
+    for (let k = 0; k < 20; k++) appendFileSync(path, `${serializeUsageRecord(rec(200 + k))}\n`);
+    const other = await UsageLog.open(path, caps({ maxBytes, maxRecords: 1000 }), () => NOW);
     await other.append(rec(300));
-    assert.ok(statSync(path).size <= lineBytes * 10);
+    assert.equal(statSync(path).size, 9 * L);
     assert.deepEqual((await other.records()).at(-1), rec(300));
   });
 
@@ -151,6 +210,18 @@ describe('usage log', () => {
     await forEachLine(`${path}.copy`, (l) => seen.push(l));
     assert.equal(seen.length, 30);
     await assert.rejects(forEachLine(tmpdir(), () => undefined), /EISDIR/);
+  });
+
+  it('reads a file starting with an empty line, and a character split between two reads', async () => {
+    const path = file();
+    mkdirSync(dirname(path), { recursive: true });
+    // '✓' is three bytes: put it across the 1 MiB mark, where one read ends and the next begins.
+    const pad = 'a'.repeat((1 << 20) - 2 - 1);
+    writeFileSync(path, `\n${pad}✓b\nc\n`);
+    const seen: string[] = [];
+    await forEachLine(path, (l) => seen.push(l));
+    assert.deepEqual(seen.map((l) => l.slice(-2)), ['✓b', 'c']);
+    assert.equal(seen[0].length, pad.length + 2);
   });
 
   it('reads lines longer than a read chunk whole', async () => {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { startEmulator, type Emulator } from '../../src/emulator/server';
-import { createUsageRecord, rateLimitFromHeaders, serializeUsageRecord, type UsageInput } from '../../src/usage/record';
+import { createUsageRecord, rateLimitFromHeaders, serializeUsageRecord, tokensFromServiceUsage, type UsageInput } from '../../src/usage/record';
 import { UsageLog } from '../../src/usage/usageLog';
 
 describe('usage record of a real request', () => {
@@ -59,7 +59,7 @@ describe('usage record of a real request', () => {
       api: 'chat',
       route: 'v1',
       source: 'panel',
-      tokens: { prompt: usage.prompt_tokens, completion: usage.completion_tokens },
+      tokens: tokensFromServiceUsage(usage),
       firstTokenMs,
       totalMs: Date.now() - started,
       outcome: { kind: 'ok' },

@@ -1,24 +1,25 @@
 /**
- * A listener in a process of its own, wired as the extension wires it (ids and events on disk),
- * so a flood test can measure its memory alone. Driven over IPC by test/support/flood.ts.
+ * A listener in a process of its own, wired as the extension wires it (the events' owner keeps ids
+ * and events on disk), so a flood test can measure its memory alone. Driven over IPC by
+ * test/support/flood.ts.
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { WebhookListener } from '../../src/webhooks/listener';
-import { EventStore, FileDedupeStore } from '../../src/webhooks/stores';
+import { WebhookEvents } from '../../src/webhooks/webhookEvents';
 
 const [dir, secret] = process.argv.slice(2);
-const eventsPath = join(dir, 'webhook-events.jsonl');
+const paths = { eventsPath: join(dir, 'webhook-events.jsonl'), idsPath: join(dir, 'webhook-ids.txt') };
 
 async function main(): Promise<void> {
-  const events = new EventStore(eventsPath);
+  const events = new WebhookEvents(paths);
   await events.load();
   const listener = new WebhookListener({
     secrets: () => [{ endpointId: 'we_flood', secret }],
     // Four times the default body cap: the flood's bodies (up to 1 MiB) are read and rejected, not refused at the head.
     maxBodyBytes: 1024 * 1024,
-    dedupe: new FileDedupeStore(join(dir, 'webhook-ids.txt')),
-    onDelivery: (r) => void events.put(r),
+    dedupe: events.dedupe,
+    onDelivery: (r) => events.record(r),
   });
   await listener.start();
   process.on('message', async (m: string) => {
@@ -26,11 +27,12 @@ async function main(): Promise<void> {
     await listener.stop();
     await events.flush();
     // What a restart would show.
-    const reloaded = await new EventStore(eventsPath).load();
+    const reloaded = new WebhookEvents(paths);
+    await reloaded.load();
     process.send!({
       peakRssBytes: process.resourceUsage().maxRSS * 1024,
-      storeBytes: statSync(eventsPath).size,
-      records: reloaded.map((r) => ({ webhookId: r.webhookId, verdict: r.verdict, count: r.count })),
+      storeBytes: statSync(paths.eventsPath).size,
+      records: reloaded.list().map((r) => ({ webhookId: r.webhookId, verdict: r.verdict, count: r.count, duplicates: r.duplicates?.count })),
     });
   });
   process.send!({ port: listener.port });

@@ -27,6 +27,7 @@ describe('rejected deliveries', () => {
     const [s] = summaries;
     assert.deepEqual([s.verdict, s.status, s.count, s.body, s.headers], ['rejected', 400, 7, '', {}]);
     assert.equal(s.reason, '7 rejected deliveries from b (4), other senders (2), a (1) within 60 s: counted, not kept one by one.');
+    assert.equal(s.summary, '7 rejected deliveries from 3 senders', 'what its row says');
     // A new window starts fresh: kept one by one again, nothing left to report.
     assert.equal(limiter.admit('z'), true);
     limiter.endWindow();
@@ -40,5 +41,6 @@ describe('rejected deliveries', () => {
     await new Promise((r) => setTimeout(r, 250));
     assert.equal(summaries.length, 1);
     assert.match(summaries[0].reason ?? '', /^1,204 rejected deliveries from 198\.51\.100\.7 \(1,204\) within 0 s/);
+    assert.equal(summaries[0].summary, '1,204 rejected deliveries from 198.51.100.7', 'one sender: named in the row');
   });
 });

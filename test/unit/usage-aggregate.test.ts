@@ -44,6 +44,32 @@ describe('usage aggregation', () => {
     assert.equal(s.days[0], '2026-10-22');
   });
 
+  it('counts a request of exactly 7 days ago in the 30 days only, and one of 29 days ago still in them', async () => {
+    const s = await summarize([rec({ at: NOW - 7 * D }), rec({ at: NOW - 6 * D }), rec({ at: NOW - 29 * D }), rec({ at: NOW - 30 * D })]);
+    const w = s.deployments[0].windows;
+    assert.deepEqual([w.today.requests, w.week.requests, w.month.requests], [0, 1, 3]);
+  });
+
+  it('takes names from the later line when two records have the same time', async () => {
+    const s = await summarize([rec({ connectionLabel: 'First', modelVersion: '1' }), rec({ connectionLabel: 'Second', modelVersion: '2' })]);
+    assert.deepEqual([s.deployments[0].connectionLabel, s.deployments[0].modelVersion, s.connections[0].label], ['Second', '2', 'Second']);
+    const h = await summarize([rec({ rateLimit: { remainingRequests: 1, remainingTokens: 1 } }), rec({ rateLimit: { remainingRequests: 2, remainingTokens: 2 } })]);
+    assert.equal(h.deployments[0].headroom?.remainingRequests, 2);
+  });
+
+  it('prices each record at its own version when a deployment moves to another', async () => {
+    const prices = new Map([['gpt-4o', { input: 2.5, output: 10 }], ['gpt-4o@2024-05-13', { input: 5, output: 15 }]]);
+    const tokens = { prompt: 1e6, cached: 0, completion: 0, reasoning: 0 };
+    const s = await summarize([rec({ modelVersion: '2024-05-13', tokens }), rec({ modelVersion: '2024-11-20', tokens }), rec({ modelVersion: '2024-05-13', tokens })], { prices });
+    assert.equal(s.deployments[0].windows.today.cost, 12.5);
+  });
+
+  it('leaves out records made before the log\'s age cap, the one made at the cap itself counted', async () => {
+    const s = await summarize([rec({ at: NOW - 10 * D }), rec({ at: NOW - 5 * D }), rec({ at: NOW - 5 * D - 1 })], { notBefore: NOW - 5 * D });
+    assert.equal(s.deployments[0].windows.month.requests, 1);
+    assert.equal(s.records, 1);
+  });
+
   it('sums tokens with cached input and reasoning apart, and counts 429s and other errors', async () => {
     const s = await summarize([
       rec(),
@@ -77,6 +103,11 @@ describe('usage aggregation', () => {
     assert.equal(one.deployments[0].windows.today.firstTokenMs, undefined);
     const none = await summarize([rec({ outcome: { kind: 'rate_limited' } })]);
     assert.equal(none.deployments[0].windows.month.totalMs, undefined);
+    // Shuffled: the median is found among the values left below the 95th.
+    const shuffled = Array.from({ length: 200 }, (_, i) => ((i * 73) % 200) + 1);
+    const mixed = await summarize(shuffled.map((ms) => rec({ totalMs: ms, firstTokenMs: 1000 - ms })));
+    assert.deepEqual(mixed.deployments[0].windows.today.totalMs, { p50: 100, p95: 190 });
+    assert.deepEqual(mixed.deployments[0].windows.today.firstTokenMs, { p50: 899, p95: 989 });
     const three = await summarize([rec({ totalMs: 30 }), rec({ totalMs: 10 }), rec({ totalMs: 20 })]);
     assert.deepEqual(three.deployments[0].windows.today.totalMs, { p50: 20, p95: 30 });
   });

@@ -57,6 +57,8 @@ describe('usage CSV export', () => {
     assert.equal(csvField('cr\r'), '"cr\r"');
     assert.equal(csvField('=HYPERLINK("x")'), `"'=HYPERLINK(""x"")"`);
     for (const f of ['+1', '-1', '@SUM(A1)', '\tx']) assert.equal(csvField(f), `'${f}`);
+    assert.equal(csvField('\rx'), `"'\rx"`);
+    assert.equal(csvField('a=b'), 'a=b');
     assert.equal(csvField(0.25), '0.25');
     assert.equal(csvField(0), '0');
     assert.equal(csvField(undefined), '');
@@ -66,13 +68,16 @@ describe('usage CSV export', () => {
 
   it('writes the per-deployment table that parses back to the same numbers, cost empty without a price', async () => {
     const label = 'Contoso, "prod"\nwest';
-    const s = await aggregateUsage([rec({ connectionLabel: label }), rec({ connectionLabel: label, totalMs: 3000 }), rec({ deployment: '=cmd', model: 'unknown-model', modelVersion: undefined })], {
+    const s = await aggregateUsage([rec({ connectionLabel: label }), rec({ connectionLabel: label, totalMs: 3000 }), rec({ deployment: '=cmd', model: 'unknown-model', modelVersion: undefined, outcome: { kind: 'rate_limited' } })], {
       now: NOW,
       zone: ianaZone('UTC'),
     });
     const rows = parseCsv(usageTableCsv(s));
     assert.equal(rows[0].length, 18);
-    assert.deepEqual(rows[0].slice(0, 6), ['window', 'connection', 'deployment', 'model', 'model version', 'requests']);
+    assert.deepEqual(rows[0], [
+      'window', 'connection', 'deployment', 'model', 'model version', 'requests', 'input tokens', 'cached input tokens', 'output tokens', 'reasoning tokens',
+      'first token p50 (ms)', 'first token p95 (ms)', 'total p50 (ms)', 'total p95 (ms)', '429 responses', 'other errors', 'estimated cost (USD)', 'requests without a price',
+    ]);
     assert.equal(rows.length, 1 + 3 * 2);
     const today = rows.filter((r) => r[0] === 'today');
     assert.deepEqual(today.map((r) => r[2]), ['gpt-4o', "'=cmd"], 'sorted by connection, then deployment');
@@ -80,15 +85,20 @@ describe('usage CSV export', () => {
     assert.equal(prod[1], label);
     assert.deepEqual(prod.slice(3), ['gpt-4o', '2024-11-20', '2', '2000', '800', '1000', '200', '300', '300', '1000', '3000', '0', '0', String(Math.round(2 * ((600 * 2.5 + 400 * 1.25 + 500 * 10) / 1e6) * 1e6) / 1e6), '0']);
     assert.deepEqual(today[1].slice(3, 5), ['unknown-model', '']);
-    assert.deepEqual(today[1].slice(16), ['', '1']);
+    assert.deepEqual(today[1].slice(10), ['', '', '', '', '1', '0', '', '1'], 'no completed request: no times');
     assert.deepEqual([...new Set(rows.slice(1).map((r) => r[0]))], ['today', '7 days', '30 days']);
   });
 
   it('writes the chart data per day and deployment, skipping empty days', async () => {
-    const s = await aggregateUsage([rec({}), rec({ at: NOW - 2 * 86_400_000, tokens: { prompt: 7, completion: 3 }, model: 'unknown' })], { now: NOW, zone: ianaZone('UTC') });
+    const s = await aggregateUsage(
+      [rec({}), rec({ at: NOW - 2 * 86_400_000, tokens: { prompt: 7, completion: 3 }, model: 'unknown' }), rec({ at: NOW - 5 * 86_400_000, tokens: { completion: 4 }, model: 'unknown' }), rec({ at: NOW - 6 * 86_400_000, tokens: { prompt: 9 }, model: 'unknown' })],
+      { now: NOW, zone: ianaZone('UTC') },
+    );
     const rows = parseCsv(usageDailyCsv(s));
     assert.deepEqual(rows, [
       ['day', 'connection', 'deployment', 'input tokens', 'output tokens', 'estimated cost (USD)'],
+      ['2026-11-14', 'Emulator', 'gpt-4o', '9', '0', ''],
+      ['2026-11-15', 'Emulator', 'gpt-4o', '0', '4', ''],
       ['2026-11-18', 'Emulator', 'gpt-4o', '7', '3', ''],
       ['2026-11-20', 'Emulator', 'gpt-4o', '1000', '500', '0.007'],
     ]);

@@ -34,6 +34,10 @@ describe('usage days', () => {
     assert.equal(startOfDay('2026-03-30', berlin), at('2026-03-29T22:00:00Z'));
     assert.equal(startOfDay('2026-10-25', berlin), at('2026-10-24T22:00:00Z'));
     assert.equal(startOfDay('2026-10-26', berlin), at('2026-10-25T23:00:00Z'));
+    // Auckland leaves summer time at 03:00 on 5 April: that day starts at 00:00 NZDT (+13), the next at 00:00 NZST (+12).
+    const auckland = ianaZone('Pacific/Auckland');
+    assert.equal(startOfDay('2026-04-05', auckland), at('2026-04-04T11:00:00Z'));
+    assert.equal(startOfDay('2026-04-06', auckland), at('2026-04-05T12:00:00Z'));
   });
 
   it('gives the last days oldest first with their starts: 23 hours in spring, 25 in autumn', () => {
@@ -71,6 +75,9 @@ describe('usage days', () => {
     assert.equal(index.of(starts[0] + H), 0);
     assert.equal(index.of(starts[2]), 2);
     assert.equal(index.of(starts[1]), 1);
+    assert.equal(index.of(starts[0]), 0);
+    assert.equal(index.of(starts[2] - 1), 1);
+    assert.equal(index.of(starts[3]), 2);
     assert.equal(index.of(starts[0] - 1), -1);
   });
 });

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { parseUsageLine, readOwnLine } from '../../src/usage/line';
-import { createUsageRecord, rateLimitFromHeaders, serializeUsageRecord, validateUsageRecord, type UsageInput, type UsageRecord } from '../../src/usage/record';
+import { createUsageRecord, rateLimitFromHeaders, serializeUsageRecord, tokensFromServiceUsage, validateUsageRecord, type UsageInput, type UsageRecord } from '../../src/usage/record';
 
 const base: UsageInput = {
   at: 1_790_000_000_000,
@@ -48,6 +48,7 @@ const variants: Array<Partial<UsageInput>> = [
   { connectionLabel: 'Ünïcødé ✓ label' },
   { connectionLabel: 'has "quotes" and \\ backslash' },
   { connectionLabel: 'tab\there' },
+  { deployment: 'd'.repeat(300), connectionLabel: 'l'.repeat(256), model: 'm'.repeat(256) },
   { at: 0, totalMs: 0, tokens: { prompt: 0, cached: 0, completion: 0, reasoning: 0 } },
 ];
 
@@ -78,6 +79,26 @@ describe('usage record', () => {
     assert.equal(r.connectionLabel.length, 256);
   });
 
+  it('keeps a zero where zero was measured: a first token at once, no requests left', () => {
+    const r = rec({ firstTokenMs: 0, outcome: { kind: 'rate_limited', waitMs: 0 }, rateLimit: { remainingRequests: 0, remainingTokens: 0 } });
+    assert.equal(r.firstTokenMs, 0);
+    assert.deepEqual(r.outcome, { kind: 'rate_limited', waitMs: 0 });
+    assert.deepEqual(r.rateLimit, { remainingRequests: 0, remainingTokens: 0, limitRequests: undefined, limitTokens: undefined });
+    assert.deepEqual(rec({ rateLimit: { limitTokens: 0 } }).rateLimit, { remainingRequests: undefined, remainingTokens: undefined, limitRequests: undefined, limitTokens: 0 });
+    assert.deepEqual(rec({ rateLimit: { limitRequests: 7 } }).rateLimit?.limitRequests, 7);
+    assert.deepEqual(rec({ rateLimit: { remainingRequests: 5 } }).rateLimit?.remainingRequests, 5);
+    assert.deepEqual([rec({ api: 'responses' }).api, rec({ route: 'deployment' }).route], ['responses', 'deployment']);
+  });
+
+  it('gives undefined, never an exception, for a value that is not a record at all', () => {
+    const good = JSON.parse(line());
+    for (const v of [null, undefined, 7, 'text', [], { ...good, outcome: null }, { ...good, tokens: null }, { ...good, rateLimit: null }, { ...good, outcome: 'ok' }, { ...good, tokens: 5 }]) {
+      assert.equal(validateUsageRecord(v), undefined, JSON.stringify(v));
+    }
+    assert.equal(validateUsageRecord({ ...good, connectionId: ['c'] }), undefined, 'a list is not a name');
+    assert.equal(validateUsageRecord({ ...good, connectionLabel: { length: 1 } }), undefined);
+  });
+
   it('leaves out what it cannot trust rather than storing nonsense', () => {
     const r = rec({ firstTokenMs: -5, totalMs: Number.NaN, outcome: { kind: 'rate_limited', waitMs: Infinity }, rateLimit: { remainingRequests: -1 } });
     assert.equal(r.firstTokenMs, undefined);
@@ -91,7 +112,9 @@ describe('usage record', () => {
   });
 
   it('reads back every shape it writes, the same through the fast reader and the full one', () => {
-    for (const v of variants) {
+    // Names never read before in this process, whatever ran earlier: the reader's first reading of them is checked too.
+    const fresh: Partial<UsageInput> = { connectionLabel: `fresh ${process.hrtime.bigint()}`, deployment: `d-${Math.random()}` };
+    for (const v of [...variants, fresh]) {
       const l = line(v);
       const full = validateUsageRecord(JSON.parse(l));
       assert.deepEqual(full, rec(v), l);
@@ -168,6 +191,19 @@ describe('usage record', () => {
       assert.equal(readOwnLine(l), undefined, l);
       assert.deepEqual(parseUsageLine(l)?.outcome, outcome, l);
     }
+  });
+
+  it('reads token counts from a Chat Completions usage and from a Responses usage', () => {
+    const chat = { prompt_tokens: 1200, completion_tokens: 300, total_tokens: 1500, prompt_tokens_details: { cached_tokens: 1024 }, completion_tokens_details: { reasoning_tokens: 64 } };
+    assert.deepEqual(tokensFromServiceUsage(chat), { prompt: 1200, cached: 1024, completion: 300, reasoning: 64 });
+    const responses = { input_tokens: 900, output_tokens: 80, total_tokens: 980, input_tokens_details: { cached_tokens: 512 }, output_tokens_details: { reasoning_tokens: 40 } };
+    assert.deepEqual(tokensFromServiceUsage(responses), { prompt: 900, cached: 512, completion: 80, reasoning: 40 });
+    assert.deepEqual(tokensFromServiceUsage({ prompt_tokens: 5 }), { prompt: 5 });
+    assert.deepEqual(tokensFromServiceUsage({ completion_tokens: 7, input_tokens: 99 }), { completion: 7 });
+    assert.deepEqual(tokensFromServiceUsage({ input_tokens: 3, output_tokens: 4, input_tokens_details: null }), { prompt: 3, completion: 4 });
+    assert.deepEqual(tokensFromServiceUsage({ prompt_tokens: -1, completion_tokens: 'x' }), {});
+    for (const none of [undefined, null, 'usage', 3]) assert.deepEqual(tokensFromServiceUsage(none), {});
+    assert.deepEqual(createUsageRecord({ ...base, tokens: tokensFromServiceUsage(responses) }).tokens, { prompt: 900, cached: 512, completion: 80, reasoning: 40 });
   });
 
   it('reads the rate-limit headers the service sent, and nothing from headers it did not', () => {

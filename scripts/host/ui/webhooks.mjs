@@ -145,6 +145,17 @@ export async function inspectThroughTheUi(page, emulator, artifacts, server) {
     await frame.locator('#notice', { hasText: 'The app answered 200' }).waitFor();
     await page.screenshot({ path: join(artifacts, 'inspector-replayed-light.png') });
 
+    // A notice is about the delivery it came with: another delivery shown drops it.
+    await backgroundResponse(emulator, 'inspect another');
+    const rows = eventsPaneOf(page).locator('.monaco-list-row[aria-label^="response.completed"]');
+    await rows.nth(1).waitFor({ timeout: 30_000 });
+    await rows.first().click();
+    await frame.locator('#notice').waitFor({ state: 'hidden' });
+    // Back to the replayed one, with the focus in the inspector as before.
+    await rows.nth(1).click();
+    await frame.locator('.answer.ok', { hasText: 'Replay 1 (edited body)' }).waitFor({ timeout: 20_000 });
+    await frame.locator('#title').click();
+
     for (const [theme, shot] of [['Dark Modern', 'inspector-dark.png'], ['Dark High Contrast', 'inspector-high-contrast.png']]) {
       await page.keyboard.press('F1');
       await page.locator('.quick-input-widget input.input').waitFor();

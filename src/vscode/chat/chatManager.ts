@@ -48,17 +48,11 @@ export class ChatManager implements vscode.Disposable {
    * Background replies finish sooner when the listener is running: each verified `response.*`
    * delivery makes the panel following that response look at it at once.
    */
-  watchResponseEvents(listener: { onDidChange: vscode.Event<void>; events: { list(): readonly DeliveryRecord[] } }): vscode.Disposable {
-    const seen = new Set<string>();
-    return listener.onDidChange(() => {
-      // Newest first; only the latest few can be new since the last change.
-      for (const r of listener.events.list().slice(0, 50)) {
-        if (seen.has(r.id) || r.verdict !== 'verified' || !r.eventType?.startsWith('response.')) continue;
-        seen.add(r.id);
-        const id = responseIdOf(r);
-        if (id) for (const panel of this.panels.values()) panel.wake(id);
-      }
-      if (seen.size > 5000) seen.clear();
+  watchResponseEvents(events: { onDidRecord(listener: (r: DeliveryRecord) => unknown): vscode.Disposable }): vscode.Disposable {
+    return events.onDidRecord((r) => {
+      if (r.verdict !== 'verified' || !r.eventType?.startsWith('response.')) return;
+      const id = responseIdOf(r);
+      if (id) for (const panel of this.panels.values()) panel.wake(id);
     });
   }
 
@@ -167,7 +161,8 @@ export class ChatManager implements vscode.Disposable {
   }
 
   dispose(): void {
-    for (const p of this.panels.values()) p.dispose();
+    // The window is going away: replies in flight are saved as cut off (see replyDraft.ts).
+    for (const p of this.panels.values()) p.dispose(true);
     this.disposables.forEach((d) => d.dispose());
   }
 }

@@ -214,9 +214,8 @@ export class ChatPanel implements vscode.Disposable {
     const c = this.conversation;
     const turn: ChatTurn = { id: newId('t_'), role: 'assistant', content: '', createdAt: Date.now(), deployment: c.deployment };
     this.post({ type: 'turnStarted', turn });
-    return this.track(turn, (client, model, signal) =>
-      streamReply({ conversation: c, turn, client, model, signal, post: (msg) => this.post(msg), save: () => this.save(), background: this.background }),
-    );
+    const panel = { post: (msg: HostMessage) => this.post(msg), save: () => this.save(), background: this.background, cutOff: () => this.cutOff };
+    return this.track(turn, (client, model, signal) => streamReply({ conversation: c, turn, client, model, signal, ...panel }));
   }
 
   /** After a reload: follow a background reply that was still running. */
@@ -280,10 +279,13 @@ export class ChatPanel implements vscode.Disposable {
   }
 
   private disposed = false;
+  /** The window is going away (reload, close): a reply in flight is cut off, not stopped by the user. */
+  private cutOff = false;
 
-  dispose(): void {
+  dispose(windowClosing = false): void {
     if (this.disposed) return;
     this.disposed = true;
+    this.cutOff = windowClosing;
     this.run?.abort();
     this.closed.fire();
     this.posted.dispose();

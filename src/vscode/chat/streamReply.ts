@@ -27,6 +27,8 @@ export interface ReplyContext {
   post: (msg: HostMessage) => void;
   save: () => Promise<void>;
   background: BackgroundReplies;
+  /** True once the window is going away: a reply stopped then was cut off, not stopped by the user. */
+  cutOff: () => boolean;
 }
 
 /** Runs the reply to its end; false when the panel closed while a background reply was followed. */
@@ -59,7 +61,8 @@ export async function streamReply(x: ReplyContext): Promise<boolean> {
   c.turns.push(turn);
   try {
     const { stopped, ...result } = await loadNetwork().runChat(input, PANEL_RUN);
-    Object.assign(turn, result, { stopped: stopped || undefined });
+    const interrupted = stopped && x.cutOff();
+    Object.assign(turn, result, { stopped: (stopped && !interrupted) || undefined, interrupted: interrupted || undefined });
     // Stopped before the service sent its figures: count locally, and say so.
     if (!result.usage && stopped) Object.assign(turn, { usage: estimateUsage(prompt, turn.content), usageEstimated: true });
   } finally {

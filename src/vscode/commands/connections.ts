@@ -88,7 +88,7 @@ export async function removeConnection(s: Services, arg: unknown): Promise<boole
   const conn = await resolveConnection(s, arg, 'Remove connection');
   if (!conn) return false;
   if (isNode(arg) || !(arg as { connectionId?: string })?.connectionId) {
-    const detail = 'Its API key is deleted from secret storage. Nothing changes on the resource.';
+    const detail = 'Its API key and the signing secrets of its webhook endpoints are deleted from secret storage. Nothing changes on the resource.';
     const ok = await vscode.window.showWarningMessage(`Remove the connection "${conn.label}"?`, { modal: true, detail }, 'Remove');
     if (ok !== 'Remove') return false;
   }

@@ -54,7 +54,7 @@ export async function replayEvent(s: Services, arg: unknown) {
     keep = pick.startsWith('Same');
   }
   const listening = s.listener.state ? `${s.listener.state.localUrl}/webhook` : undefined;
-  const target = args?.target === 'forward' ? s.listener.forwardTarget() : listening;
+  const target = args?.target === 'forward' ? s.listener.forwardTarget(r) : listening;
   if (!target) throw new Error('Nothing to replay to: start listening, or set "aoaiWorkbench.webhooks.forwardTo".');
   const status = await loadNetwork().replay(r, s.listener.knownSecrets(), target, keep ?? false, s.listener.outbound());
   s.listener.output.info(`Replayed ${r.eventType ?? 'delivery'} ${r.eventId ?? ''} to ${target}: ${status}.`);

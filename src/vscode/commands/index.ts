@@ -8,6 +8,10 @@ import { Commands } from '../contributions';
 import { log } from '../log';
 import type { Services } from '../services';
 import { GroupNode, type TreeNode } from '../tree/nodes';
+import { JobGroupNode } from '../tree/jobNodes';
+import { cancelBatch, createBatch, exportBatchResults, openBatchResultLine, openBatchResults, turnResultsPage } from './batches';
+import { acceptCall, hangUpCall, rejectCall, transferCall } from './calls';
+import { actOnJob, createFineTuningJob, deployFineTunedModel } from './fineTuning';
 import { addConnectionFromAzure } from './azure';
 import { cancelRotationCommand, finishRotationCommand, handOverRotatedSecret, rotateSigningSecret } from './rotateSecret';
 import { askAboutSelection, clearActiveChat, deleteConversation, exportActiveChat, exportConversation, openChat, openConversation } from './chat';
@@ -36,6 +40,7 @@ export function registerCommands(s: Services): vscode.Disposable[] {
     command(Commands.refreshNode, 'Could not refresh', (node) => s.tree.refresh(node as TreeNode)),
     command(Commands.loadMore, 'Could not load more', async (node) => {
       if (node instanceof GroupNode) await s.tree.load(node, true);
+      if (node instanceof JobGroupNode && node.kind !== 'calls') await s.jobs.load(node.connection, node.kind, true);
     }),
     command(Commands.showLog, 'Could not show the log', () => log().show()),
     // Webhook endpoints
@@ -78,5 +83,22 @@ export function registerCommands(s: Services): vscode.Disposable[] {
     command(Commands.openEventConversation, 'Could not open the conversation', (arg) => openEventConversation(s, arg)),
     command(Commands.filterEvents, 'Could not filter the events', (arg) => filterEvents(s, arg)),
     command(Commands.clearEvents, 'Could not clear the events', (arg) => clearEvents(s, arg)),
+    // Batches, fine-tuning jobs and calls
+    command(Commands.createBatch, 'Could not create the batch', (arg) => createBatch(s, arg)),
+    command(Commands.cancelBatch, 'Could not cancel the batch', (arg) => cancelBatch(s, arg)),
+    command(Commands.openBatchResults, 'Could not open the batch results', (arg) => openBatchResults(s, arg)),
+    command(Commands.openBatchResultLine, 'Could not open the result line', (arg) => openBatchResultLine(s, arg)),
+    command(Commands.exportBatchResults, 'Could not export the batch results', (arg) => exportBatchResults(s, arg)),
+    command(Commands.nextResultsPage, 'Could not show the next page', () => turnResultsPage(s, 1)),
+    command(Commands.previousResultsPage, 'Could not show the previous page', () => turnResultsPage(s, -1)),
+    command(Commands.createFineTuningJob, 'Could not create the fine-tuning job', (arg) => createFineTuningJob(s, arg)),
+    command(Commands.cancelFineTuningJob, 'Could not cancel the fine-tuning job', (arg) => actOnJob(s, arg, 'cancel')),
+    command(Commands.pauseFineTuningJob, 'Could not pause the fine-tuning job', (arg) => actOnJob(s, arg, 'pause')),
+    command(Commands.resumeFineTuningJob, 'Could not resume the fine-tuning job', (arg) => actOnJob(s, arg, 'resume')),
+    command(Commands.deployFineTunedModel, 'Could not deploy the model', (arg) => deployFineTunedModel(s, arg)),
+    command(Commands.acceptCall, 'Could not accept the call', (arg) => acceptCall(s, arg)),
+    command(Commands.rejectCall, 'Could not reject the call', (arg) => rejectCall(s, arg)),
+    command(Commands.transferCall, 'Could not transfer the call', (arg) => transferCall(s, arg)),
+    command(Commands.hangUpCall, 'Could not hang up', (arg) => hangUpCall(s, arg)),
   ];
 }

@@ -1,6 +1,7 @@
 /** Start and stop listening for webhooks, the tunnel in front of the listener, cloudflared, test events. */
 import * as vscode from 'vscode';
 import { WEBHOOK_EVENT_TYPES, type WebhookEndpoint } from '../../service/types';
+import type { EndpointPlan } from '../../webhooks/listeningSession';
 import type { Downloaded } from '../../tunnels/cloudflaredDownload';
 import { loadNetwork } from '../bundles';
 import type { VerifierReport } from '../../webhooks/verifierCheck';
@@ -23,11 +24,7 @@ export interface StartListeningArgs {
   downloadCloudflared?: boolean;
 }
 
-type EndpointChoice =
-  | { mode: 'create'; name: string; eventTypes: string[] }
-  /** `created`: an endpoint an earlier "Start listening" created (offered for deletion on stop). */
-  | { mode: 'update'; endpointId: string; created?: boolean }
-  | { mode: 'skip' };
+type EndpointChoice = EndpointPlan;
 
 /** Asks what to point at the listener: a new endpoint, an existing one, or nothing. */
 async function askEndpoint(publicUrl: string, endpoints: () => Promise<WebhookEndpoint[]>): Promise<EndpointChoice | undefined> {
@@ -59,22 +56,18 @@ async function offerEndpoint(s: Services, args: EndpointChoice | undefined): Pro
   const url = `${state.publicUrl}/webhook`;
   const choice = args ?? (await askEndpoint(state.publicUrl, () => s.endpoints.all(conn)));
   if (!choice || choice.mode === 'skip') return undefined;
+  const endpointId = await s.listener.pointUserEndpoint(choice);
   if (choice.mode === 'create') {
-    const created = await s.endpoints.create(conn, { name: choice.name, url, event_types: choice.eventTypes });
-    await s.listener.pointedAt(created.id, true);
-    s.listener.output.info(`Created webhook endpoint ${created.id} → ${url}; its signing secret is in secret storage.`);
+    s.listener.output.info(`Created webhook endpoint ${endpointId} → ${url}; its signing secret is in secret storage.`);
   } else {
-    await s.endpoints.update(conn, choice.endpointId, { url });
-    if (!(await s.store.signingSecret(conn.id, choice.endpointId))) {
+    if (!s.listener.knownSecrets().some((k) => k.endpointId === endpointId)) {
       void vscode.window.showWarningMessage(
         'That endpoint was not created here, so its signing secret is unknown and its deliveries will be rejected. Create a new endpoint to capture a secret.',
       );
     }
-    await s.listener.pointedAt(choice.endpointId, !!choice.created);
-    s.listener.output.info(`Pointed webhook endpoint ${choice.endpointId} at ${url}.`);
+    s.listener.output.info(`Pointed webhook endpoint ${endpointId} at ${url}.`);
   }
-  await s.listener.refreshSecrets();
-  return state.endpointId;
+  return endpointId;
 }
 
 export async function startListening(s: Services, arg: unknown) {

@@ -85,9 +85,19 @@ export class ConnectionStore implements vscode.Disposable {
     if (keyChanged && i !== -1) this.secretChanged.fire({ kind: 'apiKey', connectionId: info.id });
   }
 
+  /**
+   * Removes the connection and all it kept in SecretStorage: its key and the signing secrets of its
+   * webhook endpoints (its rotations in progress are forgotten by WebhookEndpoints on the change).
+   */
   async remove(id: string): Promise<void> {
     await this.write(this.list().filter((c) => c.id !== id));
     await this.secrets.delete(keyName(id));
+    const prefix = signingSecretName(id, '');
+    const known = [...this.signingSecretIds].filter((x) => x.startsWith(`${id}:`)).map((x) => signingSecretName(id, x.slice(id.length + 1)));
+    const stored = await Promise.resolve(this.secrets.keys()).catch(() => []);
+    // Endpoint ids hold no dot: `<prefix>x.y` belongs to a connection whose id is `<id>.x`.
+    const names = new Set([...known, ...stored.filter((k) => k.startsWith(prefix) && !k.slice(prefix.length).includes('.'))]);
+    for (const name of names) await this.deleteSigningSecret(id, name.slice(prefix.length));
   }
 
   async deleteApiKey(id: string): Promise<void> {

@@ -6,6 +6,7 @@ import type { PendingRotation, RotationRole } from '../../webhooks/rotation';
 import { tokenSourceLabel } from '../auth/authManager';
 import type { ConnectionInfo } from '../connections/connectionStore';
 import { Commands } from '../contributions';
+import type { JobNode } from './jobNodes';
 
 export type GroupKind = 'deployments' | 'webhookEndpoints';
 
@@ -98,7 +99,7 @@ export class LoadMoreNode {
   ) {}
 }
 
-export type TreeNode = ConnectionNode | GroupNode | DeploymentNode | WebhookNode | MessageNode | LoadMoreNode;
+export type TreeNode = ConnectionNode | GroupNode | DeploymentNode | WebhookNode | MessageNode | LoadMoreNode | JobNode;
 
 function hostOf(endpoint: string): string {
   try {
@@ -117,7 +118,7 @@ function md(lines: string[]): vscode.MarkdownString {
 const escapeMd = (s: string) => s.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
 
 /** `group` is the state of a group node's list (the tree knows where each kind's list lives). */
-export function toTreeItem(node: TreeNode, group?: LoadState): vscode.TreeItem {
+export function toTreeItem(node: Exclude<TreeNode, JobNode>, group?: LoadState): vscode.TreeItem {
   switch (node.type) {
     case 'connection': {
       const c = node.info;

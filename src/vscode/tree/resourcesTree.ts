@@ -14,6 +14,8 @@ import { Views } from '../contributions';
 import { errorText, logError } from '../log';
 import { setting } from '../settings';
 import type { WebhookEndpoints } from '../webhooks/endpoints';
+import { isJobNode, JobGroupNode } from './jobNodes';
+import type { JobsTree } from './jobsTree';
 import { ConnectionNode, DeploymentNode, GroupNode, LoadMoreNode, MessageNode, WebhookNode, toTreeItem, type LoadState, type TreeNode } from './nodes';
 
 export class ResourcesTree implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
@@ -28,7 +30,10 @@ export class ResourcesTree implements vscode.TreeDataProvider<TreeNode>, vscode.
     private readonly clients: ClientCache,
     private readonly endpoints: WebhookEndpoints,
     private readonly catalog: ConnectionCatalog,
+    /** Batches, fine-tuning jobs and calls under each connection (see jobsTree.ts). */
+    private readonly jobs?: JobsTree,
   ) {
+    if (jobs) this.disposables.push(jobs.onDidChange((group) => this.changed.fire(group)));
     this.disposables.push(
       store.onDidChange(() => this.syncConnections()),
       catalog.onDidChange((connectionId) => {
@@ -67,6 +72,7 @@ export class ResourcesTree implements vscode.TreeDataProvider<TreeNode>, vscode.
   }
 
   getTreeItem(node: TreeNode): vscode.TreeItem {
+    if (isJobNode(node)) return this.jobs!.item(node);
     return toTreeItem(node, node.type === 'group' ? this.stateOf(node) : undefined);
   }
 
@@ -95,7 +101,8 @@ export class ResourcesTree implements vscode.TreeDataProvider<TreeNode>, vscode.
       if (this.nodes.size === 0) this.syncConnections();
       return [...this.nodes.values()];
     }
-    if (node.type === 'connection') return [node.deployments, node.webhooks];
+    if (node.type === 'connection') return [node.deployments, node.webhooks, ...(this.jobs?.children(node) ?? [])];
+    if (isJobNode(node)) return this.jobs?.rows(node) ?? [];
     if (node.type === 'group') return this.groupChildren(node as GroupNode);
     return [];
   }
@@ -195,12 +202,13 @@ export class ResourcesTree implements vscode.TreeDataProvider<TreeNode>, vscode.
     } else if (node.type === 'group') {
       node.state = { status: 'idle' };
       this.changed.fire(node);
-    }
+    } else if (node instanceof JobGroupNode) void this.jobs?.refresh(node);
   }
 
   private reset(c: ConnectionNode): void {
     c.deployments.shown = undefined;
     c.webhooks.state = { status: 'idle' };
+    this.jobs?.refreshConnection(c.info.id);
   }
 
   /** For tests and commands: the group's children once its load has finished. */

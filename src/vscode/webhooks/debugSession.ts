@@ -5,10 +5,11 @@
  * adapter speaks just enough of the Debug Adapter Protocol for a session with a Stop button.
  */
 import * as vscode from 'vscode';
-import { checkDebugConfig, DEBUG_TYPE, pickConnection, type WebhookDebugConfig } from '../../webhooks/debugConfig';
-import { startListening } from '../commands/listener';
+import { checkDebugConfig, DEBUG_TYPE, forwardRefusal, pickConnection, type WebhookDebugConfig } from '../../webhooks/debugConfig';
+import { confirmDebugConfig, offerOriginalUrls } from './debugConsent';
 import { logError, logInfo } from '../log';
 import type { Services } from '../services';
+import { setting } from '../settings';
 
 interface ProtocolRequest {
   type: 'request';
@@ -22,7 +23,7 @@ interface ProtocolRequest {
  * initial launch.json entry is static in package.json, so creating any launch.json does not
  * activate the extension.)
  */
-function configurationProvider(): vscode.DebugConfigurationProvider {
+function configurationProvider(s: Services): vscode.DebugConfigurationProvider {
   return {
     resolveDebugConfiguration: async (_folder, config) => {
       // A repository's launch.json could open a tunnel and re-point an endpoint: not in Restricted Mode.
@@ -35,8 +36,9 @@ function configurationProvider(): vscode.DebugConfigurationProvider {
         logError(text);
         return undefined;
       }
-      // F5 with no launch.json and this debugger picked: ask for the one thing needed.
-      if (!config.type && !config.request) {
+      // F5 with no launch.json and this debugger picked: ask for the one thing needed (typed by the user: no question after).
+      const typed = !config.type && !config.request;
+      if (typed) {
         const forwardTo = await vscode.window.showInputBox({
           title: 'Azure OpenAI Webhooks: forward verified deliveries to',
           prompt: 'Your app\'s webhook URL, or its port',
@@ -46,13 +48,13 @@ function configurationProvider(): vscode.DebugConfigurationProvider {
         config = { type: DEBUG_TYPE, request: 'launch', name: 'Webhooks', forwardTo };
       }
       const checked = checkDebugConfig(config);
-      if (!checked.ok) {
-        void vscode.window.showErrorMessage(`Cannot start "${config.name ?? 'Azure OpenAI Webhooks'}": ${checked.error}`, 'Open launch.json').then((c) => {
+      const allowed = !checked.ok ? checked.error : typed || (await confirmDebugConfig(s, checked.config));
+      if (typeof allowed === 'string') {
+        void vscode.window.showErrorMessage(`Cannot start "${config.name ?? 'Azure OpenAI Webhooks'}": ${allowed}`, 'Open launch.json').then((c) => {
           if (c) void vscode.commands.executeCommand('workbench.action.debug.configure');
         });
-        return undefined;
       }
-      return config;
+      return allowed === true ? config : undefined;
     },
   };
 }
@@ -102,49 +104,30 @@ class WebhookDebugAdapter implements vscode.DebugAdapter {
     if (!checked.ok) throw new Error(checked.error);
     const c: WebhookDebugConfig = checked.config;
     const { s } = this;
+    // Checked when the configuration was resolved, and again here: nothing reaches the listener that the user did not allow.
+    const refused = forwardRefusal(c, setting('webhooks.debugForwardToAnyHost'));
+    if (refused) throw new Error(refused);
     const conn = pickConnection(s.store.list(), c.connection);
     if (typeof conn === 'string') throw new Error(conn);
     const before = s.listener.state;
-    if (before && before.connection.id !== conn.id) {
-      throw new Error(`The webhook listener is running for "${before.connection.label}": stop it first, or name that connection in "connection".`);
-    }
     this.output(before ? `Using the running listener for "${conn.label}".\n` : `Starting the webhook listener for "${conn.label}"…\n`);
-    // Each step that changes something leaves its undoing; a failure part way undoes what was done.
-    const undo: Array<() => Promise<unknown>> = [];
+    // Nothing is downloaded for a debug session: a missing tunnel program is named instead.
+    const tunnel = before ? undefined : s.listener.providerFor(conn, c.tunnel ?? setting('tunnel.provider'), c.tunnel !== undefined);
+    const check = await tunnel?.check();
+    if (check && !check.ok) throw new Error(check.message);
+    const endpoint = c.endpoint ? { mode: 'update' as const, endpointId: c.endpoint } : { mode: 'create' as const, name: `VS Code debug: ${c.name}`, eventTypes: c.eventTypes };
+    // The session undoes what it did, itself included: the endpoint put back (or deleted), the listener stopped if it started it.
+    const session = await s.listener.startSession({ connection: conn, tunnel, endpoint, forwardTo: () => c.forwardTo, undoEndpoint: true });
     this.undo = async () => {
-      for (const step of undo.reverse()) {
-        await step().catch((err: unknown) => logError(`Debug session "${c.name}": could not undo a step: ${(err as Error).message}`));
-      }
+      for (const err of await session.undo()) logError(`Debug session "${c.name}": could not undo a step: ${err.message}`);
     };
-    try {
-      if (!before) {
-        const started = await startListening(s, { connectionId: conn.id, provider: c.tunnel, endpoint: { mode: 'skip' }, downloadCloudflared: false });
-        if (!started) throw new Error('The listener did not start.');
-        undo.push(() => s.listener.stop());
-      }
-      const url = `${s.listener.state!.publicUrl}/webhook`;
-      let endpointText: string;
-      if (c.endpoint) {
-        const endpoint = (await s.endpoints.all(conn)).find((e) => e.id === c.endpoint);
-        if (!endpoint) throw new Error(`No webhook endpoint "${c.endpoint}" on "${conn.label}" (check "endpoint").`);
-        await s.endpoints.update(conn, endpoint.id, { url });
-        undo.push(() => s.endpoints.update(conn, endpoint.id, { url: endpoint.url }));
-        endpointText = `endpoint ${endpoint.id} points here until the session ends (then back at ${endpoint.url})`;
-      } else {
-        const created = await s.endpoints.create(conn, { name: `VS Code debug: ${c.name}`, url, event_types: c.eventTypes });
-        undo.push(() => s.endpoints.delete(conn, created.id));
-        endpointText = `endpoint ${created.id} created for this session (deleted when it ends)`;
-      }
-      await s.listener.refreshSecrets();
-      s.listener.forwardOverride = c.forwardTo;
-      undo.push(async () => (s.listener.forwardOverride = undefined));
-      const line = `Listening at ${url}; ${endpointText}; verified deliveries go to ${c.forwardTo}.`;
-      logInfo(`Debug session "${c.name}": ${line}`);
-      this.output(`${line}\nDeliveries show in the Webhook Events view; Stop ends listening.\n`);
-    } catch (err) {
-      await this.stop();
-      throw err;
-    }
+    const url = `${session.state.publicUrl}/webhook`;
+    const endpointText = session.createdEndpointId
+      ? `endpoint ${session.createdEndpointId} created for this session (deleted when it ends)`
+      : `endpoint ${session.endpointId} points here until the session ends (then back at ${session.originalUrl})`;
+    const line = `Listening at ${url}; ${endpointText}; verified deliveries go to ${c.forwardTo}.`;
+    logInfo(`Debug session "${c.name}": ${line}`);
+    this.output(`${line}\nDeliveries show in the Webhook Events view; Stop ends listening.\n`);
   }
 
   private async stop(): Promise<void> {
@@ -173,8 +156,10 @@ class WebhookDebugAdapter implements vscode.DebugAdapter {
 }
 
 export function registerWebhookDebugging(s: Services): vscode.Disposable {
+  // A window that crashed or reloaded mid-session left an endpoint pointing at a listener that is gone.
+  void offerOriginalUrls(s).catch((err: unknown) => logError(`Could not offer webhook endpoint URLs back: ${(err as Error).message}`));
   return vscode.Disposable.from(
-    vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, configurationProvider()),
+    vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, configurationProvider(s)),
     vscode.debug.registerDebugAdapterDescriptorFactory(DEBUG_TYPE, {
       createDebugAdapterDescriptor: () => new vscode.DebugAdapterInlineImplementation(new WebhookDebugAdapter(s)),
     }),

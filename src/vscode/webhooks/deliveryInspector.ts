@@ -10,15 +10,15 @@ import { deliveryView } from '../../webhooks/deliveryView';
 import { parseInspectorViewMessage, type DeliveryView, type InspectorHostMessage, type InspectorViewMessage } from '../../webhooks/inspectorProtocol';
 import type { DeliveryRecord } from '../../webhooks/records';
 import { Commands, Views } from '../contributions';
-import { logError, redact } from '../log';
+import { redact } from '../log';
 import { setting } from '../settings';
 import type { EventNode } from './eventsTree';
+import { PanelHost, panelOptions, registerPanelSerializer } from '../webview/panelHost';
 import { inspectorHtml } from './inspectorHtml';
 import type { ListenerController } from './listenerController';
 
 export class DeliveryInspector implements vscode.Disposable {
-  private panel: vscode.WebviewPanel | undefined;
-  private panelSubs: vscode.Disposable[] = [];
+  private host: PanelHost<InspectorHostMessage, InspectorViewMessage> | undefined;
   private currentId: string | undefined;
   private readonly subs: vscode.Disposable[];
   private readonly posted = new vscode.EventEmitter<InspectorHostMessage>();
@@ -32,26 +32,27 @@ export class DeliveryInspector implements vscode.Disposable {
   ) {
     this.subs = [
       // After a window reload: the page saved the id of the delivery it showed.
-      vscode.window.registerWebviewPanelSerializer(Views.inspector, {
-        deserializeWebviewPanel: async (panel, state) => {
-          await listener.ready();
-          const id = (state as { eventId?: unknown } | undefined)?.eventId;
-          this.adopt(panel);
-          this.show(typeof id === 'string' ? id : undefined, true);
-        },
+      registerPanelSerializer(Views.inspector, async (panel, state) => {
+        await listener.ready();
+        const id = (state as { eventId?: unknown } | undefined)?.eventId;
+        this.adopt(panel);
+        this.show(typeof id === 'string' ? id : undefined, true);
       }),
       // Follows the index: selecting another row shows it, without taking the focus from the tree.
       eventsView.onDidChangeSelection((e) => {
         const node = e.selection[0];
-        if (this.panel && node && node.record.id !== this.currentId) this.show(node.record.id);
+        if (this.host && node && node.record.id !== this.currentId) this.show(node.record.id);
       }),
-      // A forward's answer or a replay arrived, or the events were cleared.
-      listener.onDidChange(() => this.panel && this.show(this.currentId)),
+      // A new version of the delivery shown (the app's answer, a replay), or the events were cleared or loaded.
+      listener.events.onDidUpdate((id) => this.host && id === this.currentId && this.show(id)),
+      listener.events.onDidReset(() => this.host && this.show(this.currentId)),
+      // Listening started or stopped: the doctor's view of the endpoints and where replays go changed.
+      listener.onDidChange(() => this.host && this.show(this.currentId)),
     ];
   }
 
   get isOpen(): boolean {
-    return !!this.panel;
+    return !!this.host;
   }
 
   /** The delivery shown (tests read it). */
@@ -61,45 +62,54 @@ export class DeliveryInspector implements vscode.Disposable {
 
   /** The page's HTML (tests check its CSP). */
   get html(): string | undefined {
-    return this.panel?.webview.html;
+    return this.host?.panel.webview.html;
   }
 
   /** Opens (or reveals) the panel on a delivery; returns what it shows. */
   open(recordId: string, preserveFocus = false): DeliveryView | undefined {
     this.shownJson = undefined;
-    if (!this.panel) {
-      this.adopt(vscode.window.createWebviewPanel(Views.inspector, 'Delivery', { viewColumn: vscode.ViewColumn.Active, preserveFocus }, this.webviewOptions()));
+    if (!this.host) {
+      this.adopt(vscode.window.createWebviewPanel(Views.inspector, 'Delivery', { viewColumn: vscode.ViewColumn.Active, preserveFocus }, panelOptions(this.extensionUri)));
     } else {
-      this.panel.reveal(undefined, preserveFocus);
+      this.host.panel.reveal(undefined, preserveFocus);
     }
     return this.show(recordId);
   }
 
-  private webviewOptions(): vscode.WebviewOptions {
-    return { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist'), vscode.Uri.joinPath(this.extensionUri, 'media')] };
-  }
-
   /** Takes a new panel, or one VS Code brings back after a reload (a second one replaces the first). */
   private adopt(panel: vscode.WebviewPanel): void {
-    if (this.panel) this.panel.dispose();
-    panel.webview.options = this.webviewOptions();
-    panel.webview.html = inspectorHtml(panel.webview, this.extensionUri);
-    this.panelSubs = [panel.webview.onDidReceiveMessage((raw) => void this.receive(raw)), panel.onDidDispose(() => this.closed())];
-    this.panel = panel;
-  }
-
-  private closed(): void {
-    this.panelSubs.forEach((d) => d.dispose());
-    this.panelSubs = [];
-    this.panel = undefined;
-    this.currentId = undefined;
+    this.host?.dispose();
+    const host: PanelHost<InspectorHostMessage, InspectorViewMessage> = new PanelHost(
+      panel,
+      this.extensionUri,
+      {
+        label: 'the delivery inspector',
+        html: (webview) => inspectorHtml(webview, this.extensionUri),
+        parse: parseInspectorViewMessage,
+        // A new page (first load, or reloaded when the panel was hidden and shown again): it has nothing yet.
+        onReady: () => void this.show(this.currentId, true),
+        onMessage: (msg) => this.handle(msg),
+        // Said on the page, where the action was.
+        onError: (err) => {
+          this.post({ type: 'busy', busy: false });
+          this.post({ type: 'notice', level: 'error', text: redact(err.message) });
+        },
+        onPost: (msg) => this.posted.fire(msg),
+      },
+      () => {
+        if (this.host !== host) return;
+        this.host = undefined;
+        this.currentId = undefined;
+      },
+    );
+    this.host = host;
   }
 
   /** The view of a stored delivery, with what is known of the endpoints for the doctor. */
   viewOf(r: DeliveryRecord): DeliveryView {
     const state = this.listener.state;
     return deliveryView(r, {
-      appUrl: this.listener.forwardTarget(),
+      appUrl: this.listener.forwardTarget(r),
       doctor: { endpoints: this.listener.endpointList, listenerUrl: state && `${state.publicUrl}/webhook` },
     });
   }
@@ -111,7 +121,7 @@ export class DeliveryInspector implements vscode.Disposable {
     this.currentId = recordId;
     const r = recordId ? this.listener.events.get(recordId) : undefined;
     if (!r) {
-      if (this.panel) this.panel.title = 'Delivery';
+      if (this.host) this.host.panel.title = 'Delivery';
       this.shownJson = undefined;
       this.post({ type: 'empty', text: recordId ? 'This delivery is no longer stored.' : 'Choose a delivery in the Webhook Events view.' });
       return undefined;
@@ -120,30 +130,18 @@ export class DeliveryInspector implements vscode.Disposable {
     const json = JSON.stringify(view);
     if (!force && json === this.shownJson) return view;
     this.shownJson = json;
-    if (this.panel) this.panel.title = `Delivery: ${view.title}`;
+    if (this.host) this.host.panel.title = `Delivery: ${view.title}`;
     this.post({ type: 'show', delivery: view });
     return view;
   }
 
   private post(msg: InspectorHostMessage): void {
-    if (!this.panel) return;
-    this.posted.fire(msg);
-    void this.panel.webview.postMessage(msg);
+    this.host?.post(msg);
   }
 
-  /** Entry point for everything the page sends; invalid messages are dropped. */
+  /** Entry point for everything the page sends (validated, then handled; see PanelHost). */
   async receive(raw: unknown): Promise<void> {
-    const msg = parseInspectorViewMessage(raw);
-    if (!msg) {
-      logError(`Ignored an invalid message from the delivery inspector: ${redact(JSON.stringify(raw)?.slice(0, 200) ?? String(raw))}`);
-      return;
-    }
-    try {
-      await this.handle(msg);
-    } catch (err) {
-      this.post({ type: 'busy', busy: false });
-      this.post({ type: 'notice', level: 'error', text: redact((err as Error).message) });
-    }
+    await this.host?.receive(raw);
   }
 
   private record(eventId: string): DeliveryRecord {
@@ -152,17 +150,13 @@ export class DeliveryInspector implements vscode.Disposable {
     return r;
   }
 
-  private async handle(msg: InspectorViewMessage): Promise<void> {
+  private async handle(msg: Exclude<InspectorViewMessage, { type: 'ready' }>): Promise<void> {
     switch (msg.type) {
-      case 'ready':
-        // A new page (first load, or reloaded when the panel was hidden and shown again): it has nothing yet.
-        this.show(this.currentId, true);
-        return;
       case 'replay':
         return this.replay(this.record(msg.eventId), msg.body);
       case 'copyCurl': {
         const r = this.record(msg.eventId);
-        const app = this.listener.forwardTarget();
+        const app = this.listener.forwardTarget(r);
         const state = this.listener.state;
         const url = app ?? (state ? `${state.publicUrl}/webhook` : 'http://127.0.0.1:PORT/webhook');
         await vscode.env.clipboard.writeText(loadNetwork().signedCurl(r, this.listener.knownSecrets(), url, msg.body));
@@ -188,7 +182,8 @@ export class DeliveryInspector implements vscode.Disposable {
 
   /** Re-signs and sends to the app; its answer is kept with the event and shown beside the earlier ones. */
   private async replay(r: DeliveryRecord, body: string | undefined): Promise<void> {
-    const app = this.listener.forwardTarget();
+    // The app of the session the delivery came through (a debug session's), else the user's setting.
+    const app = this.listener.forwardTarget(r);
     if (!app) throw new Error('No app to replay to: set "aoaiWorkbench.webhooks.forwardTo" in your user settings to your app\'s webhook URL (e.g. http://localhost:3000/webhook).');
     if (body !== undefined) {
       try {
@@ -199,14 +194,15 @@ export class DeliveryInspector implements vscode.Disposable {
     }
     this.post({ type: 'busy', busy: true, text: `Replaying to ${app}…` });
     const answer = await loadNetwork().replayToApp(r, this.listener.knownSecrets(), app, body, this.listener.outbound());
-    await this.listener.addReplay(r, answer);
+    // Not busy first: the page then announces the new answer, which the events' owner shows at once.
     this.post({ type: 'busy', busy: false });
+    this.listener.addReplay(r, answer);
     this.show(r.id);
   }
 
   dispose(): void {
     this.subs.forEach((d) => d.dispose());
-    this.panel?.dispose();
+    this.host?.dispose();
     this.posted.dispose();
   }
 }

@@ -3,8 +3,8 @@ import * as vscode from 'vscode';
 import { forwardFailed, latestAnswer, type DeliveryRecord, type Verdict } from '../../webhooks/records';
 import { Commands, ContextKeys } from '../contributions';
 import { setContext } from '../settings';
-import { eventTooltipMarkdown } from './eventTooltip';
-import type { ListenerController } from './listenerController';
+import { eventRowText, eventTooltipMarkdown } from './eventTooltip';
+import type { WebhookEvents } from '../../webhooks/webhookEvents';
 
 export interface EventFilter {
   types?: string[];
@@ -28,17 +28,43 @@ function appAnswer(r: DeliveryRecord): string | undefined {
 }
 
 export class EventNode {
-  constructor(readonly record: DeliveryRecord) {}
+  /** The newest version of the row's record (a forward's answer, a replay or a duplicate count makes a new one). */
+  constructor(public record: DeliveryRecord) {}
 }
 
 export class EventsTree implements vscode.TreeDataProvider<EventNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<EventNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   filter: EventFilter = {};
-  private readonly sub: vscode.Disposable;
+  private readonly subs: vscode.Disposable[];
+  /** Rows to redraw at the next tick: `all` after new rows, else only the ones whose record changed. */
+  private pending: { all: boolean; ids: Set<string> } | undefined;
 
-  constructor(private readonly controller: ListenerController) {
-    this.sub = controller.onDidChange(() => this.changed.fire(undefined));
+  constructor(private readonly events: WebhookEvents) {
+    this.subs = [events.onDidRecord(() => this.schedule()), events.onDidReset(() => this.schedule()), events.onDidUpdate((id) => this.schedule(id))];
+  }
+
+  /** A burst of deliveries (or of duplicate counts) redraws the view a few times a second, not once each. */
+  private schedule(id?: string): void {
+    if (!this.pending) {
+      this.pending = { all: false, ids: new Set() };
+      setTimeout(() => this.redraw(), 50);
+    }
+    if (id === undefined) this.pending.all = true;
+    else this.pending.ids.add(id);
+  }
+
+  private redraw(): void {
+    const { all, ids } = this.pending!;
+    this.pending = undefined;
+    if (all) return this.changed.fire(undefined);
+    for (const id of ids) {
+      const node = this.nodes.get(id);
+      const record = this.events.get(id);
+      if (!node || !record) continue;
+      node.record = record;
+      this.changed.fire(node);
+    }
   }
 
   setFilter(filter: EventFilter): void {
@@ -55,12 +81,14 @@ export class EventsTree implements vscode.TreeDataProvider<EventNode>, vscode.Di
     const { types, verdicts } = this.filter;
     const previous = this.nodes;
     this.nodes = new Map();
-    return this.controller.events
+    return this.events
       .list()
       .filter((r) => (!types?.length || types.includes(r.eventType ?? '')) && (!verdicts?.length || verdicts.includes(r.verdict)))
       .map((r) => {
         const old = previous.get(r.id);
-        const n = old?.record === r ? old : new EventNode(r);
+        // The same node for the same row, so `reveal` and the selection find it.
+        const n = old ?? new EventNode(r);
+        n.record = r;
         this.nodes.set(r.id, n);
         return n;
       });
@@ -73,12 +101,12 @@ export class EventsTree implements vscode.TreeDataProvider<EventNode>, vscode.Di
 
   getTreeItem(node: EventNode): vscode.TreeItem {
     const r = node.record;
-    const item = new vscode.TreeItem(r.eventType ?? (r.verdict === 'rejected' ? 'Rejected delivery' : 'Delivery'), vscode.TreeItemCollapsibleState.None);
-    item.id = r.id;
     const time = new Date(r.receivedAt).toLocaleTimeString();
     const answer = appAnswer(r);
-    // The verdict first, right after the type: a narrow sidebar cuts the time, not the verdict.
-    item.description = `${r.verdict}${answer ? ` → ${answer}` : ''} · ${time}`;
+    const { label, description } = eventRowText(r, answer, time);
+    const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
+    item.id = r.id;
+    item.description = description;
     // A verified delivery the app refused (or never got) stands out from the ones it took.
     const [icon, color] = forwardFailed(latestAnswer(r)) ? APP_FAILED : ICONS[r.verdict];
     item.iconPath = new vscode.ThemeIcon(icon, new vscode.ThemeColor(color));
@@ -90,12 +118,12 @@ export class EventsTree implements vscode.TreeDataProvider<EventNode>, vscode.Di
     item.contextValue = `event.${r.verdict}${r.eventType?.startsWith('response.') ? '.response' : ''}`;
     // A summary row (rejections counted, not kept) has nothing more to show.
     if (!r.count) item.command = { command: Commands.inspectEvent, title: 'Inspect Delivery', arguments: [node] };
-    item.accessibilityInformation = { label: `${r.eventType ?? 'Delivery'}, ${r.verdict}${r.reason ? `, ${r.reason}` : ''}${answer ? `, the app answered ${answer}` : ''}, received ${time}` };
+    item.accessibilityInformation = { label: `${label}, ${r.verdict}${r.reason ? `, ${r.reason}` : ''}${answer ? `, the app answered ${answer}` : ''}, received ${time}` };
     return item;
   }
 
   dispose(): void {
-    this.sub.dispose();
+    this.subs.forEach((d) => d.dispose());
     this.changed.dispose();
   }
 }

@@ -40,5 +40,7 @@ export function showEventsViewStatus(view: vscode.TreeView<unknown>, listener: L
     void offer();
   };
   void listener.ready().then(update);
-  return listener.onDidChange(update);
+  // Listening started or stopped, or the first delivery arrived or the events were cleared (the message says whether any are kept).
+  const first = () => listener.events.size === 1 && update();
+  return vscode.Disposable.from(listener.onDidChange(update), listener.events.onDidRecord(first), listener.events.onDidReset(update));
 }

@@ -1,34 +1,31 @@
 /**
- * "Start listening": the listener on 127.0.0.1, the chosen tunnel in front of it, the signing
- * secrets of the connection's endpoints to verify with, the received events (persisted), the
- * "Azure OpenAI Webhooks" output channel and the status bar item.
+ * The VS Code side of listening for webhooks: it builds the core's `Listening` (listener, tunnel,
+ * sessions, secrets) and `WebhookEvents` (the received events) with the user's settings, and
+ * shows them: the "Azure OpenAI Webhooks" output channel, the status bar item, and the memento
+ * that offers to listen again after a reload.
  */
 import * as vscode from 'vscode';
 import { join } from 'node:path';
 import type { Dispatcher } from 'undici';
-import type { Tunnel, TunnelProvider } from '../../tunnels/tunnel';
-import type { WebhookListener } from '../../webhooks/listener';
-import { MAX_REPLAYS, type DeliveryRecord, type ForwardResult, type KnownSecret } from '../../webhooks/records';
+import type { TunnelProvider } from '../../tunnels/tunnel';
+import { Listening, type EndpointPlan, type ListeningSession, type ListeningState as CoreState, type SessionEndpoints, type SessionStart } from '../../webhooks/listeningSession';
+import { KeptOriginalUrls } from '../../webhooks/originalUrls';
+import type { DeliveryRecord, ForwardResult, KnownSecret } from '../../webhooks/records';
+import { WebhookEvents } from '../../webhooks/webhookEvents';
 import type { WebhookEndpoint } from '../../service/types';
-import { EventStore, FileDedupeStore } from '../../webhooks/stores';
 import type { ConnectionInfo, ConnectionStore } from '../connections/connectionStore';
-import { isLoopbackHost } from '../../service/connection';
 import { loadNetwork } from '../bundles';
 import { Commands, ContextKeys, type ProviderChoice } from '../contributions';
 import { redact } from '../log';
 import { proxySettings } from '../proxySettings';
 import { optionalSetting, setContext, setting } from '../settings';
 import type { WebhookEndpoints } from './endpoints';
+import { tunnelProviderFor } from './tunnelProviders';
 
-export interface ListeningState {
-  connection: ConnectionInfo;
-  localUrl: string;
-  /** What the service should deliver to (the tunnel's URL, or the local one for a local service). */
-  publicUrl: string;
-  provider: ProviderChoice;
+export interface ListeningState extends CoreState<ConnectionInfo> {
   /** An endpoint "Start listening" created, offered for deletion on stop. */
   createdEndpointId?: string;
-  /** The endpoint pointed at the listener, if one was. */
+  /** The endpoint "Start listening" pointed at the listener, if one was. */
   endpointId?: string;
 }
 
@@ -45,24 +42,21 @@ export interface InterruptedListening {
 const INTERRUPTED_KEY = 'aoaiWorkbench.listening';
 
 export class ListenerController implements vscode.Disposable {
-  readonly events: EventStore;
-  private readonly dedupe: FileDedupeStore;
-  private listener: WebhookListener | undefined;
-  private tunnel: Tunnel | undefined;
-  private secrets: KnownSecret[] = [];
-  state: ListeningState | undefined;
+  readonly events: WebhookEvents;
+  readonly listening: Listening<ConnectionInfo>;
+  /** Endpoint URLs debug sessions changed, until they are put back (global state: every window, across crashes). */
+  readonly originalUrls: KeptOriginalUrls;
+  /** The session "Start Listening" began (a debug session has its own). */
+  private userSession: ListeningSession<ConnectionInfo> | undefined;
   private channel: vscode.LogOutputChannel | undefined;
   private readonly statusItem = vscode.window.createStatusBarItem('aoaiWorkbench.listener', vscode.StatusBarAlignment.Left, 50);
   private readonly changed = new vscode.EventEmitter<void>();
-  /** Fires when events or the listening state change. */
+  /** Fires when listening starts or stops, or a session begins or ends (the events have their own owner). */
   readonly onDidChange = this.changed.event;
-  private loaded: Promise<void>;
-
+  private readonly loaded: Promise<void>;
   /** The extension's global storage folder (events, ids, a downloaded cloudflared). */
   readonly storageDir: string;
-
   private readonly subscriptions: vscode.Disposable[];
-  private secretsRun = 0;
 
   constructor(
     storage: vscode.Uri,
@@ -70,15 +64,47 @@ export class ListenerController implements vscode.Disposable {
     private readonly endpoints: WebhookEndpoints,
     /** This window's workspace state: where an interrupted listening session is remembered. */
     private readonly windowState: vscode.Memento,
+    globalState: vscode.Memento,
   ) {
     this.storageDir = storage.fsPath;
-    this.events = new EventStore(join(storage.fsPath, 'webhook-events.jsonl'), setting('webhooks.maxStoredEvents'));
-    // An endpoint created, re-pointed or deleted for the connection listened for: verify with its secrets now.
+    this.events = new WebhookEvents({ eventsPath: join(this.storageDir, 'webhook-events.jsonl'), idsPath: join(this.storageDir, 'webhook-ids.txt'), maxStored: setting('webhooks.maxStoredEvents') });
+    this.originalUrls = new KeptOriginalUrls(globalState);
+    this.listening = new Listening<ConnectionInfo>({
+      createListener: (wiring) =>
+        new (loadNetwork().WebhookListener)({
+          ...wiring,
+          port: setting('webhooks.port'),
+          toleranceSeconds: setting('webhooks.toleranceSeconds'),
+          dedupe: this.events.dedupe,
+          outbound: () => this.outbound(),
+          onDelivery: (r) => this.delivered(r),
+          onForwarded: (r, f) => this.forwarded(r, f),
+        }),
+      defaultForwardTo: () => optionalSetting('webhooks.forwardTo'),
+      originals: this.originalUrls,
+    });
+    const status = () => this.scheduleStatus();
     this.subscriptions = [
-      endpoints.onDidChange((connectionId) => connectionId === this.state?.connection.id && void this.refreshSecrets().catch(() => undefined)),
+      // An endpoint created, re-pointed or deleted for the connection listened for: verify with its secrets now.
+      endpoints.onDidChange((connectionId) => {
+        const conn = this.listening.state?.connection;
+        if (conn?.id === connectionId) void this.listening.endpointsChanged(connectionId, this.sessionEndpoints(conn)).catch(() => undefined);
+      }),
+      this.listening.onDidChange(() => {
+        this.updateStatus();
+        void setContext(ContextKeys.listening, this.running);
+        this.changed.fire();
+      }),
+      this.listening.onDidCloseTunnel((label) => {
+        this.output.warn(`The ${label} tunnel closed. Deliveries no longer reach the listener; run "Start Listening" again.`);
+        void vscode.window
+          .showWarningMessage(`The ${label} tunnel closed: deliveries no longer reach VS Code.`, 'Start Listening')
+          .then((c) => c && vscode.commands.executeCommand(Commands.startListening));
+      }),
+      this.events.onDidRecord(status),
+      this.events.onDidReset(status),
     ];
-    this.dedupe = new FileDedupeStore(join(storage.fsPath, 'webhook-ids.txt'));
-    this.loaded = this.events.load().then(() => this.changed.fire());
+    this.loaded = this.events.load();
     this.statusItem.name = 'Azure OpenAI webhook listener';
     this.statusItem.command = Commands.listenerActions;
     this.updateStatus();
@@ -95,65 +121,31 @@ export class ListenerController implements vscode.Disposable {
   }
 
   get running(): boolean {
-    return !!this.listener;
+    return !!this.listening.state;
   }
 
-  private provider(id: ProviderChoice): TunnelProvider | undefined {
-    const { CloudflaredTunnel, DevTunnel, LocalTunnel, ManualTunnel, NgrokTunnel } = loadNetwork();
-    switch (id) {
-      case 'none':
-        return undefined;
-      case 'manual':
-        return new ManualTunnel(() => optionalSetting('tunnel.manualUrl'));
-      case 'localtunnel':
-        return new LocalTunnel(() => ({ host: optionalSetting('tunnel.localtunnelHost'), subdomain: optionalSetting('tunnel.localtunnelSubdomain') }));
-      case 'cloudflared':
-        return new CloudflaredTunnel(this.storageDir);
-      case 'ngrok':
-        return new NgrokTunnel();
-      case 'devtunnel':
-        return new DevTunnel();
-    }
+  get state(): ListeningState | undefined {
+    const state = this.listening.state;
+    return state && { ...state, endpointId: this.userSession?.endpointId, createdEndpointId: this.userSession?.createdEndpointId };
   }
 
-  /**
-   * The tunnel a connection gets. A local service (the emulator) needs none, unless one is asked
-   * for by name (`tunnelForLocal`), e.g. to try a tunnel against the emulator.
-   */
+  /** The tunnel a connection gets (see tunnelProviders.ts). */
   providerFor(connection: ConnectionInfo, providerId: ProviderChoice, tunnelForLocal = false): TunnelProvider | undefined {
-    const local = isLoopbackHost(new URL(connection.endpoint).hostname);
-    return this.provider(local && !tunnelForLocal ? 'none' : providerId);
-  }
-
-  /** Reloads the secrets of every endpoint of the connection that this extension holds. */
-  async refreshSecrets(): Promise<number> {
-    const conn = this.state?.connection;
-    if (!conn) return 0;
-    // Refreshes can overlap (an endpoint changed while one ran): only the latest one counts.
-    const run = ++this.secretsRun;
-    const known: KnownSecret[] = [];
-    const all = await this.endpoints.all(conn);
-    for (const e of all) {
-      const secret = await this.connections.signingSecret(conn.id, e.id);
-      if (secret) known.push({ endpointId: e.id, secret, label: e.name });
-    }
-    if (run === this.secretsRun) {
-      this.secrets = known;
-      this.endpointList = all;
-    }
-    return known.length;
+    return tunnelProviderFor(this.storageDir, connection.endpoint, providerId, tunnelForLocal);
   }
 
   knownSecrets(): KnownSecret[] {
-    return this.secrets;
+    return this.listening.knownSecrets();
   }
 
-  /** Where a debug session forwards to while it runs, ahead of the setting. */
-  forwardOverride: string | undefined;
+  /** The connection's endpoints as last listed (names, URLs and secret hints, for the signature doctor). */
+  get endpointList(): WebhookEndpoint[] {
+    return this.listening.endpointList;
+  }
 
-  /** The app verified deliveries and replays go to: a debug session's, else the user's setting. */
-  forwardTarget(): string | undefined {
-    return this.forwardOverride ?? optionalSetting('webhooks.forwardTo');
+  /** The app a delivery (or a replay of it) goes to: its session's, else the newest session's, else the user's setting. */
+  forwardTarget(record?: Pick<DeliveryRecord, 'endpointId'>): string | undefined {
+    return this.listening.forwardTarget(record);
   }
 
   private outboundCache: { key: string; dispatcher: Dispatcher } | undefined;
@@ -169,51 +161,40 @@ export class ListenerController implements vscode.Disposable {
     return this.outboundCache.dispatcher;
   }
 
-  /** The connection's endpoints as last listed (names, URLs and secret hints, for the signature doctor). */
-  endpointList: WebhookEndpoint[] = [];
+  /** A connection's endpoints as a session changes them: through the endpoints' owner, so the tree follows. */
+  sessionEndpoints(conn: ConnectionInfo): SessionEndpoints {
+    return {
+      all: () => this.endpoints.all(conn),
+      create: (input) => this.endpoints.create(conn, input),
+      update: (id, url) => this.endpoints.update(conn, id, { url }),
+      remove: (id) => this.endpoints.delete(conn, id),
+      secretOf: (id) => this.connections.signingSecret(conn.id, id),
+    };
+  }
 
-  /** Starts the listener and, when given, the tunnel in front of it (see `providerFor`). */
+  /** Starts a session (a debug session's): it joins the listener running for the same connection, or starts one. */
+  startSession(o: Omit<SessionStart<ConnectionInfo>, 'endpoints'>): Promise<ListeningSession<ConnectionInfo>> {
+    return this.listening.start({ ...o, endpoints: this.sessionEndpoints(o.connection) });
+  }
+
+  /** "Start Listening": the listener and, when given, the tunnel in front of it (see `providerFor`), afresh. */
   async start(connection: ConnectionInfo, provider: TunnelProvider | undefined, signal?: AbortSignal): Promise<ListeningState> {
-    if (this.listener) await this.stop();
-    const listener = new (loadNetwork().WebhookListener)({
-      port: setting('webhooks.port'),
-      secrets: () => this.secrets,
-      toleranceSeconds: setting('webhooks.toleranceSeconds'),
-      dedupe: this.dedupe,
-      forwardTo: () => this.forwardTarget(),
-      outbound: () => this.outbound(),
-      onDelivery: (r) => this.record(r),
-      onForwarded: (r) => this.record(r, true),
-    });
-    const localUrl = await listener.start();
-    this.listener = listener;
-    this.state = { connection, localUrl, publicUrl: localUrl, provider: provider ? provider.id : 'none' };
-    try {
-      if (provider) {
-        const tunnel = await provider.start(listener.port, signal);
-        this.tunnel = tunnel;
-        this.state.publicUrl = tunnel.url;
-        void tunnel.closed.then(() => {
-          // Closed by itself, not by stop() (which lets go of it first).
-          if (this.tunnel === tunnel) {
-            this.output.warn(`The ${provider.label} tunnel closed. Deliveries no longer reach the listener; run "Start Listening" again.`);
-            void vscode.window
-              .showWarningMessage(`The ${provider.label} tunnel closed: deliveries no longer reach VS Code.`, 'Start Listening')
-              .then((c) => c && vscode.commands.executeCommand(Commands.startListening));
-          }
-        });
-      }
-      await this.refreshSecrets();
-    } catch (err) {
-      await this.stop();
-      throw err;
-    }
+    const forwardTo = () => optionalSetting('webhooks.forwardTo');
+    this.userSession = await this.startSession({ connection, tunnel: provider, endpoint: { mode: 'skip' }, forwardTo, replace: true, signal });
     await this.remember();
-    this.output.info(`Listening on ${localUrl}${provider ? ` behind ${provider.label} at ${this.state.publicUrl}` : ''} for "${connection.label}" (${this.secrets.length} signing secret(s) known).`);
-    this.updateStatus();
-    this.changed.fire();
-    await setContext(ContextKeys.listening, true);
-    return this.state;
+    const state = this.state!;
+    const behind = provider ? ` behind ${provider.label} at ${state.publicUrl}` : '';
+    this.output.info(`Listening on ${state.localUrl}${behind} for "${connection.label}" (${this.knownSecrets().length} signing secret(s) known).`);
+    return state;
+  }
+
+  /** Points an endpoint at the listener for "Start Listening" (after the user chose one). */
+  async pointUserEndpoint(plan: EndpointPlan): Promise<string | undefined> {
+    const session = this.userSession;
+    if (!session || session.state !== this.listening.state) return undefined;
+    await this.listening.point(session, plan, this.sessionEndpoints(session.state.connection));
+    await this.remember();
+    return session.endpointId;
   }
 
   /**
@@ -223,26 +204,11 @@ export class ListenerController implements vscode.Disposable {
   async stop(interrupted = false): Promise<ListeningState | undefined> {
     const state = this.state;
     if (!interrupted) await this.windowState.update(INTERRUPTED_KEY, undefined);
-    const tunnel = this.tunnel;
-    this.tunnel = undefined;
-    this.state = undefined;
-    await tunnel?.stop().catch(() => undefined);
-    await this.listener?.stop();
-    this.listener = undefined;
-    await Promise.all([this.dedupe.flush(), this.events.flush()]);
+    this.userSession = undefined;
+    await this.listening.stop();
+    await this.events.flush();
     if (state) this.output.info('Stopped listening.');
-    this.updateStatus();
-    this.changed.fire();
-    await setContext(ContextKeys.listening, false);
     return state;
-  }
-
-  /** Records which endpoint now points at the listener (after "Start listening" asked). */
-  async pointedAt(endpointId: string | undefined, created: boolean): Promise<void> {
-    if (!this.state) return;
-    this.state.endpointId = endpointId;
-    if (created) this.state.createdEndpointId = endpointId;
-    await this.remember();
   }
 
   private remember(): Promise<void> {
@@ -254,7 +220,7 @@ export class ListenerController implements vscode.Disposable {
 
   /** The session a reload or closed window cut off, while not listening again yet. */
   get interrupted(): InterruptedListening | undefined {
-    return this.state ? undefined : this.windowState.get<InterruptedListening>(INTERRUPTED_KEY);
+    return this.running ? undefined : this.windowState.get<InterruptedListening>(INTERRUPTED_KEY);
   }
 
   async forgetInterrupted(): Promise<void> {
@@ -262,66 +228,63 @@ export class ListenerController implements vscode.Disposable {
     this.changed.fire();
   }
 
-  private record(r: DeliveryRecord, update = false): void {
-    void this.events.put(r);
-    if (update) {
-      const f = r.forward!;
-      this.output.info(`  forwarded ${r.webhookId} to ${f.url}: ${f.status ?? f.error} in ${f.durationMs} ms`);
-    } else {
-      const line = `${new Date(r.receivedAt).toISOString()} ${r.eventType ?? '-'} ${r.eventId ?? '-'} webhook-id=${r.webhookId ?? '-'} ${r.verdict.toUpperCase()}${r.reason ? `: ${r.reason}` : ''}`;
-      if (r.verdict === 'rejected' || r.verdict === 'malformed') this.output.warn(line);
-      else this.output.info(line);
-      // Formatting a payload costs more than verifying it: only when debug lines are shown.
-      if (this.output.logLevel <= vscode.LogLevel.Debug) this.output.debug(redact(prettyBody(r.body)));
-    }
-    this.scheduleChange();
+  private delivered(r: DeliveryRecord): void {
+    this.events.record(r);
+    const line = `${new Date(r.receivedAt).toISOString()} ${r.eventType ?? '-'} ${r.eventId ?? '-'} webhook-id=${r.webhookId ?? '-'} ${r.verdict.toUpperCase()}${r.reason ? `: ${r.reason}` : ''}`;
+    if (r.verdict === 'rejected' || r.verdict === 'malformed') this.output.warn(line);
+    // A replay flood of one signed delivery is counted, not logged line by line.
+    else if (r.verdict === 'duplicate') this.output.debug(line);
+    else this.output.info(line);
+    // Formatting a payload costs more than verifying it: only when debug lines are shown.
+    if (r.body && this.output.logLevel <= vscode.LogLevel.Debug) this.output.debug(redact(prettyBody(r.body)));
+  }
+
+  private forwarded(r: DeliveryRecord, f: ForwardResult): void {
+    this.events.forwarded(r.id, f);
+    this.output.info(`  forwarded ${r.webhookId} to ${f.url}: ${f.status ?? f.error} in ${f.durationMs} ms`);
   }
 
   /** Keeps a replay's answer with its event (the newest few), on disk and in the views. */
-  async addReplay(r: DeliveryRecord, answer: ForwardResult): Promise<void> {
-    r.replays = [...(r.replays ?? []), answer].slice(-MAX_REPLAYS);
-    const f = answer;
-    this.output.info(`Replayed ${r.eventType ?? 'delivery'} ${r.eventId ?? ''}${f.edited ? ' (edited)' : ''} to ${f.url}: ${f.status ?? f.error} in ${f.durationMs} ms`);
-    this.scheduleChange();
-    await this.events.put(r);
+  addReplay(r: DeliveryRecord, answer: ForwardResult): void {
+    this.events.replayed(r.id, answer);
+    this.output.info(`Replayed ${r.eventType ?? 'delivery'} ${r.eventId ?? ''}${answer.edited ? ' (edited)' : ''} to ${answer.url}: ${answer.status ?? answer.error} in ${answer.durationMs} ms`);
   }
 
-  private changeTimer: NodeJS.Timeout | undefined;
+  clear(): Promise<void> {
+    return this.events.clear();
+  }
 
-  /** The view and status bar follow a burst of deliveries a few times a second, not once per delivery. */
-  private scheduleChange(): void {
-    this.changeTimer ??= setTimeout(() => {
-      this.changeTimer = undefined;
+  private statusTimer: NodeJS.Timeout | undefined;
+
+  /** The status bar follows a burst of deliveries a few times a second, not once per delivery. */
+  private scheduleStatus(): void {
+    this.statusTimer ??= setTimeout(() => {
+      this.statusTimer = undefined;
       this.updateStatus();
-      this.changed.fire();
     }, 50);
-  }
-
-  async clear(): Promise<void> {
-    await this.events.clear();
-    this.updateStatus();
-    this.changed.fire();
   }
 
   private updateStatus(): void {
     const count = this.events.size;
-    if (this.state) {
-      this.statusItem.text = `$(radio-tower) Listening · ${count}`;
-      const { connection, publicUrl, localUrl } = this.state;
-      this.statusItem.tooltip = new vscode.MarkdownString(
-        [`Webhook listener for **${connection.label}**`, `Public URL: ${publicUrl}`, `Local: ${localUrl}`, `${count} event(s) received. Click for actions.`].join('\n\n'),
-      );
-      this.statusItem.show();
-    } else {
-      this.statusItem.hide();
-    }
+    const state = this.listening.state;
+    if (!state) return this.statusItem.hide();
+    this.statusItem.text = `$(radio-tower) Listening · ${count}`;
+    const { connection, publicUrl, localUrl } = state;
+    this.statusItem.tooltip = new vscode.MarkdownString(
+      [`Webhook listener for **${connection.label}**`, `Public URL: ${publicUrl}`, `Local: ${localUrl}`, `${count} event(s) received. Click for actions.`].join('\n\n'),
+    );
+    this.statusItem.show();
   }
 
   dispose(): void {
     this.subscriptions.forEach((d) => d.dispose());
-    clearTimeout(this.changeTimer);
+    clearTimeout(this.statusTimer);
     // stop() logs its last line, so the channel goes after it.
-    void this.stop(true).finally(() => this.channel?.dispose());
+    void this.stop(true).finally(() => {
+      this.channel?.dispose();
+      this.events.dispose();
+      this.listening.dispose();
+    });
     this.statusItem.dispose();
     this.changed.dispose();
   }

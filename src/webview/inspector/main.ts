@@ -3,17 +3,12 @@
  * put on the page as text (textContent), never as HTML. It talks to the extension only through
  * the typed protocol and validates everything it receives.
  */
-import { parseInspectorHostMessage, type AnswerView, type DeliveryView, type InspectorHostMessage, type InspectorViewMessage } from '../../webhooks/inspectorProtocol';
+import { parseInspectorHostMessage, type DeliveryView, type InspectorHostMessage, type InspectorViewMessage } from '../../webhooks/inspectorProtocol';
+import { $, connect, el, icon } from '../shared/page';
+import { answerCard, fillKv, pretty, renderTrace, time, VERDICT_ICON } from './render';
 
-interface VsCodeApi {
-  postMessage(msg: unknown): void;
-  setState(state: unknown): void;
-}
-declare function acquireVsCodeApi(): VsCodeApi;
-
-const vscode = acquireVsCodeApi();
-const post = (msg: InspectorViewMessage) => vscode.postMessage(msg);
-const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+const vscode = connect<InspectorViewMessage, InspectorHostMessage>(parseInspectorHostMessage, (msg) => handle(msg));
+const post = (msg: InspectorViewMessage) => vscode.post(msg);
 
 let current: DeliveryView | undefined;
 let bodyView: 'pretty' | 'raw' = 'pretty';
@@ -21,70 +16,10 @@ let busy = false;
 /** How many answers the shown delivery had when a replay was sent (until its answer arrives). */
 let replaySent: { eventId: string; answers: number } | undefined;
 
-/** An element with text (never HTML) and optional class. */
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, className?: string): HTMLElementTagNameMap[K] {
-  const e = document.createElement(tag);
-  if (text !== undefined) e.textContent = text;
-  if (className) e.className = className;
-  return e;
-}
-
-function icon(name: string): HTMLSpanElement {
-  const s = el('span', undefined, `codicon codicon-${name}`);
-  s.setAttribute('aria-hidden', 'true');
-  return s;
-}
-
-function pretty(text: string): string {
-  try {
-    return JSON.stringify(JSON.parse(text), null, 2);
-  } catch {
-    return text;
-  }
-}
-
-const time = (ms: number) => new Date(ms).toLocaleString();
-const VERDICT_ICON: Record<string, string> = { verified: 'pass', duplicate: 'copy', rejected: 'error', malformed: 'warning' };
-
-function fillKv(dl: HTMLElement, rows: Array<[string, string]>): void {
-  dl.replaceChildren(...rows.flatMap(([k, v]) => [el('dt', k), el('dd', v)]));
-}
-
 function renderBody(): void {
   if (!current) return;
   $('body').textContent = bodyView === 'pretty' ? pretty(current.body) : current.body;
   for (const b of document.querySelectorAll<HTMLButtonElement>('[data-view]')) b.setAttribute('aria-pressed', String(b.dataset.view === bodyView));
-}
-
-function answerCard(a: AnswerView, index: number): HTMLElement {
-  const card = el('article', undefined, `answer ${a.ok ? 'ok' : 'fail'}`);
-  const heading = a.kind === 'forward' ? 'Forwarded on arrival' : `Replay ${index}${a.edited ? ' (edited body)' : ''}`;
-  card.setAttribute('aria-label', `${heading}: ${a.status ?? 'no answer'}`);
-  const h = el('h3', heading);
-  if (a.at) h.append(el('span', ` · ${time(a.at)}`, 'muted'));
-  const status = el('p', undefined, 'status');
-  status.append(icon(a.ok ? 'pass' : 'error'), el('strong', a.status !== undefined ? String(a.status) : 'No answer'), el('span', ` · ${a.durationMs} ms`, 'muted'));
-  const to = el('p', `POST ${a.url}${a.webhookId ? ` · webhook-id ${a.webhookId}` : ''}`, 'muted mono');
-  card.append(h, status, to);
-  if (a.error) card.append(el('p', a.error, 'error-text'));
-  if (a.headers.length) {
-    const d = el('details');
-    d.append(el('summary', `Headers (${a.headers.length})`));
-    const dl = el('dl', undefined, 'kv mono');
-    fillKv(dl, a.headers.map((x) => [x.name, x.value]));
-    d.append(dl);
-    card.append(d);
-  }
-  if (a.body) {
-    const pre = el('pre', pretty(a.body), 'mono');
-    pre.tabIndex = 0;
-    pre.setAttribute('aria-label', `${heading}: body`);
-    card.append(pre);
-  } else if (a.status !== undefined) {
-    card.append(el('p', 'Empty body.', 'muted'));
-  }
-  if (a.bodyNote) card.append(el('p', a.bodyNote, 'note'));
-  return card;
 }
 
 function render(d: DeliveryView): void {
@@ -132,37 +67,8 @@ function render(d: DeliveryView): void {
   $('no-answer').hidden = d.answers.length > 0;
 
   // The verdict's trace.
-  const t = d.trace;
-  $('trace-section').hidden = !t;
-  if (t) {
-    const s = t.skewSeconds;
-    const within = s !== undefined && Math.abs(s) <= t.toleranceSeconds;
-    const skew =
-      s === undefined
-        ? 'no usable webhook-timestamp'
-        : `${Math.abs(s)} s ${s >= 0 ? 'old' : 'in the future'} on arrival (tolerance ±${t.toleranceSeconds} s): ${within ? 'within' : 'OUTSIDE'}`;
-    fillKv($('trace'), [
-      ['Timestamp', skew],
-      ['Required headers', t.missingHeaders.length ? `missing: ${t.missingHeaders.join(', ')}` : 'all three present'],
-      ['Signatures received', t.received.join(' ') || 'none'],
-      ['Body as received', `${t.bodyBytes.toLocaleString('en')} bytes, SHA-256 ${t.bodySha256}…`],
-    ]);
-    const rows = t.tried.map((x) => {
-      const tr = el('tr');
-      const result = el('td', undefined, x.matched ? 'match' : 'nomatch');
-      result.append(icon(x.matched ? 'pass' : 'close'), el('span', x.matched ? 'matches' : 'no match'));
-      tr.append(el('td', `${x.endpoint} · ${x.hint}`), el('td', x.expected, 'mono'), result);
-      return tr;
-    });
-    if (!rows.length) {
-      const tr = el('tr');
-      const td = el('td', 'No signing secret is held here.');
-      td.colSpan = 3;
-      tr.append(td);
-      rows.push(tr);
-    }
-    $('tried').querySelector('tbody')!.replaceChildren(...rows);
-  }
+  $('trace-section').hidden = !d.trace;
+  if (d.trace) renderTrace(d.trace, $('trace'), $('tried').querySelector('tbody')!);
 
   // The request.
   $('request-line').textContent = `${d.method} ${d.path}`;
@@ -171,7 +77,11 @@ function render(d: DeliveryView): void {
   $('body-note').textContent = d.bodyNote ?? '';
   $('body-note').hidden = !d.bodyNote;
   renderBody();
-  if (changed) closeEditor();
+  if (changed) {
+    closeEditor();
+    // A notice was about the delivery shown before (a copied curl, a replay's answer); a replay under way keeps its own.
+    if (!busy) $('notice').hidden = true;
+  }
   if (replaySent?.eventId === d.id && d.answers.length > replaySent.answers) {
     replaySent = undefined;
     announceNewAnswer(d);
@@ -253,11 +163,6 @@ function handle(msg: InspectorHostMessage): void {
       break;
   }
 }
-
-window.addEventListener('message', (event) => {
-  const msg = parseInspectorHostMessage(event.data);
-  if (msg) handle(msg);
-});
 
 document.addEventListener('click', (e) => {
   const target = e.target as HTMLElement;

@@ -1,0 +1,93 @@
+/**
+ * Reads a file a line at a time as it streams from disk, with each line's byte offset, so that
+ * no file is ever held whole in memory (a batch's input or output can be hundreds of MB).
+ */
+import { open } from 'node:fs/promises';
+
+export interface Line {
+  /** The line's bytes, without its `\n` (nor a `\r` before it). */
+  bytes: Buffer;
+  /** 1-based. */
+  number: number;
+  /** Byte offset of the line's start in the file. */
+  offset: number;
+}
+
+/** Lines longer than this are reported as too long instead of being held (the service caps requests far below). */
+export const MAX_LINE_BYTES = 64 * 1024 * 1024;
+
+export class LineTooLongError extends Error {
+  override readonly name = 'LineTooLongError';
+  constructor(readonly line: number) {
+    super(`Line ${line} is longer than ${MAX_LINE_BYTES / 1024 / 1024} MB: is this a JSONL file (one JSON object per line)?`);
+  }
+}
+
+/** Bytes read from disk at a time, into one buffer used again and again (no garbage per read). */
+const CHUNK = 256 * 1024;
+
+/**
+ * Calls `onLine` for every line, in order; returning `false` stops early. The last line counts
+ * even without a final newline; an empty last line after a final newline does not. A line's
+ * bytes are only valid during the call: copy them to keep them.
+ */
+export async function eachLine(path: string, onLine: (line: Line) => boolean | void, options: { signal?: AbortSignal } = {}): Promise<number> {
+  let carry: Buffer | undefined;
+  let carryOffset = 0;
+  let position = 0;
+  let number = 0;
+  const emit = (bytes: Buffer, offset: number): boolean => {
+    number++;
+    const end = bytes.length > 0 && bytes[bytes.length - 1] === 13 ? bytes.length - 1 : bytes.length;
+    return onLine({ bytes: bytes.subarray(0, end), number, offset }) !== false;
+  };
+  const file = await open(path, 'r');
+  const buffer = Buffer.allocUnsafe(CHUNK);
+  try {
+    for (;;) {
+      options.signal?.throwIfAborted();
+      const { bytesRead } = await file.read(buffer, 0, CHUNK, position);
+      if (bytesRead === 0) break;
+      const chunk = buffer.subarray(0, bytesRead);
+      let start = 0;
+      for (let nl = chunk.indexOf(10); nl >= 0; nl = chunk.indexOf(10, start)) {
+        const piece = chunk.subarray(start, nl);
+        const whole = carry ? Buffer.concat([carry, piece]) : piece;
+        const offset = carry ? carryOffset : position + start;
+        carry = undefined;
+        if (!emit(whole, offset)) return number;
+        start = nl + 1;
+      }
+      if (start < chunk.length) {
+        // The start of a line the next read finishes: copied, since the buffer is read into again.
+        const rest = chunk.subarray(start);
+        if (!carry) carryOffset = position + start;
+        carry = carry ? Buffer.concat([carry, rest]) : Buffer.from(rest);
+        if (carry.length > MAX_LINE_BYTES) throw new LineTooLongError(number + 1);
+      }
+      position += bytesRead;
+    }
+    if (carry && carry.length) emit(carry, carryOffset);
+    return number;
+  } finally {
+    await file.close();
+  }
+}
+
+/** A line's JSON object, or why it is not one (for messages that name the line). */
+export function parseObject(bytes: Buffer): { value: Record<string, unknown> } | { problem: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(bytes.toString('utf8'));
+  } catch (err) {
+    return { problem: `is not valid JSON (${(err as Error).message})` };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { problem: 'is not a JSON object' };
+  return { value: value as Record<string, unknown> };
+}
+
+/** True for a line of nothing but spaces and tabs. */
+export function isBlank(bytes: Buffer): boolean {
+  for (const b of bytes) if (b !== 32 && b !== 9) return false;
+  return true;
+}

@@ -1,0 +1,106 @@
+/**
+ * One line of a batch's output or error file as a row of the results table: custom_id, status,
+ * tokens, the reply's first line, the error. Contents are the model's and the service's: callers
+ * show them as text, never as markup.
+ */
+
+export interface ResultRow {
+  /** Position in the table (output lines first, then error lines). */
+  index: number;
+  source: 'output' | 'error';
+  customId: string;
+  /** The HTTP status of the request, when it got one. */
+  statusCode?: number;
+  ok: boolean;
+  inputTokens?: number;
+  outputTokens?: number;
+  /** The reply's first line, shortened. */
+  reply: string;
+  error: string;
+}
+
+const SHORT = 200;
+
+function short(text: string): string {
+  const first = text.trimStart().split(/\r?\n/, 1)[0] ?? '';
+  return first.length > SHORT ? `${first.slice(0, SHORT - 1)}…` : first;
+}
+
+type Obj = Record<string, unknown>;
+const obj = (v: unknown): Obj | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : undefined);
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+
+/** The text of a chat completion or a Responses API response. */
+export function replyText(body: Obj | undefined): string {
+  const choice = obj((body?.choices as unknown[] | undefined)?.[0]);
+  const message = obj(choice?.message);
+  if (message) {
+    if (typeof message.content === 'string' && message.content) return message.content;
+    if (typeof message.refusal === 'string' && message.refusal) return message.refusal;
+    const call = obj((message.tool_calls as unknown[] | undefined)?.[0]);
+    if (call) return `→ ${str(obj(call.function)?.name)}(…)`;
+    return '';
+  }
+  if (typeof body?.output_text === 'string') return body.output_text;
+  for (const item of Array.isArray(body?.output) ? (body.output as unknown[]) : []) {
+    const it = obj(item);
+    if (it?.type === 'function_call') return `→ ${str(it.name)}(…)`;
+    for (const part of Array.isArray(it?.content) ? (it.content as unknown[]) : []) {
+      const p = obj(part);
+      if (p?.type === 'output_text' && typeof p.text === 'string') return p.text;
+      if (p?.type === 'refusal' && typeof p.refusal === 'string') return p.refusal;
+    }
+  }
+  return '';
+}
+
+function errorText(e: unknown): string {
+  const err = obj(e);
+  if (!err) return '';
+  const code = str(err.code);
+  const message = str(err.message);
+  return code && message ? `${code}: ${message}` : code || message;
+}
+
+/** A row from one line's bytes; a line that is not JSON is a row that says so. */
+export function toRow(bytes: Buffer, index: number, source: ResultRow['source']): ResultRow {
+  let line: Obj | undefined;
+  try {
+    line = obj(JSON.parse(bytes.toString('utf8')));
+  } catch {
+    line = undefined;
+  }
+  if (!line) return { index, source, customId: '', ok: false, reply: '', error: 'This line of the results file is not a JSON object.' };
+  const response = obj(line.response);
+  const body = obj(response?.body);
+  const statusCode = num(response?.status_code);
+  const usage = obj(body?.usage);
+  const error = errorText(line.error) || errorText(body?.error);
+  const ok = statusCode !== undefined && statusCode >= 200 && statusCode < 300 && !error;
+  return {
+    index,
+    source,
+    customId: str(line.custom_id),
+    statusCode,
+    ok,
+    inputTokens: num(usage?.prompt_tokens) ?? num(usage?.input_tokens),
+    outputTokens: num(usage?.completion_tokens) ?? num(usage?.output_tokens),
+    reply: short(replyText(body)),
+    error: short(error),
+  };
+}
+
+export const CSV_HEADER = 'custom_id,source,status,ok,input_tokens,output_tokens,reply,error';
+
+/** A CSV field, quoted when it must be, and never read as a formula by a spreadsheet. */
+export function csvField(value: string | number | boolean | undefined): string {
+  if (value === undefined) return '';
+  let text = String(value);
+  if (/^[=+\-@\t\r]/.test(text) && typeof value === 'string') text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+export function csvLine(r: ResultRow): string {
+  return [r.customId, r.source, r.statusCode, r.ok, r.inputTokens, r.outputTokens, r.reply, r.error].map(csvField).join(',');
+}

@@ -1,0 +1,204 @@
+/** Create Batch…, Cancel Batch, Open Batch Results and what the results document offers. */
+import { basename } from 'node:path';
+import * as vscode from 'vscode';
+import { describeProblems } from '../../jobs/problems';
+import type { BatchEndpoint } from '../../service/batches';
+import type { ResultRow } from '../../jobs/resultRows';
+import type { Batch } from '../../service/jobTypes';
+import { loadNetwork } from '../bundles';
+import { logInfo } from '../log';
+import type { Services } from '../services';
+import { batchTarget, connectionFor } from '../jobs/jobArgs';
+import { BatchNode } from '../tree/jobNodes';
+import { argsOf } from './args';
+import { withCancellableProgress, withProgress } from './registry';
+
+export interface CreateBatchArgs {
+  connectionId?: string;
+  /** A JSONL file: a path, or a workspace-relative one. */
+  file?: string;
+  endpoint?: BatchEndpoint;
+  metadata?: Record<string, string>;
+}
+
+const ENDPOINTS: BatchEndpoint[] = ['/v1/chat/completions', '/v1/responses'];
+
+async function pickFile(): Promise<string | undefined> {
+  const found = await vscode.workspace.findFiles('**/*.jsonl', '**/node_modules/**', 200);
+  const browse = { label: '$(folder-opened) Browse…', path: '' };
+  const items = [...found.map((u) => ({ label: vscode.workspace.asRelativePath(u), path: u.fsPath })), browse];
+  const pick = await vscode.window.showQuickPick(items, { title: 'Create Batch (1/2): the input file', placeHolder: 'A JSONL file: one request per line' });
+  if (pick !== browse) return pick?.path;
+  const chosen = await vscode.window.showOpenDialog({ canSelectMany: false, filters: { 'JSON Lines': ['jsonl'] }, title: 'Batch input file' });
+  return chosen?.[0]?.fsPath;
+}
+
+function filePath(file: string): string {
+  if (/^([a-z]:)?[\\/]/i.test(file)) return file;
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  if (!folder) throw new Error(`"${file}" is a relative path and no folder is open: pass an absolute path.`);
+  return vscode.Uri.joinPath(folder.uri, file).fsPath;
+}
+
+/** Checks the file locally, uploads it with progress, creates the batch; the upload is deleted if that fails. */
+export async function createBatch(s: Services, arg: unknown): Promise<Batch | undefined> {
+  const args = argsOf<CreateBatchArgs>(arg) ?? {};
+  const conn = await connectionFor(s, arg, 'Create a batch on which connection?');
+  if (!conn) return undefined;
+  const path = args.file ? filePath(args.file) : await pickFile();
+  if (!path) return undefined;
+  if (!/\.jsonl$/i.test(path)) throw new Error(`${basename(path)} is not a JSONL file: a batch's input is one JSON request per line, in a .jsonl file.`);
+  const endpoint =
+    args.endpoint ??
+    ((await vscode.window.showQuickPick(ENDPOINTS, { title: 'Create Batch (2/2): the API every line calls', placeHolder: 'The url of each line must match' })) as BatchEndpoint | undefined);
+  if (!endpoint) return undefined;
+  const net = loadNetwork();
+  const deployments = (await s.clients.listDeployments(conn)).map(net.deploymentInfo);
+  const check = await withProgress(`Checking ${basename(path)}…`, () => net.checkBatchInput(path, { endpoint, deployments }));
+  if (check.problemCount) throw new Error(`${describeProblems(basename(path), check.problems, check.problemCount)} Nothing was uploaded.`);
+  const client = await s.clients.get(conn);
+  const file = await withCancellableProgress(`Uploading ${basename(path)}`, (signal, report) => {
+    let shown = 0;
+    return client.jobs.files.upload(path, {
+      purpose: 'batch',
+      signal,
+      onProgress: (sent, total) => {
+        const percent = Math.floor((sent / Math.max(total, 1)) * 100);
+        if (percent > shown) report(`${percent} %`, percent - shown);
+        shown = percent;
+      },
+    });
+  });
+  let batch: Batch;
+  try {
+    batch = await client.jobs.batches.create({ input_file_id: file.id, endpoint, metadata: { name: basename(path), ...args.metadata } });
+  } catch (err) {
+    // Nothing half-made stays behind: the upload goes, unless the batch may exist and need it.
+    // (Read by shape: the error class lives in the network bundle.)
+    const message = err instanceof Error ? err.message : String(err);
+    if ((err as { mayHaveActed?: boolean }).mayHaveActed === true) throw new Error(`${message} The uploaded file ${file.id} was kept, as the batch may use it.`);
+    const gone = await client.jobs.files.delete(file.id).then(
+      () => 'The uploaded file was deleted.',
+      () => `The uploaded file ${file.id} could not be deleted: delete it yourself.`,
+    );
+    throw new Error(`${message} ${gone}`);
+  }
+  logInfo(`Batch ${batch.id} created on ${conn.label} from ${basename(path)} (${check.requests} requests).`);
+  s.jobs.upsert(conn.id, 'batches', batch);
+  void vscode.window.showInformationMessage(`Batch ${batch.id} created: ${check.requests} requests on ${check.deployment}.`);
+  return batch;
+}
+
+export async function cancelBatch(s: Services, arg: unknown): Promise<Batch | undefined> {
+  const { conn, batchId } = batchTarget(s, arg);
+  if (!argsOf(arg)) {
+    const yes = await vscode.window.showWarningMessage(`Cancel batch ${batchId}? Requests that already finished are kept (and billed).`, { modal: true }, 'Cancel Batch');
+    if (yes !== 'Cancel Batch') return undefined;
+  }
+  const client = await s.clients.get(conn);
+  const current = await client.jobs.batches.retrieve(batchId);
+  if (['completed', 'failed', 'expired', 'cancelled'].includes(current.status)) throw new Error(`The batch ${batchId} already ended (${current.status}): there is nothing to cancel.`);
+  const batch = await client.jobs.batches.cancel(batchId);
+  s.jobs.upsert(conn.id, 'batches', batch);
+  return batch;
+}
+
+/** Downloads a finished batch's files into storage (once) and opens them as a table. */
+export async function openBatchResults(s: Services, arg: unknown): Promise<vscode.TextDocument | undefined> {
+  const { conn, batchId } = batchTarget(s, arg);
+  const client = await s.clients.get(conn);
+  const batch = await client.jobs.batches.retrieve(batchId);
+  if (!batch.output_file_id && !batch.error_file_id) {
+    throw new Error(`The batch ${batchId} has no results yet (${batch.status}): they come when it completes, expires or is cancelled.`);
+  }
+  const files = await withCancellableProgress(`Downloading the results of ${batchId}`, (signal, report) =>
+    loadNetwork().downloadResults(client.jobs.files, batch, s.results.storageFor(conn.id), { signal, onProgress: (n) => report(`${(n / 1024 / 1024).toFixed(1)} MB`) }),
+  );
+  s.results.open(conn.id, batchId, files);
+  const doc = await vscode.workspace.openTextDocument(s.results.uri(conn.id, batchId));
+  await vscode.window.showTextDocument(doc, { preview: false });
+  return doc;
+}
+
+function activeResults(s: Services, arg: unknown) {
+  const args = argsOf<{ connectionId?: string; batchId?: string }>(arg, 'batchId');
+  const where = args?.batchId
+    ? { connectionId: batchTarget(s, args).conn.id, batchId: args.batchId, page: 0 }
+    : vscode.window.activeTextEditor && s.results.parse(vscode.window.activeTextEditor.document.uri);
+  if (!where) throw new Error('Open a batch\'s results first (Open Batch Results on a finished batch in the sidebar).');
+  const results = s.results.results(where.connectionId, where.batchId);
+  if (!results) throw new Error(`The results of ${where.batchId} are not open: open them first (Open Batch Results).`);
+  return { ...where, results };
+}
+
+export async function turnResultsPage(s: Services, step: 1 | -1): Promise<void> {
+  const { connectionId, batchId, page, results } = activeResults(s, undefined);
+  const last = results.complete ? Math.max(0, Math.ceil(results.count / 1000) - 1) : Number.MAX_SAFE_INTEGER;
+  const next = Math.min(Math.max(0, page + step), last);
+  if (next === page) return;
+  await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(s.results.uri(connectionId, batchId, next)), { preview: true });
+}
+
+/** One row in full: the response (or error) and, from the input file, the request it answers. */
+export async function openBatchResultLine(s: Services, arg: unknown): Promise<Record<string, unknown> | undefined> {
+  const { connectionId, batchId, page, results } = activeResults(s, arg);
+  const args = argsOf<{ index?: number; customId?: string }>(arg) ?? {};
+  let index = args.index;
+  if (index === undefined && args.customId === undefined) {
+    const rows = await results.page(page * 1000, 1000);
+    const pick = await vscode.window.showQuickPick(
+      rows.map((r) => ({ label: r.customId || `row ${r.index + 1}`, description: r.error ? `✗ ${r.error}` : r.reply, index: r.index })),
+      { title: `A result of ${batchId}`, placeHolder: 'Type a custom_id', matchOnDescription: true },
+    );
+    if (!pick) return undefined;
+    index = pick.index;
+  }
+  if (index === undefined) {
+    const total = await results.total();
+    for (let from = 0; from < total && index === undefined; from += 1000) {
+      index = (await results.page(from, 1000)).find((r: ResultRow) => r.customId === args.customId)?.index;
+    }
+    if (index === undefined) throw new Error(`No result of ${batchId} has the custom_id "${args.customId}".`);
+  }
+  const line = await results.line(index);
+  if (!line) throw new Error(`The results of ${batchId} have no row ${index + 1}.`);
+  const conn = s.store.get(connectionId);
+  const request = conn ? await requestOf(s, conn, batchId, String(line.custom_id ?? '')).catch(() => undefined) : undefined;
+  const shown = { custom_id: line.custom_id, request: request ?? '(the input file is no longer on the service)', response: line.response ?? null, error: line.error ?? null };
+  const doc = await vscode.workspace.openTextDocument({ language: 'json', content: JSON.stringify(shown, null, 2) });
+  await vscode.window.showTextDocument(doc, { preview: true });
+  return shown;
+}
+
+async function requestOf(s: Services, conn: Parameters<Services['clients']['get']>[0], batchId: string, customId: string) {
+  const client = await s.clients.get(conn);
+  const batch = await client.jobs.batches.retrieve(batchId);
+  const path = `${s.results.storageFor(conn.id)}/${batchId}/input.jsonl`;
+  const { stat } = await import('node:fs/promises');
+  if (!(await stat(path).then(() => true, () => false))) await client.jobs.files.download(batch.input_file_id, path);
+  return loadNetwork().findRequest(path, customId);
+}
+
+export interface ExportResultsArgs {
+  connectionId?: string;
+  batchId?: string;
+  format?: 'jsonl' | 'csv';
+  /** Where to write; a save dialog asks when absent. */
+  path?: string;
+}
+
+export async function exportBatchResults(s: Services, arg: unknown): Promise<string | undefined> {
+  const args = argsOf<ExportResultsArgs>(arg) ?? {};
+  const target = arg instanceof BatchNode ? { connectionId: arg.connection.id, batchId: arg.batch.id } : args.batchId ? args : undefined;
+  // From the sidebar or with arguments: the results are downloaded and opened first if they are not.
+  if (target && !s.results.results(batchTarget(s, target).conn.id, target.batchId!)) await openBatchResults(s, target);
+  const { batchId, results } = activeResults(s, target);
+  const placeHolder = 'CSV: the table; JSONL: every line as the service wrote it';
+  const format = args.format ?? (await vscode.window.showQuickPick(['csv', 'jsonl'] as const, { title: `Export the results of ${batchId}`, placeHolder }));
+  if (!format) return undefined;
+  const dest = args.path ?? (await vscode.window.showSaveDialog({ defaultUri: vscode.Uri.file(`${batchId}-results.${format}`), filters: { [format.toUpperCase()]: [format] } }))?.fsPath;
+  if (!dest) return undefined;
+  await withProgress(`Exporting the results of ${batchId}…`, () => (format === 'csv' ? results.exportCsv(dest).then(() => undefined) : results.exportJsonl(dest)));
+  void vscode.window.showInformationMessage(`Exported the results of ${batchId} to ${basename(dest)}.`);
+  return dest;
+}

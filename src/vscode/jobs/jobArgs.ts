@@ -1,0 +1,55 @@
+/** What a job command is about: a sidebar row, or plain arguments (scripts and tests). */
+import type { ConnectionInfo } from '../connections/connectionStore';
+import type { Services } from '../services';
+import { BatchNode, CallNode, FineTuningJobNode, JobGroupNode } from '../tree/jobNodes';
+import { resolveConnection } from '../commands/args';
+
+export interface BatchArgs {
+  connectionId?: string;
+  batchId: string;
+}
+
+export interface JobArgs {
+  connectionId?: string;
+  jobId: string;
+}
+
+export interface CallArgs {
+  connectionId?: string;
+  callId: string;
+}
+
+function connectionOf(s: Services, id: string | undefined): ConnectionInfo {
+  const all = s.store.list();
+  const conn = id ? s.store.get(id) : all.length === 1 ? all[0] : undefined;
+  if (!conn) throw new Error(id ? `No connection with id "${id}".` : 'Say which connection: pass "connectionId" (there is more than one).');
+  return conn;
+}
+
+function field(arg: unknown, key: string): string {
+  const v = (arg as Record<string, unknown> | undefined)?.[key];
+  if (typeof v !== 'string' || !v) throw new Error(`Pass the ${key} to act on (or run the command from its row in the sidebar).`);
+  return v;
+}
+
+export function batchTarget(s: Services, arg: unknown): { conn: ConnectionInfo; batchId: string } {
+  if (arg instanceof BatchNode) return { conn: arg.connection, batchId: arg.batch.id };
+  return { conn: connectionOf(s, (arg as BatchArgs | undefined)?.connectionId), batchId: field(arg, 'batchId') };
+}
+
+export function jobTarget(s: Services, arg: unknown): { conn: ConnectionInfo; jobId: string } {
+  if (arg instanceof FineTuningJobNode) return { conn: arg.connection, jobId: arg.job.id };
+  return { conn: connectionOf(s, (arg as JobArgs | undefined)?.connectionId), jobId: field(arg, 'jobId') };
+}
+
+export function callTarget(s: Services, arg: unknown): { conn: ConnectionInfo; callId: string } {
+  if (arg instanceof CallNode) return { conn: arg.connection, callId: arg.call.id };
+  return { conn: connectionOf(s, (arg as CallArgs | undefined)?.connectionId), callId: field(arg, 'callId') };
+}
+
+/** The connection of a create command: its group's row, `connectionId`, the only one, or a pick. */
+export function connectionFor(s: Services, arg: unknown, purpose: string): Promise<ConnectionInfo | undefined> {
+  if (arg instanceof JobGroupNode) return Promise.resolve(arg.connection);
+  const id = (arg as { connectionId?: string } | undefined)?.connectionId;
+  return resolveConnection(s, id ? { connectionId: id } : undefined, purpose);
+}

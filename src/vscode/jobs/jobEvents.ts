@@ -1,0 +1,102 @@
+/**
+ * Batches, fine-tuning jobs and calls follow their webhook deliveries: a verified `batch.*` or
+ * `fine_tuning.job.*` delivery refreshes its row and says how it ended (with Open Results or
+ * Deploy…); a verified `realtime.call.incoming` adds the call and rings with Accept / Reject /
+ * Transfer. A delivery that failed verification never raises a notification.
+ */
+import * as vscode from 'vscode';
+import type { DeliveryRecord } from '../../webhooks/records';
+import { Commands } from '../contributions';
+import { errorText, logError } from '../log';
+import type { Services } from '../services';
+import type { JobsTree } from '../tree/jobsTree';
+
+interface Parsed {
+  type: string;
+  data: Record<string, unknown>;
+}
+
+function parse(r: DeliveryRecord): Parsed | undefined {
+  try {
+    const body = JSON.parse(r.body) as { type?: unknown; data?: unknown };
+    if (typeof body.type !== 'string' || typeof body.data !== 'object' || body.data === null) return undefined;
+    return { type: body.type, data: body.data as Record<string, unknown> };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The SIP headers of a call event, values cut short (they come from the caller: untrusted). */
+export function sipHeaders(data: Record<string, unknown>): Array<{ name: string; value: string }> {
+  const raw = Array.isArray(data.sip_headers) ? data.sip_headers : [];
+  return raw
+    .filter((h): h is { name: string; value: string } => typeof h?.name === 'string' && typeof h?.value === 'string')
+    .slice(0, 50)
+    .map((h) => ({ name: h.name.slice(0, 64), value: h.value.slice(0, 300) }));
+}
+
+const header = (headers: Array<{ name: string; value: string }>, name: string) => headers.find((h) => h.name.toLowerCase() === name)?.value;
+
+/** The address in a From or To header (`"Ann" <sip:+1555@host>;tag=x` → `sip:+1555@host`). */
+export function sipAddress(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  const inBrackets = /<([^>]*)>/.exec(value)?.[1];
+  return (inBrackets ?? value.split(';')[0]!).trim() || undefined;
+}
+
+export async function onJobDelivery(s: Services, r: DeliveryRecord): Promise<void> {
+  const conn = s.listener.state?.connection;
+  const event = r.verdict === 'verified' ? parse(r) : undefined;
+  if (!conn || !event) return;
+  const id = typeof event.data.id === 'string' ? event.data.id : undefined;
+  if (event.type.startsWith('batch.') && id) {
+    await s.jobs.refreshItem(conn, 'batches', id);
+    const ending = event.type.slice('batch.'.length);
+    const action = ending === 'failed' ? undefined : 'Open Results';
+    const pick = await vscode.window.showInformationMessage(`Batch ${id} ${ending}.`, ...(action ? [action] : []));
+    if (pick === action) await vscode.commands.executeCommand(Commands.openBatchResults, { connectionId: conn.id, batchId: id });
+  } else if (event.type.startsWith('fine_tuning.job.') && id) {
+    await s.jobs.refreshItem(conn, 'fineTuning', id);
+    const ending = event.type.slice('fine_tuning.job.'.length);
+    const pick = await vscode.window.showInformationMessage(`Fine-tuning job ${id} ${ending}.`, ...(ending === 'succeeded' ? ['Deploy…'] : []));
+    if (pick === 'Deploy…') await vscode.commands.executeCommand(Commands.deployFineTunedModel, { connectionId: conn.id, jobId: id });
+  } else if (event.type === 'realtime.call.incoming' && typeof event.data.call_id === 'string') {
+    const headers = sipHeaders(event.data);
+    const callId = event.data.call_id;
+    const from = sipAddress(header(headers, 'from'));
+    const to = sipAddress(header(headers, 'to'));
+    s.jobs.setCall(conn.id, { id: callId, from, to, state: 'ringing', at: Date.now(), headers });
+    const pick = await vscode.window.showInformationMessage(`Incoming call from ${from ?? 'an unknown caller'}${to ? ` to ${to}` : ''}.`, 'Accept…', 'Reject', 'Transfer…');
+    const command = pick === 'Accept…' ? Commands.acceptCall : pick === 'Reject' ? Commands.rejectCall : pick === 'Transfer…' ? Commands.transferCall : undefined;
+    if (command) await vscode.commands.executeCommand(command, { connectionId: conn.id, callId, ...(pick === 'Reject' ? { statusCode: 603 } : {}) });
+  }
+}
+
+type RecordEvents = { onDidRecord?: (listener: (r: DeliveryRecord) => unknown) => vscode.Disposable; list(): readonly DeliveryRecord[] };
+
+/**
+ * Follows the listener's new records: through the events' owner's `onDidRecord` where it has one,
+ * else by looking at the newest records on each change (only those after this window started).
+ */
+export function watchJobEvents(s: Services, tree: JobsTree): vscode.Disposable {
+  const seen = new Set<string>();
+  const since = Date.now();
+  let running = s.listener.running;
+  const handle = (r: DeliveryRecord) => {
+    if (seen.has(r.id) || r.receivedAt < since) return;
+    seen.add(r.id);
+    if (seen.size > 5000) seen.clear();
+    void onJobDelivery(s, r).catch((err: unknown) => logError(`A ${r.eventType ?? 'webhook'} delivery: ${errorText(err)}`));
+  };
+  const events = s.listener.events as unknown as RecordEvents;
+  const recorded = events.onDidRecord?.call(events, handle);
+  const changed = s.listener.onDidChange(() => {
+    if (s.listener.running !== running) {
+      running = s.listener.running;
+      tree.listeningChanged();
+    }
+    // Newest first; only the latest few can be new since the last change.
+    if (!recorded) for (const r of events.list().slice(0, 50)) handle(r);
+  });
+  return vscode.Disposable.from(changed, ...(recorded ? [recorded] : []));
+}

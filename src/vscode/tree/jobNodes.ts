@@ -1,0 +1,212 @@
+/**
+ * The sidebar's Batches, Fine-tuning jobs and Calls under each connection: node types, and how
+ * each looks (status icon, the times that matter, counts). The lists are JobLists' (src/vscode/jobs).
+ */
+import * as vscode from 'vscode';
+import type { Batch, FineTuningJob } from '../../service/jobTypes';
+import { Commands } from '../contributions';
+import type { CallEntry, JobKind } from '../jobs/jobLists';
+import type { ConnectionNode } from './nodes';
+
+export class JobGroupNode {
+  readonly type = 'jobGroup';
+  constructor(
+    readonly kind: JobKind,
+    readonly parent: ConnectionNode,
+  ) {}
+  get connection() {
+    return this.parent.info;
+  }
+}
+
+abstract class JobItemNode {
+  constructor(readonly parent: JobGroupNode) {}
+  get connection() {
+    return this.parent.connection;
+  }
+}
+
+export class BatchNode extends JobItemNode {
+  readonly type = 'batch';
+  constructor(
+    parent: JobGroupNode,
+    readonly batch: Batch,
+  ) {
+    super(parent);
+  }
+}
+
+export class FineTuningJobNode extends JobItemNode {
+  readonly type = 'fineTuningJob';
+  constructor(
+    parent: JobGroupNode,
+    readonly job: FineTuningJob,
+  ) {
+    super(parent);
+  }
+}
+
+export class CallNode extends JobItemNode {
+  readonly type = 'call';
+  constructor(
+    parent: JobGroupNode,
+    readonly call: CallEntry,
+  ) {
+    super(parent);
+  }
+}
+
+export class JobMessageNode {
+  readonly type = 'jobMessage';
+  constructor(
+    readonly parent: JobGroupNode,
+    readonly kind: 'loading' | 'empty' | 'error' | 'more',
+    readonly text: string,
+    readonly detail?: string,
+  ) {}
+}
+
+export type JobNode = JobGroupNode | BatchNode | FineTuningJobNode | CallNode | JobMessageNode;
+
+export function isJobNode(node: unknown): node is JobNode {
+  return node instanceof JobGroupNode || node instanceof JobItemNode || node instanceof JobMessageNode;
+}
+
+const GROUP_LOOK: Record<JobKind, { label: string; icon: string; empty: string; create?: string }> = {
+  batches: { label: 'Batches', icon: 'layers-active', empty: 'No batches yet: click to create one', create: Commands.createBatch },
+  fineTuning: { label: 'Fine-tuning jobs', icon: 'beaker', empty: 'No fine-tuning jobs yet: click to create one', create: Commands.createFineTuningJob },
+  calls: { label: 'Calls', icon: 'call-incoming', empty: 'No calls yet: they appear when one rings' },
+};
+
+/** The icon of a status: running ones spin, finished ones say how they ended. */
+function statusIcon(status: string): vscode.ThemeIcon {
+  const color = (id: string) => new vscode.ThemeColor(id);
+  switch (status) {
+    case 'completed':
+    case 'succeeded':
+    case 'accepted':
+      return new vscode.ThemeIcon('pass', color('testing.iconPassed'));
+    case 'failed':
+      return new vscode.ThemeIcon('error', color('errorForeground'));
+    case 'expired':
+      return new vscode.ThemeIcon('watch', color('list.warningForeground'));
+    case 'cancelled':
+    case 'rejected':
+    case 'ended':
+      return new vscode.ThemeIcon('circle-slash');
+    case 'paused':
+      return new vscode.ThemeIcon('debug-pause');
+    case 'referred':
+      return new vscode.ThemeIcon('arrow-right');
+    case 'ringing':
+      return new vscode.ThemeIcon('bell-dot', color('list.warningForeground'));
+    default:
+      return new vscode.ThemeIcon('sync~spin');
+  }
+}
+
+/** "3 min", "1 h 5 min", "40 s". */
+export function duration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min`;
+  return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
+}
+
+const when = (seconds: number | null | undefined) => (seconds ? new Date(seconds * 1000).toLocaleString() : undefined);
+const ended = (b: Batch) => b.completed_at ?? b.failed_at ?? b.expired_at ?? b.cancelled_at ?? null;
+
+function md(lines: Array<string | undefined | false>): vscode.MarkdownString {
+  const m = new vscode.MarkdownString(lines.filter(Boolean).join('\n\n'));
+  m.supportHtml = false;
+  return m;
+}
+
+const esc = (s: string) => s.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
+
+export function jobTreeItem(node: JobNode, count?: string): vscode.TreeItem {
+  const conn = node.type === 'jobGroup' ? node.connection.id : node.parent.connection.id;
+  switch (node.type) {
+    case 'jobGroup': {
+      const look = GROUP_LOOK[node.kind];
+      const item = new vscode.TreeItem(look.label, vscode.TreeItemCollapsibleState.Collapsed);
+      item.id = `${node.kind}:${conn}`;
+      item.iconPath = new vscode.ThemeIcon(look.icon);
+      item.contextValue = `jobs.${node.kind}`;
+      item.description = count;
+      return item;
+    }
+    case 'batch': {
+      const b = node.batch;
+      const c = b.request_counts;
+      const name = b.metadata?.name;
+      const item = new vscode.TreeItem(name || b.id, vscode.TreeItemCollapsibleState.None);
+      item.id = `batch:${conn}:${b.id}`;
+      const end = ended(b);
+      const took = end ? duration(end - b.created_at) : duration(Date.now() / 1000 - b.created_at);
+      item.description = [b.status, c.total ? `${c.completed}/${c.total}${c.failed ? `, ${c.failed} failed` : ''}` : undefined, end ? `took ${took}` : `for ${took}`].filter(Boolean).join(' · ');
+      item.tooltip = md([
+        `**${esc(name || b.id)}**`,
+        `Status: ${b.status}`,
+        `Requests: ${c.completed} done, ${c.failed} failed, ${c.total} in all`,
+        `Endpoint: ${esc(b.endpoint ?? 'unknown')}`,
+        `Created: ${when(b.created_at)}`,
+        end ? `Finished: ${when(end)} (${took})` : undefined,
+        b.errors?.data.length ? `Errors: ${esc(b.errors.data.slice(0, 3).map((e) => e.message ?? e.code ?? '').join('; '))}` : undefined,
+        `ID: \`${b.id}\``,
+      ]);
+      item.iconPath = statusIcon(b.status);
+      item.contextValue = `batch.${b.status}${b.output_file_id || b.error_file_id ? '.results' : ''}`;
+      item.accessibilityInformation = { label: `Batch ${name || b.id}, ${b.status}, ${c.completed} of ${c.total} requests done` };
+      return item;
+    }
+    case 'fineTuningJob': {
+      const j = node.job;
+      const item = new vscode.TreeItem(j.fine_tuned_model ?? `${j.model}${j.user_provided_suffix ?? j.suffix ? ` (${j.user_provided_suffix ?? j.suffix})` : ''}`, vscode.TreeItemCollapsibleState.None);
+      item.id = `ftjob:${conn}:${j.id}`;
+      const took = j.finished_at ? `took ${duration(j.finished_at - j.created_at)}` : `for ${duration(Date.now() / 1000 - j.created_at)}`;
+      item.description = [j.status, j.trained_tokens ? `${j.trained_tokens.toLocaleString('en')} tokens` : undefined, took].filter(Boolean).join(' · ');
+      item.tooltip = md([
+        `**${esc(j.fine_tuned_model ?? j.id)}**`,
+        `Status: ${j.status}`,
+        `Base model: ${esc(j.model)}`,
+        j.trained_tokens ? `Trained tokens: ${j.trained_tokens.toLocaleString('en')}` : undefined,
+        `Created: ${when(j.created_at)}`,
+        j.finished_at ? `Finished: ${when(j.finished_at)}` : undefined,
+        j.error?.message ? `Error: ${esc(j.error.message)}` : undefined,
+        `ID: \`${j.id}\``,
+      ]);
+      item.iconPath = statusIcon(j.status);
+      item.contextValue = `fineTuningJob.${j.status}`;
+      item.accessibilityInformation = { label: `Fine-tuning job ${j.id} of ${j.model}, ${j.status}` };
+      return item;
+    }
+    case 'call': {
+      const c = node.call;
+      const item = new vscode.TreeItem(c.from ?? c.id, vscode.TreeItemCollapsibleState.None);
+      item.id = `call:${conn}:${c.id}`;
+      item.description = [c.state, c.to ? `to ${c.to}` : undefined, new Date(c.at).toLocaleTimeString()].filter(Boolean).join(' · ');
+      item.tooltip = md([`**Call from ${esc(c.from ?? 'unknown')}**`, `State: ${c.state}`, ...c.headers.slice(0, 12).map((h) => `${esc(h.name)}: ${esc(h.value.slice(0, 200))}`), `ID: \`${c.id}\``]);
+      item.iconPath = statusIcon(c.state);
+      item.contextValue = `call.${c.state}`;
+      item.accessibilityInformation = { label: `Call from ${c.from ?? 'unknown'}, ${c.state}` };
+      return item;
+    }
+    case 'jobMessage': {
+      const look = GROUP_LOOK[node.parent.kind];
+      const item = new vscode.TreeItem(node.kind === 'empty' ? look.empty : node.text, vscode.TreeItemCollapsibleState.None);
+      item.id = `${node.kind}:${node.parent.kind}:${conn}`;
+      item.tooltip = node.detail ?? node.text;
+      const icons = { loading: 'loading~spin', error: 'error', empty: 'info', more: 'ellipsis' } as const;
+      item.iconPath = new vscode.ThemeIcon(icons[node.kind], node.kind === 'error' ? new vscode.ThemeColor('errorForeground') : undefined);
+      item.contextValue = `message.${node.kind}`;
+      if (node.kind === 'error') {
+        item.description = 'Click to retry';
+        item.command = { command: Commands.refreshNode, title: 'Retry', arguments: [node.parent] };
+      }
+      if (node.kind === 'more') item.command = { command: Commands.loadMore, title: 'Load More', arguments: [node.parent] };
+      if (node.kind === 'empty' && look.create) item.command = { command: look.create, title: look.label, arguments: [node.parent] };
+      return item;
+    }
+  }
+}

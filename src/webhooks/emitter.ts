@@ -1,0 +1,36 @@
+/**
+ * A typed change event for the core, shaped like VS Code's `Event<T>` (a function that takes a
+ * listener and returns something to dispose), so the VS Code layer subscribes to core owners
+ * directly and the core still imports no `vscode`.
+ */
+export interface Disposable {
+  dispose(): void;
+}
+
+export type Event<T> = (listener: (e: T) => unknown) => Disposable;
+
+export class Emitter<T> {
+  private readonly listeners = new Set<(e: T) => unknown>();
+
+  readonly event: Event<T> = (listener) => {
+    // A wrapper of its own: the same function subscribed twice is called twice, and each disposes alone.
+    const own = (e: T) => listener(e);
+    this.listeners.add(own);
+    return { dispose: () => void this.listeners.delete(own) };
+  };
+
+  /** Tells every listener; one that throws does not keep the others from hearing. */
+  fire(e: T): void {
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(e);
+      } catch {
+        /* a listener's own failure is its own */
+      }
+    }
+  }
+
+  dispose(): void {
+    this.listeners.clear();
+  }
+}

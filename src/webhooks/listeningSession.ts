@@ -1,0 +1,267 @@
+/**
+ * Listening for webhooks, owned in one place. `Listening` holds the window's listener and the
+ * tunnel in front of it (one connection at a time), the signing secrets it verifies with, and the
+ * sessions using it. A `ListeningSession` is one use of it — "Start Listening", or a debug session —
+ * with its own endpoint pointed at the listener, its own forward target, and an undo for what it
+ * changed. A verified delivery goes to the app of the session whose endpoint it came through.
+ */
+import type { WebhookEndpoint } from '../service/types';
+import type { Tunnel, TunnelProvider, TunnelProviderId } from '../tunnels/tunnel';
+import { Emitter, type Event } from './emitter';
+import type { OriginalUrls } from './originalUrls';
+import type { DeliveryRecord, KnownSecret } from './records';
+
+/** The listener as a session uses it (a WebhookListener, built by the host with its settings). */
+export interface ListenerHandle {
+  readonly port: number;
+  start(): Promise<string>;
+  stop(): Promise<void>;
+}
+
+/** What the listener asks the sessions on every delivery. */
+export interface ListenerWiring {
+  secrets: () => KnownSecret[];
+  forwardTo: (record: DeliveryRecord) => string | undefined;
+}
+
+/** The connection's endpoints, as the host changes them (so the tree and the secrets follow). */
+export interface SessionEndpoints {
+  all(): Promise<WebhookEndpoint[]>;
+  create(input: { name: string; url: string; event_types: string[] }): Promise<WebhookEndpoint>;
+  update(endpointId: string, url: string): Promise<unknown>;
+  remove(endpointId: string): Promise<unknown>;
+  /** The endpoint's signing secret, when this extension holds it. */
+  secretOf(endpointId: string): Promise<string | undefined>;
+}
+
+export type EndpointPlan =
+  | { mode: 'create'; name: string; eventTypes: string[] }
+  /** `created`: an endpoint an earlier "Start listening" created (offered for deletion on stop). */
+  | { mode: 'update'; endpointId: string; created?: boolean }
+  | { mode: 'skip' };
+
+export interface ConnectionRef {
+  id: string;
+  label: string;
+}
+
+export interface ListeningState<C extends ConnectionRef = ConnectionRef> {
+  connection: C;
+  localUrl: string;
+  /** What the service should deliver to (the tunnel's URL, or the local one for a local service). */
+  publicUrl: string;
+  provider: TunnelProviderId | 'none';
+}
+
+export interface SessionStart<C extends ConnectionRef> {
+  connection: C;
+  endpoints: SessionEndpoints;
+  /** None: the listener alone (a local service needs no tunnel). */
+  tunnel?: TunnelProvider;
+  endpoint: EndpointPlan;
+  /** Where this session's verified deliveries go (a function: a setting can change meanwhile). */
+  forwardTo: () => string | undefined;
+  /** Undo puts the endpoint back as it was (a debug session). Otherwise the change stays; Stop Listening offers to delete. */
+  undoEndpoint?: boolean;
+  /** Stop what is running (for any connection) and start afresh ("Start Listening"); else join it, same connection only. */
+  replace?: boolean;
+  signal?: AbortSignal;
+}
+
+interface Line<C extends ConnectionRef> {
+  state: ListeningState<C>;
+  listener: ListenerHandle;
+  tunnel?: Tunnel;
+}
+
+export class ListeningSession<C extends ConnectionRef = ConnectionRef> {
+  /** The endpoint pointed at the listener, and whether this session (or an earlier "Start Listening") created it. */
+  endpointId: string | undefined;
+  createdEndpointId: string | undefined;
+  /** A re-pointed endpoint's URL before the session (put back by undo, when asked to). */
+  originalUrl: string | undefined;
+  /** Steps that undo what was done, newest last. */
+  readonly steps: Array<() => Promise<unknown>> = [];
+
+  constructor(
+    readonly state: ListeningState<C>,
+    private readonly target: () => string | undefined,
+  ) {}
+
+  /** Where this session's verified deliveries (and replays of them) go. */
+  forwardTarget(): string | undefined {
+    return this.target();
+  }
+
+  /** Undoes every step, newest first; a step that fails does not keep the others from running. */
+  async undo(): Promise<Error[]> {
+    const failed: Error[] = [];
+    for (let step = this.steps.pop(); step; step = this.steps.pop()) await step().catch((err: unknown) => failed.push(err as Error));
+    return failed;
+  }
+}
+
+export class Listening<C extends ConnectionRef = ConnectionRef> {
+  private line: Line<C> | undefined;
+  private sessions: ListeningSession<C>[] = [];
+  private secrets: KnownSecret[] = [];
+  private secretsRun = 0;
+  /** Endpoints pointed here by sessions that put them back: the URL to restore, and how many sessions hold it. */
+  private readonly repointed = new Map<string, { url: string; holders: number }>();
+  /** The connection's endpoints as last listed (names, URLs and secret hints, for the signature doctor). */
+  endpointList: WebhookEndpoint[] = [];
+  private readonly changed = new Emitter<void>();
+  private readonly tunnelClosed = new Emitter<string>();
+  /** Listening started or stopped, or a session began or ended. */
+  readonly onDidChange: Event<void> = this.changed.event;
+  /** The tunnel closed by itself (not by a stop): its label. */
+  readonly onDidCloseTunnel: Event<string> = this.tunnelClosed.event;
+
+  constructor(
+    private readonly host: {
+      createListener(wiring: ListenerWiring): ListenerHandle;
+      /** Where replays go when no session says otherwise (the user's setting). */
+      defaultForwardTo(): string | undefined;
+      /** Where a re-pointed endpoint's URL survives a crash until it is put back. */
+      originals?: OriginalUrls;
+    },
+  ) {}
+
+  get state(): ListeningState<C> | undefined {
+    return this.line?.state;
+  }
+
+  knownSecrets(): KnownSecret[] {
+    return this.secrets;
+  }
+
+  /** The app a verified delivery goes to: its endpoint's session's, else the newest session's, else the default. */
+  forwardTarget(record?: Pick<DeliveryRecord, 'endpointId'>): string | undefined {
+    const newestFirst = [...this.sessions].reverse();
+    const session = newestFirst.find((s) => record?.endpointId !== undefined && s.endpointId === record.endpointId) ?? newestFirst[0];
+    return session ? session.forwardTarget() : this.host.defaultForwardTo();
+  }
+
+  /** Starts a session: the listener and tunnel when not running, the endpoint pointed here, the secrets to verify with. */
+  async start(o: SessionStart<C>): Promise<ListeningSession<C>> {
+    const running = this.line?.state.connection;
+    if (o.replace && this.line) await this.stop();
+    else if (running && running.id !== o.connection.id) throw new Error(`The webhook listener is running for "${running.label}": stop it first, or name that connection in "connection".`);
+    if (!this.line) await this.open(o.connection, o.tunnel, o.signal);
+    const line = this.line!;
+    const session = new ListeningSession<C>(line.state, o.forwardTo);
+    this.sessions.push(session);
+    // The last session to leave a listener stops it (unless another start replaced that listener since).
+    session.steps.push(async () => {
+      this.sessions = this.sessions.filter((s) => s !== session);
+      if (this.line === line && !this.sessions.length) await this.stop();
+      else this.changed.fire();
+    });
+    try {
+      await this.point(session, o.endpoint, o.endpoints, !!o.undoEndpoint);
+      await this.endpointsChanged(o.connection.id, o.endpoints);
+    } catch (err) {
+      await session.undo();
+      throw err;
+    }
+    this.changed.fire();
+    return session;
+  }
+
+  /** Points an endpoint at the listener for a session (after the start, when the user chooses then). */
+  async point(session: ListeningSession<C>, plan: EndpointPlan, endpoints: SessionEndpoints, undoEndpoint = false): Promise<void> {
+    const url = `${session.state.publicUrl}/webhook`;
+    if (plan.mode === 'create') {
+      const created = await endpoints.create({ name: plan.name, url, event_types: plan.eventTypes });
+      session.endpointId = session.createdEndpointId = created.id;
+      if (undoEndpoint) session.steps.push(() => endpoints.remove(created.id));
+    } else if (plan.mode === 'update') {
+      const id = plan.endpointId;
+      const endpoint = (await endpoints.all()).find((e) => e.id === id);
+      if (!endpoint) throw new Error(`No webhook endpoint "${id}" on "${session.state.connection.label}".`);
+      if (undoEndpoint) await this.repoint(session, endpoint, url, endpoints);
+      else await endpoints.update(id, url);
+      session.endpointId = id;
+      if (plan.created) session.createdEndpointId = id;
+    }
+    if (plan.mode !== 'skip') await this.endpointsChanged(session.state.connection.id, endpoints);
+  }
+
+  /** Points an endpoint here for a session that puts it back; overlapping sessions share one original URL. */
+  private async repoint(session: ListeningSession<C>, endpoint: WebhookEndpoint, url: string, endpoints: SessionEndpoints): Promise<void> {
+    const connectionId = session.state.connection.id;
+    let held = this.repointed.get(endpoint.id);
+    if (held) held.holders++;
+    else {
+      // Kept before the change: a crash from here on still knows what to put back.
+      const original = this.host.originals ? await this.host.originals.keep(connectionId, endpoint.id, endpoint.url) : endpoint.url;
+      await endpoints.update(endpoint.id, url);
+      held = { url: original, holders: 1 };
+      this.repointed.set(endpoint.id, held);
+    }
+    session.originalUrl = held.url;
+    const h = held;
+    session.steps.push(async () => {
+      if (--h.holders > 0) return;
+      this.repointed.delete(endpoint.id);
+      await endpoints.update(endpoint.id, h.url);
+      await this.host.originals?.forget(connectionId, endpoint.id);
+    });
+  }
+
+  /** Reloads the secrets of the connection's endpoints (the one place they are read); no-op for another connection. */
+  async endpointsChanged(connectionId: string, endpoints: SessionEndpoints): Promise<void> {
+    if (this.line?.state.connection.id !== connectionId) return;
+    // Changes can overlap (an endpoint changed while a reload ran): only the latest reload counts.
+    const run = ++this.secretsRun;
+    const all = await endpoints.all();
+    const known: KnownSecret[] = [];
+    for (const e of all) {
+      const secret = await endpoints.secretOf(e.id);
+      if (secret) known.push({ endpointId: e.id, secret, label: e.name });
+    }
+    if (run === this.secretsRun) {
+      this.secrets = known;
+      this.endpointList = all;
+    }
+  }
+
+  /** Stops the listener and the tunnel. Sessions keep their undo (a debug session still puts its endpoint back). */
+  async stop(): Promise<ListeningState<C> | undefined> {
+    const line = this.line;
+    this.line = undefined;
+    this.sessions = [];
+    this.secrets = [];
+    // What a session still running elsewhere puts back stays with it; a new listener keeps its own count.
+    this.repointed.clear();
+    if (!line) return undefined;
+    await line.tunnel?.stop().catch(() => undefined);
+    await line.listener.stop();
+    this.changed.fire();
+    return line.state;
+  }
+
+  private async open(connection: C, provider: TunnelProvider | undefined, signal?: AbortSignal): Promise<void> {
+    const listener = this.host.createListener({ secrets: () => this.secrets, forwardTo: (r) => this.forwardTarget(r) });
+    const localUrl = await listener.start();
+    const line: Line<C> = { state: { connection, localUrl, publicUrl: localUrl, provider: provider ? provider.id : 'none' }, listener };
+    if (provider) {
+      try {
+        line.tunnel = await provider.start(listener.port, signal);
+      } catch (err) {
+        await listener.stop();
+        throw err;
+      }
+      line.state.publicUrl = line.tunnel.url;
+      const tunnel = line.tunnel;
+      // Closed by itself, not by stop() (which lets go of the line first).
+      void tunnel.closed.then(() => this.line === line && this.tunnelClosed.fire(provider.label));
+    }
+    this.line = line;
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+    this.tunnelClosed.dispose();
+  }
+}

@@ -1,0 +1,170 @@
+/**
+ * The one owner of received webhook events: the event store (on disk), the webhook-ids processed,
+ * and who is told what changed. A record is frozen when the listener hands it over; a forward's
+ * answer, a replay or a count of duplicates is a new version of it, written here and nowhere else.
+ *
+ * Duplicates (a webhook-id processed already: a redelivery, or someone replaying a signed delivery
+ * they hold) are counted on the record they repeat, or on one body-less row when that record is
+ * gone; they never take a row of their own in the verified window, so replays cannot push out
+ * real events. Counts are written at most once per `countWriteMs` per record, not once per replay.
+ */
+import { Emitter, type Event } from './emitter';
+import { MAX_REPLAYS, type DedupeStore, type DeliveryRecord, type ForwardResult } from './records';
+import { EventStore, FileDedupeStore } from './stores';
+
+export interface WebhookEventsOptions {
+  /** The events file and the processed-ids file. */
+  eventsPath: string;
+  idsPath: string;
+  /** Verified (signed) deliveries kept, newest first. */
+  maxStored?: number;
+  /** Rejected deliveries and orphaned duplicate counts kept (a cap of their own). */
+  maxMetadata?: number;
+  /** How long a burst of duplicate counts waits before the record is written again. */
+  countWriteMs?: number;
+}
+
+export class WebhookEvents {
+  /** The webhook-ids processed: the listener asks it whether a delivery is a duplicate. */
+  readonly dedupe: DedupeStore & { flush(): Promise<void> };
+  private readonly store: EventStore;
+  /** webhook-id → the record that counts its duplicates (pruned when it outgrows the store). */
+  private readonly byWebhookId = new Map<string, string>();
+  private readonly indexCap: number;
+  private readonly countWriteMs: number;
+  private readonly unwritten = new Set<string>();
+  private writeTimer: NodeJS.Timeout | undefined;
+  private readonly recorded = new Emitter<DeliveryRecord>();
+  private readonly updated = new Emitter<string>();
+  private readonly reset = new Emitter<void>();
+
+  /** A new row: a delivery arrived (or a new duplicate count, its original gone). */
+  readonly onDidRecord: Event<DeliveryRecord> = this.recorded.event;
+  /** A row has a new version (the app's answer, a replay, a duplicate counted): its id. */
+  readonly onDidUpdate: Event<string> = this.updated.event;
+  /** Every row may have changed: loaded from disk, or cleared. */
+  readonly onDidReset: Event<void> = this.reset.event;
+
+  constructor(options: WebhookEventsOptions) {
+    const maxStored = options.maxStored ?? 1000;
+    const maxMetadata = options.maxMetadata ?? 200;
+    this.store = new EventStore(options.eventsPath, maxStored, maxMetadata);
+    this.dedupe = new FileDedupeStore(options.idsPath);
+    this.indexCap = 2 * (maxStored + maxMetadata);
+    this.countWriteMs = options.countWriteMs ?? 1000;
+  }
+
+  async load(): Promise<void> {
+    const all = await this.store.load();
+    this.byWebhookId.clear();
+    // Oldest first, so the newest record for an id is the one that counts.
+    for (const r of all.reverse()) this.index(r);
+    this.reset.fire();
+  }
+
+  get size(): number {
+    return this.store.size;
+  }
+
+  get(id: string): DeliveryRecord | undefined {
+    return this.store.get(id);
+  }
+
+  /** Newest first. */
+  list(): DeliveryRecord[] {
+    return this.store.list();
+  }
+
+  /** A delivery the listener answered: kept as it is (frozen), or counted when it is a duplicate. */
+  record(r: DeliveryRecord): void {
+    if (r.verdict === 'duplicate') return this.countDuplicate(r);
+    const kept = Object.freeze(r);
+    this.index(kept);
+    void this.store.put(kept);
+    this.recorded.fire(kept);
+  }
+
+  /** The app's answer to the forward made on arrival. */
+  forwarded(id: string, forward: ForwardResult): DeliveryRecord | undefined {
+    return this.revise(id, (r) => ({ ...r, forward }));
+  }
+
+  /** The app's answer to a replay from the inspector (the newest MAX_REPLAYS are kept). */
+  replayed(id: string, answer: ForwardResult): DeliveryRecord | undefined {
+    return this.revise(id, (r) => ({ ...r, replays: [...(r.replays ?? []), answer].slice(-MAX_REPLAYS) }));
+  }
+
+  async clear(): Promise<void> {
+    this.byWebhookId.clear();
+    this.unwritten.clear();
+    await this.store.clear();
+    this.reset.fire();
+  }
+
+  /** Resolves when every record and id so far is on disk (counts waiting for their write included). */
+  async flush(): Promise<void> {
+    this.writeCounts();
+    await Promise.all([this.store.flush(), this.dedupe.flush()]);
+  }
+
+  dispose(): void {
+    clearTimeout(this.writeTimer);
+    this.writeTimer = undefined;
+    this.recorded.dispose();
+    this.updated.dispose();
+    this.reset.dispose();
+  }
+
+  /** Writes a new version of a held record; nothing when it is no longer stored. */
+  private revise(id: string, change: (r: DeliveryRecord) => DeliveryRecord, write = true): DeliveryRecord | undefined {
+    const held = this.store.get(id);
+    if (!held) return undefined;
+    const next = Object.freeze(change(held));
+    if (write) {
+      this.unwritten.delete(id);
+      void this.store.put(next);
+    } else {
+      this.store.hold(next);
+      this.unwritten.add(id);
+      this.writeTimer ??= setTimeout(() => this.writeCounts(), this.countWriteMs).unref();
+    }
+    this.updated.fire(id);
+    return next;
+  }
+
+  private countDuplicate(r: DeliveryRecord): void {
+    const heldId = r.webhookId === undefined ? undefined : this.byWebhookId.get(r.webhookId);
+    const counted =
+      heldId !== undefined &&
+      this.revise(
+        heldId,
+        (h) => (h.verdict === 'duplicate' ? { ...h, count: (h.count ?? 1) + 1 } : { ...h, duplicates: { count: (h.duplicates?.count ?? 0) + 1, lastAt: r.receivedAt } }),
+        false,
+      );
+    if (counted) return;
+    // What it repeats is gone (older than the store, or cleared): one body-less row counts them all.
+    const row = Object.freeze({ ...r, body: '', count: 1 });
+    this.index(row);
+    void this.store.put(row);
+    this.recorded.fire(row);
+  }
+
+  private index(r: DeliveryRecord): void {
+    if (r.webhookId === undefined || r.verdict === 'rejected') return;
+    if (this.byWebhookId.size >= this.indexCap) {
+      // Most entries name records the store let go: keep those it still holds.
+      for (const [webhookId, id] of this.byWebhookId) if (!this.store.get(id)) this.byWebhookId.delete(webhookId);
+    }
+    this.byWebhookId.set(r.webhookId, r.id);
+  }
+
+  private writeCounts(): void {
+    clearTimeout(this.writeTimer);
+    this.writeTimer = undefined;
+    for (const id of this.unwritten) {
+      const r = this.store.get(id);
+      if (r) void this.store.put(r);
+    }
+    this.unwritten.clear();
+  }
+}

@@ -1,0 +1,123 @@
+/** The files client against the emulator: an upload streamed from disk with progress, pages, content to a file, delete, refusals. */
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AzureOpenAIClient } from '../../src/service/client';
+import { ServiceError } from '../../src/service/errors';
+import { startEmulator, type Emulator } from '../../src/emulator/server';
+import { scripted, status, type Step } from '../support/scriptedServer';
+
+describe('jobs client: files', () => {
+  let emu: Emulator;
+  let client: AzureOpenAIClient;
+  let dir: string;
+
+  before(async () => {
+    emu = await startEmulator({ config: { files: { maxBytes: 8 * 1024 * 1024, maxBatchBytes: 4 * 1024 * 1024 } } });
+    client = new AzureOpenAIClient({ endpoint: emu.url, auth: { kind: 'apiKey', apiKey: emu.apiKey }, retry: { baseDelayMs: 5, maxDelayMs: 10 } });
+    dir = await mkdtemp(join(tmpdir(), 'jobs-files-'));
+  });
+  after(async () => {
+    await client.close();
+    await emu.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('uploads a 3 MB file from disk with growing progress, and its content comes back byte for byte into a file', async () => {
+    const line = `${JSON.stringify({ custom_id: 'x', method: 'POST', url: '/v1/chat/completions', body: { model: 'm', messages: [{ role: 'user', content: 'é'.repeat(200) }] } })}\n`;
+    const text = line.repeat(Math.ceil((3 * 1024 * 1024) / Buffer.byteLength(line)));
+    const path = join(dir, 'input "one".jsonl');
+    await writeFile(path, text);
+    const seen: number[] = [];
+    const f = await client.jobs.files.upload(path, { purpose: 'fine-tune', onProgress: (sent, total) => (assert.equal(total, Buffer.byteLength(text)), seen.push(sent)) });
+    assert.equal(f.bytes, Buffer.byteLength(text));
+    assert.equal(f.purpose, 'fine-tune');
+    assert.equal(f.filename, 'input _one_.jsonl', 'quotes cannot break the multipart header');
+    assert.ok(seen.length > 2, 'progress is reported as the file is read');
+    assert.deepEqual([...seen].sort((a, b) => a - b), seen);
+    assert.equal(seen.at(-1), Buffer.byteLength(text));
+    assert.deepEqual(await client.jobs.files.retrieve(f.id), f);
+    const dest = join(dir, 'back.jsonl');
+    let received = 0;
+    assert.equal(await client.jobs.files.download(f.id, dest, { onProgress: (n) => (received = n) }), Buffer.byteLength(text));
+    assert.equal(received, Buffer.byteLength(text));
+    assert.equal(await readFile(dest, 'utf8'), text);
+    assert.deepEqual((await readdir(dir)).filter((n) => n.endsWith('.part')), [], 'no temporary file left behind');
+  });
+
+  it('sends an expiry the SDK way, lists newest first a page at a time filtered by purpose, and deletes', async () => {
+    const path = join(dir, 'small.jsonl');
+    await writeFile(path, '{"a":1}\n');
+    const made = [];
+    for (const purpose of ['batch', 'batch', 'batch'] as const) made.push(await client.jobs.files.upload(path, { purpose, expiresAfterSeconds: 1_209_600 }));
+    assert.equal(made[0]!.expires_at, made[0]!.created_at + 1_209_600);
+    const first = await client.jobs.files.listPage({ purpose: 'batch', limit: 2 });
+    assert.deepEqual(first.data.map((f) => f.id), [made[2]!.id, made[1]!.id]);
+    assert.equal(first.hasMore, true);
+    const second = await client.jobs.files.listPage({ purpose: 'batch', limit: 2, after: first.next });
+    assert.deepEqual(second.data.map((f) => f.id), [made[0]!.id]);
+    assert.equal(second.hasMore, false);
+    assert.equal(second.next, undefined);
+    await client.jobs.files.delete(made[0]!.id);
+    await assert.rejects(client.jobs.files.retrieve(made[0]!.id), (e: ServiceError) => e.status === 404 && /was not found/.test(e.message));
+  });
+
+  it("reports the service's refusal of a batch file over its limit, and leaves no file behind", async () => {
+    const path = join(dir, 'big.jsonl');
+    await writeFile(path, Buffer.alloc(5 * 1024 * 1024, 97));
+    const before = (await client.jobs.files.listPage({ purpose: 'batch' })).data.length;
+    await assert.rejects(client.jobs.files.upload(path, { purpose: 'batch' }), (e: ServiceError) => e.status === 413 && /at most 4 MB/.test(e.message));
+    assert.equal((await client.jobs.files.listPage({ purpose: 'batch' })).data.length, before);
+    await assert.rejects(client.jobs.files.upload(join(dir, 'missing.jsonl'), { purpose: 'batch' }), /ENOENT/);
+  });
+});
+
+describe('jobs client: files, failures of the wire', () => {
+  const key = { kind: 'apiKey' as const, apiKey: 'k' };
+  async function withServer(steps: Step[], run: (c: AzureOpenAIClient) => Promise<void>) {
+    const s = await scripted(steps);
+    const c = new AzureOpenAIClient({ endpoint: s.url, auth: key, retry: { baseDelayMs: 5, maxDelayMs: 10 } });
+    try {
+      await run(c);
+      return s;
+    } finally {
+      await c.close();
+      await s.close();
+    }
+  }
+
+  it('never sends an upload twice after a 500, and says the file may exist all the same', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'jobs-files-'));
+    await writeFile(join(dir, 'a.jsonl'), '{}\n');
+    const s = await withServer([status(500), status(500)], async (c) => {
+      await assert.rejects(c.jobs.files.upload(join(dir, 'a.jsonl'), { purpose: 'batch' }), (e: ServiceError) => e.status === 500 && /may have been uploaded all the same/.test(e.message));
+    });
+    assert.equal(s.hits(), 1);
+    assert.match(s.requests[0]!.headers['content-type'] ?? '', /^multipart\/form-data; boundary=/);
+    assert.match(s.requests[0]!.body, /name="purpose"\r\n\r\nbatch\r\n/);
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('a download cut off midway leaves neither the file nor a part of it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'jobs-files-'));
+    const cut: Step = (_q, res) => {
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': '100000' });
+      res.write(Buffer.alloc(1000, 97), () => res.destroy());
+    };
+    await withServer([cut], async (c) => {
+      await assert.rejects(c.jobs.files.download('file-1', join(dir, 'out.jsonl')), (e: ServiceError) => e instanceof ServiceError && e.kind !== 'aborted');
+    });
+    assert.deepEqual(await readdir(dir), []);
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('a list in the shape of Azure samples (value, ISO times) reads like the documented one', async () => {
+    const page: Step = (_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ value: [{ id: 'file-a', object: 'file', bytes: null, created_at: '2025-01-02T03:04:05Z', filename: 'a', purpose: 'batch' }] }));
+    await withServer([page], async (c) => {
+      const p = await c.jobs.files.listPage();
+      assert.deepEqual(p.data.map((f) => [f.id, f.created_at, f.bytes]), [['file-a', Date.UTC(2025, 0, 2, 3, 4, 5) / 1000, null]]);
+      assert.equal(p.hasMore, false);
+    });
+  });
+});

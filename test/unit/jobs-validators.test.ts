@@ -1,0 +1,178 @@
+/** The local checks run before anything is uploaded: the line reader, batch input, fine-tuning data. */
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { batchApi, checkBatchInput, deploymentInfo, isBatchSku } from '../../src/jobs/batchInput';
+import { eachLine, isBlank, type Line } from '../../src/jobs/lines';
+import { describeProblems, MAX_PROBLEMS } from '../../src/jobs/problems';
+import { checkTrainingData, messagesProblem } from '../../src/jobs/trainingData';
+
+let dir: string;
+before(async () => (dir = await mkdtemp(join(tmpdir(), 'jobs-check-'))));
+after(() => rm(dir, { recursive: true, force: true }));
+
+let n = 0;
+async function file(content: string | Buffer): Promise<string> {
+  const path = join(dir, `f${n++}.jsonl`);
+  await writeFile(path, content);
+  return path;
+}
+
+const deployments = [
+  { name: 'batchy', sku: 'GlobalBatch' },
+  { name: 'dz', sku: 'DataZoneBatch' },
+  { name: 'live', sku: 'Standard' },
+];
+const req = (id: unknown, extra: Record<string, unknown> = {}) => JSON.stringify({ custom_id: id, method: 'POST', url: '/v1/chat/completions', body: { model: 'batchy', messages: [] }, ...extra });
+
+describe('line reader', () => {
+  it('gives every line with its number and byte offset, across reads, CRLF and a last line without newline', async () => {
+    const lines = Array.from({ length: 3000 }, (_, i) => `{"i":${i},"pad":"${'é'.repeat(i % 1400)}"}`);
+    const text = `${lines.slice(0, 1500).join('\r\n')}\r\n${lines.slice(1500).join('\n')}`;
+    const path = await file(text);
+    const raw = await readFile(path);
+    const seen: Line[] = [];
+    assert.equal(await eachLine(path, (l) => void seen.push({ ...l, bytes: Buffer.from(l.bytes) })), 3000);
+    assert.ok(raw.length > 2 * 1024 * 1024, 'the file spans several reads');
+    assert.deepEqual(seen.map((l) => l.bytes.toString()), lines);
+    assert.deepEqual(seen.map((l) => l.number), lines.map((_, i) => i + 1));
+    for (const l of seen) assert.equal(raw.subarray(l.offset, l.offset + l.bytes.length).toString(), l.bytes.toString(), `offset of line ${l.number}`);
+  });
+
+  it('stops when told, and an empty last line after the final newline is not a line', async () => {
+    const path = await file('a\nb\nc\n');
+    const got: string[] = [];
+    assert.equal(await eachLine(path, (l) => (got.push(l.bytes.toString()), l.number < 2)), 2);
+    assert.deepEqual(got, ['a', 'b']);
+    assert.equal(await eachLine(path, () => {}), 3);
+    assert.equal(await eachLine(await file(''), () => {}), 0);
+    assert.equal(isBlank(Buffer.from(' \t ')), true);
+    assert.equal(isBlank(Buffer.from(' x')), false);
+  });
+});
+
+describe('batch input check', () => {
+  it('passes a good file: counts requests, names the deployment; blank lines are skipped', async () => {
+    const path = await file(`${req('a')}\n\n${req('b')}\n`);
+    assert.deepEqual(await checkBatchInput(path, { endpoint: '/v1/chat/completions', deployments }), { requests: 2, deployment: 'batchy', problems: [], problemCount: 0 });
+    const responses = await file(`${req('a', { url: '/responses' })}\n`);
+    assert.equal((await checkBatchInput(responses, { endpoint: '/v1/responses', deployments })).problemCount, 0, '/responses and /v1/responses are the same endpoint');
+  });
+
+  it('names each bad line: not JSON, no or duplicate custom_id, method, url, model', async () => {
+    const path = await file(
+      [
+        req('a'),
+        'not json',
+        '[1]',
+        req('a'),
+        req(''),
+        req('m', { method: 'GET' }),
+        req('u', { url: '/v1/embeddings' }),
+        req('x', { body: { messages: [] } }),
+        req('y', { body: { model: 'dz' } }),
+      ].join('\n'),
+    );
+    const r = await checkBatchInput(path, { endpoint: '/chat/completions', deployments });
+    assert.equal(r.requests, 9);
+    assert.deepEqual(
+      r.problems.map((p) => [p.line, p.message.replace(/\(.*\)/, '(…)')]),
+      [
+        [2, 'it is not valid JSON (…)'],
+        [3, 'it is not a JSON object'],
+        [4, 'the custom_id "a" is already used on line 1'],
+        [5, 'it has no "custom_id" (…)'],
+        [6, '"method" must be "POST" (…)'],
+        [7, '"url" is "/v1/embeddings", but this batch runs /chat/completions: every line must use the batch\'s endpoint'],
+        [8, 'its "body" has no "model" (…)'],
+        [9, 'it names the deployment "dz", but line 1 names "batchy": a batch runs on one deployment'],
+      ],
+    );
+    assert.equal(r.problemCount, 8);
+  });
+
+  it('refuses an unknown deployment, a live one, a BOM, an empty file and an endpoint batches cannot run', async () => {
+    const unknown = await checkBatchInput(await file(req('a', { body: { model: 'nope' } })), { endpoint: '/v1/chat/completions', deployments });
+    assert.deepEqual(unknown.problems, [{ line: 1, message: 'there is no deployment named "nope" on this connection' }]);
+    const unchecked = await checkBatchInput(await file(req('a', { body: { model: 'nope' } })), { endpoint: '/v1/chat/completions' });
+    assert.equal(unchecked.problemCount, 0, 'without a deployments list the name is not checked');
+    const live = await checkBatchInput(await file(req('a', { body: { model: 'live' } })), { endpoint: '/v1/chat/completions', deployments });
+    assert.match(live.problems[0]!.message, /"live" is Standard; batches run on a Global-Batch or Data Zone Batch deployment/);
+    const bom = await checkBatchInput(await file(`\uFEFF${req('a')}\n`), { endpoint: '/v1/chat/completions', deployments });
+    assert.deepEqual([bom.requests, bom.problems[0]!.line, /byte order mark/.test(bom.problems[0]!.message)], [1, 1, true]);
+    const empty = await checkBatchInput(await file('\n\n'), { endpoint: '/v1/chat/completions', deployments });
+    assert.deepEqual(empty.problems, [{ line: 0, message: 'the file has no requests (one JSON request per line)' }]);
+    await assert.rejects(checkBatchInput(await file(req('a')), { endpoint: '/v1/embeddings' }), /use \/v1\/chat\/completions or \/v1\/responses/);
+  });
+
+  it('keeps the first 20 problems and counts the rest', async () => {
+    const r = await checkBatchInput(await file(Array.from({ length: 30 }, () => 'x').join('\n')), { endpoint: '/v1/chat/completions' });
+    assert.equal(r.problems.length, MAX_PROBLEMS);
+    assert.equal(r.problemCount, 30);
+    assert.equal(describeProblems('in.jsonl', r.problems, r.problemCount).replace(/\(.*?\)/g, ''), 'in.jsonl: line 1: it is not valid JSON ; line 2: it is not valid JSON ; line 3: it is not valid JSON ; and 27 more problems.');
+    assert.equal(describeProblems('a', [{ line: 0, message: 'x' }, { line: 2, message: 'y' }, { line: 3, message: 'z' }], 4), 'a: x; line 2: y; line 3: z; and 1 more problem.');
+    assert.equal(describeProblems('a', [{ line: 1, message: 'x' }]), 'a: line 1: x.');
+  });
+
+  it('trusts a SKU only from Resource Manager (the data plane gives a scale type), and then only to refuse a live deployment', async () => {
+    assert.deepEqual(deploymentInfo({ name: 'a', model: 'm', sku: 'GlobalBatch', source: 'arm' }), { name: 'a', sku: 'GlobalBatch' });
+    assert.deepEqual(deploymentInfo({ name: 'a', model: 'm', sku: 'manual', source: 'data-plane' }), { name: 'a' });
+    const path = await file(req('a', { body: { model: 'live' } }));
+    assert.equal((await checkBatchInput(path, { endpoint: '/v1/chat/completions', deployments: [{ name: 'live' }] })).problemCount, 0);
+  });
+
+  it('knows batch SKUs and endpoints however they are spelled', () => {
+    for (const s of ['GlobalBatch', 'globalbatch', 'DataZoneBatch', 'Data Zone Batch', 'Global-Batch']) assert.equal(isBatchSku(s), true, s);
+    for (const s of ['Standard', 'GlobalStandard', undefined, 'BatchStandard']) assert.equal(isBatchSku(s), false, String(s));
+    assert.deepEqual(['/v1/chat/completions', ' /chat/completions', '/v1/responses', '/responses', '/v1/embeddings', '/v2/responses', 3].map(batchApi), ['chat', 'chat', 'responses', 'responses', undefined, undefined, undefined]);
+  });
+});
+
+describe('fine-tuning data check', () => {
+  const ex = (i: number) => JSON.stringify({ messages: [{ role: 'system', content: 's' }, { role: 'user', content: `q${i}` }, { role: 'assistant', content: 'a', weight: 1 }] });
+  const dpo = JSON.stringify({ input: { messages: [{ role: 'user', content: 'q' }] }, preferred_output: [{ role: 'assistant', content: 'good' }], non_preferred_output: [{ role: 'assistant', content: 'bad' }] });
+
+  it('passes ten chat examples (a BOM and CRLF allowed) and preference pairs', async () => {
+    const r = await checkTrainingData(await file(`\uFEFF${Array.from({ length: 9 }, (_, i) => ex(i)).join('\r\n')}\r\n${dpo}\r\n`));
+    assert.deepEqual(r, { examples: 10, problems: [], problemCount: 0 });
+  });
+
+  it('names each line that is not an example, and too few examples', async () => {
+    const tool = JSON.stringify({ messages: [{ role: 'user', content: 'q' }, { role: 'assistant', tool_calls: [{ id: 't' }] }] });
+    const lines = [
+      ex(0),
+      '{"prompt":"p","completion":"c"}',
+      '{"messages":[]}',
+      '{"messages":[{"role":"robot","content":"x"}]}',
+      '{"messages":[{"role":"user"}]}',
+      '{"messages":[{"role":"user","content":"q"}]}',
+      '{"messages":[{"role":"assistant","content":"a","weight":2}]}',
+      '{"messages":[7]}',
+      '{"input":{"messages":[]},"preferred_output":[1],"non_preferred_output":[1]}',
+      '{"input":{"messages":[{"role":"user","content":"q"}]},"preferred_output":[1]}',
+      tool,
+      'nope',
+    ];
+    const r = await checkTrainingData(await file(lines.join('\n')), { minExamples: 13 });
+    assert.deepEqual(
+      r.problems.map((p) => [p.line, p.message.replace(/\(.*\)/, '(…)')]),
+      [
+        [2, 'it is not a chat example: expected {"messages": [{"role": "user", …}, {"role": "assistant", …}]}'],
+        [3, 'it has no "messages" list'],
+        [4, 'messages[0] has no valid "role" (…)'],
+        [5, 'messages[0] has no "content"'],
+        [6, 'it has no assistant message to learn from'],
+        [7, 'messages[0] has a "weight" other than 0 or 1'],
+        [8, 'messages[0] is not an object'],
+        [9, 'its "input" is not a conversation (…)'],
+        [10, 'it has no "non_preferred_output" list (…)'],
+        [12, 'it is not valid JSON (…)'],
+        [0, 'it has 12 examples; fine-tuning needs at least 13'],
+      ],
+    );
+    assert.equal((await checkTrainingData(await file(ex(1)))).problems[0]!.message, 'it has 1 example; fine-tuning needs at least 10');
+    assert.equal(messagesProblem([{ role: 'user', content: [{ type: 'text', text: 'q' }] }], false), undefined);
+    assert.equal(messagesProblem([{ role: 'assistant', function_call: { name: 'f' } }]), undefined);
+  });
+});
