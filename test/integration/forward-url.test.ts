@@ -28,7 +28,9 @@ describe('a forward URL that carries a credential', () => {
     const l = new WebhookListener({
       secrets: () => [{ endpointId: 'we_1', secret }],
       forwardTo: () => target(app.url),
-      onForwarded: (r) => {
+      // The app's answer comes as a new version of the record (the delivered one is not changed).
+      onForwarded: (delivered, forward) => {
+        const r = { ...delivered, forward };
         records.push(r);
         void store.put(r);
       },
