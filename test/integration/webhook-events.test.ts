@@ -53,8 +53,10 @@ describe('webhook events: one owner, typed changes, new versions', () => {
   afterEach(async () => {
     await listener.stop();
     await app?.close();
+    // Writes already under way finish before the folder goes (else its removal races them).
+    await events.flush();
     events.dispose();
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 20 });
   });
 
   it('tells listeners of a new row with the record, and of the app\'s answer with the id of a new version; the first version is never changed', async () => {
