@@ -1,14 +1,16 @@
 // The chat panel through the UI: streamed Markdown, Stop, a reload, reasoning and background replies.
 import { join } from 'node:path';
-import { addConnectionThroughTheUi, runCommand } from './workbench.mjs';
+import type { Frame, FrameLocator, Locator, Page } from 'playwright-core';
+import type { ArtifactsFolder, EmulatorHandle } from './handles';
+import { addConnectionThroughTheUi, runCommand } from './workbench';
 
 /** The chat page inside the webview's nested iframes. */
-export function chatFrame(page) {
+export function chatFrame(page: Page): FrameLocator {
   return page.frameLocator('iframe.webview.ready').last().frameLocator('#active-frame');
 }
 
 /** Open Chat from the palette on a deployment, as a person picks it; the page and its message box. */
-export async function openChatThroughTheUi(page, deployment) {
+export async function openChatThroughTheUi(page: Page, deployment: string): Promise<{ chat: FrameLocator; input: Locator }> {
   await runCommand(page, 'Azure OpenAI: Open Chat');
   await page.locator('.quick-input-widget .monaco-list-row', { hasText: deployment }).first().waitFor({ timeout: 20_000 });
   await page.keyboard.type(deployment);
@@ -19,7 +21,7 @@ export async function openChatThroughTheUi(page, deployment) {
   return { chat, input };
 }
 
-export async function chatThroughTheUi(page, emulator, artifacts) {
+export async function chatThroughTheUi(page: Page, emulator: EmulatorHandle, artifacts: ArtifactsFolder): Promise<void> {
   await addConnectionThroughTheUi(page, emulator, artifacts);
   const { chat, input } = await openChatThroughTheUi(page, 'gpt-4o-mini');
 
@@ -41,10 +43,10 @@ export async function chatThroughTheUi(page, emulator, artifacts) {
   const replyText = await reply.locator('.turn-body').innerText();
   if (!replyText.includes('<img src=x onerror=')) throw new Error('the HTML should show as text');
   await reply.locator('.turn-body').click();
-  let chatPage;
+  let chatPage: Frame | undefined;
   for (const f of page.frames()) if (await f.$('#messages').catch(() => null)) chatPage = f;
   if (!chatPage) throw new Error('the chat page frame was not found');
-  const pwned = await chatPage.evaluate(() => window.__pwned);
+  const pwned = await chatPage.evaluate(() => (window as Window & { __pwned?: unknown }).__pwned);
   if (pwned !== undefined) throw new Error(`injected code ran (window.__pwned = ${pwned})`);
 
   // Stop mid-stream: the reply ends, marked stopped, and the composer is usable again.
@@ -72,7 +74,7 @@ export async function chatThroughTheUi(page, emulator, artifacts) {
   await page.screenshot({ path: join(artifacts, 'chat-after-reload.png') });
 }
 
-export async function reasoningThroughTheUi(page, emulator, artifacts) {
+export async function reasoningThroughTheUi(page: Page, emulator: EmulatorHandle, artifacts: ArtifactsFolder): Promise<void> {
   await addConnectionThroughTheUi(page, emulator, artifacts);
   const { chat, input } = await openChatThroughTheUi(page, 'gpt-5-codex');
   await input.fill('/code python');
@@ -81,7 +83,7 @@ export async function reasoningThroughTheUi(page, emulator, artifacts) {
   const reply = chat.locator('.turn.assistant').last();
   await reply.locator('.turn-foot', { hasText: 'reasoning)' }).waitFor({ timeout: 30_000 });
   const section = reply.locator('details.reasoning');
-  if (await section.evaluate((d) => d.open)) throw new Error('the reasoning section should start collapsed');
+  if (await section.evaluate((d: HTMLDetailsElement) => d.open)) throw new Error('the reasoning section should start collapsed');
   await section.locator('summary').click();
   await section.locator('.reasoning-text', { hasText: 'The user asked' }).waitFor();
   await reply.locator('.code-block').first().waitFor();

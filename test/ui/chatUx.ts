@@ -1,11 +1,13 @@
 // The chat panel's UX (issue 17) through the UI: following the reply, the draft kept after an
 // error, narrow widths and themes, per-message actions, the context meter, Ask About Selection.
 import { join } from 'node:path';
-import { openChatThroughTheUi } from './chat.mjs';
-import { addConnectionThroughTheUi, runCommand } from './workbench.mjs';
+import type { Frame, Page } from 'playwright-core';
+import { openChatThroughTheUi } from './chat';
+import type { ArtifactsFolder, EmulatorHandle } from './handles';
+import { addConnectionThroughTheUi, runCommand } from './workbench';
 
 /** The chat page's frame (for reading layout), found by its conversation element. */
-async function chatPageFrame(page) {
+async function chatPageFrame(page: Page): Promise<Frame> {
   for (let i = 0; i < 50; i++) {
     for (const f of page.frames()) if (await f.$('#messages').catch(() => null)) return f;
     await page.waitForTimeout(200);
@@ -14,17 +16,17 @@ async function chatPageFrame(page) {
 }
 
 /** How far the conversation is scrolled from its end, in px. */
-const distanceToEnd = (frame) => frame.evaluate(() => {
-  const log = document.getElementById('messages');
+const distanceToEnd = (frame: Frame): Promise<number> => frame.evaluate(() => {
+  const log = document.getElementById('messages')!;
   return Math.round(log.scrollHeight - log.scrollTop - log.clientHeight);
 });
 
 /** Resizes the browser so the chat webview is `width` px wide (the workbench's own chrome stays as it is). */
-async function setChatWidth(page, frame, width) {
+async function setChatWidth(page: Page, frame: Frame, width: number): Promise<void> {
   for (let i = 0; i < 3; i++) {
     const inner = await frame.evaluate(() => window.innerWidth);
     if (Math.abs(inner - width) <= 2) return;
-    const viewport = page.viewportSize();
+    const viewport = page.viewportSize()!;
     await page.setViewportSize({ width: viewport.width + (width - inner), height: viewport.height });
     await page.waitForTimeout(500);
   }
@@ -32,7 +34,7 @@ async function setChatWidth(page, frame, width) {
   if (Math.abs(inner - width) > 2) throw new Error(`the chat panel is ${inner} px wide, wanted ${width}`);
 }
 
-export async function chatUxThroughTheUi(page, emulator, artifacts) {
+export async function chatUxThroughTheUi(page: Page, emulator: EmulatorHandle, artifacts: ArtifactsFolder): Promise<void> {
   await addConnectionThroughTheUi(page, emulator, artifacts);
   // The chat alone in the editor area: the sidebar closed, so narrow widths are the panel's own.
   await runCommand(page, 'View: Close Primary Side Bar');
@@ -49,7 +51,7 @@ export async function chatUxThroughTheUi(page, emulator, artifacts) {
   await chat.locator('details.settings summary').click();
   await input.fill('');
   const finishedReplies = () => chat.locator('.turn.assistant:not(.streaming)').count();
-  const waitForReplies = async (n) => {
+  const waitForReplies = async (n: number): Promise<void> => {
     for (let i = 0; i < 300 && (await finishedReplies()) < n; i++) await page.waitForTimeout(200);
     if ((await finishedReplies()) < n) throw new Error(`expected ${n} finished replies`);
   };
@@ -81,9 +83,9 @@ export async function chatUxThroughTheUi(page, emulator, artifacts) {
   for (let i = 0; i < 10; i++) await page.mouse.wheel(0, -400);
   const jump = chat.locator('#jump-latest');
   await jump.waitFor({ state: 'visible', timeout: 10_000 });
-  const readingAt = await frame.evaluate(() => document.getElementById('messages').scrollTop);
+  const readingAt = await frame.evaluate(() => document.getElementById('messages')!.scrollTop);
   await page.waitForTimeout(1500);
-  const stillAt = await frame.evaluate(() => document.getElementById('messages').scrollTop);
+  const stillAt = await frame.evaluate(() => document.getElementById('messages')!.scrollTop);
   if (Math.abs(stillAt - readingAt) > 2) throw new Error(`the view moved from ${readingAt} to ${stillAt} while the user was reading`);
   const announced = await chat.locator('#announcer').innerText();
   if (!/Jump to latest/.test(announced)) throw new Error(`the button was not announced (live region: "${announced}")`);
@@ -180,17 +182,17 @@ export async function chatUxThroughTheUi(page, emulator, artifacts) {
     await page.waitForTimeout(1000);
     for (const width of [300, 360, 900, 1200]) {
       await setChatWidth(page, frame, width);
+      // No named function inside a page function: tsx (keepNames) would wrap it in a `__name` helper the page lacks.
       const layout = await frame.evaluate(() => {
-        const box = (id) => document.getElementById(id).getBoundingClientRect();
-        const input = document.getElementById('input');
+        const input = document.getElementById('input')!;
         const line = parseFloat(getComputedStyle(input).lineHeight);
         return {
           width: window.innerWidth,
           scrollWidth: document.documentElement.scrollWidth,
-          header: document.querySelector('header').getBoundingClientRect().height,
-          picker: box('deployment'),
+          header: document.querySelector('header')!.getBoundingClientRect().height,
+          picker: document.getElementById('deployment')!.getBoundingClientRect(),
           inputLines: (input.clientHeight - 6) / line,
-          send: box('send'),
+          send: document.getElementById('send')!.getBoundingClientRect(),
         };
       });
       const where = `at ${width} px (${theme})`;

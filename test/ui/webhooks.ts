@@ -1,11 +1,14 @@
 // Webhooks through the UI: Start Listening, deliveries in the Webhook Events view, a reload and
 // Listen Again, the delivery inspector with the app's answer, replays, themes and narrow widths.
 import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { addConnectionThroughTheUi, runCommand, updateSettings } from './workbench.mjs';
+import type { Frame, Locator, Page } from 'playwright-core';
+import type { ArtifactsFolder, CodeServerHandle, EmulatorHandle } from './handles';
+import { addConnectionThroughTheUi, runCommand, updateSettings } from './workbench';
 
 /** Start Listening from the palette: a local service needs no tunnel; a new endpoint for the response events. */
-async function startListeningThroughTheUi(page) {
+async function startListeningThroughTheUi(page: Page): Promise<void> {
   await runCommand(page, 'Azure OpenAI: Start Listening');
   const widget = page.locator('.quick-input-widget');
   await widget.locator('.quick-input-title', { hasText: 'Listening: point a webhook endpoint here?' }).waitFor({ timeout: 30_000 });
@@ -16,7 +19,7 @@ async function startListeningThroughTheUi(page) {
 }
 
 /** The service finishes a background response and delivers response.completed. */
-async function backgroundResponse(emulator, input) {
+async function backgroundResponse(emulator: EmulatorHandle, input: string): Promise<void> {
   const res = await fetch(`${emulator.url}/openai/v1/responses`, {
     method: 'POST',
     headers: { 'api-key': emulator.key, 'content-type': 'application/json' },
@@ -25,17 +28,17 @@ async function backgroundResponse(emulator, input) {
   if (res.status !== 200) throw new Error(`creating a background response answered ${res.status}`);
 }
 
-const eventsPaneOf = (page) => page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Webhook Events' }) });
+const eventsPaneOf = (page: Page): Locator => page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Webhook Events' }) });
 
 /** The Webhook Events view's status line: the whole text, wrapped rather than cut off. */
-async function eventsViewMessage(page, text) {
+async function eventsViewMessage(page: Page, text: string | RegExp): Promise<void> {
   const message = eventsPaneOf(page).locator('.message', { hasText: text }).first();
   await message.waitFor({ timeout: 20_000 });
   const cut = await message.evaluate((e) => e.scrollWidth > e.clientWidth + 1);
   if (cut) throw new Error(`the view's message is cut off: ${await message.innerText()}`);
 }
 
-export async function listenThroughTheUi(page, emulator, artifacts) {
+export async function listenThroughTheUi(page: Page, emulator: EmulatorHandle, artifacts: ArtifactsFolder): Promise<void> {
   await addConnectionThroughTheUi(page, emulator, artifacts);
   await startListeningThroughTheUi(page);
   await eventsViewMessage(page, /Listening at http:\/\/127\.0\.0\.1:\d+\/webhook for/);
@@ -81,7 +84,7 @@ export async function listenThroughTheUi(page, emulator, artifacts) {
 }
 
 /** The user's app: refuses the first delivery with a 500 whose body holds HTML, then takes everything. */
-async function startUserApp() {
+async function startUserApp(): Promise<{ url: string; close: () => Promise<void> }> {
   let count = 0;
   const server = createServer((req, res) => {
     req.resume();
@@ -91,12 +94,12 @@ async function startUserApp() {
       res.writeHead(first ? 500 : 200, { 'content-type': first ? 'text/html' : 'application/json' }).end(body);
     });
   });
-  await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${server.address().port}/webhook`, close: () => new Promise((r) => server.close(r)) };
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhook`, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
 
 /** The delivery inspector inside the webview's nested iframes. */
-async function inspectorFrame(page) {
+async function inspectorFrame(page: Page): Promise<Frame> {
   for (let i = 0; i < 100; i++) {
     for (const f of page.frames()) if (await f.$('#delivery').catch(() => null)) return f;
     await page.waitForTimeout(200);
@@ -104,7 +107,7 @@ async function inspectorFrame(page) {
   throw new Error('the delivery inspector did not open');
 }
 
-export async function inspectThroughTheUi(page, emulator, artifacts, server) {
+export async function inspectThroughTheUi(page: Page, emulator: EmulatorHandle, artifacts: ArtifactsFolder, server: CodeServerHandle): Promise<void> {
   const app = await startUserApp();
   try {
     // Forward to the app, set as a user would in settings.json (a reload makes sure it is read).
@@ -128,7 +131,7 @@ export async function inspectThroughTheUi(page, emulator, artifacts, server) {
     const answerText = await frame.locator('.answer.fail pre').innerText();
     if (!answerText.includes('<img src=x onerror=')) throw new Error(`the app's HTML should show as text, got: ${answerText}`);
     if ((await frame.locator('#delivery img, #delivery h1 + h1').count()) !== 0) throw new Error("the app's HTML reached the DOM");
-    if ((await frame.evaluate(() => window.__pwned)) !== undefined) throw new Error('injected code ran');
+    if ((await frame.evaluate(() => (window as Window & { __pwned?: unknown }).__pwned)) !== undefined) throw new Error('injected code ran');
     await page.screenshot({ path: join(artifacts, 'inspector-light.png') });
 
     // Edit and replay: the app takes it now; the new answer shows beside the old.
@@ -183,7 +186,7 @@ export async function inspectThroughTheUi(page, emulator, artifacts, server) {
 // ── Chat panel UX (issue 17): following the reply, draft kept after an error, narrow widths ──
 
 /** Runs a command from a row's context menu, as a person right-clicking it would. */
-async function fromContextMenu(page, row, label) {
+async function fromContextMenu(page: Page, row: Locator, label: string): Promise<void> {
   await row.click({ button: 'right' });
   const item = page.locator('.context-view .monaco-menu .action-item', { hasText: label }).first();
   await item.waitFor({ timeout: 10_000 });
@@ -194,13 +197,13 @@ async function fromContextMenu(page, row, label) {
 }
 
 /** Confirms a modal dialog with the button named `button`. */
-async function confirmDialog(page, button) {
+async function confirmDialog(page: Page, button: string): Promise<void> {
   const dialog = page.locator('.monaco-dialog-box');
   await dialog.waitFor({ timeout: 10_000 });
   await dialog.locator('.monaco-button', { hasText: button }).first().click();
 }
 
-export async function rotateThroughTheUi(page, emulator, artifacts) {
+export async function rotateThroughTheUi(page: Page, emulator: EmulatorHandle, artifacts: ArtifactsFolder): Promise<void> {
   await addConnectionThroughTheUi(page, emulator, artifacts);
   await startListeningThroughTheUi(page);
   // The endpoint Start Listening created, in the Resources view.

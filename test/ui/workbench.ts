@@ -2,9 +2,11 @@
 // Connection wizard, settings files as the Settings editor writes them.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import type { ArtifactsFolder, CodeServerHandle, EmulatorHandle } from './handles';
 
 /** Types into the open quick input and presses Enter. */
-export async function answer(page, titlePart, text) {
+export async function answer(page: Page, titlePart: string, text: string): Promise<void> {
   const widget = page.locator('.quick-input-widget');
   await widget.locator('.quick-input-title', { hasText: titlePart }).waitFor({ timeout: 20_000 });
   const input = widget.locator('input.input');
@@ -12,7 +14,7 @@ export async function answer(page, titlePart, text) {
   await page.keyboard.press('Enter');
 }
 
-export async function addConnectionThroughTheUi(page, emulator, artifacts) {
+export async function addConnectionThroughTheUi(page: Page, emulator: EmulatorHandle, artifacts: ArtifactsFolder): Promise<void> {
   await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
   const activity = page.locator('.activitybar [aria-label^="Azure OpenAI"]').first();
   await activity.waitFor({ timeout: 60_000 });
@@ -53,7 +55,7 @@ export async function addConnectionThroughTheUi(page, emulator, artifacts) {
   if (text.includes(emulator.key)) throw new Error('the API key is visible in the workbench');
 }
 
-export async function runCommand(page, title) {
+export async function runCommand(page: Page, title: string): Promise<void> {
   await page.keyboard.press('F1');
   await page.locator('.quick-input-widget input.input').waitFor();
   await page.keyboard.type(title);
@@ -65,7 +67,7 @@ export async function runCommand(page, title) {
  * Changes settings as the Settings editor would: `User` ones, or `Machine` ones (machine-scoped
  * settings of an extension running on the server, "Remote Settings" in the editor).
  */
-export function updateSettings(server, kind, changes) {
+export function updateSettings(server: CodeServerHandle, kind: 'User' | 'Machine', changes: Record<string, unknown>): void {
   const dir = join(server.root, 'user-data', kind);
   mkdirSync(dir, { recursive: true });
   const file = join(dir, 'settings.json');

@@ -4,11 +4,13 @@
 // status bar's figure.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openChatThroughTheUi } from './chat.mjs';
-import { addConnectionThroughTheUi, runCommand } from './workbench.mjs';
+import type { Frame, Page } from 'playwright-core';
+import { openChatThroughTheUi } from './chat';
+import type { ArtifactsFolder, CodeServerHandle, EmulatorHandle } from './handles';
+import { addConnectionThroughTheUi, runCommand } from './workbench';
 
 /** The usage page's frame, found by its table. */
-async function usageFrame(page) {
+async function usageFrame(page: Page): Promise<Frame> {
   for (let i = 0; i < 100; i++) {
     for (const f of page.frames()) if (await f.$('#usage-table').catch(() => null)) return f;
     await page.waitForTimeout(200);
@@ -17,17 +19,17 @@ async function usageFrame(page) {
 }
 
 /** Resizes the browser so the usage webview is `width` px wide. */
-async function setFrameWidth(page, frame, width) {
+async function setFrameWidth(page: Page, frame: Frame, width: number): Promise<void> {
   for (let i = 0; i < 3; i++) {
     const inner = await frame.evaluate(() => window.innerWidth);
     if (Math.abs(inner - width) <= 2) return;
-    const viewport = page.viewportSize();
+    const viewport = page.viewportSize()!;
     await page.setViewportSize({ width: viewport.width + (width - inner), height: viewport.height });
     await page.waitForTimeout(500);
   }
 }
 
-async function highContrast(page) {
+async function highContrast(page: Page): Promise<void> {
   await page.keyboard.press('F1');
   await page.locator('.quick-input-widget input.input').waitFor();
   await page.keyboard.type('Preferences: Color Theme');
@@ -39,7 +41,7 @@ async function highContrast(page) {
   await page.locator('.monaco-workbench.hc-black').waitFor({ timeout: 10_000 });
 }
 
-export async function usageThroughTheUi(page, emulator, artifacts, server) {
+export async function usageThroughTheUi(page: Page, emulator: EmulatorHandle, artifacts: ArtifactsFolder, server: CodeServerHandle): Promise<void> {
   await addConnectionThroughTheUi(page, emulator, artifacts);
   await runCommand(page, 'View: Close Primary Side Bar');
   if (await page.locator('.part.auxiliarybar').isVisible()) await runCommand(page, 'View: Hide Secondary Side Bar');
@@ -102,7 +104,7 @@ export async function usageThroughTheUi(page, emulator, artifacts, server) {
       const layout = await frame.evaluate(() => ({
         width: window.innerWidth,
         scrollWidth: document.documentElement.scrollWidth,
-        exportRight: document.getElementById('export').getBoundingClientRect().right,
+        exportRight: document.getElementById('export')!.getBoundingClientRect().right,
       }));
       const where = `at ${width} px (${theme})`;
       if (layout.scrollWidth > layout.width + 1) throw new Error(`the page is ${layout.scrollWidth} px wide ${where}`);

@@ -1,0 +1,51 @@
+// The UI journeys, end to end through the real workbench in Chromium as a person would use it, by
+// title: scripts/host/ui-e2e.mjs runs each one (or those HOST_GREP matches) in a fresh emulator,
+// code-server and browser, at the end of `npm run test:host`. Each journey lives in this folder by
+// feature and saves screenshots into the artifacts folder.
+import { chatThroughTheUi, reasoningThroughTheUi } from './chat';
+import { chatUxThroughTheUi } from './chatUx';
+import type { Journey } from './handles';
+import { usageThroughTheUi } from './usage';
+import { inspectThroughTheUi, listenThroughTheUi, rotateThroughTheUi } from './webhooks';
+import { addConnectionThroughTheUi } from './workbench';
+
+export interface TitledJourney {
+  /** What the journey shows works; HOST_GREP matches it. */
+  readonly title: string;
+  readonly run: Journey;
+}
+
+export const journeys: readonly TitledJourney[] = [
+  { title: 'UI: add a connection through the command palette wizard and see its deployments in the sidebar', run: addConnectionThroughTheUi },
+  {
+    title: 'UI: chat in the panel: streamed markdown with usage, HTML in a reply executes nothing, Stop ends a reply, the panel survives a reload',
+    run: chatThroughTheUi,
+  },
+  {
+    title:
+      'UI: chat panel UX: example prompts; the view follows the reply unless scrolled up (Jump to latest); a refused message comes back to edit; ' +
+      'usable at 300 px in light, dark and high contrast; actions on hover; context meter; Ask About Selection',
+    run: chatUxThroughTheUi,
+  },
+  {
+    title: 'UI: chat with a Responses-only deployment: the reasoning summary in a collapsed section, reasoning tokens in the usage line, a reply in the background',
+    run: reasoningThroughTheUi,
+  },
+  {
+    title:
+      'UI: Start Listening from the palette, a delivery appears verified in the Webhook Events view; after a reload it is still there, ' +
+      'the inspector comes back on it, and Listen Again resumes with the same endpoint',
+    run: listenThroughTheUi,
+  },
+  {
+    title: "UI: a delivery the app refused opens in the inspector from its row (trace, headers, the app's HTML as text); edit and replay shows the new answer; themes, narrow",
+    run: inspectThroughTheUi,
+  },
+  { title: "UI: Rotate Signing Secret from an endpoint's context menu: both rows marked during the overlap, Finish Rotation leaves one", run: rotateThroughTheUi },
+  {
+    title:
+      "UI: usage view: empty state, then a chat's tokens and estimated cost appear live; the status bar shows them and opens it; Export as CSV; " +
+      'light, dark, high contrast, 300 px',
+    run: usageThroughTheUi,
+  },
+];
