@@ -87,7 +87,9 @@ export async function usageThroughTheUi(page, emulator, artifacts, server) {
   const dialog = page.locator('.quick-input-widget input.input');
   await dialog.waitFor({ timeout: 10_000 });
   await dialog.fill(csv);
-  await page.keyboard.press('Enter');
+  // OK, not Enter: Enter may take the highlighted folder of the list before it follows the typed path.
+  await page.waitForTimeout(500);
+  await page.locator('.quick-input-widget').getByRole('button', { name: 'OK' }).click();
   for (let i = 0; i < 50 && !existsSync(csv); i++) await page.waitForTimeout(200);
   if (!existsSync(csv)) throw new Error('Export as CSV wrote no file');
   const text = readFileSync(csv, 'utf8');
