@@ -86,11 +86,13 @@ export async function usageThroughTheUi(page, emulator, artifacts, server) {
   await frame.locator('#export').click();
   const dialog = page.locator('.quick-input-widget input.input');
   await dialog.waitFor({ timeout: 10_000 });
+  // The mouse stays where Export was clicked, over the dialog's list: a hovered folder would be
+  // what Enter takes. Moved away first, Enter takes the typed path.
+  await page.mouse.move(700, 880);
   await dialog.fill(csv);
-  // OK, not Enter: Enter may take the highlighted folder of the list before it follows the typed path.
   await page.waitForTimeout(500);
-  await page.locator('.quick-input-widget').getByRole('button', { name: 'OK' }).click();
-  for (let i = 0; i < 50 && !existsSync(csv); i++) await page.waitForTimeout(200);
+  await page.keyboard.press('Enter');
+  for (let i = 0; i < 100 && !existsSync(csv); i++) await page.waitForTimeout(200);
   if (!existsSync(csv)) throw new Error('Export as CSV wrote no file');
   const text = readFileSync(csv, 'utf8');
   if (!text.startsWith('window,connection,deployment') || !text.includes('gpt-4o-mini')) throw new Error(`the CSV reads: ${text.slice(0, 200)}`);
