@@ -81,22 +81,6 @@ export async function usageThroughTheUi(page, emulator, artifacts, server) {
   await frame.locator('#window').selectOption('today');
   await frame.locator('#usage-caption', { hasText: 'today' }).waitFor();
 
-  // Export as CSV through the save dialog (VS Code's own, in the browser).
-  const csv = join(server.root, 'usage-export.csv');
-  await frame.locator('#export').click();
-  const dialog = page.locator('.quick-input-widget input.input');
-  await dialog.waitFor({ timeout: 10_000 });
-  // The mouse stays where Export was clicked, over the dialog's list: a hovered folder would be
-  // what Enter takes. Moved away first, Enter takes the typed path.
-  await page.mouse.move(700, 880);
-  await dialog.fill(csv);
-  await page.waitForTimeout(500);
-  await page.keyboard.press('Enter');
-  for (let i = 0; i < 100 && !existsSync(csv); i++) await page.waitForTimeout(200);
-  if (!existsSync(csv)) throw new Error('Export as CSV wrote no file');
-  const text = readFileSync(csv, 'utf8');
-  if (!text.startsWith('window,connection,deployment') || !text.includes('gpt-4o-mini')) throw new Error(`the CSV reads: ${text.slice(0, 200)}`);
-
   for (const theme of ['light', 'dark', 'high-contrast']) {
     if (theme === 'dark') await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
     if (theme === 'high-contrast') await highContrast(page);
@@ -115,6 +99,25 @@ export async function usageThroughTheUi(page, emulator, artifacts, server) {
     }
     await page.setViewportSize({ width: 1400, height: 900 });
   }
+
+  // Export as CSV through the save dialog (VS Code's own, in the browser), in the narrow high-contrast view.
+  await frame.locator('#export').scrollIntoViewIfNeeded();
+  const csv = join(server.root, 'usage-export.csv');
+  await frame.locator('#export').click();
+  const dialog = page.locator('.quick-input-widget input.input');
+  await dialog.waitFor({ timeout: 10_000 });
+  // The mouse stays where Export was clicked, over the dialog's list: a hovered folder would be
+  // what Enter takes. Moved away first, Enter takes the typed path.
+  await page.mouse.move(700, 880);
+  await dialog.fill(csv);
+  await page.waitForTimeout(500);
+  await page.keyboard.press('Enter');
+  await page.waitForTimeout(1000);
+  await page.screenshot({ path: join(artifacts, 'usage-export.png') });
+  for (let i = 0; i < 100 && !existsSync(csv); i++) await page.waitForTimeout(200);
+  if (!existsSync(csv)) throw new Error('Export as CSV wrote no file');
+  const text = readFileSync(csv, 'utf8');
+  if (!text.startsWith('window,connection,deployment') || !text.includes('gpt-4o-mini')) throw new Error(`the CSV reads: ${text.slice(0, 200)}`);
 
   // After a window reload the status bar still shows the day's tokens, read from the log.
   await page.reload();
