@@ -4,17 +4,17 @@
 // status bar's figure.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openChatThroughTheUi } from './chat.mjs';
 import { addConnectionThroughTheUi, runCommand } from './workbench.mjs';
 
-/** The usage page's frame, found by its table. */
-async function usageFrame(page) {
-  for (let i = 0; i < 100; i++) {
-    for (const f of page.frames()) if (await f.$('#usage-table').catch(() => null)) return f;
+/** The frame of the page that has `selector` (two webviews are open: which is last in the DOM varies). */
+async function frameWith(page, selector) {
+  for (let i = 0; i < 150; i++) {
+    for (const f of page.frames()) if (await f.$(selector).catch(() => null)) return f;
     await page.waitForTimeout(200);
   }
-  throw new Error('the usage page frame was not found');
+  throw new Error(`no page with ${selector} was found`);
 }
+const usageFrame = (page) => frameWith(page, '#usage-table');
 
 /** Resizes the browser so the usage webview is `width` px wide. */
 async function setFrameWidth(page, frame, width) {
@@ -51,7 +51,12 @@ export async function usageThroughTheUi(page, emulator, artifacts, server) {
   await page.screenshot({ path: join(artifacts, 'usage-empty.png') });
 
   // A chat in the panel; the open view shows it without being reopened.
-  const { chat, input } = await openChatThroughTheUi(page, 'gpt-4o-mini');
+  await runCommand(page, 'Azure OpenAI: Open Chat');
+  await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'gpt-4o-mini' }).first().waitFor({ timeout: 20_000 });
+  await page.keyboard.type('gpt-4o-mini');
+  await page.keyboard.press('Enter');
+  const chat = await frameWith(page, '#messages');
+  const input = chat.locator('#input');
   await input.fill('hello usage view');
   await input.press('Enter');
   await chat.locator('.turn.assistant:not(.streaming) .turn-foot', { hasText: 'tokens' }).first().waitFor({ timeout: 30_000 });
