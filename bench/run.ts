@@ -13,6 +13,7 @@
  *    (issue #13; packages the extension first, then a few fresh windows of code-server).
  * 7. Usage (issue 27): recording one request's usage against the request itself, and the usage
  *    view's tables from 1,000,000 records streamed against JSON.parse of them all.
+ * 8. Compare (issue 27 c): the spread between the moments the requests of one round leave.
  *
  * Everything runs on 127.0.0.1 with bounded loops.
  */
@@ -26,6 +27,7 @@ import { readResponseStream } from '../src/service/responsesStream';
 import { startEmulator } from '../src/emulator/server';
 import { benchActivation, median, type Activation } from './activation';
 import { benchBatchResults } from './batchResults';
+import { benchCompareRows } from './compare';
 import { benchListener } from './listener';
 import { benchLmFirstToken } from './lmFirstToken';
 import { benchTokenCount } from './tokenCount';
@@ -400,7 +402,7 @@ async function benchUsageRows(): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  // BENCH_ONLY=listener,sse runs a subset (names: sse, listener, flood, replays, emulator, chat, tokens, firsttoken, activation, usage, batchresults).
+  // BENCH_ONLY=listener,sse runs a subset (names: sse, listener, flood, replays, emulator, chat, tokens, firsttoken, activation, usage, batchresults, compare).
   const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
   const all: Array<[string, () => Promise<void>]> = [
     ['sse', benchSse],
@@ -414,6 +416,7 @@ async function main(): Promise<void> {
     ['activation', benchActivationRows],
     ['usage', benchUsageRows],
     ['batchresults', benchBatchResultsRows],
+    ['compare', async () => void rows.push(...(await benchCompareRows()))],
   ];
   for (const [name, run] of all) if (!only || only.includes(name)) await run();
   printTable();
