@@ -73,6 +73,7 @@ export const Commands = {
   rejectCall: 'aoaiWorkbench.rejectCall',
   transferCall: 'aoaiWorkbench.transferCall',
   hangUpCall: 'aoaiWorkbench.hangUpCall',
+  compareDeployments: 'aoaiWorkbench.compareDeployments',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];
@@ -83,6 +84,8 @@ export const Views = {
   events: 'aoaiWorkbench.events',
   /** The chat panel's webview type. */
   chat: 'aoaiWorkbench.chat',
+  /** The compare panel's webview type. */
+  compare: 'aoaiWorkbench.compare',
   /** The delivery inspector's webview type. */
   inspector: 'aoaiWorkbench.deliveryInspector',
 } as const;

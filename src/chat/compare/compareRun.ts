@@ -18,9 +18,9 @@ import type { ApiMemory } from '../apiMemory';
 import { DEFAULT_PRICES, type PriceTable } from '../../usage/prices';
 import { answeredColumn, failedColumn, type ColumnResult } from './column';
 import { LeaveMoments } from './leaveMoments';
+import { MAX_COLUMNS, MIN_COLUMNS } from './limits';
 
-export const MIN_COLUMNS = 2;
-export const MAX_COLUMNS = 4;
+export { MAX_COLUMNS, MIN_COLUMNS };
 
 export interface CompareTarget {
   /** Unique within the compare (e.g. connection id and deployment name). */
