@@ -1,6 +1,6 @@
 /** What the delivery inspector shows of a record: plain data for the protocol, built on the host side. */
 import { diagnose, type DoctorContext } from './doctor';
-import { maskedUrl } from './forward';
+import { maskedUrl } from './forwardUrl';
 import { explainForwardError } from './forwardErrors';
 import type { AnswerView, DeliveryView, HeaderView } from './inspectorProtocol';
 import type { DeliveryRecord, ForwardResult } from './records';

@@ -8,9 +8,11 @@ import { proxyRefusal } from '../service/proxy';
 import { webhookDispatcher } from './outbound';
 import type { ForwardResult } from './records';
 import { capHeader } from './rejections';
+import { forwardUrlProblem, maskedUrl } from './forwardUrl';
 import { FORWARD_TIMEOUT_MS as TIMEOUT_MS } from './forwardErrors';
 
 export { explainForwardError } from './forwardErrors';
+export { forwardUrlProblem, maskedUrl } from './forwardUrl';
 
 /** Bytes of the app's answer body kept (and so stored with the event): enough for an error page. */
 export const FORWARD_BODY_CAP = 64 * 1024;
@@ -27,51 +29,6 @@ export interface ForwardRequest {
   edited?: boolean;
   /** How it goes out (the user's proxy: see `webhookOutbound`); direct by default. */
   outbound?: Dispatcher;
-}
-
-/**
- * Why a forward URL is refused, if it is: a user name or password in it would be sent with every
- * delivery and kept wherever the URL is shown (events on disk, the log), so it is not used at all.
- */
-export function forwardUrlProblem(url: string): string | undefined {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return `The forward URL "${maskedUrl(url)}" is not a URL: use your app's webhook URL, e.g. http://localhost:3000/webhook.`;
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    return `The forward URL "${maskedUrl(url)}" is not an http:// or https:// URL: use your app's webhook URL, e.g. http://localhost:3000/webhook.`;
-  }
-  if (parsed.username || parsed.password) {
-    parsed.username = '';
-    parsed.password = '';
-    return (
-      'The forward URL holds a user name or password, so nothing is sent to it (it would be stored and shown with every event): ' +
-      `use ${maskedUrl(parsed.href)} and let the app check the webhook signature instead.`
-    );
-  }
-  return undefined;
-}
-
-/** The URL as it may be shown, stored and logged: the values of its query (`?token=…`) and any user name or password masked. */
-export function maskedUrl(url: string): string {
-  let parsed: URL | undefined;
-  try {
-    parsed = new URL(url);
-  } catch {
-    parsed = undefined;
-  }
-  if (parsed?.protocol !== 'http:' && parsed?.protocol !== 'https:') {
-    // Not a web URL: whatever comes before an `@`, or after a `?` or a `#`, may be a credential.
-    return url.replace(/^([^?#@]*@)/, '***@').replace(/[?#].*$/, '?***');
-  }
-  if (parsed.username) parsed.username = '***';
-  if (parsed.password) parsed.password = '***';
-  const query = [...parsed.searchParams.keys()].map((k) => `${encodeURIComponent(k)}=***`).join('&');
-  parsed.search = query ? `?${query}` : parsed.search ? '?***' : '';
-  parsed.hash = '';
-  return parsed.href.replace(/%2A%2A%2A/g, '***');
 }
 
 /** POSTs once (a delivery is not idempotent: never retried) and records the app's answer. */

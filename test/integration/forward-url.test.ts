@@ -28,9 +28,11 @@ describe('a forward URL that carries a credential', () => {
     const l = new WebhookListener({
       secrets: () => [{ endpointId: 'we_1', secret }],
       forwardTo: () => target(app.url),
-      onForwarded: (r) => {
-        records.push(r);
-        void store.put(r);
+      // The delivered record is not changed: the forward's answer is its next version.
+      onForwarded: (r, forward) => {
+        const next = { ...r, forward };
+        records.push(next);
+        void store.put(next);
       },
     });
     await l.start();
