@@ -4,6 +4,7 @@
  * column, Stop stops all, Run again gives medians, and every request is reported as a compare one.
  */
 import assert from 'node:assert/strict';
+import { channel } from 'node:diagnostics_channel';
 import type { Server } from 'node:http';
 import { ApiMemory } from '../../src/chat/apiMemory';
 import type { ColumnResult } from '../../src/chat/compare/column';
@@ -182,6 +183,15 @@ describe('compare runner (emulator over loopback)', () => {
     const ac = new AbortController();
     const rounds = await repeatCompare([target('chat', 'gpt-4o'), target('mini', 'gpt-4o-mini')], prompt('hi'), 5, { signal: ac.signal, onRound: (_r, n) => n === 2 && ac.abort() });
     assert.equal(rounds.length, 2);
+  });
+
+  it('leaves nothing listening after a round, even one whose listener threw', async () => {
+    const sendHeaders = channel('undici:client:sendHeaders');
+    await compare([target('chat', 'gpt-4o'), target('mini', 'gpt-4o-mini')], 'hi');
+    assert.equal(sendHeaders.hasSubscribers, false);
+    const thrown = compare([target('chat', 'gpt-4o'), target('mini', 'gpt-4o-mini')], 'hi', { onColumn: () => { throw new Error('a broken page'); } });
+    await assert.rejects(thrown, /a broken page/);
+    assert.equal(sendHeaders.hasSubscribers, false);
   });
 
   it('refuses fewer than 2 or more than 4 deployments, the same one twice, and a bad round count', async () => {

@@ -133,8 +133,13 @@ export async function runCompareRound(targets: readonly CompareTarget[], prompt:
       (err: unknown) => finish(failedColumn(target.id, err, timing(), fallback, content)),
     );
   });
-  const columns = await Promise.all(runs);
-  leaving.stop();
+  let columns: ColumnResult[];
+  try {
+    columns = await Promise.all(runs);
+  } finally {
+    // Also when a listener threw: the channel is never left subscribed.
+    leaving.stop();
+  }
   const round: CompareRound = { columns };
   if (leaving.spreadMs !== undefined) round.leaveSpreadMs = leaving.spreadMs;
   return round;

@@ -20,6 +20,8 @@ interface ColumnView {
   figures: HTMLElement;
   median: HTMLElement;
   error: HTMLElement;
+  /** A 429's countdown: apart from the alert, so it is not announced every second. */
+  wait: HTMLElement;
   reply: HTMLElement;
   cont: HTMLButtonElement;
   text: string;
@@ -45,6 +47,8 @@ function buildColumn(head: ColumnHead): ColumnView {
   const error = el('div', undefined, 'error');
   error.hidden = true;
   error.setAttribute('role', 'alert');
+  const wait = el('p', undefined, 'wait muted');
+  wait.hidden = true;
   const reply = el('div', undefined, 'reply');
   reply.setAttribute('aria-live', 'off');
   const cont = el('button', undefined, 'secondary');
@@ -53,8 +57,8 @@ function buildColumn(head: ColumnHead): ColumnView {
   cont.disabled = true;
   cont.setAttribute('aria-label', `Continue in Chat with ${head.label}`);
   cont.addEventListener('click', () => vscode.post({ type: 'continueInChat', id: head.id }));
-  root.append(title, el('p', head.detail, 'muted detail'), figures, median, error, reply, cont);
-  return { head, root, figures, median, error, reply, cont, text: '' };
+  root.append(title, el('p', head.detail, 'muted detail'), figures, median, error, wait, reply, cont);
+  return { head, root, figures, median, error, wait, reply, cont, text: '' };
 }
 
 function init(heads: ColumnHead[], settings: CompareSettings): void {
@@ -80,6 +84,7 @@ function startRound(): void {
     c.reply.classList.add('streaming');
     c.figures.replaceChildren();
     c.error.hidden = true;
+    c.wait.hidden = true;
     c.cont.disabled = true;
   }
 }
@@ -100,26 +105,27 @@ function showColumn(r: ColumnResult): void {
   c.reply.innerHTML = renderer.render(r.content);
   for (const note of r.notes) c.reply.append(el('p', note, 'note'));
   c.error.hidden = !r.failure;
+  c.error.textContent = r.failure?.message ?? '';
   c.retryAt = r.failure?.retryAt;
-  if (r.failure) c.error.textContent = failureText(c);
+  c.wait.hidden = !c.retryAt;
+  c.wait.textContent = waitText(c);
   c.cont.disabled = r.outcome !== 'ok' && !r.content;
   answered = true;
   $<HTMLButtonElement>('export').disabled = false;
   if (c.retryAt && !countdown) countdown = setInterval(tick, 1000);
 }
 
-function failureText(c: ColumnView): string {
-  const base = c.error.dataset.message ?? '';
-  if (!c.retryAt) return base;
+function waitText(c: ColumnView): string {
+  if (!c.retryAt) return '';
   const left = Math.ceil((c.retryAt - Date.now()) / 1000);
-  return left > 0 ? `${base} Try again in ${left} s.` : `${base} The deployment takes requests again.`;
+  return left > 0 ? `Rate limited: try again in ${left} s.` : 'The deployment takes requests again.';
 }
 
 function tick(): void {
   let waiting = false;
   for (const c of columns.values()) {
-    if (!c.retryAt || c.error.hidden) continue;
-    c.error.textContent = failureText(c);
+    if (!c.retryAt || c.wait.hidden) continue;
+    c.wait.textContent = waitText(c);
     waiting ||= c.retryAt > Date.now();
   }
   if (!waiting && countdown) {
@@ -164,7 +170,6 @@ function handle(msg: CompareHostMessage): void {
       return;
     }
     case 'column':
-      columns.get(msg.column.id)?.error.setAttribute('data-message', msg.column.failure?.message ?? '');
       return showColumn(msg.column);
     case 'roundEnded':
       $('spread').textContent = msg.leaveSpreadMs === undefined ? '' : `requests left within ${msg.leaveSpreadMs.toFixed(1)} ms`;
