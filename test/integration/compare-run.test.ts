@@ -80,7 +80,7 @@ describe('compare runner (emulator over loopback)', () => {
     for (const c of round.columns) {
       assert.equal(texts.get(c.id), c.content, 'streamed as it came');
       assert.ok(c.content.length > 200 && c.tokens!.completion > 100);
-      assert.ok(c.firstTokenMs! > 0 && c.firstTokenMs! < c.totalMs);
+      assert.ok(c.firstTokenMs! > 0 && c.firstTokenMs! < c.totalMs && c.totalMs < 10_000, `${c.firstTokenMs} of ${c.totalMs} ms`);
       assert.ok(c.tokensPerSecond! > 0 && Math.abs(c.tokensPerSecond! - (c.tokens!.completion * 1000) / (c.totalMs - c.firstTokenMs!)) < 1e-6);
     }
     assert.equal(byId('emu/chat').finishReason, 'stop');
@@ -106,6 +106,8 @@ describe('compare runner (emulator over loopback)', () => {
     assert.equal(scarce.failure!.kind, 'rate_limited');
     assert.equal(scarce.failure!.status, 429);
     assert.ok(scarce.failure!.retryAt! > before + 1000, 'a countdown to show');
+    assert.ok(!('firstTokenMs' in scarce), 'nothing arrived, no first token');
+    assert.equal(scarce.model, 'gpt-4o');
     assert.match(scarce.failure!.message, /429|rate|limit/i);
     assert.deepEqual([byId('emu/chat').outcome, byId('emu/mini').outcome], ['ok', 'ok']);
     assert.match(byId('emu/chat').content, /You said: again/);
@@ -146,9 +148,12 @@ describe('compare runner (emulator over loopback)', () => {
   it('a failed preparation fails its column without a request; the others are sent', async () => {
     const { byId, reports, round } = await compare([target('chat', 'gpt-4o', { prepare: () => Promise.reject(new Error('Sign in to Azure again.')) }), target('mini', 'gpt-4o-mini', { prepare: async () => {} })], 'hi');
     assert.deepEqual(byId('emu/chat').failure, { kind: 'failed', message: 'Sign in to Azure again.' });
+    assert.equal(byId('emu/chat').model, 'gpt-4o');
     assert.equal(byId('emu/mini').outcome, 'ok');
     assert.deepEqual(reports.map((r) => r.deployment), ['mini']);
-    assert.equal(round.leaveSpreadMs, undefined, 'one request: no spread');
+    assert.ok(!('leaveSpreadMs' in round), 'one request: no spread');
+    const quiet = await compare([target('chat', 'gpt-4o', { prepare: () => Promise.reject(undefined) }), target('mini', 'gpt-4o-mini')], 'hi');
+    assert.equal(quiet.byId('emu/chat').outcome, 'failed', 'a preparation that fails without a reason fails too');
   });
 
   it('Stop stops every column at once, keeping what arrived', async () => {
@@ -185,6 +190,24 @@ describe('compare runner (emulator over loopback)', () => {
     assert.equal(rounds.length, 2);
   });
 
+  it('a reply cut off part way keeps what arrived in its failed column; a request that never left leaves nothing listening', async () => {
+    const cutting = await recordingServer((_b, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(`data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 0, model: 'gpt-4o', choices: [{ index: 0, delta: { content: 'partial ' }, finish_reason: null }] })}\n\n`);
+      setTimeout(() => res.destroy(), 50);
+    });
+    servers.push(cutting.server);
+    const cut = new AzureOpenAIClient({ endpoint: cutting.url, auth: { kind: 'apiKey', apiKey: 'k' } });
+    const nowhere = new AzureOpenAIClient({ endpoint: 'http://127.0.0.1:1', auth: { kind: 'apiKey', apiKey: 'k' }, retry: { maxRetries: 0 } });
+    clients.push(cut, nowhere);
+    const { byId } = await compare([{ id: 'cut', client: cut, deployment: 'gpt-4o', model: 'gpt-4o' }, { id: 'nowhere', client: nowhere, deployment: 'gpt-4o' }, target('chat', 'gpt-4o')], 'hi');
+    assert.deepEqual([byId('cut').outcome, byId('cut').content], ['failed', 'partial ']);
+    assert.ok(byId('cut').firstTokenMs! >= 0);
+    assert.deepEqual([byId('nowhere').outcome, byId('nowhere').failure!.kind], ['failed', 'failed']);
+    assert.equal(byId('emu/chat').outcome, 'ok');
+    assert.equal(channel('undici:client:sendHeaders').hasSubscribers, false);
+  });
+
   it('leaves nothing listening after a round, even one whose listener threw', async () => {
     const sendHeaders = channel('undici:client:sendHeaders');
     await compare([target('chat', 'gpt-4o'), target('mini', 'gpt-4o-mini')], 'hi');
@@ -201,6 +224,8 @@ describe('compare runner (emulator over loopback)', () => {
     await assert.rejects(runCompareRound([...one, ...one], prompt('x'), { signal }), /picked twice/);
     const five = ['a', 'b', 'c', 'd', 'e'].map((d) => target(d, 'gpt-4o'));
     await assert.rejects(runCompareRound(five, prompt('x'), { signal }), /5 were picked/);
+    const four = await runCompareRound(five.slice(0, 4).map((t) => ({ ...t, deployment: 'chat' })), prompt('x'), { signal });
+    assert.equal(four.columns.length, 4, 'four are taken');
     for (const n of [0, 21, 1.5]) await assert.rejects(repeatCompare(five.slice(0, 2), prompt('x'), n, { signal }), /1 to 20 rounds/);
   });
 });

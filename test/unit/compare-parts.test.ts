@@ -3,6 +3,7 @@
  * request went, and the Markdown export a user pastes elsewhere.
  */
 import assert from 'node:assert/strict';
+import { channel } from 'node:diagnostics_channel';
 import { answeredColumn, failedColumn, failureOfColumn, tokensPerSecond, type ColumnResult } from '../../src/chat/compare/column';
 import { LeaveMoments, originOf, spreadOf } from '../../src/chat/compare/leaveMoments';
 import { cell, compareMarkdown, dollars, endText, ms, perSecond, tokensText } from '../../src/chat/compare/markdown';
@@ -35,6 +36,8 @@ describe('compare: a column', () => {
     assert.equal(byDeployment.tokensPerSecond, undefined);
     const unpriced = answeredColumn('c', { ...result, stopped: true, usage: undefined }, { totalMs: 5 }, DEFAULT_PRICES, { model: 'gpt-4o' });
     assert.deepEqual([unpriced.outcome, unpriced.tokens, unpriced.costUsd, unpriced.model, unpriced.notes], ['stopped', undefined, undefined, 'gpt-4o', []]);
+    const bare = answeredColumn('e', { ...result, usage: { ...usage, completion_tokens: 0 } }, { totalMs: 5 }, DEFAULT_PRICES, {});
+    assert.ok(!('model' in bare) && !('firstTokenMs' in bare) && !('tokensPerSecond' in bare), JSON.stringify(bare));
     const none = answeredColumn('d', result, { totalMs: 5 }, DEFAULT_PRICES, { model: 'house' });
     assert.equal(none.costUsd, undefined);
     assert.ok(none.tokens);
@@ -54,7 +57,8 @@ describe('compare: a column', () => {
     const failed = failedColumn('z', new Error('boom'), { firstTokenMs: 3, totalMs: 9 }, { model: 'm' }, 'part');
     assert.deepEqual(failed, { id: 'z', outcome: 'failed', content: 'part', finishReason: null, totalMs: 9, notes: [], failure: { kind: 'failed', message: 'boom' }, model: 'm', firstTokenMs: 3 });
     assert.deepEqual(failedColumn('y', new Error('b'), { totalMs: 1 }, {}).content, '');
-    assert.equal(failedColumn('y', new Error('b'), { totalMs: 1 }, {}).model, undefined);
+    const plain = failedColumn('y', new Error('b'), { totalMs: 1 }, {});
+    assert.ok(!('model' in plain) && !('firstTokenMs' in plain), JSON.stringify(plain));
   });
 });
 
@@ -85,10 +89,36 @@ describe('compare: medians and where requests went', () => {
     assert.equal(spreadOf([]), undefined);
     assert.equal(spreadOf([4]), undefined);
     assert.equal(spreadOf([7, 3, 5]), 4);
+    assert.equal(spreadOf([2, 3]), 1);
+    assert.equal(originOf({ toString: () => 'http://127.0.0.1:5' }), undefined, 'only a string or a URL');
     const none = new LeaveMoments(['http://127.0.0.1:1'], 2);
     none.stop();
     none.stop();
     assert.equal(none.spreadMs, undefined);
+  });
+
+  it('counts the first requests to its origins only, then stops listening', () => {
+    const sendHeaders = channel('undici:client:sendHeaders');
+    const moments = new LeaveMoments(['http://127.0.0.1:7/openai/v1', 'nonsense'], 2);
+    assert.equal(sendHeaders.hasSubscribers, true);
+    for (const m of [null, {}, { request: null }, { request: {} }, { request: { origin: 'http://127.0.0.1:8' } }]) sendHeaders.publish(m);
+    assert.equal(moments.moments.length, 0);
+    sendHeaders.publish({ request: { origin: 'http://127.0.0.1:7' } });
+    assert.equal(moments.spreadMs, undefined);
+    sendHeaders.publish({ request: { origin: new URL('http://127.0.0.1:7/x') } });
+    assert.equal(moments.moments.length, 2);
+    assert.ok(moments.spreadMs! >= 0 && moments.spreadMs! < 1000);
+    assert.equal(sendHeaders.hasSubscribers, false, 'done once all have left');
+    sendHeaders.publish({ request: { origin: 'http://127.0.0.1:7' } });
+    assert.equal(moments.moments.length, 2);
+    const capped = new LeaveMoments(['http://127.0.0.1:7'], 1);
+    const other = (m: unknown) => void m;
+    sendHeaders.subscribe(other);
+    sendHeaders.publish({ request: { origin: 'http://127.0.0.1:7' } });
+    sendHeaders.publish({ request: { origin: 'http://127.0.0.1:7' } });
+    assert.equal(capped.moments.length, 1, 'no more than expected');
+    sendHeaders.unsubscribe(other);
+    capped.stop();
   });
 });
 

@@ -75,20 +75,20 @@ export function checkTargets(targets: readonly Pick<CompareTarget, 'id'>[]): voi
 
 interface Started {
   target: CompareTarget;
-  /** A failed preparation: the column fails without a request. */
-  failed?: unknown;
+  /** A failed preparation (why): the column fails without a request. */
+  failure?: { reason: unknown };
 }
 
 async function prepareAll(targets: readonly CompareTarget[], signal: AbortSignal): Promise<Started[]> {
   const prepared = await Promise.allSettled(targets.map((t) => t.prepare?.(signal)));
-  return prepared.map((p, i) => (p.status === 'rejected' ? { target: targets[i], failed: p.reason } : { target: targets[i] }));
+  return prepared.map((p, i) => (p.status === 'rejected' ? { target: targets[i], failure: { reason: p.reason } } : { target: targets[i] }));
 }
 
 export async function runCompareRound(targets: readonly CompareTarget[], prompt: ComparePrompt, options: CompareOptions): Promise<CompareRound> {
   checkTargets(targets);
   const prices = options.prices ?? DEFAULT_PRICES;
   const started = await prepareAll(targets, options.signal);
-  const going = started.filter((s) => s.failed === undefined);
+  const going = started.filter((s) => !s.failure);
   const leaving = new LeaveMoments(
     going.map((s) => s.target.client.endpoint),
     going.length,
@@ -105,7 +105,7 @@ export async function runCompareRound(targets: readonly CompareTarget[], prompt:
       options.onColumn?.(column);
       return column;
     };
-    if (s.failed !== undefined) return Promise.resolve(finish(failedColumn(target.id, s.failed, timing(), fallback)));
+    if (s.failure) return Promise.resolve(finish(failedColumn(target.id, s.failure.reason, timing(), fallback)));
     const onText = (text: string) => {
       first ??= performance.now();
       content += text;
