@@ -13,8 +13,10 @@ export function cell(text: string): string {
 
 export const ms = (v: number | undefined) => (v === undefined ? '–' : `${Math.round(v)} ms`);
 export const perSecond = (v: number | undefined) => (v === undefined ? '–' : `${v.toFixed(1)}/s`);
+/** US dollars, with more digits for the fractions of a cent one request costs. */
+export const usd = (v: number) => `$${v < 0.01 ? v.toFixed(6) : v.toFixed(4)}`;
 /** Always said to be an estimate; none when the model has no price. */
-export const dollars = (v: number | undefined) => (v === undefined ? 'no price' : `$${v < 0.01 ? v.toFixed(6) : v.toFixed(4)} (estimate)`);
+export const dollars = (v: number | undefined) => (v === undefined ? 'no price' : `${usd(v)} (estimate)`);
 
 export function tokensText(c: Pick<ColumnResult, 'tokens'>): string {
   if (!c.tokens) return '–';
@@ -35,7 +37,9 @@ export interface ExportColumn {
   summary?: ColumnSummary;
 }
 
-const statText = (s: Stat | undefined, show: (v: number) => string) => (s ? `${show(s.median)} (${show(s.min)}–${show(s.max)})` : '–');
+export const statText = (s: Stat | undefined, show: (v: number) => string) => (s ? `${show(s.median)} (${show(s.min)}–${show(s.max)})` : '–');
+/** A cost's median and range, said once to be an estimate. */
+export const costStat = (s: Stat | undefined) => (s ? `${statText(s, usd)} estimate` : 'no price');
 
 export function compareMarkdown(prompt: string, columns: readonly ExportColumn[], when = new Date()): string {
   const lines = [`# Compare: ${columns.length} deployments`, '', `_${when.toISOString()}_`, '', '## Prompt', '', prompt, '', '## Results', ''];
@@ -48,7 +52,7 @@ export function compareMarkdown(prompt: string, columns: readonly ExportColumn[]
     lines.push('', `## Medians over ${summaries[0].summary!.rounds} runs (range)`, '');
     lines.push('| Deployment | Answered | First token | Total | Tokens/s | Cost |', '|---|---|---|---|---|---|');
     for (const { label, summary: s } of summaries) {
-      const row = [label, `${s!.answered}/${s!.rounds}`, statText(s!.firstTokenMs, ms), statText(s!.totalMs, ms), statText(s!.tokensPerSecond, perSecond), statText(s!.costUsd, dollars)];
+      const row = [label, `${s!.answered}/${s!.rounds}`, statText(s!.firstTokenMs, ms), statText(s!.totalMs, ms), statText(s!.tokensPerSecond, perSecond), costStat(s!.costUsd)];
       lines.push(`| ${row.map(cell).join(' | ')} |`);
     }
   }

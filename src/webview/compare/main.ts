@@ -4,8 +4,8 @@
  * raw HTML, safe links only) once its column ends; figures, failures and a 429's countdown are text.
  */
 import type { ColumnResult } from '../../chat/compare/column';
-import { dollars, endText, ms, perSecond, tokensText } from '../../chat/compare/markdown';
-import type { ColumnSummary, Stat } from '../../chat/compare/summary';
+import { costStat, dollars, endText, ms, perSecond, statText, tokensText } from '../../chat/compare/markdown';
+import type { ColumnSummary } from '../../chat/compare/summary';
 import { createRenderer } from '../chat/markdown';
 import { isSafeLink } from '../chat/protocol';
 import { $, connect, el, icon } from '../shared/page';
@@ -134,13 +134,11 @@ function tick(): void {
   }
 }
 
-const stat = (s: Stat | undefined, show: (v: number) => string) => (s ? `${show(s.median)} (${show(s.min)}–${show(s.max)})` : '–');
-
 function showSummary(summaries: ColumnSummary[]): void {
   for (const s of summaries) {
     const c = columns.get(s.id);
     if (!c) continue;
-    const figures = `first token ${stat(s.firstTokenMs, ms)}, total ${stat(s.totalMs, ms)}, ${stat(s.tokensPerSecond, perSecond)}, cost ${stat(s.costUsd, dollars)}`;
+    const figures = `first token ${statText(s.firstTokenMs, ms)}, total ${statText(s.totalMs, ms)}, ${statText(s.tokensPerSecond, perSecond)}, cost ${costStat(s.costUsd)}`;
     c.median.textContent = `Median (range) of ${s.answered}/${s.rounds} runs: ${figures}`;
   }
 }
