@@ -58,7 +58,15 @@ export async function compareThroughTheUi(page, emulator, artifacts) {
   await view.locator('.column .figures', { hasText: 'Tokens/s' }).first().waitFor();
   await page.screenshot({ path: join(artifacts, 'compare-replies.png') });
 
+  // A refused prompt: each column says why, in that column (announced as an alert).
+  await view.locator('#prompt').fill('/filter');
+  await view.locator('#send').click();
+  await view.locator('.column .error[role="alert"]', { hasText: /content/i }).nth(2).waitFor({ timeout: 30_000 });
+  await view.locator('#send:not([disabled])').waitFor({ timeout: 30_000 });
+  await page.screenshot({ path: join(artifacts, 'compare-filtered.png') });
+
   // Run again ×2: medians and ranges per column.
+  await view.locator('#prompt').fill('/markdown');
   await view.locator('#runs').fill('2');
   await view.locator('#again').click();
   await view.locator('.column .median', { hasText: 'of 2/2 runs' }).nth(2).waitFor({ timeout: 90_000 });
