@@ -52,6 +52,8 @@ const builds = [
   // The network stack (undici, clients, chat engine, listener, tunnels), required on first use
   // (src/vscode/bundles.ts): activation draws the trees and registers commands without it.
   { ...common, entryPoints: { network: 'src/bundles/network.ts' }, outdir: 'dist' },
+  // The usage log and its tables, required on the first record, read or view (src/vscode/bundles.ts).
+  { ...common, entryPoints: { 'usage-log': 'src/bundles/usage.ts' }, outdir: 'dist' },
   // @azure/identity (Azure CLI, DefaultAzureCredential), required only when a connection uses it.
   { ...common, entryPoints: { identity: 'src/auth/identity.ts' }, outdir: 'dist' },
   // The chat panel's page script (runs in the webview, a browser).
@@ -60,6 +62,8 @@ const builds = [
   { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: { compare: 'src/webview/compare/main.ts' }, outdir: 'dist/webview' },
   // The delivery inspector's page script (a webview too).
   { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: { inspector: 'src/webview/inspector/main.ts' }, outdir: 'dist/webview' },
+  // The usage view's page script (a webview too).
+  { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: { usage: 'src/webview/usage/main.ts' }, outdir: 'dist/webview' },
   // Tests that run inside a real VS Code extension host (loaded by test/host/index.ts).
   // `proxy` is an ES module that reads its own package.json: loaded from node_modules instead.
   { ...common, entryPoints: ['test/host/*.ts'], outdir: 'dist/test/host', external: ['vscode', 'mocha', 'proxy'], minify: false },

@@ -32,7 +32,7 @@ const noVscode = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.test-artifacts/**', '.vscode-test/**', '.stryker-tmp/**', 'reports/**'] },
+  { ignores: ['dist/**', 'node_modules/**', '.test-artifacts/**', '.vscode-test/**', '.stryker-tmp/**', '.stryker-tmp-*/**', 'reports/**'] },
   {
     files: ['**/*.ts', '**/*.mjs'],
     languageOptions: { parser: tseslint.parser, ecmaVersion: 2023, sourceType: 'module' },

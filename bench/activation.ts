@@ -22,19 +22,21 @@ const ROUNDS = Number(process.env.BENCH_ACTIVATION_ROUNDS ?? 7);
 /** Another package to measure instead of this checkout's (e.g. an older build, for a before/after figure). */
 const OTHER_VSIX = process.env.BENCH_ACTIVATION_VSIX;
 const ROUND_TIMEOUT_MS = 120_000;
-const OURS = 'aoai-workbench.aoai-workbench';
-const MINIMAL = 'aoai-workbench-bench.minimal';
+export const OURS = 'aoai-workbench.aoai-workbench';
+export const MINIMAL = 'aoai-workbench-bench.minimal';
+/** The minimal extension: an empty activate. */
+export const MINIMAL_CODE = 'exports.activate = () => {};\n';
 const HELLO = 'aoai-workbench-bench.hello';
 const BUNDLES = ['extension.js', 'network.js', 'identity.js', 'emulator-lib.js'];
 
 /** What scripts/host/codeServer.mjs offers (plain JavaScript, shared with the host test runner). */
-interface CodeServer {
+export interface CodeServer {
   port: number;
   root: string;
   output(): string;
   stop(): Promise<void>;
 }
-interface CodeServerScripts {
+export interface CodeServerScripts {
   startCodeServer(opts: { extraArgs?: string[]; vsix?: string[] }): Promise<CodeServer>;
   testHarnessExtension(server: CodeServer): string;
   workbenchUrl(server: CodeServer, opts: { extensionPath?: string; testsPath?: string; env?: Record<string, string> }): string;
@@ -92,7 +94,7 @@ function run(cmd: string, args: string[], cwd: string): void {
 }
 
 /** A .vsix of a reference extension with this code, packed by the same vsce. */
-function referenceVsix(dir: string, name: string, code: string): string {
+export function referenceVsix(dir: string, name: string, code: string): string {
   const ext = join(dir, name);
   mkdirSync(ext, { recursive: true });
   const manifest = { name, publisher: 'aoai-workbench-bench', version: '0.0.1', engines: { vscode: '^1.100.0' }, main: './extension.js', activationEvents: [`onCommand:aoaiWorkbenchBench.${name}`] };
@@ -104,13 +106,22 @@ function referenceVsix(dir: string, name: string, code: string): string {
   return vsix;
 }
 
-export async function benchActivation(): Promise<ActivationResult> {
-  // What users install: the production bundles in the package.
-  if (!OTHER_VSIX) run('npm', ['run', 'package', '--silent'], root);
+/** What users install: this checkout's production bundles, packaged (or BENCH_ACTIVATION_VSIX). */
+export function ourVsix(): string {
+  if (OTHER_VSIX) return OTHER_VSIX;
+  run('npm', ['run', 'package', '--silent'], root);
   const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version;
-  const ours = OTHER_VSIX ?? join(root, `aoai-workbench-${version}.vsix`);
+  return join(root, `aoai-workbench-${version}.vsix`);
+}
+
+export async function codeServerScripts(): Promise<CodeServerScripts> {
+  return (await import(pathToFileURL(join(root, 'scripts', 'host', 'codeServer.mjs')).href)) as CodeServerScripts;
+}
+
+export async function benchActivation(): Promise<ActivationResult> {
+  const ours = ourVsix();
   const dir = mkdtempSync(join(tmpdir(), 'bench-activation-'));
-  const scripts = (await import(pathToFileURL(join(root, 'scripts', 'host', 'codeServer.mjs')).href)) as CodeServerScripts;
+  const scripts = await codeServerScripts();
   try {
     return await measure(scripts, dir, ours);
   } finally {
@@ -126,7 +137,7 @@ async function measure(scripts: CodeServerScripts, dir: string, ours: string): P
     extraArgs: ['--vscode-option', 'enable-smoke-test-driver', '--reconnection-grace-time', '5'],
     vsix: [
       ours,
-      referenceVsix(dir, 'minimal', 'exports.activate = () => {};\n'),
+      referenceVsix(dir, 'minimal', MINIMAL_CODE),
       referenceVsix(dir, 'hello', "const vscode = require('vscode');\nexports.activate = (c) => c.subscriptions.push(vscode.commands.registerCommand('aoaiWorkbenchBench.hello', () => {}));\n"),
     ],
   });

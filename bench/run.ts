@@ -13,7 +13,9 @@
  *    (issue #13; packages the extension first, then a few fresh windows of code-server).
  * 7. Usage (issue 27): recording one request's usage against the request itself, and the usage
  *    view's tables from 1,000,000 records streamed against JSON.parse of them all.
- * 8. Compare (issue 27 c): the spread between the moments the requests of one round leave.
+ * 8. The extension host's memory after the sidebar, a chat reply, the model list and 1,000 verified
+ *    deliveries, against a window with only a minimal extension (issue #25; `BENCH_ONLY=memory`).
+ * 9. Compare (issue 27 c): the spread between the moments the requests of one round leave.
  *
  * Everything runs on 127.0.0.1 with bounded loops.
  */
@@ -28,6 +30,7 @@ import { startEmulator } from '../src/emulator/server';
 import { benchActivation, median, type Activation } from './activation';
 import { benchBatchResults } from './batchResults';
 import { benchCompareRows } from './compare';
+import { benchHostMemory, DELIVERIES, type Step, type WindowMemory } from './hostMemory';
 import { benchListener } from './listener';
 import { benchLmFirstToken } from './lmFirstToken';
 import { benchTokenCount } from './tokenCount';
@@ -401,8 +404,35 @@ async function benchUsageRows(): Promise<void> {
   });
 }
 
+/** Issue #25: what our extension adds to the extension host's memory in a working session. */
+async function benchMemoryRows(): Promise<void> {
+  const r = await benchHostMemory();
+  const mb = (bytes: number) => bytes / 2 ** 20;
+  const med = (xs: WindowMemory[], step: Step, k: 'rss' | 'heapUsed') => median(xs.map((w) => w[step][k]));
+  const extra = (step: Step, k: 'rss' | 'heapUsed' = 'rss') => mb(med(r.ours, step, k) - med(r.minimal, step, k));
+  const signed = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(1)} MB`;
+  const steps = (w: WindowMemory) => (['view', 'chat', 'delivered', 'gc'] as const).map((k) => `${k} ${[w[k].rss, w[k].heapTotal, w[k].heapUsed, w[k].external].map((x) => mb(x).toFixed(0)).join('/')}`).join(', ');
+  console.log(`extension host per window, MB after each step as RSS/JS heap held/JS heap used/external (deliveries took ${r.deliverySeconds.map((s) => s.toFixed(1)).join(', ')} s):`);
+  for (const [name, xs] of [['ours', r.ours], ['minimal', r.minimal]] as const) for (const w of xs) console.log(`  ${name}: ${steps(w)}`);
+  const total = extra('delivered');
+  rows.push({
+    benchmark: `Extension host RSS: sidebar open, a chat reply through VS Code's LM API, the model list, listener + ${DELIVERIES.toLocaleString('en')} verified deliveries (median of ${r.ours.length} windows)`,
+    ours: `${(mb(med(r.ours, 'delivered', 'rss'))).toFixed(0)} MB (beside the reference after each step: view open ${signed(extra('view'))}, chat reply ${signed(extra('chat'))}, deliveries ${signed(total)})`,
+    reference: `${mb(med(r.minimal, 'delivered', 'rss')).toFixed(0)} MB (minimal extension's window)`,
+    ratio: signed(total),
+    goal: `<= +30 MB: ${total <= 30 ? 'yes' : 'NO'}`,
+  });
+  rows.push({
+    benchmark: "Same windows, after a forced garbage collection (V8's last resort): RSS, and the live JS heap",
+    ours: `RSS ${signed(extra('gc'))}, live heap ${signed(extra('gc', 'heapUsed'))} (${mb(med(r.ours, 'gc', 'heapUsed')).toFixed(1)} MB)`,
+    reference: `RSS ${mb(med(r.minimal, 'gc', 'rss')).toFixed(0)} MB, live heap ${mb(med(r.minimal, 'gc', 'heapUsed')).toFixed(1)} MB (minimal)`,
+    ratio: signed(extra('gc')),
+    goal: 'info',
+  });
+}
+
 async function main(): Promise<void> {
-  // BENCH_ONLY=listener,sse runs a subset (names: sse, listener, flood, replays, emulator, chat, tokens, firsttoken, activation, usage, batchresults, compare).
+  // BENCH_ONLY=listener,sse runs a subset (names: sse, listener, flood, replays, emulator, chat, tokens, firsttoken, activation, usage, batchresults, compare, memory).
   const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
   const all: Array<[string, () => Promise<void>]> = [
     ['sse', benchSse],
@@ -417,6 +447,7 @@ async function main(): Promise<void> {
     ['usage', benchUsageRows],
     ['batchresults', benchBatchResultsRows],
     ['compare', async () => void rows.push(...(await benchCompareRows()))],
+    ['memory', benchMemoryRows],
   ];
   for (const [name, run] of all) if (!only || only.includes(name)) await run();
   printTable();

@@ -17,6 +17,9 @@ import { disposeLog } from './vscode/log';
 import type { Services } from './vscode/services';
 import { setting } from './vscode/settings';
 import { ResourcesTree } from './vscode/tree/resourcesTree';
+import { UsageRecorder } from './vscode/usage/usageRecorder';
+import { UsageStatus } from './vscode/usage/usageStatus';
+import { UsageView } from './vscode/usage/usageView';
 import { DeliveryInspector } from './vscode/webhooks/deliveryInspector';
 import { WebhookEndpoints } from './vscode/webhooks/endpoints';
 import { EventsTree } from './vscode/webhooks/eventsTree';
@@ -58,16 +61,22 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi {
   const jobsTree = new JobsTree(jobs, () => listener.running);
   const tree = new ResourcesTree(store, clients, endpoints, jobsTree);
   const emulator = new EmulatorController();
-  const chat = new ChatManager(context, store, clients);
+  // Every request either chat sends is recorded here (the runner's reports), shown by the view and the status bar.
+  const usage = new UsageRecorder(context.globalStorageUri, store);
+  const usageView = new UsageView(context.extensionUri, usage);
+  const usageStatus = new UsageStatus(usage);
+  const chat = new ChatManager(context, store, clients, usage.report);
   const listener = new ListenerController(context.globalStorageUri, store, endpoints, context.workspaceState, context.globalState);
   // Background chat replies finish as soon as their response.* delivery is verified.
   context.subscriptions.push(chat.watchResponseEvents(listener.events));
   const eventsTree = new EventsTree(listener.events);
-  const lm = new LanguageModels(store, auth, clients, tree);
+  const lm = new LanguageModels(store, auth, clients, tree, usage.report);
   const eventsView = vscode.window.createTreeView(Views.events, { treeDataProvider: eventsTree });
   const inspector = new DeliveryInspector(context.extensionUri, listener, eventsView);
   const results = new ResultsDocuments(context.globalStorageUri.fsPath);
-  const services: Services = { context, store, auth, clients, endpoints, tree, emulator, chat, listener, eventsTree, lm, inspector, jobs, results };
+  const services: Services = {
+    context, store, auth, clients, endpoints, tree, emulator, chat, listener, eventsTree, lm, inspector, jobs, results, usage, usageView, usageStatus,
+  };
 
   context.subscriptions.push(
     store,
@@ -80,6 +89,9 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi {
     listener,
     eventsTree,
     lm,
+    usage,
+    usageView,
+    usageStatus,
     vscode.window.createTreeView(Views.resources, { treeDataProvider: tree, showCollapseAll: true }),
     eventsView,
     showEventsViewStatus(eventsView, listener),

@@ -61,7 +61,11 @@ export async function checkBatchInput(path: string, options: BatchInputOptions):
   const api = batchApi(options.endpoint);
   if (!api) throw new Error(`"${options.endpoint}" is not an endpoint a batch can run: use /v1/chat/completions or /v1/responses.`);
   const size = (await stat(path)).size;
-  if (size > MAX_BATCH_FILE_BYTES) problems.add(0, `the file is ${Math.ceil(size / 1024 / 1024)} MB; a batch input file may be at most 200 MB: split it into several batches`);
+  if (size > MAX_BATCH_FILE_BYTES) {
+    // Not read at all: the service would refuse it whatever its lines say.
+    problems.add(0, `the file is ${Math.ceil(size / 1024 / 1024)} MB; a batch input file may be at most 200 MB: split it into several batches`);
+    return { requests: 0, problems: problems.list, problemCount: problems.count };
+  }
   const byName = new Map((options.deployments ?? []).map((d) => [d.name, d]));
   const seen = new Map<string, number>();
   let requests = 0;

@@ -18,8 +18,11 @@ export const MAX_LINE_BYTES = 64 * 1024 * 1024;
 
 export class LineTooLongError extends Error {
   override readonly name = 'LineTooLongError';
-  constructor(readonly line: number) {
-    super(`Line ${line} is longer than ${MAX_LINE_BYTES / 1024 / 1024} MB: is this a JSONL file (one JSON object per line)?`);
+  constructor(
+    readonly line: number,
+    limit = MAX_LINE_BYTES,
+  ) {
+    super(`Line ${line} is longer than ${limit >= 1024 * 1024 ? `${limit / 1024 / 1024} MB` : `${limit} bytes`}: is this a JSONL file (one JSON object per line)?`);
   }
 }
 
@@ -31,7 +34,12 @@ const CHUNK = 256 * 1024;
  * even without a final newline; an empty last line after a final newline does not. A line's
  * bytes are only valid during the call: copy them to keep them.
  */
-export async function eachLine(path: string, onLine: (line: Line) => boolean | void, options: { signal?: AbortSignal } = {}): Promise<number> {
+export async function eachLine(
+  path: string,
+  onLine: (line: Line) => boolean | void,
+  options: { signal?: AbortSignal; maxLineBytes?: number } = {},
+): Promise<number> {
+  const maxLine = options.maxLineBytes ?? MAX_LINE_BYTES;
   let carry: Buffer | undefined;
   let carryOffset = 0;
   let position = 0;
@@ -63,7 +71,7 @@ export async function eachLine(path: string, onLine: (line: Line) => boolean | v
         const rest = chunk.subarray(start);
         if (!carry) carryOffset = position + start;
         carry = carry ? Buffer.concat([carry, rest]) : Buffer.from(rest);
-        if (carry.length > MAX_LINE_BYTES) throw new LineTooLongError(number + 1);
+        if (carry.length > maxLine) throw new LineTooLongError(number + 1, maxLine);
       }
       position += bytesRead;
     }

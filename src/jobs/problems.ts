@@ -13,9 +13,11 @@ export class Problems {
   readonly list: LineProblem[] = [];
   count = 0;
 
+  /** A problem of the file as a whole (line 0) is always kept, and shown first. */
   add(line: number, message: string): void {
     this.count++;
-    if (this.list.length < MAX_PROBLEMS) this.list.push({ line, message });
+    if (line === 0) this.list.unshift({ line, message });
+    else if (this.list.length < MAX_PROBLEMS) this.list.push({ line, message });
   }
 }
 

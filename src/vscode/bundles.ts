@@ -11,6 +11,8 @@ export type NetworkBundle = typeof import('../bundles/network');
 export type IdentityBundle = typeof import('../auth/identity');
 /** The o200k tokenizer tables (megabytes), for the language model provider's token counts. */
 export type TokenizerBundle = typeof import('../chat/lm/o200k');
+/** The usage log, its tables, prices and CSV. */
+export type UsageBundle = typeof import('../bundles/usage');
 /** The local emulator and its tokenizer data. */
 export type EmulatorBundle = typeof import('../emulator/server');
 
@@ -24,3 +26,4 @@ export const loadNetwork = onFirstUse<NetworkBundle>('network.js');
 export const loadIdentity = onFirstUse<IdentityBundle>('identity.js');
 export const loadEmulator = onFirstUse<EmulatorBundle>('emulator-lib.js');
 export const loadTokenizer = onFirstUse<TokenizerBundle>('tokenizer.js');
+export const loadUsage = onFirstUse<UsageBundle>('usage-log.js');

@@ -74,6 +74,7 @@ export const Commands = {
   transferCall: 'aoaiWorkbench.transferCall',
   hangUpCall: 'aoaiWorkbench.hangUpCall',
   compareDeployments: 'aoaiWorkbench.compareDeployments',
+  showUsage: 'aoaiWorkbench.showUsage',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];
@@ -88,6 +89,8 @@ export const Views = {
   compare: 'aoaiWorkbench.compare',
   /** The delivery inspector's webview type. */
   inspector: 'aoaiWorkbench.deliveryInspector',
+  /** The usage view's webview type. */
+  usage: 'aoaiWorkbench.usage',
 } as const;
 
 /** The vendor of the language model provider: VS Code's chat and `vscode.lm.selectChatModels` find the deployments by it. */
@@ -131,6 +134,10 @@ export interface SettingValues {
   'webhooks.maxStoredEvents': number;
   /** What an accepted call's realtime session is told first (Accept Call… prefills it). */
   'calls.instructions': string;
+  'usage.maxAgeDays': number;
+  'usage.maxSizeMB': number;
+  /** Model name (or "model@version") to prices; read through readPriceSetting, which checks each entry. */
+  'usage.prices': Record<string, unknown>;
 }
 
 export type SettingKey = keyof SettingValues;
@@ -153,6 +160,9 @@ export const SETTING_DEFAULTS: SettingValues = {
   'webhooks.debugForwardToAnyHost': false,
   'webhooks.maxStoredEvents': 1000,
   'calls.instructions': 'You are a helpful assistant answering a phone call. Greet the caller and keep your answers short.',
+  'usage.maxAgeDays': 90,
+  'usage.maxSizeMB': 32,
+  'usage.prices': {},
 };
 
 /**
@@ -173,4 +183,8 @@ export const USER_ONLY_SETTINGS: ReadonlySet<SettingKey> = new Set<SettingKey>([
   'webhooks.maxStoredEvents',
   'webhooks.forwardTo',
   'webhooks.debugForwardToAnyHost',
+  // The usage log is the user's, shared by every window: a workspace must not empty it, nor price it.
+  'usage.maxAgeDays',
+  'usage.maxSizeMB',
+  'usage.prices',
 ]);

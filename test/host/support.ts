@@ -33,6 +33,13 @@ export async function clearConnections(): Promise<void> {
 
 export { eventually } from '../support/receiver';
 
+/** Today's usage of one deployment as the usage log has it (what the usage view and the status bar read). */
+export async function usageToday(connectionId: string, deployment: string) {
+  const api = await workbench();
+  const summary = await api.services.usage.summarize();
+  return summary.deployments.find((d) => d.connectionId === connectionId && d.deployment === deployment)?.windows.today;
+}
+
 export interface EmulatedService {
   emu: Emulator;
   /** The emulator as the extension's only connection, added as a user would. */

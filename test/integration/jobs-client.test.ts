@@ -86,7 +86,11 @@ describe('jobs client: batches, fine-tuning, calls, deployments', () => {
     const done = await until(() => client.jobs.batches.retrieve(created.id), (b) => b.status === 'completed');
     assert.deepEqual(done.request_counts, { total: 2, completed: 1, failed: 1 });
     const storage = join(dir, 'storage');
-    const files = await downloadResults(client.jobs.files, done, storage);
+    const progress: number[] = [];
+    const files = await downloadResults(client.jobs.files, done, storage, { onProgress: (n) => progress.push(n) });
+    const sizes = (await client.jobs.files.retrieve(done.output_file_id!)).bytes! + (await client.jobs.files.retrieve(done.error_file_id!)).bytes!;
+    assert.equal(progress.at(-1), sizes, 'progress counts both files');
+    assert.deepEqual([...progress].sort((a, b) => a - b), progress);
     assert.deepEqual(files, { output: join(storage, done.id, 'output.jsonl'), error: join(storage, done.id, 'error.jsonl') });
     const rows = await BatchResults.open(files).page(0, 10);
     assert.deepEqual(rows.map((r) => [r.customId, r.source, r.ok, r.statusCode]), [['good', 'output', true, 200], ['streamed', 'error', false, 400]]);
@@ -158,7 +162,8 @@ describe('jobs client: batches, fine-tuning, calls, deployments', () => {
 
   it('answers incoming calls: accept then hang up, reject, transfer; an ended call is refused', async () => {
     const ring = async () => ((await (await fetch(`${emu.url}/emulator/calls`, { method: 'POST', headers: { 'api-key': emu.apiKey, 'content-type': 'application/json' }, body: '{"from":"sip:+15550123@x"}' })).json()) as { call_id: string }).call_id;
-    const states = async () => ((await (await fetch(`${emu.url}/emulator/calls`, { headers: { 'api-key': emu.apiKey } })).json()) as { data: Array<{ call_id: string; state: string }> }).data;
+    type Listed = { data: Array<{ call_id: string; state: string; status_code?: number; target_uri?: string }> };
+    const states = async () => ((await (await fetch(`${emu.url}/emulator/calls`, { headers: { 'api-key': emu.apiKey } })).json()) as Listed).data;
     const a = await ring();
     await client.jobs.calls.accept(a, { model: 'gpt-realtime', instructions: 'Be brief.' });
     await client.jobs.calls.hangup(a);
@@ -168,6 +173,12 @@ describe('jobs client: batches, fine-tuning, calls, deployments', () => {
     await client.jobs.calls.refer(c, 'tel:+15550199');
     const byId = new Map((await states()).map((s) => [s.call_id, s.state]));
     assert.deepEqual([byId.get(a), byId.get(b), byId.get(c)], ['ended', 'rejected', 'referred']);
+    const listed = await states();
+    assert.equal(listed.find((x) => x.call_id === b)?.status_code, 486);
+    assert.equal(listed.find((x) => x.call_id === c)?.target_uri, 'tel:+15550199');
+    const d = await ring();
+    await client.jobs.calls.reject(d);
+    assert.equal((await states()).find((x) => x.call_id === d)?.status_code, 603, 'decline by default');
     await assert.rejects(client.jobs.calls.hangup(a), (e: ServiceError) => e.status === 404);
     await assert.rejects(client.jobs.calls.accept(await ring(), { model: 'gpt-4o', instructions: '' }), (e: ServiceError) => e.status === 400 && /not a realtime model/.test(e.message));
     assert.throws(() => client.jobs.calls.refer(c, 'http://evil'), /tel:\+15551234567 or sip:/);

@@ -40,7 +40,9 @@ describe('jobs client: files', () => {
     assert.deepEqual(await client.jobs.files.retrieve(f.id), f);
     const dest = join(dir, 'back.jsonl');
     let received = 0;
-    assert.equal(await client.jobs.files.download(f.id, dest, { onProgress: (n) => (received = n) }), Buffer.byteLength(text));
+    let announced: number | undefined;
+    assert.equal(await client.jobs.files.download(f.id, dest, { onProgress: (n, total) => ((received = n), (announced = total)) }), Buffer.byteLength(text));
+    assert.equal(announced, Buffer.byteLength(text), 'the size the service announced');
     assert.equal(received, Buffer.byteLength(text));
     assert.equal(await readFile(dest, 'utf8'), text);
     assert.deepEqual((await readdir(dir)).filter((n) => n.endsWith('.part')), [], 'no temporary file left behind');
@@ -67,7 +69,7 @@ describe('jobs client: files', () => {
     const path = join(dir, 'big.jsonl');
     await writeFile(path, Buffer.alloc(5 * 1024 * 1024, 97));
     const before = (await client.jobs.files.listPage({ purpose: 'batch' })).data.length;
-    await assert.rejects(client.jobs.files.upload(path, { purpose: 'batch' }), (e: ServiceError) => e.status === 413 && /at most 4 MB/.test(e.message));
+    await assert.rejects(client.jobs.files.upload(path, { purpose: 'batch' }), (e: ServiceError) => e.status === 413 && /at most 4 MB/.test(e.message) && !/all the same/.test(e.message));
     assert.equal((await client.jobs.files.listPage({ purpose: 'batch' })).data.length, before);
     await assert.rejects(client.jobs.files.upload(join(dir, 'missing.jsonl'), { purpose: 'batch' }), /ENOENT/);
   });
@@ -110,6 +112,71 @@ describe('jobs client: files, failures of the wire', () => {
     });
     assert.deepEqual(await readdir(dir), []);
     await rm(dir, { recursive: true, force: true });
+  });
+
+  it('a download with no announced size still arrives whole, its progress without a total', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'jobs-files-'));
+    const chunked: Step = (_q, res) => {
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      res.write('{"a":1}\n');
+      res.end('{"b":2}\n');
+    };
+    const totals: Array<number | undefined> = [];
+    await withServer([chunked], async (c) => {
+      assert.equal(await c.jobs.files.download('file-1', join(dir, 'out.jsonl'), { onProgress: (_n, total) => totals.push(total) }), 16);
+    });
+    assert.equal(await readFile(join(dir, 'out.jsonl'), 'utf8'), '{"a":1}\n{"b":2}\n');
+    assert.ok(totals.length > 0 && totals.every((t) => t === undefined));
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('a file name with quotes, line breaks or backslashes cannot break the form', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'jobs-files-'));
+    await writeFile(join(dir, 'a.jsonl'), '{}\n');
+    const s = await withServer([], async (c) => {
+      await c.jobs.files.upload(join(dir, 'a.jsonl'), { purpose: 'batch', filename: 'x"\r\n\\y.jsonl' }).catch(() => undefined);
+    });
+    assert.match(s.requests[0]!.body, /filename="x____y\.jsonl"\r\n/);
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('a batch or job create is not sent twice after a 500 and says it may exist; cancel, pause and resume are sent again after a 503', async () => {
+    const job = (_q: unknown, res: import('node:http').ServerResponse) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":"ftjob-1","status":"cancelled"}');
+    const batch = (_q: unknown, res: import('node:http').ServerResponse) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":"batch_1","status":"cancelling"}');
+    let s = await withServer([status(500)], async (c) => {
+      await assert.rejects(c.jobs.batches.create({ input_file_id: 'file-1', endpoint: '/v1/chat/completions' }), (e: ServiceError) => e.status === 500 && /batch may have been created all the same/.test(e.message));
+    });
+    assert.equal(s.hits(), 1);
+    assert.deepEqual(JSON.parse(s.requests[0]!.body), { completion_window: '24h', input_file_id: 'file-1', endpoint: '/v1/chat/completions' });
+    s = await withServer([status(500)], async (c) => {
+      await assert.rejects(c.jobs.fineTuning.create({ model: 'm', training_file: 'file-1' }), (e: ServiceError) => e.status === 500 && /job may have been created all the same/.test(e.message));
+    });
+    assert.equal(s.hits(), 1);
+    s = await withServer([status(400), status(400)], async (c) => {
+      await assert.rejects(c.jobs.batches.create({ input_file_id: 'f', endpoint: '/v1/responses' }), (e: ServiceError) => e.status === 400 && !/all the same/.test(e.message));
+      await assert.rejects(c.jobs.fineTuning.create({ model: 'm', training_file: 'f' }), (e: ServiceError) => e.status === 400 && !/all the same/.test(e.message));
+    });
+    s = await withServer([status(503), batch, status(503), job, status(503), job, status(503), job], async (c) => {
+      assert.equal((await c.jobs.batches.cancel('batch_1')).status, 'cancelling');
+      assert.equal((await c.jobs.fineTuning.cancel('ftjob-1')).id, 'ftjob-1');
+      await c.jobs.fineTuning.pause('ftjob-1');
+      await c.jobs.fineTuning.resume('ftjob-1');
+    });
+    assert.deepEqual(s.requests.map((r) => r.url), [
+      '/openai/v1/batches/batch_1/cancel', '/openai/v1/batches/batch_1/cancel',
+      '/openai/v1/fine_tuning/jobs/ftjob-1/cancel', '/openai/v1/fine_tuning/jobs/ftjob-1/cancel',
+      '/openai/v1/fine_tuning/jobs/ftjob-1/pause', '/openai/v1/fine_tuning/jobs/ftjob-1/pause',
+      '/openai/v1/fine_tuning/jobs/ftjob-1/resume', '/openai/v1/fine_tuning/jobs/ftjob-1/resume',
+    ]);
+  });
+
+  it('events and checkpoints that are not objects with ids are reported as a broken answer', async () => {
+    const list = (data: unknown): Step => (_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data, has_more: false }));
+    await withServer([list([{ message: 'no id' }]), list([null]), list([{ id: 'ev-1', message: 'ok' }])], async (c) => {
+      await assert.rejects(c.jobs.fineTuning.events('ftjob-1'), (e: ServiceError) => e.kind === 'invalid-response' && /a fine-tuning event/.test(e.message));
+      await assert.rejects(c.jobs.fineTuning.checkpoints('ftjob-1'), (e: ServiceError) => e.kind === 'invalid-response' && /a fine-tuning checkpoint/.test(e.message));
+      assert.deepEqual((await c.jobs.fineTuning.events('ftjob-1', { limit: 5, after: 'ev-0' })).data, [{ id: 'ev-1', message: 'ok' }]);
+    });
   });
 
   it('a list in the shape of Azure samples (value, ISO times) reads like the documented one', async () => {

@@ -117,11 +117,14 @@ describe('listening sessions', function () {
       assert.equal(b.state, a.state, 'the same listener');
       assert.deepEqual([listening.forwardTarget({ endpointId: a.endpointId }), listening.forwardTarget({ endpointId: b.endpointId })], [appA.url, appB.url]);
       assert.equal(listening.forwardTarget({ endpointId: 'we_other' }), appB.url, 'an endpoint no session owns: the newest session');
+      let changes = 0;
+      listening.onDidChange(() => changes++);
       await client.testWebhookEndpoint(a.endpointId!, 'batch.completed');
       await client.testWebhookEndpoint(b.endpointId!, 'batch.completed');
       await eventually(() => forwarded.length === 2 || undefined);
       assert.deepEqual([appA.received.length, appB.received.length], [1, 1]);
       await b.undo();
+      assert.equal(changes, 1, 'a session that ends is a change');
       assert.ok(listening.state, 'still running: session A started it');
       assert.equal(await urlOf(b.endpointId!), undefined);
       assert.equal(await urlOf(a.endpointId!), `${a.state.publicUrl}/webhook`, 'A\'s endpoint stays (Stop Listening offers to delete it)');
@@ -132,6 +135,7 @@ describe('listening sessions', function () {
       );
       await a.undo();
       assert.equal(listening.state, undefined);
+      assert.equal(changes, 2, 'stopping is a change');
       await client.deleteWebhookEndpoint(a.endpointId!);
     } finally {
       await appA.close();
@@ -140,8 +144,13 @@ describe('listening sessions', function () {
   });
 
   it('keeps a re-pointed endpoint\'s URL before changing it, shares it between overlapping sessions, and puts it back once, after the last', async () => {
+    // Others around it, so only the endpoint named is the one changed.
+    const decoy1 = await endpoints.create({ name: 'other', url: 'https://other.example/1', event_types: ['batch.completed'] });
     const { id } = await endpoints.create({ name: 'prod', url: 'https://app.example.com/hooks', event_types: ['batch.completed'] });
+    const decoy2 = await endpoints.create({ name: 'other', url: 'https://other.example/2', event_types: ['batch.completed'] });
     const plan = { mode: 'update' as const, endpointId: id };
+    // Start Listening holds the listener throughout.
+    const user = await listening.start({ connection: conn, endpoints, endpoint: { mode: 'skip' }, forwardTo: () => undefined, replace: true });
     const first = await listening.start({ connection: conn, endpoints, endpoint: plan, forwardTo: () => undefined, undoEndpoint: true });
     const here = `${first.state.publicUrl}/webhook`;
     assert.deepEqual(keptAtUpdate, [[`${id}=https://app.example.com/hooks`]], 'kept before the service was changed');
@@ -153,7 +162,14 @@ describe('listening sessions', function () {
     await second.undo();
     assert.equal(await urlOf(id), 'https://app.example.com/hooks');
     assert.deepEqual([kept.list(), state.data.size], [[], 0]);
-    await client.deleteWebhookEndpoint(id);
+    // The same endpoint again on the same listener: pointed here again, and put back again.
+    const third = await listening.start({ connection: conn, endpoints, endpoint: plan, forwardTo: () => undefined, undoEndpoint: true });
+    assert.equal(await urlOf(id), here);
+    await third.undo();
+    assert.equal(await urlOf(id), 'https://app.example.com/hooks');
+    assert.deepEqual([await urlOf(decoy1.id), await urlOf(decoy2.id)], ['https://other.example/1', 'https://other.example/2']);
+    await user.undo();
+    for (const e of [id, decoy1.id, decoy2.id]) await client.deleteWebhookEndpoint(e);
   });
 
   it('after a crash, the original URL is still kept (what the host offers back), and a new session keeps that one, not the dead tunnel\'s', async () => {
@@ -185,6 +201,11 @@ describe('listening sessions', function () {
     const b = await listening.start({ connection: { id: 'c2', label: 'Other' }, endpoints, endpoint: { mode: 'skip' }, forwardTo: () => undefined, replace: true });
     assert.notEqual(a.state.localUrl, b.state.localUrl);
     assert.equal(listening.state?.connection.id, 'c2');
+    // Another connection's endpoints changed: nothing to read for this listener.
+    const other = await endpoints.create({ name: 'c1 only', url: 'https://c1.example/h', event_types: ['batch.completed'] });
+    await listening.endpointsChanged('c1', endpoints);
+    assert.ok(!listening.knownSecrets().some((k) => k.endpointId === other.id));
+    await client.deleteWebhookEndpoint(other.id);
     await a.undo();
     assert.equal(listening.state, b.state, 'the replaced session\'s undo does not stop its successor');
     b.steps.push(async () => {
@@ -208,7 +229,11 @@ describe('listening sessions', function () {
     await b.undo();
     assert.equal(await urlOf(id), `${a.state.publicUrl}/webhook`, 'without undoEndpoint the change stays');
     assert.equal(listening.forwardTarget({ endpointId: id }), 'http://127.0.0.1:1/a');
+    // An endpoint chosen after the start (Start Listening asks then): its secret is known at once.
+    await listening.point(a, { mode: 'create', name: 'chosen later', eventTypes: ['batch.completed'] }, endpoints);
+    assert.ok(listening.knownSecrets().some((k) => k.endpointId === a.endpointId && k.label === 'chosen later'));
     await client.deleteWebhookEndpoint(id);
+    await client.deleteWebhookEndpoint(a.endpointId!);
   });
 
   it('reads secrets once per change, and an older reading that ends late does not overwrite a newer one', async () => {
@@ -243,7 +268,14 @@ describe('listening sessions', function () {
     });
     await assert.rejects(own.start({ connection: conn, endpoints, tunnel: new ManualTunnel(() => undefined), endpoint: { mode: 'skip' }, forwardTo: () => undefined }));
     assert.deepEqual([own.state, handles.length, handles[0].running], [undefined, 1, false]);
+    // Disposed: nobody is told any more.
+    let told = 0;
+    own.onDidChange(() => told++);
+    own.onDidCloseTunnel(() => told++);
+    await own.start({ connection: conn, endpoints, endpoint: { mode: 'skip' }, forwardTo: () => undefined });
     own.dispose();
+    await own.stop();
+    assert.equal(told, 1, 'the start, not the stop after dispose');
   });
 
   it('behind a tunnel: the public URL is the tunnel\'s; a tunnel that ends by itself is reported, one stopped with the listener is not', async () => {
@@ -283,14 +315,26 @@ describe('kept original URLs', () => {
       { connectionId: 'c', endpointId: 'e1', url: 'https://a', at: 1, owner: 42 },
       { connectionId: 'd', endpointId: 'e1', url: 'https://b', at: 2, owner: 42 },
     ]);
+    await kept.keep('c', 'e2', 'https://c2');
     await kept.forget('c', 'e1');
+    let updates = 0;
+    const update = state.update;
+    state.update = async (k, v) => {
+      updates++;
+      return update(k, v);
+    };
     await kept.forget('c', 'nothing');
-    assert.deepEqual(kept.list().map((k) => k.connectionId), ['d']);
+    assert.equal(updates, 0, 'nothing to forget: nothing written');
+    state.update = update;
+    assert.deepEqual(kept.list().map((k) => `${k.connectionId}/${k.endpointId}`), ['d/e1', 'c/e2'], 'only that endpoint of that connection');
+    await kept.forget('c', 'e2');
     await kept.forget('d', 'e1');
     assert.equal(state.data.size, 0, 'nothing left behind in global state');
     for (let i = 0; i < 60; i++) await kept.keep('c', `e${i}`, `https://${i}`);
     assert.deepEqual([kept.list().length, kept.list()[0].endpointId], [50, 'e10']);
-    state.data.set('aoaiWorkbench.webhookOriginalUrls', [{ connectionId: 'c', endpointId: 'x', url: 'u', at: 1 }, { connectionId: 'c' }, null, 'x']);
+    const good = { connectionId: 'c', endpointId: 'x', url: 'u', at: 1 };
+    const wrong = [{ ...good, connectionId: 1 }, { ...good, endpointId: 2 }, { ...good, url: 3 }, { ...good, at: '1' }, { connectionId: 'c' }, null, 'x'];
+    state.data.set('aoaiWorkbench.webhookOriginalUrls', [good, ...wrong]);
     assert.deepEqual(kept.list().map((k) => k.endpointId), ['x']);
     state.data.set('aoaiWorkbench.webhookOriginalUrls', { not: 'a list' });
     assert.deepEqual(kept.list(), []);

@@ -12,6 +12,7 @@ import { runChat, type RunRequest } from '../../src/chat/engine/runner';
 import { startEmulator, type Emulator } from '../../src/emulator/server';
 import { AzureOpenAIClient } from '../../src/service/client';
 import { recordingServer, refuseParameter } from '../support/bodyRecorder';
+import { refusesParam, scripted, status, streamed } from '../support/scriptedServer';
 
 const ask = (text: string): RunRequest['messages'] => [{ role: 'user', parts: [{ type: 'text', text }] }];
 
@@ -60,6 +61,7 @@ describe('chat runner: one report per request (emulator)', () => {
     assert.ok(r.rateLimit.remainingRequests !== undefined && r.rateLimit.remainingRequests < 1000, JSON.stringify(r.rateLimit));
     assert.ok(r.rateLimit.remainingTokens !== undefined && r.rateLimit.remainingTokens < 1e7);
     assert.equal(r.status, undefined);
+    assert.equal('reasoningSummary' in result || 'responseId' in result, false, 'Chat Completions has neither');
     const said = JSON.stringify(r);
     assert.ok(!said.includes('hello runner') && !said.includes('You said') && !said.includes(emu.apiKey), 'no prompt, reply or key in a report');
   });
@@ -136,7 +138,8 @@ describe('chat runner: reports and refusals on a scripted service', () => {
     const { client } = await service((body, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'x-ratelimit-remaining-requests': ' 41 ', 'x-ratelimit-remaining-tokens': 'lots' });
       if (body.input) {
-        const usage = { input_tokens: 50, output_tokens: 4, total_tokens: 54, input_tokens_details: { cached_tokens: 32 }, output_tokens_details: { reasoning_tokens: 2 } };
+        const cache = JSON.stringify(body).includes('no cache') ? {} : { input_tokens_details: { cached_tokens: 32 } };
+        const usage = { input_tokens: 50, output_tokens: 4, total_tokens: 54, ...cache, output_tokens_details: { reasoning_tokens: 2 } };
         res.end(sse({ type: 'response.output_text.delta', sequence_number: 0, delta: 'ok' }) + sse({ type: 'response.completed', sequence_number: 1, response: { id: 'r', status: 'completed', model: 'm', usage } }));
         return;
       }
@@ -150,6 +153,8 @@ describe('chat runner: reports and refusals on a scripted service', () => {
     const result = await responses.done;
     assert.deepEqual(responses.reports[0].tokens, { prompt: 50, cached: 32, completion: 4, reasoning: 2 });
     assert.equal((result as { usage?: { prompt_tokens_details?: object } }).usage?.prompt_tokens_details !== undefined, true);
+    const uncached = await run(client, { api: 'responses', messages: ask('no cache') }, PANEL_RUN);
+    assert.deepEqual(((await uncached.done) as { usage?: object }).usage, { prompt_tokens: 50, completion_tokens: 4, total_tokens: 54, completion_tokens_details: { reasoning_tokens: 2 } });
   });
 
   it('an adapted resend is a request of its own: a failed report with its status, then the answer as attempt 2', async () => {
@@ -206,6 +211,36 @@ describe('chat runner: reports and refusals on a scripted service', () => {
     assert.deepEqual(bodies.map((b) => [b.store, b.reasoning, 'temperature' in b]), [[true, { summary: 'auto', effort: 'low' }, false], [false, { effort: 'low' }, false]]);
   });
 
+  it('the deployment route goes to the deployment\'s path with its api-version; what the service did not say is not in the result or the report', async () => {
+    const s = await scripted([refusesParam('top_p'), (_q, res) => res.writeHead(200, { 'content-type': 'text/event-stream' }).end('data: {"choices":[{"index":0,"delta":{"content":"ok"},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n')]);
+    const client = new AzureOpenAIClient({ endpoint: s.url, auth: { kind: 'apiKey', apiKey: 'k' } });
+    clients.push(client);
+    try {
+      const r = await run(client, { model: undefined, route: 'deployment', apiVersion: '2024-10-21', sampling: { topP: 0.5 } }, VSCODE_CHAT_RUN);
+      const result = await r.done;
+      assert.deepEqual(s.requests.map((q) => q.url), ['/openai/deployments/dep/chat/completions?api-version=2024-10-21', '/openai/deployments/dep/chat/completions?api-version=2024-10-21']);
+      assert.deepEqual(Object.keys(result).sort(), ['api', 'content', 'finishReason', 'latencyMs', 'notes', 'stopped']);
+      assert.deepEqual(Object.keys(r.reports[0]).sort(), ['api', 'attempt', 'deployment', 'outcome', 'rateLimit', 'route', 'source', 'startedAt', 'status', 'totalMs']);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('in the panel, a refusal that is neither adaptable nor a 429 is reported as it is, even at the limit', async () => {
+    const flipFlop = Array.from({ length: 5 }, (_, i) => refusesParam(i % 2 ? 'max_tokens' : 'max_completion_tokens'));
+    const s = await scripted([...flipFlop, status(400), streamed()]);
+    const client = new AzureOpenAIClient({ endpoint: s.url, auth: { kind: 'apiKey', apiKey: 'k' } });
+    clients.push(client);
+    try {
+      const err = (await (await run(client, { model: 'o3-mini', sampling: { maxTokens: 10 } }, PANEL_RUN)).done) as Error;
+      assert.equal(s.requests.length, 6);
+      assert.match(err.message, /HTTP 400/);
+      assert.doesNotMatch(err.message, /kept rejecting/);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('a call to a tool the request never offered is refused with a clear message, on both APIs; offered ones go through', async () => {
     const { client } = await service((body, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -227,6 +262,7 @@ describe('chat runner: reports and refusals on a scripted service', () => {
       const fine = await run(client, { api, ...offered }, VSCODE_CHAT_RUN);
       await fine.done;
       assert.deepEqual(fine.calls, ['lookup'], api);
+      assert.ok(fine.reports[0].firstTokenMs !== undefined, `${api}: a tool call is the first thing to arrive`);
     }
   });
 });

@@ -59,7 +59,7 @@ describe('webhook events: one owner, typed changes, new versions', () => {
 
   it('tells listeners of a new row with the record, and of the app\'s answer with the id of a new version; the first version is never changed', async () => {
     app = await startReceiver([202]);
-    await open();
+    await open({ countWriteMs: 60_000 });
     assert.equal(resets, 1, 'loading from disk is a reset');
     assert.equal(await post('msg_1', event('evt_1')), 200);
     const first = await eventually(() => recorded[0]);
@@ -73,6 +73,8 @@ describe('webhook events: one owner, typed changes, new versions', () => {
     assert.notEqual(now, first);
     assert.equal(now.forward?.status, 202);
     assert.deepEqual(events.list().map((r) => r.id), [first.id], 'an answer is a version, not a row');
+    // Written at once (only duplicate counts wait for their write).
+    await eventually(() => readFileSync(join(dir, 'events.jsonl'), 'utf8').includes('"status":202') || undefined);
   });
 
   it('keeps the newest replays as new versions, tells who listens, and keeps them across a restart', async () => {
@@ -110,6 +112,8 @@ describe('webhook events: one owner, typed changes, new versions', () => {
     await events.flush();
     const grown = statSync(join(dir, 'events.jsonl')).size - sizeBefore;
     assert.ok(grown > 200 * 1024 && grown < 2 * 200 * 1024, `one new version written (${grown} bytes)`);
+    await events.flush();
+    assert.equal(statSync(join(dir, 'events.jsonl')).size - sizeBefore, grown, 'written once, not again at the next flush');
     const reloaded = new WebhookEvents({ eventsPath: join(dir, 'events.jsonl'), idsPath: join(dir, 'ids.txt'), maxStored: 5 });
     await reloaded.load();
     assert.equal(reloaded.get(original.id)?.duplicates?.count, 300, 'a restart shows the count');
@@ -171,6 +175,24 @@ describe('webhook events: one owner, typed changes, new versions', () => {
     assert.equal(written.length, 2, 'the record, then its answer (the count went with it, not on its own)');
     assert.deepEqual([written[1].forward?.status, written[1].duplicates?.count, written[1].duplicates?.lastAt], [204, 1, 3]);
     assert.equal(events.forwarded('gone', { url: 'x', durationMs: 1 }), undefined);
+  });
+
+  it('once disposed, tells nobody and writes no count that was waiting', async () => {
+    await open({ countWriteMs: 20 });
+    await post('msg_d', event('evt_d'));
+    const r = await eventually(() => recorded[0]);
+    await events.flush();
+    const size = statSync(join(dir, 'events.jsonl')).size;
+    await post('msg_d', event('evt_d'));
+    await eventually(() => events.get(r.id)?.duplicates || undefined);
+    const heard = updated.length;
+    events.dispose();
+    await new Promise((res) => setTimeout(res, 100));
+    assert.equal(statSync(join(dir, 'events.jsonl')).size, size);
+    events.record({ ...r, id: 'after', webhookId: 'msg_after' });
+    events.forwarded(r.id, { url: 'x', durationMs: 1 });
+    await events.clear();
+    assert.deepEqual([recorded.length, updated.length, resets], [1, heard, 1]);
   });
 
   it('a clear empties the rows, tells listeners once, and a duplicate after it starts a row of its own', async () => {

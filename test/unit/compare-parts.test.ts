@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { channel } from 'node:diagnostics_channel';
 import { answeredColumn, failedColumn, failureOfColumn, tokensPerSecond, type ColumnResult } from '../../src/chat/compare/column';
 import { LeaveMoments, originOf, spreadOf } from '../../src/chat/compare/leaveMoments';
-import { cell, compareMarkdown, dollars, endText, ms, perSecond, tokensText } from '../../src/chat/compare/markdown';
+import { cell, compareMarkdown, costText, dollars, endText, ms, perSecond, tokensText } from '../../src/chat/compare/markdown';
 import { median, statOf, summarize } from '../../src/chat/compare/summary';
 import { ServiceError } from '../../src/service/errors';
 import { DEFAULT_PRICES } from '../../src/usage/prices';
@@ -128,6 +128,7 @@ describe('compare: Markdown export', () => {
     assert.deepEqual([ms(undefined), ms(12.6), perSecond(undefined), perSecond(33.333)], ['–', '13 ms', '–', '33.3/s']);
     assert.deepEqual([dollars(undefined), dollars(0.001234), dollars(0.5)], ['no price', '$0.001234 (estimate)', '$0.5000 (estimate)']);
     assert.equal(tokensText({}), '–');
+    assert.deepEqual([costText({}), costText({ tokens: { prompt: 1, cached: 0, completion: 1, reasoning: 0 } })], ['–', 'no price']);
     assert.equal(tokensText({ tokens: { prompt: 3, cached: 0, completion: 4, reasoning: 0 } }), '3 in, 4 out');
     assert.equal(tokensText({ tokens: { prompt: 3, cached: 0, completion: 4, reasoning: 2 } }), '3 in, 4 out, 2 reasoning');
     assert.equal(endText({ outcome: 'failed', finishReason: null, failure: { kind: 'rate_limited', message: '', status: 429 } }), 'rate_limited (429)');
@@ -147,7 +148,7 @@ describe('compare: Markdown export', () => {
         '# Compare: 2 deployments', '', '_1970-01-01T00:00:00.000Z_', '', '## Prompt', '', 'Say hi', '', '## Results', '',
         '| Deployment | Model | First token | Total | Tokens/s | Tokens | Cost | Finish |', '|---|---|---|---|---|---|---|---|',
         '| emu / a\\|x | gpt-4o | 50 ms | 400 ms | 20.0/s | 10 in, 7 out | $0.5000 (estimate) | stop |',
-        '| emu / b | – | – | 9 ms | – | – | no price | content_filter (400) |',
+        '| emu / b | – | – | 9 ms | – | – | – | content_filter (400) |',
         '', '## emu / a|x', '', '# Reply | one', '', '> Temperature was left out.', '', '## emu / b', '', '> Filtered.', '',
       ].join('\n'),
     );

@@ -78,6 +78,20 @@ describe('batch results reader', () => {
     assert.equal(rows.length, 5004);
   });
 
+  it('a line that is not JSON is a row that says so and opens as its text; an empty error file adds nothing to an export', async () => {
+    const out = join(dir, 'odd.jsonl');
+    const empty = join(dir, 'empty.jsonl');
+    await writeFile(out, `${chat('ok', 'fine')}\n{broken\n`);
+    await writeFile(empty, '');
+    const r = BatchResults.open({ output: out, error: empty });
+    assert.deepEqual(await r.line(1), { unreadable: '{broken' });
+    assert.equal(await r.total(), 2);
+    assert.equal(r.count, 2);
+    const jsonl = join(dir, 'odd-export.jsonl');
+    await r.exportJsonl(jsonl);
+    assert.equal(await readFile(jsonl, 'utf8'), `${chat('ok', 'fine')}\n{broken\n`);
+  });
+
   it('a missing file fails the page that needs it, with the reason', async () => {
     const r = BatchResults.open({ output: join(dir, 'gone.jsonl') });
     await assert.rejects(r.page(0, 5), /ENOENT/);

@@ -1,10 +1,10 @@
 /** The local checks run before anything is uploaded: the line reader, batch input, fine-tuning data. */
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { batchApi, checkBatchInput, deploymentInfo, isBatchSku } from '../../src/jobs/batchInput';
-import { eachLine, isBlank, type Line } from '../../src/jobs/lines';
+import { eachLine, isBlank, LineTooLongError, type Line } from '../../src/jobs/lines';
 import { describeProblems, MAX_PROBLEMS } from '../../src/jobs/problems';
 import { checkTrainingData, messagesProblem } from '../../src/jobs/trainingData';
 
@@ -38,6 +38,16 @@ describe('line reader', () => {
     assert.deepEqual(seen.map((l) => l.bytes.toString()), lines);
     assert.deepEqual(seen.map((l) => l.number), lines.map((_, i) => i + 1));
     for (const l of seen) assert.equal(raw.subarray(l.offset, l.offset + l.bytes.length).toString(), l.bytes.toString(), `offset of line ${l.number}`);
+  });
+
+  it('refuses a line longer than the limit (a file that is not JSONL), naming it; an aborted read stops', async () => {
+    const path = await file(`short\n${'x'.repeat(600 * 1024)}\n`);
+    await assert.rejects(eachLine(path, () => {}, { maxLineBytes: 300 * 1024 }), (e: Error) => e.name === 'LineTooLongError' && e.message === 'Line 2 is longer than 307200 bytes: is this a JSONL file (one JSON object per line)?');
+    assert.equal(await eachLine(path, () => {}, { maxLineBytes: 700 * 1024 }), 2);
+    assert.match(new LineTooLongError(3).message, /^Line 3 is longer than 64 MB/);
+    const abort = new AbortController();
+    abort.abort();
+    await assert.rejects(eachLine(path, () => {}, { signal: abort.signal }), (e: Error) => e.name === 'AbortError');
   });
 
   it('stops when told, and an empty last line after the final newline is not a line', async () => {
@@ -106,6 +116,20 @@ describe('batch input check', () => {
     await assert.rejects(checkBatchInput(await file(req('a')), { endpoint: '/v1/embeddings' }), /use \/v1\/chat\/completions or \/v1\/responses/);
   });
 
+  it('refuses a file over 200 MB without reading it, and more than 100,000 requests, the file\'s problems first', async () => {
+    const huge = await file('');
+    await truncate(huge, 201 * 1024 * 1024);
+    const big = await checkBatchInput(huge, { endpoint: '/v1/chat/completions' });
+    assert.deepEqual(big, { requests: 0, problems: [{ line: 0, message: 'the file is 201 MB; a batch input file may be at most 200 MB: split it into several batches' }], problemCount: 1 });
+    const many = await file(Array.from({ length: 100_001 }, (_, i) => (i === 5 ? 'oops' : req(`r${i}`))).join('\n'));
+    const r = await checkBatchInput(many, { endpoint: '/v1/chat/completions' });
+    assert.equal(r.requests, 100_001);
+    assert.deepEqual(r.problems.map((p) => p.line), [0, 6]);
+    assert.equal(r.problems[0]!.message, 'the file has 100001 requests; a batch takes at most 100000: split it');
+    const exactly = await file(Array.from({ length: 100_000 }, (_, i) => req(`r${i}`)).join('\n'));
+    assert.equal((await checkBatchInput(exactly, { endpoint: '/v1/chat/completions' })).problemCount, 0);
+  });
+
   it('keeps the first 20 problems and counts the rest', async () => {
     const r = await checkBatchInput(await file(Array.from({ length: 30 }, () => 'x').join('\n')), { endpoint: '/v1/chat/completions' });
     assert.equal(r.problems.length, MAX_PROBLEMS);
@@ -158,6 +182,7 @@ describe('fine-tuning data check', () => {
     assert.deepEqual(
       r.problems.map((p) => [p.line, p.message.replace(/\(.*\)/, '(…)')]),
       [
+        [0, 'it has 12 examples; fine-tuning needs at least 13'],
         [2, 'it is not a chat example: expected {"messages": [{"role": "user", …}, {"role": "assistant", …}]}'],
         [3, 'it has no "messages" list'],
         [4, 'messages[0] has no valid "role" (…)'],
@@ -168,7 +193,6 @@ describe('fine-tuning data check', () => {
         [9, 'its "input" is not a conversation (…)'],
         [10, 'it has no "non_preferred_output" list (…)'],
         [12, 'it is not valid JSON (…)'],
-        [0, 'it has 12 examples; fine-tuning needs at least 13'],
       ],
     );
     assert.equal((await checkTrainingData(await file(ex(1)))).problems[0]!.message, 'it has 1 example; fine-tuning needs at least 10');

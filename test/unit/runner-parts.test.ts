@@ -4,6 +4,7 @@ import { chooseApi, NoRouteError } from '../../src/chat/engine/apiChoice';
 import { neutralMessages } from '../../src/chat/engine/messages';
 import { failureOf, rateLimitOf, RequestClock, tokensOf } from '../../src/chat/engine/report';
 import { errorInfo, ReplyFilteredError } from '../../src/chat/engine/result';
+import { UnofferedToolError } from '../../src/chat/engine/toolNames';
 import { ApiMemory } from '../../src/chat/apiMemory';
 import { modelProfile } from '../../src/chat/modelProfile';
 import { ServiceError } from '../../src/service/errors';
@@ -45,7 +46,7 @@ describe('chat runner report figures', () => {
     await new Promise((r) => setTimeout(r, 15));
     clock.firstToken();
     const r = clock.report({ source: 'panel', deployment: 'd', api: 'chat', route: 'v1', attempt: 1, outcome: 'ok' });
-    assert.ok(r.firstTokenMs! >= 10 && r.firstTokenMs! < r.totalMs && r.totalMs >= 25, `${r.firstTokenMs} / ${r.totalMs}`);
+    assert.ok(r.firstTokenMs! >= 10 && r.firstTokenMs! < r.totalMs && r.totalMs >= 25 && r.totalMs < 10_000, `${r.firstTokenMs} / ${r.totalMs}`);
     assert.equal(r.startedAt, clock.startedAt);
   });
 });
@@ -59,7 +60,9 @@ describe('chat runner API choice and errors', () => {
     assert.equal(chooseApi(base), 'responses');
     assert.equal(chooseApi({ ...base, chosen: 'chat' }), 'chat');
     assert.equal(chooseApi({ ...base, deployment: 'other', profile: modelProfile('gpt-5-codex') }), 'responses');
-    assert.throws(() => chooseApi({ ...base, deployment: 'x', profile: { apis: [], preferredApi: 'chat', family: 'odd' } }), (e: Error) => e instanceof NoRouteError && /"x" \(odd\) is not served/.test(e.message));
+    assert.throws(() => chooseApi({ ...base, deployment: 'x', profile: { apis: [], preferredApi: 'chat', family: 'odd' } }), (e: Error) => e instanceof NoRouteError && e.name === 'NoRouteError' && /"x" \(odd\) is not served/.test(e.message));
+    const long = new UnofferedToolError('t'.repeat(100), 'd').message;
+    assert.ok(long.includes(`"${'t'.repeat(64)}"`), 'a made-up name is quoted, cut at 64 characters');
   });
 
   it('what the panel keeps of an error: the service\'s fields, or the message of anything else', () => {

@@ -1,7 +1,7 @@
 /** Requests the runner builds that the other tests do not reach: images by address and with a detail, and a background start that continues a stored reply. */
 import assert from 'node:assert/strict';
 import { startBackground } from '../../src/chat/engine/background';
-import { buildChatRequest } from '../../src/chat/engine/chatRequest';
+import { buildChatRequest, samplingFor } from '../../src/chat/engine/chatRequest';
 import type { NeutralMessage } from '../../src/chat/engine/messages';
 import { PANEL_RUN } from '../../src/chat/engine/options';
 import { buildResponseRequest } from '../../src/chat/engine/responsesRequest';
@@ -39,6 +39,17 @@ describe('chat runner requests', () => {
         { type: 'input_image', image_url: 'https://example.test/cat.png' },
       ],
     });
+  });
+
+  it('a reasoning model gets no temperature or top P, a model known not to reason no effort, each said; what is not sent is not in the request', () => {
+    const notes: string[] = [];
+    const asked = { temperature: 0.2, topP: 0.9, maxTokens: 50, reasoningEffort: 'high' as const };
+    assert.deepEqual(samplingFor({ profile: modelProfile('o3'), options: asked, deployment: 'r', notes }), { maxTokens: 50, reasoningEffort: 'high' });
+    assert.deepEqual(notes, ['Temperature was left out: r does not take it.', 'Top P was left out: r does not take it.']);
+    assert.deepEqual(samplingFor({ profile: modelProfile('gpt-4o'), options: asked, deployment: 'c', notes }), { temperature: 0.2, topP: 0.9, maxTokens: 50 });
+    assert.equal(notes[2], 'Reasoning settings were left out: c does not take them.');
+    const plain = buildResponseRequest({ deployment: 'd', profile: modelProfile('o3'), messages: [{ role: 'user', parts: [{ type: 'text', text: 'hi' }] }], options: { temperature: 1 } });
+    assert.deepEqual(Object.keys(plain).sort(), ['input', 'model', 'store']);
   });
 
   it('a background start continues the stored reply with only what was said since, stored, in the background, with a summary asked of a reasoning model', async () => {

@@ -18,6 +18,9 @@ export const usd = (v: number) => `$${v < 0.01 ? v.toFixed(6) : v.toFixed(4)}`;
 /** Always said to be an estimate; none when the model has no price. */
 export const dollars = (v: number | undefined) => (v === undefined ? 'no price' : `${usd(v)} (estimate)`);
 
+/** A column's cost: none counted, nothing to price; counted without a price, said so. */
+export const costText = (c: Pick<ColumnResult, 'tokens' | 'costUsd'>) => (c.tokens ? dollars(c.costUsd) : '–');
+
 export function tokensText(c: Pick<ColumnResult, 'tokens'>): string {
   if (!c.tokens) return '–';
   const reasoning = c.tokens.reasoning ? `, ${c.tokens.reasoning} reasoning` : '';
@@ -45,7 +48,7 @@ export function compareMarkdown(prompt: string, columns: readonly ExportColumn[]
   const lines = [`# Compare: ${columns.length} deployments`, '', `_${when.toISOString()}_`, '', '## Prompt', '', prompt, '', '## Results', ''];
   lines.push('| Deployment | Model | First token | Total | Tokens/s | Tokens | Cost | Finish |', '|---|---|---|---|---|---|---|---|');
   for (const { label, column: c } of columns) {
-    lines.push(`| ${[label, c.model ?? '–', ms(c.firstTokenMs), ms(c.totalMs), perSecond(c.tokensPerSecond), tokensText(c), dollars(c.costUsd), endText(c)].map(cell).join(' | ')} |`);
+    lines.push(`| ${[label, c.model ?? '–', ms(c.firstTokenMs), ms(c.totalMs), perSecond(c.tokensPerSecond), tokensText(c), costText(c), endText(c)].map(cell).join(' | ')} |`);
   }
   const summaries = columns.filter((c) => c.summary && c.summary.rounds > 1);
   if (summaries.length) {

@@ -55,7 +55,8 @@ function headerNumber(headers: Headers, name: string): number | undefined {
   const text = Array.isArray(raw) ? raw[0] : raw;
   // Stryker disable next-line ConditionalExpression: Number('') is 0, which the regex refuses anyway
   if (text === undefined || !/^\d+$/.test(text.trim())) return undefined;
-  return Number(text.trim());
+  // Number() reads the spaces around a number as nothing.
+  return Number(text);
 }
 
 /** The rate-limit headroom the service reported. */

@@ -4,6 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { createConversation, type Conversation } from '../../chat/conversation';
+import type { RunRequest } from '../../chat/engine/runner';
 import { connectionName } from '../../chat/naming';
 import type { DeploymentOption } from '../../chat/model';
 import type { ClientCache } from '../connections/clients';
@@ -32,6 +33,8 @@ export class ChatManager implements vscode.Disposable {
     private readonly context: vscode.ExtensionContext,
     private readonly connections: ConnectionStore,
     private readonly clients: ClientCache,
+    /** Where each request's usage report goes (the usage log). */
+    private readonly onReport?: RunRequest['onReport'],
   ) {
     this.conversations = new ConversationStore(context.globalStorageUri);
     this.disposables.push(
@@ -95,6 +98,7 @@ export class ChatManager implements vscode.Disposable {
       clients: this.clients,
       conversations: this.conversations,
       deployments: () => this.deployments(),
+      onReport: this.onReport,
     });
     this.panels.set(conversation.id, chat);
     this.lastActive = chat;

@@ -9,6 +9,7 @@ import { newId, toJson, toMarkdown, type Conversation } from '../../chat/convers
 import type { Attachment, ChatTurn, DeploymentOption } from '../../chat/model';
 import { modelProfile } from '../../chat/modelProfile';
 import { chatTitle, connectionName } from '../../chat/naming';
+import type { RunRequest } from '../../chat/engine/runner';
 import { markInterrupted } from '../../chat/replyDraft';
 import type { AzureOpenAIClient } from '../../service/client';
 import { isSafeLink, parseViewMessage, type HostMessage, type ViewMessage } from '../../webview/chat/protocol';
@@ -30,6 +31,8 @@ export interface ChatDeps {
   clients: ClientCache;
   conversations: ConversationStore;
   deployments: () => Promise<DeploymentOption[]>;
+  /** Where each request's usage report goes (the usage log). */
+  onReport?: RunRequest['onReport'];
 }
 
 export class ChatPanel implements vscode.Disposable {
@@ -214,7 +217,9 @@ export class ChatPanel implements vscode.Disposable {
     const c = this.conversation;
     const turn: ChatTurn = { id: newId('t_'), role: 'assistant', content: '', createdAt: Date.now(), deployment: c.deployment };
     this.post({ type: 'turnStarted', turn });
-    const panel = { post: (msg: HostMessage) => this.post(msg), save: () => this.save(), background: this.background, cutOff: () => this.cutOff };
+    const panel = {
+      post: (msg: HostMessage) => this.post(msg), save: () => this.save(), background: this.background, cutOff: () => this.cutOff, onReport: this.deps.onReport,
+    };
     return this.track(turn, (client, model, signal) => streamReply({ conversation: c, turn, client, model, signal, ...panel }));
   }
 

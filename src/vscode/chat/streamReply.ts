@@ -29,6 +29,8 @@ export interface ReplyContext {
   background: BackgroundReplies;
   /** True once the window is going away: a reply stopped then was cut off, not stopped by the user. */
   cutOff: () => boolean;
+  /** Where each request's usage report goes (the usage log). */
+  onReport?: RunRequest['onReport'];
 }
 
 /** Runs the reply to its end; false when the panel closed while a background reply was followed. */
@@ -41,6 +43,7 @@ export async function streamReply(x: ReplyContext): Promise<boolean> {
     client: x.client,
     connection: c.connectionId,
     signal: x.signal,
+    onReport: x.onReport,
     onText: (text) => {
       turn.content += text;
       post({ type: 'delta', turnId: turn.id, text });

@@ -6,7 +6,6 @@
 import * as vscode from 'vscode';
 import { MAX_COLUMNS, MIN_COLUMNS } from '../../chat/compare/limits';
 import type { Conversation } from '../../chat/conversation';
-import type { RequestReport } from '../../chat/engine/report';
 import type { DeploymentOption } from '../../chat/model';
 import { deploymentDetails } from '../../chat/naming';
 import { ComparePanel, type CompareColumn } from '../compare/comparePanel';
@@ -94,7 +93,6 @@ export async function compareDeployments(s: Services, arg: unknown): Promise<{ p
   if (picked.length < MIN_COLUMNS || picked.length > MAX_COLUMNS) throw new Error(`Compare takes ${MIN_COLUMNS} to ${MAX_COLUMNS} deployments; ${picked.length} were given.`);
   const columns = await columnsOf(s, picked, all);
   const params = s.chat.active()?.conversation.params;
-  const recorder = (s as Services & { usage?: { report?: (r: RequestReport) => void } }).usage;
   const panel = ComparePanel.open(columns, {
     extensionUri: s.context.extensionUri,
     settings: {
@@ -102,7 +100,8 @@ export async function compareDeployments(s: Services, arg: unknown): Promise<{ p
       ...(params?.temperature !== undefined ? { temperature: params.temperature } : {}),
       ...(params?.maxTokens !== undefined ? { maxTokens: params.maxTokens } : {}),
     },
-    onReport: recorder?.report,
+    // Every request, source compare, in the usage log.
+    onReport: s.usage.report,
     openConversation: async (c: Conversation) => {
       await s.chat.conversations.save(c);
       await s.chat.reopen(c.id);

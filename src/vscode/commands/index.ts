@@ -44,6 +44,7 @@ export function registerCommands(s: Services): vscode.Disposable[] {
       if (node instanceof JobGroupNode && node.kind !== 'calls') await s.jobs.load(node.connection, node.kind, true);
     }),
     command(Commands.showLog, 'Could not show the log', () => log().show()),
+    command(Commands.showUsage, 'Could not show the usage', () => s.usageView.show()),
     // Webhook endpoints
     command(Commands.createWebhookEndpoint, 'Could not create the webhook endpoint', (arg) => createEndpoint(s, arg)),
     command(Commands.editWebhookEndpoint, 'Could not update the webhook endpoint', (arg) => editEndpoint(s, arg)),

@@ -4,6 +4,7 @@
  * connections, keys, sign-in and the deployment lists the sidebar loads.
  */
 import * as vscode from 'vscode';
+import type { RequestReport } from '../../chat/engine/report';
 import type { Deployment } from '../../service/types';
 import type { AuthManager } from '../auth/authManager';
 import type { ClientCache } from '../connections/clients';
@@ -11,25 +12,22 @@ import type { ConnectionStore } from '../connections/connectionStore';
 import { LanguageModelVendor } from '../contributions';
 import type { ResourcesTree } from '../tree/resourcesTree';
 import { AzureOpenAIChatProvider } from './provider';
-import { UsageStatus } from './usageStatus';
 import { loadTokenizer } from '../bundles';
 
 export class LanguageModels implements vscode.Disposable {
-  readonly usage = new UsageStatus();
   readonly provider: AzureOpenAIChatProvider;
   private readonly disposables: vscode.Disposable[] = [];
 
-  constructor(store: ConnectionStore, auth: AuthManager, clients: ClientCache, tree: ResourcesTree) {
+  constructor(store: ConnectionStore, auth: AuthManager, clients: ClientCache, tree: ResourcesTree, onReport: (report: RequestReport) => void) {
     this.provider = new AzureOpenAIChatProvider({
       store,
       auth,
       clients,
-      usage: this.usage,
+      onReport,
       // The o200k tables are megabytes: their own bundle, loaded on the first count.
       loadCounter: () => loadTokenizer().createO200kCounter(),
     });
     this.disposables.push(
-      this.usage,
       this.provider,
       vscode.lm.registerLanguageModelChatProvider(LanguageModelVendor.vendor, this.provider),
       store.onDidChange(() => this.provider.invalidate()),

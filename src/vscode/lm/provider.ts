@@ -6,6 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { VSCODE_CHAT_RUN } from '../../chat/engine/options';
+import type { RequestReport } from '../../chat/engine/report';
 import { lmModelEntries, type LmModelEntry } from '../../chat/lm/catalog';
 import { readModelOptions } from '../../chat/lm/modelOptions';
 import type { TokenCounter } from '../../chat/lm/tokenCount';
@@ -14,9 +15,8 @@ import type { AuthManager } from '../auth/authManager';
 import type { ClientCache } from '../connections/clients';
 import type { ConnectionInfo, ConnectionStore } from '../connections/connectionStore';
 import { loadNetwork } from '../bundles';
-import { errorText, logError } from '../log';
+import { errorText, logError, logInfo } from '../log';
 import { toLmMessage, toLmToolMode, toLmTools } from './toNeutral';
-import type { UsageStatus } from './usageStatus';
 
 /** What the provider hands VS Code for each deployment (VS Code hands it back with each request). */
 export type AzureModelInformation = vscode.LanguageModelChatInformation & Pick<LmModelEntry, 'connectionId' | 'deployment' | 'model'>;
@@ -28,7 +28,8 @@ export interface ProviderDeps {
   store: ConnectionStore;
   auth: AuthManager;
   clients: ClientCache;
-  usage: UsageStatus;
+  /** Where each request's usage report goes (the usage log). */
+  onReport: (report: RequestReport) => void;
   /** Loads the tokenizer bundle on the first count. */
   loadCounter: () => TokenCounter;
 }
@@ -151,6 +152,7 @@ export class AzureOpenAIChatProvider implements vscode.LanguageModelChatProvider
           sampling: readModelOptions(options.modelOptions),
           apiVersion: conn.apiVersion,
           signal: abort.signal,
+          onReport: this.deps.onReport,
           onText: (text) => progress.report(new vscode.LanguageModelTextPart(text)),
           onToolCall: (call) => progress.report(new vscode.LanguageModelToolCallPart(call.callId, call.name, call.input)),
         },
@@ -158,7 +160,8 @@ export class AzureOpenAIChatProvider implements vscode.LanguageModelChatProvider
       );
       const via = result.api === 'responses' ? ', Responses API' : '';
       const how = `${result.stopped ? 'stopped' : (result.finishReason ?? 'ended')}, ${Date.now() - started} ms${result.model ? `, ${result.model}` : ''}${via}`;
-      this.deps.usage.record(model.id, model.name, result.usage, how);
+      const u = result.usage;
+      logInfo(`VS Code chat request to ${model.name}: ${u ? `${u.prompt_tokens} prompt + ${u.completion_tokens} completion tokens` : 'no usage reported'}; ${how}.`);
     } catch (err) {
       const e = toLanguageModelError(err);
       logError(`VS Code chat request to ${model.name}: ${e.message}`);

@@ -4,7 +4,7 @@
  * raw HTML, safe links only) once its column ends; figures, failures and a 429's countdown are text.
  */
 import type { ColumnResult } from '../../chat/compare/column';
-import { costStat, dollars, endText, ms, perSecond, statText, tokensText } from '../../chat/compare/markdown';
+import { costStat, costText, endText, ms, perSecond, statText, tokensText } from '../../chat/compare/markdown';
 import type { ColumnSummary } from '../../chat/compare/summary';
 import { createRenderer } from '../chat/markdown';
 import { isSafeLink } from '../chat/protocol';
@@ -97,7 +97,7 @@ function showColumn(r: ColumnResult): void {
   figure(c.figures, 'Total', ms(r.totalMs));
   figure(c.figures, 'Tokens/s', perSecond(r.tokensPerSecond));
   figure(c.figures, 'Tokens', tokensText(r));
-  figure(c.figures, 'Cost', dollars(r.costUsd));
+  figure(c.figures, 'Cost', costText(r));
   figure(c.figures, 'Finish', endText(r));
   c.text = r.content;
   c.reply.classList.remove('streaming');

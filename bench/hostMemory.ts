@@ -1,0 +1,258 @@
+/**
+ * Memory of the extension host (issue #25), in code-server as `bench/activation.ts` drives it: a
+ * window where our extension (installed from the .vsix) opens its sidebar, answers a chat request
+ * through VS Code's language model API from an emulator deployment, lists its models, and starts
+ * the listener, which then verifies 1,000 deliveries the emulator signs and sends; against a window
+ * where only the minimal extension (an empty activate) runs. Each window is a new extension host;
+ * its probe (`extensionTestsPath`) reads `process.memoryUsage()` after each step, then again after
+ * a forced garbage collection (V8's last-resort one, through `gc` exposed from inside the host). Both probes make the same
+ * calls to this process (a fresh emulator per window, the deliveries), so both pay for them.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { startEmulator, type Emulator } from '../src/emulator/server';
+import { codeServerScripts, MINIMAL, MINIMAL_CODE, OURS, ourVsix, referenceVsix, type CodeServer, type CodeServerScripts } from './activation';
+
+const ROUNDS = Number(process.env.BENCH_MEMORY_ROUNDS ?? 5);
+export const DELIVERIES = 1000;
+const WINDOW_TIMEOUT_MS = 180_000;
+/**
+ * The event delivered: a response's by default (nothing else follows from it). `batch.completed`
+ * makes each delivery also refresh the batch and raise a notification (the jobs' own work).
+ */
+const EVENT_TYPE = process.env.BENCH_MEMORY_EVENT ?? 'response.completed';
+/** Where to write a heap snapshot of each window's host after its GC (for looking into what is kept). */
+const SNAPSHOT_DIR = process.env.BENCH_MEMORY_SNAPSHOT;
+
+export type Step = 'view' | 'chat' | 'delivered' | 'gc';
+export interface Sample {
+  rss: number;
+  heapUsed: number;
+  /** What V8 holds for its heap, used or not. */
+  heapTotal: number;
+  /** Buffers and other memory outside the JS heap that JS objects hold. */
+  external: number;
+}
+export type WindowMemory = Record<Step, Sample>;
+export interface HostMemoryResult {
+  ours: WindowMemory[];
+  minimal: WindowMemory[];
+  /** How long each window of ours took to get its deliveries answered. */
+  deliverySeconds: number[];
+}
+
+/** Runs inside each window's extension host. */
+const PROBE = `
+const vscode = require('vscode');
+const http = require('http');
+const mem = () => { const m = process.memoryUsage(); return { rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external }; };
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const exec = (cmd, arg) => vscode.commands.executeCommand(cmd, arg);
+function step(name) {
+  return new Promise((resolve, reject) => {
+    const req = http.request(process.env.BENCH_CONTROL + '/' + name, { method: 'POST' }, (res) => {
+      let text = '';
+      res.setEncoding('utf8').on('data', (d) => (text += d)).on('end', () => (res.statusCode === 200 ? resolve(JSON.parse(text)) : reject(new Error(name + ': ' + text))));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+async function eventually(what, fn) {
+  for (let i = 0; i < 300; i++) {
+    const v = await fn();
+    if (v) return v;
+    await sleep(100);
+  }
+  throw new Error('gave up waiting for ' + what);
+}
+exports.run = async () => {
+  const ours = process.env.BENCH_MEMORY_WINDOW === 'ours';
+  const settle = () => sleep(2000);
+  const out = {};
+  await vscode.extensions.getExtension(${JSON.stringify(MINIMAL)}).activate();
+  const emu = await step('emulator');
+  if (ours) {
+    await exec('workbench.view.extension.aoaiWorkbench');
+    await eventually('our extension to activate', () => vscode.extensions.getExtension(${JSON.stringify(OURS)}).isActive);
+  } else if (vscode.extensions.getExtension(${JSON.stringify(OURS)}).isActive) {
+    throw new Error('our extension is active in the reference window');
+  }
+  await settle();
+  out.view = mem();
+  let conn;
+  if (ours) {
+    conn = await exec('aoaiWorkbench.addConnection', { endpoint: emu.url, apiKey: emu.apiKey, label: 'Bench' });
+    const models = await eventually('the emulator deployments in the model list', async () => (await vscode.lm.selectChatModels({ vendor: 'azure-openai' })).filter((m) => m.id.startsWith(conn.id + '/')));
+    const model = models.find((m) => m.id.endsWith('/gpt-4o')) || models[0];
+    const res = await model.sendRequest([vscode.LanguageModelChatMessage.User('Say hello')], {});
+    let text = '';
+    for await (const t of res.text) text += t;
+    if (!text) throw new Error('the chat reply was empty');
+  } else {
+    // Adding a connection writes a user setting, which makes VS Code open settings.json (JSON with
+    // comments) and activate the built-in TypeScript and JavaScript support: the reference does as much.
+    const editor = vscode.workspace.getConfiguration('editor');
+    await editor.update('minimap.enabled', !editor.get('minimap.enabled'), vscode.ConfigurationTarget.Global);
+  }
+  await settle();
+  out.chat = mem();
+  // Investigation only: deliveries with the sidebar closed, so VS Code draws no rows.
+  if (process.env.BENCH_MEMORY_HIDE_VIEW) await exec('workbench.action.closeSidebar');
+  if (ours) await exec('aoaiWorkbench.startListening', { connectionId: conn.id, endpoint: { mode: 'create', name: 'bench', eventTypes: [process.env.BENCH_MEMORY_EVENT] } });
+  await step('deliver');
+  await settle();
+  out.delivered = mem();
+  require('v8').setFlagsFromString('--expose-gc');
+  // The collection V8 makes before giving up on memory: everything collectable goes, and free pages go back to the system.
+  const gc = require('vm').runInNewContext('gc');
+  gc({ type: 'major', execution: 'sync', flavor: 'last-resort' });
+  await sleep(1000);
+  out.gc = mem();
+  if (process.env.BENCH_MEMORY_SNAPSHOT) require('v8').writeHeapSnapshot(require('path').join(process.env.BENCH_MEMORY_SNAPSHOT, process.env.BENCH_MEMORY_WINDOW + '-' + Date.now() + '.heapsnapshot'));
+  if (ours) await exec('aoaiWorkbench.stopListening', { deleteEndpoint: false });
+  console.log('BENCH-MEMORY ' + JSON.stringify(out));
+};
+`;
+
+/** This process's side of the probe's steps: a fresh emulator per window, and the deliveries. */
+class Control {
+  emu: Emulator | undefined;
+  /** Whether the current window's host listens (ours) or not (the reference). */
+  deliver = false;
+  /** How long each window's deliveries took (all answered). */
+  readonly deliverySeconds: number[] = [];
+  /** The events file our extension writes, to check every delivery was verified. */
+  eventsFile = '';
+  private server = createServer((req, res) => void this.handle(req, res));
+  url = '';
+
+  async start(): Promise<void> {
+    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    try {
+      let answer: unknown = {};
+      if (req.url === '/emulator') {
+        this.emu = await startEmulator();
+        answer = { url: this.emu.url, apiKey: this.emu.apiKey };
+      } else if (req.url === '/deliver' && this.deliver) {
+        await this.sendDeliveries();
+      }
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
+    } catch (err) {
+      res.writeHead(500).end(String((err as Error).stack ?? err));
+    }
+  }
+
+  /** 1,000 events the emulator signs and delivers (4 at a time), each answered 200, then all verified on disk. */
+  private async sendDeliveries(): Promise<void> {
+    const emu = this.emu!;
+    let next = 0;
+    const one = async (): Promise<void> => {
+      while (next < DELIVERIES) {
+        const n = next++;
+        const res = await fetch(`${emu.url}/emulator/events`, { method: 'POST', headers: { 'api-key': emu.apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ type: EVENT_TYPE, data: { id: `${EVENT_TYPE.split('.')[0]}_bench_${n}` } }) });
+        const { deliveries } = (await res.json()) as { deliveries: Array<{ attempts: Array<{ status?: number }> }> };
+        if (deliveries.length !== 1 || deliveries[0].attempts[0]?.status !== 200) throw new Error(`delivery ${n} was not accepted: ${JSON.stringify(deliveries)}`);
+      }
+    };
+    const t0 = Date.now();
+    await Promise.all([one(), one(), one(), one()]);
+    this.deliverySeconds.push((Date.now() - t0) / 1000);
+    for (let i = 0; i < 150 && verifiedOnDisk(this.eventsFile) < DELIVERIES; i++) await new Promise((r) => setTimeout(r, 100));
+    const verified = verifiedOnDisk(this.eventsFile);
+    if (verified < DELIVERIES) throw new Error(`only ${verified} of ${DELIVERIES} deliveries are recorded as verified in ${this.eventsFile}`);
+  }
+
+  async endWindow(): Promise<void> {
+    await this.emu?.close();
+    this.emu = undefined;
+  }
+
+  close(): void {
+    this.server.close();
+  }
+}
+
+function verifiedOnDisk(file: string): number {
+  if (!existsSync(file)) return 0;
+  return readFileSync(file, 'utf8').split('\n').filter((l) => l.includes('"verdict":"verified"')).length;
+}
+
+export async function benchHostMemory(): Promise<HostMemoryResult> {
+  const ours = ourVsix();
+  const dir = mkdtempSync(join(tmpdir(), 'bench-memory-'));
+  const scripts = await codeServerScripts();
+  const control = new Control();
+  await control.start();
+  try {
+    const server = await scripts.startCodeServer({ extraArgs: ['--vscode-option', 'enable-smoke-test-driver', '--reconnection-grace-time', '5'], vsix: [ours, referenceVsix(dir, 'minimal', MINIMAL_CODE)] });
+    try {
+      const browser = await chromium.launch({ executablePath: scripts.chromiumPath(), args: scripts.CHROMIUM_ARGS });
+      try {
+        return await measure(scripts, server, browser, dir, control);
+      } finally {
+        await browser.close();
+      }
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    control.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function measure(scripts: CodeServerScripts, server: CodeServer, browser: Browser, dir: string, control: Control): Promise<HostMemoryResult> {
+  const probe = join(dir, 'probe.js');
+  writeFileSync(probe, PROBE);
+  const storage = join(server.root, 'user-data', 'User', 'globalStorage', OURS);
+  control.eventsFile = join(storage, 'webhook-events.jsonl');
+  const result: HostMemoryResult = { ours: [], minimal: [], deliverySeconds: control.deliverySeconds };
+  for (let round = 0; round < ROUNDS; round++) {
+    // Each goes first in every other round, so neither always meets a host the other just left.
+    const order: Array<'ours' | 'minimal'> = round % 2 ? ['minimal', 'ours'] : ['ours', 'minimal'];
+    for (const which of order) {
+      control.deliver = which === 'ours';
+      // A new browser profile per window: no connection or listening session carried over.
+      const context = await browser.newContext();
+      try {
+        const page = await context.newPage();
+        let onLine: (line: string) => void = () => {};
+        const line = new Promise<string>((resolve, reject) => {
+          const timer = setTimeout(() => reject(new Error(`${which} window, round ${round + 1}: no memory figures within ${WINDOW_TIMEOUT_MS / 1000} s:\n${server.output().slice(-3000)}`)), WINDOW_TIMEOUT_MS);
+          onLine = (l) => {
+            if (!l.startsWith('BENCH-MEMORY ')) return;
+            clearTimeout(timer);
+            resolve(l.slice('BENCH-MEMORY '.length));
+          };
+        });
+        line.catch(() => undefined); // awaited below; goto may fail first
+        await page.exposeFunction('codeAutomationLog', (type: string, args: unknown) => {
+          const l = String(Array.isArray(args) ? args.join(' ') : args);
+          // The probe's own failure (a step refused, a reply missing) is what to read when a window times out.
+          if (type === 'error' && /Error/.test(l)) process.stderr.write(`  [${which} window] ${l.slice(0, 400)}\n`);
+          onLine(l);
+        });
+        await page.exposeFunction('codeAutomationExit', () => undefined);
+        const env: Record<string, string> = { BENCH_CONTROL: control.url, BENCH_MEMORY_WINDOW: which, BENCH_MEMORY_EVENT: EVENT_TYPE, ...(SNAPSHOT_DIR ? { BENCH_MEMORY_SNAPSHOT: SNAPSHOT_DIR } : {}), ...(process.env.BENCH_MEMORY_HIDE_VIEW ? { BENCH_MEMORY_HIDE_VIEW: '1' } : {}) };
+        await page.goto(scripts.workbenchUrl(server, { extensionPath: scripts.testHarnessExtension(server), testsPath: probe, env }));
+        result[which].push(JSON.parse(await line) as WindowMemory);
+      } finally {
+        await context.close();
+        await control.endWindow();
+      }
+      // The next window of ours starts with no events or ids on disk, as this one did.
+      await new Promise((r) => setTimeout(r, 1000));
+      for (const f of existsSync(storage) ? readdirSync(storage) : []) if (/^webhook-(events|ids)/.test(f)) rmSync(join(storage, f), { force: true });
+    }
+  }
+  return result;
+}

@@ -1,0 +1,120 @@
+// The usage view through the UI (issue 27): empty at first, then a chat's request appears in it
+// without reopening; the status bar shows today's tokens and opens it; Export as CSV through the
+// save dialog; light, dark and high contrast, and 300 px wide, with screenshots; a reload keeps the
+// status bar's figure.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { openChatThroughTheUi } from './chat.mjs';
+import { addConnectionThroughTheUi, runCommand } from './workbench.mjs';
+
+/** The usage page's frame, found by its table. */
+async function usageFrame(page) {
+  for (let i = 0; i < 100; i++) {
+    for (const f of page.frames()) if (await f.$('#usage-table').catch(() => null)) return f;
+    await page.waitForTimeout(200);
+  }
+  throw new Error('the usage page frame was not found');
+}
+
+/** Resizes the browser so the usage webview is `width` px wide. */
+async function setFrameWidth(page, frame, width) {
+  for (let i = 0; i < 3; i++) {
+    const inner = await frame.evaluate(() => window.innerWidth);
+    if (Math.abs(inner - width) <= 2) return;
+    const viewport = page.viewportSize();
+    await page.setViewportSize({ width: viewport.width + (width - inner), height: viewport.height });
+    await page.waitForTimeout(500);
+  }
+}
+
+async function highContrast(page) {
+  await page.keyboard.press('F1');
+  await page.locator('.quick-input-widget input.input').waitFor();
+  await page.keyboard.type('Preferences: Color Theme');
+  await page.locator('.quick-input-widget .monaco-list-row[aria-label^="Preferences: Color Theme"]').first().click();
+  await page.locator('.quick-input-widget input[placeholder*="Color Theme"]').waitFor();
+  await page.keyboard.type('Dark High Contrast');
+  await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Dark High Contrast' }).first().waitFor();
+  await page.keyboard.press('Enter');
+  await page.locator('.monaco-workbench.hc-black').waitFor({ timeout: 10_000 });
+}
+
+export async function usageThroughTheUi(page, emulator, artifacts, server) {
+  await addConnectionThroughTheUi(page, emulator, artifacts);
+  await runCommand(page, 'View: Close Primary Side Bar');
+  if (await page.locator('.part.auxiliarybar').isVisible()) await runCommand(page, 'View: Hide Secondary Side Bar');
+
+  // Nothing recorded yet: the view says how usage gets recorded.
+  await runCommand(page, 'Azure OpenAI: Show Usage');
+  let frame = await usageFrame(page);
+  await frame.locator('#empty', { hasText: 'No usage recorded yet' }).waitFor({ timeout: 20_000 });
+  await page.screenshot({ path: join(artifacts, 'usage-empty.png') });
+
+  // A chat in the panel; the open view shows it without being reopened.
+  const { chat, input } = await openChatThroughTheUi(page, 'gpt-4o-mini');
+  await input.fill('hello usage view');
+  await input.press('Enter');
+  await chat.locator('.turn.assistant:not(.streaming) .turn-foot', { hasText: 'tokens' }).first().waitFor({ timeout: 30_000 });
+  const foot = await chat.locator('.turn.assistant .turn-foot').first().innerText();
+  const [, prompt, completion] = /(\d+) \+ (\d+) = \d+ tokens/.exec(foot) ?? [];
+  if (!prompt) throw new Error(`no token counts in the reply's foot: "${foot}"`);
+
+  // The status bar item: today's tokens and the estimate; it opens the view.
+  const item = page.locator('.statusbar-item', { hasText: /tokens · [~<]\$/ }).first();
+  await item.waitFor({ timeout: 20_000 });
+  const itemText = await item.innerText();
+  const total = Number(prompt) + Number(completion);
+  if (!itemText.includes(`${total.toLocaleString('en')} tokens`)) throw new Error(`the status bar says "${itemText}", expected ${total} tokens`);
+  await item.click();
+  frame = await usageFrame(page);
+  const row = frame.locator('#usage-rows tr', { hasText: 'gpt-4o-mini' });
+  await row.waitFor({ timeout: 20_000 });
+  const cells = await row.locator('td').allInnerTexts();
+  if (!cells[1].startsWith(Number(prompt).toLocaleString('en'))) throw new Error(`tokens in: "${cells[1]}", expected ${prompt}`);
+  if (!cells[2].startsWith(Number(completion).toLocaleString('en'))) throw new Error(`tokens out: "${cells[2]}", expected ${completion}`);
+  if (!/^(~\$|<\$)/.test(cells[6])) throw new Error(`the cost cell reads "${cells[6]}", not an estimate`);
+  if (!(await frame.locator('#usage-table thead').innerText()).includes('estimate')) throw new Error('the cost column does not say "estimate"');
+  const alt = await frame.locator('#chart svg').getAttribute('aria-label');
+  if (!/Tokens per day/.test(alt ?? '')) throw new Error(`the chart has no text alternative: ${alt}`);
+  // Keyboard: the period picker is reachable and changes the table.
+  await frame.locator('#window').focus();
+  await frame.locator('#window').selectOption('today');
+  await frame.locator('#usage-caption', { hasText: 'today' }).waitFor();
+
+  // Export as CSV through the save dialog (VS Code's own, in the browser).
+  const csv = join(server.root, 'usage-export.csv');
+  await frame.locator('#export').click();
+  const dialog = page.locator('.quick-input-widget input.input');
+  await dialog.waitFor({ timeout: 10_000 });
+  await dialog.fill(csv);
+  await page.keyboard.press('Enter');
+  for (let i = 0; i < 50 && !existsSync(csv); i++) await page.waitForTimeout(200);
+  if (!existsSync(csv)) throw new Error('Export as CSV wrote no file');
+  const text = readFileSync(csv, 'utf8');
+  if (!text.startsWith('window,connection,deployment') || !text.includes('gpt-4o-mini')) throw new Error(`the CSV reads: ${text.slice(0, 200)}`);
+
+  for (const theme of ['light', 'dark', 'high-contrast']) {
+    if (theme === 'dark') await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
+    if (theme === 'high-contrast') await highContrast(page);
+    await page.waitForTimeout(1000);
+    for (const width of [300, 900]) {
+      await setFrameWidth(page, frame, width);
+      const layout = await frame.evaluate(() => ({
+        width: window.innerWidth,
+        scrollWidth: document.documentElement.scrollWidth,
+        exportRight: document.getElementById('export').getBoundingClientRect().right,
+      }));
+      const where = `at ${width} px (${theme})`;
+      if (layout.scrollWidth > layout.width + 1) throw new Error(`the page is ${layout.scrollWidth} px wide ${where}`);
+      if (layout.exportRight > layout.width) throw new Error(`Export is cut off ${where}`);
+      await page.screenshot({ path: join(artifacts, `usage-${theme}-${width}.png`) });
+    }
+    await page.setViewportSize({ width: 1400, height: 900 });
+  }
+
+  // After a window reload the status bar still shows the day's tokens, read from the log.
+  await page.reload();
+  await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+  const again = page.locator('.statusbar-item', { hasText: `${total.toLocaleString('en')} tokens` }).first();
+  await again.waitFor({ timeout: 60_000 });
+}

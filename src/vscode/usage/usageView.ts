@@ -1,0 +1,131 @@
+/**
+ * The usage view: one webview panel over the usage log, through the shared panel host (every
+ * message from the page validated). It listens to the recorder and sends the page a fresh
+ * summary when a record arrives; the filters are the host's (they decide what is summed), the
+ * period and the chart's measure the page's own. Export as CSV writes where the user chooses.
+ */
+import { homedir } from 'node:os';
+import * as vscode from 'vscode';
+import { parseUsageViewMessage, type UsageFilterChoice, type UsageHostMessage, type UsageViewMessage } from '../../webview/usage/protocol';
+import { loadUsage } from '../bundles';
+import { Views } from '../contributions';
+import { errorText } from '../log';
+import { PanelHost } from '../webview/panelHost';
+import { usageHtml } from './usageHtml';
+import type { UsageRecorder } from './usageRecorder';
+
+/** A burst of records (a reply's resends, both chats at once) redraws the page once. */
+const SETTLE_MS = 200;
+
+export class UsageView implements vscode.Disposable {
+  private host: PanelHost<UsageHostMessage, UsageViewMessage> | undefined;
+  private filter: UsageFilterChoice = { connection: '', source: '' };
+  private timer: NodeJS.Timeout | undefined;
+  private readonly posted = new vscode.EventEmitter<UsageHostMessage>();
+  /** Every message sent to the page (tests watch this). */
+  readonly onDidPost = this.posted.event;
+  private readonly subs: vscode.Disposable[];
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly recorder: UsageRecorder,
+  ) {
+    this.subs = [this.posted, recorder.onDidChange(() => this.host && this.schedule())];
+  }
+
+  get isOpen(): boolean {
+    return !!this.host;
+  }
+
+  /** The page's HTML (tests check its CSP). */
+  get html(): string | undefined {
+    return this.host?.panel.webview.html;
+  }
+
+  /** Opens the view, or brings it to the front. */
+  show(): void {
+    if (this.host) {
+      this.host.panel.reveal();
+      return;
+    }
+    const panel = vscode.window.createWebviewPanel(Views.usage, 'Azure OpenAI Usage', vscode.ViewColumn.Active, { retainContextWhenHidden: true });
+    this.host = new PanelHost<UsageHostMessage, UsageViewMessage>(
+      panel,
+      this.extensionUri,
+      {
+        label: 'the usage view',
+        html: (webview) => usageHtml(webview, this.extensionUri),
+        parse: parseUsageViewMessage,
+        onReady: () => this.send(),
+        onMessage: (msg) => this.handle(msg),
+        onPost: (msg) => this.posted.fire(msg),
+      },
+      () => {
+        clearTimeout(this.timer);
+        this.host = undefined;
+      },
+    );
+  }
+
+  /** Entry point for what the page sends (tests call it as the page would). */
+  receive(raw: unknown): Promise<void> {
+    return this.host?.receive(raw) ?? Promise.resolve();
+  }
+
+  private schedule(): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.send(), SETTLE_MS);
+  }
+
+  private async handle(msg: Exclude<UsageViewMessage, { type: 'ready' }>): Promise<void> {
+    switch (msg.type) {
+      case 'filter':
+        this.filter = msg.filter;
+        return this.send();
+      case 'exportCsv':
+        return this.exportCsv();
+      case 'editPrices':
+        await vscode.commands.executeCommand('workbench.action.openSettings', 'aoaiWorkbench.usage.prices');
+        return;
+    }
+  }
+
+  /** Reads the log with the filters and sends the page what it shows. */
+  private async send(): Promise<void> {
+    try {
+      const summary = await this.summarize();
+      this.host?.post({ type: 'summary', summary, filter: this.filter });
+    } catch (err) {
+      this.host?.post({ type: 'error', text: `The usage log could not be read (${errorText(err)}). Close the view and open it again; if it keeps failing, see the log (Azure OpenAI: Show Log).` });
+    }
+  }
+
+  private summarize() {
+    const { connection, source } = this.filter;
+    return this.recorder.summarize({ filter: { connections: connection ? [connection] : undefined, sources: source ? [source] : undefined } });
+  }
+
+  private async exportCsv(): Promise<void> {
+    const summary = await this.summarize();
+    const { dayLabel, usageTableCsv } = loadUsage();
+    const home = vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(homedir());
+    const target = await vscode.window.showSaveDialog({
+      title: 'Export Usage as CSV',
+      defaultUri: vscode.Uri.joinPath(home, `azure-openai-usage-${dayLabel(Date.now())}.csv`),
+      filters: { 'CSV files': ['csv'] },
+    });
+    if (!target) return;
+    try {
+      await vscode.workspace.fs.writeFile(target, Buffer.from(usageTableCsv(summary), 'utf8'));
+    } catch (err) {
+      throw new Error(`Could not write ${target.fsPath || target.toString()} (${errorText(err)}). Choose another folder.`);
+    }
+    void vscode.window.showInformationMessage(`Usage exported to ${target.fsPath} (costs are estimates).`);
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.host?.dispose();
+    this.subs.forEach((d) => d.dispose());
+  }
+}

@@ -1,0 +1,165 @@
+/**
+ * The usage page: per deployment for today, 7 or 30 days, a chart per day and the last known
+ * rate-limit headroom. It talks to the extension only through the typed protocol and validates
+ * everything it receives. Names in the data are the user's and the service's: put on the page as
+ * text, never as HTML.
+ */
+import type { DeploymentUsage, UsageSummary, WindowName, WindowStats } from '../../usage/aggregate';
+import { $, connect, el } from '../shared/page';
+import { drawChart, fillDailyTable, nameOf, type Metric } from './chart';
+import { formatPercentiles, parseUsageHostMessage, type UsageFilterChoice, type UsageHostMessage, type UsageViewMessage } from './protocol';
+
+const vscode = connect<UsageViewMessage, UsageHostMessage>(parseUsageHostMessage, (msg) => handle(msg));
+const post = (msg: UsageViewMessage) => vscode.post(msg);
+
+const windowSelect = $<HTMLSelectElement>('window');
+const connectionSelect = $<HTMLSelectElement>('connection');
+const sourceSelect = $<HTMLSelectElement>('source');
+const metricSelect = $<HTMLSelectElement>('metric');
+const statusEl = $<HTMLDivElement>('status');
+const WINDOW_TEXT: Record<WindowName, string> = { today: 'today', week: 'the last 7 days', month: 'the last 30 days' };
+
+let summary: UsageSummary | undefined;
+
+/** What the page keeps across a reload: the period and the chart's measure. */
+interface PageState {
+  window?: WindowName;
+  metric?: Metric;
+}
+const saved = (vscode.getState() ?? {}) as PageState;
+if (saved.window && ['today', 'week', 'month'].includes(saved.window)) windowSelect.value = saved.window;
+if (saved.metric === 'cost' || saved.metric === 'tokens') metricSelect.value = saved.metric;
+const saveState = () => vscode.setState({ window: windowSelect.value as WindowName, metric: metricSelect.value as Metric } satisfies PageState);
+
+const count = (n: number) => n.toLocaleString('en');
+/** An estimated cost: "~$1.20", or "<$0.01" for a tiny one (itself an approximation). */
+const estimate = (v: number) => (v > 0 && v < 0.01 ? '<$0.01' : `~$${v.toFixed(2)}`);
+
+function handle(msg: UsageHostMessage): void {
+  if (msg.type === 'error') {
+    statusEl.textContent = msg.text;
+    statusEl.className = 'error';
+    return;
+  }
+  statusEl.textContent = '';
+  statusEl.className = '';
+  summary = msg.summary;
+  setConnections(msg.summary, msg.filter);
+  sourceSelect.value = msg.filter.source;
+  render();
+}
+
+function setConnections(s: UsageSummary, filter: UsageFilterChoice): void {
+  const options = [el('option', 'All connections')];
+  options[0].value = '';
+  for (const c of s.connections) {
+    const o = el('option', c.label || c.id);
+    o.value = c.id;
+    options.push(o);
+  }
+  connectionSelect.replaceChildren(...options);
+  connectionSelect.value = s.connections.some((c) => c.id === filter.connection) ? filter.connection : '';
+}
+
+/** A cell with the main figure and, beside it, a smaller part of it ("1,200 (300 cached)"). */
+function figure(main: string, part?: string): HTMLTableCellElement {
+  const td = el('td', main, 'num');
+  if (part) td.append(' ', el('span', part, 'sub'));
+  return td;
+}
+
+function costCell(w: WindowStats): HTMLTableCellElement {
+  if (w.cost === undefined) return figure(w.requests ? 'tokens only' : '–', w.requests ? '(no price)' : undefined);
+  return figure(estimate(w.cost), w.unpricedRequests ? `(+${count(w.unpricedRequests)} unpriced)` : undefined);
+}
+
+function row(d: DeploymentUsage, w: WindowStats): HTMLTableRowElement {
+  const tr = el('tr');
+  const name = el('th');
+  name.scope = 'row';
+  name.append(el('span', d.deployment, 'name'), el('span', `${d.connectionLabel || d.connectionId}${d.model ? ` · ${d.model}` : ''}`, 'sub block'));
+  tr.append(
+    name,
+    figure(count(w.requests), w.errors ? `(${count(w.errors)} failed)` : undefined),
+    figure(count(w.promptTokens), `(${count(w.cachedTokens)})`),
+    figure(count(w.completionTokens), `(${count(w.reasoningTokens)})`),
+    figure(formatPercentiles(w.firstTokenMs)),
+    figure(formatPercentiles(w.totalMs)),
+    figure(count(w.rateLimited)),
+    costCell(w),
+  );
+  if (w.rateLimited) tr.children[6].classList.add('warn');
+  return tr;
+}
+
+function render(): void {
+  if (!summary) return;
+  const s = summary;
+  const win = windowSelect.value as WindowName;
+  const filtered = connectionSelect.value !== '' || sourceSelect.value !== '';
+  const anything = s.connections.length > 0;
+  $('empty').hidden = anything;
+  $('content').hidden = !anything;
+  if (!anything) return;
+  const rows = s.deployments.filter((d) => d.windows[win].requests > 0);
+  // Said above the table (a caption would scroll away with a wide table) and, for screen readers, as its caption.
+  const heading = `Requests per deployment, ${WINDOW_TEXT[win]}${filtered ? ' (filtered)' : ''}: ${count(rows.length)} deployment${rows.length === 1 ? '' : 's'}`;
+  $('usage-heading').textContent = heading;
+  $('usage-caption').textContent = heading;
+  const body = $('usage-rows');
+  body.replaceChildren(...rows.map((d) => row(d, d.windows[win])));
+  if (!rows.length) {
+    const tr = el('tr');
+    tr.append(Object.assign(el('td', `No requests ${WINDOW_TEXT[win]}${filtered ? ' with these filters' : ''}.`), { colSpan: 8 }));
+    body.append(tr);
+  }
+  const unpriced = rows.some((d) => d.windows[win].unpricedRequests > 0);
+  $('cost-note').textContent =
+    'Costs are estimates from list prices (Prices sets your own), for requests in the chosen period.' +
+    (unpriced ? ' A model without a price shows tokens only.' : '');
+  const metric = metricSelect.value as Metric;
+  drawChart($('chart'), s, metric);
+  fillDailyTable($<HTMLTableElement>('daily-table'), s, metric);
+  renderHeadroom(s);
+}
+
+function renderHeadroom(s: UsageSummary): void {
+  const body = $('headroom-rows');
+  const known = s.deployments.filter((d) => d.headroom);
+  body.replaceChildren(
+    ...known.map((d) => {
+      const h = d.headroom!;
+      const tr = el('tr');
+      const name = el('th', nameOf(d));
+      name.scope = 'row';
+      const of = (left?: number, limit?: number) => (left === undefined ? '–' : limit ? `${count(left)} of ${count(limit)}` : count(left));
+      tr.append(name, el('td', of(h.remainingRequests, h.limitRequests), 'num'), el('td', of(h.remainingTokens, h.limitTokens), 'num'), el('td', new Date(h.at).toLocaleString()));
+      return tr;
+    }),
+  );
+  if (!known.length) {
+    const tr = el('tr');
+    tr.append(Object.assign(el('td', 'No answer carried rate-limit headers yet.'), { colSpan: 4 }));
+    body.append(tr);
+  }
+}
+
+const sendFilter = () => post({ type: 'filter', filter: { connection: connectionSelect.value, source: sourceSelect.value as UsageFilterChoice['source'] } });
+connectionSelect.addEventListener('change', sendFilter);
+sourceSelect.addEventListener('change', sendFilter);
+for (const select of [windowSelect, metricSelect]) {
+  select.addEventListener('change', () => {
+    saveState();
+    render();
+  });
+}
+// The chart is drawn to its width: drawn again when the panel is resized.
+let drawnWidth = 0;
+new ResizeObserver(() => {
+  const width = $('chart').clientWidth;
+  if (summary && width !== drawnWidth) drawChart($('chart'), summary, metricSelect.value as Metric);
+  drawnWidth = width;
+}).observe($('chart'));
+$('export').addEventListener('click', () => post({ type: 'exportCsv' }));
+$('prices').addEventListener('click', () => post({ type: 'editPrices' }));
+post({ type: 'ready' });
