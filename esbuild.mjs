@@ -1,5 +1,7 @@
 // Bundles the extension and the emulator CLI. Type checking is separate (`npm run typecheck`).
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { brotliCompressSync, constants as zlib } from 'node:zlib';
 import * as esbuild from 'esbuild';
 
 const production = process.argv.includes('--production');
@@ -28,6 +30,50 @@ const emulatorFromLibrary = {
 };
 
 /**
+ * Libraries of most of a megabyte that more than one bundle uses: each ships once, in its own
+ * bundle in dist/, and the others require it from there (`map`: import → bundle file).
+ */
+const fromSharedBundles = (map) => ({
+  name: 'shared-bundles',
+  setup(build) {
+    build.onResolve({ filter: /^(undici|gpt-tokenizer)(\/|$)/ }, (args) => (map[args.path] ? { path: map[args.path], external: true } : undefined));
+  },
+});
+const SHARED = { undici: './undici.js', 'gpt-tokenizer': './tokenizer.js', 'gpt-tokenizer/encoding/o200k_base': './tokenizer.js' };
+
+/**
+ * The o200k ranks (200,000 tokens) are most of the package: shipped brotli-compressed as
+ * dist/o200k.br, a third smaller than the zip's deflate of the same array as JavaScript, and read
+ * by dist/tokenizer.js when it loads. The same array, so the same counts.
+ */
+const O200K_RANKS = 'dist/o200k.br';
+const o200kRanksFromFile = {
+  name: 'o200k-ranks-from-file',
+  setup(build) {
+    build.onLoad({ filter: /gpt-tokenizer[\\/](esm|cjs)[\\/]bpeRanks[\\/]o200k_base\.js$/ }, () => ({
+      loader: 'js',
+      contents: [
+        "import { readFileSync } from 'node:fs';",
+        "import { join } from 'node:path';",
+        "import { brotliDecompressSync } from 'node:zlib';",
+        "export default JSON.parse(brotliDecompressSync(readFileSync(join(__dirname, 'o200k.br'))).toString('utf8'));",
+      ].join('\n'),
+    }));
+  },
+};
+
+/** Writes dist/o200k.br unless it is newer than the package's ranks (compressing takes seconds). */
+function writeO200kRanks() {
+  const require = createRequire(import.meta.url);
+  const source = require.resolve('gpt-tokenizer/bpeRanks/o200k_base');
+  if (existsSync(O200K_RANKS) && statSync(O200K_RANKS).mtimeMs > statSync(source).mtimeMs) return;
+  const json = Buffer.from(JSON.stringify(require(source).default));
+  const params = { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_LGWIN]: 24, [zlib.BROTLI_PARAM_SIZE_HINT]: json.length };
+  mkdirSync('dist', { recursive: true });
+  writeFileSync(O200K_RANKS, brotliCompressSync(json, { params }));
+}
+
+/**
  * `vscode` for the extension's bundles: esbuild turns every `import * as vscode from 'vscode'` (one
  * per file) into its own copy of the API object's hundreds of properties, each time the bundle
  * loads. One module re-exports it instead, so activation makes that copy once.
@@ -46,12 +92,15 @@ const builds = [
   // The emulator CLI: `node dist/emulator.js [--port N] ...` (a few KB: it requires emulator-lib.js).
   { ...common, entryPoints: { emulator: 'src/emulator/cli.ts' }, outdir: 'dist', plugins: [emulatorFromLibrary] },
   // The emulator as a library, required by the extension only when the user starts it.
-  { ...common, entryPoints: { 'emulator-lib': 'src/emulator/server.ts' }, outdir: 'dist' },
-  // The o200k tokenizer, required on the first token count VS Code's chat asks for.
-  { ...common, entryPoints: { tokenizer: 'src/chat/lm/o200k.ts' }, outdir: 'dist' },
-  // The network stack (undici, clients, chat engine, listener, tunnels), required on first use
+  // It loads undici and the tokenizer from their own bundles.
+  { ...common, entryPoints: { 'emulator-lib': 'src/emulator/server.ts' }, outdir: 'dist', plugins: [fromSharedBundles(SHARED)] },
+  // The o200k tokenizer, required on the first token count VS Code's chat asks for, and by the emulator.
+  { ...common, entryPoints: { tokenizer: 'src/bundles/tokenizer.ts' }, outdir: 'dist', plugins: [o200kRanksFromFile] },
+  // undici, required by the network stack and the emulator.
+  { ...common, entryPoints: { undici: 'src/bundles/undici.ts' }, outdir: 'dist' },
+  // The network stack (clients, chat engine, listener, tunnels), required on first use
   // (src/vscode/bundles.ts): activation draws the trees and registers commands without it.
-  { ...common, entryPoints: { network: 'src/bundles/network.ts' }, outdir: 'dist' },
+  { ...common, entryPoints: { network: 'src/bundles/network.ts' }, outdir: 'dist', plugins: [fromSharedBundles(SHARED)] },
   // The usage log and its tables, required on the first record, read or view (src/vscode/bundles.ts).
   { ...common, entryPoints: { 'usage-log': 'src/bundles/usage.ts' }, outdir: 'dist' },
   // @azure/identity (Azure CLI, DefaultAzureCredential), required only when a connection uses it.
@@ -73,6 +122,7 @@ const builds = [
 mkdirSync('dist/codicons', { recursive: true });
 for (const f of ['codicon.css', 'codicon.ttf']) copyFileSync(`node_modules/@vscode/codicons/dist/${f}`, `dist/codicons/${f}`);
 
+writeO200kRanks();
 if (watch) {
   const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));
   await Promise.all(contexts.map((c) => c.watch()));

@@ -4,39 +4,12 @@
  * the failure that stays in that column (a 429 with its wait, the content filter, a refused
  * parameter, anything else), said in words the user can act on.
  */
-import { failureOf, tokensOf, type TokenCounts } from '../engine/report';
+import { failureOf, tokensOf } from '../engine/report';
 import type { RunResult } from '../engine/result';
 import { costOf, priceFor, type PriceTable } from '../../usage/prices';
+import type { ColumnFailure, ColumnResult } from './figures';
 
-export type ColumnFailureKind = 'rate_limited' | 'content_filter' | 'refused' | 'failed';
-
-export interface ColumnFailure {
-  kind: ColumnFailureKind;
-  message: string;
-  status?: number;
-  /** A 429: when the deployment takes requests again (ms since the epoch), for the countdown. */
-  retryAt?: number;
-}
-
-export interface ColumnResult {
-  /** The target's id. */
-  id: string;
-  outcome: 'ok' | 'stopped' | 'failed';
-  content: string;
-  finishReason: string | null;
-  /** The model that answered, as the service names it, else the deployment's. */
-  model?: string;
-  firstTokenMs?: number;
-  totalMs: number;
-  tokens?: TokenCounts;
-  /** Completion tokens over the time they took to arrive (after the first). */
-  tokensPerSecond?: number;
-  /** Estimated US dollars; none when the model has no price or nothing was counted. */
-  costUsd?: number;
-  /** What the runner changed or saw (a parameter left out, the content filter ending the reply). */
-  notes: string[];
-  failure?: ColumnFailure;
-}
+export type { ColumnFailure, ColumnFailureKind, ColumnResult } from './figures';
 
 /** Completion tokens per second of generation; none when nothing timed or counted. */
 export function tokensPerSecond(completion: number | undefined, firstTokenMs: number | undefined, totalMs: number): number | undefined {

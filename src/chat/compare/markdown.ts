@@ -3,46 +3,15 @@
  * again, the medians and ranges), then each reply under its deployment's name. Replies are the
  * models' own Markdown, put in as they came; table cells are escaped so a reply cannot break the table.
  */
-import type { ColumnResult } from './column';
-import type { ColumnSummary, Stat } from './summary';
+import { cell, costStat, costText, endText, ms, perSecond, statText, tokensText, type ColumnResult, type ColumnSummary } from './figures';
 
-/** A table cell: one line, pipes escaped. */
-export function cell(text: string): string {
-  return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
-}
-
-export const ms = (v: number | undefined) => (v === undefined ? '–' : `${Math.round(v)} ms`);
-export const perSecond = (v: number | undefined) => (v === undefined ? '–' : `${v.toFixed(1)}/s`);
-/** US dollars, with more digits for the fractions of a cent one request costs. */
-export const usd = (v: number) => `$${v < 0.01 ? v.toFixed(6) : v.toFixed(4)}`;
-/** Always said to be an estimate; none when the model has no price. */
-export const dollars = (v: number | undefined) => (v === undefined ? 'no price' : `${usd(v)} (estimate)`);
-
-/** A column's cost: none counted, nothing to price; counted without a price, said so. */
-export const costText = (c: Pick<ColumnResult, 'tokens' | 'costUsd'>) => (c.tokens ? dollars(c.costUsd) : '–');
-
-export function tokensText(c: Pick<ColumnResult, 'tokens'>): string {
-  if (!c.tokens) return '–';
-  const reasoning = c.tokens.reasoning ? `, ${c.tokens.reasoning} reasoning` : '';
-  return `${c.tokens.prompt} in, ${c.tokens.completion} out${reasoning}`;
-}
-
-/** How the column ended, in words. */
-export function endText(c: Pick<ColumnResult, 'outcome' | 'finishReason' | 'failure'>): string {
-  if (c.failure) return c.failure.status ? `${c.failure.kind} (${c.failure.status})` : c.failure.kind;
-  if (c.outcome === 'stopped') return 'stopped';
-  return c.finishReason ?? '–';
-}
+export { cell, costStat, costText, dollars, endText, ms, perSecond, statText, tokensText, usd } from './figures';
 
 export interface ExportColumn {
   label: string;
   column: ColumnResult;
   summary?: ColumnSummary;
 }
-
-export const statText = (s: Stat | undefined, show: (v: number) => string) => (s ? `${show(s.median)} (${show(s.min)}–${show(s.max)})` : '–');
-/** A cost's median and range, said once to be an estimate. */
-export const costStat = (s: Stat | undefined) => (s ? `${statText(s, usd)} estimate` : 'no price');
 
 export function compareMarkdown(prompt: string, columns: readonly ExportColumn[], when = new Date()): string {
   const lines = [`# Compare: ${columns.length} deployments`, '', `_${when.toISOString()}_`, '', '## Prompt', '', prompt, '', '## Results', ''];

@@ -3,7 +3,7 @@
  * per column the median and the spread (fastest to slowest) of what was measured in the rounds
  * that column answered; the rounds it failed are counted apart.
  */
-import type { ColumnResult } from './column';
+import type { ColumnResult, ColumnSummary, Stat } from './figures';
 import { runCompareRound, type ComparePrompt, type CompareOptions, type CompareRound, type CompareTarget } from './compareRun';
 
 /** The most rounds one Run again takes: a bound, as each round is a request per deployment. */
@@ -16,12 +16,6 @@ export function median(values: readonly number[]): number | undefined {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
-export interface Stat {
-  median: number;
-  min: number;
-  max: number;
-}
-
 /** Median and range of the values given; none when there are none. */
 export function statOf(values: ReadonlyArray<number | undefined>): Stat | undefined {
   const known = values.filter((v): v is number => v !== undefined);
@@ -30,17 +24,7 @@ export function statOf(values: ReadonlyArray<number | undefined>): Stat | undefi
   return { median: m, min: Math.min(...known), max: Math.max(...known) };
 }
 
-export interface ColumnSummary {
-  id: string;
-  /** Rounds the column answered (to the end) / rounds run. */
-  answered: number;
-  rounds: number;
-  firstTokenMs?: Stat;
-  totalMs?: Stat;
-  tokensPerSecond?: Stat;
-  completionTokens?: Stat;
-  costUsd?: Stat;
-}
+export type { ColumnSummary, Stat } from './figures';
 
 /** Per target, over the rounds: medians and ranges of the rounds it answered. */
 export function summarize(ids: readonly string[], rounds: readonly CompareRound[]): ColumnSummary[] {

@@ -272,6 +272,11 @@ export class ChatPanel implements vscode.Disposable {
     this.background.wake(responseId);
   }
 
+  /** The deployment lists changed (a Refresh, a sign-in): the picker shows them as they are now. */
+  showDeployments(deployments: DeploymentOption[]): void {
+    this.post({ type: 'deployments', deployments });
+  }
+
   async export(format: 'markdown' | 'json'): Promise<vscode.TextDocument> {
     const doc = await vscode.workspace.openTextDocument({ language: format, content: format === 'json' ? toJson(this.conversation) : toMarkdown(this.conversation) });
     await vscode.window.showTextDocument(doc, vscode.ViewColumn.Beside);

@@ -3,9 +3,9 @@
  * narrow widths). A reply streams in as text and is drawn with the chat's Markdown renderer (no
  * raw HTML, safe links only) once its column ends; figures, failures and a 429's countdown are text.
  */
-import type { ColumnResult } from '../../chat/compare/column';
-import { costStat, costText, endText, ms, perSecond, statText, tokensText } from '../../chat/compare/markdown';
-import type { ColumnSummary } from '../../chat/compare/summary';
+import type { ColumnResult } from '../../chat/compare/figures';
+import { costStat, costText, endText, ms, perSecond, statText, tokensText } from '../../chat/compare/figures';
+import type { ColumnSummary } from '../../chat/compare/figures';
 import { createRenderer } from '../chat/markdown';
 import { isSafeLink } from '../chat/protocol';
 import { $, connect, el, icon } from '../shared/page';

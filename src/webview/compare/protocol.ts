@@ -4,8 +4,8 @@
  * Replies are model output: the page shows them as text or through the chat's Markdown renderer.
  */
 import { isNum, isObj, isStr, type Obj } from '../../chat/model';
-import type { ColumnFailureKind, ColumnResult } from '../../chat/compare/column';
-import type { ColumnSummary, Stat } from '../../chat/compare/summary';
+import type { ColumnFailureKind, ColumnResult } from '../../chat/compare/figures';
+import type { ColumnSummary, Stat } from '../../chat/compare/figures';
 
 /** A column's heading: the deployment and where it is. */
 export interface ColumnHead {
