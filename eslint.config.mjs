@@ -8,7 +8,7 @@ import tseslint from 'typescript-eslint';
 const NODE_BUILTINS = ['node:*', 'fs', 'fs/*', 'path', 'os', 'crypto', 'http', 'https', 'net', 'tls', 'dns', 'child_process', 'stream', 'url', 'util', 'zlib', 'events', 'buffer'];
 
 /** Folders that never import `vscode`: plain Node (and the webview, a browser). */
-const CORE = ['src/bundles', 'src/chat', 'src/jobs', 'src/auth', 'src/service', 'src/webhooks', 'src/tunnels', 'src/emulator', 'src/webview', 'src/usage'];
+const CORE = ['src/bundles', 'src/storage', 'src/chat', 'src/jobs', 'src/auth', 'src/service', 'src/webhooks', 'src/tunnels', 'src/emulator', 'src/webview', 'src/usage'];
 
 /**
  * The host's modules the pages (src/webview) may use: plain data and functions. They are bundled
@@ -21,7 +21,7 @@ const PAGE_SHARED = [
   'src/chat/modelProfile.ts',
   'src/chat/naming.ts',
   'src/chat/tokenEstimate.ts',
-  'src/webhooks/inspectorProtocol.ts',
+  'src/webhooks/inspect/inspectorProtocol.ts',
   'src/service/types.ts',
   // The usage view's tables (the page imports their types only).
   'src/usage/aggregate.ts',
@@ -118,7 +118,8 @@ export function lintConfig(root) {
       files: [
         'src/emulator/**/*.ts',
         'src/tunnels/{tunnel,providers,cloudflaredDownload,parsers}.ts',
-        'src/webhooks/{listener,http1,http1Wire,stores,appendLog,rejections,replayable}.ts',
+        'src/webhooks/*/{listener,http1,http1Wire,stores,rejections,replayable}.ts',
+        'src/storage/appendLog.ts',
         'src/service/{http,sse,arm,connection}.ts',
         'test/{unit,integration,support}/**/*.ts',
         'test/host/{activation,entra,listener,webhooks,chat,connections}.test.ts',

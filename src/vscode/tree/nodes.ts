@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import { isChatDeployment } from '../../chat/lm/catalog';
 import type { Deployment, WebhookEndpoint } from '../../service/types';
-import type { PendingRotation, RotationRole } from '../../webhooks/rotation';
+import type { PendingRotation, RotationRole } from '../../webhooks/endpoints/rotation';
 import { tokenSourceLabel } from '../auth/authManager';
 import type { ConnectionInfo } from '../connections/connectionStore';
 import { Commands } from '../contributions';

@@ -5,7 +5,7 @@
  * adapter speaks just enough of the Debug Adapter Protocol for a session with a Stop button.
  */
 import * as vscode from 'vscode';
-import { checkDebugConfig, DEBUG_TYPE, forwardRefusal, pickConnection, type WebhookDebugConfig } from '../../webhooks/debugConfig';
+import { checkDebugConfig, DEBUG_TYPE, forwardRefusal, pickConnection, type WebhookDebugConfig } from '../../webhooks/session/debugConfig';
 import { confirmDebugConfig, offerOriginalUrls } from './debugConsent';
 import { logError, logInfo } from '../log';
 import type { Services } from '../services';
