@@ -28,6 +28,8 @@ const PAGE_SHARED = [
   'src/usage/days.ts',
   'src/usage/prices.ts',
   'src/usage/record.ts',
+  // The compare view's results and how they are said (types and text only).
+  'src/chat/compare/figures.ts',
 ];
 
 /** No line past 200 characters, whatever it holds (max-len lets long strings through). */
