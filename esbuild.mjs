@@ -56,21 +56,38 @@ const o200kRanksFromFile = {
         "import { readFileSync } from 'node:fs';",
         "import { join } from 'node:path';",
         "import { brotliDecompressSync } from 'node:zlib';",
-        "export default JSON.parse(brotliDecompressSync(readFileSync(join(__dirname, 'o200k.br'))).toString('utf8'));",
+        "const lines = brotliDecompressSync(readFileSync(join(__dirname, 'o200k.br'))).toString('utf8').split('\\n');",
+        `export default lines.map(${decodeRank.toString()});`,
       ].join('\n'),
     }));
   },
 };
 
+/**
+ * One rank a line, in rank order: a token that is plain text stands as it is; one that holds a line
+ * break, a backslash or U+0001, or that is not text (an array of bytes), as U+0001 and its JSON. The
+ * array's quotes and commas are 30 KB of the package even after brotli.
+ */
+const encodeRank = (t) => (typeof t === 'string' && !/[\n\r\\\u0001]/.test(t) ? t : `\u0001${JSON.stringify(t)}`);
+function decodeRank(line) {
+  return line.charCodeAt(0) === 1 ? JSON.parse(line.slice(1)) : line;
+}
+
 /** Writes dist/o200k.br unless it is newer than the package's ranks (compressing takes seconds). */
 function writeO200kRanks() {
   const require = createRequire(import.meta.url);
   const source = require.resolve('gpt-tokenizer/bpeRanks/o200k_base');
-  if (existsSync(O200K_RANKS) && statSync(O200K_RANKS).mtimeMs > statSync(source).mtimeMs) return;
-  const json = Buffer.from(JSON.stringify(require(source).default));
-  const params = { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_LGWIN]: 24, [zlib.BROTLI_PARAM_SIZE_HINT]: json.length };
+  const built = existsSync(O200K_RANKS) ? statSync(O200K_RANKS).mtimeMs : 0;
+  // Rewritten when the library's ranks or this file's format (below) changed since.
+  if (built > statSync(source).mtimeMs && built > statSync(new URL(import.meta.url)).mtimeMs) return;
+  const ranks = require(source).default;
+  const text = ranks.map(encodeRank).join('\n');
+  // The file must read back as the very same ranks, or token counts would silently drift.
+  if (JSON.stringify(text.split('\n').map(decodeRank)) !== JSON.stringify(ranks)) throw new Error('o200k ranks do not round-trip through dist/o200k.br');
+  const bytes = Buffer.from(text);
+  const params = { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_LGWIN]: 24, [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.length };
   mkdirSync('dist', { recursive: true });
-  writeFileSync(O200K_RANKS, brotliCompressSync(json, { params }));
+  writeFileSync(O200K_RANKS, brotliCompressSync(bytes, { params }));
 }
 
 /**
@@ -105,8 +122,9 @@ const builds = [
   { ...common, entryPoints: { 'usage-log': 'src/bundles/usage.ts' }, outdir: 'dist' },
   // @azure/identity (Azure CLI, DefaultAzureCredential), required only when a connection uses it.
   { ...common, entryPoints: { identity: 'src/auth/identity.ts' }, outdir: 'dist' },
-  // The chat panel's page script (runs in the webview, a browser).
-  { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: { chat: 'src/webview/chat/main.ts' }, outdir: 'dist/webview' },
+  // The chat and compare pages' script (they run in webviews, browsers): one bundle, since both are
+  // mostly the same Markdown renderer (src/webview/pages.ts picks the page).
+  { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: { pages: 'src/webview/pages.ts' }, outdir: 'dist/webview' },
   // The delivery inspector's page script (a webview too).
   { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: { inspector: 'src/webview/inspector/main.ts' }, outdir: 'dist/webview' },
   // The usage view's page script (a webview too).

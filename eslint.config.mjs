@@ -23,11 +23,14 @@ const PAGE_SHARED = [
   'src/chat/tokenEstimate.ts',
   'src/webhooks/inspect/inspectorProtocol.ts',
   'src/service/types.ts',
+  'src/service/shapes.ts',
   // The usage view's tables (the page imports their types only).
   'src/usage/aggregate.ts',
   'src/usage/days.ts',
   'src/usage/prices.ts',
   'src/usage/record.ts',
+  // The compare view's results and how they are said (types and text only).
+  'src/chat/compare/figures.ts',
 ];
 
 /** No line past 200 characters, whatever it holds (max-len lets long strings through). */

@@ -16,6 +16,7 @@
  * 8. The extension host's memory after the sidebar, a chat reply, the model list and 1,000 verified
  *    deliveries, against a window with only a minimal extension (issue #25; `BENCH_ONLY=memory`).
  * 9. The package users install against its goal, and its tokenizer ranks against the library's form.
+ * 10. Compare (issue 27 c): the spread between the moments the requests of one round leave.
  *
  * Everything runs on 127.0.0.1 with bounded loops.
  */
@@ -29,6 +30,7 @@ import { readResponseStream } from '../src/service/responsesStream';
 import { startEmulator } from '../src/emulator/server';
 import { benchActivation, median, type Activation } from './activation';
 import { benchBatchResults } from './batchResults';
+import { benchCompareRows } from './compare';
 import { benchHostMemory, DELIVERIES, type Step, type WindowMemory } from './hostMemory';
 import { benchListener } from './listener';
 import { benchPackage } from './package';
@@ -446,7 +448,7 @@ async function benchPackageRows(): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  // BENCH_ONLY=listener,sse runs a subset (names: sse, listener, flood, replays, emulator, chat, tokens, firsttoken, activation, usage, batchresults, memory, package).
+  // BENCH_ONLY=listener,sse runs a subset (names: sse, listener, flood, replays, emulator, chat, tokens, firsttoken, activation, usage, batchresults, compare, memory, package).
   const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
   const all: Array<[string, () => Promise<void>]> = [
     ['sse', benchSse],
@@ -460,6 +462,7 @@ async function main(): Promise<void> {
     ['activation', benchActivationRows],
     ['usage', benchUsageRows],
     ['batchresults', benchBatchResultsRows],
+    ['compare', async () => void rows.push(...(await benchCompareRows()))],
     ['memory', benchMemoryRows],
     ['package', benchPackageRows],
   ];

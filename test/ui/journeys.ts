@@ -4,6 +4,7 @@
 // feature and saves screenshots into the artifacts folder.
 import { chatThroughTheUi, reasoningThroughTheUi } from './chat';
 import { chatUxThroughTheUi } from './chatUx';
+import { compareThroughTheUi } from './compare';
 import type { Journey } from './handles';
 import { usageThroughTheUi } from './usage';
 import { inspectThroughTheUi, listenThroughTheUi, rotateThroughTheUi } from './webhooks';
@@ -42,6 +43,10 @@ export const journeys: readonly TitledJourney[] = [
     run: inspectThroughTheUi,
   },
   { title: "UI: Rotate Signing Secret from an endpoint's context menu: both rows marked during the overlap, Finish Rotation leaves one", run: rotateThroughTheUi },
+  {
+    title: 'UI: Compare Deployments: three picked, replies side by side with figures, Run again medians, stacked at 300 px in light, dark and high contrast, export',
+    run: compareThroughTheUi,
+  },
   {
     title:
       "UI: usage view: empty state, then a chat's tokens and estimated cost appear live; the status bar shows them and opens it; Export as CSV; " +

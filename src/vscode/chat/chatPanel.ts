@@ -46,13 +46,7 @@ export class ChatPanel implements vscode.Disposable {
   private readonly host: PanelHost<HostMessage, ViewMessage>;
   private readonly background = new BackgroundReplies((msg) => this.post(msg));
   /** What the next message will carry; shown as chips in the composer. */
-  private readonly composer = new Composer(
-    (msg) => this.post(msg),
-    async () => {
-      const name = await this.model();
-      return { name, imageInput: modelProfile(name).imageInput };
-    },
-  );
+  private readonly composer = new Composer((msg) => this.post(msg), () => this.model().then((name) => ({ name, imageInput: modelProfile(name).imageInput })));
 
   constructor(
     readonly panel: vscode.WebviewPanel,
