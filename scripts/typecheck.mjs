@@ -1,7 +1,7 @@
 // Type checks the four programs: the host code and the core (no DOM), the pages (DOM, no Node),
 // the tests and benchmarks, the UI journeys (Node, and DOM for their page functions). The
-// compiler is TypeScript 7 ("typescript-native"); the "typescript" package stays at 6.0, the last
-// whose API typescript-eslint's parser can load.
+// compiler is TypeScript 7 ("typescript-native"); the "typescript" package stays at 5.9, whose
+// API typescript-eslint's parser loads.
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
