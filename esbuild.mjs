@@ -1,5 +1,7 @@
 // Bundles the extension and the emulator CLI. Type checking is separate (`npm run typecheck`).
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { brotliCompressSync, constants as zlib } from 'node:zlib';
 import * as esbuild from 'esbuild';
 
 const production = process.argv.includes('--production');
@@ -28,6 +30,67 @@ const emulatorFromLibrary = {
 };
 
 /**
+ * Libraries of most of a megabyte that more than one bundle uses: each ships once, in its own
+ * bundle in dist/, and the others require it from there (`map`: import → bundle file).
+ */
+const fromSharedBundles = (map) => ({
+  name: 'shared-bundles',
+  setup(build) {
+    build.onResolve({ filter: /^(undici|gpt-tokenizer)(\/|$)/ }, (args) => (map[args.path] ? { path: map[args.path], external: true } : undefined));
+  },
+});
+const SHARED = { undici: './undici.js', 'gpt-tokenizer': './tokenizer.js', 'gpt-tokenizer/encoding/o200k_base': './tokenizer.js' };
+
+/**
+ * The o200k ranks (200,000 tokens) are most of the package: shipped brotli-compressed as
+ * dist/o200k.br, a third smaller than the zip's deflate of the same array as JavaScript, and read
+ * by dist/tokenizer.js when it loads. The same array, so the same counts.
+ */
+const O200K_RANKS = 'dist/o200k.br';
+const o200kRanksFromFile = {
+  name: 'o200k-ranks-from-file',
+  setup(build) {
+    build.onLoad({ filter: /gpt-tokenizer[\\/](esm|cjs)[\\/]bpeRanks[\\/]o200k_base\.js$/ }, () => ({
+      loader: 'js',
+      contents: [
+        "import { readFileSync } from 'node:fs';",
+        "import { join } from 'node:path';",
+        "import { brotliDecompressSync } from 'node:zlib';",
+        "const lines = brotliDecompressSync(readFileSync(join(__dirname, 'o200k.br'))).toString('utf8').split('\\n');",
+        `export default lines.map(${decodeRank.toString()});`,
+      ].join('\n'),
+    }));
+  },
+};
+
+/**
+ * One rank a line, in rank order: a token that is plain text stands as it is; one that holds a line
+ * break, a backslash or U+0001, or that is not text (an array of bytes), as U+0001 and its JSON. The
+ * array's quotes and commas are 30 KB of the package even after brotli.
+ */
+const encodeRank = (t) => (typeof t === 'string' && !/[\n\r\\\u0001]/.test(t) ? t : `\u0001${JSON.stringify(t)}`);
+function decodeRank(line) {
+  return line.charCodeAt(0) === 1 ? JSON.parse(line.slice(1)) : line;
+}
+
+/** Writes dist/o200k.br unless it is newer than the package's ranks (compressing takes seconds). */
+function writeO200kRanks() {
+  const require = createRequire(import.meta.url);
+  const source = require.resolve('gpt-tokenizer/bpeRanks/o200k_base');
+  const built = existsSync(O200K_RANKS) ? statSync(O200K_RANKS).mtimeMs : 0;
+  // Rewritten when the library's ranks or this file's format (below) changed since.
+  if (built > statSync(source).mtimeMs && built > statSync(new URL(import.meta.url)).mtimeMs) return;
+  const ranks = require(source).default;
+  const text = ranks.map(encodeRank).join('\n');
+  // The file must read back as the very same ranks, or token counts would silently drift.
+  if (JSON.stringify(text.split('\n').map(decodeRank)) !== JSON.stringify(ranks)) throw new Error('o200k ranks do not round-trip through dist/o200k.br');
+  const bytes = Buffer.from(text);
+  const params = { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_LGWIN]: 24, [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.length };
+  mkdirSync('dist', { recursive: true });
+  writeFileSync(O200K_RANKS, brotliCompressSync(bytes, { params }));
+}
+
+/**
  * `vscode` for the extension's bundles: esbuild turns every `import * as vscode from 'vscode'` (one
  * per file) into its own copy of the API object's hundreds of properties, each time the bundle
  * loads. One module re-exports it instead, so activation makes that copy once.
@@ -46,12 +109,15 @@ const builds = [
   // The emulator CLI: `node dist/emulator.js [--port N] ...` (a few KB: it requires emulator-lib.js).
   { ...common, entryPoints: { emulator: 'src/emulator/cli.ts' }, outdir: 'dist', plugins: [emulatorFromLibrary] },
   // The emulator as a library, required by the extension only when the user starts it.
-  { ...common, entryPoints: { 'emulator-lib': 'src/emulator/server.ts' }, outdir: 'dist' },
-  // The o200k tokenizer, required on the first token count VS Code's chat asks for.
-  { ...common, entryPoints: { tokenizer: 'src/chat/lm/o200k.ts' }, outdir: 'dist' },
-  // The network stack (undici, clients, chat engine, listener, tunnels), required on first use
+  // It loads undici and the tokenizer from their own bundles.
+  { ...common, entryPoints: { 'emulator-lib': 'src/emulator/server.ts' }, outdir: 'dist', plugins: [fromSharedBundles(SHARED)] },
+  // The o200k tokenizer, required on the first token count VS Code's chat asks for, and by the emulator.
+  { ...common, entryPoints: { tokenizer: 'src/bundles/tokenizer.ts' }, outdir: 'dist', plugins: [o200kRanksFromFile] },
+  // undici, required by the network stack and the emulator.
+  { ...common, entryPoints: { undici: 'src/bundles/undici.ts' }, outdir: 'dist' },
+  // The network stack (clients, chat engine, listener, tunnels), required on first use
   // (src/vscode/bundles.ts): activation draws the trees and registers commands without it.
-  { ...common, entryPoints: { network: 'src/bundles/network.ts' }, outdir: 'dist' },
+  { ...common, entryPoints: { network: 'src/bundles/network.ts' }, outdir: 'dist', plugins: [fromSharedBundles(SHARED)] },
   // The usage log and its tables, required on the first record, read or view (src/vscode/bundles.ts).
   { ...common, entryPoints: { 'usage-log': 'src/bundles/usage.ts' }, outdir: 'dist' },
   // @azure/identity (Azure CLI, DefaultAzureCredential), required only when a connection uses it.
@@ -71,6 +137,7 @@ const builds = [
 mkdirSync('dist/codicons', { recursive: true });
 for (const f of ['codicon.css', 'codicon.ttf']) copyFileSync(`node_modules/@vscode/codicons/dist/${f}`, `dist/codicons/${f}`);
 
+writeO200kRanks();
 if (watch) {
   const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));
   await Promise.all(contexts.map((c) => c.watch()));

@@ -1,11 +1,34 @@
-// The linter guards what the developers' guide promises: the core never imports `vscode`, the
-// chat page (browser code) never imports Node, and lines stay readable.
+// The linter guards what the developers' guide promises: the layers (the core never imports
+// `vscode` nor the VS Code layer, the service layer sits at the bottom, the pages are browser code
+// sharing only plain modules with the host), no import cycles, and lines that stay readable.
+// test/unit/lint-layers.test.ts breaks each layer rule on purpose and expects the lint to fail.
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
 const NODE_BUILTINS = ['node:*', 'fs', 'fs/*', 'path', 'os', 'crypto', 'http', 'https', 'net', 'tls', 'dns', 'child_process', 'stream', 'url', 'util', 'zlib', 'events', 'buffer'];
 
 /** Folders that never import `vscode`: plain Node (and the webview, a browser). */
-const CORE = ['src/bundles', 'src/chat', 'src/jobs', 'src/auth', 'src/service', 'src/webhooks', 'src/tunnels', 'src/emulator', 'src/webview', 'src/usage'];
+const CORE = ['src/bundles', 'src/storage', 'src/chat', 'src/jobs', 'src/auth', 'src/service', 'src/webhooks', 'src/tunnels', 'src/emulator', 'src/webview', 'src/usage'];
+
+/**
+ * The host's modules the pages (src/webview) may use: plain data and functions. They are bundled
+ * into the pages, so they too import no Node module and nothing outside this list.
+ */
+const PAGE_SHARED = [
+  'src/chat/model.ts',
+  'src/chat/conversation.ts',
+  'src/chat/attachments.ts',
+  'src/chat/modelProfile.ts',
+  'src/chat/naming.ts',
+  'src/chat/tokenEstimate.ts',
+  'src/webhooks/inspect/inspectorProtocol.ts',
+  'src/service/types.ts',
+  // The usage view's tables (the page imports their types only).
+  'src/usage/aggregate.ts',
+  'src/usage/days.ts',
+  'src/usage/prices.ts',
+  'src/usage/record.ts',
+];
 
 /** No line past 200 characters, whatever it holds (max-len lets long strings through). */
 const local = {
@@ -31,52 +54,87 @@ const noVscode = {
   message: 'The core is plain Node, tested without VS Code: only src/extension.ts and src/vscode/ import vscode.',
 };
 
-export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.test-artifacts/**', '.vscode-test/**', '.stryker-tmp/**', '.stryker-tmp-*/**', 'reports/**'] },
-  {
-    files: ['**/*.ts', '**/*.mjs'],
-    languageOptions: { parser: tseslint.parser, ecmaVersion: 2023, sourceType: 'module' },
-    plugins: { '@typescript-eslint': tseslint.plugin, local },
-    linterOptions: { reportUnusedDisableDirectives: 'error' },
-    rules: {
-      // Code lines up to 160 (a long message or URL may run on), and nothing past 200 at all.
-      'local/hard-line-limit': ['error', 200],
-      'max-len': ['error', { code: 160, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreUrls: true, ignoreRegExpLiterals: true, ignoreComments: true }],
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
-      eqeqeq: ['error', 'always', { null: 'ignore' }],
-      'no-var': 'error',
-      'prefer-const': 'error',
+/**
+ * Which layer may import which, by the file an import resolves to (so `../vscode/log`,
+ * `../../src/vscode/log` and `./../vscode/log` are all caught). Paths are relative to `root`.
+ */
+function layerZones() {
+  const toVscode = { from: ['src/vscode', 'src/extension.ts'], message: 'The core is plain Node, tested without VS Code: it never imports the VS Code layer.' };
+  const pageFrom = PAGE_SHARED.map((f) => `./${f.slice('src/'.length)}`);
+  return [
+    ...CORE.map((target) => ({ target, ...toVscode })),
+    {
+      target: 'src/service',
+      from: ['src/chat', 'src/webhooks', 'src/tunnels', 'src/emulator'],
+      message: 'The service layer is the bottom of the core: chat, webhooks, tunnels and the emulator build on it, never the other way.',
     },
-  },
-  {
-    // Being reworked on other branches right now: their long lines are wrapped once those land,
-    // to spare the merges. Every other file keeps both line-length rules.
-    files: [
-      'bench/{activation,compare,package,run}.ts',
-      'src/emulator/responder.ts',
-      'test/host/activation.test.ts',
-      'test/integration/{compare-run,deployment-catalog,forward-url}.test.ts',
-      'test/unit/{compare-parts,compare-protocol,lint-layers}.test.ts',
-    ],
-    rules: { 'max-len': 'off', 'local/hard-line-limit': 'off' },
-  },
-  {
-    files: CORE.map((d) => `${d}/**/*.ts`),
-    rules: { 'no-restricted-imports': ['error', { paths: [noVscode] }] },
-  },
-  {
-    files: ['src/webview/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [noVscode],
-          patterns: [
-            { group: NODE_BUILTINS, message: 'The chat page runs in a browser: no Node modules.' },
-            { group: ['**/vscode/**', '**/service/*', '!**/service/types'], message: 'The chat page shares only the protocol and plain data types with the host.' },
-          ],
-        },
-      ],
+    {
+      target: ['src/webview', ...PAGE_SHARED],
+      from: 'src',
+      except: ['./webview', ...pageFrom],
+      message: 'The pages run in a browser: they share only the plain modules listed in eslint.config.mjs (PAGE_SHARED) with the host.',
     },
-  },
-);
+  ];
+}
+
+/** The whole configuration, for the project at `root` (the lint probe test lints a copy elsewhere). */
+export function lintConfig(root) {
+  return tseslint.config(
+    { ignores: ['dist/**', 'node_modules/**', '.test-artifacts/**', '.vscode-test/**', '.stryker-tmp/**', '.stryker-tmp-*/**', 'reports/**'] },
+    {
+      files: ['**/*.ts', '**/*.mjs'],
+      languageOptions: { parser: tseslint.parser, ecmaVersion: 2023, sourceType: 'module' },
+      plugins: { '@typescript-eslint': tseslint.plugin, local, 'import-x': importX },
+      settings: {
+        // The import graph (layers, cycles) follows TypeScript files, parsed as the lint parses them.
+        'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.mjs', '.js', '.json'] })],
+        'import-x/extensions': ['.ts', '.mjs', '.js'],
+        'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      },
+      linterOptions: { reportUnusedDisableDirectives: 'error' },
+      rules: {
+        // Code lines up to 160 (a long message or URL may run on), and nothing past 200 at all.
+        'local/hard-line-limit': ['error', 200],
+        'max-len': ['error', { code: 160, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreUrls: true, ignoreRegExpLiterals: true, ignoreComments: true }],
+        '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+        eqeqeq: ['error', 'always', { null: 'ignore' }],
+        'no-var': 'error',
+        'prefer-const': 'error',
+      },
+    },
+    {
+      files: ['src/**/*.ts'],
+      rules: {
+        'import-x/no-restricted-paths': ['error', { basePath: root, zones: layerZones() }],
+        // A cycle makes the load order decide what a module sees, and hides which room owns what.
+        'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      },
+    },
+    {
+      // Being reworked on other branches right now: their long lines are wrapped once those land,
+      // to spare the merges. Every other file keeps both line-length rules.
+      files: ['bench/{compare,run}.ts', 'test/integration/compare-run.test.ts', 'test/unit/{compare-parts,compare-protocol}.test.ts'],
+      rules: { 'max-len': 'off', 'local/hard-line-limit': 'off' },
+    },
+    {
+      files: CORE.map((d) => `${d}/**/*.ts`),
+      rules: { 'no-restricted-imports': ['error', { paths: [noVscode] }] },
+    },
+    {
+      files: ['src/webview/**/*.ts', ...PAGE_SHARED],
+      rules: {
+        'no-restricted-imports': [
+          'error',
+          {
+            paths: [noVscode],
+            patterns: [
+              { group: NODE_BUILTINS, message: 'The pages run in a browser (and this module is bundled into them): no Node modules.' },
+            ],
+          },
+        ],
+      },
+    },
+  );
+}
+
+export default lintConfig(import.meta.dirname);

@@ -11,6 +11,7 @@ export default {
   typescriptChecker: { prioritizePerformanceOverAccuracy: true },
   mutate: [
     'src/webhooks/**/*.ts',
+    'src/storage/**/*.ts',
     'src/service/sse.ts',
     'src/service/http.ts',
     'src/webview/chat/markdown.ts',

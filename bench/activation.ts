@@ -27,7 +27,7 @@ export const MINIMAL = 'aoai-workbench-bench.minimal';
 /** The minimal extension: an empty activate. */
 export const MINIMAL_CODE = 'exports.activate = () => {};\n';
 const HELLO = 'aoai-workbench-bench.hello';
-const BUNDLES = ['extension.js', 'network.js', 'identity.js', 'emulator-lib.js'];
+const BUNDLES = ['extension.js', 'network.js', 'undici.js', 'identity.js', 'emulator-lib.js', 'tokenizer.js', 'o200k.br'];
 
 /** What scripts/host/codeServer.mjs offers (plain JavaScript, shared with the host test runner). */
 export interface CodeServer {

@@ -8,8 +8,8 @@ import { Webhook } from 'standardwebhooks';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { WebhookListener } from '../src/webhooks/listener';
-import { EventStore, FileDedupeStore } from '../src/webhooks/stores';
+import { WebhookListener } from '../src/webhooks/receive/listener';
+import { EventStore, FileDedupeStore } from '../src/webhooks/store/stores';
 
 const [kind, secret] = process.argv.slice(2);
 

@@ -15,6 +15,7 @@
  *    view's tables from 1,000,000 records streamed against JSON.parse of them all.
  * 8. The extension host's memory after the sidebar, a chat reply, the model list and 1,000 verified
  *    deliveries, against a window with only a minimal extension (issue #25; `BENCH_ONLY=memory`).
+ * 9. The package users install against its goal, and its tokenizer ranks against the library's form.
  *
  * Everything runs on 127.0.0.1 with bounded loops.
  */
@@ -30,6 +31,7 @@ import { benchActivation, median, type Activation } from './activation';
 import { benchBatchResults } from './batchResults';
 import { benchHostMemory, DELIVERIES, type Step, type WindowMemory } from './hostMemory';
 import { benchListener } from './listener';
+import { benchPackage } from './package';
 import { benchLmFirstToken } from './lmFirstToken';
 import { benchTokenCount } from './tokenCount';
 import { benchUsage } from './usage';
@@ -429,8 +431,22 @@ async function benchMemoryRows(): Promise<void> {
   });
 }
 
+/** Issue #25: what users download, each library once, the o200k ranks compressed. */
+async function benchPackageRows(): Promise<void> {
+  const r = benchPackage();
+  const mb = (bytes: number) => `${(bytes / 1e6).toFixed(2)} MB`;
+  rows.push({ benchmark: 'Package users install (.vsix)', ours: mb(r.vsix), reference: 'limit 1.50 MB (3.08 MB before)', ratio: (1.5e6 / r.vsix).toFixed(2), goal: '>= 1.00' });
+  rows.push({
+    benchmark: 'o200k ranks in the package (dist/o200k.br, brotli)',
+    ours: mb(r.ranks),
+    reference: `${mb(r.ranksAsLibraryShipsThem)} (the library's JavaScript array, zip-deflated)`,
+    ratio: (r.ranksAsLibraryShipsThem / r.ranks).toFixed(2),
+    goal: '>= 1.00',
+  });
+}
+
 async function main(): Promise<void> {
-  // BENCH_ONLY=listener,sse runs a subset (names: sse, listener, flood, replays, emulator, chat, tokens, firsttoken, activation, usage, batchresults, memory).
+  // BENCH_ONLY=listener,sse runs a subset (names: sse, listener, flood, replays, emulator, chat, tokens, firsttoken, activation, usage, batchresults, memory, package).
   const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
   const all: Array<[string, () => Promise<void>]> = [
     ['sse', benchSse],
@@ -445,6 +461,7 @@ async function main(): Promise<void> {
     ['usage', benchUsageRows],
     ['batchresults', benchBatchResultsRows],
     ['memory', benchMemoryRows],
+    ['package', benchPackageRows],
   ];
   for (const [name, run] of all) if (!only || only.includes(name)) await run();
   printTable();

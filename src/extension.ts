@@ -9,6 +9,7 @@ import { registerCommands } from './vscode/commands';
 import { dropStaleLocalConnections } from './vscode/commands/emulator';
 import { offerEnvironmentImport, updateEnvironmentContext } from './vscode/commands/environment';
 import { ClientCache } from './vscode/connections/clients';
+import { ConnectionCatalog } from './vscode/connections/connectionCatalog';
 import { ConnectionStore, type ConnectionInfo } from './vscode/connections/connectionStore';
 import { Views } from './vscode/contributions';
 import { EmulatorController } from './vscode/emulatorController';
@@ -56,32 +57,34 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi {
   const store = new ConnectionStore(context.secrets);
   const auth = new AuthManager();
   const clients = new ClientCache(store, auth);
+  const catalog = new ConnectionCatalog(store, auth, clients);
   const endpoints = new WebhookEndpoints(store, clients, context.globalState);
   const jobs = new JobLists(store, clients);
   const jobsTree = new JobsTree(jobs, () => listener.running);
-  const tree = new ResourcesTree(store, clients, endpoints, jobsTree);
+  const tree = new ResourcesTree(store, clients, endpoints, catalog, jobsTree);
   const emulator = new EmulatorController();
   // Every request either chat sends is recorded here (the runner's reports), shown by the view and the status bar.
   const usage = new UsageRecorder(context.globalStorageUri, store);
   const usageView = new UsageView(context.extensionUri, usage);
   const usageStatus = new UsageStatus(usage);
-  const chat = new ChatManager(context, store, clients, usage.report);
+  const chat = new ChatManager(context, store, clients, catalog, usage.report);
   const listener = new ListenerController(context.globalStorageUri, store, endpoints, context.workspaceState, context.globalState);
   // Background chat replies finish as soon as their response.* delivery is verified.
   context.subscriptions.push(chat.watchResponseEvents(listener.events));
   const eventsTree = new EventsTree(listener.events);
-  const lm = new LanguageModels(store, auth, clients, tree, usage.report);
+  const lm = new LanguageModels(store, auth, clients, catalog, usage.report);
   const eventsView = vscode.window.createTreeView(Views.events, { treeDataProvider: eventsTree });
   const inspector = new DeliveryInspector(context.extensionUri, listener, eventsView);
   const results = new ResultsDocuments(context.globalStorageUri.fsPath);
   const services: Services = {
-    context, store, auth, clients, endpoints, tree, emulator, chat, listener, eventsTree, lm, inspector, jobs, results, usage, usageView, usageStatus,
+    context, store, auth, clients, catalog, endpoints, tree, emulator, chat, listener, eventsTree, lm, inspector, jobs, results, usage, usageView, usageStatus,
   };
 
   context.subscriptions.push(
     store,
     auth,
     clients,
+    catalog,
     endpoints,
     tree,
     emulator,

@@ -17,8 +17,10 @@ export function freePort() {
 }
 
 /**
- * @param {{ port?: number, env?: Record<string,string>, extraArgs?: string[], folder?: string, vsix?: string | string[] }} opts
+ * @param {{ port?: number, env?: Record<string,string>, extraArgs?: string[], folder?: string, vsix?: string | string[], workspaceTrust?: boolean }} opts
  *   vsix: the package(s) to install into this run's extensions folder first, as a user would.
+ *   workspaceTrust: VS Code's workspace trust on, the folder never trusted: Restricted Mode.
+ *   (Off otherwise, so that no trust prompt stands in the tests' way.)
  * @returns {Promise<{ url: string, port: number, root: string, folder: string, output: () => string, stop: () => Promise<void> }>}
  */
 export async function startCodeServer(opts = {}) {
@@ -40,7 +42,9 @@ export async function startCodeServer(opts = {}) {
         'extensions.autoUpdate': false,
         'workbench.startupEditor': 'none',
         'workbench.tips.enabled': false,
-        'security.workspace.trust.enabled': false,
+        'security.workspace.trust.enabled': !!opts.workspaceTrust,
+        // Restricted Mode from the start, without the prompt that would ask to leave it.
+        ...(opts.workspaceTrust ? { 'security.workspace.trust.startupPrompt': 'never', 'security.workspace.trust.emptyWindow': false } : {}),
         'chat.disableAIFeatures': true,
       },
       null,
@@ -55,7 +59,7 @@ export async function startCodeServer(opts = {}) {
     '--auth', 'none',
     '--disable-telemetry',
     '--disable-update-check',
-    '--disable-workspace-trust',
+    ...(opts.workspaceTrust ? [] : ['--disable-workspace-trust']),
     '--extensions-dir', dirs.extensions,
     '--user-data-dir', dirs.userData,
     ...(opts.extraArgs ?? []),

@@ -80,6 +80,27 @@ async function runHostTests(chromium, vsix) {
   const entra = await startIssuer();
   const tunnelServer = await startTunnelServer();
   const server = await startCodeServer({ env: { ...entra.env, AOAI_TEST_LOCALTUNNEL: tunnelServer.url }, extraArgs: ['--vscode-option', 'enable-smoke-test-driver'], vsix });
+  try {
+    const env = {
+      AZURE_OPENAI_ENDPOINT: `${emulator.url}/openai/v1/`,
+      AZURE_OPENAI_API_KEY: emulator.key,
+      // The package under test: the activation test checks its size and contents.
+      AOAI_TEST_VSIX: vsix,
+    };
+    return await driveHostTests(chromium, server, env);
+  } finally {
+    await server.stop();
+    emulator.stop();
+    await entra.issuer.close();
+    tunnelServer.stop();
+  }
+}
+
+/**
+ * Opens the workbench in Chromium with the test entry as extensionTestsPath and waits for it to
+ * finish: the tests' lines go to the console, the workbench's own chatter to host-console.log.
+ */
+async function driveHostTests(chromium, server, testEnv) {
   const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
   let result = { code: 1, passed: 0, failed: 0 };
   try {
@@ -95,8 +116,7 @@ async function runHostTests(chromium, vsix) {
     });
     await page.exposeFunction('codeAutomationExit', (code) => resolveExit(code));
     const env = {
-      AZURE_OPENAI_ENDPOINT: `${emulator.url}/openai/v1/`,
-      AZURE_OPENAI_API_KEY: emulator.key,
+      ...testEnv,
       // Lets the tests reach the extension's parts through a command no user ever has.
       AOAI_WORKBENCH_TEST_INTERNALS: '1',
       AOAI_TEST_ARTIFACTS: artifacts,
@@ -116,12 +136,39 @@ async function runHostTests(chromium, vsix) {
     }
   } finally {
     await browser.close();
-    await server.stop();
-    emulator.stop();
-    await entra.issuer.close();
-    tunnelServer.stop();
   }
   return result;
+}
+
+/** What a repository could bring into the untrusted folder of the Restricted Mode tests (test/host/restrictedMode.test.ts). */
+const REPOSITORY_FILES = {
+  '.vscode/launch.json': {
+    configurations: [{ type: 'azure-openai-webhooks', request: 'launch', name: 'Webhooks from the repository', forwardTo: 'http://127.0.0.1:9/webhook' }],
+  },
+  '.vscode/settings.json': {
+    'aoaiWorkbench.webhooks.toleranceSeconds': 86400,
+    'aoaiWorkbench.tunnel.provider': 'cloudflared',
+    'aoaiWorkbench.pageSize': 2,
+  },
+};
+
+/**
+ * The Restricted Mode tests, in a code-server of their own: workspace trust on (the other runs
+ * turn it off) and a folder it never trusts. They run when HOST_GREP is unset or names them.
+ */
+async function runRestrictedModeTests(chromium, vsix) {
+  const grep = process.env.HOST_GREP;
+  if (grep && !new RegExp(grep).test('Restricted Mode: an untrusted folder')) return { code: 0, passed: 0, failed: 0 };
+  const server = await startCodeServer({ extraArgs: ['--vscode-option', 'enable-smoke-test-driver'], vsix, workspaceTrust: true });
+  try {
+    for (const [file, content] of Object.entries(REPOSITORY_FILES)) {
+      mkdirSync(dirname(join(server.folder, file)), { recursive: true });
+      writeFileSync(join(server.folder, file), JSON.stringify(content, null, 2));
+    }
+    return await driveHostTests(chromium, server, { AOAI_HOST_RESTRICTED: '1' });
+  } finally {
+    await server.stop();
+  }
 }
 
 async function main() {
@@ -129,7 +176,9 @@ async function main() {
   await ensureInstalled();
   const vsix = packagedVsix();
   const { chromium } = await import('playwright-core');
-  const host = await runHostTests(chromium, vsix);
+  const trusted = await runHostTests(chromium, vsix);
+  const restricted = await runRestrictedModeTests(chromium, vsix);
+  const host = { code: trusted.code || restricted.code, passed: trusted.passed + restricted.passed, failed: trusted.failed + restricted.failed };
   let ui = { passed: 0, failed: 0 };
   if (!process.env.HOST_SKIP_UI) {
     const { runUiTests } = await import('./ui-e2e.mjs');

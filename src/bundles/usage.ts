@@ -8,4 +8,4 @@ export { UsageLog, usageCaps } from '../usage/usageLog';
 export { readPriceSetting } from '../usage/prices';
 export { usageTableCsv } from '../usage/csv';
 export { dayLabel } from '../usage/days';
-export { usageRecordOf } from '../vscode/usage/reportRecord';
+export { usageRecordOf } from '../usage/fromReport';

@@ -5,8 +5,8 @@
  */
 import { request } from 'undici';
 import type { WebhookEvent } from '../service/types';
-import { webhookDispatcher } from '../webhooks/outbound';
-import { signedHeaders } from '../webhooks/signature';
+import { webhookDispatcher } from '../webhooks/send/outbound';
+import { signedHeaders } from '../webhooks/receive/signature';
 import type { EmulatorConfig } from './config';
 import { randomId } from './wire';
 

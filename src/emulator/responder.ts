@@ -12,7 +12,7 @@
  *
  * Anything else is echoed back with a short note, so a reply visibly depends on the prompt.
  */
-import { decode, encode } from 'gpt-tokenizer';
+import { decode, encode } from 'gpt-tokenizer/encoding/o200k_base';
 
 export type Directive = 'echo' | 'markdown' | 'code' | 'long' | 'filter' | 'filter-stream' | 'fail' | 'incomplete';
 

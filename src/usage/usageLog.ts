@@ -7,7 +7,7 @@
  */
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
-import { AppendLog } from '../webhooks/appendLog';
+import { AppendLog } from '../storage/appendLog';
 import { UsageAggregator, type AggregateOptions, type UsageSummary } from './aggregate';
 import { parseUsageLine } from './line';
 import { serializeUsageRecord, type UsageRecord } from './record';

@@ -9,11 +9,11 @@ import { join } from 'node:path';
 export type NetworkBundle = typeof import('../bundles/network');
 /** @azure/identity: the Azure CLI and DefaultAzureCredential. */
 export type IdentityBundle = typeof import('../auth/identity');
-/** The o200k tokenizer tables (megabytes), for the language model provider's token counts. */
-export type TokenizerBundle = typeof import('../chat/lm/o200k');
+/** The o200k tokenizer (its tables are megabytes), for the language model provider's token counts. */
+export type TokenizerBundle = typeof import('../bundles/tokenizer');
 /** The usage log, its tables, prices and CSV. */
 export type UsageBundle = typeof import('../bundles/usage');
-/** The local emulator and its tokenizer data. */
+/** The local emulator (it loads the tokenizer and undici from their bundles). */
 export type EmulatorBundle = typeof import('../emulator/server');
 
 /** Requires `dist/<file>` once, on the first call. This code runs from dist/extension.js, so `__dirname` is dist/. */

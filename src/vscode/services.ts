@@ -3,6 +3,7 @@ import type * as vscode from 'vscode';
 import type { AuthManager } from './auth/authManager';
 import type { ChatManager } from './chat/chatManager';
 import type { ClientCache } from './connections/clients';
+import type { ConnectionCatalog } from './connections/connectionCatalog';
 import type { ConnectionStore } from './connections/connectionStore';
 import type { EmulatorController } from './emulatorController';
 import type { JobLists } from './jobs/jobLists';
@@ -23,6 +24,8 @@ export interface Services {
   store: ConnectionStore;
   auth: AuthManager;
   clients: ClientCache;
+  /** Every connection's deployments, as the sidebar and both chats see them. */
+  catalog: ConnectionCatalog;
   /** Changes to webhook endpoints made from here. */
   endpoints: WebhookEndpoints;
   tree: ResourcesTree;

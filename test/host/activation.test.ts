@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ConnectionInfo } from '../../src/vscode/connections/connectionStore';
@@ -12,6 +12,13 @@ const bundle = (name: string) => join(ext().extensionPath, 'dist', name);
 const loadedBundles = () => Object.keys(require.cache).filter((p) => p.startsWith(join(ext().extensionPath, 'dist')));
 /** The main bundle's goal (issue #13): what every activation loads and parses. */
 const MAIN_BUNDLE_LIMIT = 250 * 1024;
+/** The .vsix users download and install (issue #25: 3.08 MB when the emulator carried its own tokenizer and undici). */
+const PACKAGE_LIMIT = 1_500_000;
+/** What the installed package's dist/ holds: each bundle once, nothing for development. */
+const SHIPPED = [
+  'codicons/codicon.css', 'codicons/codicon.ttf', 'emulator-lib.js', 'extension.js', 'identity.js', 'network.js',
+  'o200k.br', 'tokenizer.js', 'undici.js', 'webview/chat.js', 'webview/inspector.js',
+];
 
 describe('extension in a real VS Code host', () => {
   it('activates and contributes its commands and view', async () => {
@@ -42,18 +49,18 @@ describe('extension in a real VS Code host', () => {
     await publicApi();
     const loaded = loadedBundles();
     assert.ok(loaded.includes(bundle('extension.js')), `the extension bundle is in the module cache: ${loaded.join(', ')}`);
-    assert.deepEqual(loaded.filter((p) => /dist[\\/](network|identity|emulator-lib)\.js$/.test(p)), []);
+    assert.deepEqual(loaded.filter((p) => /dist[\\/](network|undici|identity|emulator-lib|tokenizer)\.js$/.test(p)), []);
     // Not loaded, and not bundled into the extension either: the code lives only in its own bundle.
     const text = (name: string) => readFileSync(bundle(name), 'utf8');
     const main = text('extension.js');
     // Markers that survive minification: the package is built with --production.
     const markers = [
-      ['UND_ERR_CONNECT_TIMEOUT', 'network.js', 'undici'],
+      ['UND_ERR_CONNECT_TIMEOUT', 'undici.js', 'undici'],
       ['Azure Resource Manager denied access', 'network.js', "the service's errors (one ServiceError class, beside the clients that throw it)"],
       ['Malformed JSON: the signature is valid', 'network.js', 'the webhook listener'],
       ['axios', 'network.js', "the localtunnel client's HTTP library"],
       ['ManagedIdentityCredential', 'identity.js', '@azure/identity'],
-      ['o200k_base', 'emulator-lib.js', "the emulator's tokenizer"],
+      ['o200k_base', 'tokenizer.js', 'the o200k tokenizer'],
     ];
     for (const [marker, own, what] of markers) {
       assert.ok(text(own).includes(marker), `${marker} marks ${what} in ${own}`);
@@ -63,6 +70,26 @@ describe('extension in a real VS Code host', () => {
     assert.equal(main.split('require("vscode")').length - 1, 1, 'extension.js requires vscode once');
     const size = statSync(bundle('extension.js')).size;
     assert.ok(size <= MAIN_BUNDLE_LIMIT, `extension.js is ${(size / 1024).toFixed(0)} KB, over the ${MAIN_BUNDLE_LIMIT / 1024} KB goal`);
+  });
+
+  it('the package users install is under 1.5 MB, and carries each library once', () => {
+    const vsix = process.env.AOAI_TEST_VSIX;
+    assert.ok(vsix, 'the runner names the package it installed');
+    const size = statSync(vsix).size;
+    assert.ok(size <= PACKAGE_LIMIT, `${vsix} is ${(size / 1e6).toFixed(2)} MB, over the ${PACKAGE_LIMIT / 1e6} MB goal`);
+    const dist = join(ext().extensionPath, 'dist');
+    const files = (readdirSync(dist, { recursive: true }) as string[]).filter((f) => statSync(join(dist, f)).isFile()).map((f) => f.split('\\').join('/'));
+    assert.deepEqual(files.sort(), SHIPPED);
+    const scripts = files.filter((f) => f.endsWith('.js')).map((f) => ({ f, text: readFileSync(join(dist, f), 'utf8') }));
+    const holding = (marker: string) => scripts.filter((s) => s.text.includes(marker)).map((s) => s.f);
+    // undici's internals, @azure/identity's credentials, the tokenizer's core: in their own bundle and
+    // nowhere else (the network bundle names undici's error codes, so its symbols mark undici here).
+    assert.deepEqual(holding('http2session connect protocol'), ['undici.js']);
+    assert.deepEqual(holding('ManagedIdentityCredential'), ['identity.js']);
+    assert.deepEqual(holding('o200k_base'), ['tokenizer.js']);
+    // The o200k ranks ship once, compressed: no script spells out a token of them.
+    assert.deepEqual(holding(' покупателей'), []);
+    assert.deepEqual(holding('o200k.br'), ['tokenizer.js']);
   });
 
   it('loads the network stack from its own bundle on first use, and it works from the package', async () => {

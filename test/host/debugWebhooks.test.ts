@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { checkDebugConfig, DEBUG_CONSENTS_KEY, debugConsentKey, pickConnection } from '../../src/webhooks/debugConfig';
+import { checkDebugConfig, DEBUG_CONSENTS_KEY, debugConsentKey, pickConnection } from '../../src/webhooks/session/debugConfig';
 import type { Emulator } from '../../src/emulator/server';
 import type { AzureOpenAIClient } from '../../src/service/client';
 import { startAnsweringApp, type AnsweringApp } from '../support/answeringApp';

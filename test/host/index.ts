@@ -6,10 +6,15 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Mocha from 'mocha';
 
+const RESTRICTED_MODE_TESTS = 'restrictedMode.test.js';
+
 export function run(): Promise<void> {
   const grep = process.env.AOAI_HOST_GREP;
   const mocha = new Mocha({ ui: 'bdd', timeout: 30_000, color: false, reporter: 'spec', ...(grep ? { grep } : {}) });
-  for (const f of readdirSync(__dirname).filter((f) => f.endsWith('.test.js')).sort()) mocha.addFile(join(__dirname, f));
+  // The Restricted Mode tests run alone, in the runner's untrusted code-server; the others never there.
+  const restricted = process.env.AOAI_HOST_RESTRICTED === '1';
+  const files = readdirSync(__dirname).filter((f) => f.endsWith('.test.js') && (f === RESTRICTED_MODE_TESTS) === restricted);
+  for (const f of files.sort()) mocha.addFile(join(__dirname, f));
   return new Promise((resolve, reject) => {
     const runner = mocha.run((failures) => {
       // The outer runner reads this line for its summary.

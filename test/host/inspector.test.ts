@@ -6,8 +6,8 @@ import * as vscode from 'vscode';
 import type { Emulator } from '../../src/emulator/server';
 import type { AzureOpenAIClient } from '../../src/service/client';
 import type { ConnectionInfo } from '../../src/vscode/connections/connectionStore';
-import type { DeliveryView, InspectorHostMessage } from '../../src/webhooks/inspectorProtocol';
-import { signedHeaders } from '../../src/webhooks/signature';
+import type { DeliveryView, InspectorHostMessage } from '../../src/webhooks/inspect/inspectorProtocol';
+import { signedHeaders } from '../../src/webhooks/receive/signature';
 import { startAnsweringApp, type AnsweringApp } from '../support/answeringApp';
 import { closeEmulatedService, emulatedService, eventually, EXTENSION_ID, workbench } from './support';
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { startEmulator, type Emulator } from '../../src/emulator/server';
 import { AzureOpenAIClient } from '../../src/service/client';
-import { EventStore } from '../../src/webhooks/stores';
+import { EventStore } from '../../src/webhooks/store/stores';
 import type { ConnectionInfo } from '../../src/vscode/connections/connectionStore';
 import type { EventNode } from '../../src/vscode/webhooks/eventsTree';
 import { startReleaseServer } from '../support/releaseServer';
@@ -107,7 +107,7 @@ describe('webhook listener in VS Code', () => {
     await listening();
     const api = await workbench();
     const body = JSON.stringify({ object: 'event', id: 'evt_bad', type: 'batch.failed', created_at: 1, data: {} });
-    const { signedHeaders, generateSecret } = await import('../../src/webhooks/signature');
+    const { signedHeaders, generateSecret } = await import('../../src/webhooks/receive/signature');
     const res = await fetch(`${api.services.listener.state!.localUrl}/webhook`, { method: 'POST', headers: signedHeaders(generateSecret(), 'msg_bad', body), body });
     assert.equal(res.status, 400);
     const r = await eventually(async () => (await records()).find((x) => x.webhookId === 'msg_bad'));
@@ -230,7 +230,7 @@ describe('webhook listener behind a real tunnel in VS Code', function () {
     const publicUrl = api.services.listener.state!.publicUrl;
     assert.equal(await exec('stopListening', { deleteEndpoint: true }), true);
     const { request } = await import('undici');
-    const { webhookDispatcher } = await import('../../src/webhooks/outbound');
+    const { webhookDispatcher } = await import('../../src/webhooks/send/outbound');
     // The tunnel server holds requests for a moment in case its client comes back, then says 404.
     const status = await eventually(async () => {
       const r = await request(`${publicUrl}/webhook`, { method: 'POST', body: '{}', dispatcher: webhookDispatcher, headersTimeout: 2_000 }).catch(() => undefined);

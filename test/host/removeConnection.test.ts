@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { Emulator } from '../../src/emulator/server';
 import type { AzureOpenAIClient } from '../../src/service/client';
 import type { ConnectionInfo } from '../../src/vscode/connections/connectionStore';
-import type { PendingRotation } from '../../src/webhooks/rotation';
+import type { PendingRotation } from '../../src/webhooks/endpoints/rotation';
 import { closeEmulatedService, emulatedService, eventually, workbench } from './support';
 
 const exec = <T>(cmd: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(`aoaiWorkbench.${cmd}`, ...args);

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { appendFileSync, chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AppendLog, fileLines, type Compactor } from '../../src/webhooks/appendLog';
+import { AppendLog, fileLines, type Compactor } from '../../src/storage/appendLog';
 
 const dir = () => mkdtempSync(join(tmpdir(), 'append-log-'));
 const keepAll: Compactor = async (lines) => {

@@ -4,7 +4,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import dotenv from 'dotenv';
-import { envFileWarnings, writeEnvVariable } from '../../src/webhooks/dotenvFile';
+import { envFileWarnings, writeEnvVariable } from '../../src/webhooks/endpoints/dotenvFile';
 
 const secret = 'whsec_c2VjcmV0LXNpZ25pbmcta2V5';
 const posix = process.platform !== 'win32';

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { DeliveryRecord } from '../../src/webhooks/records';
-import { EventStore } from '../../src/webhooks/stores';
+import type { DeliveryRecord } from '../../src/webhooks/store/records';
+import { EventStore } from '../../src/webhooks/store/stores';
 
 const file = () => join(mkdtempSync(join(tmpdir(), 'event-view-')), 'events.jsonl');
 const rec = (id: string, receivedAt: number, verdict: DeliveryRecord['verdict'] = 'verified'): DeliveryRecord =>

@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { deliveryView } from '../../src/webhooks/deliveryView';
-import { forwardUrlProblem, maskedUrl } from '../../src/webhooks/forward';
-import { WebhookListener, type DeliveryRecord } from '../../src/webhooks/listener';
-import { generateSecret, signedHeaders } from '../../src/webhooks/signature';
-import { EventStore } from '../../src/webhooks/stores';
+import { deliveryView } from '../../src/webhooks/inspect/deliveryView';
+import { forwardUrlProblem, maskedUrl } from '../../src/webhooks/send/forward';
+import { WebhookListener, type DeliveryRecord } from '../../src/webhooks/receive/listener';
+import { generateSecret, signedHeaders } from '../../src/webhooks/receive/signature';
+import { EventStore } from '../../src/webhooks/store/stores';
 import { eventually, startReceiver } from '../support/receiver';
 
 const event = (id: string) => JSON.stringify({ object: 'event', id, type: 'response.completed', created_at: 1, data: { id: 'resp_1' } });

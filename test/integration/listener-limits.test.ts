@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
 import { Client } from 'undici';
-import { diagnose } from '../../src/webhooks/doctor';
-import { WebhookListener, type DeliveryRecord } from '../../src/webhooks/listener';
-import { generateSecret, signedHeaders } from '../../src/webhooks/signature';
+import { diagnose } from '../../src/webhooks/inspect/doctor';
+import { WebhookListener, type DeliveryRecord } from '../../src/webhooks/receive/listener';
+import { generateSecret, signedHeaders } from '../../src/webhooks/receive/signature';
 import { eventually } from '../support/receiver';
 
 const event = (pad: number) => ({ object: 'event', id: 'evt_big', type: 'response.completed', created_at: 1, data: { id: 'resp_1', pad: 'x'.repeat(pad) } });

@@ -10,10 +10,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CloudflaredTunnel, ManualTunnel } from '../../src/tunnels/providers';
-import { WebhookListener } from '../../src/webhooks/listener';
-import { Listening, type SessionEndpoints } from '../../src/webhooks/listeningSession';
-import { KeptOriginalUrls, type KeyValueState } from '../../src/webhooks/originalUrls';
-import type { DeliveryRecord, ForwardResult } from '../../src/webhooks/records';
+import { WebhookListener } from '../../src/webhooks/receive/listener';
+import { Listening, type SessionEndpoints } from '../../src/webhooks/session/listeningSession';
+import { KeptOriginalUrls, type KeyValueState } from '../../src/webhooks/session/originalUrls';
+import type { DeliveryRecord, ForwardResult } from '../../src/webhooks/store/records';
 import { eventually, startReceiver } from '../support/receiver';
 
 /** VS Code's Memento, in memory. */

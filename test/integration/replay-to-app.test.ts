@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { Webhook } from 'standardwebhooks';
-import type { DeliveryRecord } from '../../src/webhooks/records';
-import { replayToApp, signedCurl } from '../../src/webhooks/resend';
-import { generateSecret } from '../../src/webhooks/signature';
+import type { DeliveryRecord } from '../../src/webhooks/store/records';
+import { replayToApp, signedCurl } from '../../src/webhooks/send/resend';
+import { generateSecret } from '../../src/webhooks/receive/signature';
 import { startAnsweringApp } from '../support/answeringApp';
 
 const secret = generateSecret();

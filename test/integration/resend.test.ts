@@ -11,10 +11,10 @@ import { AzureOpenAIClient } from '../../src/service/client';
 import { probeConnection } from '../../src/service/probe';
 import { downloadedCloudflaredPath } from '../../src/tunnels/cloudflaredDownload';
 import { removeDownloadedCloudflared } from '../../src/tunnels/cloudflaredRemove';
-import { WebhookListener } from '../../src/webhooks/listener';
-import type { DeliveryRecord, KnownSecret } from '../../src/webhooks/records';
-import { defaultShell, replay, replayToApp, sendSigned, sendTestEvent, signedCurl, testEventBody } from '../../src/webhooks/resend';
-import { generateSecret } from '../../src/webhooks/signature';
+import { WebhookListener } from '../../src/webhooks/receive/listener';
+import type { DeliveryRecord, KnownSecret } from '../../src/webhooks/store/records';
+import { defaultShell, replay, replayToApp, sendSigned, sendTestEvent, signedCurl, testEventBody } from '../../src/webhooks/send/resend';
+import { generateSecret } from '../../src/webhooks/receive/signature';
 import { eventually, startReceiver } from '../support/receiver';
 
 describe('test events, replays and curl commands', () => {

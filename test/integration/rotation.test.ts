@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { startEmulator, type Emulator } from '../../src/emulator/server';
 import { AzureOpenAIClient } from '../../src/service/client';
 import type { WebhookEndpoint } from '../../src/service/types';
-import { WebhookListener } from '../../src/webhooks/listener';
-import type { DeliveryRecord, KnownSecret } from '../../src/webhooks/records';
-import { beginRotation, cancelRotation, finishRotation, rotationRole, type RotationEndpoints } from '../../src/webhooks/rotation';
+import { WebhookListener } from '../../src/webhooks/receive/listener';
+import type { DeliveryRecord, KnownSecret } from '../../src/webhooks/store/records';
+import { beginRotation, cancelRotation, finishRotation, rotationRole, type RotationEndpoints } from '../../src/webhooks/endpoints/rotation';
 
 describe('rotating a webhook signing secret', () => {
   let emu: Emulator;

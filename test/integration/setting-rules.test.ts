@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PREFIX, USER_ONLY_SETTINGS } from '../../src/vscode/contributions';
 import { resolveSetting, SETTING_LIMITS } from '../../src/vscode/settingRules';
-import { WebhookListener, type DeliveryRecord } from '../../src/webhooks/listener';
-import { generateSecret, signedHeaders } from '../../src/webhooks/signature';
+import { WebhookListener, type DeliveryRecord } from '../../src/webhooks/receive/listener';
+import { generateSecret, signedHeaders } from '../../src/webhooks/receive/signature';
 import { eventually } from '../support/receiver';
 
 const pkg = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as {

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { DeliveryRecord } from '../../src/webhooks/records';
-import { EventStore, FileDedupeStore } from '../../src/webhooks/stores';
+import type { DeliveryRecord } from '../../src/webhooks/store/records';
+import { EventStore, FileDedupeStore } from '../../src/webhooks/store/stores';
 import { seededRandom } from '../support/random';
 
 const file = (name: string) => join(mkdtempSync(join(tmpdir(), 'store-files-')), name);

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { DeliveryRecord, Verdict } from '../../src/webhooks/listener';
-import { EventStore, FileDedupeStore } from '../../src/webhooks/stores';
+import type { DeliveryRecord, Verdict } from '../../src/webhooks/receive/listener';
+import { EventStore, FileDedupeStore } from '../../src/webhooks/store/stores';
 
 const tempFile = (name: string) => join(mkdtempSync(join(tmpdir(), 'stores-')), name);
 const rec = (i: number, verdict: Verdict = 'verified'): DeliveryRecord => ({ id: `${verdict}_${i}`, receivedAt: i, verdict, status: verdict === 'rejected' ? 400 : 200, body: '{}', headers: {} });

@@ -7,11 +7,11 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Emitter } from '../../src/webhooks/emitter';
-import { WebhookListener } from '../../src/webhooks/listener';
-import { MAX_REPLAYS, type DeliveryRecord, type ForwardResult } from '../../src/webhooks/records';
-import { generateSecret, signedHeaders } from '../../src/webhooks/signature';
-import { WebhookEvents } from '../../src/webhooks/webhookEvents';
+import { Emitter } from '../../src/webhooks/store/emitter';
+import { WebhookListener } from '../../src/webhooks/receive/listener';
+import { MAX_REPLAYS, type DeliveryRecord, type ForwardResult } from '../../src/webhooks/store/records';
+import { generateSecret, signedHeaders } from '../../src/webhooks/receive/signature';
+import { WebhookEvents } from '../../src/webhooks/store/webhookEvents';
 import { eventually, startReceiver } from '../support/receiver';
 
 const event = (id: string, pad = 0) => JSON.stringify({ object: 'event', id, type: 'response.completed', created_at: 1, data: { id: `resp_${id}`, pad: 'p'.repeat(pad) } });
@@ -53,8 +53,10 @@ describe('webhook events: one owner, typed changes, new versions', () => {
   afterEach(async () => {
     await listener.stop();
     await app?.close();
+    // Writes already under way finish before the folder goes (else its removal races them).
+    await events.flush();
     events.dispose();
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 20 });
   });
 
   it('tells listeners of a new row with the record, and of the app\'s answer with the id of a new version; the first version is never changed', async () => {

@@ -6,13 +6,13 @@
  */
 import assert from 'node:assert/strict';
 import { Webhook } from 'standardwebhooks';
-import { explainForwardError, forwardDelivery } from '../../src/webhooks/forward';
-import { WebhookListener } from '../../src/webhooks/listener';
-import { webhookOutbound } from '../../src/webhooks/outbound';
-import type { DeliveryRecord, KnownSecret } from '../../src/webhooks/records';
-import { replayToApp, sendTestEvent } from '../../src/webhooks/resend';
-import { generateSecret } from '../../src/webhooks/signature';
-import { checkVerifier } from '../../src/webhooks/verifierCheck';
+import { explainForwardError, forwardDelivery } from '../../src/webhooks/send/forward';
+import { WebhookListener } from '../../src/webhooks/receive/listener';
+import { webhookOutbound } from '../../src/webhooks/send/outbound';
+import type { DeliveryRecord, KnownSecret } from '../../src/webhooks/store/records';
+import { replayToApp, sendTestEvent } from '../../src/webhooks/send/resend';
+import { generateSecret } from '../../src/webhooks/receive/signature';
+import { checkVerifier } from '../../src/webhooks/send/verifierCheck';
 import { startAnsweringApp, type AnsweringApp } from '../support/answeringApp';
 import { startProxy, type TestProxy } from '../support/proxyServer';
 import { eventually } from '../support/receiver';

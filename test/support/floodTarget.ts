@@ -5,8 +5,8 @@
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { WebhookListener } from '../../src/webhooks/listener';
-import { WebhookEvents } from '../../src/webhooks/webhookEvents';
+import { WebhookListener } from '../../src/webhooks/receive/listener';
+import { WebhookEvents } from '../../src/webhooks/store/webhookEvents';
 
 const [dir, secret] = process.argv.slice(2);
 const paths = { eventsPath: join(dir, 'webhook-events.jsonl'), idsPath: join(dir, 'webhook-ids.txt') };

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { ArrivalWindow } from '../../src/webhooks/arrivalWindow';
+import { ArrivalWindow } from '../../src/webhooks/receive/arrivalWindow';
 
 describe('arrival window', () => {
   it('orders by arrival time whatever order the records are put in, keeping equal times in the order given', () => {

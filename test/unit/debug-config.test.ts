@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { checkDebugConfig, DEFAULT_DEBUG_EVENTS, pickConnection } from '../../src/webhooks/debugConfig';
+import { checkDebugConfig, DEFAULT_DEBUG_EVENTS, pickConnection } from '../../src/webhooks/session/debugConfig';
 
 const error = (raw: unknown) => {
   const r = checkDebugConfig(raw);

@@ -1,9 +1,9 @@
 // The delivery inspector's view of a record, whole: every field the page shows, and no field the
 // record does not have (the page shows an absent field as missing, not as "undefined").
 import assert from 'node:assert/strict';
-import { deliveryView, responseIdOf } from '../../src/webhooks/deliveryView';
-import { isDeliveryView } from '../../src/webhooks/inspectorProtocol';
-import type { DeliveryRecord } from '../../src/webhooks/records';
+import { deliveryView, responseIdOf } from '../../src/webhooks/inspect/deliveryView';
+import { isDeliveryView } from '../../src/webhooks/inspect/inspectorProtocol';
+import type { DeliveryRecord } from '../../src/webhooks/store/records';
 
 const body = JSON.stringify({ type: 'response.completed', data: { id: 'resp_1' } });
 

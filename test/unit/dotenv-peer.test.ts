@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import dotenv from 'dotenv';
-import { setEnvVariable } from '../../src/webhooks/dotenv';
-import { parseEnv } from '../../src/webhooks/dotenvParse';
+import { setEnvVariable } from '../../src/webhooks/endpoints/dotenv';
+import { parseEnv } from '../../src/webhooks/endpoints/dotenvParse';
 import { seededRandom } from '../support/random';
 
 /**

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { decodeEnvFile, setEnvVariable, validEnvName } from '../../src/webhooks/dotenv';
+import { decodeEnvFile, setEnvVariable, validEnvName } from '../../src/webhooks/endpoints/dotenv';
 
 describe('writing a secret into a .env file', () => {
   const secret = 'whsec_abc+/def=';

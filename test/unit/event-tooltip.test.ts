@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import MarkdownIt from 'markdown-it';
 import { escapeMarkdownText, eventRowText, eventTooltipMarkdown } from '../../src/vscode/webhooks/eventTooltip';
-import type { DeliveryRecord } from '../../src/webhooks/records';
+import type { DeliveryRecord } from '../../src/webhooks/store/records';
 
 // The most permissive renderer: raw HTML on, bare URLs linked. What is escaped must still come out as text.
 const render = (md: string) => new MarkdownIt({ html: true, linkify: true }).render(md);

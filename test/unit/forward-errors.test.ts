@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { explainForwardError, FORWARD_TIMEOUT_MS } from '../../src/webhooks/forwardErrors';
+import { explainForwardError, FORWARD_TIMEOUT_MS } from '../../src/webhooks/send/forwardErrors';
 
 // What the delivery view says when the user's app could not be reached: each code gets its own advice.
 describe('a failed forward explained to the user', () => {

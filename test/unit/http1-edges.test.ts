@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { connect, type AddressInfo, type Socket } from 'node:net';
-import { createHttp1Server, type Http1Options, type Http1Response, type Http1Server } from '../../src/webhooks/http1';
+import { createHttp1Server, type Http1Options, type Http1Response, type Http1Server } from '../../src/webhooks/receive/http1';
 import { exchange, statuses } from '../support/rawHttp';
 
 async function serve(options: Partial<Http1Options> = {}, answer: () => Http1Response = () => ({ status: 200, body: 'ok' })) {

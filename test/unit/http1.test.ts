@@ -1,8 +1,8 @@
 /** The listener's HTTP/1.1 layer on raw sockets: what it accepts, and the shapes it refuses. */
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
-import { createHttp1Server, type Http1Request, type Http1Server } from '../../src/webhooks/http1';
-import { IdWindow } from '../../src/webhooks/records';
+import { createHttp1Server, type Http1Request, type Http1Server } from '../../src/webhooks/receive/http1';
+import { IdWindow } from '../../src/webhooks/store/records';
 import { exchange, statuses } from '../support/rawHttp';
 
 describe('HTTP/1.1 layer of the listener', () => {

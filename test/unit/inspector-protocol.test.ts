@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { deliveryView, responseIdOf } from '../../src/webhooks/deliveryView';
-import { isDeliveryView, MAX_EDITED_BODY, parseInspectorHostMessage, parseInspectorViewMessage } from '../../src/webhooks/inspectorProtocol';
-import type { DeliveryRecord } from '../../src/webhooks/records';
-import { generateSecret, signedHeaders } from '../../src/webhooks/signature';
-import { traceVerification } from '../../src/webhooks/trace';
+import { deliveryView, responseIdOf } from '../../src/webhooks/inspect/deliveryView';
+import { isDeliveryView, MAX_EDITED_BODY, parseInspectorHostMessage, parseInspectorViewMessage } from '../../src/webhooks/inspect/inspectorProtocol';
+import type { DeliveryRecord } from '../../src/webhooks/store/records';
+import { generateSecret, signedHeaders } from '../../src/webhooks/receive/signature';
+import { traceVerification } from '../../src/webhooks/inspect/trace';
 
 const secret = generateSecret();
 const body = JSON.stringify({ object: 'event', id: 'evt_1', type: 'response.completed', created_at: 1, data: { id: 'resp_9' } });

@@ -1,7 +1,7 @@
 /** How the listener summarises a stranger's flood of unsigned deliveries. */
 import assert from 'node:assert/strict';
-import type { DeliveryRecord } from '../../src/webhooks/records';
-import { capHeader, MAX_HEADER_VALUE, RejectionLimiter, senderOf } from '../../src/webhooks/rejections';
+import type { DeliveryRecord } from '../../src/webhooks/store/records';
+import { capHeader, MAX_HEADER_VALUE, RejectionLimiter, senderOf } from '../../src/webhooks/receive/rejections';
 
 describe('rejected deliveries', () => {
   it('name their sender: the tunnel\'s client address first, else the socket\'s peer', () => {

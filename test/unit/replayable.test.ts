@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import type { DeliveryRecord } from '../../src/webhooks/records';
-import { replayableBody } from '../../src/webhooks/replayable';
+import type { DeliveryRecord } from '../../src/webhooks/store/records';
+import { replayableBody } from '../../src/webhooks/send/replayable';
 
 const record = (over: Partial<DeliveryRecord>): DeliveryRecord => ({ id: 'msg_1', receivedAt: 1, verdict: 'verified', status: 200, body: '{"a":1}', headers: {}, ...over });
 

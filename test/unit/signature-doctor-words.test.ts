@@ -2,9 +2,9 @@
 // of evidence are what the user reads to fix their set-up, so a lost line or a wrong number is a
 // regression the user notices. Traces are written out by hand to pin each figure.
 import assert from 'node:assert/strict';
-import { diagnose, type Diagnosis, type EndpointInfo } from '../../src/webhooks/doctor';
-import type { DeliveryRecord } from '../../src/webhooks/records';
-import type { VerifyTrace } from '../../src/webhooks/trace';
+import { diagnose, type Diagnosis, type EndpointInfo } from '../../src/webhooks/inspect/doctor';
+import type { DeliveryRecord } from '../../src/webhooks/store/records';
+import type { VerifyTrace } from '../../src/webhooks/inspect/trace';
 
 const HINT_A = 'whsec_...AAA1';
 const HINT_B = 'whsec_...BBB2';

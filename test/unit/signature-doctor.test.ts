@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { diagnose, type EndpointInfo } from '../../src/webhooks/doctor';
-import type { DeliveryRecord, KnownSecret } from '../../src/webhooks/records';
-import { generateSecret, secretHint, signedHeaders } from '../../src/webhooks/signature';
-import { traceVerification } from '../../src/webhooks/trace';
+import { diagnose, type EndpointInfo } from '../../src/webhooks/inspect/doctor';
+import type { DeliveryRecord, KnownSecret } from '../../src/webhooks/store/records';
+import { generateSecret, secretHint, signedHeaders } from '../../src/webhooks/receive/signature';
+import { traceVerification } from '../../src/webhooks/inspect/trace';
 
 const NOW = 1_800_000_000_000;
 const body = JSON.stringify({ object: 'event', id: 'evt_1', type: 'response.completed', created_at: 1, data: { id: 'resp_1' } });

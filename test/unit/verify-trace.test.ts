@@ -1,9 +1,9 @@
 /** The verdict trace the inspector shows: what arrived, what each held secret expects, and why. */
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import type { KnownSecret } from '../../src/webhooks/records';
-import { generateSecret, secretKey } from '../../src/webhooks/signature';
-import { traceVerification } from '../../src/webhooks/trace';
+import type { KnownSecret } from '../../src/webhooks/store/records';
+import { generateSecret, secretKey } from '../../src/webhooks/receive/signature';
+import { traceVerification } from '../../src/webhooks/inspect/trace';
 
 const secret = generateSecret();
 const known: KnownSecret[] = [{ endpointId: 'we_1', secret }];

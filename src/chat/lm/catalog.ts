@@ -38,9 +38,13 @@ export interface LmConnection {
 /** Models that do not chat: embeddings, images, audio, video, moderation, completions-only. */
 const NOT_CHAT = /embedding|dall-e|gpt-image|whisper|tts|transcribe|audio|realtime|sora|moderation|davinci|babbage|^ada|instruct/i;
 
-/** True when a consumer could chat with it here: a chat model, ready, on an API the provider speaks. */
+/**
+ * True when a consumer could chat with it here: a chat model, ready, on an API the provider speaks,
+ * and not a batch deployment (Global-Batch, Data Zone Batch: the service refuses live calls on them).
+ */
 export function isChatDeployment(d: Deployment): boolean {
   if (d.provisioningState && !/succeeded/i.test(d.provisioningState)) return false;
+  if (d.sku && /batch/i.test(d.sku)) return false;
   const model = d.model || d.name;
   // Stryker disable next-line ConditionalExpression: every profile today is served on an API the provider speaks
   return !NOT_CHAT.test(model) && apiRoute(modelProfile(model)) !== undefined;

@@ -1,6 +1,7 @@
 /**
  * Opens chat panels (one per conversation), brings them back after a reload through the webview
- * serializer, and offers the deployments of every connection to the panels' pickers.
+ * serializer, and offers the chat deployments of every connection to the panels' pickers, as the
+ * deployment catalog lists them (a Refresh in the sidebar or a sign-in change reaches them).
  */
 import * as vscode from 'vscode';
 import { createConversation, type Conversation } from '../../chat/conversation';
@@ -8,10 +9,11 @@ import type { RunRequest } from '../../chat/engine/runner';
 import { connectionName } from '../../chat/naming';
 import type { DeploymentOption } from '../../chat/model';
 import type { ClientCache } from '../connections/clients';
+import type { ConnectionCatalog } from '../connections/connectionCatalog';
 import type { ConnectionInfo, ConnectionStore } from '../connections/connectionStore';
-import { responseIdOf } from '../../webhooks/deliveryView';
-import type { DeliveryRecord } from '../../webhooks/records';
-import { logError } from '../log';
+import { responseIdOf } from '../../webhooks/inspect/deliveryView';
+import type { DeliveryRecord } from '../../webhooks/store/records';
+import { errorText, logError } from '../log';
 import { Views } from '../contributions';
 import { registerPanelSerializer } from '../webview/panelHost';
 import { ChatPanel } from './chatPanel';
@@ -27,19 +29,21 @@ export class ChatManager implements vscode.Disposable {
   /** The chat panel the user used last (title-bar commands and Ask About Selection act on it). */
   private lastActive: ChatPanel | undefined;
   private readonly disposables: vscode.Disposable[] = [];
-  private deploymentCache: { at: number; list: Promise<DeploymentOption[]> } | undefined;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
     private readonly connections: ConnectionStore,
     private readonly clients: ClientCache,
+    private readonly catalog: ConnectionCatalog,
     /** Where each request's usage report goes (the usage log). */
     private readonly onReport?: RunRequest['onReport'],
   ) {
     this.conversations = new ConversationStore(context.globalStorageUri);
     this.disposables.push(
       registerPanelSerializer(Views.chat, (panel, state) => this.restore(panel, state)),
-      connections.onDidChange(() => (this.deploymentCache = undefined)),
+      // Open pickers follow the lists: connections added or removed, a list refreshed or relisted.
+      connections.onDidChange(() => this.deploymentsChanged()),
+      catalog.onDidChange(() => this.deploymentsChanged()),
     );
   }
 
@@ -65,30 +69,26 @@ export class ChatManager implements vscode.Disposable {
     return this.lastActive;
   }
 
-  /** Deployments of every connection, for the picker (cached for a minute). */
-  deployments(): Promise<DeploymentOption[]> {
-    if (this.deploymentCache && Date.now() - this.deploymentCache.at < 60_000) return this.deploymentCache.list;
-    const list = Promise.all(
-      this.connections.list().map(async (conn) => {
-        try {
-          const list = await this.clients.listDeployments(conn);
-          return list.map((d) => ({
-            connectionId: conn.id,
-            connectionLabel: connectionName(conn),
-            deployment: d.name,
-            model: d.model,
-            modelVersion: d.modelVersion,
-            // The data plane's "scale type" (standard, manual) is not a SKU.
-            sku: d.source === 'data-plane' ? undefined : d.sku,
-          }));
-        } catch (err) {
-          logError(`Deployments of ${conn.label} for the chat picker: ${(err as Error).message}`);
-          return [];
-        }
-      }),
-    ).then((lists) => lists.flat());
-    this.deploymentCache = { at: Date.now(), list };
-    return list;
+  /** The chat deployments of every connection, for the pickers (the catalog keeps the lists). */
+  async deployments(): Promise<DeploymentOption[]> {
+    const all = await this.catalog.everyChatDeployment((conn, err) => logError(`Deployments of ${conn.label} for the chat picker: ${errorText(err)}`));
+    return all.map(({ connection: conn, deployment: d }) => ({
+      connectionId: conn.id,
+      connectionLabel: connectionName(conn),
+      deployment: d.name,
+      model: d.model,
+      modelVersion: d.modelVersion,
+      // The data plane's "scale type" (standard, manual) is not a SKU.
+      sku: d.source === 'data-plane' ? undefined : d.sku,
+    }));
+  }
+
+  /** Sends the open panels' pickers the lists as they are now (listing only while a panel is open). */
+  private deploymentsChanged(): void {
+    if (this.panels.size === 0) return;
+    void this.deployments().then((list) => {
+      for (const p of this.panels.values()) p.showDeployments(list);
+    });
   }
 
   private attach(panel: vscode.WebviewPanel, conversation: Conversation): ChatPanel {

@@ -46,13 +46,7 @@ export class ChatPanel implements vscode.Disposable {
   private readonly host: PanelHost<HostMessage, ViewMessage>;
   private readonly background = new BackgroundReplies((msg) => this.post(msg));
   /** What the next message will carry; shown as chips in the composer. */
-  private readonly composer = new Composer(
-    (msg) => this.post(msg),
-    async () => {
-      const name = await this.model();
-      return { name, imageInput: modelProfile(name).imageInput };
-    },
-  );
+  private readonly composer = new Composer((msg) => this.post(msg), () => this.model().then((name) => ({ name, imageInput: modelProfile(name).imageInput })));
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -270,6 +264,11 @@ export class ChatPanel implements vscode.Disposable {
   /** A `response.*` webhook delivery arrived for this response id. */
   wake(responseId: string): void {
     this.background.wake(responseId);
+  }
+
+  /** The deployment lists changed (a Refresh, a sign-in): the picker shows them as they are now. */
+  showDeployments(deployments: DeploymentOption[]): void {
+    this.post({ type: 'deployments', deployments });
   }
 
   async export(format: 'markdown' | 'json'): Promise<vscode.TextDocument> {

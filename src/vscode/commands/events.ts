@@ -1,7 +1,7 @@
 /** What can be done with a received webhook event: open, fetch its response, replay, copy as curl, filter, clear. */
 import * as vscode from 'vscode';
-import type { DeliveryView } from '../../webhooks/inspectorProtocol';
-import type { DeliveryRecord } from '../../webhooks/records';
+import type { DeliveryView } from '../../webhooks/inspect/inspectorProtocol';
+import type { DeliveryRecord } from '../../webhooks/store/records';
 import { loadNetwork } from '../bundles';
 import { logInfo } from '../log';
 import type { Services } from '../services';

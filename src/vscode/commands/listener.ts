@@ -1,10 +1,10 @@
 /** Start and stop listening for webhooks, the tunnel in front of the listener, cloudflared, test events. */
 import * as vscode from 'vscode';
 import { WEBHOOK_EVENT_TYPES, type WebhookEndpoint } from '../../service/types';
-import type { EndpointPlan } from '../../webhooks/listeningSession';
+import type { EndpointPlan } from '../../webhooks/session/listeningSession';
 import type { Downloaded } from '../../tunnels/cloudflaredDownload';
 import { loadNetwork } from '../bundles';
-import type { VerifierReport } from '../../webhooks/verifierCheck';
+import type { VerifierReport } from '../../webhooks/send/verifierCheck';
 import { Commands, type ProviderChoice } from '../contributions';
 import { showError } from '../log';
 import { proxySettings } from '../proxySettings';

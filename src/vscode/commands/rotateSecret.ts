@@ -5,9 +5,9 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { validEnvName } from '../../webhooks/dotenv';
-import { envFileWarnings, writeEnvVariable } from '../../webhooks/dotenvFile';
-import type { PendingRotation } from '../../webhooks/rotation';
+import { validEnvName } from '../../webhooks/endpoints/dotenv';
+import { envFileWarnings, writeEnvVariable } from '../../webhooks/endpoints/dotenvFile';
+import type { PendingRotation } from '../../webhooks/endpoints/rotation';
 import type { ConnectionInfo } from '../connections/connectionStore';
 import { Commands } from '../contributions';
 import { errorText, log, logInfo, redact, showError } from '../log';

@@ -5,7 +5,7 @@
  * Transfer. A delivery that failed verification never raises a notification.
  */
 import * as vscode from 'vscode';
-import type { DeliveryRecord } from '../../webhooks/records';
+import type { DeliveryRecord } from '../../webhooks/store/records';
 import { Commands } from '../contributions';
 import { errorText, logError } from '../log';
 import type { Services } from '../services';

@@ -10,9 +10,9 @@ import type { RequestReport } from '../../chat/engine/report';
 import { lmModelEntries, type LmModelEntry } from '../../chat/lm/catalog';
 import { readModelOptions } from '../../chat/lm/modelOptions';
 import type { TokenCounter } from '../../chat/lm/tokenCount';
-import type { Deployment } from '../../service/types';
 import type { AuthManager } from '../auth/authManager';
 import type { ClientCache } from '../connections/clients';
+import type { ConnectionCatalog } from '../connections/connectionCatalog';
 import type { ConnectionInfo, ConnectionStore } from '../connections/connectionStore';
 import { loadNetwork } from '../bundles';
 import { errorText, logError, logInfo } from '../log';
@@ -21,13 +21,12 @@ import { toLmMessage, toLmToolMode, toLmTools } from './toNeutral';
 /** What the provider hands VS Code for each deployment (VS Code hands it back with each request). */
 export type AzureModelInformation = vscode.LanguageModelChatInformation & Pick<LmModelEntry, 'connectionId' | 'deployment' | 'model'>;
 
-/** Deployment lists are kept this long: VS Code asks for the models often. */
-const LIST_TTL_MS = 60_000;
-
 export interface ProviderDeps {
   store: ConnectionStore;
   auth: AuthManager;
   clients: ClientCache;
+  /** The deployment lists, shared with the sidebar and the chat panel (VS Code asks often: they are kept a minute). */
+  catalog: ConnectionCatalog;
   /** Where each request's usage report goes (the usage log). */
   onReport: (report: RequestReport) => void;
   /** Loads the tokenizer bundle on the first count. */
@@ -37,25 +36,13 @@ export interface ProviderDeps {
 export class AzureOpenAIChatProvider implements vscode.LanguageModelChatProvider<AzureModelInformation>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeLanguageModelChatInformation = this.changed.event;
-  private readonly lists = new Map<string, { at: number; names: string; list: Promise<Deployment[]> }>();
   private counter?: TokenCounter;
 
   constructor(private readonly deps: ProviderDeps) {}
 
-  /** Connections, keys or sign-in changed: list afresh and tell VS Code. */
-  invalidate(connectionId?: string): void {
-    if (connectionId) this.lists.delete(connectionId);
-    else this.lists.clear();
+  /** Connections or their deployment lists changed: VS Code asks for the models again. */
+  modelsChanged(): void {
     this.changed.fire();
-  }
-
-  /** The sidebar listed a connection's deployments: if they differ from what VS Code has, update it. */
-  deploymentsListed(connectionId: string, deployments: readonly Deployment[]): void {
-    const names = namesOf(deployments);
-    const known = this.lists.get(connectionId);
-    if (known?.names === names) return;
-    this.lists.set(connectionId, { at: Date.now(), names, list: Promise.resolve([...deployments]) });
-    if (known) this.changed.fire();
   }
 
   async provideLanguageModelChatInformation(
@@ -66,7 +53,7 @@ export class AzureOpenAIChatProvider implements vscode.LanguageModelChatProvider
       this.deps.store.list().map(async (conn) => {
         if (options.silent && !(await this.signedInSilently(conn))) return [];
         try {
-          return this.toInformation(lmModelEntries(conn, await this.deployments(conn)));
+          return this.toInformation(lmModelEntries(conn, await this.deps.catalog.chatDeployments(conn)));
         } catch (err) {
           // One connection's trouble (network, expired key) must not hide the others' models.
           if (!token.isCancellationRequested) logError(`Deployments of ${conn.label} for VS Code's chat: ${errorText(err)}`);
@@ -75,19 +62,6 @@ export class AzureOpenAIChatProvider implements vscode.LanguageModelChatProvider
       }),
     );
     return lists.flat();
-  }
-
-  private deployments(conn: ConnectionInfo): Promise<Deployment[]> {
-    const cached = this.lists.get(conn.id);
-    if (cached && Date.now() - cached.at < LIST_TTL_MS) return cached.list;
-    const list = this.deps.clients.listDeployments(conn);
-    const entry = { at: Date.now(), names: '', list };
-    this.lists.set(conn.id, entry);
-    list.then(
-      (d) => (entry.names = namesOf(d)),
-      () => this.lists.get(conn.id) === entry && this.lists.delete(conn.id),
-    );
-    return list;
   }
 
   /**
@@ -180,8 +154,6 @@ export class AzureOpenAIChatProvider implements vscode.LanguageModelChatProvider
     this.changed.dispose();
   }
 }
-
-const namesOf = (deployments: readonly Deployment[]) => deployments.map((d) => `${d.name}:${d.model}`).sort().join('|');
 
 /**
  * The consumer gets the core's message (what happened, what to do), classified where VS Code has

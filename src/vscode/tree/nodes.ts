@@ -1,7 +1,8 @@
 /** The sidebar's node types and how each looks as a TreeItem. */
 import * as vscode from 'vscode';
+import { isChatDeployment } from '../../chat/lm/catalog';
 import type { Deployment, WebhookEndpoint } from '../../service/types';
-import type { PendingRotation, RotationRole } from '../../webhooks/rotation';
+import type { PendingRotation, RotationRole } from '../../webhooks/endpoints/rotation';
 import { tokenSourceLabel } from '../auth/authManager';
 import type { ConnectionInfo } from '../connections/connectionStore';
 import { Commands } from '../contributions';
@@ -13,7 +14,7 @@ type Item = Deployment | WebhookEndpoint;
 
 export type LoadState<T = Item> =
   | { status: 'idle' }
-  | { status: 'loading'; pending: Promise<void> }
+  | { status: 'loading'; pending: Promise<unknown> }
   | { status: 'loaded'; items: T[]; shown: number; cursor?: string; hasMore: boolean }
   | { status: 'error'; message: string };
 
@@ -29,7 +30,10 @@ export class ConnectionNode {
 
 export class GroupNode {
   readonly type = 'group';
+  /** Webhook endpoints: the list as paged so far. Deployments are the catalog's list. */
   state: LoadState = { status: 'idle' };
+  /** Deployments: how many of the catalog's list the tree reveals (one page until Load more). */
+  shown: number | undefined;
   constructor(
     readonly kind: GroupKind,
     readonly parent: ConnectionNode,
@@ -113,7 +117,8 @@ function md(lines: string[]): vscode.MarkdownString {
 
 const escapeMd = (s: string) => s.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
 
-export function toTreeItem(node: Exclude<TreeNode, JobNode>): vscode.TreeItem {
+/** `group` is the state of a group node's list (the tree knows where each kind's list lives). */
+export function toTreeItem(node: Exclude<TreeNode, JobNode>, group?: LoadState): vscode.TreeItem {
   switch (node.type) {
     case 'connection': {
       const c = node.info;
@@ -132,11 +137,12 @@ export function toTreeItem(node: Exclude<TreeNode, JobNode>): vscode.TreeItem {
       item.id = `${node.kind}:${node.connection.id}`;
       item.iconPath = new vscode.ThemeIcon(deployments ? 'layers' : 'broadcast');
       item.contextValue = node.kind;
-      if (node.state.status === 'loaded') item.description = `${node.state.items.length}${node.state.hasMore ? '+' : ''}`;
+      if (group?.status === 'loaded') item.description = `${group.items.length}${group.hasMore ? '+' : ''}`;
       return item;
     }
     case 'deployment': {
       const d = node.deployment;
+      const chat = isChatDeployment(d);
       const item = new vscode.TreeItem(d.name, vscode.TreeItemCollapsibleState.None);
       item.id = `deployment:${node.connection.id}:${d.name}`;
       const model = [d.model, d.modelVersion].filter(Boolean).join(' ');
@@ -157,9 +163,11 @@ export function toTreeItem(node: Exclude<TreeNode, JobNode>): vscode.TreeItem {
         limits,
         d.provisioningState ? `State: ${escapeMd(d.provisioningState)}` : '',
         d.source === 'models' ? '_Listed from the models API: this name may not be a deployment._' : '',
+        chat ? '' : '_Not a chat model: the chat pickers do not offer it._',
       ].filter(Boolean));
       item.iconPath = new vscode.ThemeIcon('hubot');
-      item.contextValue = 'deployment';
+      // Open Chat shows on chat deployments only (the same test as the chat pickers').
+      item.contextValue = chat ? 'deployment' : 'deployment.noChat';
       item.accessibilityInformation = { label: `Deployment ${d.name}, model ${model || 'unknown'}${sku ? `, ${dataPlane ? 'scale ' : ''}${sku}` : ''}` };
       return item;
     }

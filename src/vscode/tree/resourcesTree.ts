@@ -2,11 +2,13 @@
  * The Resources view: connections → Deployments / Webhook endpoints. Lists load in the
  * background (a "Loading…" row, then the items, an empty row or an error row with retry), and
  * long lists come a page at a time. It only listens: to the connection store (connections,
- * keys, signing secrets) and to the webhook endpoints' owner.
+ * keys, signing secrets), to the deployment catalog (whose lists the chats read too) and to the
+ * webhook endpoints' owner.
  */
 import * as vscode from 'vscode';
 import type { Deployment, WebhookEndpoint } from '../../service/types';
 import type { ClientCache } from '../connections/clients';
+import type { ConnectionCatalog } from '../connections/connectionCatalog';
 import type { ConnectionStore, SecretChange } from '../connections/connectionStore';
 import { Views } from '../contributions';
 import { errorText, logError } from '../log';
@@ -27,12 +29,16 @@ export class ResourcesTree implements vscode.TreeDataProvider<TreeNode>, vscode.
     private readonly store: ConnectionStore,
     private readonly clients: ClientCache,
     private readonly endpoints: WebhookEndpoints,
+    private readonly catalog: ConnectionCatalog,
     /** Batches, fine-tuning jobs and calls under each connection (see jobsTree.ts). */
     private readonly jobs?: JobsTree,
   ) {
     if (jobs) this.disposables.push(jobs.onDidChange((group) => this.changed.fire(group)));
     this.disposables.push(
       store.onDidChange(() => this.syncConnections()),
+      catalog.onDidChange((connectionId) => {
+        for (const node of connectionId === undefined ? this.nodes.values() : [this.nodes.get(connectionId)]) if (node) this.changed.fire(node.deployments);
+      }),
       store.onDidChangeSecret((e) => this.secretChanged(e)),
       endpoints.onDidChange((connectionId) => {
         const group = this.nodes.get(connectionId)?.webhooks;
@@ -44,8 +50,9 @@ export class ResourcesTree implements vscode.TreeDataProvider<TreeNode>, vscode.
   private secretChanged(e: SecretChange): void {
     const node = this.nodes.get(e.connectionId);
     if (!node) return;
-    // A new key: reload what failed or was listed with the old one. A signing secret: redraw the rows.
-    if (e.kind === 'apiKey') this.refresh(node);
+    // A new key: reload what failed or was listed with the old one (the catalog drops its own
+    // deployments list). A signing secret: redraw the rows.
+    if (e.kind === 'apiKey') this.refresh(node.webhooks);
     else this.changed.fire(node.webhooks);
   }
 
@@ -66,7 +73,16 @@ export class ResourcesTree implements vscode.TreeDataProvider<TreeNode>, vscode.
 
   getTreeItem(node: TreeNode): vscode.TreeItem {
     if (isJobNode(node)) return this.jobs!.item(node);
-    return toTreeItem(node);
+    return toTreeItem(node, node.type === 'group' ? this.stateOf(node) : undefined);
+  }
+
+  /** A group's list: the catalog's deployments (revealed a page at a time), or the endpoints paged so far. */
+  private stateOf(group: GroupNode): LoadState {
+    if (group.kind !== 'deployments') return group.state;
+    const s = this.catalog.state(group.connection);
+    if (s.status === 'loaded') return { status: 'loaded', items: [...s.items], shown: group.shown ?? setting('pageSize'), hasMore: false };
+    if (s.status === 'error') return { status: 'error', message: errorText(s.error) };
+    return s;
   }
 
   getParent(node: TreeNode): TreeNode | undefined {
@@ -92,7 +108,7 @@ export class ResourcesTree implements vscode.TreeDataProvider<TreeNode>, vscode.
   }
 
   private groupChildren(group: GroupNode): TreeNode[] {
-    const s = group.state;
+    const s = this.stateOf(group);
     if (s.status === 'idle') {
       this.load(group, false);
       return [new MessageNode(group, 'loading', 'Loading…')];
@@ -117,7 +133,8 @@ export class ResourcesTree implements vscode.TreeDataProvider<TreeNode>, vscode.
 
   /** Fetches a group's first page (or the next one, `more`), showing progress on the view. */
   load(group: GroupNode, more: boolean): Promise<void> {
-    if (group.state.status === 'loading') return group.state.pending;
+    if (group.kind === 'deployments') return this.loadDeployments(group, more);
+    if (group.state.status === 'loading') return group.state.pending.then(() => undefined);
     const previous = group.state;
     const pending = Promise.resolve(
       vscode.window.withProgress({ location: { viewId: Views.resources } }, () => this.fetch(group, more && previous.status === 'loaded' ? previous : undefined)),
@@ -138,14 +155,25 @@ export class ResourcesTree implements vscode.TreeDataProvider<TreeNode>, vscode.
     return pending;
   }
 
+  /** Listing gives every deployment at once (the catalog's); the tree reveals them a page at a time. */
+  private loadDeployments(group: GroupNode, more: boolean): Promise<void> {
+    const page = setting('pageSize');
+    if (more) {
+      group.shown = (group.shown ?? page) + page;
+      this.changed.fire(group);
+      return Promise.resolve();
+    }
+    const pending = Promise.resolve(vscode.window.withProgress({ location: { viewId: Views.resources } }, () => this.catalog.load(group.connection))).then(
+      () => undefined,
+      (err: unknown) => logError(`deployments of ${group.connection.label}: ${errorText(err)}`),
+    );
+    // The catalog tells when the list arrives; the Loading… row shows now.
+    this.changed.fire(group);
+    return pending;
+  }
+
   private async fetch(group: GroupNode, previous?: Extract<LoadState, { status: 'loaded' }>) {
     const page = setting('pageSize');
-    if (group.kind === 'deployments') {
-      // Listing gives every deployment at once; the tree reveals them a page at a time.
-      if (previous) return { ...previous, shown: previous.shown + page } as const;
-      const items = await this.clients.listDeployments(group.connection);
-      return { status: 'loaded', items, shown: page, hasMore: false } as const;
-    }
     const client = await this.clients.get(group.connection);
     if (previous && previous.shown < previous.items.length) return { ...previous, shown: previous.shown + page } as const;
     const res = await client.listWebhookEndpointsPage({ after: previous?.cursor, limit: Math.min(page, 100) });
@@ -159,12 +187,18 @@ export class ResourcesTree implements vscode.TreeDataProvider<TreeNode>, vscode.
   refresh(node?: TreeNode): void {
     if (!node) {
       for (const c of this.nodes.values()) this.reset(c);
+      this.catalog.refresh();
       this.syncConnections();
       return;
     }
     if (node.type === 'connection') {
       this.reset(node);
+      this.catalog.refresh(node.info.id);
       this.changed.fire(node);
+    } else if (node.type === 'group' && node.kind === 'deployments') {
+      // The catalog drops the list for every reader (the chat pickers too) and says so.
+      node.shown = undefined;
+      this.catalog.refresh(node.connection.id);
     } else if (node.type === 'group') {
       node.state = { status: 'idle' };
       this.changed.fire(node);
@@ -172,15 +206,16 @@ export class ResourcesTree implements vscode.TreeDataProvider<TreeNode>, vscode.
   }
 
   private reset(c: ConnectionNode): void {
-    c.deployments.state = { status: 'idle' };
+    c.deployments.shown = undefined;
     c.webhooks.state = { status: 'idle' };
     this.jobs?.refreshConnection(c.info.id);
   }
 
   /** For tests and commands: the group's children once its load has finished. */
   async settledChildren(group: GroupNode): Promise<TreeNode[]> {
-    if (group.state.status === 'idle') void this.load(group, false);
-    if (group.state.status === 'loading') await group.state.pending;
+    const s = this.stateOf(group);
+    if (s.status === 'idle') await this.load(group, false);
+    else if (s.status === 'loading') await s.pending;
     return this.getChildren(group);
   }
 

@@ -5,7 +5,7 @@
  * endpoint a debug session left pointing at a listener that is gone is offered back.
  */
 import * as vscode from 'vscode';
-import { DEBUG_CONSENTS_KEY, debugConsentKey, debugConsentText, forwardRefusal, pickConnection, type WebhookDebugConfig } from '../../webhooks/debugConfig';
+import { DEBUG_CONSENTS_KEY, debugConsentKey, debugConsentText, forwardRefusal, pickConnection, type WebhookDebugConfig } from '../../webhooks/session/debugConfig';
 import { logError, logInfo } from '../log';
 import type { Services } from '../services';
 import { setting } from '../settings';

@@ -5,7 +5,7 @@
  * adapter speaks just enough of the Debug Adapter Protocol for a session with a Stop button.
  */
 import * as vscode from 'vscode';
-import { checkDebugConfig, DEBUG_TYPE, forwardRefusal, pickConnection, type WebhookDebugConfig } from '../../webhooks/debugConfig';
+import { checkDebugConfig, DEBUG_TYPE, forwardRefusal, pickConnection, type WebhookDebugConfig } from '../../webhooks/session/debugConfig';
 import { confirmDebugConfig, offerOriginalUrls } from './debugConsent';
 import { logError, logInfo } from '../log';
 import type { Services } from '../services';
@@ -26,6 +26,16 @@ interface ProtocolRequest {
 function configurationProvider(s: Services): vscode.DebugConfigurationProvider {
   return {
     resolveDebugConfiguration: async (_folder, config) => {
+      // A repository's launch.json could open a tunnel and re-point an endpoint: not in Restricted Mode.
+      if (!vscode.workspace.isTrusted) {
+        const manage = 'Manage Workspace Trust';
+        const text =
+          `Cannot start "${config.name ?? 'Azure OpenAI Webhooks'}": this folder is in Restricted Mode, and a webhooks launch configuration ` +
+          'opens a public tunnel and points a webhook endpoint of your resource at it. Trust the folder if you know what its launch.json does, then start again.';
+        void vscode.window.showErrorMessage(text, manage).then((c) => c && vscode.commands.executeCommand('workbench.trust.manage'));
+        logError(text);
+        return undefined;
+      }
       // F5 with no launch.json and this debugger picked: ask for the one thing needed (typed by the user: no question after).
       const typed = !config.type && !config.request;
       if (typed) {

@@ -6,9 +6,9 @@
  */
 import * as vscode from 'vscode';
 import { loadNetwork } from '../bundles';
-import { deliveryView } from '../../webhooks/deliveryView';
-import { parseInspectorViewMessage, type DeliveryView, type InspectorHostMessage, type InspectorViewMessage } from '../../webhooks/inspectorProtocol';
-import type { DeliveryRecord } from '../../webhooks/records';
+import { deliveryView } from '../../webhooks/inspect/deliveryView';
+import { parseInspectorViewMessage, type DeliveryView, type InspectorHostMessage, type InspectorViewMessage } from '../../webhooks/inspect/inspectorProtocol';
+import type { DeliveryRecord } from '../../webhooks/store/records';
 import { Commands, Views } from '../contributions';
 import { redact } from '../log';
 import { setting } from '../settings';

@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { CreatedWebhookEndpoint, WebhookEndpoint, WebhookEndpointInput } from '../../service/types';
-import { beginRotation, cancelRotation, finishRotation, rotationRole, type PendingRotation, type RotationEndpoints } from '../../webhooks/rotation';
+import { beginRotation, cancelRotation, finishRotation, rotationRole, type PendingRotation, type RotationEndpoints } from '../../webhooks/endpoints/rotation';
 import type { ClientCache } from '../connections/clients';
 import type { ConnectionInfo, ConnectionStore } from '../connections/connectionStore';
 

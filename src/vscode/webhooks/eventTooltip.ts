@@ -3,7 +3,7 @@
  * sent the delivery, so each is escaped to plain text: no link, image, HTML or code span of theirs
  * is rendered. No `vscode` import: a plain Node test renders it.
  */
-import type { DeliveryRecord } from '../../webhooks/records';
+import type { DeliveryRecord } from '../../webhooks/store/records';
 
 /** `text` as literal Markdown text: every ASCII punctuation mark escaped, line breaks as spaces. */
 export function escapeMarkdownText(text: string): string {

@@ -1,10 +1,10 @@
 /** The Events view: received deliveries, newest first, with their verdicts; filterable. */
 import * as vscode from 'vscode';
-import { forwardFailed, latestAnswer, type DeliveryRecord, type Verdict } from '../../webhooks/records';
+import { forwardFailed, latestAnswer, type DeliveryRecord, type Verdict } from '../../webhooks/store/records';
 import { Commands, ContextKeys } from '../contributions';
 import { setContext } from '../settings';
 import { eventRowText, eventTooltipMarkdown } from './eventTooltip';
-import type { WebhookEvents } from '../../webhooks/webhookEvents';
+import type { WebhookEvents } from '../../webhooks/store/webhookEvents';
 
 export interface EventFilter {
   types?: string[];

@@ -3,7 +3,7 @@
  * put on the page as text (textContent), never as HTML. It talks to the extension only through
  * the typed protocol and validates everything it receives.
  */
-import { parseInspectorHostMessage, type DeliveryView, type InspectorHostMessage, type InspectorViewMessage } from '../../webhooks/inspectorProtocol';
+import { parseInspectorHostMessage, type DeliveryView, type InspectorHostMessage, type InspectorViewMessage } from '../../webhooks/inspect/inspectorProtocol';
 import { $, connect, el, icon } from '../shared/page';
 import { answerCard, fillKv, pretty, renderTrace, time, VERDICT_ICON } from './render';
 

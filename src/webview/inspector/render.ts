@@ -2,7 +2,7 @@
  * Builders of the inspector page's parts, from the protocol's plain data. Everything in a delivery
  * or an answer comes from whoever sent it: it goes on the page as text (textContent), never HTML.
  */
-import type { AnswerView, DeliveryView } from '../../webhooks/inspectorProtocol';
+import type { AnswerView, DeliveryView } from '../../webhooks/inspect/inspectorProtocol';
 import { el, icon } from '../shared/page';
 
 export function pretty(text: string): string {

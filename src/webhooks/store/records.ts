@@ -3,7 +3,7 @@
  * verified with, and the dedupe window. Below both, so the stores need not import the listener.
  */
 
-import type { VerifyTrace } from './trace';
+import type { VerifyTrace } from '../inspect/trace';
 
 export interface KnownSecret {
   endpointId: string;

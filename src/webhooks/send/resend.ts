@@ -8,9 +8,9 @@ import { request, type Dispatcher } from 'undici';
 import { forwardDelivery } from './forward';
 import { FORWARD_TIMEOUT_MS } from './forwardErrors';
 import { webhookDispatcher } from './outbound';
-import type { DeliveryRecord, ForwardResult, KnownSecret } from './records';
+import type { DeliveryRecord, ForwardResult, KnownSecret } from '../store/records';
 import { replayableBody } from './replayable';
-import { signedHeaders } from './signature';
+import { signedHeaders } from '../receive/signature';
 
 export const newWebhookId = (): string => `msg_${randomBytes(12).toString('hex')}`;
 

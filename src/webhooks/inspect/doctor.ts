@@ -4,7 +4,7 @@
  * likely reasons a signature check failed, most likely first, each with the evidence for it.
  * Never a secret: endpoints are named by name and hint.
  */
-import type { DeliveryRecord } from './records';
+import type { DeliveryRecord } from '../store/records';
 import { MAX_REFORMED_BODY, type VerifyTrace } from './trace';
 
 export type Cause =

@@ -5,7 +5,7 @@
  * old endpoint (finish) or the replacement (cancel). Both endpoints deliver during the overlap, so
  * each event arrives twice: the app's dedupe must be by event id, or the overlap kept short.
  */
-import type { WebhookEndpoint, WebhookEndpointInput } from '../service/types';
+import type { WebhookEndpoint, WebhookEndpointInput } from '../../service/types';
 
 /** A rotation begun and not yet finished or cancelled. Ids and names only: never a secret. */
 export interface PendingRotation {

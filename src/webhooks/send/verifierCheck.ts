@@ -6,9 +6,9 @@
  */
 import type { Dispatcher } from 'undici';
 import { forwardDelivery } from './forward';
-import type { ForwardResult } from './records';
+import type { ForwardResult } from '../store/records';
 import { newWebhookId, testEventBody } from './resend';
-import { signedHeaders } from './signature';
+import { signedHeaders } from '../receive/signature';
 
 export type Probe = 'signed' | 'tampered' | 'stale';
 

@@ -1,5 +1,5 @@
 /** What Replay and Copy as curl may re-sign: only a body that was stored whole. */
-import type { DeliveryRecord } from './records';
+import type { DeliveryRecord } from '../store/records';
 
 export function replayableBody(record: DeliveryRecord): string {
   if (record.bodyTruncated) {

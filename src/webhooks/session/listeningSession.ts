@@ -5,11 +5,11 @@
  * with its own endpoint pointed at the listener, its own forward target, and an undo for what it
  * changed. A verified delivery goes to the app of the session whose endpoint it came through.
  */
-import type { WebhookEndpoint } from '../service/types';
-import type { Tunnel, TunnelProvider, TunnelProviderId } from '../tunnels/tunnel';
-import { Emitter, type Event } from './emitter';
+import type { WebhookEndpoint } from '../../service/types';
+import type { Tunnel, TunnelProvider, TunnelProviderId } from '../../tunnels/tunnel';
+import { Emitter, type Event } from '../store/emitter';
 import type { OriginalUrls } from './originalUrls';
-import type { DeliveryRecord, KnownSecret } from './records';
+import type { DeliveryRecord, KnownSecret } from '../store/records';
 
 /** The listener as a session uses it (a WebhookListener, built by the host with its settings). */
 export interface ListenerHandle {

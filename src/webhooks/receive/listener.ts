@@ -7,14 +7,14 @@
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import type { Dispatcher } from 'undici';
-import { forwardDelivery } from './forward';
+import { forwardDelivery } from '../send/forward';
 import { createHttp1Server, type Http1Request, type Http1Response, type Http1Server } from './http1';
-import { IdWindow, type DedupeStore, type DeliveryRecord, type ForwardResult, type KnownSecret } from './records';
+import { IdWindow, type DedupeStore, type DeliveryRecord, type ForwardResult, type KnownSecret } from '../store/records';
 import { verify, DEFAULT_TOLERANCE_SECONDS } from './signature';
-import { traceVerification } from './trace';
+import { traceVerification } from '../inspect/trace';
 import { capHeader, RejectionLimiter, REJECTED_BODY_PREFIX, senderOf, type RejectionLimits } from './rejections';
 
-export type { DedupeStore, DeliveryRecord, ForwardResult, KnownSecret, Verdict } from './records';
+export type { DedupeStore, DeliveryRecord, ForwardResult, KnownSecret, Verdict } from '../store/records';
 
 export interface ListenerOptions {
   host?: string;

@@ -5,8 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 import { isIPv4 } from 'node:net';
-import { WEBHOOK_EVENT_TYPES } from '../service/types';
-import type { TunnelProviderId } from '../tunnels/tunnel';
+import { WEBHOOK_EVENT_TYPES } from '../../service/types';
+import type { TunnelProviderId } from '../../tunnels/tunnel';
 
 export const DEBUG_TYPE = 'azure-openai-webhooks';
 

@@ -5,8 +5,8 @@
  * long for the disk.
  */
 import { readFileSync } from 'node:fs';
-import { AppendLog, fileLines } from './appendLog';
-import { ArrivalWindow } from './arrivalWindow';
+import { AppendLog, fileLines } from '../../storage/appendLog';
+import { ArrivalWindow } from '../receive/arrivalWindow';
 import { IdWindow, type DedupeStore, type DeliveryRecord } from './records';
 
 export class FileDedupeStore implements DedupeStore {

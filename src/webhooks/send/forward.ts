@@ -4,10 +4,10 @@
  * The listener's forwards and the inspector's replays both go through here.
  */
 import { request, type Dispatcher } from 'undici';
-import { proxyRefusal } from '../service/proxy';
+import { proxyRefusal } from '../../service/proxy';
 import { webhookDispatcher } from './outbound';
-import type { ForwardResult } from './records';
-import { capHeader } from './rejections';
+import type { ForwardResult } from '../store/records';
+import { capHeader } from '../receive/rejections';
 import { forwardUrlProblem, maskedUrl } from './forwardUrl';
 import { FORWARD_TIMEOUT_MS as TIMEOUT_MS } from './forwardErrors';
 

@@ -5,7 +5,7 @@
  * rest only counted, per sender, and reported as one summary record when the window ends.
  */
 import { randomUUID } from 'node:crypto';
-import type { DeliveryRecord } from './records';
+import type { DeliveryRecord } from '../store/records';
 
 /** Longest header value kept in any record (and so in the store and the log). */
 export const MAX_HEADER_VALUE = 512;

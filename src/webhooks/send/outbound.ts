@@ -5,8 +5,8 @@
  * self-hosted tunnel on loopback works as a public URL; glibc does not resolve them by itself.
  */
 import { Agent, type Dispatcher } from 'undici';
-import { loopbackLookup } from '../service/loopback';
-import { ProxyRouter, type ProxySettings } from '../service/proxy';
+import { loopbackLookup } from '../../service/loopback';
+import { ProxyRouter, type ProxySettings } from '../../service/proxy';
 
 export const webhookDispatcher = new Agent({ connect: { lookup: loopbackLookup as never } });
 

@@ -1,9 +1,9 @@
 /** What the delivery inspector shows of a record: plain data for the protocol, built on the host side. */
 import { diagnose, type DoctorContext } from './doctor';
-import { maskedUrl } from './forwardUrl';
-import { explainForwardError } from './forwardErrors';
+import { maskedUrl } from '../send/forwardUrl';
+import { explainForwardError } from '../send/forwardErrors';
 import type { AnswerView, DeliveryView, HeaderView } from './inspectorProtocol';
-import type { DeliveryRecord, ForwardResult } from './records';
+import type { DeliveryRecord, ForwardResult } from '../store/records';
 
 export interface DeliveryViewContext {
   doctor?: DoctorContext;
