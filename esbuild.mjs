@@ -124,6 +124,8 @@ const builds = [
   { ...common, entryPoints: { identity: 'src/auth/identity.ts' }, outdir: 'dist' },
   // The chat panel's page script (runs in the webview, a browser).
   { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: { chat: 'src/webview/chat/main.ts' }, outdir: 'dist/webview' },
+  // The compare panel's page script (a webview too).
+  { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: { compare: 'src/webview/compare/main.ts' }, outdir: 'dist/webview' },
   // The delivery inspector's page script (a webview too).
   { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: { inspector: 'src/webview/inspector/main.ts' }, outdir: 'dist/webview' },
   // The usage view's page script (a webview too).

@@ -5,6 +5,7 @@ import { startEmulatorProcess } from './emulatorProcess.mjs';
 import { CHROMIUM_ARGS, chromiumPath, startCodeServer, workbenchUrl } from './codeServer.mjs';
 import { chatThroughTheUi, reasoningThroughTheUi } from './ui/chat.mjs';
 import { chatUxThroughTheUi } from './ui/chatUx.mjs';
+import { compareThroughTheUi } from './ui/compare.mjs';
 import { inspectThroughTheUi, listenThroughTheUi, rotateThroughTheUi } from './ui/webhooks.mjs';
 import { usageThroughTheUi } from './ui/usage.mjs';
 import { addConnectionThroughTheUi } from './ui/workbench.mjs';
@@ -29,6 +30,7 @@ export async function runUiTests(chromium, root, artifacts, vsix) {
       inspectThroughTheUi,
     ],
     ['UI: Rotate Signing Secret from an endpoint\'s context menu: both rows marked during the overlap, Finish Rotation leaves one', rotateThroughTheUi],
+    ['UI: Compare Deployments: three picked, replies side by side with figures, Run again medians, stacked at 300 px in light, dark and high contrast, export', compareThroughTheUi],
     [
       'UI: usage view: empty state, then a chat\'s tokens and estimated cost appear live; the status bar shows them and opens it; Export as CSV; ' +
         'light, dark, high contrast, 300 px',

@@ -9,6 +9,9 @@
 export { AzureOpenAIClient } from '../service/client';
 export { ArmClient } from '../service/arm';
 export { runChat } from '../chat/engine/runner';
+export { runCompareRound } from '../chat/compare/compareRun';
+export { repeatCompare, summarize } from '../chat/compare/summary';
+export { compareMarkdown } from '../chat/compare/markdown';
 export { errorInfo } from '../chat/engine/result';
 export { Waker, followResponse, resultOf, startBackground } from '../chat/engine/background';
 export { WebhookListener } from '../webhooks/receive/listener';

@@ -73,6 +73,7 @@ export const Commands = {
   rejectCall: 'aoaiWorkbench.rejectCall',
   transferCall: 'aoaiWorkbench.transferCall',
   hangUpCall: 'aoaiWorkbench.hangUpCall',
+  compareDeployments: 'aoaiWorkbench.compareDeployments',
   showUsage: 'aoaiWorkbench.showUsage',
 } as const;
 
@@ -84,6 +85,8 @@ export const Views = {
   events: 'aoaiWorkbench.events',
   /** The chat panel's webview type. */
   chat: 'aoaiWorkbench.chat',
+  /** The compare panel's webview type. */
+  compare: 'aoaiWorkbench.compare',
   /** The delivery inspector's webview type. */
   inspector: 'aoaiWorkbench.deliveryInspector',
   /** The usage view's webview type. */

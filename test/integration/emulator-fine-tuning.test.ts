@@ -183,10 +183,11 @@ describe('emulator: fine-tuning', function () {
     const created = (await put.json()) as { name: string; properties: { provisioningState: string; model: { name: string } } };
     assert.equal(created.properties.provisioningState, 'Accepted');
     assert.equal(created.properties.model.name, job.fine_tuned_model);
-    await assert.rejects(
-      client.chat.completions.create({ model: 'my-tuned', messages: [{ role: 'user', content: 'hi' }] }),
-      (e: unknown) => e instanceof NotFoundError && e.code === 'DeploymentNotFound',
-    );
+    // Until it has Succeeded (one step), the deployment answers no chat. On a loaded machine the step
+    // may already have passed by the time the request arrives: then it must say Succeeded.
+    const early = await client.chat.completions.create({ model: 'my-tuned', messages: [{ role: 'user', content: 'hi' }] }).then(() => undefined, (e: unknown) => e);
+    if (early) assert.ok(early instanceof NotFoundError && early.code === 'DeploymentNotFound', String(early));
+    else assert.equal(((await (await arm('GET', 'my-tuned')).json()) as { properties: { provisioningState: string } }).properties.provisioningState, 'Succeeded');
     await eventually(async () => ((await (await arm('GET', 'my-tuned')).json()) as { properties: { provisioningState: string } }).properties.provisioningState === 'Succeeded' || undefined);
     const answer = await client.chat.completions.create({ model: 'my-tuned', messages: [{ role: 'user', content: 'hello tuned' }] });
     assert.match(answer.choices[0].message.content ?? '', /You said: hello tuned/);

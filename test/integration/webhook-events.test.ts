@@ -4,7 +4,7 @@
  * replay is a new version), and duplicates counted on what they repeat instead of kept.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Emitter } from '../../src/webhooks/store/emitter';
@@ -42,6 +42,8 @@ describe('webhook events: one owner, typed changes, new versions', () => {
     });
     await listener.start();
   }
+  /** The events file as it is now: none yet while the first write is still under way. */
+  const onDisk = () => (existsSync(join(dir, 'events.jsonl')) ? readFileSync(join(dir, 'events.jsonl'), 'utf8') : '');
   const post = async (id: string, body: string) => (await fetch(`${listener.url}/webhook`, { method: 'POST', headers: signedHeaders(secret, id, body), body })).status;
 
   beforeEach(() => {
@@ -76,7 +78,7 @@ describe('webhook events: one owner, typed changes, new versions', () => {
     assert.equal(now.forward?.status, 202);
     assert.deepEqual(events.list().map((r) => r.id), [first.id], 'an answer is a version, not a row');
     // Written at once (only duplicate counts wait for their write).
-    await eventually(() => readFileSync(join(dir, 'events.jsonl'), 'utf8').includes('"status":202') || undefined);
+    await eventually(() => onDisk().includes('"status":202') || undefined);
   });
 
   it('keeps the newest replays as new versions, tells who listens, and keeps them across a restart', async () => {
@@ -133,7 +135,7 @@ describe('webhook events: one owner, typed changes, new versions', () => {
     assert.deepEqual([row.verdict, row.body, row.bodyBytes], ['duplicate', '', Buffer.byteLength(b)]);
     assert.equal(recorded.filter((r) => r.verdict === 'duplicate').length, 1, 'one row for all of them');
     assert.deepEqual(events.list().filter((r) => r.verdict === 'verified').map((r) => r.webhookId), ['msg_new_2', 'msg_new_1']);
-    await eventually(() => readFileSync(join(dir, 'events.jsonl'), 'utf8').includes('"count":50') || undefined);
+    await eventually(() => onDisk().includes('"count":50') || undefined);
   });
 
   it('after a restart, a duplicate of a stored delivery still counts on it; ids of records long gone are let go', async () => {
@@ -172,7 +174,7 @@ describe('webhook events: one owner, typed changes, new versions', () => {
     events.record({ ...base, id: 'ok2', verdict: 'duplicate', status: 200, webhookId: 'msg_ok', receivedAt: 3 });
     events.forwarded('ok', { url: 'http://127.0.0.1:9/', status: 204, durationMs: 1 });
     await events.flush();
-    const lines = readFileSync(join(dir, 'events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as DeliveryRecord);
+    const lines = onDisk().trim().split('\n').map((l) => JSON.parse(l) as DeliveryRecord);
     const written = lines.filter((r) => r.id === 'ok');
     assert.equal(written.length, 2, 'the record, then its answer (the count went with it, not on its own)');
     assert.deepEqual([written[1].forward?.status, written[1].duplicates?.count, written[1].duplicates?.lastAt], [204, 1, 3]);

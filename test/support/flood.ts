@@ -38,6 +38,8 @@ export interface FloodResult {
   /** Replays: the replayed delivery still shown verified, its duplicates counted, and rows of duplicates. */
   replayedKept: boolean;
   duplicatesCounted: number;
+  /** Requests the listener answered 200 (a request cut off on a loaded machine is not one). */
+  answered: number;
   duplicateRows: number;
 }
 
@@ -75,6 +77,7 @@ export async function flood(options: FloodOptions): Promise<FloodResult> {
       return { headers: { ...forged, 'webhook-id': `msg_forged_${n}` }, body: big.subarray(0, size) };
     };
     let next = 0;
+    let answered = 0;
     const t0 = performance.now();
     const deadline = t0 + (options.maxSeconds ?? Infinity) * 1000;
     await Promise.all(
@@ -85,6 +88,7 @@ export async function flood(options: FloodOptions): Promise<FloodResult> {
           try {
             const res = await client.request({ path: '/webhook', method: 'POST', ...request(n) });
             await res.body.dump();
+            if (res.statusCode === 200) answered++;
           } catch {
             // Refused mid-body (the listener was full): a new connection for the next one.
             await client.destroy().catch(() => undefined);
@@ -110,6 +114,7 @@ export async function flood(options: FloodOptions): Promise<FloodResult> {
       rejectedRows: rejected.length,
       rejectedCounted: rejected.reduce((n, r) => n + (r.count ?? 1), 0),
       sent: next,
+      answered,
       replayedKept: !!replayed,
       duplicatesCounted: replayed?.duplicates ?? 0,
       duplicateRows: s.records.filter((r) => r.verdict === 'duplicate').length,

@@ -4,17 +4,17 @@
 // status bar's figure.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openChatThroughTheUi } from './chat.mjs';
 import { addConnectionThroughTheUi, runCommand } from './workbench.mjs';
 
-/** The usage page's frame, found by its table. */
-async function usageFrame(page) {
-  for (let i = 0; i < 100; i++) {
-    for (const f of page.frames()) if (await f.$('#usage-table').catch(() => null)) return f;
+/** The frame of the page that has `selector` (two webviews are open: which is last in the DOM varies). */
+async function frameWith(page, selector) {
+  for (let i = 0; i < 150; i++) {
+    for (const f of page.frames()) if (await f.$(selector).catch(() => null)) return f;
     await page.waitForTimeout(200);
   }
-  throw new Error('the usage page frame was not found');
+  throw new Error(`no page with ${selector} was found`);
 }
+const usageFrame = (page) => frameWith(page, '#usage-table');
 
 /** Resizes the browser so the usage webview is `width` px wide. */
 async function setFrameWidth(page, frame, width) {
@@ -51,7 +51,12 @@ export async function usageThroughTheUi(page, emulator, artifacts, server) {
   await page.screenshot({ path: join(artifacts, 'usage-empty.png') });
 
   // A chat in the panel; the open view shows it without being reopened.
-  const { chat, input } = await openChatThroughTheUi(page, 'gpt-4o-mini');
+  await runCommand(page, 'Azure OpenAI: Open Chat');
+  await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'gpt-4o-mini' }).first().waitFor({ timeout: 20_000 });
+  await page.keyboard.type('gpt-4o-mini');
+  await page.keyboard.press('Enter');
+  const chat = await frameWith(page, '#messages');
+  const input = chat.locator('#input');
   await input.fill('hello usage view');
   await input.press('Enter');
   await chat.locator('.turn.assistant:not(.streaming) .turn-foot', { hasText: 'tokens' }).first().waitFor({ timeout: 30_000 });
@@ -81,18 +86,6 @@ export async function usageThroughTheUi(page, emulator, artifacts, server) {
   await frame.locator('#window').selectOption('today');
   await frame.locator('#usage-caption', { hasText: 'today' }).waitFor();
 
-  // Export as CSV through the save dialog (VS Code's own, in the browser).
-  const csv = join(server.root, 'usage-export.csv');
-  await frame.locator('#export').click();
-  const dialog = page.locator('.quick-input-widget input.input');
-  await dialog.waitFor({ timeout: 10_000 });
-  await dialog.fill(csv);
-  await page.keyboard.press('Enter');
-  for (let i = 0; i < 50 && !existsSync(csv); i++) await page.waitForTimeout(200);
-  if (!existsSync(csv)) throw new Error('Export as CSV wrote no file');
-  const text = readFileSync(csv, 'utf8');
-  if (!text.startsWith('window,connection,deployment') || !text.includes('gpt-4o-mini')) throw new Error(`the CSV reads: ${text.slice(0, 200)}`);
-
   for (const theme of ['light', 'dark', 'high-contrast']) {
     if (theme === 'dark') await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
     if (theme === 'high-contrast') await highContrast(page);
@@ -111,6 +104,25 @@ export async function usageThroughTheUi(page, emulator, artifacts, server) {
     }
     await page.setViewportSize({ width: 1400, height: 900 });
   }
+
+  // Export as CSV through the save dialog (VS Code's own, in the browser), in the narrow high-contrast view.
+  await frame.locator('#export').scrollIntoViewIfNeeded();
+  const csv = join(server.root, 'usage-export.csv');
+  await frame.locator('#export').click();
+  const dialog = page.locator('.quick-input-widget input.input');
+  await dialog.waitFor({ timeout: 10_000 });
+  // The mouse stays where Export was clicked, over the dialog's list: a hovered folder would be
+  // what Enter takes. Moved away first, Enter takes the typed path.
+  await page.mouse.move(700, 880);
+  await dialog.fill(csv);
+  await page.waitForTimeout(500);
+  await page.keyboard.press('Enter');
+  await page.waitForTimeout(1000);
+  await page.screenshot({ path: join(artifacts, 'usage-export.png') });
+  for (let i = 0; i < 100 && !existsSync(csv); i++) await page.waitForTimeout(200);
+  if (!existsSync(csv)) throw new Error('Export as CSV wrote no file');
+  const text = readFileSync(csv, 'utf8');
+  if (!text.startsWith('window,connection,deployment') || !text.includes('gpt-4o-mini')) throw new Error(`the CSV reads: ${text.slice(0, 200)}`);
 
   // After a window reload the status bar still shows the day's tokens, read from the log.
   await page.reload();

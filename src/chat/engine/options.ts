@@ -11,7 +11,7 @@
  */
 
 /** Where a request came from, for the usage report (issue 27 adds compare and batch). */
-export type RequestSource = 'panel' | 'vscode-chat';
+export type RequestSource = 'panel' | 'vscode-chat' | 'compare';
 
 export interface RunnerOptions {
   source: RequestSource;
@@ -41,3 +41,9 @@ export interface RunnerOptions {
 export const PANEL_RUN: Readonly<RunnerOptions> = { source: 'panel', waitOutRateLimits: true, store: true, reasoningSummaries: true, failFiltered: false };
 
 export const VSCODE_CHAT_RUN: Readonly<RunnerOptions> = { source: 'vscode-chat', waitOutRateLimits: false, store: false, reasoningSummaries: false, failFiltered: true };
+
+/**
+ * The compare view: a 429 stays in its column with its countdown (the other columns go on), a
+ * filtered reply keeps what arrived, nothing is stored on the service and no thinking is shown.
+ */
+export const COMPARE_RUN: Readonly<RunnerOptions> = { source: 'compare', waitOutRateLimits: false, store: false, reasoningSummaries: false, failFiltered: false };

@@ -14,6 +14,7 @@ import { acceptCall, hangUpCall, rejectCall, transferCall } from './calls';
 import { actOnJob, createFineTuningJob, deployFineTunedModel } from './fineTuning';
 import { addConnectionFromAzure } from './azure';
 import { cancelRotationCommand, finishRotationCommand, handOverRotatedSecret, rotateSigningSecret } from './rotateSecret';
+import { compareDeployments } from './compare';
 import { askAboutSelection, clearActiveChat, deleteConversation, exportActiveChat, exportConversation, openChat, openConversation } from './chat';
 import { addConnection, editConnection, removeConnection, testConnection, type AddConnectionArgs } from './connections';
 import { startLocalEmulator, stopLocalEmulator } from './emulator';
@@ -57,6 +58,7 @@ export function registerCommands(s: Services): vscode.Disposable[] {
     command(Commands.copyWebhookUrl, 'Could not copy the endpoint URL', (arg) => copyField(s, arg, 'url')),
     // Chat
     command(Commands.openChat, 'Could not open the chat', (arg) => openChat(s, arg)),
+    command(Commands.compareDeployments, 'Could not compare the deployments', (arg) => compareDeployments(s, arg)),
     command(Commands.openConversation, 'Could not open the conversation', (arg) => openConversation(s, arg)),
     command(Commands.exportConversation, 'Could not export the conversation', (arg) => exportConversation(s, arg)),
     command(Commands.deleteConversation, 'Could not delete the conversation', (arg) => deleteConversation(s, arg)),

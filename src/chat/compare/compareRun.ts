@@ -1,0 +1,146 @@
+/**
+ * One compare round: the same prompt to 2–4 deployments of any connections, through the one chat
+ * runner (which picks each model's API), started together. Every request is prepared first (each
+ * target's own preparation, such as a sign-in token, awaited for all), then all are started in one
+ * synchronous loop, so they leave within a few milliseconds of each other (measured: leaveMoments).
+ * A column's failure stays in its column; the round's signal (Stop) stops every column.
+ */
+import { performance } from 'node:perf_hooks';
+import type { ChatRoute } from '../../service/types';
+import type { ChatApi } from '../modelProfile';
+import type { SamplingOptions } from '../engine/chatRequest';
+import type { NeutralMessage } from '../engine/messages';
+import { COMPARE_RUN } from '../engine/options';
+import type { RequestReport } from '../engine/report';
+import { runChat } from '../engine/runner';
+import type { StreamingClient } from '../engine/streams';
+import type { ApiMemory } from '../apiMemory';
+import { DEFAULT_PRICES, type PriceTable } from '../../usage/prices';
+import { answeredColumn, failedColumn, type ColumnResult } from './column';
+import { LeaveMoments } from './leaveMoments';
+import { MAX_COLUMNS, MIN_COLUMNS } from './limits';
+
+export { MAX_COLUMNS, MIN_COLUMNS };
+
+export interface CompareTarget {
+  /** Unique within the compare (e.g. connection id and deployment name). */
+  id: string;
+  client: StreamingClient;
+  connection?: string;
+  deployment: string;
+  model?: string;
+  version?: string;
+  route?: ChatRoute;
+  apiVersion?: string;
+  /** The API the user chose for this deployment, if any; else the runner decides. */
+  api?: ChatApi;
+  /** Work to do before the start (a sign-in token); its failure fails this column only. */
+  prepare?: (signal: AbortSignal) => Promise<void>;
+}
+
+export interface ComparePrompt {
+  /** The system prompt (if any), attachments and the user's prompt, as neutral messages. */
+  messages: readonly NeutralMessage[];
+  sampling: SamplingOptions;
+}
+
+export interface CompareListener {
+  onText?: (id: string, text: string) => void;
+  /** A column came to its end (answered, stopped or failed), before the others maybe. */
+  onColumn?: (column: ColumnResult) => void;
+  /** Every request's usage report (source: compare), for the usage log. */
+  onReport?: (report: RequestReport) => void;
+}
+
+export interface CompareOptions extends CompareListener {
+  signal: AbortSignal;
+  prices?: PriceTable;
+  apiMemory?: ApiMemory;
+}
+
+export interface CompareRound {
+  /** In the targets' order. */
+  columns: ColumnResult[];
+  /** Last − first moment a request left (ms), when at least two left. */
+  leaveSpreadMs?: number;
+}
+
+/** Refuses a compare of fewer than 2 or more than 4 deployments, or the same one twice. */
+export function checkTargets(targets: readonly Pick<CompareTarget, 'id'>[]): void {
+  if (targets.length < MIN_COLUMNS || targets.length > MAX_COLUMNS) {
+    throw new RangeError(`Compare takes ${MIN_COLUMNS} to ${MAX_COLUMNS} deployments; ${targets.length} were picked.`);
+  }
+  if (new Set(targets.map((t) => t.id)).size !== targets.length) throw new RangeError('The same deployment was picked twice: pick different deployments.');
+}
+
+interface Started {
+  target: CompareTarget;
+  /** A failed preparation (why): the column fails without a request. */
+  failure?: { reason: unknown };
+}
+
+async function prepareAll(targets: readonly CompareTarget[], signal: AbortSignal): Promise<Started[]> {
+  const prepared = await Promise.allSettled(targets.map((t) => t.prepare?.(signal)));
+  return prepared.map((p, i) => (p.status === 'rejected' ? { target: targets[i], failure: { reason: p.reason } } : { target: targets[i] }));
+}
+
+export async function runCompareRound(targets: readonly CompareTarget[], prompt: ComparePrompt, options: CompareOptions): Promise<CompareRound> {
+  checkTargets(targets);
+  const prices = options.prices ?? DEFAULT_PRICES;
+  const started = await prepareAll(targets, options.signal);
+  const going = started.filter((s) => !s.failure);
+  const leaving = new LeaveMoments(
+    going.map((s) => s.target.client.endpoint),
+    going.length,
+  );
+  // From here to the end of the loop nothing awaits: every request is started in this one turn.
+  const runs = started.map((s) => {
+    const { target } = s;
+    const fallback = { model: target.model, version: target.version };
+    const t0 = performance.now();
+    let first: number | undefined;
+    let content = '';
+    const timing = () => ({ totalMs: performance.now() - t0, ...(first !== undefined ? { firstTokenMs: first - t0 } : {}) });
+    const finish = (column: ColumnResult) => {
+      options.onColumn?.(column);
+      return column;
+    };
+    if (s.failure) return Promise.resolve(finish(failedColumn(target.id, s.failure.reason, timing(), fallback)));
+    const onText = (text: string) => {
+      first ??= performance.now();
+      content += text;
+      options.onText?.(target.id, text);
+    };
+    return runChat(
+      {
+        client: target.client,
+        connection: target.connection,
+        deployment: target.deployment,
+        model: target.model,
+        api: target.api,
+        route: target.route,
+        apiVersion: target.apiVersion,
+        messages: prompt.messages,
+        sampling: prompt.sampling,
+        apiMemory: options.apiMemory,
+        signal: options.signal,
+        onText,
+        onReport: options.onReport,
+      },
+      COMPARE_RUN,
+    ).then(
+      (result) => finish(answeredColumn(target.id, result, timing(), prices, fallback)),
+      (err: unknown) => finish(failedColumn(target.id, err, timing(), fallback, content)),
+    );
+  });
+  let columns: ColumnResult[];
+  try {
+    columns = await Promise.all(runs);
+  } finally {
+    // Also when a listener threw: the channel is never left subscribed.
+    leaving.stop();
+  }
+  const round: CompareRound = { columns };
+  if (leaving.spreadMs !== undefined) round.leaveSpreadMs = leaving.spreadMs;
+  return round;
+}
