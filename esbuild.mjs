@@ -122,10 +122,9 @@ const builds = [
   { ...common, entryPoints: { 'usage-log': 'src/bundles/usage.ts' }, outdir: 'dist' },
   // @azure/identity (Azure CLI, DefaultAzureCredential), required only when a connection uses it.
   { ...common, entryPoints: { identity: 'src/auth/identity.ts' }, outdir: 'dist' },
-  // The chat panel's page script (runs in the webview, a browser).
-  { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: { chat: 'src/webview/chat/main.ts' }, outdir: 'dist/webview' },
-  // The compare panel's page script (a webview too).
-  { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: { compare: 'src/webview/compare/main.ts' }, outdir: 'dist/webview' },
+  // The chat and compare pages' script (they run in webviews, browsers): one bundle, since both are
+  // mostly the same Markdown renderer (src/webview/pages.ts picks the page).
+  { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: { pages: 'src/webview/pages.ts' }, outdir: 'dist/webview' },
   // The delivery inspector's page script (a webview too).
   { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: { inspector: 'src/webview/inspector/main.ts' }, outdir: 'dist/webview' },
   // The usage view's page script (a webview too).

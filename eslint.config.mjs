@@ -23,6 +23,7 @@ const PAGE_SHARED = [
   'src/chat/tokenEstimate.ts',
   'src/webhooks/inspect/inspectorProtocol.ts',
   'src/service/types.ts',
+  'src/service/shapes.ts',
   // The usage view's tables (the page imports their types only).
   'src/usage/aggregate.ts',
   'src/usage/days.ts',

@@ -5,6 +5,7 @@
  * they receive (src/webview/chat/protocol.ts). Plain data, no keys or tokens.
  */
 import type { Usage } from '../service/types';
+import { isObj, isText, type Obj } from '../service/shapes';
 
 export type { Usage };
 
@@ -111,9 +112,8 @@ export interface ConversationView {
 
 const MAX_TEXT = 1_000_000;
 
-export type Obj = Record<string, unknown>;
-export const isObj = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.isArray(v);
-export const isStr = (v: unknown, max = MAX_TEXT): v is string => typeof v === 'string' && v.length <= max;
+export { isObj, type Obj };
+export const isStr = (v: unknown, max = MAX_TEXT): v is string => isText(v, max);
 // Number.isFinite takes no string for a number.
 export const isNum = (v: unknown): v is number => Number.isFinite(v);
 const optNum = (v: unknown, min: number, max: number) => v === undefined || (isNum(v) && v >= min && v <= max);

@@ -33,7 +33,8 @@ const AZURE_SUFFIXES = [
   '.openai.azure.us', '.cognitiveservices.azure.us', '.openai.azure.cn', '.cognitiveservices.azure.cn',
 ];
 
-function hostOf(endpoint: string): string {
+/** The endpoint's host (with its port), or the text as given when it is not a URL. */
+export function hostOf(endpoint: string): string {
   try {
     return new URL(endpoint).host;
   } catch {

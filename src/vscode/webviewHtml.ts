@@ -7,6 +7,8 @@ export interface WebviewPage {
   /** The page's stylesheet under media/ and its script under dist/webview/. */
   style: string;
   script: string;
+  /** Which page a script that serves several shows (`<body data-page>`). */
+  page?: string;
   body: string;
   /** Allows images from the extension's own files. */
   images?: boolean;
@@ -32,7 +34,7 @@ export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, p
 <link rel="stylesheet" href="${asset('media', page.style)}">
 <title>${page.title}</title>
 </head>
-<body>
+<body${page.page ? ` data-page="${page.page}"` : ''}>
 ${page.body}
 <script nonce="${nonce}" src="${asset('dist', 'webview', page.script)}"></script>
 </body>

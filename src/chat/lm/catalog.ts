@@ -6,6 +6,7 @@
 import type { Deployment } from '../../service/types';
 import { modelProfile } from '../modelProfile';
 import { apiRoute } from '../engine/apiChoice';
+import { hostOf } from '../naming';
 
 export interface LmModelEntry {
   /** `<connection id>/<deployment>`: unique across connections, stable while both exist. */
@@ -74,12 +75,4 @@ export function lmModelEntries(conn: LmConnection, deployments: readonly Deploym
       capabilities: { toolCalling: profile.toolCalling ? MAX_TOOLS : false, imageInput: profile.imageInput },
     };
   });
-}
-
-function hostOf(endpoint: string): string {
-  try {
-    return new URL(endpoint).host;
-  } catch {
-    return endpoint;
-  }
 }

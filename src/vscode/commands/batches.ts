@@ -11,7 +11,7 @@ import type { Services } from '../services';
 import { batchTarget, connectionFor } from '../jobs/jobArgs';
 import { BatchNode } from '../tree/jobNodes';
 import { argsOf } from './args';
-import { withCancellableProgress, withProgress } from './registry';
+import { withCancellableProgress, withProgress, showJson } from './registry';
 
 export interface CreateBatchArgs {
   connectionId?: string;
@@ -165,8 +165,7 @@ export async function openBatchResultLine(s: Services, arg: unknown): Promise<Re
   const conn = s.store.get(connectionId);
   const request = conn ? await requestOf(s, conn, batchId, String(line.custom_id ?? '')).catch(() => undefined) : undefined;
   const shown = { custom_id: line.custom_id, request: request ?? '(the input file is no longer on the service)', response: line.response ?? null, error: line.error ?? null };
-  const doc = await vscode.workspace.openTextDocument({ language: 'json', content: JSON.stringify(shown, null, 2) });
-  await vscode.window.showTextDocument(doc, { preview: true });
+  await showJson(shown);
   return shown;
 }
 

@@ -8,7 +8,7 @@ import type { Services } from '../services';
 import { EventNode, type EventFilter } from '../webhooks/eventsTree';
 import { prettyBody } from '../webhooks/listenerController';
 import { resolveConnection } from './args';
-import { withProgress } from './registry';
+import { withProgress, showJson } from './registry';
 
 export const EVENT_SCHEME = 'aoai-webhook-event';
 
@@ -88,8 +88,7 @@ export async function fetchEventResponse(s: Services, arg: unknown) {
   const client = await s.clients.get(conn);
   const response = await withProgress(`Fetching ${id}…`, () => client.getResponse(id));
   if (!(arg as { quiet?: boolean } | undefined)?.quiet) {
-    const doc = await vscode.workspace.openTextDocument({ language: 'json', content: JSON.stringify(response, null, 2) });
-    await vscode.window.showTextDocument(doc, { preview: true });
+    await showJson(response);
   }
   return response;
 }

@@ -35,3 +35,9 @@ export function withCancellableProgress<T>(
 export function withProgress<T>(title: string, work: () => Promise<T>): Thenable<T> {
   return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title }, work);
 }
+
+/** Shows data from the service as an indented, unsaved JSON document (a preview tab). */
+export async function showJson(value: unknown): Promise<void> {
+  const doc = await vscode.workspace.openTextDocument({ language: 'json', content: JSON.stringify(value, null, 2) });
+  await vscode.window.showTextDocument(doc, { preview: true });
+}

@@ -61,7 +61,7 @@ export class ComparePanel implements vscode.Disposable {
     panel.title = `Compare: ${columns.map((c) => c.target.deployment).join(' · ')}`;
     this.host = new PanelHost(panel, deps.extensionUri, {
       label: 'the compare view',
-      html: (webview) => webviewHtml(webview, deps.extensionUri, { title: 'Compare deployments', style: 'compare.css', script: 'compare.js', body: compareBodyHtml() }),
+      html: (webview) => webviewHtml(webview, deps.extensionUri, { title: 'Compare deployments', style: 'compare.css', script: 'pages.js', page: 'compare', body: compareBodyHtml() }),
       parse: parseCompareViewMessage,
       onReady: () => this.ready(),
       onMessage: (msg) => this.handle(msg),

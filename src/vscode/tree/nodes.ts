@@ -7,6 +7,7 @@ import { tokenSourceLabel } from '../auth/authManager';
 import type { ConnectionInfo } from '../connections/connectionStore';
 import { Commands } from '../contributions';
 import type { JobNode } from './jobNodes';
+import { hostOf } from '../../chat/naming';
 
 export type GroupKind = 'deployments' | 'webhookEndpoints';
 
@@ -100,14 +101,6 @@ export class LoadMoreNode {
 }
 
 export type TreeNode = ConnectionNode | GroupNode | DeploymentNode | WebhookNode | MessageNode | LoadMoreNode | JobNode;
-
-function hostOf(endpoint: string): string {
-  try {
-    return new URL(endpoint).host;
-  } catch {
-    return endpoint;
-  }
-}
 
 function md(lines: string[]): vscode.MarkdownString {
   const m = new vscode.MarkdownString(lines.join('\n\n'));

@@ -4,6 +4,7 @@
  * parse is dropped. Everything a delivery carries is sender-controlled text, shown as text only;
  * no secret is ever in a message (endpoints appear by name and the service's hint).
  */
+import { isObj, isText } from '../../service/shapes';
 // No imports: the page (a browser) type-checks this file without Node's types.
 
 /** As in records.ts (the host side checks that the two agree where it builds a view). */
@@ -105,9 +106,7 @@ export type InspectorViewMessage =
 export const MAX_EDITED_BODY = 1024 * 1024;
 const MAX_TEXT = 2 * 1024 * 1024;
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.isArray(v);
-const isStr = (v: unknown, max = MAX_TEXT): v is string => typeof v === 'string' && v.length <= max;
+const isStr = (v: unknown, max = MAX_TEXT): v is string => isText(v, max);
 const optStr = (v: unknown, max = MAX_TEXT) => v === undefined || isStr(v, max);
 const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 const optNum = (v: unknown) => v === undefined || isNum(v);

@@ -5,6 +5,7 @@
  */
 import type { DailyUsage, DeploymentUsage, Percentiles, UsageSummary, WindowStats } from '../../usage/aggregate';
 import type { UsageSource } from '../../usage/record';
+import { isObj, isText } from '../../service/shapes';
 
 export const SOURCES: readonly UsageSource[] = ['panel', 'vscode-chat', 'compare', 'batch'];
 export const SOURCE_LABELS: Readonly<Record<UsageSource, string>> = { panel: 'Chat panel', 'vscode-chat': 'VS Code chat', compare: 'Compare', batch: 'Batch' };
@@ -28,9 +29,7 @@ export type UsageViewMessage =
   | { type: 'exportCsv' }
   | { type: 'editPrices' };
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.isArray(v);
-const isStr = (v: unknown, max = 256): v is string => typeof v === 'string' && v.length <= max;
+const isStr = (v: unknown, max = 256): v is string => isText(v, max);
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
 const optional = (v: unknown, check: (x: unknown) => boolean) => v === undefined || check(v);
 const isDay = (v: unknown) => isStr(v, 10) && /^\d{4}-\d{2}-\d{2}$/.test(v);
