@@ -87,7 +87,8 @@ exports.run = async () => {
   let conn;
   if (ours) {
     conn = await exec('aoaiWorkbench.addConnection', { endpoint: emu.url, apiKey: emu.apiKey, label: 'Bench' });
-    const models = await eventually('the emulator deployments in the model list', async () => (await vscode.lm.selectChatModels({ vendor: 'azure-openai' })).filter((m) => m.id.startsWith(conn.id + '/')));
+    const models = await eventually('the emulator deployments in the model list', async () =>
+      (await vscode.lm.selectChatModels({ vendor: 'azure-openai' })).filter((m) => m.id.startsWith(conn.id + '/')));
     const model = models.find((m) => m.id.endsWith('/gpt-4o')) || models[0];
     const res = await model.sendRequest([vscode.LanguageModelChatMessage.User('Say hello')], {});
     let text = '';
@@ -158,7 +159,11 @@ class Control {
     const one = async (): Promise<void> => {
       while (next < DELIVERIES) {
         const n = next++;
-        const res = await fetch(`${emu.url}/emulator/events`, { method: 'POST', headers: { 'api-key': emu.apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ type: EVENT_TYPE, data: { id: `${EVENT_TYPE.split('.')[0]}_bench_${n}` } }) });
+        const res = await fetch(`${emu.url}/emulator/events`, {
+          method: 'POST',
+          headers: { 'api-key': emu.apiKey, 'content-type': 'application/json' },
+          body: JSON.stringify({ type: EVENT_TYPE, data: { id: `${EVENT_TYPE.split('.')[0]}_bench_${n}` } }),
+        });
         const { deliveries } = (await res.json()) as { deliveries: Array<{ attempts: Array<{ status?: number }> }> };
         if (deliveries.length !== 1 || deliveries[0].attempts[0]?.status !== 200) throw new Error(`delivery ${n} was not accepted: ${JSON.stringify(deliveries)}`);
       }
@@ -193,7 +198,10 @@ export async function benchHostMemory(): Promise<HostMemoryResult> {
   const control = new Control();
   await control.start();
   try {
-    const server = await scripts.startCodeServer({ extraArgs: ['--vscode-option', 'enable-smoke-test-driver', '--reconnection-grace-time', '5'], vsix: [ours, referenceVsix(dir, 'minimal', MINIMAL_CODE)] });
+    const server = await scripts.startCodeServer({
+      extraArgs: ['--vscode-option', 'enable-smoke-test-driver', '--reconnection-grace-time', '5'],
+      vsix: [ours, referenceVsix(dir, 'minimal', MINIMAL_CODE)],
+    });
     try {
       const browser = await chromium.launch({ executablePath: scripts.chromiumPath(), args: scripts.CHROMIUM_ARGS });
       try {
@@ -227,7 +235,10 @@ async function measure(scripts: CodeServerScripts, server: CodeServer, browser: 
         const page = await context.newPage();
         let onLine: (line: string) => void = () => {};
         const line = new Promise<string>((resolve, reject) => {
-          const timer = setTimeout(() => reject(new Error(`${which} window, round ${round + 1}: no memory figures within ${WINDOW_TIMEOUT_MS / 1000} s:\n${server.output().slice(-3000)}`)), WINDOW_TIMEOUT_MS);
+          const timer = setTimeout(
+            () => reject(new Error(`${which} window, round ${round + 1}: no memory figures within ${WINDOW_TIMEOUT_MS / 1000} s:\n${server.output().slice(-3000)}`)),
+            WINDOW_TIMEOUT_MS,
+          );
           onLine = (l) => {
             if (!l.startsWith('BENCH-MEMORY ')) return;
             clearTimeout(timer);
@@ -242,7 +253,13 @@ async function measure(scripts: CodeServerScripts, server: CodeServer, browser: 
           onLine(l);
         });
         await page.exposeFunction('codeAutomationExit', () => undefined);
-        const env: Record<string, string> = { BENCH_CONTROL: control.url, BENCH_MEMORY_WINDOW: which, BENCH_MEMORY_EVENT: EVENT_TYPE, ...(SNAPSHOT_DIR ? { BENCH_MEMORY_SNAPSHOT: SNAPSHOT_DIR } : {}), ...(process.env.BENCH_MEMORY_HIDE_VIEW ? { BENCH_MEMORY_HIDE_VIEW: '1' } : {}) };
+        const env: Record<string, string> = {
+          BENCH_CONTROL: control.url,
+          BENCH_MEMORY_WINDOW: which,
+          BENCH_MEMORY_EVENT: EVENT_TYPE,
+          ...(SNAPSHOT_DIR ? { BENCH_MEMORY_SNAPSHOT: SNAPSHOT_DIR } : {}),
+          ...(process.env.BENCH_MEMORY_HIDE_VIEW ? { BENCH_MEMORY_HIDE_VIEW: '1' } : {}),
+        };
         await page.goto(scripts.workbenchUrl(server, { extensionPath: scripts.testHarnessExtension(server), testsPath: probe, env }));
         result[which].push(JSON.parse(await line) as WindowMemory);
       } finally {

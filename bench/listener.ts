@@ -166,7 +166,10 @@ async function loadWithWrk(port: number, secret: string, durationMs = DURATION_M
     writeFileSync(join(dir, 'deliveries.tsv'), items.map((d) => [d.headers['webhook-id'], d.headers['webhook-timestamp'], d.headers['webhook-signature'], d.body].join('\t')).join('\n'));
     writeFileSync(join(dir, 'load.lua'), WRK_SCRIPT);
     const out = await new Promise<string>((resolve, reject) => {
-      const child = spawn('wrk', ['-t', String(threads), '-c', '32', '-d', `${Math.round(durationMs / 1000)}s`, '--latency', '-s', join(dir, 'load.lua'), `http://127.0.0.1:${port}/hook`, '--', join(dir, 'deliveries.tsv'), String(threads)]);
+      const child = spawn('wrk', [
+        '-t', String(threads), '-c', '32', '-d', `${Math.round(durationMs / 1000)}s`, '--latency', '-s', join(dir, 'load.lua'),
+        `http://127.0.0.1:${port}/hook`, '--', join(dir, 'deliveries.tsv'), String(threads),
+      ]);
       let text = '';
       child.stdout.on('data', (d) => (text += d));
       child.stderr.on('data', (d) => (text += d));

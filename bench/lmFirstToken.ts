@@ -12,7 +12,12 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const now = () => Number(process.hrtime.bigint()) / 1e6;
 
 export async function benchLmFirstToken(rounds = 200): Promise<{ ours: number; direct: number; rounds: number }> {
-  const emu = await startEmulator({ config: { streamTokenDelayMs: 0, deployments: [{ name: 'bench', model: 'gpt-4o', version: '1', sku: 'Standard', capacity: 1, requestsPerMinute: 1e9, tokensPerMinute: 1e12 }] } });
+  const emu = await startEmulator({
+    config: {
+      streamTokenDelayMs: 0,
+      deployments: [{ name: 'bench', model: 'gpt-4o', version: '1', sku: 'Standard', capacity: 1, requestsPerMinute: 1e9, tokensPerMinute: 1e12 }],
+    },
+  });
   const client = new AzureOpenAIClient({ endpoint: emu.url, auth: { kind: 'apiKey', apiKey: emu.apiKey }, retry: { maxRetries: 0 } });
   const text = 'What is the capital of Norway?';
   const viaLm = async () => {
@@ -35,7 +40,12 @@ export async function benchLmFirstToken(rounds = 200): Promise<{ ours: number; d
   const direct = async () => {
     let first = 0;
     const t0 = now();
-    const req = { deployment: 'bench', messages: [{ role: 'system' as const, content: 'Be brief.' }, { role: 'user' as const, content: text }], temperature: 0.2, stream_options: { include_usage: true } };
+    const req = {
+      deployment: 'bench',
+      messages: [{ role: 'system' as const, content: 'Be brief.' }, { role: 'user' as const, content: text }],
+      temperature: 0.2,
+      stream_options: { include_usage: true },
+    };
     for await (const chunk of client.streamChatCompletion(req, { retryRateLimits: false })) if (chunk.choices[0]?.delta?.content) first ||= now();
     return first - t0;
   };

@@ -213,7 +213,8 @@ async function benchChatPage(): Promise<void> {
 
 async function benchWebhookListener(): Promise<void> {
   for (const r of await benchListener()) {
-    const fmt = (x: { perSecond: number; p50: number; p99: number; failed: number }) => `${Math.round(x.perSecond).toLocaleString('en')}/s, p50 ${x.p50.toFixed(2)} ms, p99 ${x.p99.toFixed(2)} ms${x.failed ? `, ${x.failed} failed` : ''}`;
+    const fmt = (x: { perSecond: number; p50: number; p99: number; failed: number }) =>
+      `${Math.round(x.perSecond).toLocaleString('en')}/s, p50 ${x.p50.toFixed(2)} ms, p99 ${x.p99.toFixed(2)} ms${x.failed ? `, ${x.failed} failed` : ''}`;
     const saturation = r.label.startsWith('saturation');
     rows.push({
       benchmark: `Webhook listener, ${r.label}, ${r.ours.seconds.toFixed(1)} s (reference ${r.reference.seconds.toFixed(1)} s)`,
@@ -248,11 +249,19 @@ async function benchWebhookListener(): Promise<void> {
 async function benchFlood(): Promise<void> {
   const r = await flood({ requests: 3000, connections: 8, minBytes: 256 * 1024, maxBytes: 1024 * 1024, verifiedBefore: 20 });
   const label = 'Webhook listener, 3,000 unsigned 256 KiB–1 MiB deliveries on 8 connections';
-  rows.push({ benchmark: `${label}: peak memory (${r.seconds.toFixed(1)} s)`, ours: `${r.peakRssMB.toFixed(0)} MB`, reference: 'limit 300 MB', ratio: (300 / r.peakRssMB).toFixed(2), goal: '>= 1.00' });
+  rows.push({
+    benchmark: `${label}: peak memory (${r.seconds.toFixed(1)} s)`,
+    ours: `${r.peakRssMB.toFixed(0)} MB`,
+    reference: 'limit 300 MB',
+    ratio: (300 / r.peakRssMB).toFixed(2),
+    goal: '>= 1.00',
+  });
   rows.push({ benchmark: `${label}: events file`, ours: `${r.storeMB.toFixed(2)} MB`, reference: 'limit 50 MB', ratio: (50 / Math.max(r.storeMB, 0.01)).toFixed(2), goal: '>= 1.00' });
   rows.push({
     benchmark: `${label}: what a restart shows`,
-    ours: `${r.verifiedBeforeKept}/20 earlier verified kept; next valid one ${r.verifiedAfter ? 'verified' : 'NOT verified'}; ${r.rejectedRows} rejected rows count ${r.rejectedCounted.toLocaleString('en')}`,
+    ours:
+      `${r.verifiedBeforeKept}/20 earlier verified kept; next valid one ${r.verifiedAfter ? 'verified' : 'NOT verified'}; ` +
+      `${r.rejectedRows} rejected rows count ${r.rejectedCounted.toLocaleString('en')}`,
     reference: '20/20 kept; verified',
     ratio: '-',
     goal: `all kept, verified: ${r.verifiedBeforeKept === 20 && r.verifiedAfter ? 'yes' : 'NO'}`,
@@ -265,12 +274,20 @@ async function benchReplayFlood(): Promise<void> {
   // Bounded in time: a slow machine reports how far it got in two minutes.
   const r = await flood({ requests: asked, connections: 8, minBytes: 250 * 1024, maxBytes: 250 * 1024, verifiedBefore: 20, replays: true, maxSeconds: 120 });
   const label = `Webhook listener, ${r.sent.toLocaleString('en')} replays of one signed 250 KiB delivery on 8 connections`;
-  rows.push({ benchmark: `${label}: peak memory (${r.seconds.toFixed(1)} s)`, ours: `${r.peakRssMB.toFixed(0)} MB`, reference: 'limit 300 MB', ratio: (300 / r.peakRssMB).toFixed(2), goal: '>= 1.00' });
+  rows.push({
+    benchmark: `${label}: peak memory (${r.seconds.toFixed(1)} s)`,
+    ours: `${r.peakRssMB.toFixed(0)} MB`,
+    reference: 'limit 300 MB',
+    ratio: (300 / r.peakRssMB).toFixed(2),
+    goal: '>= 1.00',
+  });
   rows.push({ benchmark: `${label}: events file`, ours: `${r.storeMB.toFixed(2)} MB`, reference: 'limit 50 MB', ratio: (50 / Math.max(r.storeMB, 0.01)).toFixed(2), goal: '>= 1.00' });
   const kept = r.verifiedBeforeKept === 20 && r.replayedKept && r.duplicatesCounted === r.sent && r.duplicateRows === 0 && r.verifiedAfter;
   rows.push({
     benchmark: `${label}: what a restart shows`,
-    ours: `${r.verifiedBeforeKept}/20 earlier verified kept; replayed one kept, ${r.duplicatesCounted.toLocaleString('en')} duplicates counted on it, ${r.duplicateRows} rows of their own; next valid one ${r.verifiedAfter ? 'verified' : 'NOT verified'}`,
+    ours:
+      `${r.verifiedBeforeKept}/20 earlier verified kept; replayed one kept, ${r.duplicatesCounted.toLocaleString('en')} duplicates counted on it, ` +
+      `${r.duplicateRows} rows of their own; next valid one ${r.verifiedAfter ? 'verified' : 'NOT verified'}`,
     reference: `20/20 kept; ${asked.toLocaleString('en')} counted, 0 rows; verified`,
     ratio: '-',
     goal: `all kept, all counted: ${kept && r.sent === asked ? 'yes' : kept ? `yes (${r.sent} sent in the time allowed)` : 'NO'}`,
@@ -281,8 +298,20 @@ async function benchTokens(): Promise<void> {
   const r = benchTokenCount();
   const fmt = (n: number) => `${Math.round(n).toLocaleString('en')} counts/s`;
   const label = `Token count, ${r.tokens.toLocaleString('en')}-token conversation of ${r.messages} messages`;
-  rows.push({ benchmark: `${label}, asked again each request`, ours: fmt(r.ours), reference: `${fmt(r.naive)} (gpt-tokenizer encode per message)`, ratio: (r.ours / r.naive).toFixed(2), goal: '>= 10.00' });
-  rows.push({ benchmark: `${label}, first request (nothing cached)`, ours: fmt(r.cold), reference: `${fmt(r.naive)} (gpt-tokenizer encode per message)`, ratio: (r.cold / r.naive).toFixed(2), goal: '>= 1.00' });
+  rows.push({
+    benchmark: `${label}, asked again each request`,
+    ours: fmt(r.ours),
+    reference: `${fmt(r.naive)} (gpt-tokenizer encode per message)`,
+    ratio: (r.ours / r.naive).toFixed(2),
+    goal: '>= 10.00',
+  });
+  rows.push({
+    benchmark: `${label}, first request (nothing cached)`,
+    ours: fmt(r.cold),
+    reference: `${fmt(r.naive)} (gpt-tokenizer encode per message)`,
+    ratio: (r.cold / r.naive).toFixed(2),
+    goal: '>= 1.00',
+  });
 }
 
 async function benchFirstToken(): Promise<void> {
@@ -413,13 +442,20 @@ async function benchMemoryRows(): Promise<void> {
   const med = (xs: WindowMemory[], step: Step, k: 'rss' | 'heapUsed') => median(xs.map((w) => w[step][k]));
   const extra = (step: Step, k: 'rss' | 'heapUsed' = 'rss') => mb(med(r.ours, step, k) - med(r.minimal, step, k));
   const signed = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(1)} MB`;
-  const steps = (w: WindowMemory) => (['view', 'chat', 'delivered', 'gc'] as const).map((k) => `${k} ${[w[k].rss, w[k].heapTotal, w[k].heapUsed, w[k].external].map((x) => mb(x).toFixed(0)).join('/')}`).join(', ');
+  const steps = (w: WindowMemory) =>
+    (['view', 'chat', 'delivered', 'gc'] as const)
+      .map((k) => `${k} ${[w[k].rss, w[k].heapTotal, w[k].heapUsed, w[k].external].map((x) => mb(x).toFixed(0)).join('/')}`)
+      .join(', ');
   console.log(`extension host per window, MB after each step as RSS/JS heap held/JS heap used/external (deliveries took ${r.deliverySeconds.map((s) => s.toFixed(1)).join(', ')} s):`);
   for (const [name, xs] of [['ours', r.ours], ['minimal', r.minimal]] as const) for (const w of xs) console.log(`  ${name}: ${steps(w)}`);
   const total = extra('delivered');
   rows.push({
-    benchmark: `Extension host RSS: sidebar open, a chat reply through VS Code's LM API, the model list, listener + ${DELIVERIES.toLocaleString('en')} verified deliveries (median of ${r.ours.length} windows)`,
-    ours: `${(mb(med(r.ours, 'delivered', 'rss'))).toFixed(0)} MB (beside the reference after each step: view open ${signed(extra('view'))}, chat reply ${signed(extra('chat'))}, deliveries ${signed(total)})`,
+    benchmark:
+      "Extension host RSS: sidebar open, a chat reply through VS Code's LM API, the model list, " +
+      `listener + ${DELIVERIES.toLocaleString('en')} verified deliveries (median of ${r.ours.length} windows)`,
+    ours:
+      `${(mb(med(r.ours, 'delivered', 'rss'))).toFixed(0)} MB (beside the reference after each step: ` +
+      `view open ${signed(extra('view'))}, chat reply ${signed(extra('chat'))}, deliveries ${signed(total)})`,
     reference: `${mb(med(r.minimal, 'delivered', 'rss')).toFixed(0)} MB (minimal extension's window)`,
     ratio: signed(total),
     goal: `<= +30 MB: ${total <= 30 ? 'yes' : 'NO'}`,

@@ -99,12 +99,20 @@ async function benchAggregate(dir: string, n: number): Promise<UsageBench['aggre
       (mode === 'ours' ? ours : reference).push({ ms: r.ms, cpuMs: r.cpuMs, peakMB: r.peakMB });
     }
   }
-  const best = (xs: Side[]) => ({ ms: Math.min(...xs.map((x) => x.ms)), cpuMs: Math.min(...xs.map((x) => x.cpuMs)), peakMB: Math.max(...xs.map((x) => x.peakMB)) });
+  const best = (xs: Side[]) => ({
+    ms: Math.min(...xs.map((x) => x.ms)),
+    cpuMs: Math.min(...xs.map((x) => x.cpuMs)),
+    peakMB: Math.max(...xs.map((x) => x.peakMB)),
+  });
   return { records: n, fileMB: size / 1e6, ours: best(ours), reference: best(reference) };
 }
 
 async function benchRecord(dir: string, rounds: number): Promise<UsageBench['record']> {
-  const emu = await startEmulator({ config: { deployments: [{ name: 'bench', model: 'gpt-4o', version: '2024-11-20', sku: 'GlobalStandard', capacity: 1, requestsPerMinute: 1e9, tokensPerMinute: 1e12 }] } });
+  const emu = await startEmulator({
+    config: {
+      deployments: [{ name: 'bench', model: 'gpt-4o', version: '2024-11-20', sku: 'GlobalStandard', capacity: 1, requestsPerMinute: 1e9, tokensPerMinute: 1e12 }],
+    },
+  });
   const log = await UsageLog.open(join(dir, 'record', 'usage.jsonl'));
   const body = JSON.stringify({ model: 'bench', messages: [{ role: 'user', content: 'hello' }] });
   const requestMs: number[] = [];

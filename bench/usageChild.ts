@@ -33,7 +33,13 @@ async function main(): Promise<void> {
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   const cpu = process.cpuUsage(cpu0);
   // maxRSS: the most this process ever held (KiB), module loading included on both sides.
-  console.log(JSON.stringify({ ms, cpuMs: (cpu.user + cpu.system) / 1000, peakMB: process.resourceUsage().maxRSS / 1024, records: summary.records, summary: JSON.stringify(summary.deployments) }));
+  console.log(JSON.stringify({
+    ms,
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    peakMB: process.resourceUsage().maxRSS / 1024,
+    records: summary.records,
+    summary: JSON.stringify(summary.deployments),
+  }));
 }
 
 void main();

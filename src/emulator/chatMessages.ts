@@ -37,11 +37,19 @@ function parts(content: unknown, i: number, role: string, images: boolean): { te
       // The service's own words and param path for a model without vision.
       if (!images) throw invalidRequest('Invalid content type. image_url is only supported by certain models.', `messages.[${i}].content.[${j}].type`, null);
       if (role !== 'user') {
-        throw invalidRequest(`Image URLs are only allowed for messages with role 'user', but this message with role '${role}' contains an image URL.`, `messages.[${i}].content.[${j}].type`, 'invalid_value');
+        throw invalidRequest(
+          `Image URLs are only allowed for messages with role 'user', but this message with role '${role}' contains an image URL.`,
+          `messages.[${i}].content.[${j}].type`,
+          'invalid_value',
+        );
       }
       const url = part.image_url?.url;
       if (typeof url !== 'string' || !/^(https?:|data:image\/)/.test(url)) {
-        throw invalidRequest(`Invalid image URL: 'messages[${i}].content[${j}].image_url.url' must be an http(s) URL or a data:image/… URL.`, `messages.[${i}].content.[${j}].image_url.url`, 'invalid_image_url');
+        throw invalidRequest(
+          `Invalid image URL: 'messages[${i}].content[${j}].image_url.url' must be an http(s) URL or a data:image/… URL.`,
+          `messages.[${i}].content.[${j}].image_url.url`,
+          'invalid_image_url',
+        );
       }
       imageTokens += part.image_url?.detail === 'low' ? IMAGE_TOKENS.low : IMAGE_TOKENS.high;
     } else {

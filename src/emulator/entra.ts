@@ -109,9 +109,23 @@ export class EntraValidator {
       this.log(`principal ${principal} has no role (${plane})`);
       if (plane === 'management') {
         if (/^GET \/subscriptions$/i.test(operation)) return { roleless: true };
-        return { error: azureError(403, 'AuthorizationFailed', `The client '${principal}' with object id '${principal}' does not have authorization to perform action 'Microsoft.CognitiveServices/accounts/read' over scope '${operation}' or the scope is invalid. If access was recently granted, please refresh your credentials.`) };
+        return {
+          error: azureError(
+            403,
+            'AuthorizationFailed',
+            `The client '${principal}' with object id '${principal}' does not have authorization to perform action ` +
+              `'Microsoft.CognitiveServices/accounts/read' over scope '${operation}' or the scope is invalid. ` +
+              'If access was recently granted, please refresh your credentials.',
+          ),
+        };
       }
-      return { error: azureError(401, 'PermissionDenied', `The principal \`${principal}\` lacks the required data action \`Microsoft.CognitiveServices/accounts/OpenAI/*\` to perform \`${operation}\` operation.`) };
+      return {
+        error: azureError(
+          401,
+          'PermissionDenied',
+          `The principal \`${principal}\` lacks the required data action \`Microsoft.CognitiveServices/accounts/OpenAI/*\` to perform \`${operation}\` operation.`,
+        ),
+      };
     }
     return {};
   }
@@ -131,7 +145,12 @@ function rejection(err: unknown, plane: Plane, audience: string): HttpError {
   }
   if (err instanceof joseErrors.JWTExpired) return azureError(401, 'ExpiredAuthenticationToken', 'The access token expiry UTC time is earlier than current UTC time.');
   if (err instanceof joseErrors.JWTClaimValidationFailed && err.claim === 'aud') {
-    return azureError(401, 'InvalidAuthenticationTokenAudience', `The access token has been obtained for wrong audience or resource. It should exactly match with one of the allowed audiences ${DEFAULT_MANAGEMENT_AUDIENCES.map((a) => `'${a}/'`).join(',')}.`);
+    return azureError(
+      401,
+      'InvalidAuthenticationTokenAudience',
+      'The access token has been obtained for wrong audience or resource. ' +
+        `It should exactly match with one of the allowed audiences ${DEFAULT_MANAGEMENT_AUDIENCES.map((a) => `'${a}/'`).join(',')}.`,
+    );
   }
   return azureError(401, 'InvalidAuthenticationToken', 'The access token is invalid.');
 }

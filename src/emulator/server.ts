@@ -41,7 +41,17 @@ export interface Emulator {
   close(): Promise<void>;
 }
 
-const ROUTES: Route[] = [...chatRoutes, ...responseRoutes, ...webhookRoutes, ...catalogRoutes, ...fileRoutes, ...batchRoutes, ...fineTuningRoutes, ...armDeploymentRoutes, ...callRoutes];
+const ROUTES: Route[] = [
+  ...chatRoutes,
+  ...responseRoutes,
+  ...webhookRoutes,
+  ...catalogRoutes,
+  ...fileRoutes,
+  ...batchRoutes,
+  ...fineTuningRoutes,
+  ...armDeploymentRoutes,
+  ...callRoutes,
+];
 
 function wellEncoded(path: string): boolean {
   try {
@@ -64,7 +74,14 @@ const keyDisabled = () => azureError(403, 'AuthenticationTypeDisabled', 'Key bas
  * with a key), or a Bearer access token the configured issuer signed for it. Resource Manager
  * takes access tokens only. `error` unset: allowed.
  */
-async function authenticate(req: IncomingMessage, key: Buffer, config: EmulatorConfig, validator: EntraValidator | undefined, plane: Plane, path: string): Promise<Authenticated> {
+async function authenticate(
+  req: IncomingMessage,
+  key: Buffer,
+  config: EmulatorConfig,
+  validator: EntraValidator | undefined,
+  plane: Plane,
+  path: string,
+): Promise<Authenticated> {
   const auth = req.headers.authorization;
   const bearer = typeof auth === 'string' ? /^Bearer\s+(.+)$/i.exec(auth)?.[1].trim() : undefined;
   if (plane === 'management') {

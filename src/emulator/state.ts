@@ -61,7 +61,9 @@ export class EmulatorState {
   /** Emits an event to every endpoint subscribed to its type. */
   emit(type: string, data: Record<string, unknown>): { event: WebhookEvent; delivered: Promise<Delivery[]> } {
     const event: WebhookEvent = { object: 'event', id: randomId('evt_', 16), type, created_at: nowSeconds(), data };
-    const targets = [...this.endpoints.values()].filter((e) => e.event_types.includes(type)).map((e) => ({ id: e.id, url: e.url, signingSecret: e.signing_secret }));
+    const targets = [...this.endpoints.values()]
+      .filter((e) => e.event_types.includes(type))
+      .map((e) => ({ id: e.id, url: e.url, signingSecret: e.signing_secret }));
     return { event, delivered: this.deliverer.send(event, targets) };
   }
 

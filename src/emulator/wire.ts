@@ -23,7 +23,12 @@ export function azureError(status: number, code: string, message: string, header
 }
 
 export const unauthorized = () =>
-  azureError(401, '401', 'Access denied due to invalid subscription key or wrong API endpoint. Make sure to provide a valid key for an active subscription and use a correct regional API endpoint for your resource.');
+  azureError(
+    401,
+    '401',
+    'Access denied due to invalid subscription key or wrong API endpoint. ' +
+      'Make sure to provide a valid key for an active subscription and use a correct regional API endpoint for your resource.',
+  );
 
 export const notFound = () => azureError(404, '404', 'Resource not found');
 

@@ -73,7 +73,10 @@ export function normalizeEndpoint(input: string): string {
   }
   if (url.username || url.password) throw new EndpointError('The endpoint must not contain a user name or password; put the key in the key field.');
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-    throw new EndpointError(`The endpoint must use https:// (got http://${url.host}): over http the key or token would travel in clear text. Plain http is for a local emulator on 127.0.0.1 or localhost only.`);
+    throw new EndpointError(
+      `The endpoint must use https:// (got http://${url.host}): over http the key or token would travel in clear text. ` +
+        'Plain http is for a local emulator on 127.0.0.1 or localhost only.',
+    );
   }
   // Drop everything from the first `/openai` segment on: `/openai/v1/...`, `/openai/deployments/...`.
   const path = url.pathname.replace(/\/openai(\/.*)?$/i, '').replace(/\/+$/, '');

@@ -129,7 +129,12 @@ export async function downloadCloudflared(options: DownloadOptions): Promise<Dow
   const url = cloudflaredDownloadUrl(options.baseUrl);
   const asset = cloudflaredAsset()!;
   const expected = (options.sha256 ?? process.env.AOAI_WORKBENCH_CLOUDFLARED_SHA256 ?? CLOUDFLARED_SHA256[asset] ?? '').toLowerCase();
-  if (!/^[0-9a-f]{64}$/.test(expected)) throw new TunnelError(`This version of the extension has no checksum for ${asset} ${CLOUDFLARED_VERSION}, so it does not download it. Install cloudflared yourself and put it on PATH, or pick another tunnel.`);
+  if (!/^[0-9a-f]{64}$/.test(expected)) {
+    throw new TunnelError(
+      `This version of the extension has no checksum for ${asset} ${CLOUDFLARED_VERSION}, so it does not download it. ` +
+        'Install cloudflared yourself and put it on PATH, or pick another tunnel.',
+    );
+  }
   const target = downloadedCloudflaredPath(options.storageDir);
   const dir = join(options.storageDir, 'cloudflared');
   const partial = join(dir, `${asset}.partial`);
@@ -145,7 +150,10 @@ export async function downloadCloudflared(options: DownloadOptions): Promise<Dow
     } catch (err) {
       if (options.signal?.aborted) throw new TunnelError('Download cancelled.');
       if (err instanceof TunnelError) throw err;
-      throw new TunnelError(`Could not download cloudflared from ${new URL(url).host}: ${(err as Error & { cause?: Error }).cause?.message ?? (err as Error).message}. Check your connection or proxy, or install cloudflared yourself.`);
+      throw new TunnelError(
+        `Could not download cloudflared from ${new URL(url).host}: ${(err as Error & { cause?: Error }).cause?.message ?? (err as Error).message}. ` +
+          'Check your connection or proxy, or install cloudflared yourself.',
+      );
     }
     if (res.statusCode !== 200) {
       await res.body.dump().catch(() => {});
@@ -176,7 +184,12 @@ export async function downloadCloudflared(options: DownloadOptions): Promise<Dow
     }
     if (total && received !== total) throw new TunnelError(`The cloudflared download ended after ${received} of ${total} bytes. Try again.`);
     const sha256 = hash.digest('hex');
-    if (sha256 !== expected) throw new TunnelError(`The file from ${url} is not Cloudflare's cloudflared ${CLOUDFLARED_VERSION}: its SHA-256 ${sha256} does not match the pinned ${expected}. It was deleted. Install cloudflared yourself, or pick another tunnel.`);
+    if (sha256 !== expected) {
+      throw new TunnelError(
+        `The file from ${url} is not Cloudflare's cloudflared ${CLOUDFLARED_VERSION}: its SHA-256 ${sha256} does not match the pinned ${expected}. ` +
+          'It was deleted. Install cloudflared yourself, or pick another tunnel.',
+      );
+    }
     if (asset.endsWith('.tgz')) {
       // macOS builds come as a tarball holding the one binary; tar is part of the system.
       const unpacked = join(dir, 'unpacked');
@@ -201,7 +214,10 @@ export async function downloadCloudflared(options: DownloadOptions): Promise<Dow
       version = m[1];
       if (version !== (options.version ?? CLOUDFLARED_VERSION)) throw new Error(`it reports version ${version}, not ${options.version ?? CLOUDFLARED_VERSION}`);
     } catch (err) {
-      throw new TunnelError(`The file downloaded from ${url} is not a working cloudflared (${(err as Error).message.split('\n')[0]}). It was deleted. Install cloudflared yourself, or pick another tunnel.`);
+      throw new TunnelError(
+        `The file downloaded from ${url} is not a working cloudflared (${(err as Error).message.split('\n')[0]}). ` +
+          'It was deleted. Install cloudflared yourself, or pick another tunnel.',
+      );
     }
     await rename(staged, target);
     return { path: target, version, sha256, bytes: received };

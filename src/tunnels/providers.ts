@@ -60,7 +60,10 @@ export class LocalTunnel implements TunnelProvider {
     try {
       tunnel = await localtunnel({ port: localPort, local_host: o.localHost ?? '127.0.0.1', ...(o.host ? { host: o.host } : {}), ...(o.subdomain ? { subdomain: o.subdomain } : {}) });
     } catch (err) {
-      throw new TunnelError(`localtunnel could not open a tunnel via ${o.host ?? 'https://localtunnel.me'}: ${(err as Error).message}. Check the server address in "aoaiWorkbench.tunnel.localtunnelHost".`);
+      throw new TunnelError(
+        `localtunnel could not open a tunnel via ${o.host ?? 'https://localtunnel.me'}: ${(err as Error).message}. ` +
+          'Check the server address in "aoaiWorkbench.tunnel.localtunnelHost".',
+      );
     }
     if (signal?.aborted) {
       tunnel.close();
@@ -113,7 +116,9 @@ export class CloudflaredTunnel extends CliTunnel {
   readonly id = 'cloudflared';
   readonly label = 'Cloudflare quick tunnel';
   protected readonly missing =
-    'cloudflared is not installed. Let the extension download it, or install it from Cloudflare (https://developers.cloudflare.com/cloudflare-one/connections/connect-networks/downloads/) and make sure it is on PATH, or pick another tunnel in "aoaiWorkbench.tunnel.provider".';
+    'cloudflared is not installed. Let the extension download it, or install it from Cloudflare ' +
+    '(https://developers.cloudflare.com/cloudflare-one/connections/connect-networks/downloads/) ' +
+    'and make sure it is on PATH, or pick another tunnel in "aoaiWorkbench.tunnel.provider".';
   /** `storageDir`: where a cloudflared downloaded with the user's consent is looked for after PATH. */
   constructor(storageDir?: string, pathEnv?: string) {
     super(async () => (await findOnPath('cloudflared', pathEnv)) ?? (storageDir && hasDownloadedCloudflared(storageDir) ? downloadedCloudflaredPath(storageDir) : undefined));

@@ -96,8 +96,13 @@ export function runTunnelProcess(opts: {
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
     child.once('error', (err) => finish(new TunnelError(`Could not run ${opts.command}: ${err.message}`)));
-    child.once('exit', (code) => finish(new TunnelError(opts.explainFailure?.(output) ?? `${opts.command} exited (${code}) before it gave a public URL. Its output: ${output.trim().slice(-500) || '(none)'}`)));
-    const timer = setTimeout(() => finish(new TunnelError(opts.explainFailure?.(output) ?? `${opts.command} gave no public URL within ${(opts.timeoutMs ?? 30_000) / 1000} s.`)), opts.timeoutMs ?? 30_000);
+    child.once('exit', (code) =>
+      finish(new TunnelError(opts.explainFailure?.(output) ?? `${opts.command} exited (${code}) before it gave a public URL. Its output: ${output.trim().slice(-500) || '(none)'}`)),
+    );
+    const timer = setTimeout(
+      () => finish(new TunnelError(opts.explainFailure?.(output) ?? `${opts.command} gave no public URL within ${(opts.timeoutMs ?? 30_000) / 1000} s.`)),
+      opts.timeoutMs ?? 30_000,
+    );
     const poller = setInterval(() => {
       void opts.poll?.().then((url) => url && finish(undefined, url), () => undefined);
     }, 500);

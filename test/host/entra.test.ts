@@ -47,7 +47,11 @@ describe('Entra ID connections', function () {
     });
     await clearConnections();
     await config().update('cloud', 'Custom', vscode.ConfigurationTarget.Global);
-    await config().update('customCloud', { authorityHost: issuer.authorityHost, resourceManagerEndpoint: emu.url, managementScope: 'https://management.azure.com/.default' }, vscode.ConfigurationTarget.Global);
+    await config().update(
+      'customCloud',
+      { authorityHost: issuer.authorityHost, resourceManagerEndpoint: emu.url, managementScope: 'https://management.azure.com/.default' },
+      vscode.ConfigurationTarget.Global,
+    );
   });
   after(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
@@ -66,10 +70,18 @@ describe('Entra ID connections', function () {
   let conn: ConnectionInfo;
 
   it('adds a connection from Azure: subscription → account, with the tenant of the subscription', async () => {
-    const info = await exec<ConnectionInfo>('addConnectionFromAzure', { tokenSource: 'default', subscriptionId: DEFAULT_CONFIG.subscriptions[0].subscriptionId, account: 'emulator-openai', label: 'From Azure' });
+    const info = await exec<ConnectionInfo>('addConnectionFromAzure', {
+      tokenSource: 'default',
+      subscriptionId: DEFAULT_CONFIG.subscriptions[0].subscriptionId,
+      account: 'emulator-openai',
+      label: 'From Azure',
+    });
     assert.ok(info, 'the command returned the connection (a failure would have shown an error instead)');
     conn = info;
-    assert.deepEqual({ auth: info.auth, tokenSource: info.tokenSource, tenantId: info.tenantId, endpoint: info.endpoint }, { auth: 'entraId', tokenSource: 'default', tenantId: issuer.tenantId, endpoint: emu.url });
+    assert.deepEqual(
+      { auth: info.auth, tokenSource: info.tokenSource, tenantId: info.tenantId, endpoint: info.endpoint },
+      { auth: 'entraId', tokenSource: 'default', tenantId: issuer.tenantId, endpoint: emu.url },
+    );
     assert.match(info.armId ?? '', /\/resourceGroups\/rg-emulator\/providers\/Microsoft\.CognitiveServices\/accounts\/emulator-openai$/);
     const api = await workbench();
     const item = api.services.tree.getTreeItem(await eventually(() => api.services.tree.connectionNode(info.id)));
@@ -106,7 +118,9 @@ describe('Entra ID connections', function () {
 
   it('an identity without a role gets an error row naming the role to grant', async () => {
     // Another resource, on which the service principal holds no role.
-    const other = await startEmulator({ config: { disableLocalAuth: true, entra: { issuer: issuer.issuer, jwksUri: issuer.jwksUri, caFile: issuer.caFile, grantedPrincipals: [] } } });
+    const other = await startEmulator({
+      config: { disableLocalAuth: true, entra: { issuer: issuer.issuer, jwksUri: issuer.jwksUri, caFile: issuer.caFile, grantedPrincipals: [] } },
+    });
     try {
       const info = await exec<ConnectionInfo>('addConnection', { endpoint: other.url, auth: 'entraId', tokenSource: 'default', tenantId: issuer.tenantId, label: 'No role' });
       const [row] = (await groupChildren(info!.id, 'webhooks')) as MessageNode[];

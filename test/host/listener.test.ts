@@ -36,7 +36,10 @@ describe('webhook listener in VS Code', () => {
   }
 
   it('Start listening creates an endpoint pointing at the listener, with its secret captured', async () => {
-    const res = await exec<{ localUrl: string; publicUrl: string; endpointId: string }>('startListening', { connectionId: conn.id, endpoint: { mode: 'create', name: 'vscode', eventTypes: ['response.completed', 'batch.completed'] } });
+    const res = await exec<{ localUrl: string; publicUrl: string; endpointId: string }>('startListening', {
+      connectionId: conn.id,
+      endpoint: { mode: 'create', name: 'vscode', eventTypes: ['response.completed', 'batch.completed'] },
+    });
     assert.ok(res?.endpointId);
     endpointId = res.endpointId;
     assert.match(res.localUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
@@ -193,7 +196,11 @@ describe('webhook listener behind a real tunnel in VS Code', function () {
   });
 
   it('Start listening opens the tunnel and points a new endpoint at its public URL; the service\'s delivery comes through it verified', async () => {
-    const res = await exec<{ localUrl: string; publicUrl: string; endpointId: string }>('startListening', { connectionId: conn.id, provider: 'localtunnel', endpoint: { mode: 'create', name: 'through the tunnel', eventTypes: ['response.completed'] } });
+    const res = await exec<{ localUrl: string; publicUrl: string; endpointId: string }>('startListening', {
+      connectionId: conn.id,
+      provider: 'localtunnel',
+      endpoint: { mode: 'create', name: 'through the tunnel', eventTypes: ['response.completed'] },
+    });
     const port = new URL(tunnelServer!).port;
     assert.equal(res?.publicUrl, `http://vscodehost.localhost:${port}`);
     assert.match(res.localUrl, /^http:\/\/127\.0\.0\.1:\d+$/);

@@ -36,7 +36,12 @@ describe('webhook endpoints in the sidebar', () => {
 
   it('create → the secret goes to SecretStorage, the tree shows the endpoint; edit and delete round-trip', async () => {
     const api = await workbench();
-    const created = await exec<WebhookEndpoint>('createWebhookEndpoint', { connectionId: conn.id, name: 'orders', url: 'https://example.test/hook', eventTypes: ['response.completed', 'batch.failed'] });
+    const created = await exec<WebhookEndpoint>('createWebhookEndpoint', {
+      connectionId: conn.id,
+      name: 'orders',
+      url: 'https://example.test/hook',
+      eventTypes: ['response.completed', 'batch.failed'],
+    });
     assert.ok(created);
     assert.equal((created as { signing_secret?: string }).signing_secret, undefined, 'the command never returns the secret');
     const secret = await api.services.store.signingSecret(conn.id, created.id);

@@ -33,7 +33,14 @@ describe('chat engine against the emulator', () => {
   it('streams a reply with usage, on both routes', async () => {
     for (const route of ['v1', 'deployment'] as const) {
       const pieces: string[] = [];
-      const r = await runChat({ client, deployment: 'chat', messages: [{ role: 'user', content: 'hi' }], params: { ...base, route, apiVersion: '2024-10-21' }, signal: new AbortController().signal, onDelta: (t) => pieces.push(t) });
+      const r = await runChat({
+        client,
+        deployment: 'chat',
+        messages: [{ role: 'user', content: 'hi' }],
+        params: { ...base, route, apiVersion: '2024-10-21' },
+        signal: new AbortController().signal,
+        onDelta: (t) => pieces.push(t),
+      });
       assert.match(r.content, /You said: hi/);
       assert.equal(pieces.join(''), r.content);
       assert.ok(r.usage && r.usage.total_tokens > 0);

@@ -12,7 +12,15 @@ async function chat(steps: Step[], deployment: string, params: Partial<ChatParam
   const s = await scripted(steps);
   const client = new AzureOpenAIClient({ endpoint: s.url, auth: { kind: 'apiKey', apiKey: 'k' } });
   try {
-    const result = await runChat({ client, deployment, messages: [{ role: 'user', content: 'hi' }], params: { ...base, ...params }, signal: new AbortController().signal, onDelta: () => {}, ...extra }).catch((e: unknown) => e);
+    const result = await runChat({
+      client,
+      deployment,
+      messages: [{ role: 'user', content: 'hi' }],
+      params: { ...base, ...params },
+      signal: new AbortController().signal,
+      onDelta: () => {},
+      ...extra,
+    }).catch((e: unknown) => e);
     return { result, bodies: s.requests.map((r) => JSON.parse(r.body) as Record<string, unknown>) };
   } finally {
     await client.close();

@@ -44,7 +44,8 @@ describe('Chat Completions tools and images in the emulator (official openai cli
   });
 
   it('tool_choice: none keeps to text, required and a named function force a call', async () => {
-    const ask = (tool_choice: OpenAI.Chat.ChatCompletionToolChoiceOption, content = 'hello') => client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content }], tools, tool_choice });
+    const ask = (tool_choice: OpenAI.Chat.ChatCompletionToolChoiceOption, content = 'hello') =>
+      client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content }], tools, tool_choice });
     assert.equal((await ask('none', 'get_weather please')).choices[0].message.tool_calls, undefined);
     assert.equal((await ask('auto')).choices[0].finish_reason, 'stop');
     assert.equal((await ask('required')).choices[0].finish_reason, 'tool_calls');
@@ -55,7 +56,13 @@ describe('Chat Completions tools and images in the emulator (official openai cli
   });
 
   it('streams a tool call as deltas that the client\'s stream helper assembles', async () => {
-    const stream = await client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'get_weather in Rome' }], tools, stream: true, stream_options: { include_usage: true } });
+    const stream = await client.chat.completions.create({
+      model: 'gpt-4o',
+      messages: [{ role: 'user', content: 'get_weather in Rome' }],
+      tools,
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     let args = '';
     let name = '';
     let finish: string | null = null;
@@ -91,8 +98,14 @@ describe('Chat Completions tools and images in the emulator (official openai cli
     assert.equal(image.usage!.prompt_tokens - text.usage!.prompt_tokens, 85);
     assert.match(image.choices[0].message.content ?? '', /You said: describe/);
     await assert.rejects(
-      client.chat.completions.create({ model: 'o3-mini', messages: [{ role: 'user', content: [{ type: 'text', text: 'x' }, { type: 'image_url', image_url: { url: 'https://example.test/cat.png' } }] }] }),
-      (e: unknown) => e instanceof BadRequestError && (e.error as { message?: string }).message === 'Invalid content type. image_url is only supported by certain models.' && e.param === 'messages.[0].content.[1].type',
+      client.chat.completions.create({
+        model: 'o3-mini',
+        messages: [{ role: 'user', content: [{ type: 'text', text: 'x' }, { type: 'image_url', image_url: { url: 'https://example.test/cat.png' } }] }],
+      }),
+      (e: unknown) =>
+        e instanceof BadRequestError &&
+        (e.error as { message?: string }).message === 'Invalid content type. image_url is only supported by certain models.' &&
+        e.param === 'messages.[0].content.[1].type',
     );
   });
 });

@@ -196,7 +196,12 @@ describe('service client against the emulator', () => {
   describe('rate limits', () => {
     let limited: Emulator;
     before(async () => {
-      limited = await startEmulator({ config: { rateLimitWindowSeconds: 1, deployments: [{ name: 'tiny', model: 'gpt-4o', version: '1', sku: 'Standard', capacity: 1, requestsPerMinute: 2, tokensPerMinute: 100_000 }] } });
+      limited = await startEmulator({
+        config: {
+          rateLimitWindowSeconds: 1,
+          deployments: [{ name: 'tiny', model: 'gpt-4o', version: '1', sku: 'Standard', capacity: 1, requestsPerMinute: 2, tokensPerMinute: 100_000 }],
+        },
+      });
     });
     after(() => limited.close());
 
@@ -337,10 +342,20 @@ describe('service client against the emulator', () => {
     });
 
     it('walks Resource Manager through nextLink pages: subscriptions, OpenAI accounts, deployments with limits', async () => {
-      const deployments = Array.from({ length: 7 }, (_, i) => ({ name: `dep-${i}`, model: 'gpt-4o', version: '2024-11-20', sku: 'GlobalStandard', capacity: 10 + i, requestsPerMinute: 60 + i, tokensPerMinute: 6000 }));
+      const deployments = Array.from({ length: 7 }, (_, i) => ({
+        name: `dep-${i}`,
+        model: 'gpt-4o',
+        version: '2024-11-20',
+        sku: 'GlobalStandard',
+        capacity: 10 + i,
+        requestsPerMinute: 60 + i,
+        tokensPerMinute: 6000,
+      }));
       // Resource Manager takes access tokens only.
       const issuer = await startTestIssuer();
-      const arm = await startEmulator({ config: { armPageSize: 2, deployments, entra: { issuer: issuer.issuer, jwksUri: issuer.jwksUri, caFile: issuer.caFile } } });
+      const arm = await startEmulator({
+        config: { armPageSize: 2, deployments, entra: { issuer: issuer.issuer, jwksUri: issuer.jwksUri, caFile: issuer.caFile } },
+      });
       const token = await issuer.mint({ oid: 'me' }, { audience: 'https://management.azure.com', expiresInSeconds: 600 });
       const c = new ArmClient({ endpoint: arm.url, auth: { kind: 'bearer', getToken: async () => token } });
       try {
@@ -352,7 +367,16 @@ describe('service client against the emulator', () => {
         assert.equal(accounts[0].resourceGroup, 'rg-emulator');
         const list = await c.listDeployments(accounts[0].id);
         assert.equal(list.length, 7);
-        assert.deepEqual(list[3], { name: 'dep-3', model: 'gpt-4o', modelVersion: '2024-11-20', sku: 'GlobalStandard', capacity: 13, rateLimits: { requestsPerMinute: 63, tokensPerMinute: 6000 }, provisioningState: 'Succeeded', source: 'arm' });
+        assert.deepEqual(list[3], {
+          name: 'dep-3',
+          model: 'gpt-4o',
+          modelVersion: '2024-11-20',
+          sku: 'GlobalStandard',
+          capacity: 13,
+          rateLimits: { requestsPerMinute: 63, tokensPerMinute: 6000 },
+          provisioningState: 'Succeeded',
+          source: 'arm',
+        });
       } finally {
         await c.close();
         await arm.close();

@@ -4,7 +4,15 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CLOUDFLARED_RELEASES, CLOUDFLARED_SHA256, CLOUDFLARED_VERSION, cloudflaredAsset, cloudflaredDownloadUrl, downloadCloudflared, downloadedCloudflaredPath } from '../../src/tunnels/cloudflaredDownload';
+import {
+  CLOUDFLARED_RELEASES,
+  CLOUDFLARED_SHA256,
+  CLOUDFLARED_VERSION,
+  cloudflaredAsset,
+  cloudflaredDownloadUrl,
+  downloadCloudflared,
+  downloadedCloudflaredPath,
+} from '../../src/tunnels/cloudflaredDownload';
 import { CloudflaredTunnel } from '../../src/tunnels/providers';
 import { runTunnelProcess, TunnelError } from '../../src/tunnels/tunnel';
 import { startReleaseServer } from '../support/releaseServer';
@@ -68,7 +76,10 @@ describe('cloudflared download (only after the user agreed)', function () {
 
   it('an error page instead of the program is refused, and nothing is kept', async () => {
     const dir = storage();
-    await assert.rejects(downloadCloudflared({ storageDir: dir, baseUrl: `${server.url}/html`, sha256 }), (e: Error) => e instanceof TunnelError && /SHA-256 .* does not match .* deleted/.test(e.message));
+    await assert.rejects(
+      downloadCloudflared({ storageDir: dir, baseUrl: `${server.url}/html`, sha256 }),
+      (e: Error) => e instanceof TunnelError && /SHA-256 .* does not match .* deleted/.test(e.message),
+    );
     assert.deepEqual(leftovers(dir), []);
   });
 
@@ -95,7 +106,10 @@ describe('cloudflared download (only after the user agreed)', function () {
 
   it('a file that reports another version than the pinned one is refused', async () => {
     const dir = storage();
-    await assert.rejects(downloadCloudflared({ storageDir: dir, baseUrl: `${server.url}/releases`, sha256, version: '2024.1.0' }), new RegExp(`reports version ${CLOUDFLARED_VERSION.replace(/\./g, "\\.")}, not 2024\\.1\\.0`));
+    await assert.rejects(
+      downloadCloudflared({ storageDir: dir, baseUrl: `${server.url}/releases`, sha256, version: '2024.1.0' }),
+      new RegExp(`reports version ${CLOUDFLARED_VERSION.replace(/\./g, "\\.")}, not 2024\\.1\\.0`),
+    );
     assert.deepEqual(leftovers(dir), []);
   });
 
@@ -135,13 +149,19 @@ describe('tunnel CLI processes', function () {
 
   it('a CLI that exits before giving a URL is explained with its last output', async () => {
     const script = 'console.error("ERR failed to request quick Tunnel: 429 Too Many Requests"); process.exit(1)';
-    await assert.rejects(runTunnelProcess({ command: node, args: ['-e', script], findUrl: () => undefined }), /exited \(1\) before it gave a public URL\. Its output: ERR failed to request quick Tunnel: 429/);
+    await assert.rejects(
+      runTunnelProcess({ command: node, args: ['-e', script], findUrl: () => undefined }),
+      /exited \(1\) before it gave a public URL\. Its output: ERR failed to request quick Tunnel: 429/,
+    );
   });
 
   it('a CLI that never gives a URL is stopped at the deadline', async () => {
     let pid = 0;
     const script = 'console.log(process.pid); setTimeout(() => {}, 60_000)';
-    await assert.rejects(runTunnelProcess({ command: node, args: ['-e', script], findUrl: (out) => ((pid = Number(out.trim()) || pid), undefined), timeoutMs: 1_000 }), /gave no public URL within 1 s/);
+    await assert.rejects(
+      runTunnelProcess({ command: node, args: ['-e', script], findUrl: (out) => ((pid = Number(out.trim()) || pid), undefined), timeoutMs: 1_000 }),
+      /gave no public URL within 1 s/,
+    );
     assert.ok(pid > 0);
     for (let i = 0; i < 50 && alive(pid); i++) await new Promise((r) => setTimeout(r, 100));
     assert.ok(!alive(pid), 'no orphan left');
@@ -156,7 +176,12 @@ describe('tunnel CLI processes', function () {
     assert.ok(!alive(pid), 'killed after SIGTERM was ignored');
 
     const abort = new AbortController();
-    const starting = runTunnelProcess({ command: node, args: ['-e', 'console.log(process.pid); setTimeout(() => {}, 60_000)'], findUrl: (out) => ((pid = Number(out.trim()) || pid), undefined), signal: abort.signal });
+    const starting = runTunnelProcess({
+      command: node,
+      args: ['-e', 'console.log(process.pid); setTimeout(() => {}, 60_000)'],
+      findUrl: (out) => ((pid = Number(out.trim()) || pid), undefined),
+      signal: abort.signal,
+    });
     while (!pid || !alive(pid)) await new Promise((r) => setTimeout(r, 20));
     abort.abort();
     await assert.rejects(starting, /Cancelled/);

@@ -16,7 +16,10 @@ import { AzureOpenAIClient } from '../../src/service/client';
 import { DEFAULT_PRICES, costOf } from '../../src/usage/prices';
 import { recordingServer, refuseParameter } from '../support/bodyRecorder';
 
-const prompt = (text: string) => ({ messages: [{ role: 'system' as const, parts: [{ type: 'text' as const, text: 'Be brief.' }] }, { role: 'user' as const, parts: [{ type: 'text' as const, text }] }], sampling: { temperature: 0.2 } });
+const prompt = (text: string) => ({
+  messages: [{ role: 'system' as const, parts: [{ type: 'text' as const, text: 'Be brief.' }] }, { role: 'user' as const, parts: [{ type: 'text' as const, text }] }],
+  sampling: { temperature: 0.2 },
+});
 
 describe('compare runner (emulator over loopback)', () => {
   let emu: Emulator;
@@ -76,7 +79,10 @@ describe('compare runner (emulator over loopback)', () => {
     const firsts = round.columns.map((c) => c.firstTokenMs!);
     const shortest = Math.min(...round.columns.map((c) => c.totalMs));
     assert.ok(Math.max(...firsts) < shortest, `every first token (${firsts}) before any reply ended (${shortest} ms)`);
-    assert.deepEqual(reports.map((r) => [r.deployment, r.api, r.source, r.outcome]).sort(), [['chat', 'chat', 'compare', 'ok'], ['codex', 'responses', 'compare', 'ok'], ['mini', 'chat', 'compare', 'ok']]);
+    assert.deepEqual(
+      reports.map((r) => [r.deployment, r.api, r.source, r.outcome]).sort(),
+      [['chat', 'chat', 'compare', 'ok'], ['codex', 'responses', 'compare', 'ok'], ['mini', 'chat', 'compare', 'ok']],
+    );
     for (const c of round.columns) {
       assert.equal(texts.get(c.id), c.content, 'streamed as it came');
       assert.ok(c.content.length > 200 && c.tokens!.completion > 100);
@@ -117,7 +123,9 @@ describe('compare runner (emulator over loopback)', () => {
   it("one column's content filter and another's refused parameter stay in their columns", async () => {
     const filtering = await recordingServer((_b, res) => {
       res.writeHead(400, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: { message: 'The response was filtered due to the prompt triggering content management policy.', type: null, param: 'prompt', code: 'content_filter', status: 400 } }));
+      res.end(JSON.stringify({
+        error: { message: 'The response was filtered due to the prompt triggering content management policy.', type: null, param: 'prompt', code: 'content_filter', status: 400 },
+      }));
     });
     const refusing = await recordingServer((_b, res) => refuseParameter(res, 'frobnicate'));
     servers.push(filtering.server, refusing.server);
@@ -127,7 +135,11 @@ describe('compare runner (emulator over loopback)', () => {
       return c;
     };
     const { byId, round } = await compare(
-      [target('chat', 'gpt-4o'), { id: 'other/filtered', client: other(filtering.url), deployment: 'gpt-4o', model: 'gpt-4o' }, { id: 'third/refusing', client: other(refusing.url), deployment: 'gpt-4o', model: 'gpt-4o' }],
+      [
+        target('chat', 'gpt-4o'),
+        { id: 'other/filtered', client: other(filtering.url), deployment: 'gpt-4o', model: 'gpt-4o' },
+        { id: 'third/refusing', client: other(refusing.url), deployment: 'gpt-4o', model: 'gpt-4o' },
+      ],
       'hello all',
     );
     assert.equal(byId('emu/chat').outcome, 'ok');
@@ -146,7 +158,13 @@ describe('compare runner (emulator over loopback)', () => {
   });
 
   it('a failed preparation fails its column without a request; the others are sent', async () => {
-    const { byId, reports, round } = await compare([target('chat', 'gpt-4o', { prepare: () => Promise.reject(new Error('Sign in to Azure again.')) }), target('mini', 'gpt-4o-mini', { prepare: async () => {} })], 'hi');
+    const { byId, reports, round } = await compare(
+      [
+        target('chat', 'gpt-4o', { prepare: () => Promise.reject(new Error('Sign in to Azure again.')) }),
+        target('mini', 'gpt-4o-mini', { prepare: async () => {} }),
+      ],
+      'hi',
+    );
     assert.deepEqual(byId('emu/chat').failure, { kind: 'failed', message: 'Sign in to Azure again.' });
     assert.equal(byId('emu/chat').model, 'gpt-4o');
     assert.equal(byId('emu/mini').outcome, 'ok');

@@ -14,7 +14,9 @@ describe('emulator authentication as the service answers it', () => {
   before(async () => {
     issuer = await startTestIssuer();
     granted = issuer.clients[0].oid;
-    emu = await startEmulator({ config: { disableLocalAuth: true, entra: { issuer: issuer.issuer, jwksUri: issuer.jwksUri, caFile: issuer.caFile, grantedPrincipals: [granted] } } });
+    emu = await startEmulator({
+      config: { disableLocalAuth: true, entra: { issuer: issuer.issuer, jwksUri: issuer.jwksUri, caFile: issuer.caFile, grantedPrincipals: [granted] } },
+    });
   });
   after(async () => {
     await emu.close();
@@ -69,7 +71,11 @@ describe('emulator authentication as the service answers it', () => {
   it('a malformed percent-encoding in a path is 400, not 500', async () => {
     const token = bearer(await issuer.mint({ oid: granted }, { audience: DATA, expiresInSeconds: 600 }));
     for (const path of ['/openai/v1/responses/%E0%A4%A', '/openai/deployments/%ZZ/chat/completions?api-version=2024-10-21', '/openai/v1/dashboard/webhook_endpoints/%']) {
-      const res = await fetch(`${emu.url}${path}`, { method: path.includes('chat') ? 'POST' : 'GET', headers: { ...token, 'content-type': 'application/json' }, body: path.includes('chat') ? '{}' : undefined });
+      const res = await fetch(`${emu.url}${path}`, {
+        method: path.includes('chat') ? 'POST' : 'GET',
+        headers: { ...token, 'content-type': 'application/json' },
+        body: path.includes('chat') ? '{}' : undefined,
+      });
       assert.equal(res.status, 400, path);
     }
   });

@@ -76,7 +76,8 @@ describe('emulator: batches', () => {
       const out = await lines(done.output_file_id);
       const byId = new Map(out.map((l) => [l.custom_id, l]));
       assert.deepEqual([...byId.keys()].sort(), ['image', 'plain', 'tool']);
-      const body = (id: string) => byId.get(id)!.response!.body as { object: string; choices: Array<{ message: { content: string | null; tool_calls?: Array<{ function: { name: string; arguments: string } }> }; finish_reason: string }> };
+      type Reply = { message: { content: string | null; tool_calls?: Array<{ function: { name: string; arguments: string } }> }; finish_reason: string };
+      const body = (id: string) => byId.get(id)!.response!.body as { object: string; choices: Array<Reply> };
       assert.equal(body('plain').object, 'chat.completion');
       assert.match(body('plain').choices[0].message.content ?? '', /You said: hello batch/);
       assert.equal(body('tool').choices[0].finish_reason, 'tool_calls');
@@ -184,7 +185,9 @@ describe('emulator: batches', () => {
       const rest = await lines(expired.error_file_id);
       assert.deepEqual(rest.map((l) => [l.custom_id, l.error?.code]), [['e2', 'batch_expired'], ['e3', 'batch_expired']]);
       const got = await receiver.next(2);
-      const events = got.map((g) => new Webhook(ep.signing_secret).verify(g.body, g.headers as Record<string, string>) as { type: string; data: { id: string } });
+      const events = got.map(
+        (g) => new Webhook(ep.signing_secret).verify(g.body, g.headers as Record<string, string>) as { type: string; data: { id: string } },
+      );
       assert.deepEqual(events.map((e) => [e.type, e.data.id]).sort(), [['batch.expired', expired.id], ['batch.failed', failed.id]].sort());
     } finally {
       await dash.webhooks.delete(ep.id);
@@ -194,8 +197,14 @@ describe('emulator: batches', () => {
 
   it('refuses a bad create with 400 and an unknown batch with 404; lists a page at a time', async () => {
     const fine = await client.files.create({ file: await toFile(Buffer.from('{}'), 'ft.jsonl'), purpose: 'fine-tune' });
-    await assert.rejects(client.batches.create({ input_file_id: fine.id, endpoint: '/v1/chat/completions', completion_window: '24h' }), (e: unknown) => e instanceof BadRequestError && e.param === 'input_file_id');
-    await assert.rejects(client.batches.create({ input_file_id: fine.id, endpoint: '/v1/embeddings', completion_window: '24h' }), (e: unknown) => e instanceof BadRequestError && e.param === 'endpoint');
+    await assert.rejects(
+      client.batches.create({ input_file_id: fine.id, endpoint: '/v1/chat/completions', completion_window: '24h' }),
+      (e: unknown) => e instanceof BadRequestError && e.param === 'input_file_id',
+    );
+    await assert.rejects(
+      client.batches.create({ input_file_id: fine.id, endpoint: '/v1/embeddings', completion_window: '24h' }),
+      (e: unknown) => e instanceof BadRequestError && e.param === 'endpoint',
+    );
     await assert.rejects(client.batches.create({ input_file_id: 'file-nope', endpoint: '/v1/chat/completions', completion_window: '24h' }), NotFoundError);
     await assert.rejects(client.batches.retrieve('batch_nope'), (e: unknown) => e instanceof NotFoundError && /Batch with id 'batch_nope' was not found/.test(e.message));
     const ids: string[] = [];

@@ -42,11 +42,18 @@ describe('emulator: incoming calls', () => {
     const dash = new OpenAI({ baseURL: `${emu.url}/openai/v1/dashboard`, apiKey: emu.apiKey, maxRetries: 0 });
     const ep = await dash.webhooks.create({ name: 'calls', url: receiver.url, event_types: ['realtime.call.incoming'] });
     try {
-      const { status, body } = await ring({ from: 'sip:+14155550100@carrier.example', to: 'sip:proj_x@swedencentral.sip.ai.azure.com', headers: { 'X-Customer': 'gold', Authorization: 'Digest secret' } });
+      const { status, body } = await ring({
+        from: 'sip:+14155550100@carrier.example',
+        to: 'sip:proj_x@swedencentral.sip.ai.azure.com',
+        headers: { 'X-Customer': 'gold', Authorization: 'Digest secret' },
+      });
       assert.equal(status, 201);
       assert.match(body.call_id, /^rtc_[0-9a-f]{32}$/);
       const [got] = await receiver.next(1);
-      const event = new Webhook(ep.signing_secret).verify(got.body, got.headers as Record<string, string>) as { type: string; data: { call_id: string; sip_headers: Array<{ name: string; value: string }> } };
+      const event = new Webhook(ep.signing_secret).verify(got.body, got.headers as Record<string, string>) as {
+        type: string;
+        data: { call_id: string; sip_headers: Array<{ name: string; value: string }> };
+      };
       assert.equal(event.type, 'realtime.call.incoming');
       assert.equal(event.data.call_id, body.call_id);
       const headers = event.data.sip_headers;

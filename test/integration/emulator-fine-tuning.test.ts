@@ -30,7 +30,8 @@ describe('emulator: fine-tuning', function () {
     await issuer.close();
   });
 
-  const upload = async (lines: string[], purpose: 'fine-tune' | 'batch' = 'fine-tune') => (await client.files.create({ file: await toFile(Buffer.from(`\uFEFF${lines.join('\n')}\n`), 'train.jsonl'), purpose })).id;
+  const upload = async (lines: string[], purpose: 'fine-tune' | 'batch' = 'fine-tune') =>
+    (await client.files.create({ file: await toFile(Buffer.from(`\uFEFF${lines.join('\n')}\n`), 'train.jsonl'), purpose })).id;
   const settle = (id: string, seen: string[] = [], c = client): Promise<FineTuningJob> =>
     eventually(async () => {
       const j = await c.fineTuning.jobs.retrieve(id);
@@ -44,7 +45,12 @@ describe('emulator: fine-tuning', function () {
     const ep = await dash.webhooks.create({ name: 'ft', url: receiver.url, event_types: ['fine_tuning.job.succeeded'] });
     try {
       const training = await upload(examples(12));
-      const created = await client.fineTuning.jobs.create({ model: 'gpt-4.1-2025-04-14', training_file: training, suffix: 'demo', method: { type: 'supervised', supervised: { hyperparameters: { n_epochs: 2, batch_size: 4 } } } });
+      const created = await client.fineTuning.jobs.create({
+        model: 'gpt-4.1-2025-04-14',
+        training_file: training,
+        suffix: 'demo',
+        method: { type: 'supervised', supervised: { hyperparameters: { n_epochs: 2, batch_size: 4 } } },
+      });
       assert.match(created.id, /^ftjob-[0-9a-f]{32}$/);
       assert.equal(created.status, 'validating_files');
       assert.equal(created.fine_tuned_model, null);
@@ -94,7 +100,10 @@ describe('emulator: fine-tuning', function () {
     assert.match(badJob.error?.message ?? '', /line 4: it is not a chat example/);
     const noAnswer = [...examples(12)];
     noAnswer[9] = JSON.stringify({ messages: [{ role: 'user', content: 'no reply' }] });
-    assert.match((await settle((await client.fineTuning.jobs.create({ model: 'gpt-4o-mini-2024-07-18', training_file: await upload(noAnswer) })).id)).error?.message ?? '', /line 10: .*no assistant message/);
+    assert.match(
+      (await settle((await client.fineTuning.jobs.create({ model: 'gpt-4o-mini-2024-07-18', training_file: await upload(noAnswer) })).id)).error?.message ?? '',
+      /line 10: .*no assistant message/,
+    );
     const few = await settle((await client.fineTuning.jobs.create({ model: 'gpt-4o-mini-2024-07-18', training_file: await upload(examples(3)) })).id);
     assert.match(few.error?.message ?? '', /3 examples; fine-tuning needs at least 10/);
     const emulated = await settle((await client.fineTuning.jobs.create({ model: 'gpt-4o-mini-2024-07-18', training_file: await upload(examples(10)), metadata: { emulate: 'fail' } })).id);
@@ -137,10 +146,22 @@ describe('emulator: fine-tuning', function () {
 
   it('refuses a model that cannot be tuned, a method it does not take, a file of another purpose; lists jobs; an unknown job is a 404', async () => {
     const file = await upload(examples(10));
-    await assert.rejects(client.fineTuning.jobs.create({ model: 'gpt-4o', training_file: file }), (e: unknown) => e instanceof BadRequestError && e.param === 'model' && /gpt-4.1-2025-04-14/.test(e.message));
-    await assert.rejects(client.fineTuning.jobs.create({ model: 'gpt-4o-mini-2024-07-18', training_file: file, method: { type: 'dpo' } }), (e: unknown) => e instanceof BadRequestError && e.param === 'method.type');
-    await assert.rejects(client.fineTuning.jobs.create({ model: 'gpt-4.1-2025-04-14', training_file: await upload(examples(10), 'batch') }), (e: unknown) => e instanceof BadRequestError && e.param === 'training_file');
-    await assert.rejects(client.fineTuning.jobs.create({ model: 'gpt-4.1-2025-04-14', training_file: file, hyperparameters: { n_epochs: 0 } }), (e: unknown) => e instanceof BadRequestError && e.param === 'hyperparameters.n_epochs');
+    await assert.rejects(
+      client.fineTuning.jobs.create({ model: 'gpt-4o', training_file: file }),
+      (e: unknown) => e instanceof BadRequestError && e.param === 'model' && /gpt-4.1-2025-04-14/.test(e.message),
+    );
+    await assert.rejects(
+      client.fineTuning.jobs.create({ model: 'gpt-4o-mini-2024-07-18', training_file: file, method: { type: 'dpo' } }),
+      (e: unknown) => e instanceof BadRequestError && e.param === 'method.type',
+    );
+    await assert.rejects(
+      client.fineTuning.jobs.create({ model: 'gpt-4.1-2025-04-14', training_file: await upload(examples(10), 'batch') }),
+      (e: unknown) => e instanceof BadRequestError && e.param === 'training_file',
+    );
+    await assert.rejects(
+      client.fineTuning.jobs.create({ model: 'gpt-4.1-2025-04-14', training_file: file, hyperparameters: { n_epochs: 0 } }),
+      (e: unknown) => e instanceof BadRequestError && e.param === 'hyperparameters.n_epochs',
+    );
     await assert.rejects(client.fineTuning.jobs.retrieve('ftjob-nope'), NotFoundError);
     const page = await client.fineTuning.jobs.list({ limit: 2 });
     assert.equal(page.data.length, 2);
@@ -152,7 +173,11 @@ describe('emulator: fine-tuning', function () {
     const job = await settle((await client.fineTuning.jobs.create({ model: 'gpt-4.1-mini-2025-04-14', training_file: await upload(examples(10)), hyperparameters: { n_epochs: 1 } })).id);
     const account = '/subscriptions/00000000-0000-4000-8000-000000000001/resourceGroups/rg-emulator/providers/Microsoft.CognitiveServices/accounts/emulator-openai';
     const arm = (method: string, name: string, body?: unknown) =>
-      fetch(`${emu.url}${account}/deployments/${name}?api-version=2024-10-01`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+      fetch(`${emu.url}${account}/deployments/${name}?api-version=2024-10-01`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
     const put = await arm('PUT', 'my-tuned', { sku: { name: 'standard', capacity: 1 }, properties: { model: { format: 'OpenAI', name: job.fine_tuned_model, version: '1' } } });
     assert.equal(put.status, 201);
     const created = (await put.json()) as { name: string; properties: { provisioningState: string; model: { name: string } } };
@@ -169,7 +194,10 @@ describe('emulator: fine-tuning', function () {
     const listed = (await (await fetch(`${emu.url}${account}/deployments?api-version=2024-10-01`, { headers: { authorization: `Bearer ${token}` } })).json()) as { value: Array<{ name: string }> };
     assert.ok(listed.value.some((d) => d.name === 'my-tuned'));
 
-    const unknown = await arm('PUT', 'ghost', { sku: { name: 'standard', capacity: 1 }, properties: { model: { format: 'OpenAI', name: 'gpt-4.1-mini-2025-04-14.ft-00000000000000000000000000000000', version: '1' } } });
+    const unknown = await arm('PUT', 'ghost', {
+      sku: { name: 'standard', capacity: 1 },
+      properties: { model: { format: 'OpenAI', name: 'gpt-4.1-mini-2025-04-14.ft-00000000000000000000000000000000', version: '1' } },
+    });
     assert.deepEqual([unknown.status, ((await unknown.json()) as { error: { code: string } }).error.code], [400, 'DeploymentModelNotSupported']);
     assert.equal((await arm('DELETE', 'my-tuned')).status, 200);
     await assert.rejects(client.chat.completions.create({ model: 'my-tuned', messages: [{ role: 'user', content: 'hi' }] }), NotFoundError);

@@ -43,10 +43,18 @@ describe('emulator: wire details', () => {
   });
 
   it('POST /openai/responses with api-version 2024-10-21 is refused as the service refuses it; a version that has it works', async () => {
-    const old = await fetch(`${emu.url}/openai/responses?api-version=2024-10-21`, { method: 'POST', headers: { 'api-key': emu.apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'gpt-4o', input: 'hi' }) });
+    const old = await fetch(`${emu.url}/openai/responses?api-version=2024-10-21`, {
+      method: 'POST',
+      headers: { 'api-key': emu.apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-4o', input: 'hi' }),
+    });
     assert.equal(old.status, 400);
     assert.deepEqual(await old.json(), { error: { code: 'BadRequest', message: 'Azure OpenAI Responses API is enabled only for api-version 2025-03-01-preview and later' } });
-    const none = await fetch(`${emu.url}/openai/responses`, { method: 'POST', headers: { 'api-key': emu.apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'gpt-4o', input: 'hi' }) });
+    const none = await fetch(`${emu.url}/openai/responses`, {
+      method: 'POST',
+      headers: { 'api-key': emu.apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-4o', input: 'hi' }),
+    });
     assert.equal(none.status, 400, 'the deployment-less Azure route needs an api-version');
     const azure = new AzureOpenAI({ endpoint: emu.url, apiKey: emu.apiKey, apiVersion: '2025-04-01-preview', maxRetries: 0 });
     const r = await azure.responses.create({ model: 'gpt-4o', input: 'new enough' });

@@ -54,7 +54,11 @@ describe('emulator', () => {
   });
 
   it('requires api-version on the deployment route and on Resource Manager routes', async () => {
-    let res = await call('/openai/deployments/gpt-4o/chat/completions', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ messages: [{ role: 'user', content: 'x' }] }) });
+    let res = await call('/openai/deployments/gpt-4o/chat/completions', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ messages: [{ role: 'user', content: 'x' }] }),
+    });
     assert.equal(res.status, 400);
     assert.match((await errorOf(res)).message, /api-version/);
     res = await call('/subscriptions');
@@ -73,7 +77,13 @@ describe('emulator', () => {
   });
 
   it('refuses to update the signing secret and validates every field before changing any', async () => {
-    const created = (await (await call('/openai/v1/dashboard/webhook_endpoints', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'a', url: 'https://x.test', event_types: ['batch.failed'] }) })).json()) as { id: string };
+    const created = (await (
+      await call('/openai/v1/dashboard/webhook_endpoints', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'a', url: 'https://x.test', event_types: ['batch.failed'] }),
+      })
+    ).json()) as { id: string };
     const path = `/openai/v1/dashboard/webhook_endpoints/${created.id}`;
     let res = await call(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ signing_secret: 'whsec_x' }) });
     assert.equal((await errorOf(res)).param, 'signing_secret');
@@ -93,7 +103,11 @@ describe('emulator', () => {
     await new Promise<void>((r) => down.close(() => r()));
     try {
       for (const url of [hangUrl, downUrl]) {
-        await call('/openai/v1/dashboard/webhook_endpoints', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'x', url, event_types: ['fine_tuning.job.failed'] }) });
+        await call('/openai/v1/dashboard/webhook_endpoints', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ name: 'x', url, event_types: ['fine_tuning.job.failed'] }),
+        });
       }
       await call('/emulator/events', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ type: 'fine_tuning.job.failed', data: { id: 'ftjob-1' } }) });
       const failed = await eventually(() => {

@@ -37,7 +37,11 @@ async function rejects<E>(p: Promise<unknown>, type: new (...a: never[]) => E, c
 }
 
 function secretCredential(issuer: TestIssuer, client = issuer.clients[0]) {
-  return new ClientSecretCredential(issuer.tenantId, client.id, client.secret, { authorityHost: issuer.authorityHost, disableInstanceDiscovery: true, ...trustCa(issuer) });
+  return new ClientSecretCredential(issuer.tenantId, client.id, client.secret, {
+    authorityHost: issuer.authorityHost,
+    disableInstanceDiscovery: true,
+    ...trustCa(issuer),
+  });
 }
 
 function entraConfig(issuer: TestIssuer, extra: Partial<EntraConfig> = {}): EntraConfig {
@@ -102,7 +106,11 @@ describe('Entra ID sign-in against a local identity provider', function () {
     closers.push(() => narrow.close());
     const emu2 = await startEmulator({ config: { entra: entraConfig(narrow) } });
     closers.push(() => emu2.close());
-    const cred = new ClientSecretCredential(narrow.tenantId, narrow.clients[0].id, narrow.clients[0].secret, { authorityHost: narrow.authorityHost, disableInstanceDiscovery: true, ...trustCa(narrow) });
+    const cred = new ClientSecretCredential(narrow.tenantId, narrow.clients[0].id, narrow.clients[0].secret, {
+      authorityHost: narrow.authorityHost,
+      disableInstanceDiscovery: true,
+      ...trustCa(narrow),
+    });
     const { client, auth } = dataClient(new TokenCache(credentialSource(cred, 'client secret')), emu2.url);
     await client.createChatCompletion({ deployment: 'gpt-4o', messages });
     assert.equal(auth.scope, 'https://cognitiveservices.azure.com/.default');
@@ -110,7 +118,11 @@ describe('Entra ID sign-in against a local identity provider', function () {
 
   it('answers 401 to tokens that are expired, for another audience, forged, signed with a key the issuer never published, or not JWTs', async () => {
     const post = (token: string) =>
-      fetch(`${emu.url}/openai/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'gpt-4o', messages }) });
+      fetch(`${emu.url}/openai/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'gpt-4o', messages }),
+      });
     const oid = issuer.clients[0].oid;
     const good = await issuer.mint({ oid }, { audience: 'https://cognitiveservices.azure.com', expiresInSeconds: 600 });
     assert.equal((await post(good)).status, 200, 'a minted token with the right claims works');
@@ -170,7 +182,10 @@ describe('Entra ID sign-in against a local identity provider', function () {
     const deployments = await arm.listDeployments(accounts[0].id);
     assert.equal(deployments.length, DEFAULT_CONFIG.deployments.length, 'every page of one deployment each was followed');
     const gpt4o = deployments.find((d) => d.name === 'gpt-4o')!;
-    assert.deepEqual({ version: gpt4o.modelVersion, sku: gpt4o.sku, capacity: gpt4o.capacity, rpm: gpt4o.rateLimits?.requestsPerMinute }, { version: '2024-11-20', sku: 'GlobalStandard', capacity: 50, rpm: 300 });
+    assert.deepEqual(
+      { version: gpt4o.modelVersion, sku: gpt4o.sku, capacity: gpt4o.capacity, rpm: gpt4o.rateLimits?.requestsPerMinute },
+      { version: '2024-11-20', sku: 'GlobalStandard', capacity: 50, rpm: 300 },
+    );
   });
 
   it('Resource Manager rejects a data-plane token, and a principal without a role gets a message naming the role', async () => {

@@ -7,7 +7,8 @@ import type { DeliveryRecord } from '../../src/webhooks/store/records';
 import { EventStore } from '../../src/webhooks/store/stores';
 
 const file = () => join(mkdtempSync(join(tmpdir(), 'event-view-')), 'events.jsonl');
-const rec = (id: string, receivedAt: number, verdict: DeliveryRecord['verdict'] = 'verified'): DeliveryRecord => ({ id, receivedAt, verdict, status: verdict === 'rejected' ? 400 : 200, body: '{}', headers: {} });
+const rec = (id: string, receivedAt: number, verdict: DeliveryRecord['verdict'] = 'verified'): DeliveryRecord =>
+  ({ id, receivedAt, verdict, status: verdict === 'rejected' ? 400 : 200, body: '{}', headers: {} });
 const ids = (s: EventStore) => s.list().map((r) => r.id);
 
 describe('event store as the view sees it', () => {

@@ -153,7 +153,14 @@ describe('HTTP layer under faults', () => {
     const s = await scripted([(_q, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>captive portal</html>')]);
     const c = new AzureOpenAIClient({ endpoint: s.url, auth: { kind: 'apiKey', apiKey: 'k' } });
     try {
-      await assert.rejects(c.createChatCompletion(req), (e: unknown) => e instanceof ServiceError && e.kind === 'invalid-response' && /not what the API promises/.test(e.message) && e.serviceMessage === '<html>captive portal</html>');
+      await assert.rejects(
+        c.createChatCompletion(req),
+        (e: unknown) =>
+          e instanceof ServiceError &&
+          e.kind === 'invalid-response' &&
+          /not what the API promises/.test(e.message) &&
+          e.serviceMessage === '<html>captive portal</html>',
+      );
     } finally {
       await c.close();
       await s.close();

@@ -5,7 +5,10 @@ import { ServiceError } from '../../src/service/errors';
 import { scripted, status, type Step } from '../support/scriptedServer';
 
 const ACCOUNT = '/subscriptions/00000000-0000-4000-8000-000000000001/resourceGroups/rg/providers/Microsoft.CognitiveServices/accounts/acct';
-const state = (s: string, code = 200): Step => (_q, res) => res.writeHead(code, { 'content-type': 'application/json' }).end(JSON.stringify({ name: 'd', sku: { name: 'standard', capacity: 2 }, properties: { provisioningState: s, model: { name: 'm.ft-1', version: '1' } } }));
+const state = (s: string, code = 200): Step => (_q, res) =>
+  res
+    .writeHead(code, { 'content-type': 'application/json' })
+    .end(JSON.stringify({ name: 'd', sku: { name: 'standard', capacity: 2 }, properties: { provisioningState: s, model: { name: 'm.ft-1', version: '1' } } }));
 const gone: Step = (_q, res) => res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"code":"DeploymentNotFound","message":"nope"}}');
 
 async function withArm(steps: Step[], run: (arm: ArmClient) => Promise<void>) {
@@ -36,11 +39,17 @@ describe('Resource Manager deployments: waiting for them', () => {
 
   it('a deployment that ends Failed is an error that says so; one that never settles is given up with advice', async () => {
     await withArm([state('Creating', 201), state('Failed')], async (arm) => {
-      await assert.rejects(arm.deployments.put(ACCOUNT, 'dep', { model: 'm', sku: 's', capacity: 1 }, { pollMs: 1 }), (e: ServiceError) => /ended Failed/.test(e.message) && /Activity log/.test(e.message));
+      await assert.rejects(
+        arm.deployments.put(ACCOUNT, 'dep', { model: 'm', sku: 's', capacity: 1 }, { pollMs: 1 }),
+        (e: ServiceError) => /ended Failed/.test(e.message) && /Activity log/.test(e.message),
+      );
     });
     const steps = Array.from({ length: 50 }, () => state('Creating'));
     await withArm(steps, async (arm) => {
-      await assert.rejects(arm.deployments.put(ACCOUNT, 'dep', { model: 'm', sku: 's', capacity: 1 }, { pollMs: 5, maxWaitMs: 20 }), (e: Error) => /"dep" was not ready after 1 min\. It may still finish: refresh the deployments/.test(e.message));
+      await assert.rejects(
+        arm.deployments.put(ACCOUNT, 'dep', { model: 'm', sku: 's', capacity: 1 }, { pollMs: 5, maxWaitMs: 20 }),
+        (e: Error) => /"dep" was not ready after 1 min\. It may still finish: refresh the deployments/.test(e.message),
+      );
     });
   });
 

@@ -24,7 +24,8 @@ async function until<T>(read: () => Promise<T>, done: (x: T) => boolean): Promis
   throw new Error('never settled');
 }
 
-const batchLine = (id: string, content: string) => JSON.stringify({ custom_id: id, method: 'POST', url: '/v1/chat/completions', body: { model: 'gpt-4o-mini-batch', messages: [{ role: 'user', content }] } });
+const batchLine = (id: string, content: string) =>
+  JSON.stringify({ custom_id: id, method: 'POST', url: '/v1/chat/completions', body: { model: 'gpt-4o-mini-batch', messages: [{ role: 'user', content }] } });
 const example = (i: number) => JSON.stringify({ messages: [{ role: 'user', content: `question ${i}` }, { role: 'assistant', content: `answer ${i}` }] });
 
 describe('jobs client: batches, fine-tuning, calls, deployments', () => {
@@ -37,7 +38,9 @@ describe('jobs client: batches, fine-tuning, calls, deployments', () => {
   before(async () => {
     const issuer = await startTestIssuer();
     issuerClose = () => issuer.close();
-    emu = await startEmulator({ config: { jobs: { stepMs: 20 }, calls: { ringMs: 60_000 }, entra: { issuer: issuer.issuer, jwksUri: issuer.jwksUri, caFile: issuer.caFile } } });
+    emu = await startEmulator({
+      config: { jobs: { stepMs: 20 }, calls: { ringMs: 60_000 }, entra: { issuer: issuer.issuer, jwksUri: issuer.jwksUri, caFile: issuer.caFile } },
+    });
     client = new AzureOpenAIClient({ endpoint: emu.url, auth: { kind: 'apiKey', apiKey: emu.apiKey } });
     const token = await issuer.mint({ oid: 'me' }, { audience: 'https://management.azure.com', expiresInSeconds: 600 });
     arm = new ArmClient({ endpoint: emu.url, auth: { kind: 'bearer', plane: 'management', getToken: async () => token } });
@@ -72,7 +75,9 @@ describe('jobs client: batches, fine-tuning, calls, deployments', () => {
   });
 
   it('a batch checked locally, run, and its results downloaded once into storage and read as a table with the failed line', async () => {
-    const text = `${batchLine('good', 'hi')}\n${JSON.stringify({ custom_id: 'streamed', method: 'POST', url: '/v1/chat/completions', body: { model: 'gpt-4o-mini-batch', stream: true, messages: [] } })}\n`;
+    const text =
+      `${batchLine('good', 'hi')}\n` +
+      `${JSON.stringify({ custom_id: 'streamed', method: 'POST', url: '/v1/chat/completions', body: { model: 'gpt-4o-mini-batch', stream: true, messages: [] } })}\n`;
     await writeFile(join(dir, 'mixed.jsonl'), text);
     const deployments = (await client.listDeployments()).map(deploymentInfo);
     const check = await checkBatchInput(join(dir, 'mixed.jsonl'), { endpoint: '/v1/chat/completions', deployments });
@@ -161,7 +166,14 @@ describe('jobs client: batches, fine-tuning, calls, deployments', () => {
   });
 
   it('answers incoming calls: accept then hang up, reject, transfer; an ended call is refused', async () => {
-    const ring = async () => ((await (await fetch(`${emu.url}/emulator/calls`, { method: 'POST', headers: { 'api-key': emu.apiKey, 'content-type': 'application/json' }, body: '{"from":"sip:+15550123@x"}' })).json()) as { call_id: string }).call_id;
+    const ring = async () =>
+      ((await (
+        await fetch(`${emu.url}/emulator/calls`, {
+          method: 'POST',
+          headers: { 'api-key': emu.apiKey, 'content-type': 'application/json' },
+          body: '{"from":"sip:+15550123@x"}',
+        })
+      ).json()) as { call_id: string }).call_id;
     type Listed = { data: Array<{ call_id: string; state: string; status_code?: number; target_uri?: string }> };
     const states = async () => ((await (await fetch(`${emu.url}/emulator/calls`, { headers: { 'api-key': emu.apiKey } })).json()) as Listed).data;
     const a = await ring();

@@ -144,7 +144,10 @@ describe('jobs client: files, failures of the wire', () => {
     const job = (_q: unknown, res: import('node:http').ServerResponse) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":"ftjob-1","status":"cancelled"}');
     const batch = (_q: unknown, res: import('node:http').ServerResponse) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":"batch_1","status":"cancelling"}');
     let s = await withServer([status(500)], async (c) => {
-      await assert.rejects(c.jobs.batches.create({ input_file_id: 'file-1', endpoint: '/v1/chat/completions' }), (e: ServiceError) => e.status === 500 && /batch may have been created all the same/.test(e.message));
+      await assert.rejects(
+        c.jobs.batches.create({ input_file_id: 'file-1', endpoint: '/v1/chat/completions' }),
+        (e: ServiceError) => e.status === 500 && /batch may have been created all the same/.test(e.message),
+      );
     });
     assert.equal(s.hits(), 1);
     assert.deepEqual(JSON.parse(s.requests[0]!.body), { completion_window: '24h', input_file_id: 'file-1', endpoint: '/v1/chat/completions' });
@@ -180,7 +183,10 @@ describe('jobs client: files, failures of the wire', () => {
   });
 
   it('a list in the shape of Azure samples (value, ISO times) reads like the documented one', async () => {
-    const page: Step = (_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ value: [{ id: 'file-a', object: 'file', bytes: null, created_at: '2025-01-02T03:04:05Z', filename: 'a', purpose: 'batch' }] }));
+    const page: Step = (_q, res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({ value: [{ id: 'file-a', object: 'file', bytes: null, created_at: '2025-01-02T03:04:05Z', filename: 'a', purpose: 'batch' }] }),
+      );
     await withServer([page], async (c) => {
       const p = await c.jobs.files.listPage();
       assert.deepEqual(p.data.map((f) => [f.id, f.created_at, f.bytes]), [['file-a', Date.UTC(2025, 0, 2, 3, 4, 5) / 1000, null]]);

@@ -71,7 +71,8 @@ describe('listening sessions', function () {
     forwarded.length = 0;
     keptAtUpdate.length = 0;
     listening = new Listening({
-      createListener: (wiring) => new WebhookListener({ ...wiring, onDelivery: (r) => delivered.push(r), onForwarded: (record, forward) => forwarded.push({ record, forward }) }),
+      createListener: (wiring) =>
+        new WebhookListener({ ...wiring, onDelivery: (r) => delivered.push(r), onForwarded: (record, forward) => forwarded.push({ record, forward }) }),
       defaultForwardTo: () => 'http://127.0.0.1:1/setting',
       originals: kept,
     });

@@ -101,7 +101,8 @@ describe('language model requests against the emulator', () => {
   });
 });
 
-const frame = (choices: unknown[], usage: unknown = null) => `data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o-2024-11-20', choices, usage })}\n\n`;
+const frame = (choices: unknown[], usage: unknown = null) =>
+  `data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o-2024-11-20', choices, usage })}\n\n`;
 const delta = (d: unknown, finish: string | null = null) => frame([{ index: 0, delta: d, finish_reason: finish }]);
 
 describe('language model tool calls over a real stream (scripted loopback server)', () => {
@@ -133,7 +134,10 @@ describe('language model tool calls over a real stream (scripted loopback server
       deployment: 'chat',
       model: 'gpt-4o',
       messages: history,
-      tools: [{ name: 'weather', description: 'Weather of a city', inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } }, { name: 'time', description: 'Now' }],
+      tools: [
+        { name: 'weather', description: 'Weather of a city', inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
+        { name: 'time', description: 'Now' },
+      ],
       toolMode: 'required',
       signal: new AbortController().signal,
       ...c.hooks,

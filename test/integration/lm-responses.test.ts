@@ -111,7 +111,11 @@ describe('language model requests on the Responses API (emulator)', () => {
 
   it('an image reaches the model as an input_image and is billed in the prompt', async () => {
     const plain = await run('gpt-5-codex', user('What is this?'), { model: 'gpt-5-codex' }).done;
-    const withImage = await run('gpt-5-codex', [{ role: 'user', parts: [{ type: 'text', text: 'What is this?' }, { type: 'image', mimeType: 'image/png', data: PNG_1x1 }] }], { model: 'gpt-5-codex' }).done;
+    const withImage = await run(
+      'gpt-5-codex',
+      [{ role: 'user', parts: [{ type: 'text', text: 'What is this?' }, { type: 'image', mimeType: 'image/png', data: PNG_1x1 }] }],
+      { model: 'gpt-5-codex' },
+    ).done;
     assert.ok(plain.usage && withImage.usage);
     assert.ok(withImage.usage.prompt_tokens - plain.usage.prompt_tokens >= 85, `${plain.usage.prompt_tokens} → ${withImage.usage.prompt_tokens}`);
   });
@@ -171,7 +175,16 @@ describe('the Responses route over a scripted loopback server', () => {
       setTimeout(() => res.destroy(), 20);
     });
     const text: string[] = [];
-    const done = runLmChat({ client: s.client, deployment: 'codex', model: 'gpt-5-codex', messages: user('hi'), apiMemory: new ApiMemory(), signal: new AbortController().signal, onText: (t) => text.push(t), onToolCall: () => {} });
+    const done = runLmChat({
+      client: s.client,
+      deployment: 'codex',
+      model: 'gpt-5-codex',
+      messages: user('hi'),
+      apiMemory: new ApiMemory(),
+      signal: new AbortController().signal,
+      onText: (t) => text.push(t),
+      onToolCall: () => {},
+    });
     await assert.rejects(done, /broke off|was cut|connection|ended before/i);
     await s.client.close();
     assert.deepEqual(text, ['Half']);
@@ -210,7 +223,16 @@ describe('the Responses route over a scripted loopback server', () => {
       res.end(event({ type: 'response.incomplete', sequence_number: 1, response: { id: 'r', status: 'incomplete', incomplete_details: { reason: 'content_filter' } } }));
     });
     const text: string[] = [];
-    const done = runLmChat({ client: s.client, deployment: 'codex', model: 'gpt-5-codex', messages: user('story'), apiMemory: new ApiMemory(), signal: new AbortController().signal, onText: (t) => text.push(t), onToolCall: () => {} });
+    const done = runLmChat({
+      client: s.client,
+      deployment: 'codex',
+      model: 'gpt-5-codex',
+      messages: user('story'),
+      apiMemory: new ApiMemory(),
+      signal: new AbortController().signal,
+      onText: (t) => text.push(t),
+      onToolCall: () => {},
+    });
     await assert.rejects(done, /content filter stopped the reply of "codex" part way\. Rephrase/);
     await s.client.close();
     assert.deepEqual(text, ['Once upon']);

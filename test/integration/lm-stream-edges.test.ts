@@ -34,7 +34,18 @@ describe('language model provider: streams as the service sends them', () => {
     const text: string[] = [];
     const calls: CompletedToolCall[] = [];
     const tools = [{ name: 'now', description: 'The time' }, { name: 'add', description: 'Adds' }];
-    const done = runLmChat({ client, deployment: 'chat', model: 'gpt-4o', messages, tools, apiMemory: new ApiMemory(), signal: new AbortController().signal, onText: (t) => text.push(t), onToolCall: (c) => calls.push(c), ...extra });
+    const done = runLmChat({
+      client,
+      deployment: 'chat',
+      model: 'gpt-4o',
+      messages,
+      tools,
+      apiMemory: new ApiMemory(),
+      signal: new AbortController().signal,
+      onText: (t) => text.push(t),
+      onToolCall: (c) => calls.push(c),
+      ...extra,
+    });
     return { done, text, calls, bodies: s.bodies };
   }
 

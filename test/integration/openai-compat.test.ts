@@ -54,7 +54,10 @@ describe('official openai client against the emulator', () => {
     });
     assert.match(done.output_text, /You said: background please/);
     // The Responses API needs an api-version that has it: 2024-10-21 (the chat GA) is refused.
-    await assert.rejects(azure.responses.create({ model: 'gpt-4o', input: 'x' }), (e: unknown) => e instanceof BadRequestError && /enabled only for api-version 2025-03-01-preview and later/.test(e.message));
+    await assert.rejects(
+      azure.responses.create({ model: 'gpt-4o', input: 'x' }),
+      (e: unknown) => e instanceof BadRequestError && /enabled only for api-version 2025-03-01-preview and later/.test(e.message),
+    );
     const preview = new AzureOpenAI({ endpoint: emu.url, apiKey: emu.apiKey, apiVersion: '2025-04-01-preview', maxRetries: 0 });
     const other = await preview.responses.create({ model: 'gpt-4o', input: 'x', background: true });
     const cancelled = await preview.responses.cancel(other.id);
@@ -79,13 +82,22 @@ describe('official openai client against the emulator', () => {
     const bad = new OpenAI({ baseURL: `${emu.url}/openai/v1/`, apiKey: 'nope', maxRetries: 0 });
     await assert.rejects(bad.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'x' }] }), (e: unknown) => e instanceof AuthenticationError && e.code === '401');
     const anyDeployment = new AzureOpenAI({ endpoint: emu.url, apiKey: emu.apiKey, apiVersion: '2024-10-21', maxRetries: 0 });
-    await assert.rejects(anyDeployment.chat.completions.create({ model: 'missing', messages: [{ role: 'user', content: 'x' }] }), (e: unknown) => e instanceof NotFoundError && e.code === 'DeploymentNotFound');
-    await assert.rejects(v1.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: '/filter' }] }), (e: unknown) => e instanceof BadRequestError && e.code === 'content_filter');
+    await assert.rejects(
+      anyDeployment.chat.completions.create({ model: 'missing', messages: [{ role: 'user', content: 'x' }] }),
+      (e: unknown) => e instanceof NotFoundError && e.code === 'DeploymentNotFound',
+    );
+    await assert.rejects(
+      v1.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: '/filter' }] }),
+      (e: unknown) => e instanceof BadRequestError && e.code === 'content_filter',
+    );
     const limited = await startEmulator({ config: { deployments: [{ name: 'one', model: 'gpt-4o', version: '1', sku: 'Standard', capacity: 1, requestsPerMinute: 1, tokensPerMinute: 100000 }] } });
     try {
       const c = new OpenAI({ baseURL: `${limited.url}/openai/v1/`, apiKey: limited.apiKey, maxRetries: 0 });
       await c.chat.completions.create({ model: 'one', messages: [{ role: 'user', content: 'x' }] });
-      await assert.rejects(c.chat.completions.create({ model: 'one', messages: [{ role: 'user', content: 'x' }] }), (e: unknown) => e instanceof RateLimitError && Number(e.headers?.get('retry-after')) > 0);
+      await assert.rejects(
+        c.chat.completions.create({ model: 'one', messages: [{ role: 'user', content: 'x' }] }),
+        (e: unknown) => e instanceof RateLimitError && Number(e.headers?.get('retry-after')) > 0,
+      );
     } finally {
       await limited.close();
     }
@@ -100,7 +112,11 @@ describe('official openai client against the emulator', () => {
         const [got] = await receiver.next(1);
         assert.equal(got.headers['user-agent'], DELIVERY_USER_AGENT);
         assert.equal(got.headers['content-type'], 'application/json');
-        const event = new Webhook(ep.signing_secret).verify(got.body, got.headers as Record<string, string>) as { type: string; data: { id: string }; object: string };
+        const event = new Webhook(ep.signing_secret).verify(got.body, got.headers as Record<string, string>) as {
+          type: string;
+          data: { id: string };
+          object: string;
+        };
         assert.equal(event.object, 'event');
         assert.equal(event.type, 'response.completed');
         assert.equal(event.data.id, r.id);
@@ -116,7 +132,11 @@ describe('official openai client against the emulator', () => {
       const receiver = await startReceiver([500, 503]);
       try {
         const ep = await dash.webhooks.create({ name: 'flaky', url: receiver.url, event_types: ['batch.completed'] });
-        const emitted = await fetch(`${emu.url}/emulator/events`, { method: 'POST', headers: { 'api-key': emu.apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ type: 'batch.completed', data: { id: 'batch_2' } }) });
+        const emitted = await fetch(`${emu.url}/emulator/events`, {
+          method: 'POST',
+          headers: { 'api-key': emu.apiKey, 'content-type': 'application/json' },
+          body: JSON.stringify({ type: 'batch.completed', data: { id: 'batch_2' } }),
+        });
         assert.equal(emitted.status, 200);
         const got = await receiver.next(3);
         const ids = new Set(got.map((g) => g.headers['webhook-id']));
@@ -138,7 +158,9 @@ describe('official openai client against the emulator', () => {
         const ep = await dash.webhooks.create({ name: 't', url: receiver.url, event_types: ['response.completed'] });
         const res = await dash.post<{ status_code: number; success: boolean }>(`/webhook_endpoints/${ep.id}/test`, { body: { event_type: 'realtime.call.incoming' } });
         assert.deepEqual({ status: res.status_code, success: res.success }, { status: 204, success: true });
-        const event = new Webhook(ep.signing_secret).verify(receiver.received[0].body, receiver.received[0].headers as Record<string, string>) as { data: { call_id: string; sip_headers: unknown[] } };
+        const event = new Webhook(ep.signing_secret).verify(receiver.received[0].body, receiver.received[0].headers as Record<string, string>) as {
+          data: { call_id: string; sip_headers: unknown[] };
+        };
         assert.match(event.data.call_id, /^rtc_/);
         assert.ok(Array.isArray(event.data.sip_headers));
       } finally {

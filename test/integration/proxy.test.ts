@@ -145,7 +145,12 @@ describe('corporate proxy: outgoing calls through a real CONNECT proxy', functio
   });
 
   it('Resource Manager calls go through the proxy too', async () => {
-    const arm = new ArmClient({ endpoint: emu.url, auth: { kind: 'bearer', plane: 'management', getToken: async () => 'not-a-token' }, retry: { maxRetries: 0 }, proxy: { url: open.url, proxyLoopback: true } });
+    const arm = new ArmClient({
+      endpoint: emu.url,
+      auth: { kind: 'bearer', plane: 'management', getToken: async () => 'not-a-token' },
+      retry: { maxRetries: 0 },
+      proxy: { url: open.url, proxyLoopback: true },
+    });
     clients.push(arm);
     // The emulator refuses the token: what matters is that the request reached it via the proxy.
     const err = await failure(arm.listSubscriptions());
@@ -175,7 +180,15 @@ describe('corporate proxy: outgoing calls through a real CONNECT proxy', functio
     try {
       const [app] = issuer.clients;
       const proxy = { url: authenticating.url.replace('//', '//alice:s3cret-proxy-pass@'), proxyLoopback: true };
-      const env = { ...process.env, NODE_EXTRA_CA_CERTS: issuer.caFile, AZURE_TENANT_ID: issuer.tenantId, AZURE_CLIENT_ID: app.id, AZURE_CLIENT_SECRET: app.secret, AOAI_TEST_AUTHORITY: issuer.authorityHost, AOAI_TEST_PROXY: JSON.stringify(proxy) };
+      const env = {
+        ...process.env,
+        NODE_EXTRA_CA_CERTS: issuer.caFile,
+        AZURE_TENANT_ID: issuer.tenantId,
+        AZURE_CLIENT_ID: app.id,
+        AZURE_CLIENT_SECRET: app.secret,
+        AOAI_TEST_AUTHORITY: issuer.authorityHost,
+        AOAI_TEST_PROXY: JSON.stringify(proxy),
+      };
       const { stdout } = await run(process.execPath, ['--import', 'tsx', join(__dirname, '..', 'fixtures', 'proxy', 'signIn.ts')], { env }).catch((e: { stdout: string }) => e);
       assert.ok((JSON.parse(stdout) as { tokenLength?: number }).tokenLength! > 20, stdout);
       assert.ok(authenticating.targets.includes(new URL(issuer.authorityHost).host), `the proxy tunnelled to the authority: ${authenticating.targets}`);

@@ -38,7 +38,10 @@ describe('test events, replays and curl commands', () => {
     let sent: Awaited<ReturnType<typeof sendTestEvent>> | undefined;
     const r = await arrival(async () => (sent = await sendTestEvent({ url: url(), known, type: 'batch.completed', endpointId: 'we_1' })));
     assert.deepEqual(sent, { status: 200, sentBy: 'extension', note: 'the service has no test route here' });
-    assert.deepEqual([r.verdict, r.eventType, r.endpointId, r.headers['user-agent'], r.headers['content-type']], ['verified', 'batch.completed', 'we_1', 'aoai-workbench test event', 'application/json']);
+    assert.deepEqual(
+      [r.verdict, r.eventType, r.endpointId, r.headers['user-agent'], r.headers['content-type']],
+      ['verified', 'batch.completed', 'we_1', 'aoai-workbench test event', 'application/json'],
+    );
     assert.match(JSON.parse(r.body).data.id, /^batch_test_/);
   });
 
@@ -228,7 +231,12 @@ describe('connection probe against the emulator', () => {
     try {
       const steps: string[] = [];
       const signal = new AbortController().signal;
-      const results = await probeConnection({ client: async () => client, listDeployments: (s) => client.listDeployments({ signal: s }), signal, onStep: (s) => steps.push(s) });
+      const results = await probeConnection({
+        client: async () => client,
+        listDeployments: (s) => client.listDeployments({ signal: s }),
+        signal,
+        onStep: (s) => steps.push(s),
+      });
       assert.deepEqual(results.map((r) => [r.name, r.ok]), [['Deployments', true], ['Webhook API', true], ['Chat', true]]);
       assert.match(results[2].detail, /answered in \d+ ms/);
       assert.equal(steps.length, 3);

@@ -84,7 +84,10 @@ describe('Responses API in the emulator (official openai client)', () => {
 
   it('reasoning models: temperature and top_p are refused, reasoning effort and a summary are taken', async () => {
     for (const p of [{ temperature: 0.2 }, { top_p: 0.5 }]) {
-      await assert.rejects(client.responses.create({ model: 'o3-mini', input: 'x', ...p }), (e: unknown) => e instanceof BadRequestError && e.code === 'unsupported_parameter' && e.param === Object.keys(p)[0]);
+      await assert.rejects(
+        client.responses.create({ model: 'o3-mini', input: 'x', ...p }),
+        (e: unknown) => e instanceof BadRequestError && e.code === 'unsupported_parameter' && e.param === Object.keys(p)[0],
+      );
     }
     await assert.rejects(client.responses.create({ model: 'gpt-4o', input: 'x', reasoning: { effort: 'high' } }), (e: unknown) => e instanceof BadRequestError && e.param === 'reasoning.effort');
     const ok = await client.responses.create({ model: 'gpt-4o', input: 'x', temperature: 0.2, top_p: 0.5 });
@@ -104,7 +107,18 @@ describe('Responses API in the emulator (official openai client)', () => {
 
   it('function tools: asked for by name or required by tool_choice, the model calls them with the required arguments; then answers the result', async () => {
     const tools: OpenAI.Responses.FunctionTool[] = [
-      { type: 'function', name: 'get_weather', description: 'Weather in a city', strict: true, parameters: { type: 'object', properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['c', 'f'] } }, required: ['city', 'unit'], additionalProperties: false } },
+      {
+        type: 'function',
+        name: 'get_weather',
+        description: 'Weather in a city',
+        strict: true,
+        parameters: {
+          type: 'object',
+          properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['c', 'f'] } },
+          required: ['city', 'unit'],
+          additionalProperties: false,
+        },
+      },
       { type: 'function', name: 'get_time', description: null, strict: false, parameters: { type: 'object', properties: { zone: { type: 'string' } }, required: ['zone'] } },
     ];
     const plain = await client.responses.create({ model: 'gpt-4o', input: 'just talk', tools });
@@ -181,7 +195,11 @@ describe('Responses API in the emulator (official openai client)', () => {
   });
 
   it('background: retrieve, input items, delete; a finished response cannot be cancelled, a foreground one never', async () => {
-    const r = await client.responses.create({ model: 'gpt-4o', input: [{ role: 'user', content: 'one' }, { role: 'assistant', content: 'two' }, { role: 'user', content: 'three' }], background: true });
+    const r = await client.responses.create({
+      model: 'gpt-4o',
+      input: [{ role: 'user', content: 'one' }, { role: 'assistant', content: 'two' }, { role: 'user', content: 'three' }],
+      background: true,
+    });
     assert.equal(r.status, 'queued');
     const done = await eventually(async () => {
       const got = await client.responses.retrieve(r.id);

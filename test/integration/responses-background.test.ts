@@ -36,7 +36,13 @@ describe('background replies on the Responses API', () => {
   });
 
   const input = (deployment: string, text: string): RunInput => ({
-    client, deployment, messages: neutralMessages([{ role: 'system', content: 'Be brief.' }, { role: 'user', content: text }]), sampling: {}, route: 'v1', signal: new AbortController().signal, onText: () => {},
+    client,
+    deployment,
+    messages: neutralMessages([{ role: 'system', content: 'Be brief.' }, { role: 'user', content: text }]),
+    sampling: {},
+    route: 'v1',
+    signal: new AbortController().signal,
+    onText: () => {},
   });
 
   it('starts queued and is followed to its reply, reasoning summary and usage included', async () => {
@@ -146,7 +152,10 @@ describe('background replies on the Responses API', () => {
   it('a response the service no longer has is an error, not a silent stop', async () => {
     const started = await startBackground(input('gpt-4o', 'to be deleted'), PANEL_RUN, []);
     await client.deleteResponse(started.id);
-    await assert.rejects(followResponse(client, started.id, new AbortController().signal, () => {}), (e: unknown) => e instanceof ServiceError && e.status === 404);
+    await assert.rejects(
+      followResponse(client, started.id, new AbortController().signal, () => {}),
+      (e: unknown) => e instanceof ServiceError && e.status === 404,
+    );
   });
 
   it('closing the panel during a wait, or as a status arrives, stops following at once and leaves no listener behind', async () => {

@@ -19,7 +19,11 @@ const created = { type: 'response.created', sequence_number: 0, response: { id: 
 /** A streamed reply saying `text`. */
 const answered = (text: string): Answer => (res) => {
   res.writeHead(200, { 'content-type': 'text/event-stream' });
-  res.end(sse(created, { type: 'response.output_text.delta', sequence_number: 1, delta: text }, { type: 'response.completed', sequence_number: 2, response: { id: 'resp_new', status: 'completed', model: 'm', usage: { input_tokens: 3, output_tokens: 1, total_tokens: 4 } } }));
+  res.end(sse(
+    created,
+    { type: 'response.output_text.delta', sequence_number: 1, delta: text },
+    { type: 'response.completed', sequence_number: 2, response: { id: 'resp_new', status: 'completed', model: 'm', usage: { input_tokens: 3, output_tokens: 1, total_tokens: 4 } } },
+  ));
 };
 const refused = (status: number, error: Record<string, unknown>, headers: Record<string, string> = {}): Answer => (res) => {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });

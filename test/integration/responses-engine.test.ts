@@ -43,7 +43,15 @@ describe('chat engine on the Responses API', () => {
   it('a Responses-only model answers through the Responses API: text, reasoning summary and reasoning tokens stream in', async () => {
     const text: string[] = [];
     const thoughts: string[] = [];
-    const r = await runChat({ client, deployment: 'gpt-5-codex', messages: conversation('/code python'), params: base, signal: new AbortController().signal, onDelta: (t) => text.push(t), onReasoning: (t) => thoughts.push(t) });
+    const r = await runChat({
+      client,
+      deployment: 'gpt-5-codex',
+      messages: conversation('/code python'),
+      params: base,
+      signal: new AbortController().signal,
+      onDelta: (t) => text.push(t),
+      onReasoning: (t) => thoughts.push(t),
+    });
     assert.equal(r.api, 'responses');
     assert.match(r.content, /```python\ndef fib/);
     assert.equal(text.join(''), r.content);
@@ -71,7 +79,14 @@ describe('chat engine on the Responses API', () => {
   });
 
   it('the Responses route chosen for a chat model: the token limit becomes max_output_tokens (at least 16, said so)', async () => {
-    const r = await runChat({ client, deployment: 'gpt-4o', messages: conversation('/long 200'), params: { ...base, api: 'responses', maxTokens: 5, temperature: 0.3 }, signal: new AbortController().signal, onDelta: () => {} });
+    const r = await runChat({
+      client,
+      deployment: 'gpt-4o',
+      messages: conversation('/long 200'),
+      params: { ...base, api: 'responses', maxTokens: 5, temperature: 0.3 },
+      signal: new AbortController().signal,
+      onDelta: () => {},
+    });
     assert.equal(r.api, 'responses');
     assert.equal(r.finishReason, 'length');
     assert.equal(r.usage?.completion_tokens, 16);
@@ -79,7 +94,14 @@ describe('chat engine on the Responses API', () => {
   });
 
   it('parameters a reasoning model refuses are left out, and the reply says so', async () => {
-    const r = await runChat({ client, deployment: 'thinker', messages: conversation('hi'), params: { ...base, api: 'responses', temperature: 0.5, topP: 0.9, reasoningEffort: 'high' }, signal: new AbortController().signal, onDelta: () => {} });
+    const r = await runChat({
+      client,
+      deployment: 'thinker',
+      messages: conversation('hi'),
+      params: { ...base, api: 'responses', temperature: 0.5, topP: 0.9, reasoningEffort: 'high' },
+      signal: new AbortController().signal,
+      onDelta: () => {},
+    });
     assert.match(r.content, /You said: hi/);
     assert.match(r.notes?.join(' ') ?? '', /Temperature was left out/);
     assert.match(r.notes?.join(' ') ?? '', /Top P was left out/);
@@ -101,7 +123,16 @@ describe('chat engine on the Responses API', () => {
   });
 
   it('continues from the stored reply with previous_response_id, and sends the whole history when it is gone', async () => {
-    const go = (extra: object) => runChat({ client, deployment: 'gpt-4o', messages: conversation('and now?'), params: { ...base, api: 'responses' }, signal: new AbortController().signal, onDelta: () => {}, ...extra });
+    const go = (extra: object) =>
+      runChat({
+        client,
+        deployment: 'gpt-4o',
+        messages: conversation('and now?'),
+        params: { ...base, api: 'responses' },
+        signal: new AbortController().signal,
+        onDelta: () => {},
+        ...extra,
+      });
     const first = await runChat({ client, deployment: 'gpt-4o', messages: conversation('first'), params: { ...base, api: 'responses' }, signal: new AbortController().signal, onDelta: () => {} });
     const continued = await go({ continuation: { previousResponseId: first.responseId, messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'and now?' }] } });
     assert.match(continued.content, /You said: and now\?/);

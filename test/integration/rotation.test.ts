@@ -33,7 +33,11 @@ describe('rotating a webhook signing secret', () => {
   /** Emits an event on the service and returns the verdicts of the deliveries it caused. */
   const verdicts = async (type: string) => {
     const before = records.length;
-    const res = await fetch(`${emu.url}/emulator/events`, { method: 'POST', headers: { 'api-key': emu.apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ type, data: { id: 'batch_1' } }) });
+    const res = await fetch(`${emu.url}/emulator/events`, {
+      method: 'POST',
+      headers: { 'api-key': emu.apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ type, data: { id: 'batch_1' } }),
+    });
     const { deliveries } = (await res.json()) as { deliveries: unknown[] };
     assert.equal(records.length - before, deliveries.length, 'every delivery reached a verdict before the service answered');
     return records.slice(before).map((r) => `${r.endpointId ?? '-'}:${r.verdict}`).sort();
@@ -42,7 +46,10 @@ describe('rotating a webhook signing secret', () => {
   before(async () => {
     emu = await startEmulator();
     client = new AzureOpenAIClient({ endpoint: emu.url, auth: { kind: 'apiKey', apiKey: emu.apiKey } });
-    listener = new WebhookListener({ secrets: (): KnownSecret[] => [...held].map(([endpointId, secret]) => ({ endpointId, secret })), onDelivery: (r) => records.push(r) });
+    listener = new WebhookListener({
+      secrets: (): KnownSecret[] => [...held].map(([endpointId, secret]) => ({ endpointId, secret })),
+      onDelivery: (r) => records.push(r),
+    });
     await listener.start();
   });
   after(async () => {

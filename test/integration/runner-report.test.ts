@@ -40,7 +40,20 @@ describe('chat runner: one report per request (emulator)', () => {
   async function run(request: Partial<RunRequest>, options: RunnerOptions = VSCODE_CHAT_RUN) {
     const reports: RequestReport[] = [];
     const text: string[] = [];
-    const done = runChat({ client, deployment: 'chat', messages: ask('hello runner'), sampling: {}, signal: new AbortController().signal, onText: (t) => text.push(t), onReport: (r) => reports.push(r), apiMemory: new ApiMemory(), ...request }, options);
+    const done = runChat(
+      {
+        client,
+        deployment: 'chat',
+        messages: ask('hello runner'),
+        sampling: {},
+        signal: new AbortController().signal,
+        onText: (t) => text.push(t),
+        onReport: (r) => reports.push(r),
+        apiMemory: new ApiMemory(),
+        ...request,
+      },
+      options,
+    );
     return { done, reports, text };
   }
 
@@ -51,7 +64,16 @@ describe('chat runner: one report per request (emulator)', () => {
     assert.equal(reports.length, 1);
     const [r] = reports;
     assert.deepEqual(
-      { source: r.source, connection: r.connection, deployment: r.deployment, model: r.model, api: r.api, route: r.route, attempt: r.attempt, outcome: r.outcome },
+      {
+        source: r.source,
+        connection: r.connection,
+        deployment: r.deployment,
+        model: r.model,
+        api: r.api,
+        route: r.route,
+        attempt: r.attempt,
+        outcome: r.outcome,
+      },
       { source: 'vscode-chat', connection: 'conn-1', deployment: 'chat', model: 'gpt-4o-2024-11-20', api: 'chat', route: 'deployment', attempt: 1, outcome: 'ok' },
     );
     assert.deepEqual(r.tokens, { prompt: result.usage!.prompt_tokens, cached: 0, completion: result.usage!.completion_tokens, reasoning: 0 });
@@ -128,7 +150,19 @@ describe('chat runner: reports and refusals on a scripted service', () => {
     const reports: RequestReport[] = [];
     const calls: string[] = [];
     const done = runChat(
-      { client, deployment: 'dep', model: 'gpt-4o', messages: ask('hi'), sampling: {}, signal: new AbortController().signal, onText: () => {}, onToolCall: (c) => calls.push(c.name), onReport: (r) => reports.push(r), apiMemory: new ApiMemory(), ...request },
+      {
+        client,
+        deployment: 'dep',
+        model: 'gpt-4o',
+        messages: ask('hi'),
+        sampling: {},
+        signal: new AbortController().signal,
+        onText: () => {},
+        onToolCall: (c) => calls.push(c.name),
+        onReport: (r) => reports.push(r),
+        apiMemory: new ApiMemory(),
+        ...request,
+      },
       options,
     );
     return { done: done.catch((e: unknown) => e as Error), reports, calls };
@@ -140,10 +174,17 @@ describe('chat runner: reports and refusals on a scripted service', () => {
       if (body.input) {
         const cache = JSON.stringify(body).includes('no cache') ? {} : { input_tokens_details: { cached_tokens: 32 } };
         const usage = { input_tokens: 50, output_tokens: 4, total_tokens: 54, ...cache, output_tokens_details: { reasoning_tokens: 2 } };
-        res.end(sse({ type: 'response.output_text.delta', sequence_number: 0, delta: 'ok' }) + sse({ type: 'response.completed', sequence_number: 1, response: { id: 'r', status: 'completed', model: 'm', usage } }));
+        res.end(
+          sse({ type: 'response.output_text.delta', sequence_number: 0, delta: 'ok' }) +
+            sse({ type: 'response.completed', sequence_number: 1, response: { id: 'r', status: 'completed', model: 'm', usage } }),
+        );
         return;
       }
-      res.end(chunk({ choices: [{ index: 0, delta: { content: 'ok' }, finish_reason: 'stop' }] }) + chunk({ choices: [], usage: { prompt_tokens: 40, completion_tokens: 1, total_tokens: 41, prompt_tokens_details: { cached_tokens: 16 } } }) + 'data: [DONE]\n\n');
+      res.end(
+        chunk({ choices: [{ index: 0, delta: { content: 'ok' }, finish_reason: 'stop' }] }) +
+          chunk({ choices: [], usage: { prompt_tokens: 40, completion_tokens: 1, total_tokens: 41, prompt_tokens_details: { cached_tokens: 16 } } }) +
+          'data: [DONE]\n\n',
+      );
     });
     const chat = await run(client, {}, PANEL_RUN);
     await chat.done;
@@ -154,7 +195,10 @@ describe('chat runner: reports and refusals on a scripted service', () => {
     assert.deepEqual(responses.reports[0].tokens, { prompt: 50, cached: 32, completion: 4, reasoning: 2 });
     assert.equal((result as { usage?: { prompt_tokens_details?: object } }).usage?.prompt_tokens_details !== undefined, true);
     const uncached = await run(client, { api: 'responses', messages: ask('no cache') }, PANEL_RUN);
-    assert.deepEqual(((await uncached.done) as { usage?: object }).usage, { prompt_tokens: 50, completion_tokens: 4, total_tokens: 54, completion_tokens_details: { reasoning_tokens: 2 } });
+    assert.deepEqual(
+      ((await uncached.done) as { usage?: object }).usage,
+      { prompt_tokens: 50, completion_tokens: 4, total_tokens: 54, completion_tokens_details: { reasoning_tokens: 2 } },
+    );
   });
 
   it('an adapted resend is a request of its own: a failed report with its status, then the answer as attempt 2', async () => {
@@ -182,13 +226,20 @@ describe('chat runner: reports and refusals on a scripted service', () => {
     const r = await run(client, { onRetryWait: (s) => ticks.push(s) }, PANEL_RUN);
     await r.done;
     assert.deepEqual(ticks, [1]);
-    assert.deepEqual(r.reports.map((x) => [x.attempt, x.outcome, x.status, x.retryAfterMs, x.rateLimit.remainingRequests]), [[1, 'rate_limited', 429, 1000, 0], [2, 'ok', undefined, undefined, undefined]]);
+    assert.deepEqual(
+      r.reports.map((x) => [x.attempt, x.outcome, x.status, x.retryAfterMs, x.rateLimit.remainingRequests]),
+      [[1, 'rate_limited', 429, 1000, 0], [2, 'ok', undefined, undefined, undefined]],
+    );
   });
 
   it('the content filter: the same words end the reply in VS Code\'s chat and are noted on the panel\'s reply, and both report it', async () => {
     const { client } = await service((_b, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.end(chunk({ choices: [{ index: 0, delta: { content: 'Once upon' } }] }) + chunk({ choices: [{ index: 0, delta: {}, finish_reason: 'content_filter', content_filter_results: { violence: { filtered: true } } }] }) + 'data: [DONE]\n\n');
+      res.end(
+        chunk({ choices: [{ index: 0, delta: { content: 'Once upon' } }] }) +
+          chunk({ choices: [{ index: 0, delta: {}, finish_reason: 'content_filter', content_filter_results: { violence: { filtered: true } } }] }) +
+          'data: [DONE]\n\n',
+      );
     });
     const vscodeChat = await run(client, {}, VSCODE_CHAT_RUN);
     const error = (await vscodeChat.done) as Error;
@@ -212,7 +263,13 @@ describe('chat runner: reports and refusals on a scripted service', () => {
   });
 
   it('the deployment route goes to the deployment\'s path with its api-version; what the service did not say is not in the result or the report', async () => {
-    const s = await scripted([refusesParam('top_p'), (_q, res) => res.writeHead(200, { 'content-type': 'text/event-stream' }).end('data: {"choices":[{"index":0,"delta":{"content":"ok"},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n')]);
+    const s = await scripted([
+      refusesParam('top_p'),
+      (_q, res) =>
+        res
+          .writeHead(200, { 'content-type': 'text/event-stream' })
+          .end('data: {"choices":[{"index":0,"delta":{"content":"ok"},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n'),
+    ]);
     const client = new AzureOpenAIClient({ endpoint: s.url, auth: { kind: 'apiKey', apiKey: 'k' } });
     clients.push(client);
     try {
@@ -246,10 +303,16 @@ describe('chat runner: reports and refusals on a scripted service', () => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       const name = JSON.stringify(body).includes('lookup') ? 'lookup' : 'rm_rf';
       if (body.input) {
-        res.end(sse({ type: 'response.output_item.done', sequence_number: 0, item: { type: 'function_call', call_id: 'c1', name, arguments: '{}' } }) + sse({ type: 'response.completed', sequence_number: 1, response: { id: 'r', status: 'completed' } }));
+        res.end(
+          sse({ type: 'response.output_item.done', sequence_number: 0, item: { type: 'function_call', call_id: 'c1', name, arguments: '{}' } }) +
+            sse({ type: 'response.completed', sequence_number: 1, response: { id: 'r', status: 'completed' } }),
+        );
         return;
       }
-      res.end(chunk({ choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: 'c1', type: 'function', function: { name, arguments: '{}' } }] }, finish_reason: 'tool_calls' }] }) + 'data: [DONE]\n\n');
+      res.end(
+        chunk({ choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: 'c1', type: 'function', function: { name, arguments: '{}' } }] }, finish_reason: 'tool_calls' }] }) +
+          'data: [DONE]\n\n',
+      );
     });
     const offered = { tools: [{ name: 'lookup', description: 'Looks up' }] };
     for (const api of ['chat', 'responses'] as const) {

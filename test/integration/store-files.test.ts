@@ -12,7 +12,8 @@ import { seededRandom } from '../support/random';
 
 const file = (name: string) => join(mkdtempSync(join(tmpdir(), 'store-files-')), name);
 const lineCount = (path: string) => readFileSync(path, 'utf8').split('\n').filter(Boolean).length;
-const rec = (id: string, receivedAt: number, verdict: DeliveryRecord['verdict'] = 'verified'): DeliveryRecord => ({ id, receivedAt, verdict, status: verdict === 'rejected' ? 400 : 200, body: '{}', headers: {} });
+const rec = (id: string, receivedAt: number, verdict: DeliveryRecord['verdict'] = 'verified'): DeliveryRecord =>
+  ({ id, receivedAt, verdict, status: verdict === 'rejected' ? 400 : 200, body: '{}', headers: {} });
 const ids = (records: DeliveryRecord[]) => records.map((r) => r.id);
 
 /** Watches a file being replaced (compaction renames a new file over it). */

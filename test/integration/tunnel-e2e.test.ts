@@ -55,7 +55,11 @@ describe('listener behind a real tunnel', function () {
   it('a tampered delivery through the tunnel is rejected with 400 "Invalid signature"', async () => {
     const body = JSON.stringify({ object: 'event', id: 'evt_t', type: 'response.completed', created_at: 1, data: { id: 'resp_x' } });
     const headers = signedHeaders(known[0].secret, 'msg_tampered', body);
-    const res = await request(`http://127.0.0.1:${server.port}/hook`, { method: 'POST', headers: { ...headers, host: `aoaitest.localhost:${server.port}`, 'content-type': 'application/json' }, body: body.replace('resp_x', 'resp_y') });
+    const res = await request(`http://127.0.0.1:${server.port}/hook`, {
+      method: 'POST',
+      headers: { ...headers, host: `aoaitest.localhost:${server.port}`, 'content-type': 'application/json' },
+      body: body.replace('resp_x', 'resp_y'),
+    });
     assert.equal(res.statusCode, 400);
     assert.equal(await res.body.text(), 'Invalid signature');
     const r = await eventually(() => records.find((x) => x.webhookId === 'msg_tampered'));
@@ -65,7 +69,13 @@ describe('listener behind a real tunnel', function () {
   it('a listener that was down gets the emulator\'s retry, with the same webhook-id', async () => {
     const port = listener.port;
     await listener.stop();
-    const { event } = await (await fetch(`${emu.url}/emulator/events`, { method: 'POST', headers: { 'api-key': emu.apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ type: 'response.completed', data: { id: 'resp_retry' } }) })).json() as { event: { id: string } };
+    const { event } = await (
+      await fetch(`${emu.url}/emulator/events`, {
+        method: 'POST',
+        headers: { 'api-key': emu.apiKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ type: 'response.completed', data: { id: 'resp_retry' } }),
+      })
+    ).json() as { event: { id: string } };
     await eventually(() => emu.deliveries().find((d) => d.eventId === event.id && d.attempts.length >= 1));
     listener = new WebhookListener({ port, secrets: () => known, onDelivery: (r) => records.push(r) });
     await listener.start();

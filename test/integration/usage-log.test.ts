@@ -237,7 +237,10 @@ describe('usage log', () => {
   it('takes caps from settings within sane bounds, and the defaults for what is missing or not a number', () => {
     assert.deepEqual(usageCaps(), DEFAULT_USAGE_CAPS);
     assert.deepEqual(usageCaps({ maxAgeDays: 0, maxRecords: 1e12, maxBytes: 'big' }), { maxAgeDays: 1, maxRecords: 10_000_000, maxBytes: DEFAULT_USAGE_CAPS.maxBytes });
-    assert.deepEqual(usageCaps({ maxAgeDays: 30.7, maxRecords: Number.NaN, maxBytes: 1 }), { maxAgeDays: 30, maxRecords: DEFAULT_USAGE_CAPS.maxRecords, maxBytes: 64 * 1024 });
+    assert.deepEqual(
+      usageCaps({ maxAgeDays: 30.7, maxRecords: Number.NaN, maxBytes: 1 }),
+      { maxAgeDays: 30, maxRecords: DEFAULT_USAGE_CAPS.maxRecords, maxBytes: 64 * 1024 },
+    );
     assert.deepEqual(usageCaps({ maxAgeDays: 99_999, maxBytes: 2 ** 40 }), { ...DEFAULT_USAGE_CAPS, maxAgeDays: 3650, maxBytes: 1024 ** 3 });
   });
 });

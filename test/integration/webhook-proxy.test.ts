@@ -57,7 +57,12 @@ describe('webhook traffic through the user\'s proxy', () => {
   it('a received delivery is forwarded, and replayed, through the proxy; the test event too', async () => {
     const outbound = webhookOutbound({ url: proxy.url, proxyLoopback: true });
     const records: DeliveryRecord[] = [];
-    const listener = new WebhookListener({ secrets: () => known, forwardTo: () => app.url, outbound: () => outbound, onForwarded: (r, forward) => records.push({ ...r, forward }) });
+    const listener = new WebhookListener({
+      secrets: () => known,
+      forwardTo: () => app.url,
+      outbound: () => outbound,
+      onForwarded: (r, forward) => records.push({ ...r, forward }),
+    });
     await listener.start();
     try {
       const before = app.received.length;

@@ -7,7 +7,10 @@ export interface Received {
   body: string;
 }
 
-export async function startReceiver(statuses: number[] = [], options: { delayMs?: number } = {}): Promise<{ url: string; received: Received[]; next(count?: number, ms?: number): Promise<Received[]>; close(): Promise<void> }> {
+export async function startReceiver(
+  statuses: number[] = [],
+  options: { delayMs?: number } = {},
+): Promise<{ url: string; received: Received[]; next(count?: number, ms?: number): Promise<Received[]>; close(): Promise<void> }> {
   const received: Received[] = [];
   const waiters: Array<() => void> = [];
   const server = createServer((req, res) => {

@@ -7,11 +7,13 @@ export type Step = (req: IncomingMessage, res: ServerResponse) => void;
 
 export const completion = JSON.stringify({ id: 'c', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }] });
 export const ok: Step = (_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(completion);
-export const status = (code: number, headers: Record<string, string> = {}): Step => (_q, res) => res.writeHead(code, { 'content-type': 'application/json', ...headers }).end('{"error":{"code":"x","message":"scripted"}}');
+export const status = (code: number, headers: Record<string, string> = {}): Step => (_q, res) =>
+  res.writeHead(code, { 'content-type': 'application/json', ...headers }).end('{"error":{"code":"x","message":"scripted"}}');
 export const reset: Step = (req) => req.socket.destroy();
 /** A streamed chat completion saying `text`, with usage. */
 export const streamed = (text = 'ok'): Step => (_q, res) => {
-  const chunk = (delta: object, finish: string | null, usage: object | null = null) => `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: delta ? [{ index: 0, delta, finish_reason: finish }] : [], usage })}\n\n`;
+  const chunk = (delta: object, finish: string | null, usage: object | null = null) =>
+    `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: delta ? [{ index: 0, delta, finish_reason: finish }] : [], usage })}\n\n`;
   res.writeHead(200, { 'content-type': 'text/event-stream' });
   res.end(chunk({ content: text }, null) + chunk({}, 'stop', { prompt_tokens: 3, completion_tokens: 1, total_tokens: 4 }) + 'data: [DONE]\n\n');
 };

@@ -22,7 +22,12 @@ describe('a finished background response as a reply', () => {
   });
 
   it('a reply without reasoning shows no thinking; malformed parts and items show nothing rather than "undefined"', () => {
-    const r = resultOf(response({ output: [message({ type: 'output_text' }, { type: 'output_text', text: 'kept' }), { type: 'reasoning' }, { type: 'reasoning', summary: [{ type: 'summary_text' }] }] }), 0);
+    const r = resultOf(
+      response({
+        output: [message({ type: 'output_text' }, { type: 'output_text', text: 'kept' }), { type: 'reasoning' }, { type: 'reasoning', summary: [{ type: 'summary_text' }] }],
+      }),
+      0,
+    );
     assert.equal(r.content, 'kept');
     assert.equal(r.reasoningSummary, undefined);
   });

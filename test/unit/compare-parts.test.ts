@@ -11,7 +11,13 @@ import { median, statOf, summarize } from '../../src/chat/compare/summary';
 import { ServiceError } from '../../src/service/errors';
 import { DEFAULT_PRICES } from '../../src/usage/prices';
 
-const usage = { prompt_tokens: 1000, completion_tokens: 500, total_tokens: 1500, prompt_tokens_details: { cached_tokens: 200 }, completion_tokens_details: { reasoning_tokens: 100 } };
+const usage = {
+  prompt_tokens: 1000,
+  completion_tokens: 500,
+  total_tokens: 1500,
+  prompt_tokens_details: { cached_tokens: 200 },
+  completion_tokens_details: { reasoning_tokens: 100 },
+};
 const result = { content: 'Hi', finishReason: 'stop', latencyMs: 0, stopped: false, api: 'chat' as const, usage };
 
 describe('compare: a column', () => {
@@ -73,7 +79,8 @@ describe('compare: medians and where requests went', () => {
   });
 
   it('summaries count only answered rounds', () => {
-    const col = (id: string, outcome: ColumnResult['outcome'], totalMs: number): ColumnResult => ({ id, outcome, content: '', finishReason: null, totalMs, notes: [], tokens: { prompt: 1, cached: 0, completion: totalMs, reasoning: 0 } });
+    const col = (id: string, outcome: ColumnResult['outcome'], totalMs: number): ColumnResult =>
+      ({ id, outcome, content: '', finishReason: null, totalMs, notes: [], tokens: { prompt: 1, cached: 0, completion: totalMs, reasoning: 0 } });
     const rounds = [{ columns: [col('a', 'ok', 10), col('b', 'failed', 1)] }, { columns: [col('a', 'ok', 30), col('b', 'ok', 5)] }, { columns: [col('a', 'stopped', 99), col('b', 'ok', 7)] }];
     const [a, b] = summarize(['a', 'b'], rounds);
     assert.deepEqual(a, { id: 'a', answered: 2, rounds: 3, totalMs: { median: 20, min: 10, max: 30 }, completionTokens: { median: 20, min: 10, max: 30 } });
@@ -139,7 +146,19 @@ describe('compare: Markdown export', () => {
   });
 
   it('the table, the medians after Run again, and each reply or failure under its deployment', () => {
-    const ok: ColumnResult = { id: 'a', outcome: 'ok', content: '# Reply | one', finishReason: 'stop', model: 'gpt-4o', firstTokenMs: 50, totalMs: 400, tokensPerSecond: 20, tokens: { prompt: 10, cached: 0, completion: 7, reasoning: 0 }, costUsd: 0.5, notes: ['Temperature was left out.'] };
+    const ok: ColumnResult = {
+      id: 'a',
+      outcome: 'ok',
+      content: '# Reply | one',
+      finishReason: 'stop',
+      model: 'gpt-4o',
+      firstTokenMs: 50,
+      totalMs: 400,
+      tokensPerSecond: 20,
+      tokens: { prompt: 10, cached: 0, completion: 7, reasoning: 0 },
+      costUsd: 0.5,
+      notes: ['Temperature was left out.'],
+    };
     const failed: ColumnResult = { id: 'b', outcome: 'failed', content: '', finishReason: null, totalMs: 9, notes: [], failure: { kind: 'content_filter', message: 'Filtered.', status: 400 } };
     const md = compareMarkdown('Say hi', [{ label: 'emu / a|x', column: ok }, { label: 'emu / b', column: failed }], new Date(0));
     assert.equal(
@@ -154,7 +173,16 @@ describe('compare: Markdown export', () => {
     );
     const summary = { id: 'a', answered: 2, rounds: 3, totalMs: { median: 400, min: 300, max: 500 }, costUsd: { median: 0.5, min: 0.5, max: 0.5 } };
     const withMedians = compareMarkdown('p', [{ label: 'A', column: ok, summary }, { label: 'B', column: failed, summary: { id: 'b', answered: 0, rounds: 3 } }]);
-    assert.ok(withMedians.includes('## Medians over 3 runs (range)\n\n| Deployment | Answered | First token | Total | Tokens/s | Cost |\n|---|---|---|---|---|---|\n| A | 2/3 | – | 400 ms (300 ms–500 ms) | – | $0.5000 ($0.5000–$0.5000) estimate |\n| B | 0/3 | – | – | – | no price |'), withMedians);
+    assert.ok(
+      withMedians.includes(
+        '## Medians over 3 runs (range)\n\n' +
+          '| Deployment | Answered | First token | Total | Tokens/s | Cost |\n' +
+          '|---|---|---|---|---|---|\n' +
+          '| A | 2/3 | – | 400 ms (300 ms–500 ms) | – | $0.5000 ($0.5000–$0.5000) estimate |\n' +
+          '| B | 0/3 | – | – | – | no price |',
+      ),
+      withMedians,
+    );
     assert.ok(!compareMarkdown('p', [{ label: 'A', column: ok, summary: { ...summary, rounds: 1 } }]).includes('Medians'));
   });
 });

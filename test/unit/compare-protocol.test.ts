@@ -17,7 +17,10 @@ const column: ColumnResult = {
 describe('compare protocol', () => {
   it('takes what the page may send, and nothing else', () => {
     const settings = { systemPrompt: 'Be brief.', temperature: 0.5, maxTokens: 99.7 };
-    assert.deepEqual(parseCompareViewMessage({ type: 'send', text: 'hi', settings, runs: 3 }), { type: 'send', text: 'hi', settings: { systemPrompt: 'Be brief.', temperature: 0.5, maxTokens: 99 }, runs: 3 });
+    assert.deepEqual(
+      parseCompareViewMessage({ type: 'send', text: 'hi', settings, runs: 3 }),
+      { type: 'send', text: 'hi', settings: { systemPrompt: 'Be brief.', temperature: 0.5, maxTokens: 99 }, runs: 3 },
+    );
     for (const bad of [
       { type: 'send', text: '  ', settings, runs: 1 },
       { type: 'send', text: 'hi', settings, runs: 0 },
@@ -58,7 +61,10 @@ describe('compare protocol', () => {
     const summary = { id: 'a', answered: 1, rounds: 2, totalMs: { median: 1, min: 1, max: 1 } };
     assert.deepEqual(parseCompareHostMessage({ type: 'summary', summaries: [summary] }), { type: 'summary', summaries: [summary] });
     assert.equal(parseCompareHostMessage({ type: 'summary', summaries: [{ ...summary, totalMs: { median: 1 } }] }), undefined);
-    assert.deepEqual(parseCompareHostMessage({ type: 'attachments', items: [{ id: 'x', kind: 'file', name: 'a.ts' }], imageInput: 1 }), { type: 'attachments', items: [{ id: 'x', kind: 'file', name: 'a.ts' }], imageInput: false });
+    assert.deepEqual(
+      parseCompareHostMessage({ type: 'attachments', items: [{ id: 'x', kind: 'file', name: 'a.ts' }], imageInput: 1 }),
+      { type: 'attachments', items: [{ id: 'x', kind: 'file', name: 'a.ts' }], imageInput: false },
+    );
     assert.equal(parseCompareHostMessage({ type: 'attachments', items: [{ id: 'x', kind: 'disk', name: 'a' }] }), undefined);
     assert.deepEqual(parseCompareHostMessage({ type: 'delta', id: 'a', text: 't' }), { type: 'delta', id: 'a', text: 't' });
     assert.deepEqual(parseCompareHostMessage({ type: 'roundStarted', round: 1, of: 3 }), { type: 'roundStarted', round: 1, of: 3 });
@@ -88,7 +94,13 @@ describe('compare: what is sent, and Continue in Chat', () => {
     const [user, reply] = c.turns;
     assert.deepEqual([user.role, user.content, user.attachments, user.createdAt], ['user', 'Explain this', [file], 1000]);
     assert.deepEqual([reply.role, reply.content, reply.model, reply.finishReason, reply.latencyMs, reply.stopped, reply.deployment], ['assistant', 'Reply', 'gpt-4o', 'stop', 20, true, 'gpt-4o']);
-    assert.deepEqual(reply.usage, { prompt_tokens: 10, completion_tokens: 4, total_tokens: 14, prompt_tokens_details: { cached_tokens: 2 }, completion_tokens_details: { reasoning_tokens: 1 } });
+    assert.deepEqual(reply.usage, {
+      prompt_tokens: 10,
+      completion_tokens: 4,
+      total_tokens: 14,
+      prompt_tokens_details: { cached_tokens: 2 },
+      completion_tokens_details: { reasoning_tokens: 1 },
+    });
     assert.deepEqual(requestMessages(c).map((m) => m.role), ['system', 'user', 'assistant'], 'the next message in the chat carries the exchange');
     const plain = conversationOf({ text: 'x', systemPrompt: '' }, { ...column, tokens: undefined, model: undefined }, { connectionId: 'c', connectionLabel: 'L', deployment: 'd' });
     assert.deepEqual([plain.turns[0].attachments, plain.turns[1].usage, plain.turns[1].stopped], [undefined, undefined, undefined]);

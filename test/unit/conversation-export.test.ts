@@ -6,7 +6,16 @@ function sample(): Conversation {
   const c = createConversation({ connectionId: 'k', connectionLabel: 'Contoso (east)', deployment: 'gpt-4o', params: { systemPrompt: 'Be brief.' } });
   c.turns.push(
     { id: 'u1', role: 'user', content: 'Hi', createdAt: 1 },
-    { id: 'a1', role: 'assistant', content: 'Hello!', createdAt: 2, deployment: 'gpt-4o', model: 'gpt-4o-2024-11-20', usage: { prompt_tokens: 9, completion_tokens: 3, total_tokens: 12 }, latencyMs: 420 },
+    {
+      id: 'a1',
+      role: 'assistant',
+      content: 'Hello!',
+      createdAt: 2,
+      deployment: 'gpt-4o',
+      model: 'gpt-4o-2024-11-20',
+      usage: { prompt_tokens: 9, completion_tokens: 3, total_tokens: 12 },
+      latencyMs: 420,
+    },
     { id: 'u2', role: 'user', content: 'Again', createdAt: 3 },
     { id: 'a2', role: 'assistant', content: '', createdAt: 4, error: { message: 'Rate limited: try in 3 s.', kind: 'http', status: 429 } },
     { id: 'u3', role: 'user', content: 'And?', createdAt: 5 },

@@ -13,7 +13,16 @@ describe('conversation model', () => {
   it('exports Markdown and JSON that round-trips; titles are cut at a word', () => {
     const c = createConversation({ connectionId: 'c1', connectionLabel: 'Local', deployment: 'gpt-4o' });
     c.turns.push({ id: 'u1', role: 'user', content: 'Hi', createdAt: 1 });
-    c.turns.push({ id: 'a1', role: 'assistant', content: 'Hello!', createdAt: 2, usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 }, model: 'gpt-4o-1', latencyMs: 30, deployment: 'gpt-4o' });
+    c.turns.push({
+      id: 'a1',
+      role: 'assistant',
+      content: 'Hello!',
+      createdAt: 2,
+      usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 },
+      model: 'gpt-4o-1',
+      latencyMs: 30,
+      deployment: 'gpt-4o',
+    });
     assert.match(toMarkdown(c), /## You\n\nHi\n\n## gpt-4o \(gpt-4o-1, 7 tokens, 30 ms\)\n\nHello!/);
     assert.deepEqual(parseConversation(toJson(c)), c);
     assert.equal(parseConversation('{"nope":1}'), undefined);

@@ -13,9 +13,21 @@ describe('the webhook debug configuration, as a repository could write it', () =
     for (const url of ['http://localhost:3000/w', 'http://127.0.0.1/w', 'http://127.8.9.10:1/w', 'https://[::1]:8443/w', 3000]) {
       assert.equal(forwardRefusal(config({ forwardTo: url }), false), undefined, String(url));
     }
-    for (const url of ['https://attacker.example/hooks', 'http://127.attacker.example/w', 'http://app.localhost/w', 'http://10.0.0.5/w', 'http://[::2]/w', 'http://128.0.0.1/w', 'http://1.127.0.0/w']) {
+    const refused = new RegExp(
+      String.raw`which is not this machine\. A launch configuration forwards only to localhost, 127\.0\.0\.1 or \[::1\], ` +
+        String.raw`unless you allow more in your user settings \("aoaiWorkbench\.webhooks\.debugForwardToAnyHost"\)\.$`,
+    );
+    for (const url of [
+      'https://attacker.example/hooks',
+      'http://127.attacker.example/w',
+      'http://app.localhost/w',
+      'http://10.0.0.5/w',
+      'http://[::2]/w',
+      'http://128.0.0.1/w',
+      'http://1.127.0.0/w',
+    ]) {
       const why = forwardRefusal(config({ forwardTo: url }), false);
-      assert.match(why ?? '', /which is not this machine\. A launch configuration forwards only to localhost, 127\.0\.0\.1 or \[::1\], unless you allow more in your user settings \("aoaiWorkbench\.webhooks\.debugForwardToAnyHost"\)\.$/, url);
+      assert.match(why ?? '', refused, url);
       assert.equal(forwardRefusal(config({ forwardTo: url }), true), undefined, 'allowed by the user');
     }
     assert.match(forwardRefusal(config({ forwardTo: 'https://attacker.example:8443/hooks' }), false)!, /^"forwardTo" sends deliveries to attacker\.example:8443, /);

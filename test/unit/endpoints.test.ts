@@ -16,7 +16,14 @@ describe('where a key or token may be sent', () => {
   it('an account id from settings is accepted only in Resource Manager form', () => {
     const good = '/subscriptions/00000000-0000-4000-8000-000000000001/resourceGroups/rg-emulator/providers/Microsoft.CognitiveServices/accounts/emulator-openai';
     assert.equal(checkAccountId(`${good}/`), good);
-    for (const bad of ['@evil.example/x', `${good}@evil.example`, `${good}?x=1`, `${good}/../../../other`, '/subscriptions/s/resourceGroups/rg/providers/Microsoft.Web/sites/x', `//evil.example${good}`])
+    for (const bad of [
+      '@evil.example/x',
+      `${good}@evil.example`,
+      `${good}?x=1`,
+      `${good}/../../../other`,
+      '/subscriptions/s/resourceGroups/rg/providers/Microsoft.Web/sites/x',
+      `//evil.example${good}`,
+    ])
       assert.throws(() => checkAccountId(bad), /is not an Azure OpenAI account id/);
   });
 

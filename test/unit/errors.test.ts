@@ -6,7 +6,13 @@ describe('error messages', () => {
   const host = 'res.openai.azure.com';
 
   it('reads Azure error bodies in both inner-error spellings', () => {
-    const a = parseErrorBody(JSON.stringify({ error: { code: 'content_filter', message: 'filtered', innererror: { code: 'ResponsibleAIPolicyViolation', content_filter_result: { hate: { filtered: true, severity: 'high' }, sexual: { filtered: false } } } } }));
+    const a = parseErrorBody(JSON.stringify({
+      error: {
+        code: 'content_filter',
+        message: 'filtered',
+        innererror: { code: 'ResponsibleAIPolicyViolation', content_filter_result: { hate: { filtered: true, severity: 'high' }, sexual: { filtered: false } } },
+      },
+    }));
     const b = parseErrorBody(JSON.stringify({ error: { code: 'content_filter', message: 'filtered', inner_error: { content_filter_results: { violence: { filtered: true } } } } }));
     assert.deepEqual(a.filteredCategories, ['hate']);
     assert.deepEqual(b.filteredCategories, ['violence']);

@@ -43,7 +43,15 @@ describe('event tooltip', () => {
     assert.deepEqual(eventRowText(base, undefined, '10:00'), { label: 'response.completed', description: 'verified · 10:00' });
     assert.deepEqual(eventRowText({ ...base, duplicates: { count: 1, lastAt: 5 } }, '202', '10:00'), { label: 'response.completed', description: 'verified (+1 duplicate) → 202 · 10:00' });
     assert.equal(eventRowText({ ...base, duplicates: { count: 1200, lastAt: 5 } }, undefined, 't').description, 'verified (+1,200 duplicates) · t');
-    const flood: DeliveryRecord = { ...base, eventType: undefined, verdict: 'rejected', status: 400, count: 281, summary: '281 rejected deliveries from 127.0.0.1', reason: '281 rejected deliveries from 127.0.0.1 (281) within 10 s: counted, not kept one by one.' };
+    const flood: DeliveryRecord = {
+      ...base,
+      eventType: undefined,
+      verdict: 'rejected',
+      status: 400,
+      count: 281,
+      summary: '281 rejected deliveries from 127.0.0.1',
+      reason: '281 rejected deliveries from 127.0.0.1 (281) within 10 s: counted, not kept one by one.',
+    };
     assert.deepEqual(eventRowText(flood, undefined, '10:00'), { label: '281 rejected deliveries from 127.0.0.1', description: 'rejected · 10:00' });
     assert.equal(eventRowText({ ...flood, summary: undefined, count: 1500 }, undefined, 't').label, '1,500 rejected deliveries', 'a summary stored before rows said more');
     const dup: DeliveryRecord = { ...base, eventType: undefined, verdict: 'duplicate', body: '', count: 1, webhookId: 'msg_1' };

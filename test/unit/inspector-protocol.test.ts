@@ -29,7 +29,14 @@ describe('delivery inspector protocol', () => {
   });
 
   it('a rejected delivery is not replayable and says its body is a prefix only; a connection error is explained', () => {
-    const v = deliveryView({ ...verified, verdict: 'rejected', endpointId: undefined, bodyBytes: 5000, forward: { url: 'http://127.0.0.1:1/', error: 'ECONNREFUSED', durationMs: 1 }, replays: undefined });
+    const v = deliveryView({
+      ...verified,
+      verdict: 'rejected',
+      endpointId: undefined,
+      bodyBytes: 5000,
+      forward: { url: 'http://127.0.0.1:1/', error: 'ECONNREFUSED', durationMs: 1 },
+      replays: undefined,
+    });
     assert.equal(v.replayable, false);
     assert.match(v.notReplayable!, /never re-signed/);
     assert.match(v.bodyNote!, /Unverified: only the first/);
@@ -117,7 +124,12 @@ describe('delivery inspector protocol', () => {
   it('an answer is ok only for 2xx; a cut answer of unknown length says only what was kept; names come from the listed endpoints', () => {
     const answer = (status: number) => ({ url: 'http://127.0.0.1:3000/webhook', status, durationMs: 1 });
     const v = deliveryView(
-      { ...verified, forward: { ...answer(299), body: 'abc', bodyTruncated: true }, replays: [answer(300), answer(199)], trace: { ...verified.trace!, tried: [{ ...verified.trace!.tried[0], label: undefined }], skewSeconds: -2, receivedMore: 3 } },
+      {
+        ...verified,
+        forward: { ...answer(299), body: 'abc', bodyTruncated: true },
+        replays: [answer(300), answer(199)],
+        trace: { ...verified.trace!, tried: [{ ...verified.trace!.tried[0], label: undefined }], skewSeconds: -2, receivedMore: 3 },
+      },
       { doctor: { endpoints: [{ id: 'we_1', name: 'Staging' }] } },
     );
     assert.deepEqual(v.answers.map((a) => a.ok), [true, false, false]);

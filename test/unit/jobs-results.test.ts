@@ -139,6 +139,9 @@ describe('a result line as a row', () => {
   });
 
   it('writes CSV fields quoted when needed and never as a spreadsheet formula', () => {
-    assert.deepEqual(['plain', 'a,b', 'say "hi"', 'two\nlines', '=SUM(A1)', '-1', 12, true, undefined].map(csvField), ['plain', '"a,b"', '"say ""hi"""', '"two\nlines"', "'=SUM(A1)", "'-1", '12', 'true', '']);
+    assert.deepEqual(
+      ['plain', 'a,b', 'say "hi"', 'two\nlines', '=SUM(A1)', '-1', 12, true, undefined].map(csvField),
+      ['plain', '"a,b"', '"say ""hi"""', '"two\nlines"', "'=SUM(A1)", "'-1", '12', 'true', ''],
+    );
   });
 });

@@ -43,7 +43,20 @@ describe('job shapes', () => {
   });
 
   it('reads a fine-tuning job: older "pending" is queued, empty names are null, an empty error is none', () => {
-    const j = toJob({ id: 'ftjob-1', status: 'pending', created_at: 5, finished_at: '1970-01-01T00:00:10Z', fine_tuned_model: '', error: {}, result_files: ['file-r', 3], trained_tokens: 'many', validation_file: '' }, 'h');
+    const j = toJob(
+      {
+        id: 'ftjob-1',
+        status: 'pending',
+        created_at: 5,
+        finished_at: '1970-01-01T00:00:10Z',
+        fine_tuned_model: '',
+        error: {},
+        result_files: ['file-r', 3],
+        trained_tokens: 'many',
+        validation_file: '',
+      },
+      'h',
+    );
     assert.deepEqual([j.status, j.created_at, j.finished_at, j.fine_tuned_model, j.error, j.result_files, j.trained_tokens, j.validation_file], ['queued', 5, 10, null, null, ['file-r'], null, null]);
     const done = toJob({ id: 'ftjob-2', status: 'Succeeded', fine_tuned_model: 'm.ft-1', error: { code: 'x' }, trained_tokens: 9 }, 'h');
     assert.deepEqual([done.status, done.fine_tuned_model, done.error, done.trained_tokens, done.result_files, done.created_at], ['succeeded', 'm.ft-1', { code: 'x' }, 9, [], 0]);
@@ -76,7 +89,9 @@ describe('job shapes', () => {
     assert.equal(checkTransferTarget(' tel:+1 (555) 010-0199 '), 'tel:+1 (555) 010-0199');
     assert.equal(checkTransferTarget('sip:desk@example.com'), 'sip:desk@example.com');
     assert.equal(checkTransferTarget('SIPS:desk@example.com'), 'SIPS:desk@example.com');
-    for (const bad of ['https://evil.example', 'tel:', 'sip:nobody', 'sip:a b@c', 'tel:+1; x', `tel:+${'1'.repeat(40)}`]) assert.throws(() => checkTransferTarget(bad), /use tel:\+15551234567 or sip:/, bad);
+    for (const bad of ['https://evil.example', 'tel:', 'sip:nobody', 'sip:a b@c', 'tel:+1; x', `tel:+${'1'.repeat(40)}`]) {
+      assert.throws(() => checkTransferTarget(bad), /use tel:\+15551234567 or sip:/, bad);
+    }
     assert.equal(checkDeploymentName('my-model_v1.2'), 'my-model_v1.2');
     for (const bad of ['x', '-lead', 'a/b', 'a'.repeat(65), 'a?b']) assert.throws(() => checkDeploymentName(bad), /cannot name a deployment/, bad);
     assert.equal(checkDeploymentName('a'.repeat(64)).length, 64);

@@ -42,7 +42,10 @@ describe('line reader', () => {
 
   it('refuses a line longer than the limit (a file that is not JSONL), naming it; an aborted read stops', async () => {
     const path = await file(`short\n${'x'.repeat(600 * 1024)}\n`);
-    await assert.rejects(eachLine(path, () => {}, { maxLineBytes: 300 * 1024 }), (e: Error) => e.name === 'LineTooLongError' && e.message === 'Line 2 is longer than 307200 bytes: is this a JSONL file (one JSON object per line)?');
+    await assert.rejects(
+      eachLine(path, () => {}, { maxLineBytes: 300 * 1024 }),
+      (e: Error) => e.name === 'LineTooLongError' && e.message === 'Line 2 is longer than 307200 bytes: is this a JSONL file (one JSON object per line)?',
+    );
     assert.equal(await eachLine(path, () => {}, { maxLineBytes: 700 * 1024 }), 2);
     assert.match(new LineTooLongError(3).message, /^Line 3 is longer than 64 MB/);
     const abort = new AbortController();
@@ -134,7 +137,10 @@ describe('batch input check', () => {
     const r = await checkBatchInput(await file(Array.from({ length: 30 }, () => 'x').join('\n')), { endpoint: '/v1/chat/completions' });
     assert.equal(r.problems.length, MAX_PROBLEMS);
     assert.equal(r.problemCount, 30);
-    assert.equal(describeProblems('in.jsonl', r.problems, r.problemCount).replace(/\(.*?\)/g, ''), 'in.jsonl: line 1: it is not valid JSON ; line 2: it is not valid JSON ; line 3: it is not valid JSON ; and 27 more problems.');
+    assert.equal(
+      describeProblems('in.jsonl', r.problems, r.problemCount).replace(/\(.*?\)/g, ''),
+      'in.jsonl: line 1: it is not valid JSON ; line 2: it is not valid JSON ; line 3: it is not valid JSON ; and 27 more problems.',
+    );
     assert.equal(describeProblems('a', [{ line: 0, message: 'x' }, { line: 2, message: 'y' }, { line: 3, message: 'z' }], 4), 'a: x; line 2: y; line 3: z; and 1 more problem.');
     assert.equal(describeProblems('a', [{ line: 1, message: 'x' }]), 'a: line 1: x.');
   });
@@ -149,13 +155,20 @@ describe('batch input check', () => {
   it('knows batch SKUs and endpoints however they are spelled', () => {
     for (const s of ['GlobalBatch', 'globalbatch', 'DataZoneBatch', 'Data Zone Batch', 'Global-Batch']) assert.equal(isBatchSku(s), true, s);
     for (const s of ['Standard', 'GlobalStandard', undefined, 'BatchStandard']) assert.equal(isBatchSku(s), false, String(s));
-    assert.deepEqual(['/v1/chat/completions', ' /chat/completions', '/v1/responses', '/responses', '/v1/embeddings', '/v2/responses', 3].map(batchApi), ['chat', 'chat', 'responses', 'responses', undefined, undefined, undefined]);
+    assert.deepEqual(
+      ['/v1/chat/completions', ' /chat/completions', '/v1/responses', '/responses', '/v1/embeddings', '/v2/responses', 3].map(batchApi),
+      ['chat', 'chat', 'responses', 'responses', undefined, undefined, undefined],
+    );
   });
 });
 
 describe('fine-tuning data check', () => {
   const ex = (i: number) => JSON.stringify({ messages: [{ role: 'system', content: 's' }, { role: 'user', content: `q${i}` }, { role: 'assistant', content: 'a', weight: 1 }] });
-  const dpo = JSON.stringify({ input: { messages: [{ role: 'user', content: 'q' }] }, preferred_output: [{ role: 'assistant', content: 'good' }], non_preferred_output: [{ role: 'assistant', content: 'bad' }] });
+  const dpo = JSON.stringify({
+    input: { messages: [{ role: 'user', content: 'q' }] },
+    preferred_output: [{ role: 'assistant', content: 'good' }],
+    non_preferred_output: [{ role: 'assistant', content: 'bad' }],
+  });
 
   it('passes ten chat examples (a BOM and CRLF allowed) and preference pairs', async () => {
     const r = await checkTrainingData(await file(`\uFEFF${Array.from({ length: 9 }, (_, i) => ex(i)).join('\r\n')}\r\n${dpo}\r\n`));

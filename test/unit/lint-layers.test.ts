@@ -10,6 +10,9 @@ import { ESLint, type Linter } from 'eslint';
 
 const root = resolve(__dirname, '..', '..');
 
+/** Past each length limit by one character: a code line of 161 (max-len) and a string line of 201 (the hard limit). */
+const LONG_LINES = `export const ${'a'.repeat(143)} = 1;\nexport const text = '${'x'.repeat(178)}';\n`;
+
 /** The probe project: file → source. */
 const PROBES: Record<string, string> = {
   'src/vscode/log.ts': 'export const logError = (s: string) => s;\n',
@@ -27,6 +30,9 @@ const PROBES: Record<string, string> = {
   // The right direction: the VS Code layer uses the core; the page uses a shared type.
   'src/vscode/usesCore.ts': "import { run } from '../chat/engine';\nexport const a = run;\n",
   'src/webview/usesTypes.ts': "import type { Usage } from '../service/types';\nexport const a = (u: Usage) => u;\n",
+  // Long lines where an exemption once turned both length rules off.
+  'src/emulator/longLines.ts': LONG_LINES,
+  'test/unit/longLines.test.ts': LONG_LINES,
 };
 
 describe('lint: the layers and cycles', function () {
@@ -43,7 +49,7 @@ describe('lint: the layers and cycles', function () {
     }
     const { lintConfig } = (await import(pathToFileURL(join(root, 'eslint.config.mjs')).href)) as { lintConfig: (root: string) => Linter.Config[] };
     const eslint = new ESLint({ cwd: dir, overrideConfigFile: true, overrideConfig: lintConfig(dir) });
-    const linted = await eslint.lintFiles(['src']);
+    const linted = await eslint.lintFiles(['src', 'test']);
     results = new Map(linted.map((r) => [r.filePath.slice(dir.length + 1), r]));
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
@@ -83,6 +89,16 @@ describe('lint: the layers and cycles', function () {
     assert.deepEqual(host.map((m) => m.ruleId), ['import-x/no-restricted-paths']);
     assert.match(host[0].message, /share only the plain modules listed/);
     assert.deepEqual(fired('src/chat/model.ts').map((m) => m.ruleId), ['no-restricted-imports'], 'the chat model is bundled into the pages');
+  });
+
+  it('lines past the length limits fail everywhere, the emulator and the tests included', () => {
+    assert.deepEqual(LONG_LINES.split('\n').map((l) => l.length), [161, 201, 0]);
+    for (const file of ['src/emulator/longLines.ts', 'test/unit/longLines.test.ts']) {
+      assert.deepEqual(fired(file).map((m) => [m.ruleId, m.message]), [
+        ['max-len', 'This line has a length of 161. Maximum allowed is 160.'],
+        ['local/hard-line-limit', 'Line of 201 characters: wrap it under 200.'],
+      ], file);
+    }
   });
 
   it('imports in the right direction pass', () => {

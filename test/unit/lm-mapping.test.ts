@@ -85,7 +85,10 @@ describe('language model messages → Chat Completions', () => {
 
   it('refuses an image for a model that reads no images, naming the deployment and what to do', () => {
     const msg: NeutralMessage = { role: 'user', parts: [{ type: 'image', mimeType: 'image/png', data: PNG_1x1 }] };
-    assert.throws(() => toChatMessages([msg], modelProfile('o3-mini'), 'mini'), (e: Error) => e instanceof UnsupportedInputError && /"mini" \(o3-mini\) does not take images.*pick a deployment/.test(e.message));
+    assert.throws(
+      () => toChatMessages([msg], modelProfile('o3-mini'), 'mini'),
+      (e: Error) => e instanceof UnsupportedInputError && /"mini" \(o3-mini\) does not take images.*pick a deployment/.test(e.message),
+    );
   });
 });
 
@@ -113,7 +116,10 @@ describe('language model request parameters', () => {
   });
 
   it('passes tools as functions (an empty schema when none) and a required tool mode', () => {
-    const r = build('gpt-4o', {}, { tools: [{ name: 'now', description: 'The time' }, { name: 'add', description: 'Adds', inputSchema: { type: 'object', properties: { a: { type: 'number' } } } }], toolMode: 'required' });
+    const r = build('gpt-4o', {}, {
+      tools: [{ name: 'now', description: 'The time' }, { name: 'add', description: 'Adds', inputSchema: { type: 'object', properties: { a: { type: 'number' } } } }],
+      toolMode: 'required',
+    });
     assert.deepEqual(r.tools, [
       { type: 'function', function: { name: 'now', description: 'The time', parameters: { type: 'object', properties: {} } } },
       { type: 'function', function: { name: 'add', description: 'Adds', parameters: { type: 'object', properties: { a: { type: 'number' } } } } },

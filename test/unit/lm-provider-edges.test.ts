@@ -96,7 +96,10 @@ describe('language model provider: calls and refusals in words', () => {
     const acc = new ToolCallAccumulator();
     acc.add([{ index: 0, function: { name: 'now', arguments: '  ' } }]);
     assert.deepEqual(acc.take(), [{ callId: 'call_0', name: 'now', input: {} }], 'blank arguments are no arguments');
-    assert.throws(() => completeToolCall(1, { id: 'c', name: '', args: '{}' }), (e: Error) => e instanceof ToolArgumentsError && e.name === 'ToolArgumentsError' && /tool call #2 has no tool name/.test(e.message));
+    assert.throws(
+      () => completeToolCall(1, { id: 'c', name: '', args: '{}' }),
+      (e: Error) => e instanceof ToolArgumentsError && e.name === 'ToolArgumentsError' && /tool call #2 has no tool name/.test(e.message),
+    );
     for (const args of ['42', '"text"', 'null']) assert.throws(() => completeToolCall(0, { id: 'c', name: 'add', args }), /"add" with arguments that are not a JSON object/, args);
     const long = `{"a": "${'x'.repeat(200)}`;
     assert.throws(() => completeToolCall(0, { id: 'c', name: 'add', args: long }), (e: Error) => e.message.includes(`(${long.slice(0, 80)}…)`));

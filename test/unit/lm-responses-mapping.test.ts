@@ -35,7 +35,13 @@ describe('language model messages → Responses input', () => {
     const messages: NeutralMessage[] = [
       { role: 'user', parts: [{ type: 'text', text: 'Weather in Oslo?' }] },
       { role: 'assistant', parts: [{ type: 'text', text: 'Looking.' }, { type: 'toolCall', callId: 'call_1', name: 'mcp.weather', input: { city: 'Oslo' } }] },
-      { role: 'user', parts: [{ type: 'text', text: 'Quick.' }, { type: 'toolResult', callId: 'call_1', parts: [{ type: 'text', text: '4 °C' }, { type: 'image', mimeType: 'image/png', data: PNG_1x1 }] }] },
+      {
+        role: 'user',
+        parts: [
+          { type: 'text', text: 'Quick.' },
+          { type: 'toolResult', callId: 'call_1', parts: [{ type: 'text', text: '4 °C' }, { type: 'image', mimeType: 'image/png', data: PNG_1x1 }] },
+        ],
+      },
     ];
     const { input } = toResponseItems(messages, codex, 'codex');
     assert.deepEqual(input.slice(1), [
@@ -52,7 +58,10 @@ describe('language model messages → Responses input', () => {
     assert.deepEqual(toResponseItems([msg], modelProfile('gpt-4o'), 'g').input, [
       { role: 'user', content: [{ type: 'input_text', text: 'What is this?' }, { type: 'input_image', image_url: url }] },
     ]);
-    assert.throws(() => toResponseItems([msg], modelProfile('o3-mini'), 'mini'), (e: Error) => e instanceof UnsupportedInputError && /"mini" \(o3-mini\) does not take images\. Remove the image/.test(e.message));
+    assert.throws(
+      () => toResponseItems([msg], modelProfile('o3-mini'), 'mini'),
+      (e: Error) => e instanceof UnsupportedInputError && /"mini" \(o3-mini\) does not take images\. Remove the image/.test(e.message),
+    );
   });
 });
 

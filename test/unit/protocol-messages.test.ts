@@ -32,7 +32,11 @@ describe('chat protocol, webview → extension', () => {
     for (const type of ['copyCode', 'insertCode']) table(parseViewMessage, { type, code: 'let a' }, [{ code: 1 }, { code: undefined }, { code: 'x'.repeat(1_000_001) }]);
     assert.deepEqual(parseViewMessage({ type: 'copyCode', code: '' }), { type: 'copyCode', code: '' }, 'empty code is still code');
     table(parseViewMessage, { type: 'openLink', href: 'https://x' }, [{ href: 1 }, { href: `https://x/${'a'.repeat(8192)}` }]);
-    table(parseViewMessage, { type: 'setDeployment', connectionId: 'k', deployment: 'gpt-4o' }, [{ connectionId: 1 }, { connectionId: 'x'.repeat(201) }, { deployment: '' }, { deployment: 'x'.repeat(201) }, { deployment: 2 }]);
+    table(
+      parseViewMessage,
+      { type: 'setDeployment', connectionId: 'k', deployment: 'gpt-4o' },
+      [{ connectionId: 1 }, { connectionId: 'x'.repeat(201) }, { deployment: '' }, { deployment: 'x'.repeat(201) }, { deployment: 2 }],
+    );
     for (const v of [null, [], 'send', 5, { text: 'x' }, { type: 1 }, { type: 'setParams', params: 'x' }]) assert.equal(parseViewMessage(v), undefined, JSON.stringify(v));
   });
 
@@ -79,7 +83,14 @@ describe('chat protocol, extension → webview', () => {
     table(parseHostMessage, { type: 'conversation', conversation }, [{ conversation: { ...conversation, turns: [{ ...turn, createdAt: '1' }] } }, { conversation: 'x' }]);
     table(parseHostMessage, { type: 'deployments', deployments }, [{ deployments: 'x' }, { deployments: [{ connectionId: 1, deployment: 'd' }] }]);
     for (const type of ['turnStarted', 'turnFinished']) {
-      table(parseHostMessage, { type, turn }, [{ turn: { ...turn, id: 1 } }, { turn: { ...turn, id: 'x'.repeat(201) } }, { turn: { ...turn, role: 'tool' } }, { turn: { ...turn, content: null } }, { turn: { ...turn, createdAt: Number.NaN } }, { turn: [] }]);
+      table(parseHostMessage, { type, turn }, [
+        { turn: { ...turn, id: 1 } },
+        { turn: { ...turn, id: 'x'.repeat(201) } },
+        { turn: { ...turn, role: 'tool' } },
+        { turn: { ...turn, content: null } },
+        { turn: { ...turn, createdAt: Number.NaN } },
+        { turn: [] },
+      ]);
       assert.deepEqual(parseHostMessage({ type, turn: { ...turn, role: 'user' } }), { type, turn: { ...turn, role: 'user' } });
     }
   });

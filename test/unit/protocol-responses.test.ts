@@ -27,7 +27,10 @@ describe('chat protocol: Responses API fields', () => {
     assert.deepEqual(parseParams({ background: true }), { background: true });
     assert.ok('background' in parseParams({ background: null })! && parseParams({ background: false })!.background === undefined);
     assert.equal(parseParams({ background: 'yes' }), undefined);
-    assert.deepEqual(parseHostMessage({ type: 'backgroundStatus', turnId: 't', status: 'in_progress', elapsedSeconds: 3 }), { type: 'backgroundStatus', turnId: 't', status: 'in_progress', elapsedSeconds: 3 });
+    assert.deepEqual(
+      parseHostMessage({ type: 'backgroundStatus', turnId: 't', status: 'in_progress', elapsedSeconds: 3 }),
+      { type: 'backgroundStatus', turnId: 't', status: 'in_progress', elapsedSeconds: 3 },
+    );
     assert.equal(parseHostMessage({ type: 'backgroundStatus', turnId: 't', status: 'sleeping', elapsedSeconds: 3 }), undefined);
     const turn = { id: 't1', role: 'assistant', content: '', createdAt: 1, backgroundStatus: 'queued' };
     assert.ok(parseHostMessage({ type: 'turnFinished', turn }));

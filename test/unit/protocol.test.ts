@@ -19,6 +19,8 @@ describe('webview message protocol', () => {
   it('lets only http, https and mailto links out', () => {
     assert.ok(isSafeLink('https://learn.microsoft.com'));
     assert.ok(isSafeLink('mailto:a@b.c'));
-    for (const bad of ['javascript:alert(1)', 'JaVaScRiPt:alert(1)', 'data:text/html,x', 'vscode://x', 'file:///etc/passwd', 'command:workbench.action.quit', 'nope']) assert.equal(isSafeLink(bad), false, bad);
+    for (const bad of ['javascript:alert(1)', 'JaVaScRiPt:alert(1)', 'data:text/html,x', 'vscode://x', 'file:///etc/passwd', 'command:workbench.action.quit', 'nope']) {
+      assert.equal(isSafeLink(bad), false, bad);
+    }
   });
 });

@@ -62,7 +62,11 @@ describe('Responses API request of a chat turn', () => {
   it('a reasoning model is asked for a summary of its thinking, with the effort chosen', () => {
     assert.deepEqual(sent({ systemPrompt: '', route: 'v1' }, 'gpt-5-codex').reasoning, { summary: 'auto' });
     assert.deepEqual(sent({ systemPrompt: '', route: 'v1', reasoningEffort: 'high' }, 'gpt-5-codex').reasoning, { summary: 'auto', effort: 'high' });
-    assert.deepEqual(sent({ systemPrompt: '', route: 'v1', reasoningEffort: 'low' }, 'team-model', { messages: [{ role: 'user', content: 'hi' }] }).reasoning, { effort: 'low' }, 'an effort chosen for a model not known by name is still sent');
+    assert.deepEqual(
+      sent({ systemPrompt: '', route: 'v1', reasoningEffort: 'low' }, 'team-model', { messages: [{ role: 'user', content: 'hi' }] }).reasoning,
+      { effort: 'low' },
+      'an effort chosen for a model not known by name is still sent',
+    );
     const notes: string[] = [];
     assert.equal(sent({ systemPrompt: '', route: 'v1', reasoningEffort: 'low' }, 'gpt-4o', {}, notes).reasoning, undefined, 'a model known not to reason gets none');
     assert.deepEqual(notes, ['Reasoning settings were left out: dep does not take them.']);

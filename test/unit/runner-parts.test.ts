@@ -22,7 +22,13 @@ describe('chat runner report figures', () => {
     assert.equal(tokensOf(undefined), undefined);
     assert.deepEqual(tokensOf({ prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 }), { prompt: 10, cached: 0, completion: 5, reasoning: 0 });
     assert.deepEqual(
-      tokensOf({ prompt_tokens: 10, completion_tokens: 5, total_tokens: 15, prompt_tokens_details: { cached_tokens: 4 }, completion_tokens_details: { reasoning_tokens: 3 } }),
+      tokensOf({
+        prompt_tokens: 10,
+        completion_tokens: 5,
+        total_tokens: 15,
+        prompt_tokens_details: { cached_tokens: 4 },
+        completion_tokens_details: { reasoning_tokens: 3 },
+      }),
       { prompt: 10, cached: 4, completion: 5, reasoning: 3 },
     );
   });
@@ -60,7 +66,10 @@ describe('chat runner API choice and errors', () => {
     assert.equal(chooseApi(base), 'responses');
     assert.equal(chooseApi({ ...base, chosen: 'chat' }), 'chat');
     assert.equal(chooseApi({ ...base, deployment: 'other', profile: modelProfile('gpt-5-codex') }), 'responses');
-    assert.throws(() => chooseApi({ ...base, deployment: 'x', profile: { apis: [], preferredApi: 'chat', family: 'odd' } }), (e: Error) => e instanceof NoRouteError && e.name === 'NoRouteError' && /"x" \(odd\) is not served/.test(e.message));
+    assert.throws(
+      () => chooseApi({ ...base, deployment: 'x', profile: { apis: [], preferredApi: 'chat', family: 'odd' } }),
+      (e: Error) => e instanceof NoRouteError && e.name === 'NoRouteError' && /"x" \(odd\) is not served/.test(e.message),
+    );
     const long = new UnofferedToolError('t'.repeat(100), 'd').message;
     assert.ok(long.includes(`"${'t'.repeat(64)}"`), 'a made-up name is quoted, cut at 64 characters');
   });

@@ -118,7 +118,10 @@ describe('signature doctor', () => {
     const tight = { ...recordOf(headers, body, known), trace: traceVerification({ headers, body: Buffer.from(body), known, toleranceSeconds: 60, now: NOW }) };
     assert.match(diagnose(tight)[0].title, /^The timestamp is 119 s in the future/);
     const twoMin = signedHeaders(secretA, 'msg_1', body, NOW + 120_000);
-    const tight2 = { ...recordOf(twoMin, body, known), trace: traceVerification({ headers: twoMin, body: Buffer.from(body), known, toleranceSeconds: 60, now: NOW }) };
+    const tight2 = {
+      ...recordOf(twoMin, body, known),
+      trace: traceVerification({ headers: twoMin, body: Buffer.from(body), known, toleranceSeconds: 60, now: NOW }),
+    };
     assert.match(diagnose(tight2)[0].title, /^The timestamp is 2 min in the future/);
     assert.match(title(-301)!, /^The timestamp is 5 min in the future/);
     assert.match(title(3600)!, /^The timestamp is 60 min in the past: a clock is off/);

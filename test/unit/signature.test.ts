@@ -93,7 +93,11 @@ describe('webhook signatures', () => {
     assert.equal(check({ ...good, 'webhook-signature': [good['webhook-signature'], 'v1,AAAA'] }).ok, true, 'the first of repeated headers');
     assert.equal(check({ ...good, 'webhook-signature': `v1,AAAA v1,${'A'.repeat(43)}= ${good['webhook-signature']}` }).ok, true, 'any of several');
     assert.equal(check({ ...good, 'webhook-signature': good['webhook-signature'].slice(3) }).ok, true, 'an unversioned signature');
-    assert.deepEqual(check({ ...good, 'webhook-signature': `v2,${good['webhook-signature'].slice(3)}` }), { ok: false, reason: 'signature-mismatch', message: 'Signature mismatch: the body was changed, or it was signed with another secret.' }, 'another version is not v1');
+    assert.deepEqual(
+      check({ ...good, 'webhook-signature': `v2,${good['webhook-signature'].slice(3)}` }),
+      { ok: false, reason: 'signature-mismatch', message: 'Signature mismatch: the body was changed, or it was signed with another secret.' },
+      'another version is not v1',
+    );
     assert.equal(check({ ...good, 'webhook-signature': 'v1,AAAA' }).ok, false, 'a short signature is a mismatch, not a crash');
     for (const ts of ['1.5', '-1', ' 1700000000', '1e9', '']) {
       const r = check({ ...good, 'webhook-timestamp': ts });

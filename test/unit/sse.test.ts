@@ -22,7 +22,14 @@ async function* iterate<T>(items: T[]): AsyncGenerator<T> {
 function azureStream(tokens: string[], eol = '\n'): string {
   const frames: unknown[] = [
     { id: '', object: '', created: 0, model: '', prompt_filter_results: [{ prompt_index: 0, content_filter_results: {} }], choices: [], usage: null },
-    ...tokens.map((t, i) => ({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o', choices: [{ index: 0, finish_reason: null, delta: i === 0 ? { role: 'assistant', content: t } : { content: t } }], usage: null })),
+    ...tokens.map((t, i) => ({
+      id: 'chatcmpl-1',
+      object: 'chat.completion.chunk',
+      created: 1,
+      model: 'gpt-4o',
+      choices: [{ index: 0, finish_reason: null, delta: i === 0 ? { role: 'assistant', content: t } : { content: t } }],
+      usage: null,
+    })),
     { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o', choices: [{ index: 0, finish_reason: 'stop', delta: {} }], usage: null },
     { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o', choices: [], usage: { prompt_tokens: 9, completion_tokens: tokens.length, total_tokens: 9 + tokens.length } },
   ];

@@ -3,7 +3,9 @@ import { CloudConfigError, resolveCloud } from '../../src/auth/clouds';
 import { AuthError, TokenCache, bearerAuth, toAuthError, type TokenRequest, type TokenSource } from '../../src/auth/tokens';
 
 /** A token source whose answers the test scripts, counting the requests it gets. */
-function scriptedSource(answer: (req: TokenRequest, n: number) => Promise<{ token: string; expiresOnTimestamp: number; refreshAfterTimestamp?: number }>): TokenSource & { calls: TokenRequest[] } {
+function scriptedSource(
+  answer: (req: TokenRequest, n: number) => Promise<{ token: string; expiresOnTimestamp: number; refreshAfterTimestamp?: number }>,
+): TokenSource & { calls: TokenRequest[] } {
   const calls: TokenRequest[] = [];
   return { label: 'scripted', calls, getToken: (req) => answer(req, calls.push(req)) };
 }
@@ -55,7 +57,10 @@ describe('token cache and scope fallback', () => {
   it('turns identity errors into sentences that say what to do, never echoing a token', () => {
     const ctx = { source: 'Azure CLI', scope: 's/.default', tenantId: 'contoso.onmicrosoft.com' };
     const cases: Array<[unknown, RegExp]> = [
-      [Object.assign(new Error('Azure CLI could not be found. Please visit https://aka.ms/azure-cli for installation instructions'), { name: 'CredentialUnavailableError' }), /not installed or not on PATH/],
+      [
+        Object.assign(new Error('Azure CLI could not be found. Please visit https://aka.ms/azure-cli for installation instructions'), { name: 'CredentialUnavailableError' }),
+        /not installed or not on PATH/,
+      ],
       [new Error('AADSTS50020: User account from identity provider does not exist in tenant'), /not a member of tenant contoso/],
       [new Error('AADSTS50076: Due to a configuration change made by your administrator, you must use multi-factor authentication'), /multi-factor/],
       [new Error('AADSTS700082: The refresh token has expired due to inactivity.'), /has expired.*az login --tenant contoso/],
@@ -71,7 +76,10 @@ describe('clouds', () => {
   it('has the public and sovereign clouds, with their authority, Resource Manager and scopes', () => {
     assert.equal(resolveCloud(undefined).resourceManagerEndpoint, 'https://management.azure.com');
     const gov = resolveCloud('AzureUSGovernment');
-    assert.deepEqual([gov.authorityHost, gov.managementScope, gov.dataPlaneScopes[0], gov.vscodeProviderId], ['https://login.microsoftonline.us', 'https://management.usgovcloudapi.net/.default', 'https://cognitiveservices.azure.us/.default', 'microsoft-sovereign-cloud']);
+    assert.deepEqual(
+      [gov.authorityHost, gov.managementScope, gov.dataPlaneScopes[0], gov.vscodeProviderId],
+      ['https://login.microsoftonline.us', 'https://management.usgovcloudapi.net/.default', 'https://cognitiveservices.azure.us/.default', 'microsoft-sovereign-cloud'],
+    );
     assert.equal(resolveCloud('AzureChinaCloud').authorityHost, 'https://login.chinacloudapi.cn');
   });
 

@@ -3,7 +3,9 @@ import { parseCloudflaredUrl, parseNgrokApi } from '../../src/tunnels/parsers';
 
 describe('a tunnel URL is only ever this tunnel\'s', () => {
   it('cloudflared: its usual failure line (naming api.trycloudflare.com) gives no URL', () => {
-    const failure = '2024-05-01T10:00:00Z ERR Error unmarshaling QuickTunnel response error="failed to request quick Tunnel: Post \\"https://api.trycloudflare.com/tunnel\\": dial tcp: lookup api.trycloudflare.com: no such host"';
+    const failure =
+      '2024-05-01T10:00:00Z ERR Error unmarshaling QuickTunnel response error="failed to request quick Tunnel: ' +
+      'Post \\"https://api.trycloudflare.com/tunnel\\": dial tcp: lookup api.trycloudflare.com: no such host"';
     assert.equal(parseCloudflaredUrl(failure), undefined);
     assert.equal(parseCloudflaredUrl('failed to request quick Tunnel: Post "https://api.trycloudflare.com/tunnel": EOF'), undefined);
     assert.equal(parseCloudflaredUrl(`${failure}\n|  https://seasonal-deck-organisms-sf.trycloudflare.com  |`), 'https://seasonal-deck-organisms-sf.trycloudflare.com');

@@ -53,7 +53,10 @@ describe('usage aggregation', () => {
   it('takes names from the later line when two records have the same time', async () => {
     const s = await summarize([rec({ connectionLabel: 'First', modelVersion: '1' }), rec({ connectionLabel: 'Second', modelVersion: '2' })]);
     assert.deepEqual([s.deployments[0].connectionLabel, s.deployments[0].modelVersion, s.connections[0].label], ['Second', '2', 'Second']);
-    const h = await summarize([rec({ rateLimit: { remainingRequests: 1, remainingTokens: 1 } }), rec({ rateLimit: { remainingRequests: 2, remainingTokens: 2 } })]);
+    const h = await summarize([
+      rec({ rateLimit: { remainingRequests: 1, remainingTokens: 1 } }),
+      rec({ rateLimit: { remainingRequests: 2, remainingTokens: 2 } }),
+    ]);
     assert.equal(h.deployments[0].headroom?.remainingRequests, 2);
   });
 
@@ -199,7 +202,12 @@ describe('usage aggregation', () => {
   });
 
   it('filters by connection and by source, still listing every connection for the filter', async () => {
-    const records = [rec(), rec({ source: 'compare' }), rec({ connectionId: 'c2', connectionLabel: 'Azure', source: 'vscode-chat' }), rec({ connectionId: 'c3', connectionLabel: 'Old', at: NOW - 45 * D })];
+    const records = [
+      rec(),
+      rec({ source: 'compare' }),
+      rec({ connectionId: 'c2', connectionLabel: 'Azure', source: 'vscode-chat' }),
+      rec({ connectionId: 'c3', connectionLabel: 'Old', at: NOW - 45 * D }),
+    ];
     const byConn = await summarize(records, { filter: { connections: ['c2'] } });
     assert.deepEqual(byConn.deployments.map((d) => d.connectionId), ['c2']);
     assert.deepEqual(byConn.connections.map((c) => c.id), ['c2', 'c1']);

@@ -68,7 +68,11 @@ describe('usage CSV export', () => {
 
   it('writes the per-deployment table that parses back to the same numbers, cost empty without a price', async () => {
     const label = 'Contoso, "prod"\nwest';
-    const s = await aggregateUsage([rec({ connectionLabel: label }), rec({ connectionLabel: label, totalMs: 3000 }), rec({ deployment: '=cmd', model: 'unknown-model', modelVersion: undefined, outcome: { kind: 'rate_limited' } })], {
+    const s = await aggregateUsage([
+      rec({ connectionLabel: label }),
+      rec({ connectionLabel: label, totalMs: 3000 }),
+      rec({ deployment: '=cmd', model: 'unknown-model', modelVersion: undefined, outcome: { kind: 'rate_limited' } }),
+    ], {
       now: NOW,
       zone: ianaZone('UTC'),
     });
@@ -83,7 +87,11 @@ describe('usage CSV export', () => {
     assert.deepEqual(today.map((r) => r[2]), ['gpt-4o', "'=cmd"], 'sorted by connection, then deployment');
     const prod = today[0];
     assert.equal(prod[1], label);
-    assert.deepEqual(prod.slice(3), ['gpt-4o', '2024-11-20', '2', '2000', '800', '1000', '200', '300', '300', '1000', '3000', '0', '0', String(Math.round(2 * ((600 * 2.5 + 400 * 1.25 + 500 * 10) / 1e6) * 1e6) / 1e6), '0']);
+    assert.deepEqual(prod.slice(3), [
+      'gpt-4o', '2024-11-20', '2', '2000', '800', '1000', '200', '300', '300', '1000', '3000', '0', '0',
+      String(Math.round(2 * ((600 * 2.5 + 400 * 1.25 + 500 * 10) / 1e6) * 1e6) / 1e6),
+      '0',
+    ]);
     assert.deepEqual(today[1].slice(3, 5), ['unknown-model', '']);
     assert.deepEqual(today[1].slice(10), ['', '', '', '', '1', '0', '', '1'], 'no completed request: no times');
     assert.deepEqual([...new Set(rows.slice(1).map((r) => r[0]))], ['today', '7 days', '30 days']);
@@ -91,7 +99,12 @@ describe('usage CSV export', () => {
 
   it('writes the chart data per day and deployment, skipping empty days', async () => {
     const s = await aggregateUsage(
-      [rec({}), rec({ at: NOW - 2 * 86_400_000, tokens: { prompt: 7, completion: 3 }, model: 'unknown' }), rec({ at: NOW - 5 * 86_400_000, tokens: { completion: 4 }, model: 'unknown' }), rec({ at: NOW - 6 * 86_400_000, tokens: { prompt: 9 }, model: 'unknown' })],
+      [
+        rec({}),
+        rec({ at: NOW - 2 * 86_400_000, tokens: { prompt: 7, completion: 3 }, model: 'unknown' }),
+        rec({ at: NOW - 5 * 86_400_000, tokens: { completion: 4 }, model: 'unknown' }),
+        rec({ at: NOW - 6 * 86_400_000, tokens: { prompt: 9 }, model: 'unknown' }),
+      ],
       { now: NOW, zone: ianaZone('UTC') },
     );
     const rows = parseCsv(usageDailyCsv(s));

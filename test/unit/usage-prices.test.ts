@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import { DEFAULT_CONFIG } from '../../src/emulator/config';
 import { costOf, DEFAULT_BATCH_DISCOUNT, DEFAULT_PRICES, priceFor, readPriceSetting, type PriceTable } from '../../src/usage/prices';
 
-const table = (entries: Record<string, { input: number; cachedInput?: number; output: number; batchDiscount?: number }>): PriceTable => new Map(Object.entries(entries));
+const table = (entries: Record<string, { input: number; cachedInput?: number; output: number; batchDiscount?: number }>): PriceTable =>
+  new Map(Object.entries(entries));
 
 describe('usage prices', () => {
   it('ships a price for every model of the emulator that chats or runs batches, so `npm start` shows costs without an account', () => {
@@ -57,7 +58,10 @@ describe('usage prices', () => {
     const price = { input: 2.5, cachedInput: 1.25, output: 10 };
     // 600 fresh input, 400 cached, 500 output (reasoning is inside the output).
     assert.equal(costOf(price, { prompt: 1000, cached: 400, completion: 500 }), (600 * 2.5 + 400 * 1.25 + 500 * 10) / 1e6);
-    assert.equal(costOf(price, { prompt: 1000, cached: 400, completion: 500 }, true), ((600 * 2.5 + 400 * 1.25 + 500 * 10) / 1e6) * (1 - DEFAULT_BATCH_DISCOUNT));
+    assert.equal(
+      costOf(price, { prompt: 1000, cached: 400, completion: 500 }, true),
+      ((600 * 2.5 + 400 * 1.25 + 500 * 10) / 1e6) * (1 - DEFAULT_BATCH_DISCOUNT),
+    );
     assert.equal(costOf({ ...price, batchDiscount: 0.25 }, { prompt: 1e6, cached: 0, completion: 0 }, true), 2.5 * 0.75);
     assert.equal(costOf({ input: 2, output: 8 }, { prompt: 1e6, cached: 1e6, completion: 0 }), 2, 'no cached price: input price');
     assert.equal(costOf(price, { prompt: 100, cached: 500, completion: 0 }), (100 * 1.25) / 1e6, 'cached never above the prompt');

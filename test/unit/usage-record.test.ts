@@ -67,7 +67,9 @@ describe('usage record', () => {
     } as unknown as UsageInput;
     const text = serializeUsageRecord(createUsageRecord(input));
     for (const s of ['PROMPT-TEXT-4711', 'REPLY-TEXT-0815', secret, 'messages', 'reply', 'apiKey', 'headers', 'note']) assert.ok(!text.includes(s), s);
-    assert.deepEqual(Object.keys(JSON.parse(text)), ['at', 'connectionId', 'connectionLabel', 'deployment', 'model', 'modelVersion', 'api', 'route', 'source', 'tokens', 'firstTokenMs', 'totalMs', 'outcome', 'rateLimit']);
+    assert.deepEqual(Object.keys(JSON.parse(text)), [
+      'at', 'connectionId', 'connectionLabel', 'deployment', 'model', 'modelVersion', 'api', 'route', 'source', 'tokens', 'firstTokenMs', 'totalMs', 'outcome', 'rateLimit',
+    ]);
   });
 
   it('rounds times and tokens to whole numbers, counts missing tokens as 0, and cuts names to 256 characters', () => {
@@ -84,7 +86,10 @@ describe('usage record', () => {
     assert.equal(r.firstTokenMs, 0);
     assert.deepEqual(r.outcome, { kind: 'rate_limited', waitMs: 0 });
     assert.deepEqual(r.rateLimit, { remainingRequests: 0, remainingTokens: 0, limitRequests: undefined, limitTokens: undefined });
-    assert.deepEqual(rec({ rateLimit: { limitTokens: 0 } }).rateLimit, { remainingRequests: undefined, remainingTokens: undefined, limitRequests: undefined, limitTokens: 0 });
+    assert.deepEqual(
+      rec({ rateLimit: { limitTokens: 0 } }).rateLimit,
+      { remainingRequests: undefined, remainingTokens: undefined, limitRequests: undefined, limitTokens: 0 },
+    );
     assert.deepEqual(rec({ rateLimit: { limitRequests: 7 } }).rateLimit?.limitRequests, 7);
     assert.deepEqual(rec({ rateLimit: { remainingRequests: 5 } }).rateLimit?.remainingRequests, 5);
     assert.deepEqual([rec({ api: 'responses' }).api, rec({ route: 'deployment' }).route], ['responses', 'deployment']);
@@ -194,16 +199,31 @@ describe('usage record', () => {
   });
 
   it('reads token counts from a Chat Completions usage and from a Responses usage', () => {
-    const chat = { prompt_tokens: 1200, completion_tokens: 300, total_tokens: 1500, prompt_tokens_details: { cached_tokens: 1024 }, completion_tokens_details: { reasoning_tokens: 64 } };
+    const chat = {
+      prompt_tokens: 1200,
+      completion_tokens: 300,
+      total_tokens: 1500,
+      prompt_tokens_details: { cached_tokens: 1024 },
+      completion_tokens_details: { reasoning_tokens: 64 },
+    };
     assert.deepEqual(tokensFromServiceUsage(chat), { prompt: 1200, cached: 1024, completion: 300, reasoning: 64 });
-    const responses = { input_tokens: 900, output_tokens: 80, total_tokens: 980, input_tokens_details: { cached_tokens: 512 }, output_tokens_details: { reasoning_tokens: 40 } };
+    const responses = {
+      input_tokens: 900,
+      output_tokens: 80,
+      total_tokens: 980,
+      input_tokens_details: { cached_tokens: 512 },
+      output_tokens_details: { reasoning_tokens: 40 },
+    };
     assert.deepEqual(tokensFromServiceUsage(responses), { prompt: 900, cached: 512, completion: 80, reasoning: 40 });
     assert.deepEqual(tokensFromServiceUsage({ prompt_tokens: 5 }), { prompt: 5 });
     assert.deepEqual(tokensFromServiceUsage({ completion_tokens: 7, input_tokens: 99 }), { completion: 7 });
     assert.deepEqual(tokensFromServiceUsage({ input_tokens: 3, output_tokens: 4, input_tokens_details: null }), { prompt: 3, completion: 4 });
     assert.deepEqual(tokensFromServiceUsage({ prompt_tokens: -1, completion_tokens: 'x' }), {});
     for (const none of [undefined, null, 'usage', 3]) assert.deepEqual(tokensFromServiceUsage(none), {});
-    assert.deepEqual(createUsageRecord({ ...base, tokens: tokensFromServiceUsage(responses) }).tokens, { prompt: 900, cached: 512, completion: 80, reasoning: 40 });
+    assert.deepEqual(
+      createUsageRecord({ ...base, tokens: tokensFromServiceUsage(responses) }).tokens,
+      { prompt: 900, cached: 512, completion: 80, reasoning: 40 },
+    );
   });
 
   it('reads the rate-limit headers the service sent, and nothing from headers it did not', () => {
@@ -213,7 +233,10 @@ describe('usage record', () => {
     );
     assert.deepEqual(rateLimitFromHeaders({ 'x-ratelimit-remaining-tokens': '12' }), { remainingRequests: undefined, remainingTokens: 12, limitRequests: undefined, limitTokens: undefined });
     assert.equal(rateLimitFromHeaders({}), undefined);
-    assert.equal(rateLimitFromHeaders({ 'x-ratelimit-remaining-requests': 'many', 'x-ratelimit-remaining-tokens': '-1', 'x-ratelimit-limit-tokens': ' ', 'x-ratelimit-limit-requests': '' }), undefined);
+    assert.equal(
+      rateLimitFromHeaders({ 'x-ratelimit-remaining-requests': 'many', 'x-ratelimit-remaining-tokens': '-1', 'x-ratelimit-limit-tokens': ' ', 'x-ratelimit-limit-requests': '' }),
+      undefined,
+    );
     assert.equal(rateLimitFromHeaders({ 'x-ratelimit-remaining-requests': [] }), undefined);
   });
 });

@@ -27,7 +27,10 @@ describe('usage view: reports as records', () => {
     const r = usageRecordOf(report(), 'My resource');
     assert.deepEqual(
       [r.at, r.connectionId, r.connectionLabel, r.deployment, r.model, r.source, r.tokens, r.firstTokenMs, r.totalMs, r.outcome, r.rateLimit],
-      [NOW - 1000, 'c1', 'My resource', 'gpt-4o', 'gpt-4o-2024-11-20', 'panel', { prompt: 1000, cached: 200, completion: 500, reasoning: 0 }, 120, 900, { kind: 'ok' }, { remainingRequests: 99, remainingTokens: 9000, limitRequests: undefined, limitTokens: undefined }],
+      [
+        NOW - 1000, 'c1', 'My resource', 'gpt-4o', 'gpt-4o-2024-11-20', 'panel', { prompt: 1000, cached: 200, completion: 500, reasoning: 0 }, 120, 900, { kind: 'ok' },
+        { remainingRequests: 99, remainingTokens: 9000, limitRequests: undefined, limitTokens: undefined },
+      ],
     );
     assert.deepEqual(usageRecordOf(report({ outcome: 'rate_limited', status: 429, retryAfterMs: 3000, tokens: undefined }), '').outcome, { kind: 'rate_limited', waitMs: 3000 });
     assert.deepEqual(usageRecordOf(report({ outcome: 'failed', status: 400 }), '').outcome, { kind: 'error', status: 400 });

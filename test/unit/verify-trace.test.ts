@@ -27,7 +27,13 @@ describe('the verdict trace', () => {
 
   it('a missing header is tried as empty, as verifiers do; no signature header shows none; a timestamp that is not a number has no skew', () => {
     // Signed over an empty id: the secret still matches, the header is reported missing.
-    const t = traceVerification({ headers: { 'webhook-timestamp': '1700000000', 'webhook-signature': `v1,${sign('', '1700000000', compact)}` }, body: Buffer.from(compact), known, toleranceSeconds: 300, now: NOW });
+    const t = traceVerification({
+      headers: { 'webhook-timestamp': '1700000000', 'webhook-signature': `v1,${sign('', '1700000000', compact)}` },
+      body: Buffer.from(compact),
+      known,
+      toleranceSeconds: 300,
+      now: NOW,
+    });
     assert.deepEqual([t.missingHeaders, t.tried[0].matched, t.skewSeconds], [['webhook-id'], true, 0]);
     const noTs = traceVerification({ headers: { 'webhook-id': 'm', 'webhook-signature': `v1,${sign('m', '', compact)}` }, body: Buffer.from(compact), known, toleranceSeconds: 300, now: NOW });
     assert.deepEqual([noTs.missingHeaders, noTs.tried[0].matched, noTs.skewSeconds], [['webhook-timestamp'], true, undefined]);
@@ -46,7 +52,10 @@ describe('the verdict trace', () => {
     assert.equal(traceVerification({ headers: headers('m'), body: arrived, known, toleranceSeconds: 300, now: NOW }).reserialized, undefined, 'not asked');
     // The id header missing (signed over an empty id): a missing header is the finding, not the body.
     const { 'webhook-id': _id, ...noId } = headers('');
-    assert.equal(traceVerification({ headers: noId, body: arrived, known, toleranceSeconds: 300, now: NOW, lookForReserialization: true }).reserialized, undefined);
+    assert.equal(
+      traceVerification({ headers: noId, body: arrived, known, toleranceSeconds: 300, now: NOW, lookForReserialization: true }).reserialized,
+      undefined,
+    );
     const notJson = traceVerification({ headers: headers('m'), body: Buffer.from('not json'), known, toleranceSeconds: 300, now: NOW, lookForReserialization: true });
     assert.equal(notJson.reserialized, undefined);
   });

@@ -63,7 +63,8 @@ export function validateBatchInput(state: EmulatorState, data: Buffer, api: 'cha
     const d = typeof model === 'string' ? state.deployment(model) : undefined;
     if (!d) fail('model_not_found', line, `The deployment ${JSON.stringify(model)} named in 'body.model' does not exist.`, 'body.model');
     else if (!isBatchDeployment(d)) fail('model_not_found', line, `The deployment '${d.name}' is a ${d.sku} deployment; a batch needs a Global-Batch or Data Zone Batch deployment.`, 'body.model');
-    else if (deployment !== undefined && d.name !== deployment) fail('model_mismatch', line, `Every request of a batch must name the same deployment: '${d.name}' differs from '${deployment}'.`, 'body.model');
+    else if (deployment !== undefined && d.name !== deployment)
+      fail('model_mismatch', line, `Every request of a batch must name the same deployment: '${d.name}' differs from '${deployment}'.`, 'body.model');
     else deployment = d.name;
     lines.push({ line, customId, api, body: body as Record<string, unknown> });
   }

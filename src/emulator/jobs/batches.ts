@@ -36,7 +36,13 @@ export interface BatchObject {
   cancelling_at: number | null;
   cancelled_at: number | null;
   request_counts: { total: number; completed: number; failed: number };
-  usage: { input_tokens: number; input_tokens_details: { cached_tokens: number }; output_tokens: number; output_tokens_details: { reasoning_tokens: number }; total_tokens: number };
+  usage: {
+    input_tokens: number;
+    input_tokens_details: { cached_tokens: number };
+    output_tokens: number;
+    output_tokens_details: { reasoning_tokens: number };
+    total_tokens: number;
+  };
   metadata: Record<string, string> | null;
 }
 
@@ -75,7 +81,8 @@ interface LineResult {
 
 /** One line through the live route's code: `{id, custom_id, response: {status_code, request_id, body}, error}`. */
 async function answerLine(state: EmulatorState, batch: BatchObject, line: BatchLine): Promise<LineResult> {
-  const out = (status: number, body: unknown) => JSON.stringify({ id: randomId('batch_req_', 16), custom_id: line.customId, response: { status_code: status, request_id: randomUUID(), body }, error: null });
+  const out = (status: number, body: unknown) =>
+    JSON.stringify({ id: randomId('batch_req_', 16), custom_id: line.customId, response: { status_code: status, request_id: randomUUID(), body }, error: null });
   try {
     let body: Record<string, unknown>;
     if (line.api === 'chat') {
@@ -92,7 +99,15 @@ async function answerLine(state: EmulatorState, batch: BatchObject, line: BatchL
   } catch (err) {
     if (err instanceof HttpError) return { ok: false, json: out(err.status, err.body) };
     state.log(`batch ${batch.id} line ${line.line} failed in the emulator: ${(err as Error)?.stack ?? err}`);
-    return { ok: false, json: JSON.stringify({ id: randomId('batch_req_', 16), custom_id: line.customId, response: null, error: { code: 'server_error', message: 'The request failed on the server.' } }) };
+    return {
+      ok: false,
+      json: JSON.stringify({
+        id: randomId('batch_req_', 16),
+        custom_id: line.customId,
+        response: null,
+        error: { code: 'server_error', message: 'The request failed on the server.' },
+      }),
+    };
   }
 }
 
@@ -130,7 +145,11 @@ export async function runBatch(state: EmulatorState, batch: BatchObject): Promis
   await wait(state, step);
   if (cancelled(batch)) return finishCancel(state, batch, [], []);
   const emulate = batch.metadata?.emulate;
-  if (emulate === 'fail') return fail(state, batch, [{ code: 'invalid_request', message: 'The batch failed validation: metadata.emulate is "fail", so the emulator failed it.', param: 'metadata', line: null }]);
+  if (emulate === 'fail') {
+    return fail(state, batch, [
+      { code: 'invalid_request', message: 'The batch failed validation: metadata.emulate is "fail", so the emulator failed it.', param: 'metadata', line: null },
+    ]);
+  }
   if (batch.completion_window !== '24h') {
     return fail(state, batch, [{ code: 'invalid_request', message: `The completion window '${batch.completion_window}' is not supported; use '24h'.`, param: 'completion_window', line: null }]);
   }
@@ -153,7 +172,12 @@ export async function runBatch(state: EmulatorState, batch: BatchObject): Promis
     if (cancelled(batch)) return finishCancel(state, batch, output, errors);
     if (i >= expireAfter) {
       for (const rest of checked.lines.slice(i)) {
-        errors.push(JSON.stringify({ id: randomId('batch_req_', 16), custom_id: rest.customId, response: null, error: { code: 'batch_expired', message: 'This request could not be executed before the completion window expired.' } }));
+        errors.push(JSON.stringify({
+          id: randomId('batch_req_', 16),
+          custom_id: rest.customId,
+          response: null,
+          error: { code: 'batch_expired', message: 'This request could not be executed before the completion window expired.' },
+        }));
       }
       writeFiles(state, batch, output, errors);
       return end(state, batch, 'expired');

@@ -151,7 +151,15 @@ export async function runJob(state: EmulatorState, stored: StoredJob): Promise<v
       fine_tuned_model_checkpoint: `${name}:ckpt-step-${last}`,
       fine_tuning_job_id: job.id,
       step_number: last,
-      metrics: { step: last, train_loss: loss, train_mean_token_accuracy: acc, valid_loss: loss + 0.05, valid_mean_token_accuracy: acc - 0.02, full_valid_loss: loss + 0.05, full_valid_mean_token_accuracy: acc - 0.02 },
+      metrics: {
+        step: last,
+        train_loss: loss,
+        train_mean_token_accuracy: acc,
+        valid_loss: loss + 0.05,
+        valid_mean_token_accuracy: acc - 0.02,
+        full_valid_loss: loss + 0.05,
+        full_valid_mean_token_accuracy: acc - 0.02,
+      },
     });
     logEvent(stored, `Checkpoint created at step ${last}`);
   }

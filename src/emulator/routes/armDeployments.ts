@@ -27,7 +27,11 @@ function resolveModel(ctx: RouteContext, name: string): string {
   if (checkpoint) return checkpoint.fine_tuned_model_checkpoint;
   if (/\.ft-|^ftchkpt-|:ckpt-step-/.test(name)) {
     if (jobs.some((s) => s.job.status === 'succeeded' && s.job.fine_tuned_model === name)) return name;
-    throw azureError(400, 'DeploymentModelNotSupported', `The model '${name}' is not a fine-tuned model of this resource (or its fine-tuning job has not succeeded). Check the name in the job's fine_tuned_model.`);
+    throw azureError(
+      400,
+      'DeploymentModelNotSupported',
+      `The model '${name}' is not a fine-tuned model of this resource (or its fine-tuning job has not succeeded). Check the name in the job's fine_tuned_model.`,
+    );
   }
   return name;
 }

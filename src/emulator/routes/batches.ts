@@ -13,7 +13,9 @@ export function metadataParam(raw: unknown): Record<string, string> | null {
   const entries = Object.entries(raw as Record<string, unknown>);
   if (entries.length > 16) throw invalidRequest("'metadata' takes at most 16 keys.", 'metadata', 'invalid_value');
   for (const [k, v] of entries) {
-    if (typeof v !== 'string' || k.length > 64 || v.length > 512) throw invalidRequest(`Invalid 'metadata.${k.slice(0, 64)}': keys are up to 64 characters and values strings of up to 512.`, 'metadata', 'invalid_value');
+    if (typeof v !== 'string' || k.length > 64 || v.length > 512) {
+      throw invalidRequest(`Invalid 'metadata.${k.slice(0, 64)}': keys are up to 64 characters and values strings of up to 512.`, 'metadata', 'invalid_value');
+    }
   }
   return raw as Record<string, string>;
 }
@@ -23,13 +25,23 @@ async function create(ctx: RouteContext): Promise<void> {
   const { input_file_id: fileId, endpoint, completion_window: window } = body;
   if (typeof fileId !== 'string' || !fileId) throw invalidRequest("Missing required parameter: 'input_file_id'.", 'input_file_id', 'missing_required_parameter');
   if (!endpointApi(endpoint)) {
-    throw invalidRequest(`Invalid value for 'endpoint': ${JSON.stringify(endpoint)}. Supported values are: '/v1/chat/completions' and '/v1/responses' (also without '/v1').`, 'endpoint', 'invalid_value');
+    throw invalidRequest(
+      `Invalid value for 'endpoint': ${JSON.stringify(endpoint)}. Supported values are: '/v1/chat/completions' and '/v1/responses' (also without '/v1').`,
+      'endpoint',
+      'invalid_value',
+    );
   }
   if (typeof window !== 'string' || !window) throw invalidRequest("Missing required parameter: 'completion_window'. The supported value is '24h'.", 'completion_window', 'missing_required_parameter');
   const metadata = metadataParam(body.metadata);
   const file = ctx.state.files.get(fileId);
   if (!file) throw missing('File', fileId, 'input_file_id');
-  if (file.object.purpose !== 'batch') throw invalidRequest(`The file ${fileId} was uploaded with purpose '${file.object.purpose}'; a batch needs a file uploaded with purpose 'batch'.`, 'input_file_id', 'invalid_value');
+  if (file.object.purpose !== 'batch') {
+    throw invalidRequest(
+      `The file ${fileId} was uploaded with purpose '${file.object.purpose}'; a batch needs a file uploaded with purpose 'batch'.`,
+      'input_file_id',
+      'invalid_value',
+    );
+  }
   const batch = newBatch(fileId, endpoint as string, window, metadata);
   ctx.state.batches.set(batch.id, batch);
   runBatch(ctx.state, batch).catch((err: unknown) => ctx.state.log(`batch ${batch.id} stopped in the emulator: ${(err as Error)?.stack ?? err}`));

@@ -34,7 +34,12 @@ function extraHeaders(raw: unknown): SipHeader[] {
 
 async function ring(ctx: RouteContext): Promise<void> {
   const body = await optionalJson(ctx);
-  const call = ringCall(ctx.state, text(body, 'from', 'sip:+15550100@emulator.invalid'), text(body, 'to', 'sip:proj_emulator@swedencentral.sip.ai.azure.com'), extraHeaders(body.headers ?? body.sip_headers));
+  const call = ringCall(
+    ctx.state,
+    text(body, 'from', 'sip:+15550100@emulator.invalid'),
+    text(body, 'to', 'sip:proj_emulator@swedencentral.sip.ai.azure.com'),
+    extraHeaders(body.headers ?? body.sip_headers),
+  );
   sendJson(ctx.res, 201, { call_id: call.call_id }, ctx.baseHeaders);
 }
 
@@ -69,7 +74,9 @@ async function control(ctx: RouteContext, rawId: string, action: 'accept' | 'rej
     moveCall(call, 'accepted', { session: session(ctx, body) });
   } else if (action === 'reject') {
     const code = body.status_code ?? 603;
-    if (typeof code !== 'number' || !Number.isInteger(code) || code < 400 || code > 699) throw invalidRequest("'status_code' must be a SIP status from 400 to 699 (e.g. 486 busy, 603 decline).", 'status_code', 'invalid_value');
+    if (typeof code !== 'number' || !Number.isInteger(code) || code < 400 || code > 699) {
+      throw invalidRequest("'status_code' must be a SIP status from 400 to 699 (e.g. 486 busy, 603 decline).", 'status_code', 'invalid_value');
+    }
     moveCall(call, 'rejected', { status_code: code });
   } else if (action === 'refer') {
     const target = body.target_uri;

@@ -40,7 +40,9 @@ export function subscription(ctx: RouteContext, id: string): SubscriptionConfig 
 
 export function findAccount(ctx: RouteContext, subId: string, rg: string, name: string): { sub: SubscriptionConfig; account: AccountConfig } {
   const sub = subscription(ctx, subId);
-  const account = sub.accounts.find((x) => x.name.toLowerCase() === name.toLowerCase() && x.resourceGroup.toLowerCase() === decodeURIComponent(rg).toLowerCase());
+  const account = sub.accounts.find(
+    (x) => x.name.toLowerCase() === name.toLowerCase() && x.resourceGroup.toLowerCase() === decodeURIComponent(rg).toLowerCase(),
+  );
   if (!account) throw azureError(404, 'ResourceNotFound', `The Resource 'Microsoft.CognitiveServices/accounts/${name}' under resource group '${decodeURIComponent(rg)}' was not found.`);
   return { sub, account };
 }
@@ -116,7 +118,16 @@ export const catalogRoutes: Route[] = [
     path: /^\/subscriptions$/i,
     // Resource Manager lists the subscriptions the caller can see: none without a role.
     handler: (ctx) =>
-      page(ctx, (ctx.roleless ? [] : ctx.state.config.subscriptions).map((s) => ({ id: `/subscriptions/${s.subscriptionId}`, subscriptionId: s.subscriptionId, tenantId: s.tenantId, displayName: s.displayName, state: 'Enabled' }))),
+      page(
+        ctx,
+        (ctx.roleless ? [] : ctx.state.config.subscriptions).map((s) => ({
+          id: `/subscriptions/${s.subscriptionId}`,
+          subscriptionId: s.subscriptionId,
+          tenantId: s.tenantId,
+          displayName: s.displayName,
+          state: 'Enabled',
+        })),
+      ),
   },
   {
     method: 'GET',

@@ -51,13 +51,23 @@ function parseChat(body: Record<string, unknown>, deployment: DeploymentConfig):
   const maxTokens = number(body, 'max_completion_tokens', 1, 1_000_000, true) ?? number(body, 'max_tokens', 1, 1_000_000, true);
   if (body.stream !== undefined && body.stream !== null && typeof body.stream !== 'boolean') throw invalidRequest("'stream' must be a boolean.", 'stream');
   const opts = body.stream_options as { include_usage?: unknown } | undefined;
-  return { messages, tools, rawTools: Array.isArray(body.tools) ? body.tools : [], toolChoice, stream: body.stream === true, includeUsage: opts?.include_usage === true, maxTokens };
+  return {
+    messages,
+    tools,
+    rawTools: Array.isArray(body.tools) ? body.tools : [],
+    toolChoice,
+    stream: body.stream === true,
+    includeUsage: opts?.include_usage === true,
+    maxTokens,
+  };
 }
 
 export function contentFilterError(): HttpError {
   return new HttpError(400, {
     error: {
-      message: "The response was filtered due to the prompt triggering Azure OpenAI's content management policy. Please modify your prompt and retry. To learn more about our content filtering policies please read our documentation: https://go.microsoft.com/fwlink/?linkid=2198766",
+      message:
+        "The response was filtered due to the prompt triggering Azure OpenAI's content management policy. Please modify your prompt and retry. " +
+        'To learn more about our content filtering policies please read our documentation: https://go.microsoft.com/fwlink/?linkid=2198766',
       type: null,
       param: 'prompt',
       code: 'content_filter',
@@ -85,13 +95,19 @@ export function liveDeployment(ctx: { state: RouteContext['state'] }, name: stri
   // One being created through Resource Manager answers like the service does in those minutes.
   if (!deployment || (deployment.provisioningState ?? 'Succeeded') !== 'Succeeded') throw deploymentNotFound();
   if (!batch && isBatchDeployment(deployment)) {
-    throw azureError(400, 'OperationNotSupported', `The deployment '${deployment.name}' is a ${deployment.sku} deployment: it serves batch jobs only. Send this request as a line of a batch (POST /openai/v1/batches), or use a deployment of another type.`);
+    throw azureError(
+      400,
+      'OperationNotSupported',
+      `The deployment '${deployment.name}' is a ${deployment.sku} deployment: it serves batch jobs only. ` +
+        'Send this request as a line of a batch (POST /openai/v1/batches), or use a deployment of another type.',
+    );
   }
   if (/realtime|audio/i.test(deployment.model) || (operation === 'chatCompletion' && !modelProfile(deployment.model).apis.includes('chat'))) {
     throw azureError(
       400,
       'OperationNotSupported',
-      `The ${operation} operation does not work with the specified model, ${deployment.model}. Please choose different model and try again. You can learn more about which models can be used with each operation here: https://go.microsoft.com/fwlink/?linkid=2197993.`,
+      `The ${operation} operation does not work with the specified model, ${deployment.model}. Please choose different model and try again. ` +
+        'You can learn more about which models can be used with each operation here: https://go.microsoft.com/fwlink/?linkid=2197993.',
     );
   }
   return deployment;
@@ -172,9 +188,20 @@ async function handleChat(ctx: RouteContext, deploymentName: string | undefined)
   }
   // A tool call streams as its name first, then its arguments in pieces (index 0: one call).
   const deltas = p.call
-    ? [{ role: 'assistant', content: null, tool_calls: [{ index: 0, id: callId, type: 'function', function: { name: p.call.name, arguments: '' } }] }, ...p.pieces.map((x) => ({ tool_calls: [{ index: 0, function: { arguments: x } }] }))]
+    ? [
+        { role: 'assistant', content: null, tool_calls: [{ index: 0, id: callId, type: 'function', function: { name: p.call.name, arguments: '' } }] },
+        ...p.pieces.map((x) => ({ tool_calls: [{ index: 0, function: { arguments: x } }] })),
+      ]
     : p.pieces.map((x, i) => (i === 0 ? { role: 'assistant', content: x } : { content: x }));
-  await streamChat(ctx, { id, created: nowSeconds(), model: modelOf(p.deployment), deltas, finish: p.finish, usage: p.includeUsage ? p.usage : undefined, headers: rateHeaders });
+  await streamChat(ctx, {
+    id,
+    created: nowSeconds(),
+    model: modelOf(p.deployment),
+    deltas,
+    finish: p.finish,
+    usage: p.includeUsage ? p.usage : undefined,
+    headers: rateHeaders,
+  });
 }
 
 /** Azure's frame sequence: prompt annotations, role + first token, tokens, finish, usage, [DONE]. */

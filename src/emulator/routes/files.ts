@@ -29,7 +29,9 @@ function expiry(parts: Part[], purpose: string): number | undefined {
   const anchor = field(parts, 'expires_after[anchor]', 'expires_after.anchor');
   const raw = field(parts, 'expires_after[seconds]', 'expires_after.seconds');
   if (raw === undefined && anchor === undefined) return undefined;
-  if (anchor !== undefined && anchor !== 'created_at') throw invalidRequest(`Invalid 'expires_after.anchor': '${anchor}'. The only supported value is 'created_at'.`, 'expires_after.anchor', 'invalid_value');
+  if (anchor !== undefined && anchor !== 'created_at') {
+    throw invalidRequest(`Invalid 'expires_after.anchor': '${anchor}'. The only supported value is 'created_at'.`, 'expires_after.anchor', 'invalid_value');
+  }
   const seconds = Number(raw);
   const [min, max] = EXPIRY_RANGE[purpose] ?? DEFAULT_RANGE;
   if (raw === undefined || !Number.isInteger(seconds) || seconds < min || seconds > max) {
@@ -58,7 +60,9 @@ async function upload(ctx: RouteContext): Promise<void> {
   const file = parts.find((p) => p.name === 'file' && p.filename !== undefined);
   if (!file) throw invalidRequest("Missing required parameter: 'file'. Send the file as a form field named 'file' with a filename.", 'file', 'missing_required_parameter');
   if (file.data.length > limits.maxBytes) throw tooLarge(`The file is ${mib(file.data.length)}; the limit is ${mib(limits.maxBytes)} per file.`);
-  if (purpose === 'batch' && file.data.length > limits.maxBatchBytes) throw tooLarge(`A batch input file may be at most ${mib(limits.maxBatchBytes)}; this one is ${mib(file.data.length)}. Split it into several batches.`);
+  if (purpose === 'batch' && file.data.length > limits.maxBatchBytes) {
+    throw tooLarge(`A batch input file may be at most ${mib(limits.maxBatchBytes)}; this one is ${mib(file.data.length)}. Split it into several batches.`);
+  }
   if (file.data.length === 0) throw invalidRequest('The file is empty.', 'file', 'empty_file');
   const created = ctx.state.files.add(file.filename || 'upload', purpose, Buffer.from(file.data), expiry(parts, purpose));
   sendJson(ctx.res, 200, created, ctx.baseHeaders);

@@ -60,7 +60,13 @@ async function create(ctx: RouteContext): Promise<void> {
   const type = rawMethod.type as Method;
   if (!methods.includes(type)) throw invalidRequest(`The method ${JSON.stringify(rawMethod.type)} is not available for ${model}. Available: ${methods.join(', ')}.`, 'method.type', 'invalid_value');
   const settings = (rawMethod[type] ?? {}) as Record<string, unknown>;
-  const hyper = { batch_size: 'auto' as const, learning_rate_multiplier: 'auto' as const, n_epochs: 'auto' as const, ...hyperparameters(body.hyperparameters, 'hyperparameters'), ...hyperparameters(settings.hyperparameters, `method.${type}.hyperparameters`) };
+  const hyper = {
+    batch_size: 'auto' as const,
+    learning_rate_multiplier: 'auto' as const,
+    n_epochs: 'auto' as const,
+    ...hyperparameters(body.hyperparameters, 'hyperparameters'),
+    ...hyperparameters(settings.hyperparameters, `method.${type}.hyperparameters`),
+  };
   if (body.seed !== undefined && body.seed !== null && !Number.isInteger(body.seed)) throw invalidRequest("'seed' must be an integer.", 'seed', 'invalid_type');
   const job: FineTuningJob = {
     id: randomId('ftjob-', 16),
@@ -124,10 +130,25 @@ const JOBS = '^/openai/v1/fine_tuning/jobs';
 const newestFirst = <T>(items: T[]) => [...items].reverse();
 export const fineTuningRoutes: Route[] = [
   { method: 'POST', path: new RegExp(`${JOBS}$`), handler: create },
-  { method: 'GET', path: new RegExp(`${JOBS}$`), handler: (ctx) => sendJson(ctx.res, 200, listPage(ctx, newestFirst([...ctx.state.fineTuning.values()].map((s) => s.job)), { defaultLimit: 20, maxLimit: 100 }), ctx.baseHeaders) },
+  {
+    method: 'GET',
+    path: new RegExp(`${JOBS}$`),
+    handler: (ctx) => {
+      const jobs = newestFirst([...ctx.state.fineTuning.values()].map((s) => s.job));
+      sendJson(ctx.res, 200, listPage(ctx, jobs, { defaultLimit: 20, maxLimit: 100 }), ctx.baseHeaders);
+    },
+  },
   { method: 'GET', path: new RegExp(`${JOBS}/([^/]+)$`), handler: (ctx, [id]) => sendJson(ctx.res, 200, find(ctx, id).job, ctx.baseHeaders) },
-  { method: 'GET', path: new RegExp(`${JOBS}/([^/]+)/events$`), handler: (ctx, [id]) => sendJson(ctx.res, 200, listPage(ctx, newestFirst(find(ctx, id).events), { defaultLimit: 20, maxLimit: 100 }), ctx.baseHeaders) },
-  { method: 'GET', path: new RegExp(`${JOBS}/([^/]+)/checkpoints$`), handler: (ctx, [id]) => sendJson(ctx.res, 200, listPage(ctx, newestFirst(find(ctx, id).checkpoints), { defaultLimit: 10, maxLimit: 100 }), ctx.baseHeaders) },
+  {
+    method: 'GET',
+    path: new RegExp(`${JOBS}/([^/]+)/events$`),
+    handler: (ctx, [id]) => sendJson(ctx.res, 200, listPage(ctx, newestFirst(find(ctx, id).events), { defaultLimit: 20, maxLimit: 100 }), ctx.baseHeaders),
+  },
+  {
+    method: 'GET',
+    path: new RegExp(`${JOBS}/([^/]+)/checkpoints$`),
+    handler: (ctx, [id]) => sendJson(ctx.res, 200, listPage(ctx, newestFirst(find(ctx, id).checkpoints), { defaultLimit: 10, maxLimit: 100 }), ctx.baseHeaders),
+  },
   { method: 'POST', path: new RegExp(`${JOBS}/([^/]+)/cancel$`), handler: (ctx, [id]) => control(ctx, id, 'cancel') },
   { method: 'POST', path: new RegExp(`${JOBS}/([^/]+)/pause$`), handler: (ctx, [id]) => control(ctx, id, 'pause') },
   { method: 'POST', path: new RegExp(`${JOBS}/([^/]+)/resume$`), handler: (ctx, [id]) => control(ctx, id, 'resume') },

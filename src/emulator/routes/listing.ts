@@ -17,7 +17,11 @@ export function limitParam(ctx: RouteContext, defaultLimit: number, maxLimit: nu
 }
 
 /** One page of `newestFirst` after the `after` cursor (an id), with `has_more`. */
-export function listPage<T extends { id: string }>(ctx: RouteContext, newestFirst: T[], options: ListOptions): { object: 'list'; data: T[]; first_id: string | null; last_id: string | null; has_more: boolean } {
+export function listPage<T extends { id: string }>(
+  ctx: RouteContext,
+  newestFirst: T[],
+  options: ListOptions,
+): { object: 'list'; data: T[]; first_id: string | null; last_id: string | null; has_more: boolean } {
   const limit = limitParam(ctx, options.defaultLimit, options.maxLimit);
   const order = (options.ordered && ctx.url.searchParams.get('order')) || 'desc';
   if (order !== 'asc' && order !== 'desc') throw invalidRequest(`Invalid value: '${order}'. Supported values are: 'asc' and 'desc'.`, 'order', 'invalid_value');

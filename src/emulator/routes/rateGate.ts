@@ -22,7 +22,8 @@ export function passRateLimits(ctx: RouteContext, deployment: DeploymentConfig, 
   throw azureError(
     429,
     '429',
-    `Requests to the ${operation} Operation under Azure OpenAI API version ${version} have exceeded ${rate.which === 'tokens' ? 'token' : 'call'} rate limit of your current OpenAI ${deployment.sku} pricing tier. Please retry after ${secs} seconds.`,
+    `Requests to the ${operation} Operation under Azure OpenAI API version ${version} have exceeded ${rate.which === 'tokens' ? 'token' : 'call'} rate limit ` +
+      `of your current OpenAI ${deployment.sku} pricing tier. Please retry after ${secs} seconds.`,
     { 'retry-after': String(secs), 'retry-after-ms': String(Math.ceil(rate.retryAfterMs)), ...headers },
   );
 }

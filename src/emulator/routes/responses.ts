@@ -45,7 +45,9 @@ function plan(req: ResponseRequest, history: Array<Record<string, unknown>>, dep
     ({ text, directive } = answer);
     call = planToolCall(req.tools, req.toolChoice, prompt);
   }
-  const reasoning = req.reasoning ? { tokens: REASONING_TOKENS[req.reasoning.effort], summary: req.reasoning.summary ? summaryText(prompt, req.reasoning.effort) : null } : undefined;
+  const reasoning = req.reasoning
+    ? { tokens: REASONING_TOKENS[req.reasoning.effort], summary: req.reasoning.summary ? summaryText(prompt, req.reasoning.effort) : null }
+    : undefined;
   return { reasoning, call, text, fail: directive === 'fail', incomplete: directive === 'incomplete', maxOutputTokens: req.maxOutputTokens, inputTokens };
 }
 
@@ -126,7 +128,9 @@ export function prepareResponse(ctx: { state: EmulatorState }, body: Record<stri
 
 /** A batch line's response: run to its end at once, in the foreground, no rate limits. */
 export async function answerResponseLine(state: EmulatorState, body: Record<string, unknown>): Promise<Record<string, unknown>> {
-  if (body.background === true || body.stream === true) throw invalidRequest('A batch line cannot ask for a streamed or background response.', body.stream === true ? 'stream' : 'background', 'invalid_value');
+  if (body.background === true || body.stream === true) {
+    throw invalidRequest('A batch line cannot ask for a streamed or background response.', body.stream === true ? 'stream' : 'background', 'invalid_value');
+  }
   const p = prepareResponse({ state }, body, true);
   if (p.req.store) remember(state, p.stored);
   await runResponse(state, p.stored, p.plan, { tokenDelayMs: 0, queuedMs: 0, inProgressMs: 0 }, new AbortController().signal);

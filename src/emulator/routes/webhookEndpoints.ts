@@ -119,11 +119,19 @@ async function test(ctx: RouteContext, id: string): Promise<void> {
   const body = await ctx.json();
   const type = body.event_type;
   if (typeof type !== 'string' || !KNOWN_TYPES.has(type)) throw invalidRequest(`'event_type' must be one of: ${WEBHOOK_EVENT_TYPES.join(', ')}.`, 'event_type');
-  const data = type === 'realtime.call.incoming' ? { call_id: randomId('rtc_'), sip_headers: [{ name: 'From', value: 'sip:+15551230000@sip.example.com' }] } : { id: randomId(type.startsWith('response') ? 'resp_' : type.startsWith('batch') ? 'batch_' : 'ftjob-') };
+  const data =
+    type === 'realtime.call.incoming'
+      ? { call_id: randomId('rtc_'), sip_headers: [{ name: 'From', value: 'sip:+15551230000@sip.example.com' }] }
+      : { id: randomId(type.startsWith('response') ? 'resp_' : type.startsWith('batch') ? 'batch_' : 'ftjob-') };
   const event = { object: 'event' as const, id: randomId('evt_', 16), type, created_at: nowSeconds(), data };
   const [delivery] = await ctx.state.deliverer.send(event, [{ id: e.id, url: e.url, signingSecret: e.signing_secret }]);
   const status = delivery.attempts[0]?.status;
-  sendJson(ctx.res, 200, { object: 'webhook_endpoint.test', webhook_endpoint_id: e.id, event_type: type, status_code: status ?? null, success: status !== undefined && status >= 200 && status < 300 }, ctx.baseHeaders);
+  sendJson(
+    ctx.res,
+    200,
+    { object: 'webhook_endpoint.test', webhook_endpoint_id: e.id, event_type: type, status_code: status ?? null, success: status !== undefined && status >= 200 && status < 300 },
+    ctx.baseHeaders,
+  );
 }
 
 /** `POST /emulator/events {type, data}`: emit any event, e.g. a batch or fine-tuning outcome. */

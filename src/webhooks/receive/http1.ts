@@ -255,7 +255,13 @@ function slowest(connections: Set<Connection>): Connection | undefined {
 }
 
 export function createHttp1Server(options: Http1Options, handler: (req: Http1Request) => Http1Response): Http1Server {
-  const opts: Required<Http1Options> = { maxHeaderBytes: 16 * 1024, keepAliveTimeoutMs: 5_000, maxConnections: 128, maxBufferedBytes: 64 * 1024 * 1024, ...options };
+  const opts: Required<Http1Options> = {
+    maxHeaderBytes: 16 * 1024,
+    keepAliveTimeoutMs: 5_000,
+    maxConnections: 128,
+    maxBufferedBytes: 64 * 1024 * 1024,
+    ...options,
+  };
   const connections = new Set<Connection>();
   const budget: Budget = { used: 0, max: opts.maxBufferedBytes };
   const server = createServer({ noDelay: true }, (socket) => {

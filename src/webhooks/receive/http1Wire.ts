@@ -67,7 +67,9 @@ export function serialize(res: Http1Response, keepAlive: boolean): Buffer {
   const cached = cacheable ? responseCache.get(key) : undefined;
   if (cached) return cached;
   const body = Buffer.from(res.body, 'utf8');
-  let head = `HTTP/1.1 ${res.status} ${STATUS_TEXT[res.status] ?? 'Status'}\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${body.length}\r\nconnection: ${keepAlive ? 'keep-alive' : 'close'}\r\n`;
+  let head =
+    `HTTP/1.1 ${res.status} ${STATUS_TEXT[res.status] ?? 'Status'}\r\n` +
+    `content-type: text/plain; charset=utf-8\r\ncontent-length: ${body.length}\r\nconnection: ${keepAlive ? 'keep-alive' : 'close'}\r\n`;
   for (const [k, v] of Object.entries(res.headers ?? {})) head += `${k}: ${v}\r\n`;
   const out = Buffer.concat([Buffer.from(`${head}\r\n`, 'latin1'), body]);
   if (cacheable && responseCache.size < 64) responseCache.set(key, out);

@@ -143,7 +143,12 @@ export class WebhookListener {
     }
     const base = { id: randomUUID(), receivedAt: Date.now(), headers, webhookId: headers['webhook-id'], timestamp: headers['webhook-timestamp'], path: capHeader(target) };
     const known = this.options.secrets();
-    const result = verify({ headers: received, body: raw, secrets: known.map((k) => k.secret), toleranceSeconds: this.options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS });
+    const result = verify({
+      headers: received,
+      body: raw,
+      secrets: known.map((k) => k.secret),
+      toleranceSeconds: this.options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS,
+    });
     if (!result.ok) return { record: { ...base, ...storedBody(raw, REJECTED_BODY_PREFIX), verdict: 'rejected', reason: result.message, status: 400 }, raw, received, known };
     const endpointId = known[result.secretIndex].endpointId;
     // Deduplicated by the id as signed, not as displayed. A duplicate is only counted (see webhookEvents.ts):

@@ -3,7 +3,11 @@ import type { DeliveryRecord } from '../store/records';
 
 export function replayableBody(record: DeliveryRecord): string {
   if (record.bodyTruncated) {
-    throw new Error(`This event's body was ${record.bodyBytes?.toLocaleString('en') ?? 'too many'} bytes and only the first ${Buffer.byteLength(record.body).toLocaleString('en')} were stored: it cannot be replayed or copied as curl (it was forwarded whole when it arrived).`);
+    throw new Error(
+      `This event's body was ${record.bodyBytes?.toLocaleString('en') ?? 'too many'} bytes ` +
+        `and only the first ${Buffer.byteLength(record.body).toLocaleString('en')} were stored: ` +
+        'it cannot be replayed or copied as curl (it was forwarded whole when it arrived).',
+    );
   }
   return record.body;
 }
