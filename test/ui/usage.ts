@@ -110,18 +110,24 @@ export async function usageThroughTheUi(page: Page, emulator: EmulatorHandle, ar
   // Export as CSV through the save dialog (VS Code's own, in the browser), in the narrow high-contrast view.
   await frame.locator('#export').scrollIntoViewIfNeeded();
   const csv = join(server.root, 'usage-export.csv');
-  await frame.locator('#export').click();
   const dialog = page.locator('.quick-input-widget input.input');
-  await dialog.waitFor({ timeout: 10_000 });
-  // The mouse stays where Export was clicked, over the dialog's list: a hovered folder would be
-  // what Enter takes. Moved away first, Enter takes the typed path.
-  await page.mouse.move(700, 880);
-  await dialog.fill(csv);
-  await page.waitForTimeout(500);
-  await page.keyboard.press('Enter');
-  await page.waitForTimeout(1000);
+  // Driving VS Code's own save dialog in a browser is itself flaky (its path box completes and
+  // re-lists as it is typed into), so a try that left no file is made again, up to three times.
+  for (let attempt = 0; attempt < 3 && !existsSync(csv); attempt++) {
+    if (await dialog.isVisible()) await page.keyboard.press('Escape');
+    await frame.locator('#export').click();
+    await dialog.waitFor({ timeout: 10_000 });
+    // The mouse stays where Export was clicked, over the dialog's list: a hovered folder would be
+    // what Enter takes. Moved away first, Enter takes the typed path.
+    await page.mouse.move(700, 880);
+    await dialog.fill(csv);
+    await page.waitForTimeout(500);
+    if ((await dialog.inputValue()) !== csv) await dialog.fill(csv);
+    await page.keyboard.press('Enter');
+    await page.waitForTimeout(1000);
+    for (let i = 0; i < 50 && !existsSync(csv); i++) await page.waitForTimeout(200);
+  }
   await page.screenshot({ path: join(artifacts, 'usage-export.png') });
-  for (let i = 0; i < 100 && !existsSync(csv); i++) await page.waitForTimeout(200);
   if (!existsSync(csv)) throw new Error('Export as CSV wrote no file');
   const text = readFileSync(csv, 'utf8');
   if (!text.startsWith('window,connection,deployment') || !text.includes('gpt-4o-mini')) throw new Error(`the CSV reads: ${text.slice(0, 200)}`);
