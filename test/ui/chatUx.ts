@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { openChatThroughTheUi } from './chat';
 import type { ArtifactsFolder, EmulatorHandle } from './handles';
-import { addConnectionThroughTheUi, runCommand } from './workbench';
+import { addConnectionThroughTheUi, highContrast, runCommand, setWebviewWidth } from './workbench';
 
 /** The chat page's frame (for reading layout), found by its conversation element. */
 async function chatPageFrame(page: Page): Promise<Frame> {
@@ -20,19 +20,6 @@ const distanceToEnd = (frame: Frame): Promise<number> => frame.evaluate(() => {
   const log = document.getElementById('messages')!;
   return Math.round(log.scrollHeight - log.scrollTop - log.clientHeight);
 });
-
-/** Resizes the browser so the chat webview is `width` px wide (the workbench's own chrome stays as it is). */
-async function setChatWidth(page: Page, frame: Frame, width: number): Promise<void> {
-  for (let i = 0; i < 3; i++) {
-    const inner = await frame.evaluate(() => window.innerWidth);
-    if (Math.abs(inner - width) <= 2) return;
-    const viewport = page.viewportSize()!;
-    await page.setViewportSize({ width: viewport.width + (width - inner), height: viewport.height });
-    await page.waitForTimeout(500);
-  }
-  const inner = await frame.evaluate(() => window.innerWidth);
-  if (Math.abs(inner - width) > 2) throw new Error(`the chat panel is ${inner} px wide, wanted ${width}`);
-}
 
 export async function chatUxThroughTheUi(page: Page, emulator: EmulatorHandle, artifacts: ArtifactsFolder): Promise<void> {
   await addConnectionThroughTheUi(page, emulator, artifacts);
@@ -168,20 +155,10 @@ export async function chatUxThroughTheUi(page: Page, emulator: EmulatorHandle, a
   // box at least three lines tall, nothing wider than the panel.
   for (const theme of ['light', 'dark', 'high-contrast']) {
     if (theme === 'dark') await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
-    if (theme === 'high-contrast') {
-      await page.keyboard.press('F1');
-      await page.locator('.quick-input-widget input.input').waitFor();
-      await page.keyboard.type('Preferences: Color Theme');
-      await page.locator('.quick-input-widget .monaco-list-row[aria-label^="Preferences: Color Theme"]').first().click();
-      await page.locator('.quick-input-widget input[placeholder*="Color Theme"]').waitFor();
-      await page.keyboard.type('Dark High Contrast');
-      await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Dark High Contrast' }).first().waitFor();
-      await page.keyboard.press('Enter');
-      await page.locator('.monaco-workbench.hc-black').waitFor({ timeout: 10_000 });
-    }
+    if (theme === 'high-contrast') await highContrast(page);
     await page.waitForTimeout(1000);
     for (const width of [300, 360, 900, 1200]) {
-      await setChatWidth(page, frame, width);
+      await setWebviewWidth(page, frame, width, true);
       // No named function inside a page function: tsx (keepNames) would wrap it in a `__name` helper the page lacks.
       const layout = await frame.evaluate(() => {
         const input = document.getElementById('input')!;

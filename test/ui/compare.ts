@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import type { Frame, FrameLocator, Page } from 'playwright-core';
 import type { ArtifactsFolder, EmulatorHandle } from './handles';
-import { addConnectionThroughTheUi, runCommand } from './workbench';
+import { addConnectionThroughTheUi, highContrast, runCommand, setWebviewWidth } from './workbench';
 
 const comparePage = (page: Page): FrameLocator => page.frameLocator('iframe.webview.ready').last().frameLocator('#active-frame');
 
@@ -14,16 +14,6 @@ async function compareFrame(page: Page): Promise<Frame> {
     await page.waitForTimeout(200);
   }
   throw new Error('the compare page frame was not found');
-}
-
-async function setWidth(page: Page, frame: Frame, width: number): Promise<void> {
-  for (let i = 0; i < 3; i++) {
-    const inner = await frame.evaluate(() => window.innerWidth);
-    if (Math.abs(inner - width) <= 2) return;
-    const viewport = page.viewportSize()!;
-    await page.setViewportSize({ width: viewport.width + (width - inner), height: viewport.height });
-    await page.waitForTimeout(500);
-  }
 }
 
 async function pickDeployments(page: Page, artifacts: ArtifactsFolder, names: string[]): Promise<void> {
@@ -76,20 +66,10 @@ export async function compareThroughTheUi(page: Page, emulator: EmulatorHandle, 
 
   for (const theme of ['light', 'dark', 'high-contrast']) {
     if (theme === 'dark') await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
-    if (theme === 'high-contrast') {
-      await page.keyboard.press('F1');
-      await page.locator('.quick-input-widget input.input').waitFor();
-      await page.keyboard.type('Preferences: Color Theme');
-      await page.locator('.quick-input-widget .monaco-list-row[aria-label^="Preferences: Color Theme"]').first().click();
-      await page.locator('.quick-input-widget input[placeholder*="Color Theme"]').waitFor();
-      await page.keyboard.type('Dark High Contrast');
-      await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Dark High Contrast' }).first().waitFor();
-      await page.keyboard.press('Enter');
-      await page.locator('.monaco-workbench.hc-black').waitFor({ timeout: 10_000 });
-    }
+    if (theme === 'high-contrast') await highContrast(page);
     await page.waitForTimeout(1000);
     for (const width of [300, 1200]) {
-      await setWidth(page, frame, width);
+      await setWebviewWidth(page, frame, width);
       const layout = await frame.evaluate(() => {
         const cols = [...document.querySelectorAll('.column')].map((c) => c.getBoundingClientRect());
         const lefts = new Set(cols.map((c) => Math.round(c.left))).size;

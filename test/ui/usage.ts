@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import type { ArtifactsFolder, CodeServerHandle, EmulatorHandle } from './handles';
-import { addConnectionThroughTheUi, runCommand } from './workbench';
+import { addConnectionThroughTheUi, highContrast, runCommand, setWebviewWidth } from './workbench';
 
 /** The frame of the page that has `selector` (two webviews are open: which is last in the DOM varies). */
 async function frameWith(page: Page, selector: string): Promise<Frame> {
@@ -17,29 +17,6 @@ async function frameWith(page: Page, selector: string): Promise<Frame> {
   throw new Error(`no page with ${selector} was found`);
 }
 const usageFrame = (page: Page): Promise<Frame> => frameWith(page, '#usage-table');
-
-/** Resizes the browser so the usage webview is `width` px wide. */
-async function setFrameWidth(page: Page, frame: Frame, width: number): Promise<void> {
-  for (let i = 0; i < 3; i++) {
-    const inner = await frame.evaluate(() => window.innerWidth);
-    if (Math.abs(inner - width) <= 2) return;
-    const viewport = page.viewportSize()!;
-    await page.setViewportSize({ width: viewport.width + (width - inner), height: viewport.height });
-    await page.waitForTimeout(500);
-  }
-}
-
-async function highContrast(page: Page): Promise<void> {
-  await page.keyboard.press('F1');
-  await page.locator('.quick-input-widget input.input').waitFor();
-  await page.keyboard.type('Preferences: Color Theme');
-  await page.locator('.quick-input-widget .monaco-list-row[aria-label^="Preferences: Color Theme"]').first().click();
-  await page.locator('.quick-input-widget input[placeholder*="Color Theme"]').waitFor();
-  await page.keyboard.type('Dark High Contrast');
-  await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Dark High Contrast' }).first().waitFor();
-  await page.keyboard.press('Enter');
-  await page.locator('.monaco-workbench.hc-black').waitFor({ timeout: 10_000 });
-}
 
 export async function usageThroughTheUi(page: Page, emulator: EmulatorHandle, artifacts: ArtifactsFolder, server: CodeServerHandle): Promise<void> {
   await addConnectionThroughTheUi(page, emulator, artifacts);
@@ -93,7 +70,7 @@ export async function usageThroughTheUi(page: Page, emulator: EmulatorHandle, ar
     if (theme === 'high-contrast') await highContrast(page);
     await page.waitForTimeout(1000);
     for (const width of [300, 900]) {
-      await setFrameWidth(page, frame, width);
+      await setWebviewWidth(page, frame, width);
       const layout = await frame.evaluate(() => ({
         width: window.innerWidth,
         scrollWidth: document.documentElement.scrollWidth,

@@ -2,7 +2,7 @@
 // Connection wizard, settings files as the Settings editor writes them.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Frame, Page } from 'playwright-core';
 import type { ArtifactsFolder, CodeServerHandle, EmulatorHandle } from './handles';
 
 /** Types into the open quick input and presses Enter. */
@@ -73,4 +73,33 @@ export function updateSettings(server: CodeServerHandle, kind: 'User' | 'Machine
   const file = join(dir, 'settings.json');
   const old = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
   writeFileSync(file, JSON.stringify({ ...old, ...changes }, null, 2));
+}
+
+/** Switches the workbench to the Dark High Contrast theme through the theme picker. */
+export async function highContrast(page: Page): Promise<void> {
+  await page.keyboard.press('F1');
+  await page.locator('.quick-input-widget input.input').waitFor();
+  await page.keyboard.type('Preferences: Color Theme');
+  await page.locator('.quick-input-widget .monaco-list-row[aria-label^="Preferences: Color Theme"]').first().click();
+  await page.locator('.quick-input-widget input[placeholder*="Color Theme"]').waitFor();
+  await page.keyboard.type('Dark High Contrast');
+  await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Dark High Contrast' }).first().waitFor();
+  await page.keyboard.press('Enter');
+  await page.locator('.monaco-workbench.hc-black').waitFor({ timeout: 10_000 });
+}
+
+/**
+ * Resizes the browser until the webview in `frame` is `width` px wide (the panels beside it take
+ * the rest). With `mustFit`, a width it cannot reach is an error.
+ */
+export async function setWebviewWidth(page: Page, frame: Frame, width: number, mustFit = false): Promise<void> {
+  for (let i = 0; i < 3; i++) {
+    const inner = await frame.evaluate(() => window.innerWidth);
+    if (Math.abs(inner - width) <= 2) return;
+    const viewport = page.viewportSize()!;
+    await page.setViewportSize({ width: viewport.width + (width - inner), height: viewport.height });
+    await page.waitForTimeout(500);
+  }
+  const inner = await frame.evaluate(() => window.innerWidth);
+  if (mustFit && Math.abs(inner - width) > 2) throw new Error(`the webview is ${inner} px wide, wanted ${width}`);
 }
