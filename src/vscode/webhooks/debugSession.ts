@@ -6,6 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { checkDebugConfig, DEBUG_TYPE, forwardRefusal, pickConnection, type WebhookDebugConfig } from '../../webhooks/session/debugConfig';
+import { maskedUrl } from '../../webhooks/send/forwardUrl';
 import { confirmDebugConfig, offerOriginalUrls } from './debugConsent';
 import { logError, logInfo } from '../log';
 import type { Services } from '../services';
@@ -125,7 +126,7 @@ class WebhookDebugAdapter implements vscode.DebugAdapter {
     const endpointText = session.createdEndpointId
       ? `endpoint ${session.createdEndpointId} created for this session (deleted when it ends)`
       : `endpoint ${session.endpointId} points here until the session ends (then back at ${session.originalUrl})`;
-    const line = `Listening at ${url}; ${endpointText}; verified deliveries go to ${c.forwardTo}.`;
+    const line = `Listening at ${url}; ${endpointText}; verified deliveries go to ${maskedUrl(c.forwardTo)}.`;
     logInfo(`Debug session "${c.name}": ${line}`);
     this.output(`${line}\nDeliveries show in the Webhook Events view; Stop ends listening.\n`);
   }
