@@ -6,30 +6,14 @@
 import assert from 'node:assert/strict';
 import { aggregateUsage, select, UsageAggregator, type AggregateOptions } from '../../src/usage/aggregate';
 import { ianaZone } from '../../src/usage/days';
-import { createUsageRecord, type UsageInput, type UsageRecord } from '../../src/usage/record';
+import { NOW, usageRecord } from '../support/usageRecords';
+import type { UsageRecord } from '../../src/usage/record';
 
 const H = 3_600_000;
 const D = 24 * H;
-const NOW = Date.parse('2026-11-20T12:00:00Z');
 const UTC = ianaZone('UTC');
 
-const rec = (over: Partial<UsageInput> = {}): UsageRecord =>
-  createUsageRecord({
-    at: NOW - H,
-    connectionId: 'c1',
-    connectionLabel: 'Emulator',
-    deployment: 'gpt-4o',
-    model: 'gpt-4o',
-    modelVersion: '2024-11-20',
-    api: 'chat',
-    route: 'v1',
-    source: 'panel',
-    tokens: { prompt: 1000, cached: 400, completion: 500, reasoning: 100 },
-    firstTokenMs: 300,
-    totalMs: 1000,
-    outcome: { kind: 'ok' },
-    ...over,
-  });
+const rec = usageRecord;
 const summarize = (records: UsageRecord[], options: AggregateOptions = {}) => aggregateUsage(records, { now: NOW, zone: UTC, ...options });
 const GPT4O_COST = (600 * 2.5 + 400 * 1.25 + 500 * 10) / 1e6;
 

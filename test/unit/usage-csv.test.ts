@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { aggregateUsage } from '../../src/usage/aggregate';
 import { csvField, usageDailyCsv, usageTableCsv } from '../../src/usage/csv';
 import { ianaZone } from '../../src/usage/days';
-import { createUsageRecord, type UsageInput } from '../../src/usage/record';
+import { NOW, usageRecord } from '../support/usageRecords';
 
 /** RFC 4180: fields split by commas, records by CRLF; quoted fields may hold both, "" is a quote. */
 function parseCsv(text: string): string[][] {
@@ -29,24 +29,7 @@ function parseCsv(text: string): string[][] {
   return rows;
 }
 
-const NOW = Date.parse('2026-11-20T12:00:00Z');
-const rec = (over: Partial<UsageInput>) =>
-  createUsageRecord({
-    at: NOW - 3_600_000,
-    connectionId: 'c1',
-    connectionLabel: 'Emulator',
-    deployment: 'gpt-4o',
-    model: 'gpt-4o',
-    modelVersion: '2024-11-20',
-    api: 'chat',
-    route: 'v1',
-    source: 'panel',
-    tokens: { prompt: 1000, cached: 400, completion: 500, reasoning: 100 },
-    firstTokenMs: 300,
-    totalMs: 1000,
-    outcome: { kind: 'ok' },
-    ...over,
-  });
+const rec = usageRecord;
 
 describe('usage CSV export', () => {
   it('quotes only what needs it, doubles quotes, and defuses formulas', () => {
