@@ -15,7 +15,7 @@ export { compareMarkdown } from '../chat/compare/markdown';
 export { errorInfo } from '../chat/engine/result';
 export { Waker, followResponse, resultOf, startBackground } from '../chat/engine/background';
 export { WebhookListener } from '../webhooks/receive/listener';
-export { replay, replayToApp, sendTestEvent, signedCurl } from '../webhooks/send/resend';
+export { defaultShell, replay, replayToApp, sendTestEvent, signedCurl } from '../webhooks/send/resend';
 export { checkVerifier } from '../webhooks/send/verifierCheck';
 export { webhookOutbound } from '../webhooks/send/outbound';
 export { CloudflaredTunnel, DevTunnel, LocalTunnel, ManualTunnel, NgrokTunnel } from '../tunnels/providers';

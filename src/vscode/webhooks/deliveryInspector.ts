@@ -16,6 +16,7 @@ import type { EventNode } from './eventsTree';
 import { PanelHost, panelOptions, registerPanelSerializer } from '../webview/panelHost';
 import { inspectorHtml } from './inspectorHtml';
 import type { ListenerController } from './listenerController';
+import { maskedUrl } from '../../webhooks/send/forwardUrl';
 
 export class DeliveryInspector implements vscode.Disposable {
   private host: PanelHost<InspectorHostMessage, InspectorViewMessage> | undefined;
@@ -159,8 +160,12 @@ export class DeliveryInspector implements vscode.Disposable {
         const app = this.listener.forwardTarget(r);
         const state = this.listener.state;
         const url = app ?? (state ? `${state.publicUrl}/webhook` : 'http://127.0.0.1:PORT/webhook');
-        await vscode.env.clipboard.writeText(loadNetwork().signedCurl(r, this.listener.knownSecrets(), url, msg.body));
-        this.post({ type: 'notice', level: 'info', text: `Copied a curl command to ${url}, signed now: valid for ${this.toleranceText()}. It holds the signature, not the secret.` });
+        const network = loadNetwork();
+        await vscode.env.clipboard.writeText(network.signedCurl(r, this.listener.knownSecrets(), url, msg.body));
+        // What was copied is a PowerShell command on Windows; the URL as shown everywhere, its query masked.
+        const what = network.defaultShell() === 'powershell' ? 'a PowerShell command' : 'a curl command';
+        const text = `Copied ${what} to ${maskedUrl(url)}, signed now: valid for ${this.toleranceText()}. It holds the signature, not the secret.`;
+        this.post({ type: 'notice', level: 'info', text });
         return;
       }
       case 'openPayload':
