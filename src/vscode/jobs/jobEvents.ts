@@ -72,31 +72,19 @@ export async function onJobDelivery(s: Services, r: DeliveryRecord): Promise<voi
   }
 }
 
-type RecordEvents = { onDidRecord?: (listener: (r: DeliveryRecord) => unknown) => vscode.Disposable; list(): readonly DeliveryRecord[] };
-
 /**
- * Follows the listener's new records: through the events' owner's `onDidRecord` where it has one,
- * else by looking at the newest records on each change (only those after this window started).
+ * Follows the listener's new records (the events' owner tells of each once; a reload's reloaded
+ * records are not new), and keeps the Calls group in step with listening.
  */
 export function watchJobEvents(s: Services, tree: JobsTree): vscode.Disposable {
-  const seen = new Set<string>();
-  const since = Date.now();
   let running = s.listener.running;
-  const handle = (r: DeliveryRecord) => {
-    if (seen.has(r.id) || r.receivedAt < since) return;
-    seen.add(r.id);
-    if (seen.size > 5000) seen.clear();
+  const recorded = s.listener.events.onDidRecord((r) => {
     void onJobDelivery(s, r).catch((err: unknown) => logError(`A ${r.eventType ?? 'webhook'} delivery: ${errorText(err)}`));
-  };
-  const events = s.listener.events as unknown as RecordEvents;
-  const recorded = events.onDidRecord?.call(events, handle);
-  const changed = s.listener.onDidChange(() => {
-    if (s.listener.running !== running) {
-      running = s.listener.running;
-      tree.listeningChanged();
-    }
-    // Newest first; only the latest few can be new since the last change.
-    if (!recorded) for (const r of events.list().slice(0, 50)) handle(r);
   });
-  return vscode.Disposable.from(changed, ...(recorded ? [recorded] : []));
+  const changed = s.listener.onDidChange(() => {
+    if (s.listener.running === running) return;
+    running = s.listener.running;
+    tree.listeningChanged();
+  });
+  return vscode.Disposable.from(changed, recorded);
 }
