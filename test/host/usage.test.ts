@@ -5,6 +5,9 @@
  * user's price setting applies, and a malformed entry of it is left out.
  */
 import assert from 'node:assert/strict';
+import { readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ChatTurn } from '../../src/chat/model';
 import type { Emulator } from '../../src/emulator/server';
@@ -85,6 +88,14 @@ describe('usage: recorded from both chats, shown in the usage view and the statu
       assert.deepEqual([today.promptTokens, today.completionTokens], [fromPanel.promptTokens + fromVsCode.promptTokens, 2 * turn.usage.completion_tokens]);
       for (const w of [fromPanel, fromVsCode]) assert.ok(w.firstTokenMs && w.totalMs && w.firstTokenMs.p50 <= w.totalMs.p50, JSON.stringify(w));
       await api.services.usageView.receive({ type: 'filter', filter: { connection: '', source: '' } });
+
+      // Export as CSV writes the table: both sources' deployment, its tokens (the save dialog is the UI journey's).
+      const csv = vscode.Uri.file(join(tmpdir(), `usage-export-${process.pid}.csv`));
+      await api.services.usageView.exportCsv(csv);
+      const text = readFileSync(csv.fsPath, 'utf8');
+      assert.ok(text.startsWith('window,connection,deployment'), text.slice(0, 200));
+      assert.match(text, /\ntoday,Usage emulator,mini,gpt-4o-mini[^,]*,,2,/, text.slice(0, 400));
+      rmSync(csv.fsPath, { force: true });
 
       // The status bar: the day's tokens across both chats.
       await api.services.usageStatus.refresh();

@@ -105,11 +105,12 @@ export class UsageView implements vscode.Disposable {
     return this.recorder.summarize({ filter: { connections: connection ? [connection] : undefined, sources: source ? [source] : undefined } });
   }
 
-  private async exportCsv(): Promise<void> {
+  /** Export as CSV: to `to` when given (tests), else where the save dialog says. */
+  async exportCsv(to?: vscode.Uri): Promise<void> {
     const summary = await this.summarize();
     const { dayLabel, usageTableCsv } = loadUsage();
     const home = vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(homedir());
-    const target = await vscode.window.showSaveDialog({
+    const target = to ?? await vscode.window.showSaveDialog({
       title: 'Export Usage as CSV',
       defaultUri: vscode.Uri.joinPath(home, `azure-openai-usage-${dayLabel(Date.now())}.csv`),
       filters: { 'CSV files': ['csv'] },
