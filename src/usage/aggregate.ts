@@ -238,24 +238,28 @@ export class UsageAggregator {
     const cost = price && costOf(price, r.tokens, r.source === 'batch');
     const daysAgo = CHART_DAYS - 1 - day;
     const t = r.tokens;
+    // A batch's record stands for its requests of one minute and outcome; a request's record for one.
+    const n = r.requests ?? 1;
+    const kind = r.outcome.kind;
     for (let w = 0; w < WINDOWS.length; w++) {
       if (daysAgo >= WINDOW_DAYS[WINDOWS[w]]) continue;
       const c = g.counts[w];
-      c[C.Requests]++;
+      c[C.Requests] += n;
       c[C.Prompt] += t.prompt;
       c[C.Cached] += t.cached;
       c[C.Completion] += t.completion;
       c[C.Reasoning] += t.reasoning;
-      if (r.outcome.kind === 'rate_limited') c[C.RateLimited]++;
-      if (r.outcome.kind === 'error') c[C.Errors]++;
-      if (cost === undefined) c[C.Unpriced]++;
+      if (kind === 'rate_limited') c[C.RateLimited] += n;
+      else if (kind === 'error') c[C.Errors] += n;
+      if (cost === undefined) c[C.Unpriced] += n;
       else {
         c[C.Cost] += cost;
         c[C.Priced] = 1;
       }
-      if (r.outcome.kind === 'ok') {
+      // Times only where they were measured (never for a batch's lines).
+      if (kind === 'ok') {
         if (r.firstTokenMs !== undefined) g.firstToken[w].push(r.firstTokenMs);
-        g.total[w].push(r.totalMs);
+        if (r.totalMs !== undefined) g.total[w].push(r.totalMs);
       }
     }
     const d = g.daily;

@@ -5,6 +5,7 @@
  * than `maxAgeDays` are never read and leave the file at the next compaction, which keeps the
  * newest `maxRecords` records within `maxBytes`.
  */
+import { isAscii } from 'node:buffer';
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { AppendLog } from '../storage/appendLog';
@@ -37,26 +38,39 @@ const DAY_MS = 86_400_000;
 
 /**
  * Calls `onLine` for every non-empty line of a file (none when it does not exist), reading it in
- * chunks of 1 MiB: only the chunk and the line in hand are in memory.
+ * chunks of 1 MiB: only the chunk and the line in hand are in memory. Each chunk's whole lines are
+ * decoded as one string (a line cut by the chunk's end waits, as bytes, for the next chunk).
  */
 export async function forEachLine(path: string, onLine: (line: string) => void): Promise<void> {
-  const stream = createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 20 });
-  let rest = '';
+  const stream = createReadStream(path, { highWaterMark: 1 << 20 });
+  let rest: Buffer | undefined;
   try {
-    for await (const chunk of stream as AsyncIterable<string>) {
-      const text = rest + chunk;
-      let start = 0;
-      for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', start)) {
-        if (nl > start) onLine(text.slice(start, nl));
-        start = nl + 1;
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      const bytes = rest ? Buffer.concat([rest, chunk]) : chunk;
+      const end = bytes.lastIndexOf(10);
+      if (end < 0) {
+        rest = bytes;
+        continue;
       }
-      rest = text.slice(start);
+      const whole = bytes.subarray(0, end);
+      // An ASCII chunk (the usual one: names are seldom more) decodes as Latin-1 at twice the speed.
+      eachLineOf(whole.toString(isAscii(whole) ? 'latin1' : 'utf8'), onLine);
+      rest = end + 1 < bytes.length ? bytes.subarray(end + 1) : undefined;
     }
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
     throw err;
   }
-  if (rest) onLine(rest);
+  if (rest) eachLineOf(rest.toString('utf8'), onLine);
+}
+
+function eachLineOf(text: string, onLine: (line: string) => void): void {
+  let start = 0;
+  for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', start)) {
+    if (nl > start) onLine(text.slice(start, nl));
+    start = nl + 1;
+  }
+  if (start < text.length) onLine(text.slice(start));
 }
 
 /**
