@@ -71,6 +71,13 @@ describe('jobs: batches in the sidebar', () => {
     const csv = join(dir, 'out.csv');
     assert.equal(await exec('exportBatchResults', { connectionId: conn.id, batchId: batch!.id, format: 'csv', path: csv }), csv);
     assert.equal(readFileSync(csv, 'utf8').trim().split('\n').length, 4);
+    // Its usage is recorded once (source batch, no times), opened twice or not.
+    const batchUsage = async () => (await api.services.usage.summarize({ filter: { connections: [conn.id], sources: ['batch'] } })).deployments;
+    const used = await eventually(async () => (await batchUsage()).find((d) => d.deployment === 'gpt-4o-mini-batch' && d.windows.today.requests === 3));
+    assert.ok(used.windows.today.promptTokens > 0 && used.windows.today.totalMs === undefined);
+    await exec('openBatchResults', { connectionId: conn.id, batchId: batch!.id });
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal((await batchUsage()).find((d) => d.deployment === 'gpt-4o-mini-batch')?.windows.today.requests, 3);
     // The sidebar follows: polling sees the batch completed.
     await api.services.jobs.refreshItem(conn, 'batches', batch!.id);
     const done = (api.services.tree.getChildren(groups[0]!) as BatchNode[]).find((n) => n.type === 'batch' && n.batch.id === batch!.id)!;

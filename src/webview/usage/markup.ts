@@ -20,9 +20,10 @@ export function usageBodyHtml(): string {
 <div id="status" role="status" aria-live="polite"></div>
 <section id="empty" hidden>
   <h2>No usage recorded yet</h2>
-  <p>Every request you send to a deployment is recorded here: chats in the Azure OpenAI chat panel and
-  requests from VS Code's chat to an Azure OpenAI model. Open a chat from a deployment in the Azure OpenAI
-  view, send a message, and its tokens, times and estimated cost appear here.</p>
+  <p>Every request you send to a deployment is recorded here: chats in the Azure OpenAI chat panel,
+  requests from VS Code's chat to an Azure OpenAI model, Compare Deployments, and a batch's requests when
+  you open its results. Open a chat from a deployment in the Azure OpenAI view, send a message, and its
+  tokens, times and estimated cost appear here.</p>
   <p>Only names, counts, times and outcomes are kept, on this computer: never a prompt, a reply or a key.</p>
 </section>
 <section id="content" hidden>
