@@ -65,7 +65,7 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi {
   const emulator = new EmulatorController();
   // Every request either chat sends is recorded here (the runner's reports), shown by the view and the status bar.
   const usage = new UsageRecorder(context.globalStorageUri, store);
-  const usageView = new UsageView(context.extensionUri, usage);
+  const usageView = new UsageView(context.extensionUri, usage, store, catalog);
   const usageStatus = new UsageStatus(usage);
   const chat = new ChatManager(context, store, clients, catalog, usage.report);
   const listener = new ListenerController(context.globalStorageUri, store, endpoints, context.workspaceState, context.globalState);

@@ -55,14 +55,10 @@ export function usageBodyHtml(): string {
   </section>
   <section aria-labelledby="headroom-title">
     <h2 id="headroom-title">Rate-limit headroom</h2>
-    <p class="note" id="headroom-note">What the service said was left of each deployment's per-minute limits, with its last answer.</p>
-    <div class="table-wrap" tabindex="0" role="region" aria-labelledby="headroom-title">
-      <table id="headroom-table">
-        <caption class="visually-hidden">What the service said was left of each deployment's per-minute limits, with its last answer</caption>
-        <thead><tr><th scope="col">Deployment</th><th scope="col" class="num">Requests left</th><th scope="col" class="num">Tokens left</th><th scope="col">As of</th></tr></thead>
-        <tbody id="headroom-rows"></tbody>
-      </table>
-    </div>
+    <p class="note" id="headroom-note">What the service's last answer said was left of each deployment's limits. A limit
+    shows where the service gave it (its rate-limit headers, or the deployment's limits in Resource Manager); otherwise
+    only what was left.</p>
+    <ul id="headroom-list" class="headroom"></ul>
   </section>
 </section>`;
 }
