@@ -94,7 +94,13 @@ const TAIL = new RegExp(
 );
 const API_AT = ',"api":';
 
-const num = (s: string | undefined): number | undefined => (s === undefined ? undefined : Number(s));
+/** A run of at most 15 digits the expression matched, read digit by digit (cheaper than Number() on a fresh string). */
+function int(digits: string): number {
+  let n = 0;
+  for (let i = 0; i < digits.length; i++) n = n * 10 + digits.charCodeAt(i) - 48;
+  return n;
+}
+const num = (s: string | undefined): number | undefined => (s === undefined ? undefined : int(s));
 /** Outcomes without a number are shared: a million records need not hold a million of them. */
 const PLAIN: Record<string, UsageOutcome> = { ok: Object.freeze({ kind: 'ok' }), stopped: Object.freeze({ kind: 'stopped' }), content_filter: Object.freeze({ kind: 'content_filter' }) };
 
@@ -127,7 +133,7 @@ export function readOwnLine(line: string): UsageRecord | undefined {
   const w = who(line.slice(HEAD.lastIndex, whoEnd));
   if (!w) return undefined;
   return {
-    at: Number(head[1]),
+    at: int(head[1]),
     connectionId: w.connectionId,
     connectionLabel: w.connectionLabel,
     deployment: w.deployment,
@@ -137,7 +143,7 @@ export function readOwnLine(line: string): UsageRecord | undefined {
     route: m[2] as UsageRecord['route'],
     source: m[3] as UsageRecord['source'],
     requests,
-    tokens: { prompt: Number(m[5]), cached: Number(m[6]), completion: Number(m[7]), reasoning: Number(m[8]) },
+    tokens: { prompt: int(m[5]), cached: int(m[6]), completion: int(m[7]), reasoning: int(m[8]) },
     firstTokenMs: num(m[9]),
     totalMs: num(m[10]),
     outcome: out,

@@ -46,23 +46,31 @@ export async function forEachLine(path: string, onLine: (line: string) => void):
   let rest: Buffer | undefined;
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
-      const bytes = rest ? Buffer.concat([rest, chunk]) : chunk;
-      const end = bytes.lastIndexOf(10);
-      if (end < 0) {
-        rest = bytes;
-        continue;
+      let from = 0;
+      if (rest) {
+        // The line the last chunk cut: its start, and its end from this chunk.
+        const nl = chunk.indexOf(10);
+        if (nl < 0) {
+          rest = Buffer.concat([rest, chunk]);
+          continue;
+        }
+        eachLineOf(decode(Buffer.concat([rest, chunk.subarray(0, nl)])), onLine);
+        from = nl + 1;
       }
-      const whole = bytes.subarray(0, end);
-      // An ASCII chunk (the usual one: names are seldom more) decodes as Latin-1 at twice the speed.
-      eachLineOf(whole.toString(isAscii(whole) ? 'latin1' : 'utf8'), onLine);
-      rest = end + 1 < bytes.length ? bytes.subarray(end + 1) : undefined;
+      const end = chunk.lastIndexOf(10);
+      if (end >= from) eachLineOf(decode(chunk.subarray(from, end)), onLine);
+      // Copied: the stream may reuse its chunk.
+      rest = end + 1 < chunk.length ? Buffer.from(chunk.subarray(Math.max(end + 1, from))) : undefined;
     }
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
     throw err;
   }
-  if (rest) eachLineOf(rest.toString('utf8'), onLine);
+  if (rest) eachLineOf(decode(rest), onLine);
 }
+
+/** An ASCII chunk (the usual one: names are seldom more) decodes as Latin-1 at twice the speed. */
+const decode = (bytes: Buffer) => bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8');
 
 function eachLineOf(text: string, onLine: (line: string) => void): void {
   let start = 0;
