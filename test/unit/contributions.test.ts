@@ -44,7 +44,10 @@ describe('contributions in package.json', () => {
 
   it('shows no English text in a contribution: titles, descriptions and messages are %keys%', () => {
     const english: string[] = [];
-    const textProps = /^(title|category|name|contextualTitle|contents|label|description|markdownDescription|displayName|deprecationMessage|markdownDeprecationMessage|enumDescriptions|shortTitle|altText)$/;
+    const textProps = new RegExp(
+      '^(title|shortTitle|category|name|contextualTitle|contents|label|description|markdownDescription|displayName' +
+        '|deprecationMessage|markdownDeprecationMessage|enumDescriptions|altText)$',
+    );
     const walk = (value: unknown, prop: string, path: string): void => {
       if (typeof value === 'string') {
         if (textProps.test(prop) && !/^%[^%\s]+%$/.test(value)) english.push(`${path}: ${value.slice(0, 40)}`);
