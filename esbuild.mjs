@@ -113,8 +113,10 @@ const builds = [
   { ...common, entryPoints: { 'emulator-lib': 'src/emulator/server.ts' }, outdir: 'dist', plugins: [fromSharedBundles(SHARED)] },
   // The o200k tokenizer, required on the first token count VS Code's chat asks for, and by the emulator.
   { ...common, entryPoints: { tokenizer: 'src/bundles/tokenizer.ts' }, outdir: 'dist', plugins: [o200kRanksFromFile] },
-  // undici, required by the network stack and the emulator.
-  { ...common, entryPoints: { undici: 'src/bundles/undici.ts' }, outdir: 'dist' },
+  // undici, required by the network stack and the emulator. `esbuildDetection` is undici's switch for
+  // bundlers (Node's own bundle of it sets it too): it leaves out Milo, an experimental second HTTP
+  // parser (two WebAssembly builds, 150 KB) that undici only uses when asked to.
+  { ...common, entryPoints: { undici: 'src/bundles/undici.ts' }, outdir: 'dist', define: { esbuildDetection: 'true' } },
   // The network stack (clients, chat engine, listener, tunnels), required on first use
   // (src/vscode/bundles.ts): activation draws the trees and registers commands without it.
   { ...common, entryPoints: { network: 'src/bundles/network.ts' }, outdir: 'dist', plugins: [fromSharedBundles(SHARED)] },
