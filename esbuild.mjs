@@ -1,8 +1,9 @@
 // Bundles the extension and the emulator CLI. Type checking is separate (`npm run typecheck`).
-import { copyFileSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { brotliCompressSync, constants as zlib } from 'node:zlib';
 import * as esbuild from 'esbuild';
+import { subsetCodicons } from './scripts/codicons.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -136,9 +137,12 @@ const builds = [
   { ...common, entryPoints: ['test/host/*.ts'], outdir: 'dist/test/host', external: ['vscode', 'mocha', 'proxy'], minify: false },
 ];
 
-// Codicons for the webview, served from the extension's own folder.
+// Codicons for the webviews, served from the extension's own folder: only the icons the pages use
+// (scripts/codicons.mjs), a tenth of the font.
 mkdirSync('dist/codicons', { recursive: true });
-for (const f of ['codicon.css', 'codicon.ttf']) copyFileSync(`node_modules/@vscode/codicons/dist/${f}`, `dist/codicons/${f}`);
+const codicons = await subsetCodicons('.');
+writeFileSync('dist/codicons/codicon.css', codicons.css);
+writeFileSync('dist/codicons/codicon.ttf', codicons.ttf);
 
 writeO200kRanks();
 if (watch) {
