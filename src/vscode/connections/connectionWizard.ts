@@ -1,7 +1,7 @@
 /** The Add / Edit Connection wizard: endpoint, authentication, key, name. */
 import * as vscode from 'vscode';
 import { EndpointError, normalizeEndpoint } from '../../service/connection';
-import { TOKEN_SOURCES, type TokenSourceKind } from '../auth/authManager';
+import { tokenSources, type TokenSourceKind } from '../auth/authManager';
 import type { AuthKind, ConnectionInfo } from './connectionStore';
 
 export interface ConnectionDraft {
@@ -28,7 +28,7 @@ export function validateTenant(text: string): string | undefined {
 /** Where Entra ID tokens come from; undefined when cancelled. */
 export async function pickTokenSource(title: string, current?: TokenSourceKind): Promise<TokenSourceKind | undefined> {
   // The current choice first, so Enter keeps it.
-  const items = TOKEN_SOURCES.map((s) => ({
+  const items = tokenSources().map((s) => ({
     label: s.label,
     description: s.kind === current ? vscode.l10n.t('{0} (current)', s.description) : s.description,
     source: s.kind,
