@@ -15,6 +15,7 @@ export type WindowName = 'today' | 'week' | 'month';
 /** How many calendar days each window spans, today included. */
 export const WINDOW_DAYS: Readonly<Record<WindowName, number>> = { today: 1, week: 7, month: 30 };
 const WINDOWS = Object.keys(WINDOW_DAYS) as WindowName[];
+const WINDOW_SPANS = WINDOWS.map((w) => WINDOW_DAYS[w]);
 const CHART_DAYS = WINDOW_DAYS.month;
 
 export interface Percentiles {
@@ -147,15 +148,20 @@ class Group {
   readonly daily = new Float64Array(CHART_DAYS * 4);
   readonly firstToken = WINDOWS.map(() => new Times());
   readonly total = WINDOWS.map(() => new Times());
-  latest: UsageRecord;
-  /** The latest record that came with rate-limit headers. */
-  headroom?: UsageRecord;
+  /**
+   * The names of the latest record, and the latest rate-limit headers with when they came: copied
+   * out, so no record outlives its turn (a million records kept a moment each cost the collector).
+   */
+  readonly latest: Pick<UsageRecord, 'at' | 'connectionId' | 'connectionLabel' | 'deployment' | 'model' | 'modelVersion'>;
+  headroom?: RateLimitHeadroom;
+  headroomAt = -Infinity;
   private priceModel?: string;
   private priceVersion?: string;
   private price?: ModelPrice;
 
   constructor(first: UsageRecord) {
-    this.latest = first;
+    const { at, connectionId, connectionLabel, deployment, model, modelVersion } = first;
+    this.latest = { at, connectionId, connectionLabel, deployment, model, modelVersion };
   }
 
   /** The price of the record's model, looked up again only when the model changes. */
@@ -233,7 +239,13 @@ export class UsageAggregator {
     if (!byName) this.groups.set(r.connectionId, (byName = new Map()));
     let g = byName.get(r.deployment);
     if (!g) byName.set(r.deployment, (g = new Group(r)));
-    if (r.at >= g.latest.at) g.latest = r;
+    const latest = g.latest;
+    if (r.at >= latest.at) {
+      latest.at = r.at;
+      latest.connectionLabel = r.connectionLabel;
+      latest.model = r.model;
+      latest.modelVersion = r.modelVersion;
+    }
     const price = g.priceOf(r, this.prices);
     const cost = price && costOf(price, r.tokens, r.source === 'batch');
     const daysAgo = CHART_DAYS - 1 - day;
@@ -242,7 +254,7 @@ export class UsageAggregator {
     const n = r.requests ?? 1;
     const kind = r.outcome.kind;
     for (let w = 0; w < WINDOWS.length; w++) {
-      if (daysAgo >= WINDOW_DAYS[WINDOWS[w]]) continue;
+      if (daysAgo >= WINDOW_SPANS[w]) continue;
       const c = g.counts[w];
       c[C.Requests] += n;
       c[C.Prompt] += t.prompt;
@@ -269,7 +281,11 @@ export class UsageAggregator {
       d[day * 4 + 2] += cost;
       d[day * 4 + 3] = 1;
     }
-    if (r.rateLimit && (!g.headroom || r.at >= g.headroom.at)) g.headroom = r;
+    // The headers' object is kept (it is small; the record around it is not).
+    if (r.rateLimit && r.at >= g.headroomAt) {
+      g.headroom = r.rateLimit;
+      g.headroomAt = r.at;
+    }
   }
 
   summary(): UsageSummary {
@@ -279,7 +295,7 @@ export class UsageAggregator {
       const windows = Object.fromEntries(WINDOWS.map((w, i) => [w, g.stats(i)])) as Record<WindowName, WindowStats>;
       const d = g.daily;
       const daily = this.days.map((_, i) => ({ tokensIn: d[i * 4], tokensOut: d[i * 4 + 1], cost: d[i * 4 + 3] ? d[i * 4 + 2] : undefined }));
-      const headroom = g.headroom && { ...g.headroom.rateLimit, at: g.headroom.at };
+      const headroom = g.headroom && { ...g.headroom, at: g.headroomAt };
       deployments.push({ connectionId, connectionLabel, deployment, model, modelVersion, windows, daily, headroom });
     }
     deployments.sort((a, b) => a.connectionLabel.localeCompare(b.connectionLabel) || a.deployment.localeCompare(b.deployment));
