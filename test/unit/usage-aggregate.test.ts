@@ -4,7 +4,8 @@
  * time zone, the latest rate-limit headroom, and the filters.
  */
 import assert from 'node:assert/strict';
-import { aggregateUsage, select, UsageAggregator, type AggregateOptions } from '../../src/usage/aggregate';
+import { aggregateUsage, UsageAggregator, type AggregateOptions } from '../../src/usage/aggregate';
+import { select } from '../../src/usage/percentiles';
 import { ianaZone } from '../../src/usage/days';
 import { NOW, usageRecord } from '../support/usageRecords';
 import type { UsageRecord } from '../../src/usage/record';
