@@ -32,6 +32,7 @@ describe('usage view: rate-limit headroom', () => {
     const figures = headroomFigures({ remainingRequests: 12, remainingTokens: 900 });
     assert.deepEqual(figures.map((f) => f.text), ['requests: 12 left (limit not known)', 'tokens: 900 left (limit not known)']);
     assert.deepEqual(figures.map(shareLeft), [undefined, undefined]);
+    assert.deepEqual(figures.map((f) => f.perMinute), [false, false]);
     assert.deepEqual(headroomFigures({ remainingTokens: 5 }, { connectionId: 'c1', deployment: 'gpt-4o', requestsPerMinute: 6 }).map((f) => f.limit), [undefined]);
   });
 
@@ -44,8 +45,8 @@ describe('usage view: rate-limit headroom', () => {
 
   it('says when, as a person says it', () => {
     const now = 1_790_000_000_000;
-    const said = [20_000, 120_000, 3 * 3_600_000, 3 * 86_400_000, -5000].map((before) => ago(now - before, now));
-    assert.deepEqual(said, ['just now', '2 min ago', '3 h ago', '3 days ago', 'just now']);
+    const said = [20_000, 60_000, 120_000, 3_600_000, 3 * 3_600_000, 48 * 3_600_000, 3 * 86_400_000, -5000].map((before) => ago(now - before, now));
+    assert.deepEqual(said, ['just now', '1 min ago', '2 min ago', '1 h ago', '3 h ago', '2 days ago', '3 days ago', 'just now']);
   });
 
   it('passes the limits to the page checked, and refuses a message whose limits are not counts', () => {
