@@ -45,7 +45,8 @@ describe('batch usage: the lines of a batch\'s results', () => {
   });
 
   it('sums every token kind of the lines of one minute, model and outcome into one record', async () => {
-    const usage = { prompt_tokens: 100, completion_tokens: 40, prompt_tokens_details: { cached_tokens: 64 }, completion_tokens_details: { reasoning_tokens: 16 } };
+    const details = { prompt_tokens_details: { cached_tokens: 64 }, completion_tokens_details: { reasoning_tokens: 16 } };
+    const usage = { prompt_tokens: 100, completion_tokens: 40, ...details };
     const [r, ...rest] = await records([chat({}, usage), chat({ created: T + 59 }, usage), chat({}, usage)]);
     assert.equal(rest.length, 0);
     assert.deepEqual([r.requests, r.tokens], [3, { prompt: 300, cached: 192, completion: 120, reasoning: 48 }]);
@@ -75,7 +76,8 @@ describe('batch usage: the lines of a batch\'s results', () => {
 
   it('puts a line without its own time at the batch\'s end, and the records in time order', async () => {
     const failed = { custom_id: 'f', response: null, error: { code: 'server_error' } };
-    const rs = await records([chat({ created: T + 600 }), failed, chat({ created: T })], { completed_at: T + 120, in_progress_at: T - 600, created_at: T - 900 });
+    const times = { completed_at: T + 120, in_progress_at: T - 600, created_at: T - 900 };
+    const rs = await records([chat({ created: T + 600 }), failed, chat({ created: T })], times);
     assert.deepEqual(rs.map((r) => (r.at - T * 1000) / 60_000), [0, 2, 10]);
     assert.deepEqual((await records([failed], { in_progress_at: T, created_at: T - 900 })).map((r) => r.at), [T * 1000]);
     assert.deepEqual((await records([failed], { completed_at: 0, created_at: T })).map((r) => r.at), [T * 1000], 'a zero time is no time');
