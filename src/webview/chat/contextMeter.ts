@@ -42,7 +42,8 @@ export function contextUse(c: ConversationView, deployments: readonly Deployment
 }
 
 /** Thousands as "12k", "1.5k" (the unit said in the display language). */
-const short = (n: number) => (n >= 10_000 ? l10n.t('{0}k', Math.round(n / 1000)) : n >= 1000 ? l10n.t('{0}k', (n / 1000).toFixed(1)) : String(n));
+const thousands = (n: number | string) => l10n.t({ message: '{0}k', args: [n], comment: ['A number of thousands of tokens, short: 12k'] });
+const short = (n: number) => (n >= 10_000 ? thousands(Math.round(n / 1000)) : n >= 1000 ? thousands((n / 1000).toFixed(1)) : String(n));
 
 export function describeUse(u: ContextUse): { text: string; level: 'ok' | 'warn' | 'full'; detail: string } {
   const share = u.used / u.max;

@@ -95,11 +95,11 @@ function showColumn(r: ColumnResult): void {
   if (!c) return;
   c.figures.replaceChildren();
   figure(c.figures, l10n.t('First token'), ms(r.firstTokenMs));
-  figure(c.figures, l10n.t('Total'), ms(r.totalMs));
+  figure(c.figures, l10n.t({ message: 'Total', comment: ['The time a reply took from sending to its end'] }), ms(r.totalMs));
   figure(c.figures, l10n.t('Tokens/s'), perSecond(r.tokensPerSecond));
   figure(c.figures, l10n.t('Tokens'), tokensText(r));
   figure(c.figures, l10n.t('Cost'), costText(r));
-  figure(c.figures, l10n.t('Finish'), endText(r));
+  figure(c.figures, l10n.t({ message: 'Finish', comment: ['How the reply ended (a finish reason such as stop or length)'] }), endText(r));
   c.text = r.content;
   c.reply.classList.remove('streaming');
   // Model output: markdown-it with HTML off and only safe links (the chat's renderer).

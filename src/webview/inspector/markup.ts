@@ -50,8 +50,8 @@ export function inspectorBodyHtml(): string {
     <div class="body-head">
       <h3 id="body-h">${h(l10n.t('Body'))}</h3>
       <div role="group" aria-label="${h(l10n.t('Body view'))}" class="toggle">
-        <button type="button" class="secondary" data-view="pretty" aria-pressed="true">${h(l10n.t('Pretty'))}</button>
-        <button type="button" class="secondary" data-view="raw" aria-pressed="false">${h(l10n.t('Raw'))}</button>
+        <button type="button" class="secondary" data-view="pretty" aria-pressed="true">${h(l10n.t({ message: 'Pretty', comment: ['Show the body as indented JSON'] }))}</button>
+        <button type="button" class="secondary" data-view="raw" aria-pressed="false">${h(l10n.t({ message: 'Raw', comment: ['Show the body exactly as it arrived'] }))}</button>
       </div>
     </div>
     <p id="body-note" class="note"></p>

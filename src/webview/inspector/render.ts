@@ -60,7 +60,9 @@ export function answerCard(a: AnswerView, index: number): HTMLElement {
 
 /** How old the timestamp was on arrival against the tolerance (each case one sentence, for translators). */
 function skewText(s: number, tolerance: number, within: boolean): string {
-  const verdict = within ? l10n.t('within') : l10n.t('OUTSIDE');
+  const verdict = within
+    ? l10n.t({ message: 'within', comment: ['The timestamp is within the tolerance'] })
+    : l10n.t({ message: 'OUTSIDE', comment: ['The timestamp is outside the tolerance (capitals: it is why the delivery was rejected)'] });
   return s >= 0
     ? l10n.t('{0} s old on arrival (tolerance ±{1} s): {2}', Math.abs(s), tolerance, verdict)
     : l10n.t('{0} s in the future on arrival (tolerance ±{1} s): {2}', Math.abs(s), tolerance, verdict);

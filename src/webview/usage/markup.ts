@@ -43,7 +43,7 @@ export function usageBodyHtml(): string {
         <th scope="col" class="num">${h(l10n.t('Tokens out'))} <span class="sub">${h(l10n.t('(reasoning)'))}</span></th>
         <th scope="col" class="num">${h(l10n.t('First token'))} <span class="sub">${percentiles}</span></th>
         <th scope="col" class="num">${h(l10n.t('Total time'))} <span class="sub">${percentiles}</span></th>
-        <th scope="col" class="num">${h(l10n.t('429s'))}</th>
+        <th scope="col" class="num">${h(l10n.t({ message: '429s', comment: ['Column: how many requests the service refused with HTTP 429 (rate limited)'] }))}</th>
         <th scope="col" class="num">${h(l10n.t('Cost'))} <span class="sub">${h(l10n.t('(estimate)'))}</span></th>
       </tr></thead>
       <tbody id="usage-rows"></tbody>

@@ -11,7 +11,12 @@ import { isObj, isText } from '../../service/shapes';
 export const SOURCES: readonly UsageSource[] = ['panel', 'vscode-chat', 'compare', 'batch'];
 /** A source as the filter names it, in the display language. */
 export function sourceLabel(s: UsageSource): string {
-  const labels: Record<UsageSource, string> = { panel: l10n.t('Chat panel'), 'vscode-chat': l10n.t('VS Code chat'), compare: l10n.t('Compare'), batch: l10n.t('Batch') };
+  const labels: Record<UsageSource, string> = {
+    panel: l10n.t('Chat panel'),
+    'vscode-chat': l10n.t('VS Code chat'),
+    compare: l10n.t({ message: 'Compare', comment: ['Where a request came from: the compare view'] }),
+    batch: l10n.t('Batch'),
+  };
   return labels[s];
 }
 
