@@ -1,15 +1,12 @@
 /**
  * A webview page of ours: strict CSP with a per-load nonce, only the extension's own files, and the
- * strings bundle of VS Code's display language (the page's own text reads it, src/webview/shared).
+ * strings bundle of VS Code's display language for the page's own text (src/webview/shared). The
+ * fixed markup (each page's markup.ts) is built in the extension with @vscode/l10n, which
+ * activation configures with the same bundle (./strings.ts).
  */
 import { randomBytes } from 'node:crypto';
-import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
 import { bundleBlock } from '../webview/shared/l10nBundle';
-
-// The pages' fixed markup (src/webview/*/markup.ts) is written in the extension with @vscode/l10n:
-// it reads the bundle VS Code gives the extension, the same one each page gets in its HTML.
-l10n.config({ contents: vscode.l10n.bundle ?? {} });
 
 export interface WebviewPage {
   title: string;
