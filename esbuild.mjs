@@ -1,8 +1,9 @@
 // Bundles the extension and the emulator CLI. Type checking is separate (`npm run typecheck`).
-import { copyFileSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { brotliCompressSync, constants as zlib } from 'node:zlib';
 import * as esbuild from 'esbuild';
+import { subsetCodicons } from './scripts/codicons.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -115,8 +116,10 @@ const builds = [
   { ...common, entryPoints: { 'emulator-lib': 'src/emulator/server.ts' }, outdir: 'dist', plugins: [fromSharedBundles(SHARED)] },
   // The o200k tokenizer, required on the first token count VS Code's chat asks for, and by the emulator.
   { ...common, entryPoints: { tokenizer: 'src/bundles/tokenizer.ts' }, outdir: 'dist', plugins: [o200kRanksFromFile] },
-  // undici, required by the network stack and the emulator.
-  { ...common, entryPoints: { undici: 'src/bundles/undici.ts' }, outdir: 'dist' },
+  // undici, required by the network stack and the emulator. `esbuildDetection` is undici's switch for
+  // bundlers (Node's own bundle of it sets it too): it leaves out Milo, an experimental second HTTP
+  // parser (two WebAssembly builds, 150 KB) that undici only uses when asked to.
+  { ...common, entryPoints: { undici: 'src/bundles/undici.ts' }, outdir: 'dist', define: { esbuildDetection: 'true' } },
   // The network stack (clients, chat engine, listener, tunnels), required on first use
   // (src/vscode/bundles.ts): activation draws the trees and registers commands without it.
   { ...common, entryPoints: { network: 'src/bundles/network.ts' }, outdir: 'dist', plugins: [fromSharedBundles(SHARED)] },
@@ -138,9 +141,12 @@ const builds = [
   { ...common, entryPoints: ['test/host/*.ts'], outdir: 'dist/test/host', external: ['vscode', 'mocha', 'proxy'], minify: false },
 ];
 
-// Codicons for the webview, served from the extension's own folder.
+// Codicons for the webviews, served from the extension's own folder: only the icons the pages use
+// (scripts/codicons.mjs), a tenth of the font.
 mkdirSync('dist/codicons', { recursive: true });
-for (const f of ['codicon.css', 'codicon.ttf']) copyFileSync(`node_modules/@vscode/codicons/dist/${f}`, `dist/codicons/${f}`);
+const codicons = await subsetCodicons('.');
+writeFileSync('dist/codicons/codicon.css', codicons.css);
+writeFileSync('dist/codicons/codicon.ttf', codicons.ttf);
 
 writeO200kRanks();
 if (watch) {

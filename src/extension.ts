@@ -31,6 +31,7 @@ import { ListenerController } from './vscode/webhooks/listenerController';
 import { JobLists } from './vscode/jobs/jobLists';
 import { ResultsDocuments } from './vscode/jobs/resultsDocument';
 import { watchJobEvents } from './vscode/jobs/jobEvents';
+import { JobNotices } from './vscode/jobs/jobNotices';
 import { JobsTree } from './vscode/tree/jobsTree';
 
 /**
@@ -76,10 +77,17 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi {
   const eventsTree = new EventsTree(listener.events);
   const lm = new LanguageModels(store, auth, clients, catalog, usage.report);
   const eventsView = vscode.window.createTreeView(Views.events, { treeDataProvider: eventsTree });
+  const resourcesView = vscode.window.createTreeView(Views.resources, { treeDataProvider: tree, showCollapseAll: true });
+  // A burst's summary notification reveals the rows it sums up.
+  const jobNotices = new JobNotices(async (connectionId, kind) => {
+    const group = jobsTree.group(connectionId, kind);
+    if (group) await resourcesView.reveal(group, { expand: true, focus: true, select: true });
+  });
   const inspector = new DeliveryInspector(context.extensionUri, listener, eventsView);
   const results = new ResultsDocuments(context.globalStorageUri.fsPath);
   const services: Services = {
-    context, store, auth, clients, catalog, endpoints, tree, emulator, chat, listener, eventsTree, lm, inspector, jobs, results, usage, usageView, usageStatus,
+    context, store, auth, clients, catalog, endpoints, tree, emulator, chat, listener, eventsTree, lm, inspector,
+    jobs, jobNotices, results, usage, usageView, usageStatus,
   };
 
   context.subscriptions.push(
@@ -97,7 +105,7 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi {
     usage,
     usageView,
     usageStatus,
-    vscode.window.createTreeView(Views.resources, { treeDataProvider: tree, showCollapseAll: true }),
+    resourcesView,
     eventsView,
     showEventsViewStatus(eventsView, listener),
     inspector,
@@ -106,6 +114,7 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi {
     // Signed out or switched account or cloud: lists reload with the new tokens.
     auth.onDidChange(() => tree.refresh()),
     jobs,
+    jobNotices,
     jobsTree,
     results,
     // Batches, fine-tuning jobs and calls follow their deliveries; the Calls group shows while listening.

@@ -7,6 +7,7 @@ import type { ConnectionCatalog } from './connections/connectionCatalog';
 import type { ConnectionStore } from './connections/connectionStore';
 import type { EmulatorController } from './emulatorController';
 import type { JobLists } from './jobs/jobLists';
+import type { JobNotices } from './jobs/jobNotices';
 import type { ResultsDocuments } from './jobs/resultsDocument';
 import type { LanguageModels } from './lm';
 import type { ResourcesTree } from './tree/resourcesTree';
@@ -40,6 +41,8 @@ export interface Services {
   lm: LanguageModels;
   /** Batches, fine-tuning jobs and calls of each connection, as the sidebar shows them. */
   jobs: JobLists;
+  /** Notifications of jobs that ended, a few at a time during a burst. */
+  jobNotices: JobNotices;
   /** Batch results opened as documents. */
   results: ResultsDocuments;
   /** The usage log's owner: every request's report, recorded. */

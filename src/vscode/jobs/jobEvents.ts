@@ -2,7 +2,8 @@
  * Batches, fine-tuning jobs and calls follow their webhook deliveries: a verified `batch.*` or
  * `fine_tuning.job.*` delivery refreshes its row and says how it ended (with Open Results or
  * Deploy…); a verified `realtime.call.incoming` adds the call and rings with Accept / Reject /
- * Transfer. A delivery that failed verification never raises a notification.
+ * Transfer. A delivery that failed verification never raises a notification; a burst of job
+ * endings shows a few, then one summary (jobNotices.ts). Calls ring each: each one waits for an answer.
  */
 import * as vscode from 'vscode';
 import type { DeliveryRecord } from '../../webhooks/store/records';
@@ -53,13 +54,13 @@ export async function onJobDelivery(s: Services, r: DeliveryRecord): Promise<voi
     await s.jobs.refreshItem(conn, 'batches', id);
     const ending = event.type.slice('batch.'.length);
     const action = ending === 'failed' ? undefined : vscode.l10n.t('Open Results');
-    const pick = await vscode.window.showInformationMessage(vscode.l10n.t('Batch {0} {1}.', id, ending), ...(action ? [action] : []));
-    if (pick === action) await vscode.commands.executeCommand(Commands.openBatchResults, { connectionId: conn.id, batchId: id });
+    const pick = await s.jobNotices.notify('batches', conn.id, vscode.l10n.t('Batch {0} {1}.', id, ending), action ? [action] : []);
+    if (action && pick === action) await vscode.commands.executeCommand(Commands.openBatchResults, { connectionId: conn.id, batchId: id });
   } else if (event.type.startsWith('fine_tuning.job.') && id) {
     await s.jobs.refreshItem(conn, 'fineTuning', id);
     const ending = event.type.slice('fine_tuning.job.'.length);
     const deploy = vscode.l10n.t('Deploy…');
-    const pick = await vscode.window.showInformationMessage(vscode.l10n.t('Fine-tuning job {0} {1}.', id, ending), ...(ending === 'succeeded' ? [deploy] : []));
+    const pick = await s.jobNotices.notify('fineTuning', conn.id, vscode.l10n.t('Fine-tuning job {0} {1}.', id, ending), ending === 'succeeded' ? [deploy] : []);
     if (pick === deploy) await vscode.commands.executeCommand(Commands.deployFineTunedModel, { connectionId: conn.id, jobId: id });
   } else if (event.type === 'realtime.call.incoming' && typeof event.data.call_id === 'string') {
     const headers = sipHeaders(event.data);
