@@ -59,6 +59,6 @@ describe('the l10n bundle', () => {
     assert.equal(manifest.l10n, './l10n');
     assert.match(manifest.scripts.l10n, /l10n-dev export --outDir \.\/l10n \.\/src/);
     const shipped = readFileSync(join(root, '.vscodeignore'), 'utf8').split('\n');
-    for (const pattern of ['!package.nls.json', '!l10n/bundle.l10n*.json']) assert.ok(shipped.includes(pattern), pattern);
+    for (const pattern of ['!package.nls*.json', '!l10n/bundle.l10n*.json', '*.qps-ploc.json']) assert.ok(shipped.includes(pattern), pattern);
   });
 });
