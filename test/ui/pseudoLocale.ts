@@ -22,18 +22,19 @@ const QUICK_INPUT_OURS = '.quick-input-title, .quick-input-message, .quick-input
 /** Visible text (and placeholders) under `roots` in `frame`, outside elements that show data (code, JSON, model output). */
 async function visibleTexts(frame: Page | Frame, roots: string, dataElements: string): Promise<string[]> {
   return frame.evaluate(
+    // No named function inside: the journey is compiled with esbuild's keepNames, whose helper the page lacks.
     ([rootSelector, skip]) => {
       const out: string[] = [];
-      const shown = (el: Element) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
       for (const root of document.querySelectorAll(rootSelector)) {
         const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
         for (let n = walker.nextNode(); n; n = walker.nextNode()) {
           const el = n.parentElement;
           const text = n.textContent?.trim();
-          if (text && el && shown(el) && !(skip && el.closest(skip))) out.push(text);
+          if (!text || !el || (skip && el.closest(skip))) continue;
+          if (el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden') out.push(text);
         }
         for (const input of root.querySelectorAll('input[placeholder], textarea[placeholder]')) {
-          if (shown(input)) out.push((input as HTMLInputElement).placeholder);
+          if (input.getClientRects().length > 0 && getComputedStyle(input).visibility !== 'hidden') out.push((input as HTMLInputElement).placeholder);
         }
       }
       return out;
