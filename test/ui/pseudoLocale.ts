@@ -128,7 +128,7 @@ export async function pseudoLocaleThroughTheUi(page: Page, emulator: EmulatorHan
   const inspector = await inspectorFrame(page);
   await inspector.locator('#title', { hasText: 'response.completed' }).waitFor({ timeout: 20_000 });
   // The delivery's own headers and body are data.
-  leaks.add('delivery inspector', await visibleTexts(inspector, 'body', 'pre, code, textarea, .headers td:last-child'));
+  leaks.add('delivery inspector', await visibleTexts(inspector, 'body', 'pre, code, textarea, .mono'));
   leaks.add('editor tabs', await visibleTexts(page, '.tabs-container .tab.active .label-name', ''));
   await page.screenshot({ path: join(artifacts, 'pseudo-locale-inspector.png') });
 
