@@ -17,6 +17,7 @@ import { LanguageModels } from './vscode/lm';
 import { disposeLog } from './vscode/log';
 import type { Services } from './vscode/services';
 import { setting } from './vscode/settings';
+import { configureCoreStrings } from './vscode/strings';
 import { ResourcesTree } from './vscode/tree/resourcesTree';
 import { UsageRecorder } from './vscode/usage/usageRecorder';
 import { UsageStatus } from './vscode/usage/usageStatus';
@@ -55,6 +56,7 @@ export interface TestInternals {
 export const TEST_INTERNALS_COMMAND = 'aoaiWorkbench.test.internals';
 
 export function activate(context: vscode.ExtensionContext): WorkbenchApi {
+  configureCoreStrings();
   const store = new ConnectionStore(context.secrets);
   const auth = new AuthManager();
   const clients = new ClientCache(store, auth);
