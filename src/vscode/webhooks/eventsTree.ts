@@ -143,11 +143,11 @@ export class EventsTree implements vscode.TreeDataProvider<EventsViewNode>, vsco
 
   getTreeItem(node: EventsViewNode): vscode.TreeItem {
     if (node.type === 'older') {
-      const item = new vscode.TreeItem('Older deliveries', vscode.TreeItemCollapsibleState.Collapsed);
+      const item = new vscode.TreeItem(vscode.l10n.t('Older deliveries'), vscode.TreeItemCollapsibleState.Collapsed);
       item.id = 'aoaiWorkbench.olderEvents';
-      item.description = node.count.toLocaleString('en');
+      item.description = node.count.toLocaleString();
       item.iconPath = new vscode.ThemeIcon('history');
-      item.tooltip = `The ${node.count.toLocaleString('en')} deliveries received before the newest ${TOP_ROWS}`;
+      item.tooltip = vscode.l10n.t('The {0} deliveries received before the newest {1}', node.count.toLocaleString(), TOP_ROWS);
       return item;
     }
     const r = node.record;
