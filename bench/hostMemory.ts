@@ -56,7 +56,7 @@ export interface HostMemoryResult {
 const PROBE = `
 const vscode = require('vscode');
 const http = require('http');
-const kb = (status, key) => { const line = status.split('\n').find((l) => l.startsWith(key + ':')); return line ? parseInt(line.slice(key.length + 1), 10) * 1024 : undefined; };
+const kb = (status, key) => { const line = status.split(String.fromCharCode(10)).find((l) => l.startsWith(key + ':')); return line ? parseInt(line.slice(key.length + 1), 10) * 1024 : undefined; };
 const mem = () => {
   const m = process.memoryUsage();
   let status = '';
