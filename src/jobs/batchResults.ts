@@ -3,6 +3,7 @@
  * then read as one table a page at a time through line indexes, with one line's full request and
  * response on demand, and exports as JSONL or CSV. Nothing reads or holds a whole file.
  */
+import * as l10n from '@vscode/l10n';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -36,7 +37,7 @@ export async function downloadResults(
   storage: string,
   options: { onProgress?: (bytes: number) => void; signal?: AbortSignal } = {},
 ): Promise<ResultFiles> {
-  if (!/^[\w-]{1,200}$/.test(batch.id)) throw new Error(`"${batch.id.slice(0, 100)}" is not a batch id this workbench can store.`);
+  if (!/^[\w-]{1,200}$/.test(batch.id)) throw new Error(l10n.t('"{0}" is not a batch id this workbench can store.', batch.id.slice(0, 100)));
   const dir = join(storage, batch.id);
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const out: ResultFiles = {};

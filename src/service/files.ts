@@ -2,6 +2,7 @@
  * Files on `/openai/v1/files`: an upload streamed from disk as multipart (never read whole into
  * memory), paged lists, and content streamed to a file that appears only once complete.
  */
+import * as l10n from '@vscode/l10n';
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { rename, rm, stat } from 'node:fs/promises';
@@ -88,7 +89,7 @@ export class FilesApi {
     } catch (err) {
       if (err instanceof ServiceError && err.cause instanceof FileReadError) throw err.cause;
       if (!(err instanceof ServiceError && err.mayHaveActed)) throw err;
-      throw err.withHint('The file may have been uploaded all the same: look for it in the list of files before uploading it again.');
+      throw err.withHint(l10n.t('The file may have been uploaded all the same: look for it in the list of files before uploading it again.'));
     }
   }
 

@@ -1,4 +1,5 @@
 /** Fine-tuning jobs on `/openai/v1/fine_tuning/jobs`: create, read, list, events, checkpoints, cancel, pause, resume. */
+import * as l10n from '@vscode/l10n';
 import { ServiceError } from './errors';
 import type { HttpClient } from './http';
 import { pageQuery, toJob, toPage, type FineTuningCheckpoint, type FineTuningEvent, type FineTuningJob, type Page } from './jobTypes';
@@ -50,7 +51,7 @@ export class FineTuningApi {
       return toJob(await this.http.json({ method: 'POST', url: this.url(), body: input, signal }), this.host);
     } catch (err) {
       if (!(err instanceof ServiceError && err.mayHaveActed)) throw err;
-      throw err.withHint('The job may have been created all the same: refresh the list of fine-tuning jobs before creating it again.');
+      throw err.withHint(l10n.t('The job may have been created all the same: refresh the list of fine-tuning jobs before creating it again.'));
     }
   }
 

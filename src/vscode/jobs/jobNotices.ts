@@ -16,10 +16,17 @@ const SHOWN_KEPT = 20;
 export type NoticeKind = 'batches' | 'fineTuning';
 
 const SUMMARY: Record<NoticeKind, (n: number) => string> = {
-  batches: (n) => `${n.toLocaleString('en')} more ${n === 1 ? 'batch' : 'batches'} ended (notifications are grouped during a burst).`,
-  fineTuning: (n) => `${n.toLocaleString('en')} more fine-tuning ${n === 1 ? 'job' : 'jobs'} ended (notifications are grouped during a burst).`,
+  batches: (n) =>
+    n === 1
+      ? vscode.l10n.t('{0} more batch ended (notifications are grouped during a burst).', n.toLocaleString('en'))
+      : vscode.l10n.t('{0} more batches ended (notifications are grouped during a burst).', n.toLocaleString('en')),
+  fineTuning: (n) =>
+    n === 1
+      ? vscode.l10n.t('{0} more fine-tuning job ended (notifications are grouped during a burst).', n.toLocaleString('en'))
+      : vscode.l10n.t('{0} more fine-tuning jobs ended (notifications are grouped during a burst).', n.toLocaleString('en')),
 };
-export const SHOW_ACTION = 'Show';
+/** The summary's button, in the user's language (read when shown). */
+export const showAction = () => vscode.l10n.t('Show');
 
 export interface ShownNotice {
   message: string;
@@ -69,7 +76,8 @@ export class JobNotices implements vscode.Disposable {
     clearTimeout(this.timer);
     this.timer = undefined;
     for (const [kind, { count, connectionId }] of this.waiting) {
-      void this.show(SUMMARY[kind](count), [SHOW_ACTION]).then((pick) => (pick === SHOW_ACTION ? this.reveal(connectionId, kind) : undefined));
+      const action = showAction();
+      void this.show(SUMMARY[kind](count), [action]).then((pick) => (pick === action ? this.reveal(connectionId, kind) : undefined));
     }
     this.waiting.clear();
   }

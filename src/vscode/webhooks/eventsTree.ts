@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { forwardFailed, latestAnswer, type DeliveryRecord, type Verdict } from '../../webhooks/store/records';
 import { Commands, ContextKeys } from '../contributions';
 import { setContext } from '../settings';
-import { eventRowText, eventTooltipMarkdown } from './eventTooltip';
+import { eventRowText, eventTooltipMarkdown, verdictName } from './eventTooltip';
 import type { WebhookEvents } from '../../webhooks/store/webhookEvents';
 
 export interface EventFilter {
@@ -117,8 +117,9 @@ export class EventsTree implements vscode.TreeDataProvider<EventNode>, vscode.Di
     item.tooltip = tooltip;
     item.contextValue = `event.${r.verdict}${r.eventType?.startsWith('response.') ? '.response' : ''}`;
     // A summary row (rejections counted, not kept) has nothing more to show.
-    if (!r.count) item.command = { command: Commands.inspectEvent, title: 'Inspect Delivery', arguments: [node] };
-    item.accessibilityInformation = { label: `${label}, ${r.verdict}${r.reason ? `, ${r.reason}` : ''}${answer ? `, the app answered ${answer}` : ''}, received ${time}` };
+    if (!r.count) item.command = { command: Commands.inspectEvent, title: vscode.l10n.t('Inspect Delivery'), arguments: [node] };
+    const said = [label, verdictName(r.verdict), r.reason, answer && vscode.l10n.t('the app answered {0}', answer), vscode.l10n.t('received {0}', time)];
+    item.accessibilityInformation = { label: said.filter(Boolean).join(', ') };
     return item;
   }
 
