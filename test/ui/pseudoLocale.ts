@@ -82,7 +82,9 @@ export async function pseudoLocaleThroughTheUi(page: Page, emulator: EmulatorHan
   await activity.click();
   // No connection yet: the welcome view, with its buttons.
   const addConnection = /\[([^\]]+)\]\(command:aoaiWorkbench\.addConnection\)/.exec(nls('viewsWelcome.resources.noConnection'))![1];
-  const addButton = page.locator('.welcome-view-content .monaco-button', { hasText: addConnection }).first();
+  // The whole label: "Add Connection from Azure" comes first and starts with the same words.
+  const whole = new RegExp(`^\\s*${addConnection.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`);
+  const addButton = page.locator('.welcome-view-content .monaco-button', { hasText: whole });
   await addButton.waitFor({ timeout: 30_000 });
   await sidebar('welcome');
   await page.screenshot({ path: join(artifacts, 'pseudo-locale-welcome.png') });
