@@ -6,6 +6,7 @@ import { chatThroughTheUi, reasoningThroughTheUi } from './chat';
 import { chatUxThroughTheUi } from './chatUx';
 import { compareThroughTheUi } from './compare';
 import type { Journey } from './handles';
+import { pseudoLocaleThroughTheUi } from './pseudoLocale';
 import { usageThroughTheUi } from './usage';
 import { inspectThroughTheUi, listenThroughTheUi, rotateThroughTheUi } from './webhooks';
 import { addConnectionThroughTheUi } from './workbench';
@@ -14,6 +15,8 @@ export interface TitledJourney {
   /** What the journey shows works; HOST_GREP matches it. */
   readonly title: string;
   readonly run: Journey;
+  /** The display language to run in (scripts/host/ui-e2e.mjs knows qps-ploc, the pseudo-locale); English when absent. */
+  readonly locale?: 'qps-ploc';
 }
 
 export const journeys: readonly TitledJourney[] = [
@@ -52,5 +55,12 @@ export const journeys: readonly TitledJourney[] = [
       "UI: usage view: empty state, then a chat's tokens and estimated cost appear live; the status bar shows them and opens it; Export as CSV; " +
       'light, dark, high contrast, 300 px',
     run: usageThroughTheUi,
+  },
+  {
+    title:
+      'UI: pseudo-locale: the sidebar, the wizard, the status bar, the delivery inspector and the chat panel show no English of ours ' +
+      '(every text translated, only data left as it came)',
+    run: pseudoLocaleThroughTheUi,
+    locale: 'qps-ploc',
   },
 ];

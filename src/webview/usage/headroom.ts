@@ -5,6 +5,7 @@
  * Manager (per minute). Without one, the figure is what is left only: never an invented limit.
  * No DOM here: tested in plain Node.
  */
+import * as l10n from '@vscode/l10n';
 import type { RateLimitHeadroom } from '../../usage/record';
 
 /** A deployment's per-minute limits from Resource Manager (the connection's catalog). */
@@ -28,12 +29,27 @@ export interface HeadroomFigure {
 
 const count = (n: number) => n.toLocaleString('en');
 
+/** Whole sentences for translators: what was left, against a limit per minute, a limit, or none. */
+const SAID = {
+  requests: {
+    perMinute: (left: string, limit: string) => l10n.t('requests: {0} of {1} left per minute', left, limit),
+    of: (left: string, limit: string) => l10n.t('requests: {0} of {1} left', left, limit),
+    only: (left: string) => l10n.t('requests: {0} left (limit not known)', left),
+  },
+  tokens: {
+    perMinute: (left: string, limit: string) => l10n.t('tokens: {0} of {1} left per minute', left, limit),
+    of: (left: string, limit: string) => l10n.t('tokens: {0} of {1} left', left, limit),
+    only: (left: string) => l10n.t('tokens: {0} left (limit not known)', left),
+  },
+};
+
 function figure(what: HeadroomFigure['what'], left: number | undefined, fromHeaders: number | undefined, perMinuteLimit: number | undefined): HeadroomFigure | undefined {
   if (left === undefined) return undefined;
   // The headers' limit is the one `left` counts down from; Resource Manager's is the deployment's per minute.
   const limit = fromHeaders ?? perMinuteLimit;
   const perMinute = limit !== undefined && limit === perMinuteLimit;
-  const text = limit === undefined ? `${what}: ${count(left)} left (limit not known)` : `${what}: ${count(left)} of ${count(limit)} left${perMinute ? ' per minute' : ''}`;
+  const said = SAID[what];
+  const text = limit === undefined ? said.only(count(left)) : (perMinute ? said.perMinute : said.of)(count(left), count(limit));
   return { what, left, limit, perMinute, text };
 }
 
@@ -54,10 +70,10 @@ export function shareLeft(f: HeadroomFigure): number | undefined {
 /** How long ago, as a person says it: "just now", "2 min ago", "3 h ago", "2 days ago". */
 export function ago(thenMs: number, nowMs: number): string {
   const s = Math.max(0, Math.round((nowMs - thenMs) / 1000));
-  if (s < 60) return 'just now';
+  if (s < 60) return l10n.t('just now');
   const min = Math.floor(s / 60);
-  if (min < 60) return `${min} min ago`;
+  if (min < 60) return l10n.t('{0} min ago', min);
   const h = Math.floor(min / 60);
-  if (h < 48) return `${h} h ago`;
-  return `${Math.floor(h / 24)} days ago`;
+  if (h < 48) return l10n.t('{0} h ago', h);
+  return l10n.t('{0} days ago', Math.floor(h / 24));
 }
