@@ -117,6 +117,7 @@ describe('batch usage, recorded when the results arrive', () => {
     assert.equal(await claimOnce(markers, 'batch_0b1f'), false, 'opened again later: nothing recorded');
     assert.equal(await claimOnce(markers, 'batch_other'), true);
     await assert.rejects(claimOnce(markers, '../escape'), /cannot name a marker/);
+    await assert.rejects(claimOnce(markers, 'batch_1/../../escape'), /cannot name a marker/);
   });
 
   it('leaves out lines that never ran (expired) and lines that are not JSON', async () => {

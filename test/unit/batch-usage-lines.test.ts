@@ -61,6 +61,7 @@ describe('batch usage: the lines of a batch\'s results', () => {
     assert.deepEqual((await records([failed], { endpoint: '/v1/responses' })).map((r) => r.api), ['responses']);
     assert.deepEqual((await records([failed], { endpoint: '/v1/chat/completions' })).map((r) => r.api), ['chat']);
     assert.deepEqual((await records([failed], {})).map((r) => r.api), ['chat']);
+    assert.deepEqual((await records([responses], { endpoint: '/v1/chat/completions' })).map((r) => r.api), ['responses'], 'the body says it first');
   });
 
   it('names the batch\'s deployment; without it the caller\'s, then the model; failures take the model of the others', async () => {
@@ -72,6 +73,11 @@ describe('batch usage: the lines of a batch\'s results', () => {
     const twoModels = await records([chat(), chat({ model: 'gpt-4o' }), failed]);
     assert.equal(twoModels.find((r) => r.outcome.kind === 'rate_limited')!.model, undefined, 'two models: the failure\'s is not known');
     assert.equal(twoModels.find((r) => r.outcome.kind === 'rate_limited')!.deployment, '?');
+  });
+
+  it('counts no line whose response is not an object and that never ran', async () => {
+    const notRun = { custom_id: 'n', response: 'gone', error: { code: 'batch_expired' } };
+    assert.deepEqual(await records([notRun, chat()]).then((rs) => rs.map((r) => r.requests ?? 1)), [1]);
   });
 
   it('puts a line without its own time at the batch\'s end, and the records in time order', async () => {

@@ -36,6 +36,7 @@ const variants: Array<Partial<UsageInput>> = [
   { rateLimit: { remainingTokens: 6 } },
   { rateLimit: { remainingRequests: 5 } },
   { rateLimit: { limitTokens: 3 } },
+  { rateLimit: { limitRequests: 7 } },
   { rateLimit: { remainingRequests: 1, remainingTokens: 2, limitTokens: 3 } },
   { rateLimit: { limitRequests: 300, limitTokens: 50_000 } },
   { outcome: { kind: 'stopped' } },
