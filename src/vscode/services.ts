@@ -6,6 +6,7 @@ import type { ClientCache } from './connections/clients';
 import type { ConnectionCatalog } from './connections/connectionCatalog';
 import type { ConnectionStore } from './connections/connectionStore';
 import type { EmulatorController } from './emulatorController';
+import type { FineTuningPanels } from './jobs/fineTuningPanels';
 import type { JobLists } from './jobs/jobLists';
 import type { ResultsDocuments } from './jobs/resultsDocument';
 import type { LanguageModels } from './lm';
@@ -40,6 +41,8 @@ export interface Services {
   lm: LanguageModels;
   /** Batches, fine-tuning jobs and calls of each connection, as the sidebar shows them. */
   jobs: JobLists;
+  /** Fine-tuning jobs' pages (one per job: details, loss chart, events). */
+  fineTuningPanels: FineTuningPanels;
   /** Batch results opened as documents. */
   results: ResultsDocuments;
   /** The usage log's owner: every request's report, recorded. */

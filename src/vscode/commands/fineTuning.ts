@@ -10,6 +10,7 @@ import type { ConnectionInfo } from '../connections/connectionStore';
 import { logInfo } from '../log';
 import type { Services } from '../services';
 import { connectionFor, jobTarget } from '../jobs/jobArgs';
+import { FineTuningJobNode } from '../tree/jobNodes';
 import { argsOf } from './args';
 import { withCancellableProgress, withProgress } from './registry';
 
@@ -105,6 +106,23 @@ export async function createFineTuningJob(s: Services, arg: unknown): Promise<Fi
     await Promise.all(uploaded.map((id) => client.jobs.files.delete(id).catch(() => undefined)));
     throw new Error(`${message} The uploaded files were deleted.`);
   }
+}
+
+/** Opens a job's page: from its row, with arguments, or picked from the connection's newest jobs. */
+export async function openFineTuningJob(s: Services, arg: unknown): Promise<void> {
+  if (arg instanceof FineTuningJobNode || (argsOf<{ jobId?: string }>(arg)?.jobId)) {
+    const { conn, jobId } = jobTarget(s, arg);
+    return s.fineTuningPanels.show(conn, jobId);
+  }
+  const conn = await connectionFor(s, arg, 'Open a fine-tuning job of which connection?');
+  if (!conn) return;
+  const page = await withProgress('Listing fine-tuning jobs…', async () => (await s.clients.get(conn)).jobs.fineTuning.list({ limit: 50 }));
+  if (!page.data.length) throw new Error(`"${conn.label}" has no fine-tuning jobs yet: create one with "Create Fine-tuning Job…".`);
+  const pick = await vscode.window.showQuickPick(
+    page.data.map((j) => ({ label: j.fine_tuned_model ?? j.model, description: `${j.status} · ${j.id}`, id: j.id })),
+    { title: 'Open Fine-tuning Job', placeHolder: 'Newest first' },
+  );
+  if (pick) s.fineTuningPanels.show(conn, pick.id);
 }
 
 type Action = 'cancel' | 'pause' | 'resume';

@@ -178,6 +178,7 @@ export function jobTreeItem(node: JobNode, count?: string): vscode.TreeItem {
       ]);
       item.iconPath = statusIcon(j.status);
       item.contextValue = `fineTuningJob.${j.status}`;
+      item.command = { command: Commands.openFineTuningJob, title: 'Open Fine-tuning Job', arguments: [node] };
       item.accessibilityInformation = { label: `Fine-tuning job ${j.id} of ${j.model}, ${j.status}` };
       return item;
     }
