@@ -14,6 +14,8 @@ export interface EmulatorHandle {
 export interface CodeServerHandle {
   /** Its own folder: user data (settings files) and anything a journey saves through the workbench. */
   readonly root: string;
+  /** The folder open in the workbench (its workspace): files a journey puts there show in pickers. */
+  readonly folder: string;
 }
 
 /** The folder screenshots go to (.test-artifacts/), named after what they show. */

@@ -187,8 +187,10 @@ export async function deployFineTunedModel(s: Services, arg: unknown): Promise<D
     arm.client.deployments.put(arm.accountId, name, { model: job.fine_tuned_model!, sku, capacity: Number(capacityText) }, { signal, onProgress: report }),
   );
   s.tree.refresh(s.tree.connectionNode(conn.id)?.deployments);
-  const open = await vscode.window.showInformationMessage(`Deployed ${job.fine_tuned_model} as ${name}.`, 'Open Chat');
-  if (open) await vscode.commands.executeCommand('aoaiWorkbench.openChat', { connectionId: conn.id, deployment: name });
+  // Not awaited: the command (and a script that runs it) is done once the deployment is made.
+  void vscode.window.showInformationMessage(`Deployed ${job.fine_tuned_model} as ${name}.`, 'Open Chat').then((open) => {
+    if (open) void vscode.commands.executeCommand('aoaiWorkbench.openChat', { connectionId: conn.id, deployment: name });
+  });
   return deployment;
 }
 
