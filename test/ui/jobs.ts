@@ -4,7 +4,7 @@
 // its loss chart. Light, dark, high contrast and 300 px, with screenshots.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Frame, Page } from 'playwright-core';
+import type { Frame, Locator, Page } from 'playwright-core';
 import type { ArtifactsFolder, CodeServerHandle, EmulatorHandle } from './handles';
 import { addConnectionThroughTheUi, answer, highContrast, runCommand, setWebviewWidth } from './workbench';
 
@@ -28,13 +28,28 @@ async function listenFor(page: Page, types: string[]): Promise<void> {
   for (const t of types) {
     await input.fill(t);
     await widget.locator('.monaco-list-row', { hasText: t }).first().click();
+    await widget.locator('.monaco-list-row[aria-checked="true"]', { hasText: t }).first().waitFor({ timeout: 5_000 });
   }
   await input.fill('');
   await page.keyboard.press('Enter');
   await page.locator('.statusbar-item', { hasText: 'Listening' }).first().waitFor({ timeout: 20_000 });
 }
 
-const toast = (page: Page, text: string | RegExp) => page.locator('.notification-list-item', { hasText: text }).first();
+/**
+ * A notification, in the notification centre (opened here): in this browser the toasts do not
+ * stay on screen long enough to be found reliably. Close the centre with `closeNotifications`.
+ */
+async function notification(page: Page, text: string | RegExp, timeout = 30_000): Promise<Locator> {
+  if (!(await page.locator('.notifications-center.visible').count())) await runCommand(page, 'Notifications: Show Notifications');
+  const item = page.locator('.notifications-center .notification-list-item', { hasText: text }).first();
+  await item.waitFor({ timeout });
+  return item;
+}
+
+async function closeNotifications(page: Page): Promise<void> {
+  const hide = page.locator('.notifications-center.visible .notifications-center-header .codicon-notifications-hide');
+  if (await hide.count()) await hide.first().click();
+}
 const row = (page: Page, text: string | RegExp) => page.locator('.monaco-list-row', { hasText: text }).first();
 const eventsPane = (page: Page) => page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Webhook Events' }) });
 
@@ -72,17 +87,17 @@ export async function batchThroughTheUi(page: Page, emulator: EmulatorHandle, ar
   await widget.locator('.monaco-list-row', { hasText: 'questions.jsonl' }).first().click();
   await widget.locator('.quick-input-title', { hasText: 'Create Batch (2/2)' }).waitFor();
   await widget.locator('.monaco-list-row', { hasText: '/v1/chat/completions' }).first().click();
-  await toast(page, /Batch batch_\S+ created: 3 requests on gpt-4o-mini-batch/).waitFor({ timeout: 30_000 });
+  await notification(page, /Batch batch_\S+ created: 3 requests on gpt-4o-mini-batch/);
   await row(page, 'questions.jsonl').waitFor({ timeout: 20_000 });
   await page.screenshot({ path: join(artifacts, 'batch-created.png') });
 
   // The service delivers batch.completed: the notification offers the results, the row says how it ended.
-  const done = toast(page, /Batch batch_\S+ completed\./);
-  await done.waitFor({ timeout: 60_000 });
+  const done = await notification(page, /Batch batch_\S+ completed\./, 60_000);
   await page.locator('.monaco-list-row', { hasText: 'questions.jsonl' }).filter({ hasText: /completed · 3\/3/ }).first().waitFor({ timeout: 10_000 });
   await eventsPane(page).locator('.monaco-list-row[aria-label^="batch.completed, verified"]').first().waitFor({ timeout: 10_000 });
   await page.screenshot({ path: join(artifacts, 'batch-completed.png') });
   await done.locator('.monaco-button', { hasText: 'Open Results' }).click();
+  await closeNotifications(page);
   const editor = page.locator('.editor-instance .monaco-editor .view-lines').first();
   await page.locator('.tab', { hasText: 'results' }).first().waitFor({ timeout: 30_000 });
   await page.waitForFunction(() => /3 rows/.test(document.querySelector('.editor-instance .monaco-editor .view-lines')?.textContent ?? ''), undefined, { timeout: 20_000 });
@@ -126,9 +141,10 @@ export async function callThroughTheUi(page: Page, emulator: EmulatorHandle, art
   });
   if (res.status !== 201) throw new Error(`ringing a call answered ${res.status}`);
   const { call_id: callId } = (await res.json()) as { call_id: string };
+  await page.waitForTimeout(2000);
+  await page.screenshot({ path: join(artifacts, 'call-rang.png') });
 
-  const ringing = toast(page, 'Incoming call from sip:+15550100@pstn.example to sip:support@example.com');
-  await ringing.waitFor({ timeout: 30_000 });
+  const ringing = await notification(page, 'Incoming call from sip:+15550100@pstn.example to sip:support@example.com');
   await row(page, /^Calls/).click();
   await page.locator('.monaco-list-row', { hasText: 'sip:+15550100@pstn.example' }).filter({ hasText: 'ringing' }).first().waitFor({ timeout: 20_000 });
   await page.screenshot({ path: join(artifacts, 'call-ringing.png') });
@@ -139,6 +155,7 @@ export async function callThroughTheUi(page: Page, emulator: EmulatorHandle, art
   await widget.locator('.quick-input-title', { hasText: 'Instructions for the session that answers' }).waitFor({ timeout: 20_000 });
   if (!(await widget.locator('input.input').inputValue()).includes('phone call')) throw new Error('the instructions are not prefilled from the setting');
   await page.keyboard.press('Enter');
+  await closeNotifications(page);
   await waitForCallState(emulator, callId, 'accepted');
   await page.locator('.monaco-list-row', { hasText: 'sip:+15550100@pstn.example' }).filter({ hasText: 'accepted' }).first().waitFor({ timeout: 20_000 });
   await page.screenshot({ path: join(artifacts, 'call-accepted.png') });
@@ -179,11 +196,14 @@ export async function fineTuningThroughTheUi(page: Page, emulator: EmulatorHandl
   // The same examples as validation data, so the chart has both lines.
   await widget.locator('.quick-input-title', { hasText: '(3/4)' }).waitFor();
   await widget.locator('.monaco-list-row', { hasText: 'train.jsonl' }).first().click();
+  await page.screenshot({ path: join(artifacts, 'fine-tuning-wizard.png') });
   await answer(page, '(4/4)', 'ui');
-  await toast(page, /Fine-tuning job ftjob-\S+ created/).waitFor({ timeout: 30_000 });
+  await row(page, /^Fine-tuning jobs/).click();
+  await page.screenshot({ path: join(artifacts, 'fine-tuning-created.png') });
+  await notification(page, /Fine-tuning job ftjob-\S+ created/);
+  await closeNotifications(page);
 
   // Its row opens its page, which follows the job as it trains.
-  await row(page, /^Fine-tuning jobs/).click();
   const jobRow = row(page, 'gpt-4.1-mini-2025-04-14 (ui)');
   await jobRow.waitFor({ timeout: 20_000 });
   await jobRow.click();
