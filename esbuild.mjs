@@ -1,8 +1,9 @@
 // Bundles the extension and the emulator CLI. Type checking is separate (`npm run typecheck`).
-import { copyFileSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { brotliCompressSync, constants as zlib } from 'node:zlib';
 import * as esbuild from 'esbuild';
+import { subsetCodicons } from './scripts/codicons.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -36,10 +37,12 @@ const emulatorFromLibrary = {
 const fromSharedBundles = (map) => ({
   name: 'shared-bundles',
   setup(build) {
-    build.onResolve({ filter: /^(undici|gpt-tokenizer)(\/|$)/ }, (args) => (map[args.path] ? { path: map[args.path], external: true } : undefined));
+    build.onResolve({ filter: /^(undici|gpt-tokenizer|@vscode\/l10n)(\/|$)/ }, (args) => (map[args.path] ? { path: map[args.path], external: true } : undefined));
   },
 });
-const SHARED = { undici: './undici.js', 'gpt-tokenizer': './tokenizer.js', 'gpt-tokenizer/encoding/o200k_base': './tokenizer.js' };
+/** @vscode/l10n is small, but its translations are module state: one copy that every host bundle shares. */
+const L10N = { '@vscode/l10n': './l10n.js' };
+const SHARED = { undici: './undici.js', 'gpt-tokenizer': './tokenizer.js', 'gpt-tokenizer/encoding/o200k_base': './tokenizer.js', ...L10N };
 
 /**
  * The o200k ranks (200,000 tokens) are most of the package: shipped brotli-compressed as
@@ -105,23 +108,27 @@ const vscodeOnce = {
 
 const builds = [
   // The extension: `vscode` is provided by the host at run time.
-  { ...common, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist', plugins: [vscodeOnce] },
+  { ...common, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist', plugins: [vscodeOnce, fromSharedBundles(L10N)] },
   // The emulator CLI: `node dist/emulator.js [--port N] ...` (a few KB: it requires emulator-lib.js).
-  { ...common, entryPoints: { emulator: 'src/emulator/cli.ts' }, outdir: 'dist', plugins: [emulatorFromLibrary] },
+  { ...common, entryPoints: { emulator: 'src/emulator/cli.ts' }, outdir: 'dist', plugins: [emulatorFromLibrary, fromSharedBundles(L10N)] },
   // The emulator as a library, required by the extension only when the user starts it.
   // It loads undici and the tokenizer from their own bundles.
   { ...common, entryPoints: { 'emulator-lib': 'src/emulator/server.ts' }, outdir: 'dist', plugins: [fromSharedBundles(SHARED)] },
   // The o200k tokenizer, required on the first token count VS Code's chat asks for, and by the emulator.
   { ...common, entryPoints: { tokenizer: 'src/bundles/tokenizer.ts' }, outdir: 'dist', plugins: [o200kRanksFromFile] },
-  // undici, required by the network stack and the emulator.
-  { ...common, entryPoints: { undici: 'src/bundles/undici.ts' }, outdir: 'dist' },
+  // undici, required by the network stack and the emulator. `esbuildDetection` is undici's switch for
+  // bundlers (Node's own bundle of it sets it too): it leaves out Milo, an experimental second HTTP
+  // parser (two WebAssembly builds, 150 KB) that undici only uses when asked to.
+  { ...common, entryPoints: { undici: 'src/bundles/undici.ts' }, outdir: 'dist', define: { esbuildDetection: 'true' } },
   // The network stack (clients, chat engine, listener, tunnels), required on first use
   // (src/vscode/bundles.ts): activation draws the trees and registers commands without it.
   { ...common, entryPoints: { network: 'src/bundles/network.ts' }, outdir: 'dist', plugins: [fromSharedBundles(SHARED)] },
   // The usage log and its tables, required on the first record, read or view (src/vscode/bundles.ts).
-  { ...common, entryPoints: { 'usage-log': 'src/bundles/usage.ts' }, outdir: 'dist' },
+  { ...common, entryPoints: { 'usage-log': 'src/bundles/usage.ts' }, outdir: 'dist', plugins: [fromSharedBundles(L10N)] },
   // @azure/identity (Azure CLI, DefaultAzureCredential), required only when a connection uses it.
-  { ...common, entryPoints: { identity: 'src/auth/identity.ts' }, outdir: 'dist' },
+  { ...common, entryPoints: { identity: 'src/auth/identity.ts' }, outdir: 'dist', plugins: [fromSharedBundles(L10N)] },
+  // @vscode/l10n: the core's strings in the user's language, configured at activation (src/vscode/strings.ts).
+  { ...common, entryPoints: { l10n: 'src/bundles/l10n.ts' }, outdir: 'dist' },
   // The chat and compare pages' script (they run in webviews, browsers): one bundle, since both are
   // mostly the same Markdown renderer (src/webview/pages.ts picks the page).
   { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: { pages: 'src/webview/pages.ts' }, outdir: 'dist/webview' },
@@ -134,9 +141,12 @@ const builds = [
   { ...common, entryPoints: ['test/host/*.ts'], outdir: 'dist/test/host', external: ['vscode', 'mocha', 'proxy'], minify: false },
 ];
 
-// Codicons for the webview, served from the extension's own folder.
+// Codicons for the webviews, served from the extension's own folder: only the icons the pages use
+// (scripts/codicons.mjs), a tenth of the font.
 mkdirSync('dist/codicons', { recursive: true });
-for (const f of ['codicon.css', 'codicon.ttf']) copyFileSync(`node_modules/@vscode/codicons/dist/${f}`, `dist/codicons/${f}`);
+const codicons = await subsetCodicons('.');
+writeFileSync('dist/codicons/codicon.css', codicons.css);
+writeFileSync('dist/codicons/codicon.ttf', codicons.ttf);
 
 writeO200kRanks();
 if (watch) {

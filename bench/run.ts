@@ -37,10 +37,10 @@ import { benchPackage } from './package';
 import { benchLmFirstToken } from './lmFirstToken';
 import { benchTokenCount } from './tokenCount';
 import { benchUsage } from './usage';
+import { saveResults, table, type Row } from './results';
 import { benchWebview } from './webview';
 import { flood } from '../test/support/flood';
 
-type Row = { benchmark: string; ours: string; reference: string; ratio: string; goal: string };
 const rows: Row[] = [];
 
 const CHAT_BODY = { model: 'bench', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: '/long 10000' }] };
@@ -182,15 +182,6 @@ async function benchEmulator(): Promise<void> {
     bare.close();
     await emu.close();
   }
-}
-
-function printTable(): void {
-  const cols = ['benchmark', 'ours', 'reference', 'ratio', 'goal'] as const;
-  const width = cols.map((c) => Math.max(c.length, ...rows.map((r) => r[c].length)));
-  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(width[i])).join(' | ')} |`;
-  console.log(line([...cols]));
-  console.log(`|${width.map((w) => '-'.repeat(w + 2)).join('|')}|`);
-  for (const r of rows) console.log(line(cols.map((c) => r[c])));
 }
 
 async function benchChatPage(): Promise<void> {
@@ -500,8 +491,15 @@ async function main(): Promise<void> {
     ['memory', benchMemoryRows],
     ['package', benchPackageRows],
   ];
-  for (const [name, run] of all) if (!only || only.includes(name)) await run();
-  printTable();
+  const measured = new Map<string, Row[]>();
+  for (const [name, run] of all) {
+    if (only && !only.includes(name)) continue;
+    const first = rows.length;
+    await run();
+    measured.set(name, rows.slice(first));
+  }
+  console.log(table(rows));
+  saveResults(measured, all.map(([name]) => name));
   const slow = rows.filter((r) => (r.goal.startsWith('>=') && Number(r.ratio) < Number(r.goal.slice(3))) || r.goal.endsWith('NO'));
   if (slow.length) {
     console.error(`\nBelow goal: ${slow.map((r) => r.benchmark).join('; ')}`);

@@ -17,6 +17,7 @@ import { LanguageModels } from './vscode/lm';
 import { disposeLog } from './vscode/log';
 import type { Services } from './vscode/services';
 import { setting } from './vscode/settings';
+import { configureCoreStrings } from './vscode/strings';
 import { ResourcesTree } from './vscode/tree/resourcesTree';
 import { UsageRecorder } from './vscode/usage/usageRecorder';
 import { UsageStatus } from './vscode/usage/usageStatus';
@@ -31,6 +32,7 @@ import { FineTuningPanels } from './vscode/jobs/fineTuningPanels';
 import { JobLists } from './vscode/jobs/jobLists';
 import { ResultsDocuments } from './vscode/jobs/resultsDocument';
 import { watchJobEvents } from './vscode/jobs/jobEvents';
+import { JobNotices } from './vscode/jobs/jobNotices';
 import { JobsTree } from './vscode/tree/jobsTree';
 
 /**
@@ -55,6 +57,7 @@ export interface TestInternals {
 export const TEST_INTERNALS_COMMAND = 'aoaiWorkbench.test.internals';
 
 export function activate(context: vscode.ExtensionContext): WorkbenchApi {
+  configureCoreStrings();
   const store = new ConnectionStore(context.secrets);
   const auth = new AuthManager();
   const clients = new ClientCache(store, auth);
@@ -75,12 +78,18 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi {
   const eventsTree = new EventsTree(listener.events);
   const lm = new LanguageModels(store, auth, clients, catalog, usage.report);
   const eventsView = vscode.window.createTreeView(Views.events, { treeDataProvider: eventsTree });
+  const resourcesView = vscode.window.createTreeView(Views.resources, { treeDataProvider: tree, showCollapseAll: true });
+  // A burst's summary notification reveals the rows it sums up.
+  const jobNotices = new JobNotices(async (connectionId, kind) => {
+    const group = jobsTree.group(connectionId, kind);
+    if (group) await resourcesView.reveal(group, { expand: true, focus: true, select: true });
+  });
   const inspector = new DeliveryInspector(context.extensionUri, listener, eventsView);
   const results = new ResultsDocuments(context.globalStorageUri.fsPath);
   const fineTuningPanels = new FineTuningPanels(context.extensionUri, jobs, clients);
   const services: Services = {
     context, store, auth, clients, catalog, endpoints, tree, emulator, chat, listener, eventsTree, lm, inspector,
-    jobs, fineTuningPanels, results, usage, usageView, usageStatus,
+    jobs, jobNotices, fineTuningPanels, results, usage, usageView, usageStatus,
   };
 
   context.subscriptions.push(
@@ -99,7 +108,7 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi {
     usageView,
     usageStatus,
     fineTuningPanels,
-    vscode.window.createTreeView(Views.resources, { treeDataProvider: tree, showCollapseAll: true }),
+    resourcesView,
     eventsView,
     showEventsViewStatus(eventsView, listener),
     inspector,
@@ -108,6 +117,7 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi {
     // Signed out or switched account or cloud: lists reload with the new tokens.
     auth.onDidChange(() => tree.refresh()),
     jobs,
+    jobNotices,
     jobsTree,
     results,
     // Batches, fine-tuning jobs and calls follow their deliveries; the Calls group shows while listening.

@@ -31,7 +31,7 @@ export const logError = (message: string) => log().error(redact(message));
 
 /** Shows an error a person can act on (never a stack trace), and logs it. */
 export async function showError(prefix: string, err: unknown, ...actions: string[]): Promise<string | undefined> {
-  const text = redact(`${prefix}: ${errorText(err)}`);
+  const text = redact(vscode.l10n.t('{0}: {1}', prefix, errorText(err)));
   log().error(text);
   return vscode.window.showErrorMessage(text, ...actions);
 }

@@ -8,6 +8,7 @@ import type { ConnectionStore } from './connections/connectionStore';
 import type { EmulatorController } from './emulatorController';
 import type { FineTuningPanels } from './jobs/fineTuningPanels';
 import type { JobLists } from './jobs/jobLists';
+import type { JobNotices } from './jobs/jobNotices';
 import type { ResultsDocuments } from './jobs/resultsDocument';
 import type { LanguageModels } from './lm';
 import type { ResourcesTree } from './tree/resourcesTree';
@@ -41,6 +42,8 @@ export interface Services {
   lm: LanguageModels;
   /** Batches, fine-tuning jobs and calls of each connection, as the sidebar shows them. */
   jobs: JobLists;
+  /** Notifications of jobs that ended, a few at a time during a burst. */
+  jobNotices: JobNotices;
   /** Fine-tuning jobs' pages (one per job: details, loss chart, events). */
   fineTuningPanels: FineTuningPanels;
   /** Batch results opened as documents. */

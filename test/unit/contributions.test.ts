@@ -15,10 +15,49 @@ interface Manifest {
   };
 }
 
-const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as Manifest;
+const raw = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as unknown;
+const nls = JSON.parse(readFileSync(new URL('../../package.nls.json', import.meta.url), 'utf8')) as Record<string, string>;
+
+/** What VS Code shows: every "%key%" string replaced by its text in package.nls.json. */
+function localize(value: unknown, missing: string[], used: Set<string>): unknown {
+  if (typeof value === 'string') {
+    const key = /^%([^%\s]+)%$/.exec(value)?.[1];
+    if (!key) return value;
+    used.add(key);
+    if (typeof nls[key] !== 'string') missing.push(key);
+    return nls[key] ?? value;
+  }
+  if (Array.isArray(value)) return value.map((x) => localize(x, missing, used));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, localize(v, missing, used)]));
+  return value;
+}
+const missingKeys: string[] = [];
+const usedKeys = new Set<string>();
+const manifest = localize(raw, missingKeys, usedKeys) as Manifest;
 const c = manifest.contributes;
 
 describe('contributions in package.json', () => {
+  it('every %key% has its text in package.nls.json, and every text there is used', () => {
+    assert.deepEqual(missingKeys, [], 'keys package.json names that package.nls.json lacks');
+    assert.deepEqual(Object.keys(nls).filter((k) => !usedKeys.has(k)), [], 'texts in package.nls.json no contribution uses');
+  });
+
+  it('shows no English text in a contribution: titles, descriptions and messages are %keys%', () => {
+    const english: string[] = [];
+    const textProps = new RegExp(
+      '^(title|shortTitle|category|name|contextualTitle|contents|label|description|markdownDescription|displayName' +
+        '|deprecationMessage|markdownDeprecationMessage|enumDescriptions|altText)$',
+    );
+    const walk = (value: unknown, prop: string, path: string): void => {
+      if (typeof value === 'string') {
+        if (textProps.test(prop) && !/^%[^%\s]+%$/.test(value)) english.push(`${path}: ${value.slice(0, 40)}`);
+      } else if (Array.isArray(value)) value.forEach((x, i) => walk(x, prop, `${path}[${i}]`));
+      else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) walk(v, k, `${path}.${k}`);
+    };
+    walk((raw as { contributes: unknown }).contributes, '', 'contributes');
+    assert.deepEqual(english, []);
+  });
+
   it('declares exactly the commands of the command list', () => {
     assert.deepEqual(c.commands.map((x) => x.command).sort(), Object.values(Commands).sort());
   });

@@ -15,13 +15,18 @@ import { onDidChangeSettings, setting } from '../settings';
 
 export type TokenSourceKind = 'vscode' | IdentityKind;
 
-export const TOKEN_SOURCES: Array<{ kind: TokenSourceKind; label: string; description: string }> = [
-  { kind: 'vscode', label: '$(account) VS Code Microsoft account', description: 'Sign in with the account VS Code knows (Accounts menu)' },
-  { kind: 'azureCli', label: '$(terminal) Azure CLI', description: 'The account of "az login" on this machine' },
-  { kind: 'default', label: '$(key) DefaultAzureCredential', description: 'Environment variables, managed identity, Azure CLI, azd, … in that order' },
+/** The token sources as the user reads them (a function: VS Code's strings are read when shown). */
+export const tokenSources = (): Array<{ kind: TokenSourceKind; label: string; description: string }> => [
+  {
+    kind: 'vscode',
+    label: `$(account) ${vscode.l10n.t('VS Code Microsoft account')}`,
+    description: vscode.l10n.t('Sign in with the account VS Code knows (Accounts menu)'),
+  },
+  { kind: 'azureCli', label: '$(terminal) Azure CLI', description: vscode.l10n.t('The account of "az login" on this machine') },
+  { kind: 'default', label: '$(key) DefaultAzureCredential', description: vscode.l10n.t('Environment variables, managed identity, Azure CLI, azd, … in that order') },
 ];
 
-export const tokenSourceLabel = (kind: TokenSourceKind | undefined) => TOKEN_SOURCES.find((s) => s.kind === (kind ?? 'vscode'))!.label.replace(/^\$\([^)]+\)\s*/, '');
+export const tokenSourceLabel = (kind: TokenSourceKind | undefined) => tokenSources().find((s) => s.kind === (kind ?? 'vscode'))!.label.replace(/^\$\([^)]+\)\s*/, '');
 
 /** The `exp` claim of a JWT, in epoch ms: VS Code's sessions do not say when their token expires. */
 export function jwtExpiry(token: string): number | undefined {
@@ -44,7 +49,7 @@ function vscodeSessionSource(cloud: CloudEnvironment): TokenSource {
         session ??= await vscode.authentication.getSession(cloud.vscodeProviderId, asked, { createIfNone: true });
       } catch (err) {
         if (/cancel/i.test(String((err as Error)?.message))) {
-          throw new AuthError('Sign-in was cancelled. Sign in from the Accounts menu, or choose another token source for the connection.', 'cancelled');
+          throw new AuthError(vscode.l10n.t('Sign-in was cancelled. Sign in from the Accounts menu, or choose another token source for the connection.'), 'cancelled');
         }
         throw err;
       }

@@ -31,20 +31,21 @@ export async function resolveConnection(s: Services, arg: unknown, purpose: stri
   const id = (arg as ConnectionArgs | undefined)?.connectionId;
   if (id) {
     const c = s.store.get(id);
-    if (!c) throw new Error(`No connection with id "${id}".`);
+    if (!c) throw new Error(vscode.l10n.t('No connection with id "{0}".', id));
     return c;
   }
   const all = s.store.list();
   if (all.length === 0) {
-    const add = await vscode.window.showInformationMessage('Add a connection to an Azure OpenAI resource first.', 'Add Connection', 'Start Local Emulator');
-    if (add === 'Add Connection') void vscode.commands.executeCommand(Commands.addConnection);
-    if (add === 'Start Local Emulator') void vscode.commands.executeCommand(Commands.startLocalEmulator);
+    const [addConnection, startEmulator] = [vscode.l10n.t('Add Connection'), vscode.l10n.t('Start Local Emulator')];
+    const add = await vscode.window.showInformationMessage(vscode.l10n.t('Add a connection to an Azure OpenAI resource first.'), addConnection, startEmulator);
+    if (add === addConnection) void vscode.commands.executeCommand(Commands.addConnection);
+    if (add === startEmulator) void vscode.commands.executeCommand(Commands.startLocalEmulator);
     return undefined;
   }
   if (all.length === 1) return all[0];
   const pick = await vscode.window.showQuickPick(
     all.map((c) => ({ label: c.label, description: c.endpoint, connection: c })),
-    { title: purpose, placeHolder: 'Choose a connection' },
+    { title: purpose, placeHolder: vscode.l10n.t('Choose a connection') },
   );
   return pick?.connection;
 }

@@ -24,7 +24,6 @@ export interface AddFromAzureArgs {
   label?: string;
 }
 
-const TITLE = 'Add Connection from Azure';
 const LAST_SOURCE = 'aoaiWorkbench.lastTokenSource';
 
 type SubscriptionPick = vscode.QuickPickItem & { subscription?: Subscription; otherTenant?: true };
@@ -36,28 +35,42 @@ async function chooseSubscription(
 ): Promise<{ subscription: Subscription; tenantId?: string } | undefined> {
   let tenantId = args.tenantId;
   for (;;) {
-    const subs = await withCancellableProgress(`Listing your subscriptions${tenantId ? ` in ${tenantId}` : ''}…`, (signal) => s.clients.arm(tokenSource, tenantId).listSubscriptions(signal));
+    const listing = tenantId ? vscode.l10n.t('Listing your subscriptions in {0}…', tenantId) : vscode.l10n.t('Listing your subscriptions…');
+    const subs = await withCancellableProgress(listing, (signal) => s.clients.arm(tokenSource, tenantId).listSubscriptions(signal));
     if (args.subscriptionId) {
       const subscription = subs.find((x) => x.subscriptionId.toLowerCase() === args.subscriptionId!.toLowerCase());
-      if (!subscription) throw new Error(`The subscription ${args.subscriptionId} is not visible to this identity${tenantId ? ` in tenant ${tenantId}` : ''}.`);
+      if (!subscription) {
+        throw new Error(
+          tenantId
+            ? vscode.l10n.t('The subscription {0} is not visible to this identity in tenant {1}.', args.subscriptionId, tenantId)
+            : vscode.l10n.t('The subscription {0} is not visible to this identity.', args.subscriptionId),
+        );
+      }
       return { subscription, tenantId };
     }
+    const tenant = (id: string | undefined) => (id ? vscode.l10n.t('Tenant {0}', id) : undefined);
     const items: SubscriptionPick[] = subs
       .filter((x) => !x.state || x.state === 'Enabled')
-      .map((x) => ({ label: `$(key) ${x.displayName}`, description: x.subscriptionId, detail: x.tenantId ? `Tenant ${x.tenantId}` : undefined, subscription: x }));
+      .map((x) => ({ label: `$(key) ${x.displayName}`, description: x.subscriptionId, detail: tenant(x.tenantId), subscription: x }));
     items.push(
       { label: '', kind: vscode.QuickPickItemKind.Separator },
-      { label: '$(organization) Another tenant…', description: 'Sign in to the tenant of a resource that is not listed', otherTenant: true },
+      {
+        label: `$(organization) ${vscode.l10n.t('Another tenant…')}`,
+        description: vscode.l10n.t('Sign in to the tenant of a resource that is not listed'),
+        otherTenant: true,
+      },
     );
     const pick = await vscode.window.showQuickPick(items, {
-      title: `${TITLE}: subscription`,
-      placeHolder: subs.length ? 'Choose the subscription of your Azure OpenAI resource' : 'No enabled subscription in this tenant: try another tenant',
+      title: vscode.l10n.t('Add Connection from Azure: subscription'),
+      placeHolder: subs.length
+        ? vscode.l10n.t('Choose the subscription of your Azure OpenAI resource')
+        : vscode.l10n.t('No enabled subscription in this tenant: try another tenant'),
       matchOnDescription: true,
       ignoreFocusOut: true,
     });
     if (!pick) return undefined;
     if (pick.subscription) return { subscription: pick.subscription, tenantId };
-    const next = await askTenant(`${TITLE}: tenant`, tenantId);
+    const next = await askTenant(vscode.l10n.t('Add Connection from Azure: tenant'), tenantId);
     if (next === undefined) return undefined;
     tenantId = next.trim() || undefined;
   }
@@ -70,16 +83,20 @@ async function chooseAccount(
   sub: Subscription,
   args: AddFromAzureArgs,
 ): Promise<CognitiveAccount | undefined> {
-  const accounts = await withCancellableProgress(`Listing Azure OpenAI resources in ${sub.displayName}…`, (signal) => s.clients.arm(tokenSource, tenantId).listAccounts(sub.subscriptionId, signal));
+  const listing = vscode.l10n.t('Listing Azure OpenAI resources in {0}…', sub.displayName);
+  const accounts = await withCancellableProgress(listing, (signal) => s.clients.arm(tokenSource, tenantId).listAccounts(sub.subscriptionId, signal));
   if (args.account) {
     const want = args.account.toLowerCase();
     const account = accounts.find((a) => a.id.toLowerCase() === want || a.name.toLowerCase() === want);
-    if (!account) throw new Error(`No Azure OpenAI or AI Services resource "${args.account}" in ${sub.displayName}.`);
+    if (!account) throw new Error(vscode.l10n.t('No Azure OpenAI or AI Services resource "{0}" in {1}.', args.account, sub.displayName));
     return account;
   }
   if (accounts.length === 0) {
     void vscode.window.showInformationMessage(
-      `There is no Azure OpenAI or AI Services resource in "${sub.displayName}" that you can see. Create one in the Azure portal, or run the command again and pick another subscription.`,
+      [
+        vscode.l10n.t('There is no Azure OpenAI or AI Services resource in "{0}" that you can see.', sub.displayName),
+        vscode.l10n.t('Create one in the Azure portal, or run the command again and pick another subscription.'),
+      ].join(' '),
     );
     return undefined;
   }
@@ -87,17 +104,24 @@ async function chooseAccount(
     accounts.map((a) => ({
       label: `$(cloud) ${a.name}`,
       description: [a.kind, a.location].filter(Boolean).join(' · '),
-      detail: `Resource group ${a.resourceGroup}${a.endpoint ? ` · ${a.endpoint}` : ''}`,
+      detail: `${vscode.l10n.t('Resource group {0}', a.resourceGroup)}${a.endpoint ? ` · ${a.endpoint}` : ''}`,
       account: a,
     })),
-    { title: `${TITLE}: resource`, placeHolder: 'Choose the Azure OpenAI or AI Services resource', matchOnDescription: true, matchOnDetail: true, ignoreFocusOut: true },
+    {
+      title: vscode.l10n.t('Add Connection from Azure: resource'),
+      placeHolder: vscode.l10n.t('Choose the Azure OpenAI or AI Services resource'),
+      matchOnDescription: true,
+      matchOnDetail: true,
+      ignoreFocusOut: true,
+    },
   );
   return pick?.account;
 }
 
 export async function addConnectionFromAzure(s: Services, arg: unknown): Promise<ConnectionInfo | undefined> {
   const args: AddFromAzureArgs = arg && typeof arg === 'object' && !isNode(arg) ? (arg as AddFromAzureArgs) : {};
-  const tokenSource = args.tokenSource ?? (await pickTokenSource(`${TITLE}: sign in with`, s.context.globalState.get<TokenSourceKind>(LAST_SOURCE)));
+  const tokenSource =
+    args.tokenSource ?? (await pickTokenSource(vscode.l10n.t('Add Connection from Azure: sign in with'), s.context.globalState.get<TokenSourceKind>(LAST_SOURCE)));
   if (!tokenSource) return undefined;
   await s.context.globalState.update(LAST_SOURCE, tokenSource);
 
@@ -106,20 +130,23 @@ export async function addConnectionFromAzure(s: Services, arg: unknown): Promise
   const { subscription } = chosen;
   const account = await chooseAccount(s, tokenSource, chosen.tenantId, subscription, args);
   if (!account) return undefined;
-  if (!account.endpoint) throw new Error(`"${account.name}" has no endpoint in Resource Manager yet. If it is still being created, try again in a few minutes.`);
+  if (!account.endpoint) {
+    throw new Error(vscode.l10n.t('"{0}" has no endpoint in Resource Manager yet. If it is still being created, try again in a few minutes.', account.name));
+  }
   const endpoint = normalizeEndpoint(account.endpoint);
 
   const existing = s.store.findByEndpoint(endpoint);
   const scripted = !!(args.subscriptionId && args.account && args.label);
   if (existing && !scripted) {
+    const replace = vscode.l10n.t('Replace');
     const answer = await vscode.window.showWarningMessage(
-      `"${existing.label}" already connects to ${endpoint}.`,
-      { modal: true, detail: 'Replace it with an Entra ID connection from Azure? Its chats and webhook signing secrets stay.' },
-      'Replace',
+      vscode.l10n.t('"{0}" already connects to {1}.', existing.label, endpoint),
+      { modal: true, detail: vscode.l10n.t('Replace it with an Entra ID connection from Azure? Its chats and webhook signing secrets stay.') },
+      replace,
     );
-    if (answer !== 'Replace') return undefined;
+    if (answer !== replace) return undefined;
   }
-  const label = args.label ?? (await askLabel(`${TITLE}: name`, existing?.label ?? account.name));
+  const label = args.label ?? (await askLabel(vscode.l10n.t('Add Connection from Azure: name'), existing?.label ?? account.name));
   if (label === undefined) return undefined;
 
   const info: ConnectionInfo = {

@@ -25,46 +25,48 @@ const ENDPOINTS: BatchEndpoint[] = ['/v1/chat/completions', '/v1/responses'];
 
 async function pickFile(): Promise<string | undefined> {
   const found = await vscode.workspace.findFiles('**/*.jsonl', '**/node_modules/**', 200);
-  const browse = { label: '$(folder-opened) Browse…', path: '' };
+  const browse = { label: `$(folder-opened) ${vscode.l10n.t('Browse…')}`, path: '' };
   const items = [...found.map((u) => ({ label: vscode.workspace.asRelativePath(u), path: u.fsPath })), browse];
-  const pick = await vscode.window.showQuickPick(items, { title: 'Create Batch (1/2): the input file', placeHolder: 'A JSONL file: one request per line' });
+  const title = vscode.l10n.t('Create Batch (1/2): the input file');
+  const pick = await vscode.window.showQuickPick(items, { title, placeHolder: vscode.l10n.t('A JSONL file: one request per line') });
   if (pick !== browse) return pick?.path;
-  const chosen = await vscode.window.showOpenDialog({ canSelectMany: false, filters: { 'JSON Lines': ['jsonl'] }, title: 'Batch input file' });
+  const chosen = await vscode.window.showOpenDialog({ canSelectMany: false, filters: { 'JSON Lines': ['jsonl'] }, title: vscode.l10n.t('Batch input file') });
   return chosen?.[0]?.fsPath;
 }
 
 function filePath(file: string): string {
   if (/^([a-z]:)?[\\/]/i.test(file)) return file;
   const folder = vscode.workspace.workspaceFolders?.[0];
-  if (!folder) throw new Error(`"${file}" is a relative path and no folder is open: pass an absolute path.`);
+  if (!folder) throw new Error(vscode.l10n.t('"{0}" is a relative path and no folder is open: pass an absolute path.', file));
   return vscode.Uri.joinPath(folder.uri, file).fsPath;
 }
 
 /** Checks the file locally, uploads it with progress, creates the batch; the upload is deleted if that fails. */
 export async function createBatch(s: Services, arg: unknown): Promise<Batch | undefined> {
   const args = argsOf<CreateBatchArgs>(arg) ?? {};
-  const conn = await connectionFor(s, arg, 'Create a batch on which connection?');
+  const conn = await connectionFor(s, arg, vscode.l10n.t('Create a batch on which connection?'));
   if (!conn) return undefined;
   const path = args.file ? filePath(args.file) : await pickFile();
   if (!path) return undefined;
-  if (!/\.jsonl$/i.test(path)) throw new Error(`${basename(path)} is not a JSONL file: a batch's input is one JSON request per line, in a .jsonl file.`);
-  const endpoint =
-    args.endpoint ??
-    ((await vscode.window.showQuickPick(ENDPOINTS, { title: 'Create Batch (2/2): the API every line calls', placeHolder: 'The url of each line must match' })) as BatchEndpoint | undefined);
+  if (!/\.jsonl$/i.test(path)) {
+    throw new Error(vscode.l10n.t("{0} is not a JSONL file: a batch's input is one JSON request per line, in a .jsonl file.", basename(path)));
+  }
+  const endpointPick = { title: vscode.l10n.t('Create Batch (2/2): the API every line calls'), placeHolder: vscode.l10n.t('The url of each line must match') };
+  const endpoint = args.endpoint ?? ((await vscode.window.showQuickPick(ENDPOINTS, endpointPick)) as BatchEndpoint | undefined);
   if (!endpoint) return undefined;
   const net = loadNetwork();
   const deployments = (await s.clients.listDeployments(conn)).map(net.deploymentInfo);
-  const check = await withProgress(`Checking ${basename(path)}…`, () => net.checkBatchInput(path, { endpoint, deployments }));
-  if (check.problemCount) throw new Error(`${describeProblems(basename(path), check.problems, check.problemCount)} Nothing was uploaded.`);
+  const check = await withProgress(vscode.l10n.t('Checking {0}…', basename(path)), () => net.checkBatchInput(path, { endpoint, deployments }));
+  if (check.problemCount) throw new Error(`${describeProblems(basename(path), check.problems, check.problemCount)} ${vscode.l10n.t('Nothing was uploaded.')}`);
   const client = await s.clients.get(conn);
-  const file = await withCancellableProgress(`Uploading ${basename(path)}`, (signal, report) => {
+  const file = await withCancellableProgress(vscode.l10n.t('Uploading {0}', basename(path)), (signal, report) => {
     let shown = 0;
     return client.jobs.files.upload(path, {
       purpose: 'batch',
       signal,
       onProgress: (sent, total) => {
         const percent = Math.floor((sent / Math.max(total, 1)) * 100);
-        if (percent > shown) report(`${percent} %`, percent - shown);
+        if (percent > shown) report(vscode.l10n.t('{0} %', percent), percent - shown);
         shown = percent;
       },
     });
@@ -76,28 +78,33 @@ export async function createBatch(s: Services, arg: unknown): Promise<Batch | un
     // Nothing half-made stays behind: the upload goes, unless the batch may exist and need it.
     // (Read by shape: the error class lives in the network bundle.)
     const message = err instanceof Error ? err.message : String(err);
-    if ((err as { mayHaveActed?: boolean }).mayHaveActed === true) throw new Error(`${message} The uploaded file ${file.id} was kept, as the batch may use it.`);
+    if ((err as { mayHaveActed?: boolean }).mayHaveActed === true) {
+      throw new Error(`${message} ${vscode.l10n.t('The uploaded file {0} was kept, as the batch may use it.', file.id)}`);
+    }
     const gone = await client.jobs.files.delete(file.id).then(
-      () => 'The uploaded file was deleted.',
-      () => `The uploaded file ${file.id} could not be deleted: delete it yourself.`,
+      () => vscode.l10n.t('The uploaded file was deleted.'),
+      () => vscode.l10n.t('The uploaded file {0} could not be deleted: delete it yourself.', file.id),
     );
     throw new Error(`${message} ${gone}`);
   }
   logInfo(`Batch ${batch.id} created on ${conn.label} from ${basename(path)} (${check.requests} requests).`);
   s.jobs.upsert(conn.id, 'batches', batch);
-  void vscode.window.showInformationMessage(`Batch ${batch.id} created: ${check.requests} requests on ${check.deployment}.`);
+  void vscode.window.showInformationMessage(vscode.l10n.t('Batch {0} created: {1} requests on {2}.', batch.id, check.requests, String(check.deployment)));
   return batch;
 }
 
 export async function cancelBatch(s: Services, arg: unknown): Promise<Batch | undefined> {
   const { conn, batchId } = batchTarget(s, arg);
   if (!argsOf(arg)) {
-    const yes = await vscode.window.showWarningMessage(`Cancel batch ${batchId}? Requests that already finished are kept (and billed).`, { modal: true }, 'Cancel Batch');
-    if (yes !== 'Cancel Batch') return undefined;
+    const cancel = vscode.l10n.t('Cancel Batch');
+    const yes = await vscode.window.showWarningMessage(vscode.l10n.t('Cancel batch {0}? Requests that already finished are kept (and billed).', batchId), { modal: true }, cancel);
+    if (yes !== cancel) return undefined;
   }
   const client = await s.clients.get(conn);
   const current = await client.jobs.batches.retrieve(batchId);
-  if (['completed', 'failed', 'expired', 'cancelled'].includes(current.status)) throw new Error(`The batch ${batchId} already ended (${current.status}): there is nothing to cancel.`);
+  if (['completed', 'failed', 'expired', 'cancelled'].includes(current.status)) {
+    throw new Error(vscode.l10n.t('The batch {0} already ended ({1}): there is nothing to cancel.', batchId, current.status));
+  }
   const batch = await client.jobs.batches.cancel(batchId);
   s.jobs.upsert(conn.id, 'batches', batch);
   return batch;
@@ -109,10 +116,11 @@ export async function openBatchResults(s: Services, arg: unknown): Promise<vscod
   const client = await s.clients.get(conn);
   const batch = await client.jobs.batches.retrieve(batchId);
   if (!batch.output_file_id && !batch.error_file_id) {
-    throw new Error(`The batch ${batchId} has no results yet (${batch.status}): they come when it completes, expires or is cancelled.`);
+    throw new Error(vscode.l10n.t('The batch {0} has no results yet ({1}): they come when it completes, expires or is cancelled.', batchId, batch.status));
   }
-  const files = await withCancellableProgress(`Downloading the results of ${batchId}`, (signal, report) =>
-    loadNetwork().downloadResults(client.jobs.files, batch, s.results.storageFor(conn.id), { signal, onProgress: (n) => report(`${(n / 1024 / 1024).toFixed(1)} MB`) }),
+  const onProgress = (report: (m: string) => void) => (n: number) => report(vscode.l10n.t('{0} MB', (n / 1024 / 1024).toFixed(1)));
+  const files = await withCancellableProgress(vscode.l10n.t('Downloading the results of {0}', batchId), (signal, report) =>
+    loadNetwork().downloadResults(client.jobs.files, batch, s.results.storageFor(conn.id), { signal, onProgress: onProgress(report) }),
   );
   s.results.open(conn.id, batchId, files);
   const doc = await vscode.workspace.openTextDocument(s.results.uri(conn.id, batchId));
@@ -125,9 +133,9 @@ function activeResults(s: Services, arg: unknown) {
   const where = args?.batchId
     ? { connectionId: batchTarget(s, args).conn.id, batchId: args.batchId, page: 0 }
     : vscode.window.activeTextEditor && s.results.parse(vscode.window.activeTextEditor.document.uri);
-  if (!where) throw new Error('Open a batch\'s results first (Open Batch Results on a finished batch in the sidebar).');
+  if (!where) throw new Error(vscode.l10n.t("Open a batch's results first (Open Batch Results on a finished batch in the sidebar)."));
   const results = s.results.results(where.connectionId, where.batchId);
-  if (!results) throw new Error(`The results of ${where.batchId} are not open: open them first (Open Batch Results).`);
+  if (!results) throw new Error(vscode.l10n.t('The results of {0} are not open: open them first (Open Batch Results).', where.batchId));
   return { ...where, results };
 }
 
@@ -147,8 +155,8 @@ export async function openBatchResultLine(s: Services, arg: unknown): Promise<Re
   if (index === undefined && args.customId === undefined) {
     const rows = await results.page(page * 1000, 1000);
     const pick = await vscode.window.showQuickPick(
-      rows.map((r) => ({ label: r.customId || `row ${r.index + 1}`, description: r.error ? `✗ ${r.error}` : r.reply, index: r.index })),
-      { title: `A result of ${batchId}`, placeHolder: 'Type a custom_id', matchOnDescription: true },
+      rows.map((r) => ({ label: r.customId || vscode.l10n.t('row {0}', r.index + 1), description: r.error ? `✗ ${r.error}` : r.reply, index: r.index })),
+      { title: vscode.l10n.t('A result of {0}', batchId), placeHolder: vscode.l10n.t('Type a custom_id'), matchOnDescription: true },
     );
     if (!pick) return undefined;
     index = pick.index;
@@ -158,13 +166,14 @@ export async function openBatchResultLine(s: Services, arg: unknown): Promise<Re
     for (let from = 0; from < total && index === undefined; from += 1000) {
       index = (await results.page(from, 1000)).find((r: ResultRow) => r.customId === args.customId)?.index;
     }
-    if (index === undefined) throw new Error(`No result of ${batchId} has the custom_id "${args.customId}".`);
+    if (index === undefined) throw new Error(vscode.l10n.t('No result of {0} has the custom_id "{1}".', batchId, String(args.customId)));
   }
   const line = await results.line(index);
-  if (!line) throw new Error(`The results of ${batchId} have no row ${index + 1}.`);
+  if (!line) throw new Error(vscode.l10n.t('The results of {0} have no row {1}.', batchId, index + 1));
   const conn = s.store.get(connectionId);
   const request = conn ? await requestOf(s, conn, batchId, String(line.custom_id ?? '')).catch(() => undefined) : undefined;
-  const shown = { custom_id: line.custom_id, request: request ?? '(the input file is no longer on the service)', response: line.response ?? null, error: line.error ?? null };
+  const gone = vscode.l10n.t('(the input file is no longer on the service)');
+  const shown = { custom_id: line.custom_id, request: request ?? gone, response: line.response ?? null, error: line.error ?? null };
   await showJson(shown);
   return shown;
 }
@@ -192,12 +201,13 @@ export async function exportBatchResults(s: Services, arg: unknown): Promise<str
   // From the sidebar or with arguments: the results are downloaded and opened first if they are not.
   if (target && !s.results.results(batchTarget(s, target).conn.id, target.batchId!)) await openBatchResults(s, target);
   const { batchId, results } = activeResults(s, target);
-  const placeHolder = 'CSV: the table; JSONL: every line as the service wrote it';
-  const format = args.format ?? (await vscode.window.showQuickPick(['csv', 'jsonl'] as const, { title: `Export the results of ${batchId}`, placeHolder }));
+  const placeHolder = vscode.l10n.t('CSV: the table; JSONL: every line as the service wrote it');
+  const format = args.format ?? (await vscode.window.showQuickPick(['csv', 'jsonl'] as const, { title: vscode.l10n.t('Export the results of {0}', batchId), placeHolder }));
   if (!format) return undefined;
   const dest = args.path ?? (await vscode.window.showSaveDialog({ defaultUri: vscode.Uri.file(`${batchId}-results.${format}`), filters: { [format.toUpperCase()]: [format] } }))?.fsPath;
   if (!dest) return undefined;
-  await withProgress(`Exporting the results of ${batchId}…`, () => (format === 'csv' ? results.exportCsv(dest).then(() => undefined) : results.exportJsonl(dest)));
-  void vscode.window.showInformationMessage(`Exported the results of ${batchId} to ${basename(dest)}.`);
+  const exporting = vscode.l10n.t('Exporting the results of {0}…', batchId);
+  await withProgress(exporting, () => (format === 'csv' ? results.exportCsv(dest).then(() => undefined) : results.exportJsonl(dest)));
+  void vscode.window.showInformationMessage(vscode.l10n.t('Exported the results of {0} to {1}.', batchId, basename(dest)));
   return dest;
 }

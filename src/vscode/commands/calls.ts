@@ -25,8 +25,15 @@ const ALLOWED: Record<'accept' | 'reject' | 'refer' | 'hangup', CallState[]> = {
 function target(s: Services, arg: unknown, action: keyof typeof ALLOWED) {
   const { conn, callId } = callTarget(s, arg);
   const known = s.jobs.call(conn.id, callId);
-  const done = { accept: 'accepted', reject: 'rejected', refer: 'transferred', hangup: 'hung up' }[action];
-  if (known && !ALLOWED[action].includes(known.state)) throw new Error(`The call ${callId} is ${known.state}: it cannot be ${done} now.`);
+  if (known && !ALLOWED[action].includes(known.state)) {
+    const cannot = {
+      accept: () => vscode.l10n.t('The call {0} is {1}: it cannot be accepted now.', callId, known.state),
+      reject: () => vscode.l10n.t('The call {0} is {1}: it cannot be rejected now.', callId, known.state),
+      refer: () => vscode.l10n.t('The call {0} is {1}: it cannot be transferred now.', callId, known.state),
+      hangup: () => vscode.l10n.t('The call {0} is {1}: it cannot be hung up now.', callId, known.state),
+    }[action];
+    throw new Error(cannot());
+  }
   return { conn, callId, known };
 }
 
@@ -42,11 +49,13 @@ export async function acceptCall(s: Services, arg: unknown): Promise<boolean> {
   let deployment = args.deployment;
   if (!deployment) {
     const realtime = (await s.clients.listDeployments(conn)).filter(isRealtime);
-    if (!realtime.length) throw new Error(`"${conn.label}" has no realtime deployment to answer with: deploy a gpt-realtime model first.`);
-    deployment = realtime.length === 1 ? realtime[0]!.name : (await vscode.window.showQuickPick(realtime.map((d) => d.name), { title: 'Accept the call with which realtime deployment?' }));
+    if (!realtime.length) throw new Error(vscode.l10n.t('"{0}" has no realtime deployment to answer with: deploy a gpt-realtime model first.', conn.label));
+    const title = vscode.l10n.t('Accept the call with which realtime deployment?');
+    deployment = realtime.length === 1 ? realtime[0]!.name : await vscode.window.showQuickPick(realtime.map((d) => d.name), { title });
   }
   if (!deployment) return false;
-  const instructions = args.instructions ?? (await vscode.window.showInputBox({ title: 'Instructions for the session that answers', value: setting('calls.instructions') }));
+  const instructions =
+    args.instructions ?? (await vscode.window.showInputBox({ title: vscode.l10n.t('Instructions for the session that answers'), value: setting('calls.instructions') }));
   if (instructions === undefined) return false;
   await (await s.clients.get(conn)).jobs.calls.accept(callId, { model: deployment, instructions });
   moved(s, conn.id, callId, 'accepted', known);
@@ -59,10 +68,10 @@ export async function rejectCall(s: Services, arg: unknown): Promise<boolean> {
   if (status === undefined) {
     const pick = await vscode.window.showQuickPick(
       [
-        { label: 'Decline', description: '603: the callee does not want to talk', code: 603 },
-        { label: 'Busy', description: '486: busy here, try later', code: 486 },
+        { label: vscode.l10n.t('Decline'), description: vscode.l10n.t('603: the callee does not want to talk'), code: 603 },
+        { label: vscode.l10n.t('Busy'), description: vscode.l10n.t('486: busy here, try later'), code: 486 },
       ],
-      { title: 'Reject the call' },
+      { title: vscode.l10n.t('Reject the call') },
     );
     status = pick?.code;
   }
@@ -77,9 +86,9 @@ export async function transferCall(s: Services, arg: unknown): Promise<boolean> 
   const to =
     argsOf<{ targetUri?: string }>(arg)?.targetUri ??
     (await vscode.window.showInputBox({
-      title: 'Transfer the call to',
-      placeHolder: 'tel:+15551234567 or sip:someone@example.com',
-      validateInput: (v) => (/^(tel:|sips?:)/i.test(v.trim()) ? undefined : 'A tel: number or a sip: address.'),
+      title: vscode.l10n.t('Transfer the call to'),
+      placeHolder: vscode.l10n.t('{0} or {1}', 'tel:+15551234567', 'sip:someone@example.com'),
+      validateInput: (v) => (/^(tel:|sips?:)/i.test(v.trim()) ? undefined : vscode.l10n.t('A tel: number or a sip: address.')),
     }));
   if (!to) return false;
   await (await s.clients.get(conn)).jobs.calls.refer(callId, to);

@@ -17,17 +17,18 @@ async function pickDeployment(s: Services, arg: unknown): Promise<{ connectionId
   const args = arg as Partial<OpenChatArgs> | undefined;
   if (args?.connectionId && args.deployment) return { connectionId: args.connectionId, deployment: args.deployment };
   if (s.store.list().length === 0) {
-    await resolveConnection(s, undefined, 'Open chat');
+    await resolveConnection(s, undefined, vscode.l10n.t('Open chat'));
     return undefined;
   }
-  const options = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Listing deployments…' }, () => s.chat.deployments());
+  const listing = { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Listing deployments…') };
+  const options = await vscode.window.withProgress(listing, () => s.chat.deployments());
   if (options.length === 0) {
-    void vscode.window.showWarningMessage('No deployments could be listed. Check the connections in the Azure OpenAI view.');
+    void vscode.window.showWarningMessage(vscode.l10n.t('No deployments could be listed. Check the connections in the Azure OpenAI view.'));
     return undefined;
   }
   const pick = await vscode.window.showQuickPick(
     options.map((o) => ({ label: o.deployment, description: deploymentDetails(o) || undefined, detail: o.connectionLabel, option: o })),
-    { title: 'Chat with a deployment', placeHolder: 'Choose a deployment', matchOnDetail: true },
+    { title: vscode.l10n.t('Chat with a deployment'), placeHolder: vscode.l10n.t('Choose a deployment'), matchOnDetail: true },
   );
   return pick && { connectionId: pick.option.connectionId, deployment: pick.option.deployment };
 }
@@ -36,7 +37,7 @@ export async function openChat(s: Services, arg: unknown) {
   const target = await pickDeployment(s, arg);
   if (!target) return undefined;
   const conn = s.store.get(target.connectionId);
-  if (!conn) throw new Error('That connection no longer exists.');
+  if (!conn) throw new Error(vscode.l10n.t('That connection no longer exists.'));
   const panel = await s.chat.open(conn, target.deployment);
   return { conversationId: panel.conversation.id };
 }
@@ -46,40 +47,43 @@ async function pickConversation(chat: ChatManager, arg: unknown, title: string):
   if (id) return id;
   const list = await chat.conversations.list();
   if (list.length === 0) {
-    void vscode.window.showInformationMessage('No saved conversations yet. Open a chat from a deployment in the Azure OpenAI view.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('No saved conversations yet. Open a chat from a deployment in the Azure OpenAI view.'));
     return undefined;
   }
+  const detail = (turns: number, at: number) => vscode.l10n.t('{0} messages · {1}', turns, new Date(at).toLocaleString());
   const pick = await vscode.window.showQuickPick(
-    list.map((c) => ({ label: c.title, description: `${c.deployment} · ${c.connectionLabel}`, detail: `${c.turns} messages · ${new Date(c.updatedAt).toLocaleString()}`, id: c.id })),
+    list.map((c) => ({ label: c.title, description: `${c.deployment} · ${c.connectionLabel}`, detail: detail(c.turns, c.updatedAt), id: c.id })),
     { title, matchOnDescription: true },
   );
   return pick?.id;
 }
 
 export async function openConversation(s: Services, arg: unknown) {
-  const id = await pickConversation(s.chat, arg, 'Open a saved conversation');
+  const id = await pickConversation(s.chat, arg, vscode.l10n.t('Open a saved conversation'));
   if (!id) return undefined;
   const panel = await s.chat.reopen(id);
-  if (!panel) throw new Error('That conversation could not be read.');
+  if (!panel) throw new Error(vscode.l10n.t('That conversation could not be read.'));
   return { conversationId: id };
 }
 
 export async function exportConversation(s: Services, arg: unknown) {
-  const id = await pickConversation(s.chat, arg, 'Export a conversation');
+  const id = await pickConversation(s.chat, arg, vscode.l10n.t('Export a conversation'));
   if (!id) return undefined;
   type Format = 'markdown' | 'json';
-  const format = (arg as { format?: Format } | undefined)?.format ?? ((await vscode.window.showQuickPick(['markdown', 'json'], { title: 'Export as' })) as Format | undefined);
+  const asked = async () => (await vscode.window.showQuickPick(['markdown', 'json'], { title: vscode.l10n.t('Export as') })) as Format | undefined;
+  const format = (arg as { format?: Format } | undefined)?.format ?? (await asked());
   if (!format) return undefined;
   const panel = s.chat.panel(id) ?? (await s.chat.reopen(id));
   return (await panel?.export(format))?.getText();
 }
 
 export async function deleteConversation(s: Services, arg: unknown) {
-  const id = await pickConversation(s.chat, arg, 'Delete a conversation');
+  const id = await pickConversation(s.chat, arg, vscode.l10n.t('Delete a conversation'));
   if (!id) return false;
   if (!(arg as { conversationId?: string } | undefined)?.conversationId) {
-    const ok = await vscode.window.showWarningMessage('Delete this conversation?', { modal: true, detail: 'It cannot be restored.' }, 'Delete');
-    if (ok !== 'Delete') return false;
+    const del = vscode.l10n.t('Delete');
+    const ok = await vscode.window.showWarningMessage(vscode.l10n.t('Delete this conversation?'), { modal: true, detail: vscode.l10n.t('It cannot be restored.') }, del);
+    if (ok !== del) return false;
   }
   await s.chat.delete(id);
   return true;
@@ -89,7 +93,7 @@ export async function deleteConversation(s: Services, arg: unknown) {
 function activeChat(s: Services, arg: unknown) {
   const id = (arg as { conversationId?: unknown } | undefined)?.conversationId;
   const panel = typeof id === 'string' ? s.chat.panel(id) : s.chat.active();
-  if (!panel) throw new Error('No chat panel is open. Open one from a deployment in the Azure OpenAI view.');
+  if (!panel) throw new Error(vscode.l10n.t('No chat panel is open. Open one from a deployment in the Azure OpenAI view.'));
   return panel;
 }
 

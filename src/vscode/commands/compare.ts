@@ -32,8 +32,8 @@ function given(arg: unknown): Picked[] | undefined {
 
 async function pick(options: DeploymentOption[], preselected: Picked | undefined): Promise<Picked[] | undefined> {
   const qp = vscode.window.createQuickPick<vscode.QuickPickItem & { option: DeploymentOption }>();
-  qp.title = 'Compare deployments';
-  qp.placeholder = `Pick ${MIN_COLUMNS} to ${MAX_COLUMNS} deployments (Space to pick, Enter to compare)`;
+  qp.title = vscode.l10n.t('Compare deployments');
+  qp.placeholder = vscode.l10n.t('Pick {0} to {1} deployments (Space to pick, Enter to compare)', MIN_COLUMNS, MAX_COLUMNS);
   qp.canSelectMany = true;
   qp.matchOnDescription = true;
   qp.matchOnDetail = true;
@@ -44,13 +44,16 @@ async function pick(options: DeploymentOption[], preselected: Picked | undefined
       const n = qp.selectedItems.length;
       if (n < MIN_COLUMNS || n > MAX_COLUMNS) {
         // Said in the title (the QuickPick has no validation message): the picker stays open.
-        qp.title = `Compare deployments: pick ${MIN_COLUMNS} to ${MAX_COLUMNS}; ${n} ${n === 1 ? 'is' : 'are'} picked`;
+        qp.title =
+          n === 1
+            ? vscode.l10n.t('Compare deployments: pick {0} to {1}; {2} is picked', MIN_COLUMNS, MAX_COLUMNS, n)
+            : vscode.l10n.t('Compare deployments: pick {0} to {1}; {2} are picked', MIN_COLUMNS, MAX_COLUMNS, n);
         return;
       }
       resolve(qp.selectedItems.map((i) => ({ connectionId: i.option.connectionId, deployment: i.option.deployment })));
       qp.hide();
     });
-    qp.onDidChangeSelection((items) => (qp.title = `Compare deployments (${items.length} of ${MIN_COLUMNS}–${MAX_COLUMNS} picked)`));
+    qp.onDidChangeSelection((items) => (qp.title = vscode.l10n.t('Compare deployments ({0} of {1}–{2} picked)', items.length, MIN_COLUMNS, MAX_COLUMNS)));
     qp.onDidHide(() => {
       resolve(undefined);
       qp.dispose();
@@ -63,7 +66,7 @@ async function columnsOf(s: Services, picked: Picked[], options: DeploymentOptio
   return Promise.all(
     picked.map(async (p) => {
       const conn = s.store.get(p.connectionId);
-      if (!conn) throw new Error(`The connection of "${p.deployment}" no longer exists. Pick the deployments again.`);
+      if (!conn) throw new Error(vscode.l10n.t('The connection of "{0}" no longer exists. Pick the deployments again.', p.deployment));
       const option = options.find((o) => key(o) === key(p));
       const id = key(p);
       return {
@@ -78,19 +81,25 @@ async function columnsOf(s: Services, picked: Picked[], options: DeploymentOptio
 
 export async function compareDeployments(s: Services, arg: unknown): Promise<{ panel: ComparePanel } | undefined> {
   if (s.store.list().length === 0) {
-    await resolveConnection(s, undefined, 'Compare deployments');
+    await resolveConnection(s, undefined, vscode.l10n.t('Compare deployments'));
     return undefined;
   }
-  const all = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Listing deployments…' }, () => s.chat.deployments());
+  const all = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Listing deployments…') }, () => s.chat.deployments());
   const options = all.filter(isComparable);
   const preselected = arg instanceof DeploymentNode ? { connectionId: arg.connection.id, deployment: arg.deployment.name } : undefined;
   const picked = given(arg) ?? (options.length < MIN_COLUMNS ? undefined : await pick(options, preselected));
   if (!picked) {
-    const few = `Compare needs at least ${MIN_COLUMNS} chat deployments; ${options.length} could be listed. Add a connection, or start the local emulator.`;
+    const few = vscode.l10n.t(
+      'Compare needs at least {0} chat deployments; {1} could be listed. Add a connection, or start the local emulator.',
+      MIN_COLUMNS,
+      options.length,
+    );
     if (options.length < MIN_COLUMNS) void vscode.window.showWarningMessage(few);
     return undefined;
   }
-  if (picked.length < MIN_COLUMNS || picked.length > MAX_COLUMNS) throw new Error(`Compare takes ${MIN_COLUMNS} to ${MAX_COLUMNS} deployments; ${picked.length} were given.`);
+  if (picked.length < MIN_COLUMNS || picked.length > MAX_COLUMNS) {
+    throw new Error(vscode.l10n.t('Compare takes {0} to {1} deployments; {2} were given.', MIN_COLUMNS, MAX_COLUMNS, picked.length));
+  }
   const columns = await columnsOf(s, picked, all);
   const params = s.chat.active()?.conversation.params;
   const panel = ComparePanel.open(columns, {

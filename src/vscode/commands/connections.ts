@@ -34,7 +34,7 @@ export async function addConnection(s: Services, args?: AddConnectionArgs): Prom
   let draft: ConnectionDraft | undefined;
   if (args && typeof args === 'object' && 'endpoint' in args) {
     const auth = args.auth ?? 'apiKey';
-    if (auth === 'apiKey' && !args.apiKey) throw new Error('An API key is required.');
+    if (auth === 'apiKey' && !args.apiKey) throw new Error(vscode.l10n.t('An API key is required.'));
     const endpoint = normalizeEndpoint(args.endpoint);
     draft = { endpoint, apiKey: auth === 'apiKey' ? args.apiKey : undefined, label: args.label ?? new URL(endpoint).host, auth, tokenSource: args.tokenSource, tenantId: args.tenantId };
   } else {
@@ -56,7 +56,7 @@ export async function addConnection(s: Services, args?: AddConnectionArgs): Prom
 }
 
 export async function editConnection(s: Services, arg: unknown): Promise<ConnectionInfo | undefined> {
-  const conn = await resolveConnection(s, arg, 'Edit connection');
+  const conn = await resolveConnection(s, arg, vscode.l10n.t('Edit connection'));
   if (!conn) return undefined;
   const args = argsOf<EditConnectionArgs>(arg);
   let next: ConnectionInfo;
@@ -85,12 +85,13 @@ function entraFields(d: ConnectionDraft): Partial<ConnectionInfo> {
 }
 
 export async function removeConnection(s: Services, arg: unknown): Promise<boolean> {
-  const conn = await resolveConnection(s, arg, 'Remove connection');
+  const conn = await resolveConnection(s, arg, vscode.l10n.t('Remove connection'));
   if (!conn) return false;
   if (isNode(arg) || !(arg as { connectionId?: string })?.connectionId) {
-    const detail = 'Its API key and the signing secrets of its webhook endpoints are deleted from secret storage. Nothing changes on the resource.';
-    const ok = await vscode.window.showWarningMessage(`Remove the connection "${conn.label}"?`, { modal: true, detail }, 'Remove');
-    if (ok !== 'Remove') return false;
+    const detail = vscode.l10n.t('Its API key and the signing secrets of its webhook endpoints are deleted from secret storage. Nothing changes on the resource.');
+    const remove = vscode.l10n.t('Remove');
+    const ok = await vscode.window.showWarningMessage(vscode.l10n.t('Remove the connection "{0}"?', conn.label), { modal: true, detail }, remove);
+    if (ok !== remove) return false;
   }
   await s.store.remove(conn.id);
   logInfo(`Removed connection "${conn.label}".`);
@@ -99,9 +100,9 @@ export async function removeConnection(s: Services, arg: unknown): Promise<boole
 
 /** Tries what the extension needs: listing deployments, the webhook API, and a chat. */
 export async function testConnection(s: Services, arg: unknown): Promise<CheckResult[] | undefined> {
-  const conn = await resolveConnection(s, arg, 'Test connection');
+  const conn = await resolveConnection(s, arg, vscode.l10n.t('Test connection'));
   if (!conn) return undefined;
-  const results = await withCancellableProgress(`Testing "${conn.label}"`, (signal, report) =>
+  const results = await withCancellableProgress(vscode.l10n.t('Testing "{0}"', conn.label), (signal, report) =>
     probeConnection({
       client: () => s.clients.get(conn),
       listDeployments: (sig) => s.clients.listDeployments(conn, sig),
@@ -113,7 +114,8 @@ export async function testConnection(s: Services, arg: unknown): Promise<CheckRe
   const summary = results.map((r) => `${r.ok ? '✓' : '✗'} ${r.name}: ${r.detail}`).join('\n');
   logInfo(`Test of "${conn.label}":\n${summary}`);
   const failed = results.filter((r) => !r.ok);
-  if (failed.length === 0) void vscode.window.showInformationMessage(`"${conn.label}" works. ${results.map((r) => `${r.name}: ${r.detail}.`).join(' ')}`);
-  else void vscode.window.showWarningMessage(`"${conn.label}": ${failed.map((r) => `${r.name} failed: ${r.detail}`).join(' ')}`, { modal: false });
+  const works = vscode.l10n.t('"{0}" works.', conn.label);
+  if (failed.length === 0) void vscode.window.showInformationMessage(`${works} ${results.map((r) => `${r.name}: ${r.detail}.`).join(' ')}`);
+  else void vscode.window.showWarningMessage(`"${conn.label}": ${failed.map((r) => vscode.l10n.t('{0} failed: {1}', r.name, r.detail)).join(' ')}`, { modal: false });
   return results;
 }

@@ -9,14 +9,14 @@ import { withProgress } from './registry';
 export async function startLocalEmulator(s: Services): Promise<ConnectionInfo | undefined> {
   const existing = s.store.list().find((c) => c.local && c.endpoint === s.emulator.current?.url);
   if (s.emulator.current && existing) {
-    void vscode.window.showInformationMessage(`The local emulator is already running at ${s.emulator.current.url}.`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('The local emulator is already running at {0}.', s.emulator.current.url));
     return existing;
   }
-  const emu = await withProgress('Starting the local emulator…', () => s.emulator.start());
-  const info: ConnectionInfo = { id: newConnectionId(), label: 'Local emulator', endpoint: emu.url, auth: 'apiKey', local: true };
+  const emu = await withProgress(vscode.l10n.t('Starting the local emulator…'), () => s.emulator.start());
+  const info: ConnectionInfo = { id: newConnectionId(), label: vscode.l10n.t('Local emulator'), endpoint: emu.url, auth: 'apiKey', local: true };
   await s.store.save(info, emu.apiKey);
   logInfo(`Local emulator running at ${emu.url}.`);
-  void vscode.window.showInformationMessage(`The local emulator runs at ${emu.url}. Its deployments and webhook endpoints are in the sidebar.`);
+  void vscode.window.showInformationMessage(vscode.l10n.t('The local emulator runs at {0}. Its deployments and webhook endpoints are in the sidebar.', emu.url));
   return info;
 }
 

@@ -34,10 +34,14 @@ export async function importFromEnvironment(s: Services): Promise<ConnectionInfo
   const env = environmentConnection(s);
   if (!env) {
     const imported = process.env[ENV_ENDPOINT] && s.store.findByEndpoint(normalizeEndpointSafe(process.env[ENV_ENDPOINT]!));
-    void vscode.window.showInformationMessage(imported ? `${ENV_ENDPOINT} is already a connection.` : `Set ${ENV_ENDPOINT} and ${ENV_KEY} in the environment VS Code starts from, then try again.`);
+    void vscode.window.showInformationMessage(
+      imported
+        ? vscode.l10n.t('{0} is already a connection.', ENV_ENDPOINT)
+        : vscode.l10n.t('Set {0} and {1} in the environment VS Code starts from, then try again.', ENV_ENDPOINT, ENV_KEY),
+    );
     return undefined;
   }
-  return addConnection(s, { endpoint: env.endpoint, apiKey: env.apiKey, label: `${new URL(env.endpoint).host} (environment)` });
+  return addConnection(s, { endpoint: env.endpoint, apiKey: env.apiKey, label: vscode.l10n.t('{0} (environment)', new URL(env.endpoint).host) });
 }
 
 function normalizeEndpointSafe(text: string): string {
@@ -53,10 +57,11 @@ export async function offerEnvironmentImport(s: Services): Promise<void> {
   await updateEnvironmentContext(s);
   const env = environmentConnection(s);
   if (!env) return;
+  const importIt = vscode.l10n.t('Import');
   const choice = await vscode.window.showInformationMessage(
-    `${ENV_ENDPOINT} is set to ${env.endpoint}. Add it as a connection? The key from ${ENV_KEY} goes to secret storage.`,
-    'Import',
-    'Not Now',
+    vscode.l10n.t('{0} is set to {1}. Add it as a connection? The key from {2} goes to secret storage.', ENV_ENDPOINT, env.endpoint, ENV_KEY),
+    importIt,
+    vscode.l10n.t('Not Now'),
   );
-  if (choice === 'Import') await vscode.commands.executeCommand(Commands.importFromEnvironment);
+  if (choice === importIt) await vscode.commands.executeCommand(Commands.importFromEnvironment);
 }

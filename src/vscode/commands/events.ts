@@ -6,6 +6,7 @@ import { loadNetwork } from '../bundles';
 import { logInfo } from '../log';
 import type { Services } from '../services';
 import { EventNode, type EventFilter } from '../webhooks/eventsTree';
+import { VERDICTS, verdictName } from '../webhooks/eventTooltip';
 import { prettyBody } from '../webhooks/listenerController';
 import { resolveConnection } from './args';
 import { withProgress, showJson } from './registry';
@@ -16,7 +17,7 @@ function recordOf(s: Services, arg: unknown): DeliveryRecord {
   if (arg instanceof EventNode) return arg.record;
   const id = (arg as { eventId?: string } | undefined)?.eventId;
   const r = id ? s.listener.events.get(id) : undefined;
-  if (!r) throw new Error('Choose an event in the Webhook Events view.');
+  if (!r) throw new Error(vscode.l10n.t('Choose an event in the Webhook Events view.'));
   return r;
 }
 
@@ -25,7 +26,7 @@ export function eventDocuments(s: Services): vscode.Disposable {
   return vscode.workspace.registerTextDocumentContentProvider(EVENT_SCHEME, {
     provideTextDocumentContent: (uri) => {
       const r = s.listener.events.get(uri.path.replace(/^\//, '').replace(/\.json$/, ''));
-      return r ? prettyBody(r.body) : 'This event is no longer stored.';
+      return r ? prettyBody(r.body) : vscode.l10n.t('This event is no longer stored.');
     },
   });
 }
@@ -49,13 +50,17 @@ export async function replayEvent(s: Services, arg: unknown) {
   const args = arg as { keepWebhookId?: boolean; target?: 'listener' | 'forward' } | undefined;
   let keep = args?.keepWebhookId;
   if (keep === undefined && arg instanceof EventNode) {
-    const pick = await vscode.window.showQuickPick(['New webhook-id', 'Same webhook-id (tests duplicate handling)'], { title: 'Replay with' });
+    const items = [
+      { label: vscode.l10n.t('New webhook-id'), keep: false },
+      { label: vscode.l10n.t('Same webhook-id (tests duplicate handling)'), keep: true },
+    ];
+    const pick = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Replay with') });
     if (!pick) return undefined;
-    keep = pick.startsWith('Same');
+    keep = pick.keep;
   }
   const listening = s.listener.state ? `${s.listener.state.localUrl}/webhook` : undefined;
   const target = args?.target === 'forward' ? s.listener.forwardTarget(r) : listening;
-  if (!target) throw new Error('Nothing to replay to: start listening, or set "aoaiWorkbench.webhooks.forwardTo".');
+  if (!target) throw new Error(vscode.l10n.t('Nothing to replay to: start listening, or set "{0}".', 'aoaiWorkbench.webhooks.forwardTo'));
   const status = await loadNetwork().replay(r, s.listener.knownSecrets(), target, keep ?? false, s.listener.outbound());
   s.listener.output.info(`Replayed ${r.eventType ?? 'delivery'} ${r.eventId ?? ''} to ${target}: ${status}.`);
   return { status };
@@ -66,8 +71,11 @@ export async function copyEventAsCurl(s: Services, arg: unknown): Promise<string
   const url = s.listener.state ? `${s.listener.state.publicUrl}/webhook` : 'http://127.0.0.1:PORT/webhook';
   const curl = loadNetwork().signedCurl(r, s.listener.knownSecrets(), url);
   await vscode.env.clipboard.writeText(curl);
-  const what = process.platform === 'win32' ? 'a PowerShell command' : 'curl (for bash and other POSIX shells)';
-  void vscode.window.setStatusBarMessage(`Copied as ${what}, signed with a fresh timestamp: valid for 5 minutes.`, 4000);
+  const copied =
+    process.platform === 'win32'
+      ? vscode.l10n.t('Copied as a PowerShell command, signed with a fresh timestamp: valid for 5 minutes.')
+      : vscode.l10n.t('Copied as curl (for bash and other POSIX shells), signed with a fresh timestamp: valid for 5 minutes.');
+  void vscode.window.setStatusBarMessage(copied, 4000);
   return curl;
 }
 
@@ -82,11 +90,11 @@ function responseIdOf(r: DeliveryRecord): string | undefined {
 export async function fetchEventResponse(s: Services, arg: unknown) {
   const r = recordOf(s, arg);
   const id = responseIdOf(r);
-  if (!r.eventType?.startsWith('response.') || !id) throw new Error('Only response.* events name a response to fetch.');
-  const conn = s.listener.state?.connection ?? (await resolveConnection(s, undefined, 'Fetch the response with the credentials of'));
+  if (!r.eventType?.startsWith('response.') || !id) throw new Error(vscode.l10n.t('Only response.* events name a response to fetch.'));
+  const conn = s.listener.state?.connection ?? (await resolveConnection(s, undefined, vscode.l10n.t('Fetch the response with the credentials of')));
   if (!conn) return undefined;
   const client = await s.clients.get(conn);
-  const response = await withProgress(`Fetching ${id}…`, () => client.getResponse(id));
+  const response = await withProgress(vscode.l10n.t('Fetching {0}…', id), () => client.getResponse(id));
   if (!(arg as { quiet?: boolean } | undefined)?.quiet) {
     await showJson(response);
   }
@@ -97,10 +105,11 @@ export async function fetchEventResponse(s: Services, arg: unknown) {
 export async function openEventConversation(s: Services, arg: unknown) {
   const r = recordOf(s, arg);
   const id = responseIdOf(r);
-  if (!r.eventType?.startsWith('response.') || !id) throw new Error('Only response.* events name a response, and so a conversation.');
+  if (!r.eventType?.startsWith('response.') || !id) throw new Error(vscode.l10n.t('Only response.* events name a response, and so a conversation.'));
   const panel = await s.chat.openWithResponse(id);
   if (!panel) {
-    throw new Error(`No saved conversation here holds the response ${id}: another app or window may have created it, or its conversation was deleted. Fetch Response shows it.`);
+    const none = vscode.l10n.t('No saved conversation here holds the response {0}: another app or window may have created it, or its conversation was deleted.', id);
+    throw new Error(`${none} ${vscode.l10n.t('Fetch Response shows it.')}`);
   }
   return { conversationId: panel.conversation.id };
 }
@@ -110,14 +119,14 @@ export async function filterEvents(s: Services, arg: unknown): Promise<EventFilt
   let filter = arg as EventFilter | undefined;
   if (!filter || typeof filter !== 'object') {
     const types = [...new Set(s.listener.events.list().map((r) => r.eventType).filter((t): t is string => !!t))];
-    type Pick = vscode.QuickPickItem & { group: 'verdict' | 'type' };
+    type Pick = vscode.QuickPickItem & { value: string; group: 'verdict' | 'type' };
     const items: Pick[] = [
-      ...(['verified', 'duplicate', 'rejected', 'malformed'] as const).map((v) => ({ label: v, group: 'verdict' as const, picked: !!tree.filter.verdicts?.includes(v) })),
-      ...types.map((t) => ({ label: t, group: 'type' as const, picked: !!tree.filter.types?.includes(t) })),
+      ...VERDICTS.map((v) => ({ label: verdictName(v), value: v, group: 'verdict' as const, picked: !!tree.filter.verdicts?.includes(v) })),
+      ...types.map((t) => ({ label: t, value: t, group: 'type' as const, picked: !!tree.filter.types?.includes(t) })),
     ];
-    const picks = await vscode.window.showQuickPick(items, { title: 'Show only (nothing picked: show all)', canPickMany: true });
+    const picks = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Show only (nothing picked: show all)'), canPickMany: true });
     if (!picks) return tree.filter;
-    filter = { verdicts: picks.filter((p) => p.group === 'verdict').map((p) => p.label as never), types: picks.filter((p) => p.group === 'type').map((p) => p.label) };
+    filter = { verdicts: picks.filter((p) => p.group === 'verdict').map((p) => p.value as never), types: picks.filter((p) => p.group === 'type').map((p) => p.value) };
   }
   tree.setFilter(filter);
   return filter;
@@ -126,8 +135,9 @@ export async function filterEvents(s: Services, arg: unknown): Promise<EventFilt
 export async function clearEvents(s: Services, arg: unknown): Promise<boolean> {
   // Scripts pass { confirm: false }; from the UI, ask first.
   if ((arg as { confirm?: boolean } | undefined)?.confirm !== false) {
-    const ok = await vscode.window.showWarningMessage('Clear every received webhook event?', { modal: true }, 'Clear');
-    if (ok !== 'Clear') return false;
+    const clear = vscode.l10n.t('Clear');
+    const ok = await vscode.window.showWarningMessage(vscode.l10n.t('Clear every received webhook event?'), { modal: true }, clear);
+    if (ok !== clear) return false;
   }
   await s.listener.clear();
   logInfo('Cleared the received webhook events.');

@@ -29,45 +29,49 @@ export interface CreateFineTuningArgs {
 
 async function pickJsonl(title: string, optional: boolean): Promise<string | undefined | null> {
   const found = await vscode.workspace.findFiles('**/*.jsonl', '**/node_modules/**', 200);
-  const none = { label: '$(circle-slash) No validation file', path: null as string | null };
+  const none = { label: `$(circle-slash) ${vscode.l10n.t('No validation file')}`, path: null as string | null };
   const items = [...(optional ? [none] : []), ...found.map((u) => ({ label: vscode.workspace.asRelativePath(u), path: u.fsPath as string | null }))];
-  if (!items.length) throw new Error('No .jsonl file in the workspace: add your training data (one chat example per line) and try again.');
-  const pick = await vscode.window.showQuickPick(items, { title, placeHolder: 'One chat example per line: {"messages": [...]}' });
+  if (!items.length) throw new Error(vscode.l10n.t('No .jsonl file in the workspace: add your training data (one chat example per line) and try again.'));
+  const pick = await vscode.window.showQuickPick(items, { title, placeHolder: vscode.l10n.t('One chat example per line: {0}', '{"messages": [...]}') });
   return pick ? pick.path : undefined;
 }
 
 function absolute(file: string): string {
   if (/^([a-z]:)?[\\/]/i.test(file)) return file;
   const folder = vscode.workspace.workspaceFolders?.[0];
-  if (!folder) throw new Error(`"${file}" is a relative path and no folder is open: pass an absolute path.`);
+  if (!folder) throw new Error(vscode.l10n.t('"{0}" is a relative path and no folder is open: pass an absolute path.', file));
   return vscode.Uri.joinPath(folder.uri, file).fsPath;
 }
 
 async function checked(path: string, role: 'training' | 'validation'): Promise<void> {
   const r = await loadNetwork().checkTrainingData(path, { minExamples: role === 'training' ? 10 : 1 });
-  if (r.problemCount) throw new Error(`${describeProblems(basename(path), r.problems, r.problemCount)} Nothing was uploaded.`);
+  if (r.problemCount) throw new Error(`${describeProblems(basename(path), r.problems, r.problemCount)} ${vscode.l10n.t('Nothing was uploaded.')}`);
 }
 
 export async function createFineTuningJob(s: Services, arg: unknown): Promise<FineTuningJob | undefined> {
   const args = argsOf<CreateFineTuningArgs>(arg) ?? {};
-  const conn = await connectionFor(s, arg, 'Fine-tune on which connection?');
+  const conn = await connectionFor(s, arg, vscode.l10n.t('Fine-tune on which connection?'));
   if (!conn) return undefined;
-  const model = args.model ?? (await vscode.window.showQuickPick(TUNABLE_MODELS, { title: 'Create Fine-tuning Job (1/4): the base model' }));
+  const model = args.model ?? (await vscode.window.showQuickPick(TUNABLE_MODELS, { title: vscode.l10n.t('Create Fine-tuning Job (1/4): the base model') }));
   if (!model) return undefined;
-  const training = args.trainingFile ? absolute(args.trainingFile) : await pickJsonl('Create Fine-tuning Job (2/4): training data', false);
+  const training = args.trainingFile ? absolute(args.trainingFile) : await pickJsonl(vscode.l10n.t('Create Fine-tuning Job (2/4): training data'), false);
   if (!training) return undefined;
-  const validation = args.validationFile ? absolute(args.validationFile) : args.trainingFile ? null : await pickJsonl('Create Fine-tuning Job (3/4): validation data', true);
+  const validation = args.validationFile
+    ? absolute(args.validationFile)
+    : args.trainingFile
+      ? null
+      : await pickJsonl(vscode.l10n.t('Create Fine-tuning Job (3/4): validation data'), true);
   if (validation === undefined) return undefined;
   const suffix =
     args.suffix ??
     (args.trainingFile
       ? undefined
       : await vscode.window.showInputBox({
-          title: 'Create Fine-tuning Job (4/4): a suffix for the model name (optional)',
-          validateInput: (v) => (/^[A-Za-z0-9_-]{0,40}$/.test(v) ? undefined : 'Up to 40 letters, digits, "-" or "_".'),
+          title: vscode.l10n.t('Create Fine-tuning Job (4/4): a suffix for the model name (optional)'),
+          validateInput: (v) => (/^[A-Za-z0-9_-]{0,40}$/.test(v) ? undefined : vscode.l10n.t('Up to 40 letters, digits, "-" or "_".')),
         }));
   if (suffix === undefined && !args.trainingFile) return undefined;
-  await withProgress('Checking the training data…', async () => {
+  await withProgress(vscode.l10n.t('Checking the training data…'), async () => {
     await checked(training, 'training');
     if (validation) await checked(validation, 'validation');
   });
@@ -75,14 +79,14 @@ export async function createFineTuningJob(s: Services, arg: unknown): Promise<Fi
   const uploaded: string[] = [];
   try {
     const upload = (path: string) =>
-      withCancellableProgress(`Uploading ${basename(path)}`, (signal, report) => {
+      withCancellableProgress(vscode.l10n.t('Uploading {0}', basename(path)), (signal, report) => {
         let shown = 0;
         return client.jobs.files.upload(path, {
           purpose: 'fine-tune',
           signal,
           onProgress: (sent, total) => {
             const percent = Math.floor((sent / Math.max(total, 1)) * 100);
-            if (percent > shown) report(`${percent} %`, percent - shown);
+            if (percent > shown) report(vscode.l10n.t('{0} %', percent), percent - shown);
             shown = percent;
           },
         });
@@ -97,14 +101,14 @@ export async function createFineTuningJob(s: Services, arg: unknown): Promise<Fi
     const job = await client.jobs.fineTuning.create(input);
     logInfo(`Fine-tuning job ${job.id} of ${model} created on ${conn.label}.`);
     s.jobs.upsert(conn.id, 'fineTuning', job);
-    void vscode.window.showInformationMessage(`Fine-tuning job ${job.id} created: ${model} on ${basename(training)}.`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('Fine-tuning job {0} created: {1} on {2}.', job.id, model, basename(training)));
     return job;
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     // The uploads go with a job that was not made; when it may have been made, they stay for it.
     if ((err as { mayHaveActed?: boolean }).mayHaveActed === true || !uploaded.length) throw err;
     await Promise.all(uploaded.map((id) => client.jobs.files.delete(id).catch(() => undefined)));
-    throw new Error(`${message} The uploaded files were deleted.`);
+    throw new Error(`${message} ${vscode.l10n.t('The uploaded files were deleted.')}`);
   }
 }
 
@@ -114,13 +118,13 @@ export async function openFineTuningJob(s: Services, arg: unknown): Promise<void
     const { conn, jobId } = jobTarget(s, arg);
     return s.fineTuningPanels.show(conn, jobId);
   }
-  const conn = await connectionFor(s, arg, 'Open a fine-tuning job of which connection?');
+  const conn = await connectionFor(s, arg, vscode.l10n.t('Open a fine-tuning job of which connection?'));
   if (!conn) return;
-  const page = await withProgress('Listing fine-tuning jobs…', async () => (await s.clients.get(conn)).jobs.fineTuning.list({ limit: 50 }));
-  if (!page.data.length) throw new Error(`"${conn.label}" has no fine-tuning jobs yet: create one with "Create Fine-tuning Job…".`);
+  const page = await withProgress(vscode.l10n.t('Listing fine-tuning jobs…'), async () => (await s.clients.get(conn)).jobs.fineTuning.list({ limit: 50 }));
+  if (!page.data.length) throw new Error(vscode.l10n.t('"{0}" has no fine-tuning jobs yet: create one with "Create Fine-tuning Job…".', conn.label));
   const pick = await vscode.window.showQuickPick(
     page.data.map((j) => ({ label: j.fine_tuned_model ?? j.model, description: `${j.status} · ${j.id}`, id: j.id })),
-    { title: 'Open Fine-tuning Job', placeHolder: 'Newest first' },
+    { title: vscode.l10n.t('Open Fine-tuning Job'), placeHolder: vscode.l10n.t('Newest first') },
   );
   if (pick) s.fineTuningPanels.show(conn, pick.id);
 }
@@ -137,12 +141,18 @@ export async function actOnJob(s: Services, arg: unknown, action: Action): Promi
   const client = await s.clients.get(conn);
   const current = await client.jobs.fineTuning.retrieve(jobId);
   if (!ALLOWED[action].includes(current.status)) {
-    const states = ALLOWED[action].join(', ').replace(/, ([^,]*)$/, ' or $1');
-    throw new Error(`The job ${jobId} is ${current.status}: only a job that is ${states} can be ${action === 'cancel' ? 'cancelled' : `${action}d`}.`);
+    const states = ALLOWED[action].join(', ');
+    const only = {
+      cancel: vscode.l10n.t('The job {0} is {1}: only a job that is {2} can be cancelled.', jobId, current.status, states),
+      pause: vscode.l10n.t('The job {0} is {1}: only a job that is {2} can be paused.', jobId, current.status, states),
+      resume: vscode.l10n.t('The job {0} is {1}: only a job that is {2} can be resumed.', jobId, current.status, states),
+    };
+    throw new Error(only[action]);
   }
   if (action === 'cancel' && !argsOf(arg)) {
-    const yes = await vscode.window.showWarningMessage(`Cancel fine-tuning job ${jobId}? It cannot be resumed.`, { modal: true }, 'Cancel Job');
-    if (yes !== 'Cancel Job') return undefined;
+    const cancel = vscode.l10n.t('Cancel Job');
+    const yes = await vscode.window.showWarningMessage(vscode.l10n.t('Cancel fine-tuning job {0}? It cannot be resumed.', jobId), { modal: true }, cancel);
+    if (yes !== cancel) return undefined;
   }
   const job = await client.jobs.fineTuning[action](jobId);
   s.jobs.upsert(conn.id, 'fineTuning', job);
@@ -163,41 +173,44 @@ export async function deployFineTunedModel(s: Services, arg: unknown): Promise<D
   const args = argsOf<DeployArgs>(arg) ?? ({} as Partial<DeployArgs>);
   const arm = armFor(s, conn);
   const job = await (await s.clients.get(conn)).jobs.fineTuning.retrieve(jobId);
-  if (job.status !== 'succeeded' || !job.fine_tuned_model) throw new Error(`The job ${jobId} is ${job.status}: only a job that succeeded has a model to deploy.`);
+  if (job.status !== 'succeeded' || !job.fine_tuned_model) {
+    throw new Error(vscode.l10n.t('The job {0} is {1}: only a job that succeeded has a model to deploy.', jobId, job.status));
+  }
   const name =
     args.name ??
     (await vscode.window.showInputBox({
-      title: `Deploy ${job.fine_tuned_model} (1/3): deployment name`,
+      title: vscode.l10n.t('Deploy {0} (1/3): deployment name', job.fine_tuned_model),
       value: `${job.model.replace(/-\d{4}-\d{2}-\d{2}$/, '')}-ft${job.user_provided_suffix ? `-${job.user_provided_suffix}` : ''}`.slice(0, 64),
-      validateInput: (v) => (/^[A-Za-z0-9][A-Za-z0-9._-]{1,63}$/.test(v) ? undefined : '2 to 64 letters, digits, ".", "-" or "_".'),
+      validateInput: (v) => (/^[A-Za-z0-9][A-Za-z0-9._-]{1,63}$/.test(v) ? undefined : vscode.l10n.t('2 to 64 letters, digits, ".", "-" or "_".')),
     }));
   if (!name) return undefined;
-  const sku = args.sku ?? (await vscode.window.showQuickPick(['standard', 'globalstandard', 'developer'], { title: 'Deploy (2/3): SKU' }));
+  const sku = args.sku ?? (await vscode.window.showQuickPick(['standard', 'globalstandard', 'developer'], { title: vscode.l10n.t('Deploy (2/3): SKU') }));
   if (!sku) return undefined;
   const capacityText =
     args.capacity !== undefined
       ? String(args.capacity)
       : await vscode.window.showInputBox({
-          title: 'Deploy (3/3): capacity (units of 1,000 tokens per minute)',
+          title: vscode.l10n.t('Deploy (3/3): capacity (units of 1,000 tokens per minute)'),
           value: '1',
-          validateInput: (v) => (/^[1-9]\d{0,5}$/.test(v) ? undefined : 'A whole number from 1.'),
+          validateInput: (v) => (/^[1-9]\d{0,5}$/.test(v) ? undefined : vscode.l10n.t('A whole number from 1.')),
         });
   if (!capacityText) return undefined;
-  const deployment = await withCancellableProgress(`Deploying ${job.fine_tuned_model} as ${name}`, (signal, report) =>
+  const deployment = await withCancellableProgress(vscode.l10n.t('Deploying {0} as {1}', job.fine_tuned_model, name), (signal, report) =>
     arm.client.deployments.put(arm.accountId, name, { model: job.fine_tuned_model!, sku, capacity: Number(capacityText) }, { signal, onProgress: report }),
   );
   s.tree.refresh(s.tree.connectionNode(conn.id)?.deployments);
   // Not awaited: the command (and a script that runs it) is done once the deployment is made.
-  void vscode.window.showInformationMessage(`Deployed ${job.fine_tuned_model} as ${name}.`, 'Open Chat').then((open) => {
-    if (open) void vscode.commands.executeCommand('aoaiWorkbench.openChat', { connectionId: conn.id, deployment: name });
+  const openChat = vscode.l10n.t('Open Chat');
+  void vscode.window.showInformationMessage(vscode.l10n.t('Deployed {0} as {1}.', job.fine_tuned_model, name), openChat).then((open) => {
+    if (open === openChat) void vscode.commands.executeCommand('aoaiWorkbench.openChat', { connectionId: conn.id, deployment: name });
   });
   return deployment;
 }
 
 function armFor(s: Services, conn: ConnectionInfo) {
   if (conn.auth !== 'entraId' || !conn.armId) {
-    const how = 'add the connection with "Add Connection from Azure…" (Entra ID), then deploy from there';
-    throw new Error(`Deploying goes through Azure Resource Manager, and "${conn.label}" does not know its Azure account: ${how}.`);
+    const how = vscode.l10n.t('add the connection with "Add Connection from Azure…" (Entra ID), then deploy from there');
+    throw new Error(vscode.l10n.t('Deploying goes through Azure Resource Manager, and "{0}" does not know its Azure account: {1}.', conn.label, how));
   }
   return { client: s.clients.arm(conn.tokenSource ?? 'vscode', conn.tenantId), accountId: conn.armId };
 }

@@ -31,21 +31,26 @@ async function askEndpoint(publicUrl: string, endpoints: () => Promise<WebhookEn
   const pick = await vscode.window.showQuickPick(
     [
       // The URL as a detail line: it wraps there, where a title would cut a long tunnel URL off.
-      { label: '$(add) Create a webhook endpoint', detail: `${publicUrl}/webhook`, mode: 'create' as const },
-      { label: '$(edit) Point an existing endpoint here', description: 'updates its URL', mode: 'update' as const },
-      { label: 'Skip', description: 'the endpoint is set up already', mode: 'skip' as const },
+      { label: `$(add) ${vscode.l10n.t('Create a webhook endpoint')}`, detail: `${publicUrl}/webhook`, mode: 'create' as const },
+      { label: `$(edit) ${vscode.l10n.t('Point an existing endpoint here')}`, description: vscode.l10n.t('updates its URL'), mode: 'update' as const },
+      { label: vscode.l10n.t('Skip'), description: vscode.l10n.t('the endpoint is set up already'), mode: 'skip' as const },
     ],
-    { title: 'Listening: point a webhook endpoint here?', placeHolder: 'The service delivers only to endpoints that point at the listener', ignoreFocusOut: true },
+    {
+      title: vscode.l10n.t('Listening: point a webhook endpoint here?'),
+      placeHolder: vscode.l10n.t('The service delivers only to endpoints that point at the listener'),
+      ignoreFocusOut: true,
+    },
   );
   if (!pick || pick.mode === 'skip') return undefined;
   if (pick.mode === 'create') {
     const items = WEBHOOK_EVENT_TYPES.map((t) => ({ label: t, picked: t.startsWith('response.') }));
-    const types = await vscode.window.showQuickPick(items, { title: 'Events to receive', canPickMany: true, ignoreFocusOut: true });
+    const types = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Events to receive'), canPickMany: true, ignoreFocusOut: true });
     if (!types?.length) return undefined;
-    return { mode: 'create', name: `VS Code listener (${new Date().toLocaleDateString()})`, eventTypes: types.map((t) => t.label) };
+    return { mode: 'create', name: vscode.l10n.t('VS Code listener ({0})', new Date().toLocaleDateString()), eventTypes: types.map((t) => t.label) };
   }
   const all = await endpoints();
-  const e = await vscode.window.showQuickPick(all.map((x) => ({ label: x.name, description: x.url, endpoint: x })), { title: 'Endpoint to point at the listener' });
+  const items = all.map((x) => ({ label: x.name, description: x.url, endpoint: x }));
+  const e = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Endpoint to point at the listener') });
   return e && { mode: 'update', endpointId: e.endpoint.id };
 }
 
@@ -62,7 +67,9 @@ async function offerEndpoint(s: Services, args: EndpointChoice | undefined): Pro
   } else {
     if (!s.listener.knownSecrets().some((k) => k.endpointId === endpointId)) {
       void vscode.window.showWarningMessage(
-        'That endpoint was not created here, so its signing secret is unknown and its deliveries will be rejected. Create a new endpoint to capture a secret.',
+        vscode.l10n.t(
+          'That endpoint was not created here, so its signing secret is unknown and its deliveries will be rejected. Create a new endpoint to capture a secret.',
+        ),
       );
     }
     s.listener.output.info(`Pointed webhook endpoint ${endpointId} at ${url}.`);
@@ -72,7 +79,7 @@ async function offerEndpoint(s: Services, args: EndpointChoice | undefined): Pro
 
 export async function startListening(s: Services, arg: unknown) {
   const args = arg && typeof arg === 'object' && 'connectionId' in arg ? (arg as StartListeningArgs) : undefined;
-  const conn = await resolveConnection(s, args, 'Start listening for webhooks');
+  const conn = await resolveConnection(s, args, vscode.l10n.t('Start listening for webhooks'));
   if (!conn) return undefined;
   const provider = args?.provider ?? setting('tunnel.provider');
   const tunnel = s.listener.providerFor(conn, provider, args?.provider !== undefined);
@@ -83,35 +90,37 @@ export async function startListening(s: Services, arg: unknown) {
     if (!consent) {
       if (args) throw new Error(check.message);
       // From the UI: say what is missing, and offer the way around it.
-      void showError('Could not start listening', new Error(check.message), 'Choose Another Tunnel').then(async (action) => {
+      void showError(vscode.l10n.t('Could not start listening'), new Error(check.message), vscode.l10n.t('Choose Another Tunnel')).then(async (action) => {
         if (action && (await chooseTunnelProvider(provider))) await vscode.commands.executeCommand(Commands.startListening, arg);
       });
       return undefined;
     }
     await downloadCloudflaredWithProgress(s);
   }
-  const state = await withCancellableProgress('Starting the webhook listener…', (signal, report) => {
-    if (tunnel) report(`opening the ${tunnel.label} tunnel…`);
+  const state = await withCancellableProgress(vscode.l10n.t('Starting the webhook listener…'), (signal, report) => {
+    if (tunnel) report(vscode.l10n.t('opening the {0} tunnel…', tunnel.label));
     return s.listener.start(conn, tunnel, signal);
   });
   const endpointId = await offerEndpoint(s, args?.endpoint);
-  if (!args) void vscode.window.showInformationMessage(`Listening for webhooks at ${state.publicUrl}. Deliveries show in the Webhook Events view.`);
+  if (!args) void vscode.window.showInformationMessage(vscode.l10n.t('Listening for webhooks at {0}. Deliveries show in the Webhook Events view.', state.publicUrl));
   return { localUrl: state.localUrl, publicUrl: state.publicUrl, endpointId };
 }
 
 async function askToDownloadCloudflared(): Promise<boolean> {
   const { CLOUDFLARED_VERSION, cloudflaredDownloadUrl } = loadNetwork();
   const source = cloudflaredDownloadUrl(optionalSetting('tunnel.cloudflaredDownloadUrl'));
-  const detail =
-    `Download cloudflared ${CLOUDFLARED_VERSION} from ${source} (about 40 MB, checked against its pinned SHA-256) into this extension's storage? ` +
-    'It is used only for the webhook tunnel, and you can delete it with "Delete Downloaded cloudflared". Or install it yourself and put it on PATH.';
-  const answer = await vscode.window.showWarningMessage('Cloudflare quick tunnels need cloudflared, which is not installed.', { modal: true, detail }, 'Download cloudflared');
-  return answer === 'Download cloudflared';
+  const detail = [
+    vscode.l10n.t("Download cloudflared {0} from {1} (about 40 MB, checked against its pinned SHA-256) into this extension's storage?", CLOUDFLARED_VERSION, source),
+    vscode.l10n.t('It is used only for the webhook tunnel, and you can delete it with "Delete Downloaded cloudflared". Or install it yourself and put it on PATH.'),
+  ].join(' ');
+  const download = vscode.l10n.t('Download cloudflared');
+  const answer = await vscode.window.showWarningMessage(vscode.l10n.t('Cloudflare quick tunnels need cloudflared, which is not installed.'), { modal: true, detail }, download);
+  return answer === download;
 }
 
 /** Downloads cloudflared into global storage with a cancellable progress notification. */
 export async function downloadCloudflaredWithProgress(s: Services): Promise<Downloaded> {
-  const done = await withCancellableProgress('Downloading cloudflared', (signal, report) => {
+  const done = await withCancellableProgress(vscode.l10n.t('Downloading cloudflared'), (signal, report) => {
     let shown = 0;
     return loadNetwork().downloadCloudflared({
       storageDir: s.listener.storageDir,
@@ -119,9 +128,9 @@ export async function downloadCloudflaredWithProgress(s: Services): Promise<Down
       proxy: proxySettings(),
       signal,
       onProgress: (received, total) => {
-        if (!total) return report(`${(received / 1048576).toFixed(1)} MB`);
+        if (!total) return report(vscode.l10n.t('{0} MB', (received / 1048576).toFixed(1)));
         const percent = Math.floor((received / total) * 100);
-        if (percent > shown) report(`${percent}% of ${(total / 1048576).toFixed(1)} MB`, percent - shown);
+        if (percent > shown) report(vscode.l10n.t('{0}% of {1} MB', percent, (total / 1048576).toFixed(1)), percent - shown);
         shown = percent;
       },
     });
@@ -131,10 +140,10 @@ export async function downloadCloudflaredWithProgress(s: Services): Promise<Down
 }
 
 export async function deleteDownloadedCloudflared(s: Services): Promise<boolean> {
-  if (s.listener.state?.provider === 'cloudflared') throw new Error('The Cloudflare tunnel is running: stop listening first.');
+  if (s.listener.state?.provider === 'cloudflared') throw new Error(vscode.l10n.t('The Cloudflare tunnel is running: stop listening first.'));
   const removed = await loadNetwork().removeDownloadedCloudflared(s.listener.storageDir);
   if (!removed) {
-    void vscode.window.showInformationMessage('No downloaded cloudflared to delete.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('No downloaded cloudflared to delete.'));
     return false;
   }
   s.listener.output.info(`Deleted the downloaded cloudflared (${removed}).`);
@@ -147,7 +156,7 @@ export async function resumeListening(s: Services): Promise<unknown> {
   if (!last) return undefined;
   if (!s.store.get(last.connectionId)) {
     await s.listener.forgetInterrupted();
-    throw new Error(`The connection "${last.connectionLabel}" was removed: start listening for another one.`);
+    throw new Error(vscode.l10n.t('The connection "{0}" was removed: start listening for another one.', last.connectionLabel));
   }
   const endpoint: EndpointChoice = last.endpointId ? { mode: 'update', endpointId: last.endpointId, created: last.created } : { mode: 'skip' };
   return startListening(s, { connectionId: last.connectionId, provider: last.provider, endpoint } satisfies StartListeningArgs);
@@ -158,8 +167,13 @@ export async function stopListening(s: Services, arg: unknown): Promise<boolean>
   if (!state) return false;
   let remove = (arg as { deleteEndpoint?: boolean } | undefined)?.deleteEndpoint;
   if (state.createdEndpointId && remove === undefined) {
-    const answer = await vscode.window.showInformationMessage('Stopped listening. Delete the webhook endpoint that "Start Listening" created?', 'Delete Endpoint', 'Keep');
-    remove = answer === 'Delete Endpoint';
+    const del = vscode.l10n.t('Delete Endpoint');
+    const answer = await vscode.window.showInformationMessage(
+      vscode.l10n.t('Stopped listening. Delete the webhook endpoint that "Start Listening" created?'),
+      del,
+      vscode.l10n.t('Keep'),
+    );
+    remove = answer === del;
   }
   if (state.createdEndpointId && remove) await s.endpoints.delete(state.connection, state.createdEndpointId);
   return true;
@@ -168,8 +182,10 @@ export async function stopListening(s: Services, arg: unknown): Promise<boolean>
 /** Sends one test event to the listener: through the service's test route where it can, else signed here. */
 export async function sendTestEvent(s: Services, arg: unknown) {
   const state = s.listener.state;
-  if (!state) throw new Error('Start listening first.');
-  const type = (arg as { eventType?: string } | undefined)?.eventType ?? (await vscode.window.showQuickPick([...WEBHOOK_EVENT_TYPES], { title: 'Send a test event of type' }));
+  if (!state) throw new Error(vscode.l10n.t('Start listening first.'));
+  const type =
+    (arg as { eventType?: string } | undefined)?.eventType ??
+    (await vscode.window.showQuickPick([...WEBHOOK_EVENT_TYPES], { title: vscode.l10n.t('Send a test event of type') }));
   if (!type) return undefined;
   const client = await s.clients.get(state.connection).catch(() => undefined);
   // An endpoint aimed here whose secret is held, if any: the only one a test event is signed with.
@@ -193,18 +209,18 @@ export async function listenerActions(s: Services): Promise<void> {
   const state = s.listener.state;
   if (!state) return;
   const actions = [
-    { label: 'Copy webhook URL', detail: `${state.publicUrl}/webhook` },
-    { label: 'Send test event' },
-    { label: 'Check my webhook verifier' },
-    { label: 'Show webhook log' },
-    { label: 'Stop listening' },
-  ];
-  const pick = (await vscode.window.showQuickPick(actions, { title: `Webhook listener for ${state.connection.label}` }))?.label;
-  if (pick === 'Copy webhook URL') await vscode.env.clipboard.writeText(`${state.publicUrl}/webhook`);
-  if (pick === 'Send test event') await vscode.commands.executeCommand(Commands.sendTestEvent);
-  if (pick === 'Check my webhook verifier') await vscode.commands.executeCommand(Commands.checkVerifier);
-  if (pick === 'Show webhook log') s.listener.output.show();
-  if (pick === 'Stop listening') await vscode.commands.executeCommand(Commands.stopListening);
+    { label: vscode.l10n.t('Copy webhook URL'), detail: `${state.publicUrl}/webhook`, action: 'copy' },
+    { label: vscode.l10n.t('Send test event'), action: 'test' },
+    { label: vscode.l10n.t('Check my webhook verifier'), action: 'verifier' },
+    { label: vscode.l10n.t('Show webhook log'), action: 'log' },
+    { label: vscode.l10n.t('Stop listening'), action: 'stop' },
+  ] as const;
+  const pick = (await vscode.window.showQuickPick(actions, { title: vscode.l10n.t('Webhook listener for {0}', state.connection.label) }))?.action;
+  if (pick === 'copy') await vscode.env.clipboard.writeText(`${state.publicUrl}/webhook`);
+  if (pick === 'test') await vscode.commands.executeCommand(Commands.sendTestEvent);
+  if (pick === 'verifier') await vscode.commands.executeCommand(Commands.checkVerifier);
+  if (pick === 'log') s.listener.output.show();
+  if (pick === 'stop') await vscode.commands.executeCommand(Commands.stopListening);
 }
 
 /**
@@ -214,12 +230,14 @@ export async function listenerActions(s: Services): Promise<void> {
 export async function checkVerifier(s: Services, arg: unknown): Promise<VerifierReport | undefined> {
   const args = arg as { url?: string; endpointId?: string } | undefined;
   const known = s.listener.knownSecrets();
-  if (!known.length) throw new Error('No signing secret is held here: start listening for a connection with an endpoint created here, whose secret your app uses.');
+  if (!known.length) {
+    throw new Error(vscode.l10n.t('No signing secret is held here: start listening for a connection with an endpoint created here, whose secret your app uses.'));
+  }
   let secret = args?.endpointId ? known.find((k) => k.endpointId === args.endpointId) : known.length === 1 ? known[0] : undefined;
   if (!secret) {
     const pick = await vscode.window.showQuickPick(
       known.map((k) => ({ label: k.label ?? k.endpointId, description: k.endpointId, known: k })),
-      { title: 'Check my webhook verifier: the endpoint whose secret the app uses' },
+      { title: vscode.l10n.t('Check my webhook verifier: the endpoint whose secret the app uses') },
     );
     if (!pick) return undefined;
     secret = pick.known;
@@ -227,20 +245,20 @@ export async function checkVerifier(s: Services, arg: unknown): Promise<Verifier
   const url =
     args?.url ??
     (await vscode.window.showInputBox({
-      title: "Check my webhook verifier: the app's webhook URL",
+      title: vscode.l10n.t("Check my webhook verifier: the app's webhook URL"),
       value: s.listener.forwardTarget() ?? 'http://localhost:3000/webhook',
-      validateInput: (v) => (/^https?:\/\/\S+$/.test(v) ? undefined : 'An http(s) URL, e.g. http://localhost:3000/webhook'),
+      validateInput: (v) => (/^https?:\/\/\S+$/.test(v) ? undefined : vscode.l10n.t('An http(s) URL, e.g. {0}', 'http://localhost:3000/webhook')),
       ignoreFocusOut: true,
     }));
   if (!url) return undefined;
-  const report = await withProgress('Checking the webhook verifier…', () => loadNetwork().checkVerifier(url, secret.secret, Date.now(), s.listener.outbound()));
+  const report = await withProgress(vscode.l10n.t('Checking the webhook verifier…'), () => loadNetwork().checkVerifier(url, secret.secret, Date.now(), s.listener.outbound()));
   for (const r of report.results) {
     s.listener.output.info(`Verifier check, ${r.probe} delivery (should ${r.expected}): ${r.answer.status ?? r.answer.error} → ${r.passed ? 'as expected' : 'WRONG'}`);
   }
   s.listener.output.info(`Verifier check of ${url}: ${report.summary}`);
   if (!args?.url) {
     const show = report.sound ? vscode.window.showInformationMessage : vscode.window.showWarningMessage;
-    void show(report.summary, 'Show Log').then((c) => c && s.listener.output.show());
+    void show(report.summary, vscode.l10n.t('Show Log')).then((c) => c && s.listener.output.show());
   }
   return report;
 }

@@ -33,34 +33,34 @@ const LAST_VARIABLE = 'aoaiWorkbench.lastEnvVariable';
 const argsOf = (arg: unknown): Partial<RotateArgs> => (arg && typeof arg === 'object' ? (arg as Partial<RotateArgs>) : {});
 
 export async function rotateSigningSecret(s: Services, arg: unknown): Promise<PendingRotation | undefined> {
-  const target = await resolveEndpoint(s, arg, 'Rotate the signing secret of');
+  const target = await resolveEndpoint(s, arg, vscode.l10n.t('Rotate the signing secret of'));
   if (!target) return undefined;
   const { conn, endpoint } = target;
   const args = argsOf(arg);
   if (args.confirm !== false) {
-    const go = await vscode.window.showWarningMessage(
-      `Rotate the signing secret of "${endpoint.name}"?`,
-      {
-        modal: true,
-        detail:
-          "The service cannot change an endpoint's secret, so a new endpoint with the same URL and events is created, with a new secret. " +
-          'Until you finish, both deliver and both secrets are accepted here: your app gets each event twice (deduplicate by event id). ' +
-          'Give the new secret to your app, then Finish Rotation deletes the old endpoint.',
-      },
-      'Rotate',
-    );
-    if (go !== 'Rotate') return undefined;
+    const rotate = vscode.l10n.t('Rotate');
+    const detail = [
+      vscode.l10n.t("The service cannot change an endpoint's secret, so a new endpoint with the same URL and events is created, with a new secret."),
+      vscode.l10n.t('Until you finish, both deliver and both secrets are accepted here: your app gets each event twice (deduplicate by event id).'),
+      vscode.l10n.t('Give the new secret to your app, then Finish Rotation deletes the old endpoint.'),
+    ].join(' ');
+    const go = await vscode.window.showWarningMessage(vscode.l10n.t('Rotate the signing secret of "{0}"?', endpoint.name), { modal: true, detail }, rotate);
+    if (go !== rotate) return undefined;
   }
-  const r = await withProgress(`Creating a replacement for "${endpoint.name}"…`, () => s.endpoints.beginRotation(conn, endpoint));
+  const r = await withProgress(vscode.l10n.t('Creating a replacement for "{0}"…', endpoint.name), () => s.endpoints.beginRotation(conn, endpoint));
   logInfo(`Rotating the signing secret of webhook endpoint ${r.oldId}: replacement ${r.newId} → ${r.url}; its secret is in secret storage.`);
   // The rotation has begun whatever happens to the hand-over: say so, and how to try it again.
   // Not awaiting the message: it stays until the user closes it.
   await handOverSecret(s, conn, r, args.handOver).catch((err: unknown) => {
-    void showError(`Both secrets of "${r.name}" are accepted now, but the new one was not given to your app (use Give New Secret to App… on the endpoint)`, err);
+    void showError(
+      vscode.l10n.t('Both secrets of "{0}" are accepted now, but the new one was not given to your app (use Give New Secret to App… on the endpoint)', r.name),
+      err,
+    );
   });
   if (args.confirm !== false) {
+    const both = vscode.l10n.t('Both secrets of "{0}" are accepted now. When your app uses the new one, finish the rotation to delete the old endpoint.', r.name);
     void vscode.window
-      .showInformationMessage(`Both secrets of "${r.name}" are accepted now. When your app uses the new one, finish the rotation to delete the old endpoint.`, 'Finish Rotation')
+      .showInformationMessage(both, vscode.l10n.t('Finish Rotation'))
       .then((c) => c && vscode.commands.executeCommand(Commands.finishRotation, { connectionId: conn.id, endpointId: r.newId }));
   }
   return r;
@@ -72,7 +72,7 @@ async function pendingFor(s: Services, arg: unknown, purpose: string): Promise<{
   const target = await resolveEndpoint(s, arg, purpose);
   if (!target) return undefined;
   const found = s.endpoints.rotationOf(target.conn.id, target.endpoint.id);
-  if (!found) throw new Error(`"${target.endpoint.name}" is not in a secret rotation.`);
+  if (!found) throw new Error(vscode.l10n.t('"{0}" is not in a secret rotation.', target.endpoint.name));
   return { conn: target.conn, rotation: found.rotation };
 }
 
@@ -80,14 +80,14 @@ async function pendingFor(s: Services, arg: unknown, purpose: string): Promise<{
 async function pickRotation(s: Services, purpose: string): Promise<{ conn: ConnectionInfo; rotation: PendingRotation } | undefined> {
   const items = s.endpoints.rotations().flatMap((rotation) => {
     const conn = s.store.get(rotation.connectionId);
-    const detail = conn && `${conn.label} · started ${new Date(rotation.startedAt).toLocaleString()}`;
+    const detail = conn && vscode.l10n.t('{0} · started {1}', conn.label, new Date(rotation.startedAt).toLocaleString());
     return conn ? [{ label: rotation.name, description: rotation.url, detail, conn, rotation }] : [];
   });
   if (items.length === 0) {
-    void vscode.window.showInformationMessage('No signing secret rotation is in progress. Rotate Signing Secret… on a webhook endpoint starts one.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('No signing secret rotation is in progress. Rotate Signing Secret… on a webhook endpoint starts one.'));
     return undefined;
   }
-  const pick = items.length === 1 ? items[0] : await vscode.window.showQuickPick(items, { title: `${purpose} which endpoint?` });
+  const pick = items.length === 1 ? items[0] : await vscode.window.showQuickPick(items, { title: vscode.l10n.t('{0} which endpoint?', purpose) });
   return pick && { conn: pick.conn, rotation: pick.rotation };
 }
 
@@ -96,10 +96,10 @@ export async function handOverSecret(s: Services, conn: ConnectionInfo, r: Pendi
   const choice = how ?? (await askHandOver(s, r));
   if (!choice || choice.kind === 'later') return undefined;
   const secret = await s.store.signingSecret(conn.id, r.newId);
-  if (!secret) throw new Error('The new signing secret is not in secret storage any more: cancel this rotation and start again.');
+  if (!secret) throw new Error(vscode.l10n.t('The new signing secret is not in secret storage any more: cancel this rotation and start again.'));
   if (choice.kind === 'copy') {
     await vscode.env.clipboard.writeText(secret);
-    void vscode.window.showInformationMessage(`Copied the new signing secret of "${r.name}".`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('Copied the new signing secret of "{0}".', r.name));
     return choice;
   }
   const uri = vscode.Uri.file(choice.file);
@@ -108,13 +108,19 @@ export async function handOverSecret(s: Services, conn: ConnectionInfo, r: Pendi
   const warnings = await envFileWarnings(choice.file, folders);
   for (const w of warnings) log().warn(redact(w));
   if (warnings.length && !how) {
-    const go = await vscode.window.showWarningMessage(`Write the signing secret into ${where}?`, { modal: true, detail: warnings.join('\n') }, 'Write Anyway');
-    if (go !== 'Write Anyway') return undefined;
+    const writeAnyway = vscode.l10n.t('Write Anyway');
+    const go = await vscode.window.showWarningMessage(vscode.l10n.t('Write the signing secret into {0}?', where), { modal: true, detail: warnings.join('\n') }, writeAnyway);
+    if (go !== writeAnyway) return undefined;
   }
   const { replaced, backup } = await writeEnvVariable(choice.file, choice.variable, secret);
   await s.context.globalState.update(LAST_VARIABLE, choice.variable);
   logInfo(`Wrote the new signing secret of webhook endpoint ${r.newId} into ${choice.variable} in ${where}${backup ? ` (the previous file is kept as ${path.basename(backup)})` : ''}.`);
-  if (!how) void vscode.window.showInformationMessage(`${replaced ? 'Replaced' : 'Added'} ${choice.variable} in ${where}. Restart your app so it reads it.`);
+  if (!how) {
+    const done = replaced
+      ? vscode.l10n.t('Replaced {0} in {1}. Restart your app so it reads it.', choice.variable, where)
+      : vscode.l10n.t('Added {0} in {1}. Restart your app so it reads it.', choice.variable, where);
+    void vscode.window.showInformationMessage(done);
+  }
   else if (warnings.length) void vscode.window.showWarningMessage(warnings.join(' '));
   return choice;
 }
@@ -122,11 +128,11 @@ export async function handOverSecret(s: Services, conn: ConnectionInfo, r: Pendi
 async function askHandOver(s: Services, r: PendingRotation): Promise<HandOver | undefined> {
   const pick = await vscode.window.showQuickPick(
     [
-      { label: '$(copy) Copy the new secret', choice: 'copy' as const },
-      { label: '$(file) Write it into a .env file…', description: 'replaces the variable, keeps the rest', choice: 'env' as const },
-      { label: 'Later', description: 'Give New Secret to App… on the endpoint', choice: 'later' as const },
+      { label: `$(copy) ${vscode.l10n.t('Copy the new secret')}`, choice: 'copy' as const },
+      { label: `$(file) ${vscode.l10n.t('Write it into a .env file…')}`, description: vscode.l10n.t('replaces the variable, keeps the rest'), choice: 'env' as const },
+      { label: vscode.l10n.t('Later'), description: vscode.l10n.t('Give New Secret to App… on the endpoint'), choice: 'later' as const },
     ],
-    { title: `Give the new signing secret of "${r.name}" to your app`, ignoreFocusOut: true },
+    { title: vscode.l10n.t('Give the new signing secret of "{0}" to your app', r.name), ignoreFocusOut: true },
   );
   if (!pick) return undefined;
   return pick.choice === 'env' ? askEnvTarget(s) : { kind: pick.choice };
@@ -135,14 +141,14 @@ async function askHandOver(s: Services, r: PendingRotation): Promise<HandOver | 
 async function askEnvTarget(s: Services): Promise<{ kind: 'env'; file: string; variable: string } | undefined> {
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
   const picked = await vscode.window.showSaveDialog({
-    title: 'The .env file your app reads',
-    saveLabel: 'Write Secret Here',
+    title: vscode.l10n.t('The .env file your app reads'),
+    saveLabel: vscode.l10n.t('Write Secret Here'),
     defaultUri: folder && vscode.Uri.joinPath(folder, '.env'),
-    filters: { 'Environment files': ['env'], 'All files': ['*'] },
+    filters: { [vscode.l10n.t('Environment files')]: ['env'], [vscode.l10n.t('All files')]: ['*'] },
   });
   if (!picked) return undefined;
   const variable = await vscode.window.showInputBox({
-    title: 'Variable name for the signing secret',
+    title: vscode.l10n.t('Variable name for the signing secret'),
     value: s.context.globalState.get<string>(LAST_VARIABLE) ?? 'WEBHOOK_SECRET',
     validateInput: validEnvName,
     ignoreFocusOut: true,
@@ -151,7 +157,7 @@ async function askEnvTarget(s: Services): Promise<{ kind: 'env'; file: string; v
 }
 
 export async function handOverRotatedSecret(s: Services, arg: unknown): Promise<HandOver | undefined> {
-  const found = await pendingFor(s, arg, 'Give the new signing secret to your app');
+  const found = await pendingFor(s, arg, vscode.l10n.t('Give the new signing secret to your app'));
   return found && handOverSecret(s, found.conn, found.rotation, argsOf(arg).handOver);
 }
 
@@ -177,7 +183,8 @@ async function endRotation(s: Services, arg: unknown, e: Ending): Promise<boolea
   try {
     await withProgress(e.progress(rotation), () => e.run(s, conn, rotation));
   } catch (err) {
-    throw new Error(`${errorText(err).replace(/\.?$/, '.')} The rotation is still in progress (both secrets are accepted); try again from either endpoint's row.`);
+    const still = vscode.l10n.t("The rotation is still in progress (both secrets are accepted); try again from either endpoint's row.");
+    throw new Error(`${errorText(err).replace(/\.?$/, '.')} ${still}`);
   }
   logInfo(e.done(rotation));
   return true;
@@ -185,11 +192,11 @@ async function endRotation(s: Services, arg: unknown, e: Ending): Promise<boolea
 
 export function finishRotationCommand(s: Services, arg: unknown): Promise<boolean> {
   return endRotation(s, arg, {
-    purpose: 'Finish the secret rotation of',
-    question: (r) => `Finish rotating the secret of "${r.name}"?`,
-    detail: (r) => `The old endpoint (${r.oldId}) is deleted: from then on deliveries are signed only with the new secret, so your app must use it.`,
-    button: 'Finish Rotation',
-    progress: (r) => `Deleting the old endpoint of "${r.name}"…`,
+    purpose: vscode.l10n.t('Finish the secret rotation of'),
+    question: (r) => vscode.l10n.t('Finish rotating the secret of "{0}"?', r.name),
+    detail: (r) => vscode.l10n.t('The old endpoint ({0}) is deleted: from then on deliveries are signed only with the new secret, so your app must use it.', r.oldId),
+    button: vscode.l10n.t('Finish Rotation'),
+    progress: (r) => vscode.l10n.t('Deleting the old endpoint of "{0}"…', r.name),
     run: (svc, conn, r) => svc.endpoints.finishRotation(conn, r),
     done: (r) => `Finished rotating webhook endpoint ${r.oldId}: deleted; ${r.newId} goes on with the new secret.`,
   });
@@ -197,11 +204,11 @@ export function finishRotationCommand(s: Services, arg: unknown): Promise<boolea
 
 export function cancelRotationCommand(s: Services, arg: unknown): Promise<boolean> {
   return endRotation(s, arg, {
-    purpose: 'Cancel the secret rotation of',
-    question: (r) => `Cancel rotating the secret of "${r.name}"?`,
-    detail: (r) => `The new endpoint (${r.newId}) and its secret are deleted; the old secret stays the only one.`,
-    button: 'Cancel Rotation',
-    progress: (r) => `Deleting the replacement of "${r.name}"…`,
+    purpose: vscode.l10n.t('Cancel the secret rotation of'),
+    question: (r) => vscode.l10n.t('Cancel rotating the secret of "{0}"?', r.name),
+    detail: (r) => vscode.l10n.t('The new endpoint ({0}) and its secret are deleted; the old secret stays the only one.', r.newId),
+    button: vscode.l10n.t('Cancel Rotation'),
+    progress: (r) => vscode.l10n.t('Deleting the replacement of "{0}"…', r.name),
     run: (svc, conn, r) => svc.endpoints.cancelRotation(conn, r),
     done: (r) => `Cancelled rotating webhook endpoint ${r.oldId}: deleted the replacement ${r.newId}.`,
   });

@@ -29,41 +29,43 @@ export interface EndpointArgs {
   endpointId: string;
 }
 
-const EVENT_DESCRIPTIONS: Record<string, string> = {
-  'response.completed': 'A background response completed',
-  'response.failed': 'A background response failed',
-  'response.cancelled': 'A background response was cancelled',
-  'response.incomplete': 'A background response ended incomplete',
-  'batch.completed': 'A batch completed',
-  'batch.failed': 'A batch failed',
-  'batch.cancelled': 'A batch was cancelled',
-  'batch.expired': 'A batch expired',
-  'fine_tuning.job.succeeded': 'A fine-tuning job succeeded',
-  'fine_tuning.job.failed': 'A fine-tuning job failed',
-  'fine_tuning.job.cancelled': 'A fine-tuning job was cancelled',
-  'realtime.call.incoming': 'A real-time call is coming in',
-};
+/** Read when a picker opens: VS Code's strings are the user's language by then. */
+const eventDescriptions = (): Record<string, string> => ({
+  'response.completed': vscode.l10n.t('A background response completed'),
+  'response.failed': vscode.l10n.t('A background response failed'),
+  'response.cancelled': vscode.l10n.t('A background response was cancelled'),
+  'response.incomplete': vscode.l10n.t('A background response ended incomplete'),
+  'batch.completed': vscode.l10n.t('A batch completed'),
+  'batch.failed': vscode.l10n.t('A batch failed'),
+  'batch.cancelled': vscode.l10n.t('A batch was cancelled'),
+  'batch.expired': vscode.l10n.t('A batch expired'),
+  'fine_tuning.job.succeeded': vscode.l10n.t('A fine-tuning job succeeded'),
+  'fine_tuning.job.failed': vscode.l10n.t('A fine-tuning job failed'),
+  'fine_tuning.job.cancelled': vscode.l10n.t('A fine-tuning job was cancelled'),
+  'realtime.call.incoming': vscode.l10n.t('A real-time call is coming in'),
+});
 
 export function validateWebhookUrl(text: string): string | undefined {
   let url: URL;
   try {
     url = new URL(text.trim());
   } catch {
-    return 'Enter the full address of your listener, e.g. https://example.com/webhook.';
+    return vscode.l10n.t('Enter the full address of your listener, e.g. {0}.', 'https://example.com/webhook');
   }
   if (url.protocol === 'https:') return undefined;
   if (url.protocol === 'http:' && isLoopbackHost(url.hostname)) return undefined;
-  return 'The service delivers only to https:// addresses (http:// works only for loopback).';
+  return vscode.l10n.t('The service delivers only to https:// addresses (http:// works only for loopback).');
 }
 
 async function pickEventTypes(title: string, selected: string[]): Promise<string[] | undefined> {
+  const descriptions = eventDescriptions();
   const picks = await vscode.window.showQuickPick(
-    WEBHOOK_EVENT_TYPES.map((t) => ({ label: t, description: EVENT_DESCRIPTIONS[t], picked: selected.includes(t) })),
-    { title, canPickMany: true, placeHolder: 'Choose the events to subscribe to (Space to select, Enter to confirm)', ignoreFocusOut: true },
+    WEBHOOK_EVENT_TYPES.map((t) => ({ label: t, description: descriptions[t], picked: selected.includes(t) })),
+    { title, canPickMany: true, placeHolder: vscode.l10n.t('Choose the events to subscribe to (Space to select, Enter to confirm)'), ignoreFocusOut: true },
   );
   if (!picks) return undefined;
   if (picks.length === 0) {
-    void vscode.window.showWarningMessage('Choose at least one event type.');
+    void vscode.window.showWarningMessage(vscode.l10n.t('Choose at least one event type.'));
     return undefined;
   }
   return picks.map((p) => p.label);
@@ -71,40 +73,41 @@ async function pickEventTypes(title: string, selected: string[]): Promise<string
 
 async function endpointWizard(title: string, current?: WebhookEndpoint): Promise<WebhookEndpointInput | undefined> {
   const name = await vscode.window.showInputBox({
-    title: `${title} (1/3): name`,
+    title: vscode.l10n.t('{0} (1/3): name', title),
     value: current?.name,
-    prompt: 'A name to recognise the endpoint by.',
+    prompt: vscode.l10n.t('A name to recognise the endpoint by.'),
     ignoreFocusOut: true,
-    validateInput: (v) => (v.trim() ? undefined : 'Enter a name.'),
+    validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('Enter a name.')),
   });
   if (name === undefined) return undefined;
   const url = await vscode.window.showInputBox({
-    title: `${title} (2/3): listener URL`,
+    title: vscode.l10n.t('{0} (2/3): listener URL', title),
     value: current?.url,
     placeHolder: 'https://example.com/webhook',
-    prompt: 'Where the service sends deliveries. It must be publicly reachable over HTTPS.',
+    prompt: vscode.l10n.t('Where the service sends deliveries. It must be publicly reachable over HTTPS.'),
     ignoreFocusOut: true,
     validateInput: validateWebhookUrl,
   });
   if (url === undefined) return undefined;
-  const eventTypes = await pickEventTypes(`${title} (3/3): events`, current?.event_types ?? ['response.completed']);
+  const eventTypes = await pickEventTypes(vscode.l10n.t('{0} (3/3): events', title), current?.event_types ?? ['response.completed']);
   if (!eventTypes) return undefined;
   return { name: name.trim(), url: url.trim(), event_types: eventTypes };
 }
 
 export async function createEndpoint(s: Services, arg: unknown): Promise<WebhookEndpoint | undefined> {
-  const conn = await resolveConnection(s, arg, 'Create webhook endpoint');
+  const conn = await resolveConnection(s, arg, vscode.l10n.t('Create webhook endpoint'));
   if (!conn) return undefined;
   const args = argsOf<CreateWebhookArgs>(arg, 'url');
-  const input = args ? { name: args.name, url: args.url, event_types: args.eventTypes } : await endpointWizard(`New webhook endpoint on ${conn.label}`);
+  const input = args ? { name: args.name, url: args.url, event_types: args.eventTypes } : await endpointWizard(vscode.l10n.t('New webhook endpoint on {0}', conn.label));
   if (!input) return undefined;
   // The service shows the secret this once: the owner keeps it before anything else can fail.
-  const endpoint = await withProgress(`Creating webhook endpoint "${input.name}"…`, () => s.endpoints.create(conn, input));
+  const endpoint = await withProgress(vscode.l10n.t('Creating webhook endpoint "{0}"…', input.name), () => s.endpoints.create(conn, input));
   logInfo(`Created webhook endpoint ${endpoint.id} "${endpoint.name}" → ${endpoint.url} (${endpoint.event_types.join(', ')}); its signing secret is in secret storage.`);
   if (!args) {
+    const created = vscode.l10n.t("Created \"{0}\". Its signing secret is shown only once by the service; it is kept in VS Code's secret storage.", endpoint.name);
     void vscode.window
-      .showInformationMessage(`Created "${endpoint.name}". Its signing secret is shown only once by the service; it is kept in VS Code's secret storage.`, 'Copy Signing Secret')
-      .then((choice) => choice && copySecret(s, { connectionId: conn.id, endpointId: endpoint.id }));
+      .showInformationMessage(created, vscode.l10n.t('Copy Signing Secret'))
+      .then((choice) => choice !== undefined && copySecret(s, { connectionId: conn.id, endpointId: endpoint.id }));
   }
   return endpoint;
 }
@@ -118,11 +121,11 @@ export async function resolveEndpoint(s: Services, arg: unknown, purpose: string
   const all = await s.endpoints.all(conn);
   if (ids?.endpointId) {
     const endpoint = all.find((e) => e.id === ids.endpointId);
-    if (!endpoint) throw new Error(`No webhook endpoint "${ids.endpointId}" on ${conn.label}.`);
+    if (!endpoint) throw new Error(vscode.l10n.t('No webhook endpoint "{0}" on {1}.', ids.endpointId, conn.label));
     return { conn, endpoint };
   }
   if (all.length === 0) {
-    void vscode.window.showInformationMessage(`${conn.label} has no webhook endpoints.`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('{0} has no webhook endpoints.', conn.label));
     return undefined;
   }
   const pick = await vscode.window.showQuickPick(all.map((e) => ({ label: e.name, description: e.url, detail: e.event_types.join(', '), endpoint: e })), { title: purpose });
@@ -130,7 +133,7 @@ export async function resolveEndpoint(s: Services, arg: unknown, purpose: string
 }
 
 export async function editEndpoint(s: Services, arg: unknown): Promise<WebhookEndpoint | undefined> {
-  const target = await resolveEndpoint(s, arg, 'Edit webhook endpoint');
+  const target = await resolveEndpoint(s, arg, vscode.l10n.t('Edit webhook endpoint'));
   if (!target) return undefined;
   const args = argsOf<EditWebhookArgs>(arg, 'endpointId');
   let changes: Partial<WebhookEndpointInput>;
@@ -141,52 +144,56 @@ export async function editEndpoint(s: Services, arg: unknown): Promise<WebhookEn
       ...(args.eventTypes !== undefined && { event_types: args.eventTypes }),
     };
   } else {
-    const input = await endpointWizard(`Edit "${target.endpoint.name}"`, target.endpoint);
+    const input = await endpointWizard(vscode.l10n.t('Edit "{0}"', target.endpoint.name), target.endpoint);
     if (!input) return undefined;
     changes = input;
   }
-  const updated = await withProgress(`Updating "${target.endpoint.name}"…`, () => s.endpoints.update(target.conn, target.endpoint.id, changes));
+  const updated = await withProgress(vscode.l10n.t('Updating "{0}"…', target.endpoint.name), () => s.endpoints.update(target.conn, target.endpoint.id, changes));
   logInfo(`Updated webhook endpoint ${updated.id}: ${Object.keys(changes).join(', ')}.`);
   return updated;
 }
 
 export async function deleteEndpoint(s: Services, arg: unknown): Promise<boolean> {
-  const target = await resolveEndpoint(s, arg, 'Delete webhook endpoint');
+  const target = await resolveEndpoint(s, arg, vscode.l10n.t('Delete webhook endpoint'));
   if (!target) return false;
   const fromUi = !(arg && typeof arg === 'object' && 'endpointId' in arg);
   if (fromUi) {
+    const del = vscode.l10n.t('Delete');
     const ok = await vscode.window.showWarningMessage(
-      `Delete the webhook endpoint "${target.endpoint.name}"?`,
-      { modal: true, detail: `${target.endpoint.url} stops receiving events. This cannot be undone.` },
-      'Delete',
+      vscode.l10n.t('Delete the webhook endpoint "{0}"?', target.endpoint.name),
+      { modal: true, detail: vscode.l10n.t('{0} stops receiving events. This cannot be undone.', target.endpoint.url) },
+      del,
     );
-    if (ok !== 'Delete') return false;
+    if (ok !== del) return false;
   }
-  await withProgress(`Deleting "${target.endpoint.name}"…`, () => s.endpoints.delete(target.conn, target.endpoint.id));
+  await withProgress(vscode.l10n.t('Deleting "{0}"…', target.endpoint.name), () => s.endpoints.delete(target.conn, target.endpoint.id));
   logInfo(`Deleted webhook endpoint ${target.endpoint.id} "${target.endpoint.name}".`);
   return true;
 }
 
 export async function copySecret(s: Services, arg: unknown): Promise<boolean> {
-  const target = await resolveEndpoint(s, arg, 'Copy signing secret');
+  const target = await resolveEndpoint(s, arg, vscode.l10n.t('Copy signing secret'));
   if (!target) return false;
   const secret = await s.store.signingSecret(target.conn.id, target.endpoint.id);
   if (!secret) {
     void vscode.window.showWarningMessage(
-      `The signing secret of "${target.endpoint.name}" is not stored here. The service shows a secret only once, when the endpoint is created, ` +
-        'and this endpoint was created elsewhere. Use the secret saved at creation, or create a new endpoint from this sidebar.',
+      [
+        vscode.l10n.t('The signing secret of "{0}" is not stored here.', target.endpoint.name),
+        vscode.l10n.t('The service shows a secret only once, when the endpoint is created, and this endpoint was created elsewhere.'),
+        vscode.l10n.t('Use the secret saved at creation, or create a new endpoint from this sidebar.'),
+      ].join(' '),
     );
     return false;
   }
   await vscode.env.clipboard.writeText(secret);
-  void vscode.window.showInformationMessage(`Copied the signing secret of "${target.endpoint.name}".`);
+  void vscode.window.showInformationMessage(vscode.l10n.t('Copied the signing secret of "{0}".', target.endpoint.name));
   return true;
 }
 
 export async function copyField(s: Services, arg: unknown, field: 'id' | 'url'): Promise<string | undefined> {
-  const target = await resolveEndpoint(s, arg, field === 'id' ? 'Copy webhook endpoint ID' : 'Copy webhook endpoint URL');
+  const target = await resolveEndpoint(s, arg, field === 'id' ? vscode.l10n.t('Copy webhook endpoint ID') : vscode.l10n.t('Copy webhook endpoint URL'));
   if (!target) return undefined;
   await vscode.env.clipboard.writeText(target.endpoint[field]);
-  void vscode.window.setStatusBarMessage(`Copied ${target.endpoint[field]}`, 3000);
+  void vscode.window.setStatusBarMessage(vscode.l10n.t('Copied {0}', target.endpoint[field]), 3000);
   return target.endpoint[field];
 }

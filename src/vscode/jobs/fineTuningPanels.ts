@@ -48,13 +48,14 @@ class JobPanel implements vscode.Disposable {
     readonly jobId: string,
     onDispose: () => void,
   ) {
-    const panel = vscode.window.createWebviewPanel(Views.fineTuningJob, `Fine-tuning ${jobId}`, vscode.ViewColumn.Active, {});
+    const panel = vscode.window.createWebviewPanel(Views.fineTuningJob, vscode.l10n.t('Fine-tuning {0}', jobId), vscode.ViewColumn.Active, {});
     this.host = new PanelHost(
       panel,
       owner.extensionUri,
       {
         label: 'the fine-tuning job page',
-        html: (webview) => webviewHtml(webview, owner.extensionUri, { title: 'Fine-tuning job', style: 'fineTuning.css', script: 'pages.js', page: 'fineTuning', body: fineTuningBodyHtml() }),
+        html: (webview) =>
+          webviewHtml(webview, owner.extensionUri, { title: vscode.l10n.t('Fine-tuning job'), style: 'fineTuning.css', script: 'pages.js', page: 'fineTuning', body: fineTuningBodyHtml() }),
         parse: parseFineTuningViewMessage,
         onReady: () => (this.details ? this.send() : this.refresh()),
         onMessage: (msg) => (msg.type === 'refresh' ? this.refresh() : this.act(msg.action)),
@@ -110,8 +111,10 @@ class JobPanel implements vscode.Disposable {
       if (changed) this.send();
     } catch (err) {
       this.delay = Math.min(this.delay * 2, POLL_MAX_MS);
-      const kept = before ? ' The page shows what was read before.' : '';
-      this.host.post({ type: 'error', text: `Could not read the fine-tuning job ${this.jobId} (${errorText(err)}).${kept} Refresh to try again.` });
+      const text = before
+        ? vscode.l10n.t('Could not read the fine-tuning job {0} ({1}). The page shows what was read before. Refresh to try again.', this.jobId, errorText(err))
+        : vscode.l10n.t('Could not read the fine-tuning job {0} ({1}). Refresh to try again.', this.jobId, errorText(err));
+      this.host.post({ type: 'error', text });
     }
   }
 
@@ -135,8 +138,9 @@ class JobPanel implements vscode.Disposable {
     const target = { connectionId: this.conn.id, jobId: this.jobId };
     // The command asks before cancelling only when run from the sidebar: this page asks itself.
     if (action === 'cancel') {
-      const yes = await vscode.window.showWarningMessage(`Cancel fine-tuning job ${this.jobId}? It cannot be resumed.`, { modal: true }, 'Cancel Job');
-      if (yes !== 'Cancel Job') return;
+      const cancel = vscode.l10n.t('Cancel Job');
+      const yes = await vscode.window.showWarningMessage(vscode.l10n.t('Cancel fine-tuning job {0}? It cannot be resumed.', this.jobId), { modal: true }, cancel);
+      if (yes !== cancel) return;
     }
     await vscode.commands.executeCommand(COMMAND_OF[action], target);
     await this.refresh();

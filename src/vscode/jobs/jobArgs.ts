@@ -1,4 +1,5 @@
 /** What a job command is about: a sidebar row, or plain arguments (scripts and tests). */
+import * as vscode from 'vscode';
 import type { ConnectionInfo } from '../connections/connectionStore';
 import type { Services } from '../services';
 import { BatchNode, CallNode, FineTuningJobNode, JobGroupNode } from '../tree/jobNodes';
@@ -22,13 +23,15 @@ export interface CallArgs {
 function connectionOf(s: Services, id: string | undefined): ConnectionInfo {
   const all = s.store.list();
   const conn = id ? s.store.get(id) : all.length === 1 ? all[0] : undefined;
-  if (!conn) throw new Error(id ? `No connection with id "${id}".` : 'Say which connection: pass "connectionId" (there is more than one).');
+  if (!conn) {
+    throw new Error(id ? vscode.l10n.t('No connection with id "{0}".', id) : vscode.l10n.t('Say which connection: pass "connectionId" (there is more than one).'));
+  }
   return conn;
 }
 
 function field(arg: unknown, key: string): string {
   const v = (arg as Record<string, unknown> | undefined)?.[key];
-  if (typeof v !== 'string' || !v) throw new Error(`Pass the ${key} to act on (or run the command from its row in the sidebar).`);
+  if (typeof v !== 'string' || !v) throw new Error(vscode.l10n.t('Pass the {0} to act on (or run the command from its row in the sidebar).', key));
   return v;
 }
 

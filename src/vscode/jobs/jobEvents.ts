@@ -2,7 +2,8 @@
  * Batches, fine-tuning jobs and calls follow their webhook deliveries: a verified `batch.*` or
  * `fine_tuning.job.*` delivery refreshes its row and says how it ended (with Open Results or
  * Deploy…); a verified `realtime.call.incoming` adds the call and rings with Accept / Reject /
- * Transfer. A delivery that failed verification never raises a notification.
+ * Transfer. A delivery that failed verification never raises a notification; a burst of job
+ * endings shows a few, then one summary (jobNotices.ts). Calls ring each: each one waits for an answer.
  */
 import * as vscode from 'vscode';
 import type { DeliveryRecord } from '../../webhooks/store/records';
@@ -52,23 +53,27 @@ export async function onJobDelivery(s: Services, r: DeliveryRecord): Promise<voi
   if (event.type.startsWith('batch.') && id) {
     await s.jobs.refreshItem(conn, 'batches', id);
     const ending = event.type.slice('batch.'.length);
-    const action = ending === 'failed' ? undefined : 'Open Results';
-    const pick = await vscode.window.showInformationMessage(`Batch ${id} ${ending}.`, ...(action ? [action] : []));
-    if (pick === action) await vscode.commands.executeCommand(Commands.openBatchResults, { connectionId: conn.id, batchId: id });
+    const action = ending === 'failed' ? undefined : vscode.l10n.t('Open Results');
+    const pick = await s.jobNotices.notify('batches', conn.id, vscode.l10n.t('Batch {0} {1}.', id, ending), action ? [action] : []);
+    if (action && pick === action) await vscode.commands.executeCommand(Commands.openBatchResults, { connectionId: conn.id, batchId: id });
   } else if (event.type.startsWith('fine_tuning.job.') && id) {
     await s.jobs.refreshItem(conn, 'fineTuning', id);
     const ending = event.type.slice('fine_tuning.job.'.length);
-    const pick = await vscode.window.showInformationMessage(`Fine-tuning job ${id} ${ending}.`, ...(ending === 'succeeded' ? ['Deploy…'] : []));
-    if (pick === 'Deploy…') await vscode.commands.executeCommand(Commands.deployFineTunedModel, { connectionId: conn.id, jobId: id });
+    const deploy = vscode.l10n.t('Deploy…');
+    const pick = await s.jobNotices.notify('fineTuning', conn.id, vscode.l10n.t('Fine-tuning job {0} {1}.', id, ending), ending === 'succeeded' ? [deploy] : []);
+    if (pick === deploy) await vscode.commands.executeCommand(Commands.deployFineTunedModel, { connectionId: conn.id, jobId: id });
   } else if (event.type === 'realtime.call.incoming' && typeof event.data.call_id === 'string') {
     const headers = sipHeaders(event.data);
     const callId = event.data.call_id;
     const from = sipAddress(header(headers, 'from'));
     const to = sipAddress(header(headers, 'to'));
     s.jobs.setCall(conn.id, { id: callId, from, to, state: 'ringing', at: Date.now(), headers });
-    const pick = await vscode.window.showInformationMessage(`Incoming call from ${from ?? 'an unknown caller'}${to ? ` to ${to}` : ''}.`, 'Accept…', 'Reject', 'Transfer…');
-    const command = pick === 'Accept…' ? Commands.acceptCall : pick === 'Reject' ? Commands.rejectCall : pick === 'Transfer…' ? Commands.transferCall : undefined;
-    if (command) await vscode.commands.executeCommand(command, { connectionId: conn.id, callId, ...(pick === 'Reject' ? { statusCode: 603 } : {}) });
+    const caller = from ?? vscode.l10n.t('an unknown caller');
+    const ringing = to ? vscode.l10n.t('Incoming call from {0} to {1}.', caller, to) : vscode.l10n.t('Incoming call from {0}.', caller);
+    const [accept, reject, transfer] = [vscode.l10n.t('Accept…'), vscode.l10n.t('Reject'), vscode.l10n.t('Transfer…')];
+    const pick = await vscode.window.showInformationMessage(ringing, accept, reject, transfer);
+    const command = pick === accept ? Commands.acceptCall : pick === reject ? Commands.rejectCall : pick === transfer ? Commands.transferCall : undefined;
+    if (command) await vscode.commands.executeCommand(command, { connectionId: conn.id, callId, ...(pick === reject ? { statusCode: 603 } : {}) });
   }
 }
 

@@ -82,18 +82,21 @@ export class ResultsDocuments implements vscode.TextDocumentContentProvider, vsc
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     const where = this.parse(uri);
     const results = where && this.results(where.connectionId, where.batchId);
-    if (!where || !results) return 'These results are not open any more: open them again from the batch in the sidebar (Open Batch Results).';
+    if (!where || !results) return vscode.l10n.t('These results are not open any more: open them again from the batch in the sidebar (Open Batch Results).');
     const from = where.page * ROWS_PER_PAGE;
     const rows = await results.page(from, ROWS_PER_PAGE);
-    const total = results.complete ? results.count.toLocaleString('en') : `${results.count.toLocaleString('en')}+ (still counting)`;
+    const count = results.count.toLocaleString('en');
+    const total = results.complete ? count : vscode.l10n.t('{0}+ (still counting)', count);
     const pages = results.complete ? Math.max(1, Math.ceil(results.count / ROWS_PER_PAGE)) : undefined;
+    const page = pages ? vscode.l10n.t('page {0} of {1}', where.page + 1, pages) : vscode.l10n.t('page {0}', where.page + 1);
+    const shown = rows.length ? ` ${vscode.l10n.t('(rows {0}–{1})', from + 1, from + rows.length)}` : '';
     const head = [
-      `Batch ${where.batchId} · ${total} rows · page ${where.page + 1}${pages ? ` of ${pages}` : ''}${rows.length ? ` (rows ${from + 1}–${from + rows.length})` : ''}`,
-      'Other pages: the arrows in the title bar. A line\'s full request and response: "Open Batch Result Line…". Export as JSONL or CSV: "Export Batch Results…".',
+      `${vscode.l10n.t('Batch {0} · {1} rows', where.batchId, total)} · ${page}${shown}`,
+      vscode.l10n.t('Other pages: the arrows in the title bar. A line\'s full request and response: "Open Batch Result Line…". Export as JSONL or CSV: "Export Batch Results…".'),
       '',
-      `${'#'.padStart(6)}  ${'custom_id'.padEnd(24)}  ${'status'.padEnd(6)}  ${'tokens in/out'.padEnd(11)}  reply (first line) / ✗ error`,
+      `${'#'.padStart(6)}  ${'custom_id'.padEnd(24)}  ${'status'.padEnd(6)}  ${'tokens in/out'.padEnd(11)}  ${vscode.l10n.t('reply (first line) / ✗ error')}`,
     ];
-    if (!rows.length) head.push(from === 0 ? '        (no rows: the batch wrote no results)' : '        (no rows on this page)');
+    if (!rows.length) head.push(`        ${from === 0 ? vscode.l10n.t('(no rows: the batch wrote no results)') : vscode.l10n.t('(no rows on this page)')}`);
     return [...head, ...rows.map(rowLine)].join('\n') + '\n';
   }
 

@@ -72,11 +72,17 @@ export function isJobNode(node: unknown): node is JobNode {
   return node instanceof JobGroupNode || node instanceof JobItemNode || node instanceof JobMessageNode;
 }
 
-const GROUP_LOOK: Record<JobKind, { label: string; icon: string; empty: string; create?: string }> = {
-  batches: { label: 'Batches', icon: 'layers-active', empty: 'No batches yet: click to create one', create: Commands.createBatch },
-  fineTuning: { label: 'Fine-tuning jobs', icon: 'beaker', empty: 'No fine-tuning jobs yet: click to create one', create: Commands.createFineTuningJob },
-  calls: { label: 'Calls', icon: 'call-incoming', empty: 'No calls yet: they appear when one rings' },
-};
+const groupLook = (kind: JobKind): { label: string; icon: string; empty: string; create?: string } =>
+  ({
+    batches: () => ({ label: vscode.l10n.t('Batches'), icon: 'layers-active', empty: vscode.l10n.t('No batches yet: click to create one'), create: Commands.createBatch }),
+    fineTuning: () => ({
+      label: vscode.l10n.t('Fine-tuning jobs'),
+      icon: 'beaker',
+      empty: vscode.l10n.t('No fine-tuning jobs yet: click to create one'),
+      create: Commands.createFineTuningJob,
+    }),
+    calls: () => ({ label: vscode.l10n.t('Calls'), icon: 'call-incoming', empty: vscode.l10n.t('No calls yet: they appear when one rings') }),
+  })[kind]();
 
 /** The icon of a status: running ones spin, finished ones say how they ended. */
 function statusIcon(status: string): vscode.ThemeIcon {
@@ -108,9 +114,9 @@ function statusIcon(status: string): vscode.ThemeIcon {
 /** "3 min", "1 h 5 min", "40 s". */
 export function duration(seconds: number): string {
   const s = Math.max(0, Math.round(seconds));
-  if (s < 60) return `${s} s`;
-  if (s < 3600) return `${Math.floor(s / 60)} min`;
-  return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
+  if (s < 60) return vscode.l10n.t('{0} s', s);
+  if (s < 3600) return vscode.l10n.t('{0} min', Math.floor(s / 60));
+  return vscode.l10n.t('{0} h {1} min', Math.floor(s / 3600), Math.floor((s % 3600) / 60));
 }
 
 const when = (seconds: number | null | undefined) => (seconds ? new Date(seconds * 1000).toLocaleString() : undefined);
@@ -128,7 +134,7 @@ export function jobTreeItem(node: JobNode, count?: string): vscode.TreeItem {
   const conn = node.type === 'jobGroup' ? node.connection.id : node.parent.connection.id;
   switch (node.type) {
     case 'jobGroup': {
-      const look = GROUP_LOOK[node.kind];
+      const look = groupLook(node.kind);
       const item = new vscode.TreeItem(look.label, vscode.TreeItemCollapsibleState.Collapsed);
       item.id = `${node.kind}:${conn}`;
       item.iconPath = new vscode.ThemeIcon(look.icon);
@@ -144,57 +150,67 @@ export function jobTreeItem(node: JobNode, count?: string): vscode.TreeItem {
       item.id = `batch:${conn}:${b.id}`;
       const end = ended(b);
       const took = end ? duration(end - b.created_at) : duration(Date.now() / 1000 - b.created_at);
-      item.description = [b.status, c.total ? `${c.completed}/${c.total}${c.failed ? `, ${c.failed} failed` : ''}` : undefined, end ? `took ${took}` : `for ${took}`].filter(Boolean).join(' · ');
+      const counts = c.failed ? vscode.l10n.t('{0}/{1}, {2} failed', c.completed, c.total, c.failed) : `${c.completed}/${c.total}`;
+      item.description = [b.status, c.total ? counts : undefined, end ? vscode.l10n.t('took {0}', took) : vscode.l10n.t('for {0}', took)].filter(Boolean).join(' · ');
       item.tooltip = md([
         `**${esc(name || b.id)}**`,
-        `Status: ${b.status}`,
-        `Requests: ${c.completed} done, ${c.failed} failed, ${c.total} in all`,
-        `Endpoint: ${esc(b.endpoint ?? 'unknown')}`,
-        `Created: ${when(b.created_at)}`,
-        end ? `Finished: ${when(end)} (${took})` : undefined,
-        b.errors?.data.length ? `Errors: ${esc(b.errors.data.slice(0, 3).map((e) => e.message ?? e.code ?? '').join('; '))}` : undefined,
+        vscode.l10n.t('Status: {0}', b.status),
+        vscode.l10n.t('Requests: {0} done, {1} failed, {2} in all', c.completed, c.failed, c.total),
+        vscode.l10n.t('Endpoint: {0}', esc(b.endpoint ?? vscode.l10n.t('unknown'))),
+        vscode.l10n.t('Created: {0}', String(when(b.created_at))),
+        end ? vscode.l10n.t('Finished: {0} ({1})', String(when(end)), took) : undefined,
+        b.errors?.data.length ? vscode.l10n.t('Errors: {0}', esc(b.errors.data.slice(0, 3).map((e) => e.message ?? e.code ?? '').join('; '))) : undefined,
         `ID: \`${b.id}\``,
       ]);
       item.iconPath = statusIcon(b.status);
       item.contextValue = `batch.${b.status}${b.output_file_id || b.error_file_id ? '.results' : ''}`;
-      item.accessibilityInformation = { label: `Batch ${name || b.id}, ${b.status}, ${c.completed} of ${c.total} requests done` };
+      item.accessibilityInformation = { label: vscode.l10n.t('Batch {0}, {1}, {2} of {3} requests done', name || b.id, b.status, c.completed, c.total) };
       return item;
     }
     case 'fineTuningJob': {
       const j = node.job;
       const item = new vscode.TreeItem(j.fine_tuned_model ?? `${j.model}${j.user_provided_suffix ?? j.suffix ? ` (${j.user_provided_suffix ?? j.suffix})` : ''}`, vscode.TreeItemCollapsibleState.None);
       item.id = `ftjob:${conn}:${j.id}`;
-      const took = j.finished_at ? `took ${duration(j.finished_at - j.created_at)}` : `for ${duration(Date.now() / 1000 - j.created_at)}`;
-      item.description = [j.status, j.trained_tokens ? `${j.trained_tokens.toLocaleString('en')} tokens` : undefined, took].filter(Boolean).join(' · ');
+      const took = j.finished_at
+        ? vscode.l10n.t('took {0}', duration(j.finished_at - j.created_at))
+        : vscode.l10n.t('for {0}', duration(Date.now() / 1000 - j.created_at));
+      const tokens = j.trained_tokens ? vscode.l10n.t('{0} tokens', j.trained_tokens.toLocaleString('en')) : undefined;
+      item.description = [j.status, tokens, took].filter(Boolean).join(' · ');
       item.tooltip = md([
         `**${esc(j.fine_tuned_model ?? j.id)}**`,
-        `Status: ${j.status}`,
-        `Base model: ${esc(j.model)}`,
-        j.trained_tokens ? `Trained tokens: ${j.trained_tokens.toLocaleString('en')}` : undefined,
-        `Created: ${when(j.created_at)}`,
-        j.finished_at ? `Finished: ${when(j.finished_at)}` : undefined,
-        j.error?.message ? `Error: ${esc(j.error.message)}` : undefined,
+        vscode.l10n.t('Status: {0}', j.status),
+        vscode.l10n.t('Base model: {0}', esc(j.model)),
+        j.trained_tokens ? vscode.l10n.t('Trained tokens: {0}', j.trained_tokens.toLocaleString('en')) : undefined,
+        vscode.l10n.t('Created: {0}', String(when(j.created_at))),
+        j.finished_at ? vscode.l10n.t('Finished: {0}', String(when(j.finished_at))) : undefined,
+        j.error?.message ? vscode.l10n.t('Error: {0}', esc(j.error.message)) : undefined,
         `ID: \`${j.id}\``,
       ]);
       item.iconPath = statusIcon(j.status);
       item.contextValue = `fineTuningJob.${j.status}`;
-      item.command = { command: Commands.openFineTuningJob, title: 'Open Fine-tuning Job', arguments: [node] };
-      item.accessibilityInformation = { label: `Fine-tuning job ${j.id} of ${j.model}, ${j.status}` };
+      item.command = { command: Commands.openFineTuningJob, title: vscode.l10n.t('Open Fine-tuning Job'), arguments: [node] };
+      item.accessibilityInformation = { label: vscode.l10n.t('Fine-tuning job {0} of {1}, {2}', j.id, j.model, j.status) };
       return item;
     }
     case 'call': {
       const c = node.call;
       const item = new vscode.TreeItem(c.from ?? c.id, vscode.TreeItemCollapsibleState.None);
       item.id = `call:${conn}:${c.id}`;
-      item.description = [c.state, c.to ? `to ${c.to}` : undefined, new Date(c.at).toLocaleTimeString()].filter(Boolean).join(' · ');
-      item.tooltip = md([`**Call from ${esc(c.from ?? 'unknown')}**`, `State: ${c.state}`, ...c.headers.slice(0, 12).map((h) => `${esc(h.name)}: ${esc(h.value.slice(0, 200))}`), `ID: \`${c.id}\``]);
+      const from = c.from ?? vscode.l10n.t('unknown');
+      item.description = [c.state, c.to ? vscode.l10n.t('to {0}', c.to) : undefined, new Date(c.at).toLocaleTimeString()].filter(Boolean).join(' · ');
+      item.tooltip = md([
+        `**${vscode.l10n.t('Call from {0}', esc(from))}**`,
+        vscode.l10n.t('State: {0}', c.state),
+        ...c.headers.slice(0, 12).map((h) => `${esc(h.name)}: ${esc(h.value.slice(0, 200))}`),
+        `ID: \`${c.id}\``,
+      ]);
       item.iconPath = statusIcon(c.state);
       item.contextValue = `call.${c.state}`;
-      item.accessibilityInformation = { label: `Call from ${c.from ?? 'unknown'}, ${c.state}` };
+      item.accessibilityInformation = { label: vscode.l10n.t('Call from {0}, {1}', from, c.state) };
       return item;
     }
     case 'jobMessage': {
-      const look = GROUP_LOOK[node.parent.kind];
+      const look = groupLook(node.parent.kind);
       const item = new vscode.TreeItem(node.kind === 'empty' ? look.empty : node.text, vscode.TreeItemCollapsibleState.None);
       item.id = `${node.kind}:${node.parent.kind}:${conn}`;
       item.tooltip = node.detail ?? node.text;
@@ -202,10 +218,10 @@ export function jobTreeItem(node: JobNode, count?: string): vscode.TreeItem {
       item.iconPath = new vscode.ThemeIcon(icons[node.kind], node.kind === 'error' ? new vscode.ThemeColor('errorForeground') : undefined);
       item.contextValue = `message.${node.kind}`;
       if (node.kind === 'error') {
-        item.description = 'Click to retry';
-        item.command = { command: Commands.refreshNode, title: 'Retry', arguments: [node.parent] };
+        item.description = vscode.l10n.t('Click to retry');
+        item.command = { command: Commands.refreshNode, title: vscode.l10n.t('Retry'), arguments: [node.parent] };
       }
-      if (node.kind === 'more') item.command = { command: Commands.loadMore, title: 'Load More', arguments: [node.parent] };
+      if (node.kind === 'more') item.command = { command: Commands.loadMore, title: vscode.l10n.t('Load More'), arguments: [node.parent] };
       if (node.kind === 'empty' && look.create) item.command = { command: look.create, title: look.label, arguments: [node.parent] };
       return item;
     }

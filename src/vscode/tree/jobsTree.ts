@@ -50,16 +50,16 @@ export class JobsTree implements vscode.Disposable {
     const list = this.lists.list(node.connection.id, node.kind);
     if (list.status === 'idle' && node.kind !== 'calls') {
       void this.lists.load(node.connection, node.kind);
-      return [new JobMessageNode(node, 'loading', 'Loading…')];
+      return [new JobMessageNode(node, 'loading', vscode.l10n.t('Loading…'))];
     }
-    if (list.status === 'loading' && list.items.length === 0) return [new JobMessageNode(node, 'loading', 'Loading…')];
+    if (list.status === 'loading' && list.items.length === 0) return [new JobMessageNode(node, 'loading', vscode.l10n.t('Loading…'))];
     if (list.status === 'error' && list.items.length === 0) return [new JobMessageNode(node, 'error', (list.message ?? '').split(/(?<=\.)\s/)[0] ?? '', list.message)];
     if (list.items.length === 0) return [new JobMessageNode(node, 'empty', '')];
     const rows: JobNode[] = list.items.map((x) =>
       node.kind === 'batches' ? new BatchNode(node, x as Batch) : node.kind === 'fineTuning' ? new FineTuningJobNode(node, x as FineTuningJob) : new CallNode(node, x as CallEntry),
     );
-    if (list.hasMore) rows.push(new JobMessageNode(node, 'more', 'Load more…'));
-    if (list.status === 'error') rows.push(new JobMessageNode(node, 'error', 'Could not refresh', list.message));
+    if (list.hasMore) rows.push(new JobMessageNode(node, 'more', vscode.l10n.t('Load more…')));
+    if (list.status === 'error') rows.push(new JobMessageNode(node, 'error', vscode.l10n.t('Could not refresh'), list.message));
     return rows;
   }
 

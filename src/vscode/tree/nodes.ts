@@ -63,10 +63,10 @@ export class DeploymentNode extends GroupItemNode {
 }
 
 /** How each side of a secret rotation shows in the tree. */
-const ROTATION_LOOK: Record<RotationRole, { prefix: string; state: string; icon: string; color: string }> = {
-  replacement: { prefix: 'New secret: ', state: 'new secret, rotating', icon: 'key', color: 'testing.iconPassed' },
-  replaced: { prefix: 'Old secret: ', state: 'old secret, being replaced', icon: 'history', color: 'list.warningForeground' },
-};
+const rotationLook = (role: RotationRole): { label: (name: string) => string; state: string; icon: string; color: string } =>
+  role === 'replacement'
+    ? { label: (name) => vscode.l10n.t('New secret: {0}', name), state: vscode.l10n.t('new secret, rotating'), icon: 'key', color: 'testing.iconPassed' }
+    : { label: (name) => vscode.l10n.t('Old secret: {0}', name), state: vscode.l10n.t('old secret, being replaced'), icon: 'history', color: 'list.warningForeground' };
 
 export class WebhookNode extends GroupItemNode {
   readonly type = 'webhookEndpoint';
@@ -117,16 +117,30 @@ export function toTreeItem(node: Exclude<TreeNode, JobNode>, group?: LoadState):
       const c = node.info;
       const item = new vscode.TreeItem(c.label, vscode.TreeItemCollapsibleState.Collapsed);
       item.id = `connection:${c.id}`;
-      const auth = c.auth === 'apiKey' ? 'API key (in secret storage)' : `Entra ID via ${tokenSourceLabel(c.tokenSource)}${c.tenantId ? `, tenant ${c.tenantId}` : ''}`;
-      item.description = [hostOf(c.endpoint), c.local ? 'local emulator' : undefined, c.auth === 'entraId' ? 'Entra ID' : undefined].filter(Boolean).join(' · ');
-      item.tooltip = md([`**${escapeMd(c.label)}**`, `Endpoint: ${escapeMd(c.endpoint)}`, `Authentication: ${escapeMd(auth)}`, c.armId ? `Resource: ${escapeMd(c.armId)}` : ''].filter(Boolean));
+      const auth =
+        c.auth === 'apiKey'
+          ? vscode.l10n.t('API key (in secret storage)')
+          : c.tenantId
+            ? vscode.l10n.t('Entra ID via {0}, tenant {1}', tokenSourceLabel(c.tokenSource), c.tenantId)
+            : vscode.l10n.t('Entra ID via {0}', tokenSourceLabel(c.tokenSource));
+      item.description = [hostOf(c.endpoint), c.local ? vscode.l10n.t('local emulator') : undefined, c.auth === 'entraId' ? vscode.l10n.t('Entra ID') : undefined]
+        .filter(Boolean)
+        .join(' · ');
+      item.tooltip = md(
+        [
+          `**${escapeMd(c.label)}**`,
+          vscode.l10n.t('Endpoint: {0}', escapeMd(c.endpoint)),
+          vscode.l10n.t('Authentication: {0}', escapeMd(auth)),
+          c.armId ? vscode.l10n.t('Resource: {0}', escapeMd(c.armId)) : '',
+        ].filter(Boolean),
+      );
       item.iconPath = new vscode.ThemeIcon(c.local ? 'vm' : 'cloud');
       item.contextValue = 'connection';
       return item;
     }
     case 'group': {
       const deployments = node.kind === 'deployments';
-      const item = new vscode.TreeItem(deployments ? 'Deployments' : 'Webhook endpoints', vscode.TreeItemCollapsibleState.Collapsed);
+      const item = new vscode.TreeItem(deployments ? vscode.l10n.t('Deployments') : vscode.l10n.t('Webhook endpoints'), vscode.TreeItemCollapsibleState.Collapsed);
       item.id = `${node.kind}:${node.connection.id}`;
       item.iconPath = new vscode.ThemeIcon(deployments ? 'layers' : 'broadcast');
       item.contextValue = node.kind;
@@ -142,70 +156,83 @@ export function toTreeItem(node: Exclude<TreeNode, JobNode>, group?: LoadState):
       const capacity = d.capacity !== undefined ? String(d.capacity) : undefined;
       // The data plane's "scale type" (manual, standard) is not a SKU: only the tooltip names it.
       const dataPlane = d.source === 'data-plane';
-      const sku = dataPlane ? [d.sku, capacity && `capacity ${capacity}`].filter(Boolean).join(', ') : [d.sku, capacity].filter(Boolean).join(' ');
+      const sku = dataPlane ? [d.sku, capacity && vscode.l10n.t('capacity {0}', capacity)].filter(Boolean).join(', ') : [d.sku, capacity].filter(Boolean).join(' ');
       // The name often is the model's: then the version alone says what is deployed.
       const what = d.model === d.name ? d.modelVersion : model;
       item.description = [what, dataPlane ? undefined : sku].filter(Boolean).join(' · ');
       const limits = d.rateLimits
-        ? `Rate limits: ${d.rateLimits.requestsPerMinute ?? '?'} requests/min, ${d.rateLimits.tokensPerMinute ?? '?'} tokens/min`
-        : 'Rate limits: not reported by this listing (add the connection from Azure to see them)';
-      item.tooltip = md([
-        `**${escapeMd(d.name)}**`,
-        `Model: ${escapeMd(model || 'unknown')}`,
-        `${dataPlane ? 'Scale' : 'SKU'}: ${escapeMd(sku || 'unknown')}`,
-        limits,
-        d.provisioningState ? `State: ${escapeMd(d.provisioningState)}` : '',
-        d.source === 'models' ? '_Listed from the models API: this name may not be a deployment._' : '',
-        chat ? '' : '_Not a chat model: the chat pickers do not offer it._',
-      ].filter(Boolean));
+        ? vscode.l10n.t('Rate limits: {0} requests/min, {1} tokens/min', d.rateLimits.requestsPerMinute ?? '?', d.rateLimits.tokensPerMinute ?? '?')
+        : vscode.l10n.t('Rate limits: not reported by this listing (add the connection from Azure to see them)');
+      const unknown = vscode.l10n.t('unknown');
+      item.tooltip = md(
+        [
+          `**${escapeMd(d.name)}**`,
+          vscode.l10n.t('Model: {0}', escapeMd(model || unknown)),
+          dataPlane ? vscode.l10n.t('Scale: {0}', escapeMd(sku || unknown)) : vscode.l10n.t('SKU: {0}', escapeMd(sku || unknown)),
+          limits,
+          d.provisioningState ? vscode.l10n.t('State: {0}', escapeMd(d.provisioningState)) : '',
+          d.source === 'models' ? `_${vscode.l10n.t('Listed from the models API: this name may not be a deployment.')}_` : '',
+          chat ? '' : `_${vscode.l10n.t('Not a chat model: the chat pickers do not offer it.')}_`,
+        ].filter(Boolean),
+      );
       item.iconPath = new vscode.ThemeIcon('hubot');
       // Open Chat shows on chat deployments only (the same test as the chat pickers').
       item.contextValue = chat ? 'deployment' : 'deployment.noChat';
-      item.accessibilityInformation = { label: `Deployment ${d.name}, model ${model || 'unknown'}${sku ? `, ${dataPlane ? 'scale ' : ''}${sku}` : ''}` };
+      const skuSaid = sku ? `, ${dataPlane ? vscode.l10n.t('scale {0}', sku) : sku}` : '';
+      item.accessibilityInformation = { label: `${vscode.l10n.t('Deployment {0}, model {1}', d.name, model || unknown)}${skuSaid}` };
       return item;
     }
     case 'webhookEndpoint': {
       const e = node.endpoint;
-      const look = node.rotation && ROTATION_LOOK[node.rotation.role];
+      const look = node.rotation && rotationLook(node.rotation.role);
       const rotating = look?.state;
       // In a rotation both rows have one name and URL: the side goes first, where a narrow sidebar does not cut it.
-      const item = new vscode.TreeItem(`${look?.prefix ?? ''}${e.name || e.id}`, vscode.TreeItemCollapsibleState.None);
+      const item = new vscode.TreeItem(look ? look.label(e.name || e.id) : e.name || e.id, vscode.TreeItemCollapsibleState.None);
       item.id = `webhook:${node.connection.id}:${e.id}`;
       item.description = rotating ? `${rotating} · ${e.url}` : e.url;
+      const r = node.rotation;
+      const secret = node.hasSecret
+        ? vscode.l10n.t('Signing secret: kept in secret storage')
+        : e.signing_secret_hint
+          ? vscode.l10n.t('Signing secret: not stored here (hint {0})', escapeMd(e.signing_secret_hint))
+          : vscode.l10n.t('Signing secret: not stored here');
       item.tooltip = md([
         `**${escapeMd(e.name || e.id)}**`,
-        rotating ? `Rotation in progress: ${rotating}. Both secrets are accepted until you finish (delete the old endpoint) or cancel (delete the new one).` : '',
-        node.rotation ? (node.rotation.role === 'replacement' ? `Replaces: \`${node.rotation.rotation.oldId}\`` : `Replaced by: \`${node.rotation.rotation.newId}\``) : '',
+        rotating
+          ? vscode.l10n.t('Rotation in progress: {0}. Both secrets are accepted until you finish (delete the old endpoint) or cancel (delete the new one).', rotating)
+          : '',
+        r ? (r.role === 'replacement' ? vscode.l10n.t('Replaces: {0}', `\`${r.rotation.oldId}\``) : vscode.l10n.t('Replaced by: {0}', `\`${r.rotation.newId}\``)) : '',
         `ID: \`${e.id}\``,
         `URL: ${escapeMd(e.url)}`,
-        `Events: ${e.event_types.map((t) => `\`${t}\``).join(', ') || 'none'}`,
-        node.hasSecret ? 'Signing secret: kept in secret storage' : `Signing secret: not stored here${e.signing_secret_hint ? ` (hint ${escapeMd(e.signing_secret_hint)})` : ''}`,
+        vscode.l10n.t('Events: {0}', e.event_types.map((t) => `\`${t}\``).join(', ') || vscode.l10n.t('none')),
+        secret,
       ]);
       item.iconPath = look ? new vscode.ThemeIcon(look.icon, new vscode.ThemeColor(look.color)) : new vscode.ThemeIcon('radio-tower');
       item.contextValue = `webhookEndpoint${node.hasSecret ? '.secret' : ''}${node.rotation ? '.rotating' : ''}`;
-      item.accessibilityInformation = { label: `Webhook endpoint ${e.name}${rotating ? `, ${rotating}` : ''}, ${e.url}, events ${e.event_types.join(', ')}` };
+      const said = vscode.l10n.t('Webhook endpoint {0}', e.name);
+      item.accessibilityInformation = { label: `${said}${rotating ? `, ${rotating}` : ''}, ${e.url}, ${vscode.l10n.t('events {0}', e.event_types.join(', '))}` };
       return item;
     }
     case 'message': {
       const item = new vscode.TreeItem(node.text, vscode.TreeItemCollapsibleState.None);
       item.id = `${node.kind}:${node.parent.kind}:${node.parent.connection.id}`;
       item.tooltip = node.detail ?? node.text;
-      item.description = node.kind === 'error' ? 'Click to retry' : undefined;
+      item.description = node.kind === 'error' ? vscode.l10n.t('Click to retry') : undefined;
       item.iconPath =
         node.kind === 'loading' ? new vscode.ThemeIcon('loading~spin') : node.kind === 'error' ? new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground')) : new vscode.ThemeIcon('info');
       item.contextValue = `message.${node.kind}`;
-      if (node.kind === 'error') item.command = { command: Commands.refreshNode, title: 'Retry', arguments: [node.parent] };
+      if (node.kind === 'error') item.command = { command: Commands.refreshNode, title: vscode.l10n.t('Retry'), arguments: [node.parent] };
       if (node.kind === 'empty' && node.parent.kind === 'webhookEndpoints') {
-        item.command = { command: Commands.createWebhookEndpoint, title: 'Create Webhook Endpoint', arguments: [node.parent] };
+        item.command = { command: Commands.createWebhookEndpoint, title: vscode.l10n.t('Create Webhook Endpoint'), arguments: [node.parent] };
       }
       return item;
     }
     case 'loadMore': {
-      const item = new vscode.TreeItem('Load more…', vscode.TreeItemCollapsibleState.None);
+      const item = new vscode.TreeItem(vscode.l10n.t('Load more…'), vscode.TreeItemCollapsibleState.None);
       item.id = `more:${node.parent.kind}:${node.parent.connection.id}`;
-      item.description = node.remaining !== undefined ? `${node.remaining} more` : undefined;
+      item.description = node.remaining !== undefined ? vscode.l10n.t('{0} more', node.remaining) : undefined;
       item.iconPath = new vscode.ThemeIcon('ellipsis');
-      item.command = { command: Commands.loadMore, title: 'Load More', arguments: [node.parent] };
+      item.command = { command: Commands.loadMore, title: vscode.l10n.t('Load More'), arguments: [node.parent] };
       return item;
     }
   }

@@ -111,12 +111,13 @@ export class ResourcesTree implements vscode.TreeDataProvider<TreeNode>, vscode.
     const s = this.stateOf(group);
     if (s.status === 'idle') {
       this.load(group, false);
-      return [new MessageNode(group, 'loading', 'Loading…')];
+      return [new MessageNode(group, 'loading', vscode.l10n.t('Loading…'))];
     }
-    if (s.status === 'loading') return [new MessageNode(group, 'loading', 'Loading…')];
+    if (s.status === 'loading') return [new MessageNode(group, 'loading', vscode.l10n.t('Loading…'))];
     if (s.status === 'error') return [new MessageNode(group, 'error', s.message.split(/(?<=\.)\s/)[0], s.message)];
     if (s.items.length === 0) {
-      return [new MessageNode(group, 'empty', group.kind === 'deployments' ? 'No deployments on this resource' : 'No webhook endpoints yet: click to create one')];
+      const empty = group.kind === 'deployments' ? vscode.l10n.t('No deployments on this resource') : vscode.l10n.t('No webhook endpoints yet: click to create one');
+      return [new MessageNode(group, 'empty', empty)];
     }
     const shown = s.items.slice(0, s.shown);
     const children: TreeNode[] =

@@ -193,14 +193,14 @@ export class DeliveryInspector implements vscode.Disposable {
   /** Runs the call's command as the notification does; the call id is the stored delivery's, never the page's. */
   private async actOnCall(r: DeliveryRecord, action: CallAction): Promise<void> {
     const call = callOf(r);
-    if (!call?.actionable) throw new Error('Only a verified call delivery can be acted on.');
+    if (!call?.actionable) throw new Error(vscode.l10n.t('Only a verified call delivery can be acted on.'));
     const command = { accept: Commands.acceptCall, reject: Commands.rejectCall, transfer: Commands.transferCall, hangup: Commands.hangUpCall }[action];
     await vscode.commands.executeCommand(command, { ...this.connectionArg(), callId: call.callId });
   }
 
   private async openSubject(r: DeliveryRecord): Promise<void> {
     const subject = subjectOf(r);
-    if (!subject) throw new Error('This delivery is about no batch or fine-tuning job.');
+    if (!subject) throw new Error(vscode.l10n.t('This delivery is about no batch or fine-tuning job.'));
     if (subject.kind === 'batch') await vscode.commands.executeCommand(Commands.openBatchResults, { ...this.connectionArg(), batchId: subject.id });
     else await vscode.commands.executeCommand(Commands.openFineTuningJob, { ...this.connectionArg(), jobId: subject.id });
   }

@@ -1,0 +1,66 @@
+/**
+ * dist/undici.js ships only the parts of undici the product uses (src/bundles/undici.ts): a value
+ * imported from 'undici' somewhere in src/ but missing there would be `undefined` in the packaged
+ * extension only, since tests and the emulator CLI in Node load the whole library.
+ */
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import * as bundle from '../../src/bundles/undici';
+
+/** The values (not types) each file of src/ imports from 'undici'. */
+function undiciValuesImported(dir: string, out = new Map<string, string>()): Map<string, string> {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) undiciValuesImported(path, out);
+    else if (entry.name.endsWith('.ts') && path !== join('src', 'bundles', 'undici.ts')) {
+      for (const m of readFileSync(path, 'utf8').matchAll(/import\s+(type\s+)?\{([^}]*)\}\s+from\s+'undici'/g)) {
+        if (m[1]) continue;
+        for (const name of m[2]!.split(',').map((s) => s.trim()).filter((s) => s && !s.startsWith('type '))) out.set(name.split(/\s+as\s+/)[0]!, path);
+      }
+    }
+  }
+  return out;
+}
+
+describe('undici as the package ships it', () => {
+  let server: Server;
+  let origin: string;
+  before(async () => {
+    server = createServer((req, res) => {
+      let body = '';
+      req.setEncoding('utf8').on('data', (d: string) => (body += d)).on('end', () => res.end(`${req.method} ${req.url} ${body}`));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(() => new Promise<void>((r) => server.close(() => r())));
+
+  it('exports every undici value that src/ imports', () => {
+    const used = undiciValuesImported('src');
+    assert.ok(used.has('request') && used.has('ProxyAgent'), 'the scan finds the imports');
+    for (const [name, file] of used) assert.equal(typeof (bundle as Record<string, unknown>)[name], 'function', `${file} imports ${name} from undici, which dist/undici.js does not export`);
+  });
+
+  it('sends what undici sends: method, path with query, body, through the given dispatcher or the global one', async () => {
+    const get = await bundle.request(`${origin}/a/b?x=1&y=2`);
+    assert.equal(get.statusCode, 200);
+    assert.equal(await get.body.text(), 'GET /a/b?x=1&y=2 ');
+    const agent = new bundle.Agent();
+    try {
+      const post = await bundle.request(new URL(`${origin}/hook`), { method: 'POST', body: 'signed', dispatcher: agent });
+      assert.equal(await post.body.text(), 'POST /hook signed');
+    } finally {
+      await agent.close();
+    }
+    const pool = new bundle.Pool(origin);
+    try {
+      const res = await pool.request({ path: '/pooled', method: 'GET' });
+      assert.equal(await res.body.text(), 'GET /pooled ');
+    } finally {
+      await pool.close();
+    }
+  });
+});
