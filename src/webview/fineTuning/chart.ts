@@ -69,8 +69,8 @@ export function drawLossChart(figure: HTMLElement, points: readonly LossPointVie
   series.forEach((s, i) => {
     const cls = `series-${i}`;
     if (s.points.length > 1) chart.append(svg('polyline', { points: s.points.map((p) => `${x(p.step).toFixed(1)},${y(p.v).toFixed(1)}`).join(' ') }, `line ${cls} ${s.key}`));
-    // Sparse series (validation: one value per epoch) show their points; a dense one would be a smear of dots.
-    if (s.points.length <= 60) {
+    // A sparse series (validation: one value per epoch) shows its points; on a dense one they would be a smear.
+    if (s.points.length <= (W - PAD.left - PAD.right) / 10) {
       for (const p of s.points) {
         const dot = svg('circle', { cx: x(p.step).toFixed(1), cy: y(p.v).toFixed(1), r: 3 }, `dot ${cls}`);
         const tip = svg('title', {});

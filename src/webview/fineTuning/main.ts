@@ -54,7 +54,7 @@ function render(j: JobView): void {
   $('updated').textContent = `As of ${new Date().toLocaleTimeString()}${j.final ? '.' : ': updated while the job runs.'}`;
   if (before && before.id === j.id && before.status !== j.status) say(`The job is now ${j.status.replace(/_/g, ' ')}.`);
   $('job-error').hidden = !j.error;
-  $('job-error').textContent = j.error ? `The job failed: ${j.error}` : '';
+  $('job-error').textContent = j.error ? `Error: ${j.error}` : '';
 
   drawLossChart($('chart'), j.points);
   $('no-loss').hidden = j.points.length > 0;
@@ -79,6 +79,7 @@ function render(j: JobView): void {
   fillKv($('hyperparameters'), j.hyperparameters.length ? j.hyperparameters.map((h) => [h.name.replace(/_/g, ' '), h.value]) : [['All', 'chosen by the service']]);
 
   $('no-checkpoints').hidden = j.checkpoints.length > 0;
+  $('no-checkpoints').textContent = j.final ? 'None.' : 'None yet: the job makes one at the end of each epoch.';
   $('checkpoints-table').hidden = j.checkpoints.length === 0;
   $('checkpoint-rows').replaceChildren(
     ...j.checkpoints.map((c) => {

@@ -41,7 +41,7 @@ export function fineTuningBodyHtml(): string {
   </section>
   <section aria-labelledby="checkpoints-h">
     <h2 id="checkpoints-h">Checkpoints</h2>
-    <p id="no-checkpoints" class="note" hidden>None yet: the job makes one at the end of each epoch.</p>
+    <p id="no-checkpoints" class="note" hidden></p>
     <div class="table-wrap" tabindex="0" role="region" aria-labelledby="checkpoints-h">
       <table id="checkpoints-table"><caption class="visually-hidden">Checkpoints, newest first</caption>
         <thead><tr><th scope="col" class="num">Step</th><th scope="col">Model</th><th scope="col" class="num">Training loss</th><th scope="col" class="num">Validation loss</th></tr></thead>
