@@ -125,6 +125,24 @@ describe('jobs: incoming calls through the listener', () => {
     assert.equal(await exec('hangUpCall', { connectionId: conn.id, callId: id }), undefined, 'an ended call cannot be hung up again');
   });
 
+  it("the inspector shows a call delivery's SIP headers as a table, and hangs up the accepted call from there", async () => {
+    const api = await workbench();
+    const id = await ring();
+    await eventually(() => api.services.jobs.call(conn.id, id), 10_000);
+    const record = await eventually(() => api.services.listener.events.list().find((r) => r.eventType === 'realtime.call.incoming' && r.body.includes(id)));
+    const view = api.services.inspector.open(record.id);
+    assert.equal(view?.call?.callId, id);
+    assert.equal(view?.call?.actionable, true);
+    const names = view!.call!.headers.map((h) => h.name.toLowerCase());
+    for (const n of ['from', 'to', 'call-id']) assert.ok(names.includes(n), `${n} in ${names.join(', ')}`);
+    assert.match(view!.call!.headers.find((h) => h.name.toLowerCase() === 'from')!.value, /sip:\+15550100@pstn\.example/);
+    assert.equal(await exec('acceptCall', { connectionId: conn.id, callId: id, deployment: 'gpt-realtime', instructions: 'Answer briefly.' }), true);
+    // As the page's Hang up button sends it: by delivery id only, the call id read from the stored delivery.
+    await api.services.inspector.receive({ type: 'callAction', eventId: record.id, action: 'hangup', callId: 'rtc_not_this_one' });
+    assert.equal(await stateOnService(id), 'ended');
+    assert.equal(api.services.jobs.call(conn.id, id)?.state, 'ended');
+  });
+
   it('a call rejected as busy is rejected on the service', async () => {
     const api = await workbench();
     const id = await ring();
