@@ -67,9 +67,15 @@ class JobPanel implements vscode.Disposable {
         onDispose();
       },
     );
+    let visible = panel.visible;
     this.subs = [
-      // Hidden, it waits; shown again, it reads the job at once.
-      panel.onDidChangeViewState(() => (panel.visible ? void this.refresh() : this.stop())),
+      // Hidden, it waits; shown again, it reads the job at once (a change of focus alone reads nothing).
+      panel.onDidChangeViewState(() => {
+        if (panel.visible === visible) return;
+        visible = panel.visible;
+        if (visible) void this.refresh();
+        else this.stop();
+      }),
     ];
   }
 
