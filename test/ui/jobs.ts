@@ -33,6 +33,8 @@ async function listenFor(page: Page, types: string[]): Promise<void> {
   await input.fill('');
   await page.keyboard.press('Enter');
   await page.locator('.statusbar-item', { hasText: 'Listening' }).first().waitFor({ timeout: 20_000 });
+  // The endpoint is created on the service after the listener starts: events before it reach no one.
+  await row(page, 'VS Code listener').waitFor({ timeout: 20_000 });
 }
 
 /**
@@ -100,7 +102,10 @@ export async function batchThroughTheUi(page: Page, emulator: EmulatorHandle, ar
   await closeNotifications(page);
   const editor = page.locator('.editor-instance .monaco-editor .view-lines').first();
   await page.locator('.tab', { hasText: 'results' }).first().waitFor({ timeout: 30_000 });
-  await page.waitForFunction(() => /3 rows/.test(document.querySelector('.editor-instance .monaco-editor .view-lines')?.textContent ?? ''), undefined, { timeout: 20_000 });
+  // Monaco draws spaces as no-break spaces: \s matches both.
+  await page.waitForFunction(() => /3\s+rows/.test(document.querySelector('.editor-instance .monaco-editor .view-lines')?.textContent ?? ''), undefined, {
+    timeout: 20_000,
+  });
   const text = await editor.innerText();
   for (const id of ['alpha', 'beta', 'gamma']) if (!text.includes(id)) throw new Error(`the results do not show ${id}: ${text.slice(0, 400)}`);
   await page.screenshot({ path: join(artifacts, 'batch-results-light.png') });

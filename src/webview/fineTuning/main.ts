@@ -52,7 +52,7 @@ function render(j: JobView): void {
     if (action !== 'refresh') b.hidden = !ACTIONS_BY_STATUS[action](j);
   }
   $('updated').textContent = `As of ${new Date().toLocaleTimeString()}${j.final ? '.' : ': updated while the job runs.'}`;
-  if (before && before.id === j.id && before.status !== j.status) say(`The job is now ${j.status.replace(/_/g, ' ')}.`);
+  if (before && before.id === j.id && before.status !== j.status) say(`Status now: ${j.status.replace(/_/g, ' ')}.`);
   $('job-error').hidden = !j.error;
   $('job-error').textContent = j.error ? `Error: ${j.error}` : '';
 

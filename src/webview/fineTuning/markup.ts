@@ -27,7 +27,7 @@ export function fineTuningBodyHtml(): string {
     <details id="loss-data"><summary>The loss as a table</summary>
       <div class="table-wrap" tabindex="0" role="region" aria-label="Loss per step, as a table">
         <table id="loss-table"><caption class="visually-hidden">Training and validation loss per step</caption>
-          <thead><tr><th scope="col" class="num">Step</th><th scope="col" class="num">Training loss</th><th scope="col" class="num">Validation loss</th></tr></thead>
+          <thead><tr><th scope="col" class="num">Step</th><th scope="col" class="num">Training</th><th scope="col" class="num">Validation</th></tr></thead>
           <tbody id="loss-rows"></tbody>
         </table>
       </div>
