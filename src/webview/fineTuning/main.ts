@@ -86,7 +86,14 @@ function render(j: JobView): void {
       const tr = el('tr');
       const step = el('th', String(c.step), 'num');
       step.scope = 'row';
-      tr.append(step, el('td', c.model, 'mono wrap'), el('td', formatLoss(c.trainLoss), 'num'), el('td', formatLoss(c.validLoss), 'num'));
+      // Each cell names its column: at 300 px the rows stack, with the names beside the values (see fineTuning.css).
+      const cell = (text: string, cls: string, label: string) => {
+        const td = el('td', text, cls);
+        td.dataset.label = label;
+        return td;
+      };
+      step.dataset.label = 'Step';
+      tr.append(step, cell(c.model, 'mono wrap', 'Model'), cell(formatLoss(c.trainLoss), 'num', 'Training loss'), cell(formatLoss(c.validLoss), 'num', 'Validation loss'));
       return tr;
     }),
   );
