@@ -17,8 +17,10 @@ export function freePort() {
 }
 
 /**
- * @param {{ port?: number, env?: Record<string,string>, extraArgs?: string[], folder?: string, vsix?: string | string[], workspaceTrust?: boolean }} opts
+ * @param {{ port?: number, env?: Record<string,string>, extraArgs?: string[], folder?: string, vsix?: string | string[], workspaceTrust?: boolean,
+ *   locale?: string, afterInstall?: (extensionsDir: string) => void }} opts
  *   vsix: the package(s) to install into this run's extensions folder first, as a user would.
+ *   locale: the display language (code-server's --locale); afterInstall: adds files to the installed extensions.
  *   workspaceTrust: VS Code's workspace trust on, the folder never trusted: Restricted Mode.
  *   (Off otherwise, so that no trust prompt stands in the tests' way.)
  * @returns {Promise<{ url: string, port: number, root: string, folder: string, output: () => string, stop: () => Promise<void> }>}
@@ -52,6 +54,7 @@ export async function startCodeServer(opts = {}) {
     ),
   );
   if (opts.vsix) installVsix(p, dirs, opts.vsix);
+  opts.afterInstall?.(dirs.extensions);
   const port = opts.port ?? (await freePort());
   const args = [
     p.codeServerEntry,
@@ -62,6 +65,7 @@ export async function startCodeServer(opts = {}) {
     ...(opts.workspaceTrust ? [] : ['--disable-workspace-trust']),
     '--extensions-dir', dirs.extensions,
     '--user-data-dir', dirs.userData,
+    ...(opts.locale ? ['--locale', opts.locale] : []),
     ...(opts.extraArgs ?? []),
   ];
   const env = node24Env(p, {

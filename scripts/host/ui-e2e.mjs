@@ -4,6 +4,7 @@
 import { join } from 'node:path';
 import { startEmulatorProcess } from './emulatorProcess.mjs';
 import { CHROMIUM_ARGS, chromiumPath, startCodeServer, workbenchUrl } from './codeServer.mjs';
+import { PSEUDO_LOCALE, pseudoLocale } from './pseudoLocale.mjs';
 
 export async function runUiTests(chromium, root, artifacts, vsix) {
   const { tsImport } = await import('tsx/esm/api');
@@ -12,11 +13,20 @@ export async function runUiTests(chromium, root, artifacts, vsix) {
   let failed = 0;
   // HOST_GREP picks UI tests by name too, for iterating on one feature.
   const grep = process.env.HOST_GREP ? new RegExp(process.env.HOST_GREP) : undefined;
-  for (const { title, run } of journeys.filter((j) => !grep || grep.test(j.title))) {
+  for (const { title, run, locale } of journeys.filter((j) => !grep || grep.test(j.title))) {
     const emulator = await startEmulatorProcess(root, ['--config', join(root, 'scripts', 'emulator.dev.json')]);
-    const server = await startCodeServer({ extraArgs: ['--vscode-option', 'enable-smoke-test-driver'], vsix });
+    // A journey in the pseudo-locale: its translations beside the installed extension's English files.
+    const pseudo = locale === PSEUDO_LOCALE ? pseudoLocale(root) : undefined;
+    const server = await startCodeServer({ extraArgs: ['--vscode-option', 'enable-smoke-test-driver'], vsix, locale, afterInstall: pseudo?.install });
     const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
     const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
+    if (pseudo) {
+      server.pseudoLocale = { nls: pseudo.nls, bundle: pseudo.bundle };
+      // What a language pack's nls.messages.js sets, which the workbench reads for its display
+      // language and hands the extension host: code-server has no pack for qps-ploc, so VS Code's
+      // own words stay English while every extension's run in the pseudo-locale.
+      await page.addInitScript((language) => (globalThis._VSCODE_NLS_LANGUAGE = language), locale);
+    }
     try {
       await page.goto(workbenchUrl(server, {}));
       await run(page, emulator, artifacts, server);

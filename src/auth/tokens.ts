@@ -4,6 +4,7 @@
  * cache that refreshes shortly before expiry with one request in flight per scope, and the
  * data-plane scope fallback (ai.azure.com first, cognitiveservices.azure.com when refused).
  */
+import * as l10n from '@vscode/l10n';
 import type { AuthSource } from '../service/connection';
 
 export interface AccessToken {
@@ -68,37 +69,48 @@ export function toAuthError(err: unknown, ctx: ErrorContext): AuthError {
   const tenant = ctx.tenantId ? ` --tenant ${ctx.tenantId}` : '';
   const opts = { cause: err };
 
-  if (e?.name === 'AbortError') return new AuthError(`Sign-in for ${ctx.scope} was cancelled.`, 'aborted', false, opts);
+  if (e?.name === 'AbortError') return new AuthError(l10n.t('Sign-in for {0} was cancelled.', ctx.scope), 'aborted', false, opts);
   if ((aadsts && SCOPE_REFUSED.has(aadsts)) || oauth === 'invalid_target' || oauth === 'invalid_scope' || oauth === 'invalid_resource') {
-    return new AuthError(`${ctx.source} could not get a token for ${ctx.scope}${aadsts ? ` (AADSTS${aadsts})` : oauth ? ` (${oauth})` : ''}: ${text}`, aadsts ? `AADSTS${aadsts}` : oauth, true, opts);
+    const why = aadsts ? ` (AADSTS${aadsts})` : oauth ? ` (${oauth})` : '';
+    return new AuthError(l10n.t('{0} could not get a token for {1}{2}: {3}', ctx.source, ctx.scope, why, text), aadsts ? `AADSTS${aadsts}` : oauth, true, opts);
   }
   if (aadsts === '50020' || aadsts === '90072' || aadsts === '50177') {
-    const tenant = ctx.tenantId ?? 'that was asked for';
-    const message = `Your account is not a member of tenant ${tenant} (AADSTS${aadsts}). Choose the tenant the resource belongs to (edit the connection), or sign in with an account of that tenant.`;
+    const tenant = ctx.tenantId ?? l10n.t('that was asked for');
+    const message = l10n.t(
+      'Your account is not a member of tenant {0} (AADSTS{1}). Choose the tenant the resource belongs to (edit the connection), or sign in with an account of that tenant.',
+      tenant,
+      aadsts,
+    );
     return new AuthError(message, `AADSTS${aadsts}`, false, opts);
   }
-  if (aadsts === '90002') return new AuthError(`The tenant ${ctx.tenantId ?? ''} does not exist (AADSTS90002). Check the tenant ID of the connection.`, 'AADSTS90002', false, opts);
+  if (aadsts === '90002') {
+    return new AuthError(l10n.t('The tenant {0} does not exist (AADSTS90002). Check the tenant ID of the connection.', ctx.tenantId ?? ''), 'AADSTS90002', false, opts);
+  }
   if (aadsts === '50076' || aadsts === '50079' || aadsts === '50078') {
-    return new AuthError(`This tenant requires multi-factor authentication (AADSTS${aadsts}). Sign in again interactively (Azure CLI: az login${tenant}).`, `AADSTS${aadsts}`, false, opts);
+    const message = l10n.t('This tenant requires multi-factor authentication (AADSTS{0}). Sign in again interactively (Azure CLI: {1}).', aadsts, `az login${tenant}`);
+    return new AuthError(message, `AADSTS${aadsts}`, false, opts);
   }
   if (aadsts === '700082' || aadsts === '50173' || aadsts === '70043') {
-    return new AuthError(`Your sign-in has expired (AADSTS${aadsts}). Sign in again (Azure CLI: az login${tenant}).`, `AADSTS${aadsts}`, false, opts);
+    return new AuthError(l10n.t('Your sign-in has expired (AADSTS{0}). Sign in again (Azure CLI: {1}).', aadsts, `az login${tenant}`), `AADSTS${aadsts}`, false, opts);
   }
   if (e?.name === 'CredentialUnavailableError') {
     if (/az(ure)? cli.*(not (be )?found|not installed)/i.test(raw)) {
-      const message = 'The Azure CLI is not installed or not on PATH. Install it (https://aka.ms/azure-cli), run "az login", then try again; or choose another token source.';
+      const message = l10n.t('The Azure CLI is not installed or not on PATH. Install it ({0}), run "az login", then try again; or choose another token source.', 'https://aka.ms/azure-cli');
       return new AuthError(message, 'CredentialUnavailableError', false, opts);
     }
-    if (/az login/i.test(raw)) return new AuthError(`The Azure CLI is not signed in. Run "az login${tenant}" in a terminal, then try again.`, 'CredentialUnavailableError', false, opts);
-    return new AuthError(`${ctx.source} has no usable credential: ${text}`, 'CredentialUnavailableError', false, opts);
+    if (/az login/i.test(raw)) {
+      return new AuthError(l10n.t('The Azure CLI is not signed in. Run "{0}" in a terminal, then try again.', `az login${tenant}`), 'CredentialUnavailableError', false, opts);
+    }
+    return new AuthError(l10n.t('{0} has no usable credential: {1}', ctx.source, text), 'CredentialUnavailableError', false, opts);
   }
   if (/endpoints_resolution_error|ENOTFOUND|ECONNREFUSED|ETIMEDOUT|network_error|certificate|self.signed|UNABLE_TO_VERIFY/i.test(raw)) {
-    const where = ctx.authorityHost ? ` at ${ctx.authorityHost}` : '';
-    const message = `Could not reach the sign-in service${where}. Check your network, the "aoaiWorkbench.cloud" setting, and that a proxy's certificate is trusted. (${text})`;
+    const check = l10n.t('Check your network, the "{0}" setting, and that a proxy\'s certificate is trusted.', 'aoaiWorkbench.cloud');
+    const where = ctx.authorityHost ? l10n.t('Could not reach the sign-in service at {0}.', ctx.authorityHost) : l10n.t('Could not reach the sign-in service.');
+    const message = `${where} ${check} (${text})`;
     return new AuthError(message, 'network', false, opts);
   }
-  if (aadsts) return new AuthError(`Sign-in with ${ctx.source} failed (AADSTS${aadsts}): ${text}`, `AADSTS${aadsts}`, false, opts);
-  return new AuthError(`Sign-in with ${ctx.source} failed: ${text}`, oauth ?? e?.name, false, opts);
+  if (aadsts) return new AuthError(l10n.t('Sign-in with {0} failed (AADSTS{1}): {2}', ctx.source, aadsts, text), `AADSTS${aadsts}`, false, opts);
+  return new AuthError(l10n.t('Sign-in with {0} failed: {1}', ctx.source, text), oauth ?? e?.name, false, opts);
 }
 
 /** Tokens with less than this left are renewed before use (the same margin @azure/identity uses). */
@@ -138,7 +150,7 @@ export class TokenCache {
     }
     try {
       const token = await abortable(pending, signal);
-      if (!token?.token) throw new AuthError(`${this.source.label} returned no token for ${scope}.`, 'empty');
+      if (!token?.token) throw new AuthError(l10n.t('{0} returned no token for {1}.', this.source.label, scope), 'empty');
       this.tokens.set(scope, token);
       return token.token;
     } catch (err) {

@@ -1,4 +1,5 @@
 /** A conversation: its turns, settings, and the forms it is exported in. Plain data, JSON-safe. */
+import * as l10n from '@vscode/l10n';
 import type { ChatMessage } from '../service/types';
 import { messageContent } from './attachments';
 import type { ChatParams, ChatTurn, ConversationView } from './model';
@@ -18,7 +19,7 @@ export function createConversation(init: { connectionId: string; connectionLabel
   return {
     version: 1,
     id: newId('conv_'),
-    title: `Chat with ${init.deployment}`,
+    title: l10n.t('Chat with {0}', init.deployment),
     connectionId: init.connectionId,
     connectionLabel: init.connectionLabel,
     deployment: init.deployment,

@@ -3,6 +3,7 @@
  * JSON request with a unique `custom_id`, `method` POST, the batch's `url`, and one batch
  * deployment as `body.model`. The file is streamed: only the ids are held.
  */
+import * as l10n from '@vscode/l10n';
 import { stat } from 'node:fs/promises';
 import type { Deployment } from '../service/types';
 import { eachLine, isBlank, parseObject } from './lines';
@@ -45,7 +46,9 @@ export function batchApi(url: unknown): BatchApi | undefined {
 
 /** Global-Batch and Data Zone Batch deployments, however the SKU is spelled. */
 export function isBatchSku(sku: string | undefined): boolean {
-  return /batch$/i.test((sku ?? '').replace(/[\s_-]/g, ''));
+  // Stryker disable next-line StringLiteral: no SKU and any stand-in for it end alike: not in "batch"
+  const spelled = sku ?? '';
+  return /batch$/i.test(spelled.replace(/[\s_-]/g, ''));
 }
 
 export interface BatchInputOptions {
@@ -59,7 +62,7 @@ export interface BatchInputOptions {
 export async function checkBatchInput(path: string, options: BatchInputOptions): Promise<BatchInputCheck> {
   const problems = new Problems();
   const api = batchApi(options.endpoint);
-  if (!api) throw new Error(`"${options.endpoint}" is not an endpoint a batch can run: use /v1/chat/completions or /v1/responses.`);
+  if (!api) throw new Error(l10n.t('"{0}" is not an endpoint a batch can run: use {1} or {2}.', options.endpoint, '/v1/chat/completions', '/v1/responses'));
   const size = (await stat(path)).size;
   if (size > MAX_BATCH_FILE_BYTES) {
     // Not read at all: the service would refuse it whatever its lines say.

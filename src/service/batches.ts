@@ -1,4 +1,5 @@
 /** Batches on `/openai/v1/batches`: create, retrieve, list a page at a time, cancel. */
+import * as l10n from '@vscode/l10n';
 import { ServiceError } from './errors';
 import type { HttpClient } from './http';
 import { pageQuery, toBatch, toPage, type Batch, type Page } from './jobTypes';
@@ -30,7 +31,7 @@ export class BatchesApi {
       return toBatch(await this.http.json({ method: 'POST', url: this.url(), body: { completion_window: '24h', ...input }, signal }), this.host);
     } catch (err) {
       if (!(err instanceof ServiceError && err.mayHaveActed)) throw err;
-      throw err.withHint('The batch may have been created all the same: refresh the list of batches before creating it again.');
+      throw err.withHint(l10n.t('The batch may have been created all the same: refresh the list of batches before creating it again.'));
     }
   }
 

@@ -2,6 +2,7 @@
  * The control API of incoming SIP calls (`/openai/v1/realtime/calls/{call_id}/…`). None of these
  * is sent twice: a second accept or transfer of the same call is not the same as the first.
  */
+import * as l10n from '@vscode/l10n';
 import type { HttpClient } from './http';
 
 export interface AcceptCall {
@@ -19,7 +20,7 @@ export type RejectStatus = 486 | 603 | number;
 export function checkTransferTarget(uri: string): string {
   const target = uri.trim();
   if (!/^(tel:\+?[0-9][0-9\-.() ]{1,30}|sips?:[^\s@]+@[^\s@]+)$/i.test(target)) {
-    throw new Error(`"${target.slice(0, 100)}" is not a place to transfer a call to: use tel:+15551234567 or sip:someone@example.com.`);
+    throw new Error(l10n.t('"{0}" is not a place to transfer a call to: use {1} or {2}.', target.slice(0, 100), 'tel:+15551234567', 'sip:someone@example.com'));
   }
   return target;
 }

@@ -1,4 +1,5 @@
 /** The data-plane client of one resource: chat, responses, webhook endpoints, deployments. */
+import * as l10n from '@vscode/l10n';
 import { ChatAccumulator, readChatStream, type StreamResult } from './chatStream';
 import { DEFAULT_API_VERSION, normalizeEndpoint, type ConnectionOptions } from './connection';
 import { ServiceError } from './errors';
@@ -190,7 +191,7 @@ export class AzureOpenAIClient {
     } catch (err) {
       // Not sent again (a second create makes a second endpoint): the first may exist all the same.
       if (!(err instanceof ServiceError && err.mayHaveActed)) throw err;
-      throw err.withHint('The endpoint may have been created all the same: refresh the list of webhook endpoints and look for it before creating it again.');
+      throw err.withHint(l10n.t('The endpoint may have been created all the same: refresh the list of webhook endpoints and look for it before creating it again.'));
     }
   }
 

@@ -1,8 +1,10 @@
 /**
  * One error type for everything the service client can fail with, carrying what a person needs
  * to act on it. Messages never contain credentials: they are built only from the host, the
- * service's own error body and the request's non-secret parts.
+ * service's own error body and the request's non-secret parts. Written with @vscode/l10n: the
+ * messages are in the user's language once the extension configures it (src/vscode/strings.ts).
  */
+import * as l10n from '@vscode/l10n';
 
 export type ServiceErrorKind =
   | 'http' // the service answered with a non-2xx status
@@ -83,61 +85,75 @@ export class ServiceError extends Error {
 
 function seconds(ms: number): string {
   const s = Math.ceil(ms / 1000);
-  return s === 1 ? '1 second' : `${s} seconds`;
+  return s === 1 ? l10n.t('1 second') : l10n.t('{0} seconds', s);
 }
 
 function withDetail(text: string, init: ServiceErrorInit): string {
   const parts = [text];
-  if (init.serviceMessage && !text.includes(init.serviceMessage)) parts.push(`Service said: ${init.serviceMessage}`);
-  if (init.requestId) parts.push(`(request id ${init.requestId})`);
+  if (init.serviceMessage && !text.includes(init.serviceMessage)) parts.push(l10n.t('Service said: {0}', init.serviceMessage));
+  if (init.requestId) parts.push(l10n.t('(request id {0})', init.requestId));
   return parts.join(' ');
 }
+
+/** "401", "401 InvalidToken": a status and the service's code, as messages quote them. */
+const statusCode = (status: number | undefined, code: string | undefined) => `${status ?? ''}${code ? ` ${code}` : ''}`;
 
 /** A sentence that says what happened and what to do. */
 export function describe(init: ServiceErrorInit): string {
   const { host, status, code } = init;
   switch (init.kind) {
     case 'aborted':
-      return `The request to ${host} was cancelled.`;
+      return l10n.t('The request to {0} was cancelled.', host);
     case 'timeout':
-      return `${host} did not answer in time (${code ?? 'timeout'}). Check your network, or raise the timeout in the settings.`;
+      return l10n.t('{0} did not answer in time ({1}). Check your network, or raise the timeout in the settings.', host, code ?? 'timeout');
     case 'network':
       return networkMessage(host, code);
     case 'stream':
-      return withDetail(`The reply stream from ${host} broke off${code ? ` (${code})` : ''}. Try again.`, init);
-    case 'invalid-response':
-      return withDetail(`${host} sent a reply that is not what the API promises${status ? ` (HTTP ${status})` : ''}. Check that the endpoint is an Azure OpenAI resource.`, init);
+      return withDetail(code ? l10n.t('The reply stream from {0} broke off ({1}). Try again.', host, code) : l10n.t('The reply stream from {0} broke off. Try again.', host), init);
+    case 'invalid-response': {
+      const what = status
+        ? l10n.t('{0} sent a reply that is not what the API promises (HTTP {1}).', host, status)
+        : l10n.t('{0} sent a reply that is not what the API promises.', host);
+      return withDetail(`${what} ${l10n.t('Check that the endpoint is an Azure OpenAI resource.')}`, init);
+    }
     case 'http':
       break;
   }
   if (status === 401 || status === 403) return accessMessage(init);
   if (status === 404 && (code === 'DeploymentNotFound' || init.deployment)) {
-    const name = init.deployment ? `"${init.deployment}"` : 'named in the request';
-    return withDetail(`The deployment ${name} does not exist on ${host}. Check the name in the Deployments list; a deployment created in the last 5 minutes may not be ready yet.`, init);
+    const name = init.deployment ? `"${init.deployment}"` : l10n.t('named in the request');
+    const ready = l10n.t('Check the name in the Deployments list; a deployment created in the last 5 minutes may not be ready yet.');
+    return withDetail(`${l10n.t('The deployment {0} does not exist on {1}.', name, host)} ${ready}`, init);
   }
   if (status === 404) {
-    return withDetail(`Not found (404) on ${host}. Check the endpoint URL; this resource may not offer this API.`, init);
+    return withDetail(l10n.t('Not found (404) on {0}. Check the endpoint URL; this resource may not offer this API.', host), init);
   }
   if (status === 400 && code === 'content_filter') {
     const cats = init.filteredCategories?.length ? ` (${init.filteredCategories.join(', ')})` : '';
-    return `The content filter blocked this request${cats}. Rephrase the message and send it again.${init.requestId ? ` (request id ${init.requestId})` : ''}`;
+    const id = init.requestId ? ` ${l10n.t('(request id {0})', init.requestId)}` : '';
+    return `${l10n.t('The content filter blocked this request{0}. Rephrase the message and send it again.', cats)}${id}`;
   }
   if (status === 429) {
-    const when = init.retryAfterMs !== undefined ? `Retry in ${seconds(init.retryAfterMs)}.` : 'Retry in a little while.';
-    return withDetail(`Rate limit reached on ${host}. ${when}`, init);
+    const when = init.retryAfterMs !== undefined ? l10n.t('Retry in {0}.', seconds(init.retryAfterMs)) : l10n.t('Retry in a little while.');
+    return withDetail(`${l10n.t('Rate limit reached on {0}.', host)} ${when}`, init);
   }
   if (status !== undefined && status >= 500) {
-    return withDetail(`The service at ${host} failed (HTTP ${status}). This is usually temporary: try again shortly.`, init);
+    return withDetail(l10n.t('The service at {0} failed (HTTP {1}). This is usually temporary: try again shortly.', host, status), init);
   }
-  const param = init.param ? ` (parameter "${init.param}")` : '';
-  return withDetail(`The request was rejected by ${host} (HTTP ${status}${code ? `, ${code}` : ''})${param}.`, init);
+  const http = `${status}${code ? `, ${code}` : ''}`;
+  const rejected = init.param
+    ? l10n.t('The request was rejected by {0} (HTTP {1}) (parameter "{2}").', host, http, init.param)
+    : l10n.t('The request was rejected by {0} (HTTP {1}).', host, http);
+  return withDetail(rejected, init);
 }
 
-const DATA_ROLE =
-  'Ask an Owner or User Access Administrator of the resource to grant you the "Cognitive Services OpenAI User" role on it ' +
-  '(Azure portal → the resource → Access control (IAM) → Add role assignment); a new assignment takes up to 5 minutes to apply.';
-const MANAGEMENT_ROLE =
-  'Ask for the "Reader" role (or "Cognitive Services Contributor") on the subscription or the resource group (Azure portal → Access control (IAM) → Add role assignment).';
+const dataRole = () =>
+  [
+    l10n.t('Ask an Owner or User Access Administrator of the resource to grant you the "Cognitive Services OpenAI User" role on it'),
+    l10n.t('(Azure portal → the resource → Access control (IAM) → Add role assignment); a new assignment takes up to 5 minutes to apply.'),
+  ].join(' ');
+const managementRole = () =>
+  l10n.t('Ask for the "Reader" role (or "Cognitive Services Contributor") on the subscription or the resource group (Azure portal → Access control (IAM) → Add role assignment).');
 
 /** 401 and 403: what is wrong with the credential, and which role to ask for when it is a missing assignment. */
 function accessMessage(init: ServiceErrorInit): string {
@@ -145,26 +161,30 @@ function accessMessage(init: ServiceErrorInit): string {
   const said = `${code ?? ''} ${init.serviceMessage ?? ''}`;
   if (init.plane === 'management') {
     if (status === 403 || /AuthorizationFailed/i.test(said)) {
-      return withDetail(`Azure Resource Manager denied access (${status}${code ? ` ${code}` : ''}): your identity cannot read these resources. ${MANAGEMENT_ROLE}`, init);
+      const denied = l10n.t('Azure Resource Manager denied access ({0}): your identity cannot read these resources.', statusCode(status, code));
+      return withDetail(`${denied} ${managementRole()}`, init);
     }
-    const what = `401${code ? ` ${code}` : ''}`;
-    const why = 'it is expired, for another audience, or from another tenant. Sign in again, or choose the tenant of the subscription.';
-    return withDetail(`Azure Resource Manager rejected the token (${what}): ${why}`, init);
+    const why = l10n.t('it is expired, for another audience, or from another tenant. Sign in again, or choose the tenant of the subscription.');
+    return withDetail(l10n.t('Azure Resource Manager rejected the token ({0}): {1}', statusCode(401, code), why), init);
   }
   if (/AuthenticationTypeDisabled|key based authentication is disabled/i.test(said)) {
-    return withDetail(`Key authentication is disabled on ${host}. Edit the connection and switch it to Entra ID.`, init);
+    return withDetail(l10n.t('Key authentication is disabled on {0}. Edit the connection and switch it to Entra ID.', host), init);
   }
   if (init.auth === 'bearer') {
     if (status === 403 || /PermissionDenied|lacks the required data action|does not have (access|permission)/i.test(said)) {
-      return withDetail(`Your Entra ID identity has no data-plane access to ${host} (${status}${code ? ` ${code}` : ''}). ${DATA_ROLE}`, init);
+      return withDetail(`${l10n.t('Your Entra ID identity has no data-plane access to {0} ({1}).', host, statusCode(status, code))} ${dataRole()}`, init);
     }
-    const what = `401${code ? ` ${code}` : ''}`;
-    return withDetail(`${host} rejected the Entra ID token (${what}): it is expired, for another audience, or from another tenant. Sign in again, or choose the tenant the resource belongs to.`, init);
+    const why = l10n.t('it is expired, for another audience, or from another tenant. Sign in again, or choose the tenant the resource belongs to.');
+    return withDetail(l10n.t('{0} rejected the Entra ID token ({1}): {2}', host, statusCode(401, code), why), init);
   }
   if (status === 401) {
-    return withDetail(`Access denied (401) by ${host}: the API key or token is wrong, or the endpoint is not this resource's. Check the connection's key and endpoint.`, init);
+    return withDetail(
+      l10n.t("Access denied (401) by {0}: the API key or token is wrong, or the endpoint is not this resource's. Check the connection's key and endpoint.", host),
+      init,
+    );
   }
-  return withDetail(`Forbidden (403) by ${host}: your identity has no access to this resource, or its network rules block you. With Entra ID: ${DATA_ROLE}`, init);
+  const forbidden = l10n.t('Forbidden (403) by {0}: your identity has no access to this resource, or its network rules block you.', host);
+  return withDetail(`${forbidden} ${l10n.t('With Entra ID: {0}', dataRole())}`, init);
 }
 
 const TLS_CODES = /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)|ERR_TLS/;
@@ -173,24 +193,26 @@ function networkMessage(host: string, code: string | undefined): string {
   switch (code) {
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
-      return `Could not resolve ${host} (${code}). Check the endpoint URL and your network or proxy.`;
+      return l10n.t('Could not resolve {0} ({1}). Check the endpoint URL and your network or proxy.', host, code);
     case 'ECONNREFUSED':
-      return `${host} refused the connection. Check the endpoint URL and port; if it is the local emulator, start it.`;
+      return l10n.t('{0} refused the connection. Check the endpoint URL and port; if it is the local emulator, start it.', host);
     case 'ECONNRESET':
     case 'EPIPE':
     case 'UND_ERR_SOCKET':
     case 'UND_ERR_CLOSED':
-      return `The connection to ${host} was cut (${code}). Try again; if it keeps happening, check your proxy or firewall.`;
+      return l10n.t('The connection to {0} was cut ({1}). Try again; if it keeps happening, check your proxy or firewall.', host, code);
     case 'EPROXY':
-      return `The proxy refused to connect to ${host}.`;
+      return l10n.t('The proxy refused to connect to {0}.', host);
     case 'ENETUNREACH':
     case 'EHOSTUNREACH':
-      return `${host} cannot be reached (${code}). Check your network connection.`;
+      return l10n.t('{0} cannot be reached ({1}). Check your network connection.', host, code);
   }
   if (code && TLS_CODES.test(code)) {
-    return `The secure connection to ${host} failed (${code}). Check the endpoint URL; a proxy that inspects TLS needs its certificate trusted.`;
+    return l10n.t('The secure connection to {0} failed ({1}). Check the endpoint URL; a proxy that inspects TLS needs its certificate trusted.', host, code);
   }
-  return `Could not reach ${host}${code ? ` (${code})` : ''}. Check the endpoint URL and your network.`;
+  return code
+    ? l10n.t('Could not reach {0} ({1}). Check the endpoint URL and your network.', host, code)
+    : l10n.t('Could not reach {0}. Check the endpoint URL and your network.', host);
 }
 
 interface ErrorBody {

@@ -1,4 +1,5 @@
 /** Fine-tuning jobs on `/openai/v1/fine_tuning/jobs`: create, read, list, events, checkpoints, cancel, pause, resume. */
+import * as l10n from '@vscode/l10n';
 import { ServiceError } from './errors';
 import type { HttpClient } from './http';
 import { pageQuery, toJob, toPage, type FineTuningCheckpoint, type FineTuningEvent, type FineTuningJob, type Page } from './jobTypes';
@@ -19,7 +20,8 @@ export interface FineTuningInput {
 
 function item<T extends { id: string }>(what: string) {
   return (raw: unknown, host: string): T => {
-    if (typeof raw !== 'object' || raw === null || typeof (raw as { id?: unknown }).id !== 'string') {
+    // Anything but an object with a string id (null, a string, a number) is refused alike.
+    if (typeof (raw as { id?: unknown } | null | undefined)?.id !== 'string') {
       throw new ServiceError({ kind: 'invalid-response', host, serviceMessage: `expected ${what}` });
     }
     return raw as T;
@@ -49,7 +51,7 @@ export class FineTuningApi {
       return toJob(await this.http.json({ method: 'POST', url: this.url(), body: input, signal }), this.host);
     } catch (err) {
       if (!(err instanceof ServiceError && err.mayHaveActed)) throw err;
-      throw err.withHint('The job may have been created all the same: refresh the list of fine-tuning jobs before creating it again.');
+      throw err.withHint(l10n.t('The job may have been created all the same: refresh the list of fine-tuning jobs before creating it again.'));
     }
   }
 

@@ -1,4 +1,5 @@
 /** The tunnel providers: manual URL, localtunnel, Cloudflare quick tunnel, ngrok, Dev Tunnels. */
+import * as l10n from '@vscode/l10n';
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -9,16 +10,16 @@ import { parseCloudflaredHostname, parseCloudflaredUrl, parseDevTunnelUrl, parse
 /** Never ends by itself: the user forwards the port some other way. */
 export class ManualTunnel implements TunnelProvider {
   readonly id = 'manual';
-  readonly label = 'Manual URL';
+  readonly label = l10n.t('Manual URL');
   constructor(private readonly url: () => string | undefined) {}
   async check(): Promise<Prerequisites> {
     const url = this.url();
-    if (!url) return { ok: false, message: 'Set "aoaiWorkbench.tunnel.manualUrl" to the public HTTPS address that forwards to the listener.' };
+    if (!url) return { ok: false, message: l10n.t('Set "{0}" to the public HTTPS address that forwards to the listener.', 'aoaiWorkbench.tunnel.manualUrl') };
     try {
       const u = new URL(url);
       if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new Error();
     } catch {
-      return { ok: false, message: `"${url}" is not a URL. Set "aoaiWorkbench.tunnel.manualUrl" to an https:// address.` };
+      return { ok: false, message: l10n.t('"{0}" is not a URL. Set "{1}" to an https:// address.', url, 'aoaiWorkbench.tunnel.manualUrl') };
     }
     return { ok: true };
   }
@@ -60,14 +61,12 @@ export class LocalTunnel implements TunnelProvider {
     try {
       tunnel = await localtunnel({ port: localPort, local_host: o.localHost ?? '127.0.0.1', ...(o.host ? { host: o.host } : {}), ...(o.subdomain ? { subdomain: o.subdomain } : {}) });
     } catch (err) {
-      throw new TunnelError(
-        `localtunnel could not open a tunnel via ${o.host ?? 'https://localtunnel.me'}: ${(err as Error).message}. ` +
-          'Check the server address in "aoaiWorkbench.tunnel.localtunnelHost".',
-      );
+      const failed = l10n.t('localtunnel could not open a tunnel via {0}: {1}.', o.host ?? 'https://localtunnel.me', (err as Error).message);
+      throw new TunnelError(`${failed} ${l10n.t('Check the server address in "{0}".', 'aoaiWorkbench.tunnel.localtunnelHost')}`);
     }
     if (signal?.aborted) {
       tunnel.close();
-      throw new TunnelError('Cancelled.');
+      throw new TunnelError(l10n.t('Cancelled.'));
     }
     const closed = new Promise<void>((resolve) => tunnel.on('close', () => resolve()));
     // The client reports errors on the tunnel object; keep them from crashing the host.
@@ -114,11 +113,12 @@ abstract class CliTunnel implements TunnelProvider {
 
 export class CloudflaredTunnel extends CliTunnel {
   readonly id = 'cloudflared';
-  readonly label = 'Cloudflare quick tunnel';
-  protected readonly missing =
-    'cloudflared is not installed. Let the extension download it, or install it from Cloudflare ' +
-    '(https://developers.cloudflare.com/cloudflare-one/connections/connect-networks/downloads/) ' +
-    'and make sure it is on PATH, or pick another tunnel in "aoaiWorkbench.tunnel.provider".';
+  readonly label = l10n.t('Cloudflare quick tunnel');
+  protected readonly missing = l10n.t(
+    'cloudflared is not installed. Let the extension download it, or install it from Cloudflare ({0}) and make sure it is on PATH, or pick another tunnel in "{1}".',
+    'https://developers.cloudflare.com/cloudflare-one/connections/connect-networks/downloads/',
+    'aoaiWorkbench.tunnel.provider',
+  );
   /** `storageDir`: where a cloudflared downloaded with the user's consent is looked for after PATH. */
   constructor(storageDir?: string, pathEnv?: string) {
     super(async () => (await findOnPath('cloudflared', pathEnv)) ?? (storageDir && hasDownloadedCloudflared(storageDir) ? downloadedCloudflaredPath(storageDir) : undefined));
@@ -126,7 +126,7 @@ export class CloudflaredTunnel extends CliTunnel {
   }
   protected override async extraCheck(): Promise<Prerequisites> {
     if (existsSync(join(homedir(), '.cloudflared', 'config.yaml'))) {
-      return { ok: false, message: 'Quick tunnels do not start while ~/.cloudflared/config.yaml exists. Rename that file while you use the listener, or pick another tunnel.' };
+      return { ok: false, message: l10n.t('Quick tunnels do not start while {0} exists. Rename that file while you use the listener, or pick another tunnel.', '~/.cloudflared/config.yaml') };
     }
     return { ok: true };
   }
@@ -148,7 +148,10 @@ export class CloudflaredTunnel extends CliTunnel {
 export class NgrokTunnel extends CliTunnel {
   readonly id = 'ngrok';
   readonly label = 'ngrok';
-  protected readonly missing = 'ngrok is not installed. Install the ngrok agent, run "ngrok config add-authtoken <your token>" once (an ngrok account is required), and make sure ngrok is on PATH.';
+  protected readonly missing = l10n.t(
+    'ngrok is not installed. Install the ngrok agent, run "{0}" once (an ngrok account is required), and make sure ngrok is on PATH.',
+    'ngrok config add-authtoken <your token>',
+  );
   constructor(binary = () => findOnPath('ngrok')) {
     super(binary);
   }
@@ -167,7 +170,11 @@ export class NgrokTunnel extends CliTunnel {
 export class DevTunnel extends CliTunnel {
   readonly id = 'devtunnel';
   readonly label = 'Dev Tunnels';
-  protected readonly missing = 'The devtunnel CLI is not installed. Install it (https://aka.ms/devtunnels/cli), sign in with "devtunnel user login", and make sure it is on PATH.';
+  protected readonly missing = l10n.t(
+    'The devtunnel CLI is not installed. Install it ({0}), sign in with "{1}", and make sure it is on PATH.',
+    'https://aka.ms/devtunnels/cli',
+    'devtunnel user login',
+  );
   constructor(binary = () => findOnPath('devtunnel')) {
     super(binary);
   }

@@ -4,6 +4,8 @@
  * more file in the package. The host names the page in `<body data-page>`; only that page's
  * module runs (esbuild keeps a dynamic import's module unevaluated until it is imported).
  */
+import './shared/useBundle';
+
 const page = document.body.dataset.page;
 if (page === 'compare') void import('./compare/main');
 else if (page === 'fineTuning') void import('./fineTuning/main');

@@ -80,6 +80,8 @@ describe('extension in a real VS Code host', () => {
     const dist = join(ext().extensionPath, 'dist');
     const files = (readdirSync(dist, { recursive: true }) as string[]).filter((f) => statSync(join(dist, f)).isFile()).map((f) => f.split('\\').join('/'));
     assert.deepEqual(files.sort(), SHIPPED);
+    // The texts translators work from ship too: the contributions' (package.nls.json) and the code's (l10n/).
+    for (const l10n of ['package.nls.json', 'l10n/bundle.l10n.json']) assert.ok(existsSync(join(ext().extensionPath, l10n)), `the package lacks ${l10n}`);
     const scripts = files.filter((f) => f.endsWith('.js')).map((f) => ({ f, text: readFileSync(join(dist, f), 'utf8') }));
     const holding = (marker: string) => scripts.filter((s) => s.text.includes(marker)).map((s) => s.f);
     // undici's internals, @azure/identity's credentials, the tokenizer's core: in their own bundle and

@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import type { Emulator } from '../../src/emulator/server';
 import type { AzureOpenAIClient } from '../../src/service/client';
 import type { ConnectionInfo } from '../../src/vscode/connections/connectionStore';
-import { NOTICE_CAP, SHOW_ACTION } from '../../src/vscode/jobs/jobNotices';
+import { NOTICE_CAP, showAction } from '../../src/vscode/jobs/jobNotices';
 import { closeEmulatedService, emulatedService, eventually, workbench } from './support';
 
 const BATCHES = 12;
@@ -53,7 +53,7 @@ describe('jobs: a burst of batches that end at once', () => {
     // The summary comes when the burst's window ends, on its own.
     const summary = await eventually(() => notices.shown[NOTICE_CAP], 15_000);
     assert.match(summary.message, new RegExp(`^${BATCHES - NOTICE_CAP} more batches ended`));
-    assert.deepEqual(summary.actions, [SHOW_ACTION]);
+    assert.deepEqual(summary.actions, [showAction()]);
     assert.equal(notices.shown.length, NOTICE_CAP + 1, 'nothing else was shown');
     assert.equal(notices.held, 0);
   });

@@ -7,6 +7,7 @@ import { chatUxThroughTheUi } from './chatUx';
 import { compareThroughTheUi } from './compare';
 import type { Journey } from './handles';
 import { batchThroughTheUi, callThroughTheUi, fineTuningThroughTheUi } from './jobs';
+import { pseudoLocaleThroughTheUi } from './pseudoLocale';
 import { usageThroughTheUi } from './usage';
 import { inspectThroughTheUi, listenThroughTheUi, rotateThroughTheUi } from './webhooks';
 import { addConnectionThroughTheUi } from './workbench';
@@ -15,6 +16,8 @@ export interface TitledJourney {
   /** What the journey shows works; HOST_GREP matches it. */
   readonly title: string;
   readonly run: Journey;
+  /** The display language to run in (scripts/host/ui-e2e.mjs knows qps-ploc, the pseudo-locale); English when absent. */
+  readonly locale?: 'qps-ploc';
 }
 
 export const journeys: readonly TitledJourney[] = [
@@ -65,5 +68,12 @@ export const journeys: readonly TitledJourney[] = [
   {
     title: "UI: jobs: a fine-tuning job's page from its row follows it to succeeded, with the loss per step as a chart and a table; themes, 300 px",
     run: fineTuningThroughTheUi,
+  },
+  {
+    title:
+      'UI: pseudo-locale: the sidebar, the wizard, the status bar, the delivery inspector and the chat panel show no English of ours ' +
+      '(every text translated, only data left as it came)',
+    run: pseudoLocaleThroughTheUi,
+    locale: 'qps-ploc',
   },
 ];

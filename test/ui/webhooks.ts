@@ -19,7 +19,7 @@ async function startListeningThroughTheUi(page: Page): Promise<void> {
 }
 
 /** The service finishes a background response and delivers response.completed. */
-async function backgroundResponse(emulator: EmulatorHandle, input: string): Promise<void> {
+export async function backgroundResponse(emulator: EmulatorHandle, input: string): Promise<void> {
   const res = await fetch(`${emulator.url}/openai/v1/responses`, {
     method: 'POST',
     headers: { 'api-key': emulator.key, 'content-type': 'application/json' },
@@ -99,7 +99,7 @@ async function startUserApp(): Promise<{ url: string; close: () => Promise<void>
 }
 
 /** The delivery inspector inside the webview's nested iframes. */
-async function inspectorFrame(page: Page): Promise<Frame> {
+export async function inspectorFrame(page: Page): Promise<Frame> {
   for (let i = 0; i < 100; i++) {
     for (const f of page.frames()) if (await f.$('#delivery').catch(() => null)) return f;
     await page.waitForTimeout(200);

@@ -3,6 +3,7 @@
  * else. It is followed by id until it is final: polled with backoff, and looked at at once when a
  * `response.*` webhook delivery for it arrives (the listener calls `wake`).
  */
+import * as l10n from '@vscode/l10n';
 import type { AzureOpenAIClient } from '../../service/client';
 import type { ResponseObject, ResponseStatus, Usage } from '../../service/types';
 import { FINAL_STATUSES } from '../model';
@@ -79,7 +80,7 @@ export async function followResponse(
     await waker.sleep(BACKOFF_MS[Math.min(poll, BACKOFF_MS.length - 1)], signal);
   }
   if (signal.aborted) return undefined;
-  throw new Error(`The background response ${id} was still not finished after ${MAX_POLLS} checks. Send the message again, or look it up later.`);
+  throw new Error(l10n.t('The background response {0} was still not finished after {1} checks. Send the message again, or look it up later.', id, MAX_POLLS));
 }
 
 /** What a finished response says, in the shape of a streamed reply. */

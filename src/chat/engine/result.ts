@@ -2,6 +2,7 @@
  * What a run gives back, and the errors it ends with, read the same way by both chats: the panel
  * keeps them on the turn, the language model provider hands them to VS Code.
  */
+import * as l10n from '@vscode/l10n';
 import { ServiceError } from '../../service/errors';
 import type { Usage } from '../../service/types';
 import type { ChatApi } from '../modelProfile';
@@ -33,7 +34,7 @@ export class ReplyFilteredError extends Error {
 
   constructor(deployment: string, categories: readonly string[] = []) {
     const cats = categories.length ? ` (${categories.join(', ')})` : '';
-    super(`The content filter stopped the reply of "${deployment}" part way${cats}. Rephrase the request and send it again.`);
+    super(l10n.t('The content filter stopped the reply of "{0}" part way{1}. Rephrase the request and send it again.', deployment, cats));
   }
 }
 

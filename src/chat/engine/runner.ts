@@ -6,6 +6,7 @@
  * when the options say so), within one limit. Each request sent is reported (report.ts). What
  * differs between the two chats is an option (options.ts), nothing else.
  */
+import * as l10n from '@vscode/l10n';
 import { ServiceError } from '../../service/errors';
 import type { ChatRequest, ChatRoute, ResponseRequest } from '../../service/types';
 import { refusesChat, sessionApiMemory, type ApiMemory } from '../apiMemory';
@@ -141,7 +142,7 @@ class Run {
         const adapted = adaptNoting(adapt, req, err, this.request.deployment, this.notes);
         if (!adapted && !(this.waits && err.status === 429)) throw err;
         // Past the limit, the refusal is reported with why nothing more is sent.
-        if (this.sent >= MAX_REQUESTS) throw err.withHint('The service kept rejecting the request parameters.');
+        if (this.sent >= MAX_REQUESTS) throw err.withHint(l10n.t('The service kept rejecting the request parameters.'));
         if (adapted) continue;
         const waited = await this.waits!.after(err);
         if (waited === 'stopped') return this.result(api, reply, true);

@@ -41,7 +41,7 @@ export function jwtExpiry(token: string): number | undefined {
 /** VS Code's own Microsoft (or sovereign cloud) account: silent first, then a sign-in prompt. */
 function vscodeSessionSource(cloud: CloudEnvironment): TokenSource {
   return {
-    label: 'VS Code Microsoft account',
+    label: vscode.l10n.t('VS Code Microsoft account'),
     async getToken({ scopes, tenantId }): Promise<AccessToken> {
       const asked = [...scopes, ...(tenantId ? [`VSCODE_TENANT:${tenantId}`] : [])];
       let session = await vscode.authentication.getSession(cloud.vscodeProviderId, asked, { silent: true });

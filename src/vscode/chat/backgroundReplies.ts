@@ -3,6 +3,7 @@
  * saved at once (queued) so a window reload picks them up again by id, followed until final with
  * the elapsed time shown, woken early by a `response.*` webhook delivery, and cancelled by Stop.
  */
+import * as vscode from 'vscode';
 import type { Waker } from '../../chat/engine/background';
 import { PANEL_RUN } from '../../chat/engine/options';
 import type { RunRequest } from '../../chat/engine/runner';
@@ -50,7 +51,11 @@ export class BackgroundReplies {
       Object.assign(turn, resultOf(r, Date.now() - turn.createdAt), { backgroundStatus: r.status });
       if (r.status === 'failed') {
         const code = r.error?.code;
-        turn.error = { kind: 'stream', code, message: `The background response failed${code ? ` (${code})` : ''}: ${r.error?.message ?? 'the service gave no reason'}. Send the message again.` };
+        const why = r.error?.message ?? vscode.l10n.t('the service gave no reason');
+        const message = code
+          ? vscode.l10n.t('The background response failed ({0}): {1}. Send the message again.', code, why)
+          : vscode.l10n.t('The background response failed: {0}. Send the message again.', why);
+        turn.error = { kind: 'stream', code, message };
       }
       return true;
     } finally {

@@ -85,7 +85,9 @@ export class ChatPanel implements vscode.Disposable {
       await this.deps.conversations.save(this.conversation);
     } catch (err) {
       logError(`Could not save the conversation "${this.conversation.title}": ${(err as Error).message}`);
-      void vscode.window.showErrorMessage(`The conversation could not be saved (${(err as Error).message}). Export it to keep a copy.`, 'Export as Markdown').then((c) => c && this.export('markdown'));
+      void vscode.window
+        .showErrorMessage(vscode.l10n.t('The conversation could not be saved ({0}). Export it to keep a copy.', (err as Error).message), vscode.l10n.t('Export as Markdown'))
+        .then((c) => (c ? this.export('markdown') : undefined));
     }
   }
 
@@ -119,7 +121,7 @@ export class ChatPanel implements vscode.Disposable {
         return this.editFrom(msg.turnId, msg.text);
       case 'setDeployment': {
         const conn = this.deps.connections.get(msg.connectionId);
-        if (!conn) throw new Error('That connection no longer exists.');
+        if (!conn) throw new Error(vscode.l10n.t('That connection no longer exists.'));
         Object.assign(this.conversation, { connectionId: conn.id, connectionLabel: connectionName(conn), deployment: msg.deployment });
         await this.save();
         this.post({ type: 'conversation', conversation: this.conversation });
@@ -199,7 +201,7 @@ export class ChatPanel implements vscode.Disposable {
   private async editFrom(turnId: string, text: string): Promise<void> {
     if (this.busy) return;
     const i = this.conversation.turns.findIndex((t) => t.id === turnId && t.role === 'user');
-    if (i < 0) throw new Error('That message is no longer in the conversation.');
+    if (i < 0) throw new Error(vscode.l10n.t('That message is no longer in the conversation.'));
     this.conversation.turns.splice(i);
     await this.save();
     this.post({ type: 'conversation', conversation: this.conversation });
@@ -237,7 +239,7 @@ export class ChatPanel implements vscode.Disposable {
       let finished = true;
       try {
         const conn = this.deps.connections.get(c.connectionId);
-        if (!conn) throw new Error(`The connection "${c.connectionLabel}" no longer exists. Pick another deployment at the top of the panel.`);
+        if (!conn) throw new Error(vscode.l10n.t('The connection "{0}" no longer exists. Pick another deployment at the top of the panel.', c.connectionLabel));
         const client = await this.deps.clients.get(conn);
         // The model behind the deployment decides the API (the listing is cached).
         const listed = (await this.deps.deployments().catch(() => [])).find((d) => d.connectionId === c.connectionId && d.deployment === c.deployment);

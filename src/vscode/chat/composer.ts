@@ -27,7 +27,7 @@ export class Composer {
   async add(attachment: Attachment): Promise<void> {
     if (attachment.kind === 'image') {
       const model = await this.model();
-      if (!model.imageInput) throw new Error(`${model.name} does not take images. Pick a deployment of a model that does (gpt-4o, gpt-4.1, o3…).`);
+      if (!model.imageInput) throw new Error(vscode.l10n.t('{0} does not take images. Pick a deployment of a model that does ({1}).', model.name, 'gpt-4o, gpt-4.1, o3…'));
     }
     this.pending.push(attachment);
     await this.show();

@@ -49,7 +49,7 @@ export class ComparePanel implements vscode.Disposable {
   private readonly composer: Composer;
 
   static open(columns: CompareColumn[], deps: CompareDeps): ComparePanel {
-    const panel = vscode.window.createWebviewPanel(Views.compare, 'Compare deployments', vscode.ViewColumn.Active, { retainContextWhenHidden: true, enableFindWidget: true });
+    const panel = vscode.window.createWebviewPanel(Views.compare, vscode.l10n.t('Compare deployments'), vscode.ViewColumn.Active, { retainContextWhenHidden: true, enableFindWidget: true });
     return new ComparePanel(panel, columns, deps);
   }
 
@@ -58,10 +58,10 @@ export class ComparePanel implements vscode.Disposable {
     readonly columns: CompareColumn[],
     private readonly deps: CompareDeps,
   ) {
-    panel.title = `Compare: ${columns.map((c) => c.target.deployment).join(' · ')}`;
+    panel.title = vscode.l10n.t('Compare: {0}', columns.map((c) => c.target.deployment).join(' · '));
     this.host = new PanelHost(panel, deps.extensionUri, {
       label: 'the compare view',
-      html: (webview) => webviewHtml(webview, deps.extensionUri, { title: 'Compare deployments', style: 'compare.css', script: 'pages.js', page: 'compare', body: compareBodyHtml() }),
+      html: (webview) => webviewHtml(webview, deps.extensionUri, { title: vscode.l10n.t('Compare deployments'), style: 'compare.css', script: 'pages.js', page: 'compare', body: compareBodyHtml() }),
       parse: parseCompareViewMessage,
       onReady: () => this.ready(),
       onMessage: (msg) => this.handle(msg),
@@ -121,7 +121,7 @@ export class ComparePanel implements vscode.Disposable {
 
   /** Sends the prompt to every column, `runs` rounds one after another. */
   start(input: CompareInput, runs = 1): Promise<void> {
-    if (this.run) throw new Error('A compare is already running. Stop it first.');
+    if (this.run) throw new Error(vscode.l10n.t('A compare is already running. Stop it first.'));
     const run = (this.run = new AbortController());
     const last = (this.last = { input, columns: new Map<string, ColumnResult>(), rounds: [] as CompareRound[] });
     this.post({ type: 'busy', busy: true });
@@ -157,7 +157,7 @@ export class ComparePanel implements vscode.Disposable {
   /** The table and the replies as a Markdown document beside the panel. */
   async export(): Promise<vscode.TextDocument> {
     const last = this.last;
-    if (!last || !last.columns.size) throw new Error('Nothing to export yet: send a prompt first.');
+    if (!last || !last.columns.size) throw new Error(vscode.l10n.t('Nothing to export yet: send a prompt first.'));
     const { compareMarkdown, summarize } = loadNetwork();
     const summaries = summarize(this.columns.map((c) => c.head.id), last.rounds);
     const columns = this.columns.flatMap((c, i) => {
@@ -173,7 +173,7 @@ export class ComparePanel implements vscode.Disposable {
   async continueInChat(id: string): Promise<void> {
     const c = this.columns.find((x) => x.head.id === id);
     const column = this.last?.columns.get(id);
-    if (!c || !column || !this.last) throw new Error('That column has no reply to continue from yet.');
+    if (!c || !column || !this.last) throw new Error(vscode.l10n.t('That column has no reply to continue from yet.'));
     const conversation = conversationOf(this.last.input, column, {
       connectionId: c.target.connection ?? '',
       connectionLabel: c.connectionLabel,

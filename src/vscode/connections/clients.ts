@@ -58,7 +58,7 @@ export class ClientCache implements vscode.Disposable {
       auth = () => this.auth.dataAuth(conn.tokenSource ?? 'vscode', conn.tenantId);
     } else {
       const key = await this.store.apiKey(conn.id);
-      if (!key) throw new MissingCredentialError(`No API key is stored for "${conn.label}". Edit the connection to enter it.`);
+      if (!key) throw new MissingCredentialError(vscode.l10n.t('No API key is stored for "{0}". Edit the connection to enter it.', conn.label));
       credential = key;
       auth = () => ({ kind: 'apiKey', apiKey: key });
     }

@@ -106,7 +106,8 @@ export class AzureOpenAIChatProvider implements vscode.LanguageModelChatProvider
   ): Promise<void> {
     const conn = this.deps.store.get(model.connectionId);
     if (!conn) {
-      throw vscode.LanguageModelError.NotFound(`The connection of "${model.name}" was removed. Pick another model, or add the connection again (Azure OpenAI: Add Connection).`);
+      const gone = vscode.l10n.t('The connection of "{0}" was removed. Pick another model, or add the connection again (Azure OpenAI: Add Connection).', model.name);
+      throw vscode.LanguageModelError.NotFound(gone);
     }
     const abort = new AbortController();
     const cancelled = token.onCancellationRequested(() => abort.abort());

@@ -2,6 +2,7 @@
  * Today's totals for the status bar, from the usage view's summary, and how they read. No
  * `vscode` import (tested in plain Node), and no code of the usage log: it stays in its bundle.
  */
+import * as l10n from '@vscode/l10n';
 import type { UsageSummary } from '../../usage/aggregate';
 
 export interface TodayTotals {
@@ -43,7 +44,7 @@ export function dollars(cost: number): string {
 
 /** The status bar's text: "1,234 tokens · ~$0.42" ("<$0.01" for a tiny cost), tokens only when no model has a price. */
 export function statusText(t: TodayTotals): string {
-  const tokens = `${compactCount(t.tokensIn + t.tokensOut)} tokens`;
+  const tokens = l10n.t('{0} tokens', compactCount(t.tokensIn + t.tokensOut));
   if (t.cost === undefined) return tokens;
   const cost = dollars(t.cost);
   return `${tokens} · ${cost.startsWith('<') ? cost : `~${cost}`}`;

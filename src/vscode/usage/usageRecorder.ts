@@ -99,7 +99,7 @@ export class UsageRecorder implements vscode.Disposable {
       if (this.warned.has(problem)) continue;
       this.warned.add(problem);
       logError(`aoaiWorkbench.usage.prices: ${problem}`);
-      void vscode.window.showWarningMessage(`Usage prices: ${problem}`, 'Open Settings').then((choice) => {
+      void vscode.window.showWarningMessage(vscode.l10n.t('Usage prices: {0}', problem), vscode.l10n.t('Open Settings')).then((choice) => {
         if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', 'aoaiWorkbench.usage.prices');
       });
     }

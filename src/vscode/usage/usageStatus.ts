@@ -21,7 +21,7 @@ export class UsageStatus implements vscode.Disposable {
   private totals: TodayTotals | undefined;
 
   constructor(private readonly recorder: UsageRecorder) {
-    this.item.name = 'Azure OpenAI usage today';
+    this.item.name = vscode.l10n.t('Azure OpenAI usage today');
     this.item.command = Commands.showUsage;
     this.subs = [recorder.onDidChange(() => this.schedule())];
     this.schedule();
@@ -56,22 +56,26 @@ export class UsageStatus implements vscode.Disposable {
       return;
     }
     this.item.text = `$(pulse) ${statusText(t)}`;
-    const cost = t.cost === undefined ? 'no price known for these models' : `${dollars(t.cost)} (estimate)`;
-    const unpriced = t.unpriced ? `, ${t.unpriced} of them without a price (tokens only)` : '';
+    const cost = t.cost === undefined ? vscode.l10n.t('no price known for these models') : vscode.l10n.t('{0} (estimate)', dollars(t.cost));
+    const requests = t.requests.toLocaleString('en');
     const lines = [
-      '**Azure OpenAI usage today**',
+      `**${vscode.l10n.t('Azure OpenAI usage today')}**`,
       '',
-      `${t.requests.toLocaleString('en')} requests${unpriced}`,
+      t.unpriced ? vscode.l10n.t('{0} requests, {1} of them without a price (tokens only)', requests, t.unpriced) : vscode.l10n.t('{0} requests', requests),
       '',
-      `Tokens: ${t.tokensIn.toLocaleString('en')} in, ${t.tokensOut.toLocaleString('en')} out`,
+      vscode.l10n.t('Tokens: {0} in, {1} out', t.tokensIn.toLocaleString('en'), t.tokensOut.toLocaleString('en')),
       '',
-      `Estimated cost: ${cost}`,
+      vscode.l10n.t('Estimated cost: {0}', cost),
       '',
-      'Click to show usage per deployment.',
+      vscode.l10n.t('Click to show usage per deployment.'),
     ];
     this.item.tooltip = new vscode.MarkdownString(lines.join('\n'));
-    const said = t.cost === undefined ? '' : `, estimated cost ${dollars(t.cost)}`;
-    this.item.accessibilityInformation = { label: `Azure OpenAI usage today: ${compactCount(t.tokensIn + t.tokensOut)} tokens in ${t.requests} requests${said}. Show usage.` };
+    const tokens = compactCount(t.tokensIn + t.tokensOut);
+    const label =
+      t.cost === undefined
+        ? vscode.l10n.t('Azure OpenAI usage today: {0} tokens in {1} requests. Show usage.', tokens, t.requests)
+        : vscode.l10n.t('Azure OpenAI usage today: {0} tokens in {1} requests, estimated cost {2}. Show usage.', tokens, t.requests, dollars(t.cost));
+    this.item.accessibilityInformation = { label };
     this.item.show();
   }
 

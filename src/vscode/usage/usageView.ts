@@ -48,7 +48,7 @@ export class UsageView implements vscode.Disposable {
       this.host.panel.reveal();
       return;
     }
-    const panel = vscode.window.createWebviewPanel(Views.usage, 'Azure OpenAI Usage', vscode.ViewColumn.Active, { retainContextWhenHidden: true });
+    const panel = vscode.window.createWebviewPanel(Views.usage, vscode.l10n.t('Azure OpenAI Usage'), vscode.ViewColumn.Active, { retainContextWhenHidden: true });
     this.host = new PanelHost<UsageHostMessage, UsageViewMessage>(
       panel,
       this.extensionUri,
@@ -96,7 +96,11 @@ export class UsageView implements vscode.Disposable {
       const summary = await this.summarize();
       this.host?.post({ type: 'summary', summary, filter: this.filter });
     } catch (err) {
-      this.host?.post({ type: 'error', text: `The usage log could not be read (${errorText(err)}). Close the view and open it again; if it keeps failing, see the log (Azure OpenAI: Show Log).` });
+      const text = vscode.l10n.t(
+        'The usage log could not be read ({0}). Close the view and open it again; if it keeps failing, see the log (Azure OpenAI: Show Log).',
+        errorText(err),
+      );
+      this.host?.post({ type: 'error', text });
     }
   }
 
@@ -111,17 +115,17 @@ export class UsageView implements vscode.Disposable {
     const { dayLabel, usageTableCsv } = loadUsage();
     const home = vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(homedir());
     const target = to ?? await vscode.window.showSaveDialog({
-      title: 'Export Usage as CSV',
+      title: vscode.l10n.t('Export Usage as CSV'),
       defaultUri: vscode.Uri.joinPath(home, `azure-openai-usage-${dayLabel(Date.now())}.csv`),
-      filters: { 'CSV files': ['csv'] },
+      filters: { [vscode.l10n.t('CSV files')]: ['csv'] },
     });
     if (!target) return;
     try {
       await vscode.workspace.fs.writeFile(target, Buffer.from(usageTableCsv(summary), 'utf8'));
     } catch (err) {
-      throw new Error(`Could not write ${target.fsPath || target.toString()} (${errorText(err)}). Choose another folder.`);
+      throw new Error(vscode.l10n.t('Could not write {0} ({1}). Choose another folder.', target.fsPath || target.toString(), errorText(err)));
     }
-    void vscode.window.showInformationMessage(`Usage exported to ${target.fsPath} (costs are estimates).`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('Usage exported to {0} (costs are estimates).', target.fsPath));
   }
 
   dispose(): void {

@@ -24,10 +24,13 @@ export async function confirmDebugConfig(s: Services, c: WebhookDebugConfig): Pr
   const key = debugConsentKey(c, conn.id);
   if (agreed.includes(key)) return true;
   const running = s.listener.state;
-  const tunnel = running ? running.provider !== 'none' && `${running.provider} tunnel` : s.listener.providerFor(conn, c.tunnel ?? setting('tunnel.provider'), c.tunnel !== undefined)?.label;
+  const tunnel = running
+    ? running.provider !== 'none' && vscode.l10n.t('{0} tunnel', running.provider)
+    : s.listener.providerFor(conn, c.tunnel ?? setting('tunnel.provider'), c.tunnel !== undefined)?.label;
   const { message, detail } = debugConsentText(c, conn.label, tunnel || undefined);
-  const pick = await vscode.window.showWarningMessage(message, { modal: true, detail }, 'Start Debugging');
-  if (pick !== 'Start Debugging') return false;
+  const start = vscode.l10n.t('Start Debugging');
+  const pick = await vscode.window.showWarningMessage(message, { modal: true, detail }, start);
+  if (pick !== start) return false;
   await state.update(DEBUG_CONSENTS_KEY, [...agreed.filter((k) => k !== key), key].slice(-MAX_CONSENTS));
   return true;
 }
@@ -40,18 +43,24 @@ export async function offerOriginalUrls(s: Services): Promise<void> {
       await s.listener.originalUrls.forget(k.connectionId, k.endpointId);
       continue;
     }
+    const putBack = vscode.l10n.t('Put It Back');
     const pick = await vscode.window.showWarningMessage(
-      `Webhook endpoint ${k.endpointId} of "${conn.label}" still points at the listener of a debug session that ended with its window. Put its URL back to ${k.url}?`,
-      'Put It Back',
-      'Leave It',
+      vscode.l10n.t(
+        'Webhook endpoint {0} of "{1}" still points at the listener of a debug session that ended with its window. Put its URL back to {2}?',
+        k.endpointId,
+        conn.label,
+        k.url,
+      ),
+      putBack,
+      vscode.l10n.t('Leave It'),
     );
-    if (pick === 'Put It Back') {
+    if (pick === putBack) {
       try {
         await s.endpoints.update(conn, k.endpointId, { url: k.url });
         logInfo(`Put webhook endpoint ${k.endpointId} back to ${k.url}.`);
       } catch (err) {
         logError(`Could not put webhook endpoint ${k.endpointId} back to ${k.url}: ${(err as Error).message}`);
-        void vscode.window.showErrorMessage(`Could not put webhook endpoint ${k.endpointId} back: ${(err as Error).message} Edit its URL in the sidebar.`);
+        void vscode.window.showErrorMessage(vscode.l10n.t('Could not put webhook endpoint {0} back: {1} Edit its URL in the sidebar.', k.endpointId, (err as Error).message));
         continue;
       }
     }

@@ -29,10 +29,12 @@ function configurationProvider(s: Services): vscode.DebugConfigurationProvider {
     resolveDebugConfiguration: async (_folder, config) => {
       // A repository's launch.json could open a tunnel and re-point an endpoint: not in Restricted Mode.
       if (!vscode.workspace.isTrusted) {
-        const manage = 'Manage Workspace Trust';
-        const text =
-          `Cannot start "${config.name ?? 'Azure OpenAI Webhooks'}": this folder is in Restricted Mode, and a webhooks launch configuration ` +
-          'opens a public tunnel and points a webhook endpoint of your resource at it. Trust the folder if you know what its launch.json does, then start again.';
+        const manage = vscode.l10n.t('Manage Workspace Trust');
+        const text = [
+          vscode.l10n.t('Cannot start "{0}": this folder is in Restricted Mode.', config.name ?? 'Azure OpenAI Webhooks'),
+          vscode.l10n.t('A webhooks launch configuration opens a public tunnel and points a webhook endpoint of your resource at it.'),
+          vscode.l10n.t('Trust the folder if you know what its launch.json does, then start again.'),
+        ].join(' ');
         void vscode.window.showErrorMessage(text, manage).then((c) => c && vscode.commands.executeCommand('workbench.trust.manage'));
         logError(text);
         return undefined;
@@ -41,8 +43,8 @@ function configurationProvider(s: Services): vscode.DebugConfigurationProvider {
       const typed = !config.type && !config.request;
       if (typed) {
         const forwardTo = await vscode.window.showInputBox({
-          title: 'Azure OpenAI Webhooks: forward verified deliveries to',
-          prompt: 'Your app\'s webhook URL, or its port',
+          title: vscode.l10n.t('Azure OpenAI Webhooks: forward verified deliveries to'),
+          prompt: vscode.l10n.t("Your app's webhook URL, or its port"),
           value: 'http://localhost:3000/webhook',
         });
         if (!forwardTo) return undefined;
@@ -51,7 +53,8 @@ function configurationProvider(s: Services): vscode.DebugConfigurationProvider {
       const checked = checkDebugConfig(config);
       const allowed = !checked.ok ? checked.error : typed || (await confirmDebugConfig(s, checked.config));
       if (typeof allowed === 'string') {
-        void vscode.window.showErrorMessage(`Cannot start "${config.name ?? 'Azure OpenAI Webhooks'}": ${allowed}`, 'Open launch.json').then((c) => {
+        const cannot = vscode.l10n.t('Cannot start "{0}": {1}', config.name ?? 'Azure OpenAI Webhooks', allowed);
+        void vscode.window.showErrorMessage(cannot, vscode.l10n.t('Open launch.json')).then((c) => {
           if (c) void vscode.commands.executeCommand('workbench.action.debug.configure');
         });
       }
@@ -111,12 +114,14 @@ class WebhookDebugAdapter implements vscode.DebugAdapter {
     const conn = pickConnection(s.store.list(), c.connection);
     if (typeof conn === 'string') throw new Error(conn);
     const before = s.listener.state;
-    this.output(before ? `Using the running listener for "${conn.label}".\n` : `Starting the webhook listener for "${conn.label}"…\n`);
+    this.output(`${before ? vscode.l10n.t('Using the running listener for "{0}".', conn.label) : vscode.l10n.t('Starting the webhook listener for "{0}"…', conn.label)}\n`);
     // Nothing is downloaded for a debug session: a missing tunnel program is named instead.
     const tunnel = before ? undefined : s.listener.providerFor(conn, c.tunnel ?? setting('tunnel.provider'), c.tunnel !== undefined);
     const check = await tunnel?.check();
     if (check && !check.ok) throw new Error(check.message);
-    const endpoint = c.endpoint ? { mode: 'update' as const, endpointId: c.endpoint } : { mode: 'create' as const, name: `VS Code debug: ${c.name}`, eventTypes: c.eventTypes };
+    const endpoint = c.endpoint
+      ? { mode: 'update' as const, endpointId: c.endpoint }
+      : { mode: 'create' as const, name: vscode.l10n.t('VS Code debug: {0}', c.name), eventTypes: c.eventTypes };
     // The session undoes what it did, itself included: the endpoint put back (or deleted), the listener stopped if it started it.
     const session = await s.listener.startSession({ connection: conn, tunnel, endpoint, forwardTo: () => c.forwardTo, undoEndpoint: true });
     this.undo = async () => {
@@ -124,11 +129,11 @@ class WebhookDebugAdapter implements vscode.DebugAdapter {
     };
     const url = `${session.state.publicUrl}/webhook`;
     const endpointText = session.createdEndpointId
-      ? `endpoint ${session.createdEndpointId} created for this session (deleted when it ends)`
-      : `endpoint ${session.endpointId} points here until the session ends (then back at ${session.originalUrl})`;
-    const line = `Listening at ${url}; ${endpointText}; verified deliveries go to ${maskedUrl(c.forwardTo)}.`;
+      ? vscode.l10n.t('endpoint {0} created for this session (deleted when it ends)', session.createdEndpointId)
+      : vscode.l10n.t('endpoint {0} points here until the session ends (then back at {1})', String(session.endpointId), String(session.originalUrl));
+    const line = vscode.l10n.t('Listening at {0}; {1}; verified deliveries go to {2}.', url, endpointText, maskedUrl(c.forwardTo));
     logInfo(`Debug session "${c.name}": ${line}`);
-    this.output(`${line}\nDeliveries show in the Webhook Events view; Stop ends listening.\n`);
+    this.output(`${line}\n${vscode.l10n.t('Deliveries show in the Webhook Events view; Stop ends listening.')}\n`);
   }
 
   private async stop(): Promise<void> {

@@ -12,7 +12,7 @@ import type { DeliveryRecord } from '../../webhooks/store/records';
 import { Commands, Views } from '../contributions';
 import { redact } from '../log';
 import { setting } from '../settings';
-import type { EventNode } from './eventsTree';
+import type { EventsViewNode } from './eventsTree';
 import { PanelHost, panelOptions, registerPanelSerializer } from '../webview/panelHost';
 import { inspectorHtml } from './inspectorHtml';
 import type { ListenerController } from './listenerController';
@@ -29,7 +29,7 @@ export class DeliveryInspector implements vscode.Disposable {
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly listener: ListenerController,
-    readonly eventsView: vscode.TreeView<EventNode>,
+    readonly eventsView: vscode.TreeView<EventsViewNode>,
   ) {
     this.subs = [
       // After a window reload: the page saved the id of the delivery it showed.
@@ -42,7 +42,7 @@ export class DeliveryInspector implements vscode.Disposable {
       // Follows the index: selecting another row shows it, without taking the focus from the tree.
       eventsView.onDidChangeSelection((e) => {
         const node = e.selection[0];
-        if (this.host && node && node.record.id !== this.currentId) this.show(node.record.id);
+        if (this.host && node?.type === 'event' && node.record.id !== this.currentId) this.show(node.record.id);
       }),
       // A new version of the delivery shown (the app's answer, a replay), or the events were cleared or loaded.
       listener.events.onDidUpdate((id) => this.host && id === this.currentId && this.show(id)),
@@ -70,7 +70,7 @@ export class DeliveryInspector implements vscode.Disposable {
   open(recordId: string, preserveFocus = false): DeliveryView | undefined {
     this.shownJson = undefined;
     if (!this.host) {
-      this.adopt(vscode.window.createWebviewPanel(Views.inspector, 'Delivery', { viewColumn: vscode.ViewColumn.Active, preserveFocus }, panelOptions(this.extensionUri)));
+      this.adopt(vscode.window.createWebviewPanel(Views.inspector, vscode.l10n.t('Delivery'), { viewColumn: vscode.ViewColumn.Active, preserveFocus }, panelOptions(this.extensionUri)));
     } else {
       this.host.panel.reveal(undefined, preserveFocus);
     }
@@ -122,16 +122,19 @@ export class DeliveryInspector implements vscode.Disposable {
     this.currentId = recordId;
     const r = recordId ? this.listener.events.get(recordId) : undefined;
     if (!r) {
-      if (this.host) this.host.panel.title = 'Delivery';
+      if (this.host) this.host.panel.title = vscode.l10n.t('Delivery');
       this.shownJson = undefined;
-      this.post({ type: 'empty', text: recordId ? 'This delivery is no longer stored.' : 'Choose a delivery in the Webhook Events view.' });
+      this.post({
+        type: 'empty',
+        text: recordId ? vscode.l10n.t('This delivery is no longer stored.') : vscode.l10n.t('Choose a delivery in the Webhook Events view.'),
+      });
       return undefined;
     }
     const view = this.viewOf(r);
     const json = JSON.stringify(view);
     if (!force && json === this.shownJson) return view;
     this.shownJson = json;
-    if (this.host) this.host.panel.title = `Delivery: ${view.title}`;
+    if (this.host) this.host.panel.title = vscode.l10n.t('Delivery: {0}', view.title);
     this.post({ type: 'show', delivery: view });
     return view;
   }
@@ -147,7 +150,7 @@ export class DeliveryInspector implements vscode.Disposable {
 
   private record(eventId: string): DeliveryRecord {
     const r = this.listener.events.get(eventId);
-    if (!r) throw new Error('This delivery is no longer stored.');
+    if (!r) throw new Error(vscode.l10n.t('This delivery is no longer stored.'));
     return r;
   }
 
@@ -163,8 +166,10 @@ export class DeliveryInspector implements vscode.Disposable {
         const network = loadNetwork();
         await vscode.env.clipboard.writeText(network.signedCurl(r, this.listener.knownSecrets(), url, msg.body));
         // What was copied is a PowerShell command on Windows; the URL as shown everywhere, its query masked.
-        const what = network.defaultShell() === 'powershell' ? 'a PowerShell command' : 'a curl command';
-        const text = `Copied ${what} to ${maskedUrl(url)}, signed now: valid for ${this.toleranceText()}. It holds the signature, not the secret.`;
+        const text =
+          network.defaultShell() === 'powershell'
+            ? vscode.l10n.t('Copied a PowerShell command to {0}, signed now: valid for {1}. It holds the signature, not the secret.', maskedUrl(url), this.toleranceText())
+            : vscode.l10n.t('Copied a curl command to {0}, signed now: valid for {1}. It holds the signature, not the secret.', maskedUrl(url), this.toleranceText());
         this.post({ type: 'notice', level: 'info', text });
         return;
       }
@@ -207,22 +212,25 @@ export class DeliveryInspector implements vscode.Disposable {
 
   private toleranceText(): string {
     const s = setting('webhooks.toleranceSeconds');
-    return s >= 120 ? `${Math.round(s / 60)} minutes` : `${s} seconds`;
+    return s >= 120 ? vscode.l10n.t('{0} minutes', Math.round(s / 60)) : vscode.l10n.t('{0} seconds', s);
   }
 
   /** Re-signs and sends to the app; its answer is kept with the event and shown beside the earlier ones. */
   private async replay(r: DeliveryRecord, body: string | undefined): Promise<void> {
     // The app of the session the delivery came through (a debug session's), else the user's setting.
     const app = this.listener.forwardTarget(r);
-    if (!app) throw new Error('No app to replay to: set "aoaiWorkbench.webhooks.forwardTo" in your user settings to your app\'s webhook URL (e.g. http://localhost:3000/webhook).');
+    if (!app) {
+      const setIt = vscode.l10n.t('No app to replay to: set "{0}" in your user settings to your app\'s webhook URL (e.g. {1}).', 'aoaiWorkbench.webhooks.forwardTo', 'http://localhost:3000/webhook');
+      throw new Error(setIt);
+    }
     if (body !== undefined) {
       try {
         JSON.parse(body);
       } catch (err) {
-        throw new Error(`The edited body is not JSON (${(err as Error).message}): fix it, or it would be refused as malformed.`);
+        throw new Error(vscode.l10n.t('The edited body is not JSON ({0}): fix it, or it would be refused as malformed.', (err as Error).message));
       }
     }
-    this.post({ type: 'busy', busy: true, text: `Replaying to ${app}…` });
+    this.post({ type: 'busy', busy: true, text: vscode.l10n.t('Replaying to {0}…', app) });
     const answer = await loadNetwork().replayToApp(r, this.listener.knownSecrets(), app, body, this.listener.outbound());
     // Not busy first: the page then announces the new answer, which the events' owner shows at once.
     this.post({ type: 'busy', busy: false });

@@ -9,10 +9,10 @@ import type { ListenerController } from './listenerController';
 /** What the view says above its rows: where it listens, or that new deliveries are not received. */
 export function eventsViewMessage(listener: ListenerController): string | undefined {
   const state = listener.state;
-  if (state) return `Listening at ${state.publicUrl}/webhook for "${state.connection.label}".`;
+  if (state) return vscode.l10n.t('Listening at {0} for "{1}".', `${state.publicUrl}/webhook`, state.connection.label);
   const last = listener.interrupted;
-  if (last) return `Not listening since the window reloaded: new deliveries for "${last.connectionLabel}" are not received.`;
-  return listener.events.size ? 'Not listening: new deliveries are not received.' : undefined;
+  if (last) return vscode.l10n.t('Not listening since the window reloaded: new deliveries for "{0}" are not received.', last.connectionLabel);
+  return listener.events.size ? vscode.l10n.t('Not listening: new deliveries are not received.') : undefined;
 }
 
 /**
@@ -26,14 +26,17 @@ export function showEventsViewStatus(view: vscode.TreeView<unknown>, listener: L
     const last = listener.interrupted;
     if (offered || !last) return;
     offered = true;
-    const endpoint = last.endpointId ? ` and point endpoint ${last.endpointId} at its new URL` : '';
-    const pick = await vscode.window.showInformationMessage(
-      `Webhook listening for "${last.connectionLabel}" stopped when the window reloaded. Listen again${endpoint}?`,
-      'Listen Again',
-      'Not Now',
-    );
-    if (pick === 'Listen Again') await vscode.commands.executeCommand(Commands.resumeListening);
-    else if (pick === 'Not Now') await listener.forgetInterrupted();
+    const question = last.endpointId
+      ? vscode.l10n.t(
+          'Webhook listening for "{0}" stopped when the window reloaded. Listen again and point endpoint {1} at its new URL?',
+          last.connectionLabel,
+          last.endpointId,
+        )
+      : vscode.l10n.t('Webhook listening for "{0}" stopped when the window reloaded. Listen again?', last.connectionLabel);
+    const [again, notNow] = [vscode.l10n.t('Listen Again'), vscode.l10n.t('Not Now')];
+    const pick = await vscode.window.showInformationMessage(question, again, notNow);
+    if (pick === again) await vscode.commands.executeCommand(Commands.resumeListening);
+    else if (pick === notNow) await listener.forgetInterrupted();
   };
   const update = () => {
     view.message = eventsViewMessage(listener);

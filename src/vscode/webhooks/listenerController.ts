@@ -98,14 +98,14 @@ export class ListenerController implements vscode.Disposable {
       this.listening.onDidCloseTunnel((label) => {
         this.output.warn(`The ${label} tunnel closed. Deliveries no longer reach the listener; run "Start Listening" again.`);
         void vscode.window
-          .showWarningMessage(`The ${label} tunnel closed: deliveries no longer reach VS Code.`, 'Start Listening')
+          .showWarningMessage(vscode.l10n.t('The {0} tunnel closed: deliveries no longer reach VS Code.', label), vscode.l10n.t('Start Listening'))
           .then((c) => c && vscode.commands.executeCommand(Commands.startListening));
       }),
       this.events.onDidRecord(status),
       this.events.onDidReset(status),
     ];
     this.loaded = this.events.load();
-    this.statusItem.name = 'Azure OpenAI webhook listener';
+    this.statusItem.name = vscode.l10n.t('Azure OpenAI webhook listener');
     this.statusItem.command = Commands.listenerActions;
     this.updateStatus();
   }
@@ -268,11 +268,11 @@ export class ListenerController implements vscode.Disposable {
     const count = this.events.size;
     const state = this.listening.state;
     if (!state) return this.statusItem.hide();
-    this.statusItem.text = `$(radio-tower) Listening · ${count}`;
+    this.statusItem.text = `$(radio-tower) ${vscode.l10n.t('Listening · {0}', count)}`;
     const { connection, publicUrl, localUrl } = state;
-    this.statusItem.tooltip = new vscode.MarkdownString(
-      [`Webhook listener for **${connection.label}**`, `Public URL: ${publicUrl}`, `Local: ${localUrl}`, `${count} event(s) received. Click for actions.`].join('\n\n'),
-    );
+    const said = [vscode.l10n.t('Webhook listener for {0}', `**${connection.label}**`), vscode.l10n.t('Public URL: {0}', publicUrl)];
+    said.push(vscode.l10n.t('Local: {0}', localUrl), vscode.l10n.t('{0} event(s) received. Click for actions.', count));
+    this.statusItem.tooltip = new vscode.MarkdownString(said.join('\n\n'));
     this.statusItem.show();
   }
 

@@ -1,4 +1,5 @@
 /** What the delivery inspector shows of a record: plain data for the protocol, built on the host side. */
+import * as l10n from '@vscode/l10n';
 import { diagnose, type DoctorContext } from './doctor';
 import { maskedUrl } from '../send/forwardUrl';
 import { explainForwardError } from '../send/forwardErrors';
@@ -11,7 +12,10 @@ export interface DeliveryViewContext {
   appUrl?: string;
 }
 
-const bytes = (n: number) => `${n.toLocaleString('en')} bytes`;
+const bytes = (n: number) => l10n.t('{0} bytes', n.toLocaleString('en'));
+/** "Only the first 1,024 bytes[ of 9,000 bytes]" of something, as the notes below say it. */
+const firstOf = (kept: number, of: number | undefined) =>
+  of ? l10n.t('Only the first {0} of {1}', bytes(kept), bytes(of)) : l10n.t('Only the first {0}', bytes(kept));
 const headerList = (h: Record<string, string> | undefined): HeaderView[] => Object.entries(h ?? {}).map(([name, value]) => ({ name, value }));
 
 function answerView(f: ForwardResult): AnswerView {
@@ -28,9 +32,7 @@ function answerView(f: ForwardResult): AnswerView {
     durationMs: f.durationMs,
     headers: headerList(f.headers),
     body: f.body ?? '',
-    ...(f.bodyTruncated
-      ? { bodyNote: `Only the first ${bytes(Buffer.byteLength(f.body ?? ''))}${f.bodyBytes ? ` of ${bytes(f.bodyBytes)}` : ''} of the answer are kept.` }
-      : {}),
+    ...(f.bodyTruncated ? { bodyNote: l10n.t('{0} of the answer are kept.', firstOf(Buffer.byteLength(f.body ?? ''), f.bodyBytes)) } : {}),
   };
 }
 
@@ -84,10 +86,10 @@ export function subjectOf(r: DeliveryRecord): SubjectView | undefined {
 }
 
 function notReplayable(r: DeliveryRecord): string | undefined {
-  if (r.verdict === 'rejected') return 'An unverified delivery is never re-signed (that would forge a valid one), and only its first bytes are kept.';
-  if (r.verdict === 'malformed') return 'The body is not JSON: nothing to replay.';
-  if (r.bodyTruncated) return `Only the first ${bytes(Buffer.byteLength(r.body))} of ${bytes(r.bodyBytes ?? 0)} were stored: it cannot be re-signed whole.`;
-  if (!r.endpointId) return "The endpoint that signed it is not known, so there is no secret to re-sign with.";
+  if (r.verdict === 'rejected') return l10n.t('An unverified delivery is never re-signed (that would forge a valid one), and only its first bytes are kept.');
+  if (r.verdict === 'malformed') return l10n.t('The body is not JSON: nothing to replay.');
+  if (r.bodyTruncated) return l10n.t('{0} were stored: it cannot be re-signed whole.', firstOf(Buffer.byteLength(r.body), r.bodyBytes ?? 0));
+  if (!r.endpointId) return l10n.t('The endpoint that signed it is not known, so there is no secret to re-sign with.');
   return undefined;
 }
 
@@ -100,16 +102,18 @@ export function deliveryView(r: DeliveryRecord, ctx: DeliveryViewContext = {}): 
   };
   const bodyNote =
     r.verdict === 'rejected'
-      ? `Unverified: only the first ${bytes(Buffer.byteLength(r.body))}${r.bodyBytes ? ` of ${bytes(r.bodyBytes)}` : ''} are kept (anyone can send to a public URL).`
+      ? r.bodyBytes
+        ? l10n.t('Unverified: only the first {0} of {1} are kept (anyone can send to a public URL).', bytes(Buffer.byteLength(r.body)), bytes(r.bodyBytes))
+        : l10n.t('Unverified: only the first {0} are kept (anyone can send to a public URL).', bytes(Buffer.byteLength(r.body)))
       : r.bodyTruncated
-        ? `Only the first ${bytes(Buffer.byteLength(r.body))} of ${bytes(r.bodyBytes ?? 0)} are stored (the app was sent all of it).`
+        ? l10n.t('{0} are stored (the app was sent all of it).', firstOf(Buffer.byteLength(r.body), r.bodyBytes ?? 0))
         : undefined;
   const responseId = responseIdOf(r);
   const call = callOf(r);
   const subject = subjectOf(r);
   return {
     id: r.id,
-    title: r.eventType ?? (r.verdict === 'rejected' ? 'Rejected delivery' : 'Delivery'),
+    title: r.eventType ?? (r.verdict === 'rejected' ? l10n.t('Rejected delivery') : l10n.t('Delivery')),
     verdict: r.verdict,
     ...(r.reason ? { reason: r.reason } : {}),
     status: r.status,
@@ -131,7 +135,7 @@ export function deliveryView(r: DeliveryRecord, ctx: DeliveryViewContext = {}): 
             toleranceSeconds: t.toleranceSeconds,
             ...(t.skewSeconds !== undefined ? { skewSeconds: t.skewSeconds } : {}),
             missingHeaders: t.missingHeaders,
-            received: t.receivedMore ? [...t.received, `(+${t.receivedMore} more)`] : t.received,
+            received: t.receivedMore ? [...t.received, l10n.t('(+{0} more)', t.receivedMore)] : t.received,
             tried: t.tried.map((x) => ({ endpoint: endpointName(x.endpointId, x.label), hint: x.hint, expected: x.expected, matched: x.matched })),
             bodyBytes: t.bodyBytes,
             bodySha256: t.bodySha256,

@@ -4,6 +4,7 @@
  * a short body prefix) and rate-limited: the first few of each window are kept one by one, the
  * rest only counted, per sender, and reported as one summary record when the window ends.
  */
+import * as l10n from '@vscode/l10n';
 import { randomUUID } from 'node:crypto';
 import type { DeliveryRecord } from '../store/records';
 
@@ -75,8 +76,11 @@ export class RejectionLimiter {
       verdict: 'rejected',
       status: 400,
       count: total,
-      summary: `${fmt(total)} rejected deliveries from ${bySender.length === 1 ? bySender[0][0] : `${bySender.length} senders`}`,
-      reason: `${fmt(total)} rejected deliveries from ${from} within ${Math.round(this.limits.windowMs / 1000)} s: counted, not kept one by one.`,
+      summary:
+        bySender.length === 1
+          ? l10n.t('{0} rejected deliveries from {1}', fmt(total), bySender[0][0])
+          : l10n.t('{0} rejected deliveries from {1} senders', fmt(total), bySender.length),
+      reason: l10n.t('{0} rejected deliveries from {1} within {2} s: counted, not kept one by one.', fmt(total), from, Math.round(this.limits.windowMs / 1000)),
       body: '',
       headers: {},
     });

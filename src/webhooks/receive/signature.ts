@@ -4,6 +4,7 @@
  * space-separated). A `whsec_` secret is base64 after the prefix; any other secret is used as its
  * UTF-8 bytes (what the `openai` package does).
  */
+import * as l10n from '@vscode/l10n';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const SECRET_PREFIX = 'whsec_';
@@ -78,14 +79,18 @@ export function verify(input: VerifyInput): VerifyResult {
   const ts = one(input.headers['webhook-timestamp']);
   const sig = one(input.headers['webhook-signature']);
   for (const [name, value] of [['webhook-id', id], ['webhook-timestamp', ts], ['webhook-signature', sig]] as const) {
-    if (!value) return { ok: false, reason: 'missing-header', header: name, message: `Missing required header ${name}.` };
+    if (!value) return { ok: false, reason: 'missing-header', header: name, message: l10n.t('Missing required header {0}.', name) };
   }
-  if (!/^\d+$/.test(ts!)) return { ok: false, reason: 'bad-timestamp', message: `webhook-timestamp "${ts!.slice(0, 40)}" is not a Unix time in seconds.` };
+  if (!/^\d+$/.test(ts!)) return { ok: false, reason: 'bad-timestamp', message: l10n.t('webhook-timestamp "{0}" is not a Unix time in seconds.', ts!.slice(0, 40)) };
   const tolerance = input.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
   const skew = Math.floor((input.now ?? Date.now()) / 1000) - Number(ts);
-  if (skew > tolerance) return { ok: false, reason: 'timestamp-too-old', skewSeconds: skew, message: `Timestamp too old: ${skew} s in the past (tolerance ${tolerance} s).` };
-  if (-skew > tolerance) return { ok: false, reason: 'timestamp-too-new', skewSeconds: -skew, message: `Timestamp too new: ${-skew} s in the future (tolerance ${tolerance} s).` };
-  if (input.secrets.length === 0) return { ok: false, reason: 'no-secret', message: 'No signing secret is known for this endpoint.' };
+  if (skew > tolerance) {
+    return { ok: false, reason: 'timestamp-too-old', skewSeconds: skew, message: l10n.t('Timestamp too old: {0} s in the past (tolerance {1} s).', skew, tolerance) };
+  }
+  if (-skew > tolerance) {
+    return { ok: false, reason: 'timestamp-too-new', skewSeconds: -skew, message: l10n.t('Timestamp too new: {0} s in the future (tolerance {1} s).', -skew, tolerance) };
+  }
+  if (input.secrets.length === 0) return { ok: false, reason: 'no-secret', message: l10n.t('No signing secret is known for this endpoint.') };
   // The v1 signatures, and a bare one taken as v1; other versions are skipped.
   const candidates: Buffer[] = [];
   for (const s of sig!.split(' ')) {
@@ -97,5 +102,5 @@ export function verify(input: VerifyInput): VerifyResult {
     const expected = createHmac('sha256', secretKey(input.secrets[i])).update(`${id}.${ts}.`).update(input.body).digest();
     if (candidates.some((c) => c.length === expected.length && timingSafeEqual(c, expected))) return { ok: true, secretIndex: i };
   }
-  return { ok: false, reason: 'signature-mismatch', message: 'Signature mismatch: the body was changed, or it was signed with another secret.' };
+  return { ok: false, reason: 'signature-mismatch', message: l10n.t('Signature mismatch: the body was changed, or it was signed with another secret.') };
 }

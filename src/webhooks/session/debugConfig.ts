@@ -3,6 +3,7 @@
  * like `stripe listen --forward-to`, a session listens behind a tunnel, points an endpoint at
  * itself and forwards verified deliveries to the app being debugged, and undoes it all at the end.
  */
+import * as l10n from '@vscode/l10n';
 import { createHash } from 'node:crypto';
 import { isIPv4 } from 'node:net';
 import { WEBHOOK_EVENT_TYPES } from '../../service/types';
@@ -128,15 +129,17 @@ export function debugConsentKey(config: WebhookDebugConfig, connectionId: string
 export function debugConsentText(config: WebhookDebugConfig, connectionLabel: string, tunnelLabel: string | undefined): { message: string; detail: string } {
   const host = new URL(config.forwardTo).host;
   const endpoint = config.endpoint
-    ? `Webhook endpoint ${config.endpoint} is pointed at this listener until the session ends (its URL is kept and put back after).`
-    : `A new webhook endpoint for ${config.eventTypes.join(', ')} is created for the session (deleted when it ends).`;
+    ? l10n.t('Webhook endpoint {0} is pointed at this listener until the session ends (its URL is kept and put back after).', config.endpoint)
+    : l10n.t('A new webhook endpoint for {0} is created for the session (deleted when it ends).', config.eventTypes.join(', '));
   return {
-    message: `Start "${config.name}"? It forwards the webhook deliveries of "${connectionLabel}" to ${host}.`,
+    message: l10n.t('Start "{0}"? It forwards the webhook deliveries of "{1}" to {2}.', config.name, connectionLabel, host),
     detail: [
-      `Every verified delivery goes to ${config.forwardTo}.`,
-      `On "${connectionLabel}": ${endpoint}`,
-      tunnelLabel ? `A ${tunnelLabel} makes the listener reachable from the internet while the session runs.` : 'No tunnel: the service runs on this machine.',
-      'You are asked once for this configuration; if it changes, you are asked again.',
+      l10n.t('Every verified delivery goes to {0}.', config.forwardTo),
+      l10n.t('On "{0}": {1}', connectionLabel, endpoint),
+      tunnelLabel
+        ? l10n.t('A {0} makes the listener reachable from the internet while the session runs.', tunnelLabel)
+        : l10n.t('No tunnel: the service runs on this machine.'),
+      l10n.t('You are asked once for this configuration; if it changes, you are asked again.'),
     ].join('\n\n'),
   };
 }

@@ -5,6 +5,7 @@
  * with its own endpoint pointed at the listener, its own forward target, and an undo for what it
  * changed. A verified delivery goes to the app of the session whose endpoint it came through.
  */
+import * as l10n from '@vscode/l10n';
 import type { WebhookEndpoint } from '../../service/types';
 import type { Tunnel, TunnelProvider, TunnelProviderId } from '../../tunnels/tunnel';
 import { Emitter, type Event } from '../store/emitter';
@@ -146,7 +147,9 @@ export class Listening<C extends ConnectionRef = ConnectionRef> {
   async start(o: SessionStart<C>): Promise<ListeningSession<C>> {
     const running = this.line?.state.connection;
     if (o.replace && this.line) await this.stop();
-    else if (running && running.id !== o.connection.id) throw new Error(`The webhook listener is running for "${running.label}": stop it first, or name that connection in "connection".`);
+    else if (running && running.id !== o.connection.id) {
+      throw new Error(l10n.t('The webhook listener is running for "{0}": stop it first, or name that connection in "connection".', running.label));
+    }
     if (!this.line) await this.open(o.connection, o.tunnel, o.signal);
     const line = this.line!;
     const session = new ListeningSession<C>(line.state, o.forwardTo);
@@ -178,7 +181,7 @@ export class Listening<C extends ConnectionRef = ConnectionRef> {
     } else if (plan.mode === 'update') {
       const id = plan.endpointId;
       const endpoint = (await endpoints.all()).find((e) => e.id === id);
-      if (!endpoint) throw new Error(`No webhook endpoint "${id}" on "${session.state.connection.label}".`);
+      if (!endpoint) throw new Error(l10n.t('No webhook endpoint "{0}" on "{1}".', id, session.state.connection.label));
       if (undoEndpoint) await this.repoint(session, endpoint, url, endpoints);
       else await endpoints.update(id, url);
       session.endpointId = id;

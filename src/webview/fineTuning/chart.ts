@@ -3,6 +3,7 @@
  * theme's chart colours through CSS classes (the CSP allows no inline styles). Its text
  * alternative says where each loss started and ended; the table below it holds every value.
  */
+import * as l10n from '@vscode/l10n';
 import { el } from '../shared/page';
 import { formatLoss, type LossPointView } from './protocol';
 
@@ -23,22 +24,22 @@ type Series = { key: 'train' | 'valid'; name: string; points: Array<{ step: numb
 function seriesOf(points: readonly LossPointView[]): Series[] {
   const of = (key: 'train' | 'valid') => points.flatMap((p) => (p[key] === undefined ? [] : [{ step: p.step, v: p[key]! }]));
   return [
-    { key: 'train' as const, name: 'Training loss', points: of('train') },
-    { key: 'valid' as const, name: 'Validation loss', points: of('valid') },
+    { key: 'train' as const, name: l10n.t('Training loss'), points: of('train') },
+    { key: 'valid' as const, name: l10n.t('Validation loss'), points: of('valid') },
   ].filter((s) => s.points.length > 0);
 }
 
 /** What the chart shows, in words (its text alternative). */
 export function describeLoss(points: readonly LossPointView[]): string {
   const series = seriesOf(points);
-  if (!series.length) return 'No loss reported yet.';
+  if (!series.length) return l10n.t('No loss reported yet.');
   const parts = series.map((s) => {
     const first = s.points[0]!;
     const last = s.points[s.points.length - 1]!;
-    if (s.points.length === 1) return `${s.name} ${formatLoss(last.v)} at step ${last.step}`;
-    return `${s.name} from ${formatLoss(first.v)} at step ${first.step} to ${formatLoss(last.v)} at step ${last.step}`;
+    if (s.points.length === 1) return l10n.t('{0} {1} at step {2}', s.name, formatLoss(last.v), last.step);
+    return l10n.t('{0} from {1} at step {2} to {3} at step {4}', s.name, formatLoss(first.v), first.step, formatLoss(last.v), last.step);
   });
-  return `Loss per step: ${parts.join('; ')}. Every value is in the table below.`;
+  return l10n.t('Loss per step: {0}. Every value is in the table below.', parts.join('; '));
 }
 
 /** Draws the chart into `figure` (replacing what was there); nothing when there is no loss yet. */
@@ -64,7 +65,7 @@ export function drawLossChart(figure: HTMLElement, points: readonly LossPointVie
   };
   label(hi.toFixed(2), { x: PAD.left - 4, y: y(hi) + 4, 'text-anchor': 'end' });
   label(lo.toFixed(2), { x: PAD.left - 4, y: base, 'text-anchor': 'end' });
-  label(`step ${first}`, { x: PAD.left, y: H - 6, 'text-anchor': 'start' });
+  label(l10n.t('step {0}', first), { x: PAD.left, y: H - 6, 'text-anchor': 'start' });
   if (last !== first) label(String(last), { x: W - PAD.right, y: H - 6, 'text-anchor': 'end' });
   series.forEach((s, i) => {
     const cls = `series-${i}`;
@@ -74,7 +75,7 @@ export function drawLossChart(figure: HTMLElement, points: readonly LossPointVie
       for (const p of s.points) {
         const dot = svg('circle', { cx: x(p.step).toFixed(1), cy: y(p.v).toFixed(1), r: 3 }, `dot ${cls}`);
         const tip = svg('title', {});
-        tip.textContent = `${s.name} at step ${p.step}: ${formatLoss(p.v)}`;
+        tip.textContent = l10n.t('{0} at step {1}: {2}', s.name, p.step, formatLoss(p.v));
         dot.append(tip);
         chart.append(dot);
       }

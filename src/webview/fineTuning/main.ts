@@ -4,6 +4,8 @@
  * extension only through the typed protocol and validates everything it receives. Everything in
  * a job comes from the service: put on the page as text, never as HTML.
  */
+import '../shared/useBundle';
+import * as l10n from '@vscode/l10n';
 import { $, connect, el } from '../shared/page';
 import { drawLossChart, lossRows } from './chart';
 import { formatLoss, parseFineTuningHostMessage, type FineTuningHostMessage, type FineTuningViewMessage, type JobAction, type JobView } from './protocol';
@@ -18,9 +20,23 @@ const count = (n: number) => n.toLocaleString('en');
 
 function took(seconds: number): string {
   const s = Math.max(0, Math.round(seconds));
-  if (s < 60) return `${s} s`;
-  if (s < 3600) return `${Math.floor(s / 60)} min ${s % 60} s`;
-  return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
+  if (s < 60) return l10n.t('{0} s', s);
+  if (s < 3600) return l10n.t('{0} min {1} s', Math.floor(s / 60), s % 60);
+  return l10n.t('{0} h {1} min', Math.floor(s / 3600), Math.floor((s % 3600) / 60));
+}
+
+/** A status as the page says it (the service's word when it is one we do not know). */
+function statusText(status: string): string {
+  const known: Record<string, string> = {
+    validating_files: l10n.t('validating files'),
+    queued: l10n.t('queued'),
+    running: l10n.t('running'),
+    paused: l10n.t('paused'),
+    succeeded: l10n.t('succeeded'),
+    failed: l10n.t('failed'),
+    cancelled: l10n.t('cancelled'),
+  };
+  return known[status] ?? status.replace(/_/g, ' ');
 }
 
 const ACTIONS_BY_STATUS: Record<JobAction, (j: JobView) => boolean> = {
@@ -42,44 +58,48 @@ function render(j: JobView): void {
   $('content').setAttribute('aria-busy', 'false');
   const name = j.fineTunedModel ?? `${j.model}${j.suffix ? ` (${j.suffix})` : ''}`;
   $('title').textContent = name;
-  document.title = `Fine-tuning: ${name}`;
+  document.title = l10n.t('Fine-tuning: {0}', name);
   const badge = $('status-badge');
-  badge.textContent = j.status.replace(/_/g, ' ');
+  badge.textContent = statusText(j.status);
   badge.className = `badge status-${j.status.replace(/[^a-z_]/g, '')}`;
   $('subtitle').textContent = `${j.id} · ${j.connectionLabel}`;
   for (const b of document.querySelectorAll<HTMLButtonElement>('[data-action]')) {
     const action = b.dataset.action as JobAction | 'refresh';
     if (action !== 'refresh') b.hidden = !ACTIONS_BY_STATUS[action](j);
   }
-  $('updated').textContent = `As of ${new Date().toLocaleTimeString()}${j.final ? '.' : ': updated while the job runs.'}`;
-  if (before && before.id === j.id && before.status !== j.status) say(`Status now: ${j.status.replace(/_/g, ' ')}.`);
+  const now = new Date().toLocaleTimeString();
+  $('updated').textContent = j.final ? l10n.t('As of {0}.', now) : l10n.t('As of {0}: updated while the job runs.', now);
+  if (before && before.id === j.id && before.status !== j.status) say(l10n.t('Status now: {0}.', statusText(j.status)));
   $('job-error').hidden = !j.error;
-  $('job-error').textContent = j.error ? `Error: ${j.error}` : '';
+  $('job-error').textContent = j.error ? l10n.t('Error: {0}', j.error) : '';
 
   drawLossChart($('chart'), j.points);
   $('no-loss').hidden = j.points.length > 0;
-  $('no-loss').textContent = j.final ? 'The job reported no loss.' : 'No loss yet: it appears once training starts.';
+  $('no-loss').textContent = j.final ? l10n.t('The job reported no loss.') : l10n.t('No loss yet: it appears once training starts.');
   $('loss-data').hidden = j.points.length === 0;
   $('loss-rows').replaceChildren(...lossRows(j.points));
 
   const end = j.finishedAt;
+  const none = l10n.t({ message: 'none', comment: ['No such file or model'] });
   fillKv($('details'), [
-    ['Status', j.status.replace(/_/g, ' ')],
-    ['Base model', j.model],
-    ['Fine-tuned model', j.fineTunedModel ?? (j.final ? 'none' : 'not yet (named when the job succeeds)')],
-    ['Trained tokens', j.trainedTokens !== undefined ? count(j.trainedTokens) : undefined],
-    ['Created', when(j.createdAt)],
-    ['Finished', end ? `${when(end)} (took ${took(end - j.createdAt)})` : undefined],
-    ['Expected to finish', j.estimatedFinish ? when(j.estimatedFinish) : undefined],
-    ['Training file', j.trainingFile],
-    ['Validation file', j.validationFile ?? 'none'],
-    ['Suffix', j.suffix],
-    ['Job ID', j.id],
+    [l10n.t('Status'), statusText(j.status)],
+    [l10n.t('Base model'), j.model],
+    [l10n.t('Fine-tuned model'), j.fineTunedModel ?? (j.final ? none : l10n.t('not yet (named when the job succeeds)'))],
+    [l10n.t('Trained tokens'), j.trainedTokens !== undefined ? count(j.trainedTokens) : undefined],
+    [l10n.t('Created'), when(j.createdAt)],
+    [l10n.t('Finished'), end ? l10n.t('{0} (took {1})', when(end), took(end - j.createdAt)) : undefined],
+    [l10n.t('Expected to finish'), j.estimatedFinish ? when(j.estimatedFinish) : undefined],
+    [l10n.t('Training file'), j.trainingFile],
+    [l10n.t('Validation file'), j.validationFile ?? none],
+    [l10n.t('Suffix'), j.suffix],
+    [l10n.t('Job ID'), j.id],
   ]);
-  fillKv($('hyperparameters'), j.hyperparameters.length ? j.hyperparameters.map((h) => [h.name.replace(/_/g, ' '), h.value]) : [['All', 'chosen by the service']]);
+  // The hyperparameters' names are the service's (data): shown as it spells them.
+  const chosen: Array<[string, string]> = [[l10n.t('All'), l10n.t('chosen by the service')]];
+  fillKv($('hyperparameters'), j.hyperparameters.length ? j.hyperparameters.map((p) => [p.name, p.value]) : chosen);
 
   $('no-checkpoints').hidden = j.checkpoints.length > 0;
-  $('no-checkpoints').textContent = j.final ? 'None.' : 'None yet: the job makes one at the end of each epoch.';
+  $('no-checkpoints').textContent = j.final ? l10n.t('None.') : l10n.t('None yet: the job makes one at the end of each epoch.');
   $('checkpoints-table').hidden = j.checkpoints.length === 0;
   $('checkpoint-rows').replaceChildren(
     ...j.checkpoints.map((c) => {
@@ -92,21 +112,25 @@ function render(j: JobView): void {
         td.dataset.label = label;
         return td;
       };
-      step.dataset.label = 'Step';
-      tr.append(step, cell(c.model, 'mono wrap', 'Model'), cell(formatLoss(c.trainLoss), 'num', 'Training loss'), cell(formatLoss(c.validLoss), 'num', 'Validation loss'));
+      step.dataset.label = l10n.t({ message: 'Step', comment: ['A training step, a column heading'] });
+      const model = cell(c.model, 'mono wrap', l10n.t({ message: 'Model', comment: ["A checkpoint's model name, a column heading"] }));
+      tr.append(step, model, cell(formatLoss(c.trainLoss), 'num', l10n.t('Training loss')), cell(formatLoss(c.validLoss), 'num', l10n.t('Validation loss')));
       return tr;
     }),
   );
 
-  $('events-note').textContent = j.events.length
-    ? `Newest first${j.eventsLeftOut ? `; ${count(j.eventsLeftOut)} older events are not shown` : ''}.`
-    : 'No events yet.';
+  $('events-note').textContent = !j.events.length
+    ? l10n.t('No events yet.')
+    : j.eventsLeftOut
+      ? l10n.t('Newest first; {0} older events are not shown.', count(j.eventsLeftOut))
+      : l10n.t('Newest first.');
   $('events').replaceChildren(
     ...j.events.map((e) => {
       const li = el('li', undefined, `event ${e.level === 'error' ? 'error' : e.level === 'warn' ? 'warn' : ''}`);
       const at = el('time', new Date(e.at * 1000).toLocaleTimeString(), 'muted');
       at.dateTime = new Date(e.at * 1000).toISOString();
-      li.append(at, ' ', e.level === 'info' ? '' : el('strong', `${e.level}: `), el('span', e.message, 'message'));
+      const level = e.level === 'error' ? l10n.t('error:') : e.level === 'warn' ? l10n.t('warning:') : undefined;
+      li.append(at, ' ', level ? el('strong', `${level} `) : '', el('span', e.message, 'message'));
       return li;
     }),
   );

@@ -1,0 +1,168 @@
+// The extension in another language, in the real workbench: the display language is the
+// pseudo-locale (qps-ploc: every letter of every translated text accented), made from the English
+// texts at test time (scripts/host/pseudoLocale.mjs). A user adds a connection, listens, receives
+// a delivery, inspects it and chats; at each step every text of ours on screen (the sidebar, the
+// status bar, the panels' tabs and pages) must be translated. What is left in plain Latin letters
+// must be data: names, ids, URLs, JSON, numbers, times.
+import { join } from 'node:path';
+import type { Frame, Page } from 'playwright-core';
+import { chatFrame } from './chat';
+import type { ArtifactsFolder, CodeServerHandle, EmulatorHandle } from './handles';
+import { backgroundResponse, inspectorFrame } from './webhooks';
+import { runCommand } from './workbench';
+
+/** The connection's name, typed by the user: data (its dash makes it one). */
+const CONNECTION = 'QPS-Emulator';
+/** Words of data with nothing that marks them so: the clock's AM/PM, the service's SKU and status words. */
+const DATA_WORDS = new Set(['AM', 'PM']);
+
+/** What a quick input shows of ours: title, prompt or validation message, the rows, the box's placeholder (its buttons are VS Code's). */
+const QUICK_INPUT_OURS = '.quick-input-title, .quick-input-message, .quick-input-list .monaco-list-row, .quick-input-box';
+
+/** Visible text (and placeholders) under `roots` in `frame`, outside elements that show data (code, JSON, model output). */
+async function visibleTexts(frame: Page | Frame, roots: string, dataElements: string): Promise<string[]> {
+  return frame.evaluate(
+    // No named function inside: the journey is compiled with esbuild's keepNames, whose helper the page lacks.
+    ([rootSelector, skip]) => {
+      const out: string[] = [];
+      for (const root of document.querySelectorAll(rootSelector)) {
+        const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+        for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+          const el = n.parentElement;
+          const text = n.textContent?.trim();
+          if (!text || !el || (skip && el.closest(skip))) continue;
+          if (el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden') out.push(text);
+        }
+        for (const input of root.querySelectorAll('input[placeholder], textarea[placeholder]')) {
+          if (input.getClientRects().length > 0 && getComputedStyle(input).visibility !== 'hidden') out.push((input as HTMLInputElement).placeholder);
+        }
+      }
+      return out;
+    },
+    [roots, dataElements] as const,
+  );
+}
+
+/** The English words in `text`: Latin-letter words that are not data-shaped (digits, dots, slashes, dashes…) nor data. */
+export function englishWords(text: string): string[] {
+  return text
+    .split(/\s+/)
+    .map((token) => token.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''))
+    .filter((word) => /[A-Za-z]/.test(word) && !/[\d._/:@#=\\-]/.test(word) && !DATA_WORDS.has(word));
+}
+
+/** Collects, per place on screen, the texts with English left in them. */
+class Leaks {
+  readonly found = new Map<string, Set<string>>();
+  add(where: string, texts: string[]): void {
+    for (const text of texts) {
+      if (!englishWords(text).length) continue;
+      if (!this.found.has(where)) this.found.set(where, new Set());
+      this.found.get(where)!.add(text.length > 120 ? `${text.slice(0, 120)}…` : text);
+    }
+  }
+  report(): string {
+    return [...this.found].map(([where, texts]) => `${where}:\n      ${[...texts].join('\n      ')}`).join('\n    ');
+  }
+}
+
+export async function pseudoLocaleThroughTheUi(page: Page, emulator: EmulatorHandle, artifacts: ArtifactsFolder, server: CodeServerHandle): Promise<void> {
+  const pseudo = server.pseudoLocale;
+  if (!pseudo) throw new Error('this journey runs in the pseudo-locale (locale: qps-ploc in journeys.ts)');
+  const nls = (key: string) => pseudo.nls[key] ?? fail(`package.nls.json has no "${key}"`);
+  const t = (message: string) => pseudo.bundle[message] ?? fail(`the l10n bundle has no "${message}"`);
+  const before = (message: string) => t(message).split('{0}')[0].trim();
+  const leaks = new Leaks();
+  const sidebar = async (step: string) => leaks.add(`sidebar (${step})`, await visibleTexts(page, '.part.sidebar', '.monaco-hover'));
+
+  await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+  const activity = page.locator(`.activitybar [aria-label^="${nls('viewsContainer.aoaiWorkbench.title')}"]`).first();
+  await activity.waitFor({ timeout: 60_000 });
+  await page.locator('.monaco-workbench').click({ position: { x: 600, y: 300 } });
+  await activity.click();
+  // No connection yet: the welcome view, with its buttons.
+  const addConnection = /\[([^\]]+)\]\(command:aoaiWorkbench\.addConnection\)/.exec(nls('viewsWelcome.resources.noConnection'))![1];
+  const addButton = page.locator('.welcome-view-content .monaco-button', { hasText: addConnection }).first();
+  await addButton.waitFor({ timeout: 30_000 });
+  await sidebar('welcome');
+  await page.screenshot({ path: join(artifacts, 'pseudo-locale-welcome.png') });
+
+  // Add Connection, from the welcome view's button: the wizard's steps, in the pseudo-locale.
+  await addButton.click();
+  const widget = page.locator('.quick-input-widget');
+  const step = async (n: string, text?: string) => {
+    await widget.locator('.quick-input-title', { hasText: n }).waitFor({ timeout: 20_000 });
+    leaks.add(`quick input ${n}`, await visibleTexts(page, QUICK_INPUT_OURS, ''));
+    if (text !== undefined) await widget.locator('input.input').fill(text);
+    await page.keyboard.press('Enter');
+  };
+  await step('(1/4)', `${emulator.url}/openai/v1/`);
+  await step('(2/4)');
+  await step('(3/4)', emulator.key);
+  await step('(4/4)', CONNECTION);
+
+  // The connection, its deployments and its (empty) webhook endpoints.
+  await page.locator('.monaco-list-row', { hasText: CONNECTION }).first().click({ timeout: 20_000 });
+  await page.locator('.monaco-list-row', { hasText: t('Deployments') }).first().click({ timeout: 20_000 });
+  await page.locator('.monaco-list-row', { hasText: 'gpt-4o-mini' }).first().waitFor({ timeout: 20_000 });
+  await page.locator('.monaco-list-row', { hasText: t('Webhook endpoints') }).first().click();
+  await page.locator('.monaco-list-row', { hasText: t('No webhook endpoints yet: click to create one') }).first().waitFor({ timeout: 20_000 });
+  await sidebar('connection');
+
+  // Start Listening from the palette; a delivery arrives, verified, and opens in the inspector.
+  await runCommand(page, `${nls('command.category')}: ${nls('command.startListening.title')}`);
+  await widget.locator('.quick-input-title', { hasText: t('Listening: point a webhook endpoint here?') }).waitFor({ timeout: 30_000 });
+  leaks.add('quick input (listening)', await visibleTexts(page, QUICK_INPUT_OURS, ''));
+  await widget.locator('.monaco-list-row', { hasText: t('Create a webhook endpoint') }).first().click();
+  await widget.locator('.quick-input-title', { hasText: t('Events to receive') }).waitFor();
+  await page.keyboard.press('Enter');
+  const status = page.locator('.statusbar-item', { hasText: before('Listening · {0}') }).first();
+  await status.waitFor({ timeout: 20_000 });
+  leaks.add('status bar', [await status.innerText()]);
+  await backgroundResponse(emulator, 'notify me');
+  const row = page.locator('.monaco-list-row', { hasText: 'response.completed' }).first();
+  await row.waitFor({ timeout: 30_000 });
+  await sidebar('a delivery');
+  await page.screenshot({ path: join(artifacts, 'pseudo-locale-sidebar.png') });
+  await row.click();
+  const inspector = await inspectorFrame(page);
+  await inspector.locator('#title', { hasText: 'response.completed' }).waitFor({ timeout: 20_000 });
+  // The delivery's own headers and body are data.
+  leaks.add('delivery inspector', await visibleTexts(inspector, 'body', 'pre, code, textarea, .mono'));
+  leaks.add('editor tabs', await visibleTexts(page, '.tabs-container .tab.active .label-name', ''));
+  await page.screenshot({ path: join(artifacts, 'pseudo-locale-inspector.png') });
+
+  // A chat: the panel, then a reply (the reply itself is the model's: data).
+  await runCommand(page, `${nls('command.category')}: ${nls('command.openChat.title')}`);
+  await widget.locator('.monaco-list-row', { hasText: 'gpt-4o-mini' }).first().waitFor({ timeout: 20_000 });
+  await page.keyboard.type('gpt-4o-mini');
+  await page.keyboard.press('Enter');
+  const chat = chatFrame(page);
+  const input = chat.locator('#input');
+  await input.waitFor({ timeout: 30_000 });
+  await input.fill('hello');
+  await input.press('Enter');
+  await chat.locator('.turn.assistant:not(.streaming) .turn-foot').first().waitFor({ timeout: 30_000 });
+  let chatPage: Frame | undefined;
+  for (const f of page.frames()) if (await f.$('#messages').catch(() => null)) chatPage = f;
+  if (!chatPage) throw new Error('the chat page frame was not found');
+  leaks.add('chat panel', await visibleTexts(chatPage, 'body', 'pre, code, textarea, .turn-body'));
+  leaks.add('editor tabs', await visibleTexts(page, '.tabs-container .tab.active .label-name', ''));
+  await page.screenshot({ path: join(artifacts, 'pseudo-locale-chat.png') });
+
+  // KNOWN GAP until the pages' strings reach the bundle (branch l10npages: the chat page's "Send"
+  // among them): their English is reported, not failed on. Once they are in, it fails like the rest.
+  if (!('Send' in pseudo.bundle)) {
+    for (const page of ['delivery inspector', 'chat panel']) {
+      const texts = leaks.found.get(page);
+      if (!texts) continue;
+      console.log(`    known gap (the pages' strings are not in the bundle yet), English in the ${page}: ${[...texts].join(' | ')}`);
+      leaks.found.delete(page);
+    }
+  }
+  if (leaks.found.size) throw new Error(`English left on screen in the pseudo-locale:\n    ${leaks.report()}`);
+}
+
+function fail(message: string): never {
+  throw new Error(message);
+}
