@@ -122,7 +122,8 @@ export async function pseudoLocaleThroughTheUi(page: Page, emulator: EmulatorHan
   await status.waitFor({ timeout: 20_000 });
   leaks.add('status bar', [await status.innerText()]);
   await backgroundResponse(emulator, 'notify me');
-  const row = page.locator('.monaco-list-row', { hasText: 'response.completed' }).first();
+  // The view's row, not the hidden event-type row the quick input keeps in the page.
+  const row = page.locator('.monaco-list-row:visible', { hasText: 'response.completed' }).first();
   await row.waitFor({ timeout: 30_000 });
   await sidebar('a delivery');
   await page.screenshot({ path: join(artifacts, 'pseudo-locale-sidebar.png') });
