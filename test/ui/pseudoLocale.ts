@@ -82,7 +82,9 @@ export async function pseudoLocaleThroughTheUi(page: Page, emulator: EmulatorHan
   await activity.click();
   // No connection yet: the welcome view, with its buttons.
   const addConnection = /\[([^\]]+)\]\(command:aoaiWorkbench\.addConnection\)/.exec(nls('viewsWelcome.resources.noConnection'))![1];
-  const addButton = page.locator('.welcome-view-content .monaco-button', { hasText: addConnection }).first();
+  // The whole label: "Add Connection from Azure" comes first and starts with the same words.
+  const whole = new RegExp(`^\\s*${addConnection.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`);
+  const addButton = page.locator('.welcome-view-content .monaco-button', { hasText: whole });
   await addButton.waitFor({ timeout: 30_000 });
   await sidebar('welcome');
   await page.screenshot({ path: join(artifacts, 'pseudo-locale-welcome.png') });
@@ -120,7 +122,8 @@ export async function pseudoLocaleThroughTheUi(page: Page, emulator: EmulatorHan
   await status.waitFor({ timeout: 20_000 });
   leaks.add('status bar', [await status.innerText()]);
   await backgroundResponse(emulator, 'notify me');
-  const row = page.locator('.monaco-list-row', { hasText: 'response.completed' }).first();
+  // The view's row, not the hidden event-type row the quick input keeps in the page.
+  const row = page.locator('.monaco-list-row:visible', { hasText: 'response.completed' }).first();
   await row.waitFor({ timeout: 30_000 });
   await sidebar('a delivery');
   await page.screenshot({ path: join(artifacts, 'pseudo-locale-sidebar.png') });
