@@ -146,8 +146,6 @@ export async function callThroughTheUi(page: Page, emulator: EmulatorHandle, art
   });
   if (res.status !== 201) throw new Error(`ringing a call answered ${res.status}`);
   const { call_id: callId } = (await res.json()) as { call_id: string };
-  await page.waitForTimeout(2000);
-  await page.screenshot({ path: join(artifacts, 'call-rang.png') });
 
   const ringing = await notification(page, 'Incoming call from sip:+15550100@pstn.example to sip:support@example.com');
   await row(page, /^Calls/).click();
