@@ -6,7 +6,6 @@
 // must be data: names, ids, URLs, JSON, numbers, times.
 import { join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
-import { chatFrame } from './chat';
 import type { ArtifactsFolder, CodeServerHandle, EmulatorHandle } from './handles';
 import { backgroundResponse, inspectorFrame } from './webhooks';
 import { runCommand } from './workbench';
@@ -82,7 +81,8 @@ export async function pseudoLocaleThroughTheUi(page: Page, emulator: EmulatorHan
   await activity.click();
   // No connection yet: the welcome view, with its buttons.
   const addConnection = /\[([^\]]+)\]\(command:aoaiWorkbench\.addConnection\)/.exec(nls('viewsWelcome.resources.noConnection'))![1];
-  const addButton = page.locator('.welcome-view-content .monaco-button', { hasText: addConnection }).first();
+  // Exactly it: "Add Connection from Azure" begins with the same words.
+  const addButton = page.locator('.welcome-view-content .monaco-button').filter({ hasText: new RegExp(`^\\s*${escapeRegExp(addConnection)}\\s*$`) }).first();
   await addButton.waitFor({ timeout: 30_000 });
   await sidebar('welcome');
   await page.screenshot({ path: join(artifacts, 'pseudo-locale-welcome.png') });
@@ -137,15 +137,18 @@ export async function pseudoLocaleThroughTheUi(page: Page, emulator: EmulatorHan
   await widget.locator('.monaco-list-row', { hasText: 'gpt-4o-mini' }).first().waitFor({ timeout: 20_000 });
   await page.keyboard.type('gpt-4o-mini');
   await page.keyboard.press('Enter');
-  const chat = chatFrame(page);
-  const input = chat.locator('#input');
+  // The chat page's frame (the inspector's is open too).
+  let chatPage: Frame | undefined;
+  for (let i = 0; i < 150 && !chatPage; i++) {
+    for (const f of page.frames()) if (await f.$('#messages').catch(() => null)) chatPage = f;
+    if (!chatPage) await page.waitForTimeout(200);
+  }
+  if (!chatPage) throw new Error('the chat page did not open');
+  const input = chatPage.locator('#input');
   await input.waitFor({ timeout: 30_000 });
   await input.fill('hello');
   await input.press('Enter');
-  await chat.locator('.turn.assistant:not(.streaming) .turn-foot').first().waitFor({ timeout: 30_000 });
-  let chatPage: Frame | undefined;
-  for (const f of page.frames()) if (await f.$('#messages').catch(() => null)) chatPage = f;
-  if (!chatPage) throw new Error('the chat page frame was not found');
+  await chatPage.locator('.turn.assistant:not(.streaming) .turn-foot').first().waitFor({ timeout: 30_000 });
   leaks.add('chat panel', await visibleTexts(chatPage, 'body', 'pre, code, textarea, .turn-body'));
   leaks.add('editor tabs', await visibleTexts(page, '.tabs-container .tab.active .label-name', ''));
   await page.screenshot({ path: join(artifacts, 'pseudo-locale-chat.png') });
@@ -162,6 +165,8 @@ export async function pseudoLocaleThroughTheUi(page: Page, emulator: EmulatorHan
   }
   if (leaks.found.size) throw new Error(`English left on screen in the pseudo-locale:\n    ${leaks.report()}`);
 }
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 function fail(message: string): never {
   throw new Error(message);
