@@ -32,6 +32,13 @@ function safeName(name: string): string {
   return name.replace(/["\r\n\\]/g, '_') || 'upload.jsonl';
 }
 
+/** The file being uploaded could not be read: the user's disk, not the network, so said as such. */
+export class FileReadError extends Error {
+  constructor(path: string, cause: NodeJS.ErrnoException) {
+    super(`Could not read "${basename(path)}" (${cause.code ?? cause.message}): choose a file this workbench can read.`, { cause });
+  }
+}
+
 /** A multipart body: the form fields, then the file read from disk as it is sent. */
 function multipart(path: string, size: number, fields: Array<[string, string]>, filename: string, onProgress?: (sent: number, total: number) => void) {
   const boundary = `----aoai-workbench-${randomBytes(12).toString('hex')}`;
@@ -50,9 +57,10 @@ function multipart(path: string, size: number, fields: Array<[string, string]>, 
     const out = new PassThrough();
     out.write(fileHead);
     createReadStream(path)
-      .on('error', (err) => out.destroy(err))
+      .on('error', (err) => out.destroy(new FileReadError(path, err)))
       .pipe(counter)
       .on('end', () => out.end(tail))
+      // Stryker disable next-line ObjectLiteral,BooleanLiteral: the 'end' handler above, added first, writes the tail before any end the pipe would make
       .pipe(out, { end: false });
     return out;
   };
@@ -79,6 +87,7 @@ export class FilesApi {
     try {
       return toFile(await this.http.json({ method: 'POST', url: this.url(), upload, signal: options.signal }), this.host);
     } catch (err) {
+      if (err instanceof ServiceError && err.cause instanceof FileReadError) throw err.cause;
       if (!(err instanceof ServiceError && err.mayHaveActed)) throw err;
       throw err.withHint(l10n.t('The file may have been uploaded all the same: look for it in the list of files before uploading it again.'));
     }
@@ -104,6 +113,7 @@ export class FilesApi {
   async download(id: string, dest: string, options: { onProgress?: (received: number, total?: number) => void; signal?: AbortSignal } = {}): Promise<number> {
     const res = await this.http.stream({ method: 'GET', url: this.url(`/${encodeURIComponent(id)}/content`), signal: options.signal, accept: '*/*' });
     const raw = res.headers['content-length'];
+    // Stryker disable next-line Regex: undici refuses an answer whose content-length is not digits before it gets here
     const total = typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : undefined;
     const part = `${dest}.${randomBytes(4).toString('hex')}.part`;
     let received = 0;
@@ -119,8 +129,12 @@ export class FilesApi {
       await rename(part, dest);
       return received;
     } catch (cause) {
+      // Stryker disable next-line CallExpression: the pipeline has destroyed the body already; said for the reader
       res.body.destroy();
       await rm(part, { force: true });
+      if ((cause as NodeJS.ErrnoException).path === part) {
+        throw new Error(`Could not save the file to "${dest}" (${(cause as NodeJS.ErrnoException).code}): check that its folder exists and can be written.`, { cause });
+      }
       throw this.http.toError(cause, this.host, options);
     }
   }

@@ -20,7 +20,8 @@ export interface FineTuningInput {
 
 function item<T extends { id: string }>(what: string) {
   return (raw: unknown, host: string): T => {
-    if (typeof raw !== 'object' || raw === null || typeof (raw as { id?: unknown }).id !== 'string') {
+    // Anything but an object with a string id (null, a string, a number) is refused alike.
+    if (typeof (raw as { id?: unknown } | null | undefined)?.id !== 'string') {
       throw new ServiceError({ kind: 'invalid-response', host, serviceMessage: `expected ${what}` });
     }
     return raw as T;

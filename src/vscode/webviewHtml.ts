@@ -1,6 +1,12 @@
-/** A webview page of ours: strict CSP with a per-load nonce, only the extension's own files. */
+/**
+ * A webview page of ours: strict CSP with a per-load nonce, only the extension's own files, and the
+ * strings bundle of VS Code's display language for the page's own text (src/webview/shared). The
+ * fixed markup (each page's markup.ts) is built in the extension with @vscode/l10n, which
+ * activation configures with the same bundle (./strings.ts).
+ */
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
+import { bundleBlock } from '../webview/shared/l10nBundle';
 
 export interface WebviewPage {
   title: string;
@@ -14,6 +20,9 @@ export interface WebviewPage {
   images?: boolean;
 }
 
+/** VS Code's display language for `<html lang>` (screen readers speak the page in it): a tag is letters, digits and hyphens. */
+const languageTag = () => vscode.env.language.replace(/[^A-Za-z0-9-]/g, '') || 'en';
+
 export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, page: WebviewPage): string {
   const nonce = randomBytes(16).toString('base64');
   const asset = (...p: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...p)).toString();
@@ -25,7 +34,7 @@ export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, p
     `script-src 'nonce-${nonce}'`,
   ].join('; ');
   return `<!DOCTYPE html>
-<html lang="en">
+<html lang="${languageTag()}">
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
@@ -35,6 +44,7 @@ export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, p
 <title>${page.title}</title>
 </head>
 <body${page.page ? ` data-page="${page.page}"` : ''}>
+${bundleBlock(vscode.l10n.bundle)}
 ${page.body}
 <script nonce="${nonce}" src="${asset('dist', 'webview', page.script)}"></script>
 </body>

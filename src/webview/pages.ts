@@ -3,5 +3,7 @@
  * highlighter, so they ship once. The host names the page in `<body data-page>`; only that page's
  * module runs (esbuild keeps a dynamic import's module unevaluated until it is imported).
  */
+import './shared/useBundle';
+
 if (document.body.dataset.page === 'compare') void import('./compare/main');
 else void import('./chat/main');

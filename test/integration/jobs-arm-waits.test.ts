@@ -68,6 +68,28 @@ describe('Resource Manager deployments: waiting for them', () => {
     });
   });
 
+  it('stops at once when cancelled between two looks, without waiting for the next one', async () => {
+    const abort = new AbortController();
+    await withArm([state('Creating', 201)], async (arm) => {
+      const started = Date.now();
+      const p = arm.deployments.put(ACCOUNT, 'dep', { model: 'm', sku: 's', capacity: 1 }, { pollMs: 60_000, signal: abort.signal, onProgress: () => abort.abort() });
+      await assert.rejects(p, (e: ServiceError) => e.kind === 'aborted');
+      assert.ok(Date.now() - started < 10_000);
+    });
+  });
+
+  it('sends the PUT again after a 503 (it is safe to repeat)', async () => {
+    const s = await scripted([status(503), state('Succeeded')]);
+    const arm = new ArmClient({ endpoint: s.url, auth: { kind: 'bearer', getToken: async () => 't' }, retry: { baseDelayMs: 1, maxDelayMs: 2 } });
+    try {
+      assert.equal((await arm.deployments.put(ACCOUNT, 'dep', { model: 'm', sku: 's', capacity: 1 }, { pollMs: 1 })).provisioningState, 'Succeeded');
+    } finally {
+      await arm.close();
+      await s.close();
+    }
+    assert.deepEqual(s.requests.map((r) => r.method), ['PUT', 'PUT']);
+  });
+
   it('a deployment Resource Manager does not show yet right after the PUT is waited for', async () => {
     const seen: string[] = [];
     await withArm([state('Accepted', 201), gone, state('Succeeded')], async (arm) => {

@@ -1,6 +1,6 @@
 /** The files client against the emulator: an upload streamed from disk with progress, pages, content to a file, delete, refusals. */
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AzureOpenAIClient } from '../../src/service/client';
@@ -46,6 +46,7 @@ describe('jobs client: files', () => {
     assert.equal(received, Buffer.byteLength(text));
     assert.equal(await readFile(dest, 'utf8'), text);
     assert.deepEqual((await readdir(dir)).filter((n) => n.endsWith('.part')), [], 'no temporary file left behind');
+    if (process.platform !== 'win32') assert.equal((await stat(dest)).mode & 0o777, 0o600, 'readable by the user only');
   });
 
   it('sends an expiry the SDK way, lists newest first a page at a time filtered by purpose, and deletes', async () => {
@@ -63,6 +64,30 @@ describe('jobs client: files', () => {
     assert.equal(second.next, undefined);
     await client.jobs.files.delete(made[0]!.id);
     await assert.rejects(client.jobs.files.retrieve(made[0]!.id), (e: ServiceError) => e.status === 404 && /was not found/.test(e.message));
+  });
+
+  it('lists only the files of the purpose asked for', async () => {
+    const path = join(dir, 'purposes.jsonl');
+    await writeFile(path, '{"a":1}\n');
+    const tuning = await client.jobs.files.upload(path, { purpose: 'fine-tune' });
+    const batch = await client.jobs.files.upload(path, { purpose: 'batch' });
+    const listed = (await client.jobs.files.listPage({ purpose: 'fine-tune', limit: 100 })).data;
+    assert.ok(listed.some((f) => f.id === tuning.id));
+    assert.deepEqual(listed.filter((f) => f.purpose !== 'fine-tune'), []);
+    assert.ok(!listed.some((f) => f.id === batch.id));
+  });
+
+  it('a folder chosen for upload, or a download into a folder that does not exist, fails saying so (not as a network failure)', async () => {
+    const folder = join(dir, 'a-folder.jsonl');
+    await mkdir(folder);
+    const before = (await client.jobs.files.listPage({ limit: 100 })).data.length;
+    await assert.rejects(client.jobs.files.upload(folder, { purpose: 'batch' }), (e: Error) => e.message === 'Could not read "a-folder.jsonl" (EISDIR): choose a file this workbench can read.');
+    assert.equal((await client.jobs.files.listPage({ limit: 100 })).data.length, before, 'nothing uploaded');
+    const path = join(dir, 'to-fetch.jsonl');
+    await writeFile(path, '{"a":1}\n');
+    const f = await client.jobs.files.upload(path, { purpose: 'batch' });
+    const dest = join(dir, 'missing-folder', 'out.jsonl');
+    await assert.rejects(client.jobs.files.download(f.id, dest), (e: Error) => e.message === `Could not save the file to "${dest}" (ENOENT): check that its folder exists and can be written.`);
   });
 
   it("reports the service's refusal of a batch file over its limit, and leaves no file behind", async () => {
@@ -128,6 +153,45 @@ describe('jobs client: files, failures of the wire', () => {
     assert.equal(await readFile(join(dir, 'out.jsonl'), 'utf8'), '{"a":1}\n{"b":2}\n');
     assert.ok(totals.length > 0 && totals.every((t) => t === undefined));
     await rm(dir, { recursive: true, force: true });
+  });
+
+  it('deletes again after a 503 (a delete is safe to repeat); a download asks for any type of content', async () => {
+    const deleted: Step = (_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":"file-1","object":"file","deleted":true}');
+    const bytes: Step = (_q, res) => res.writeHead(200, { 'content-type': 'application/octet-stream' }).end('{"a":1}\n');
+    const dir = await mkdtemp(join(tmpdir(), 'jobs-files-'));
+    const s = await withServer([status(503), deleted, bytes], async (c) => {
+      await c.jobs.files.delete('file-1');
+      await c.jobs.files.download('file-1', join(dir, 'out.jsonl'));
+    });
+    assert.deepEqual(s.requests.map((r) => `${r.method} ${r.url}`), ['DELETE /openai/v1/files/file-1', 'DELETE /openai/v1/files/file-1', 'GET /openai/v1/files/file-1/content']);
+    assert.equal(s.requests[2]!.headers.accept, '*/*');
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('a download cancelled midway stops, and leaves neither the file nor a part of it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'jobs-files-'));
+    const slow: Step = (_q, res) => {
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': '100000' });
+      res.write(Buffer.alloc(1000, 97));
+    };
+    const abort = new AbortController();
+    await withServer([slow], async (c) => {
+      await assert.rejects(
+        c.jobs.files.download('file-1', join(dir, 'out.jsonl'), { signal: abort.signal, onProgress: () => abort.abort() }),
+        (e: ServiceError) => e instanceof ServiceError && e.kind === 'aborted',
+      );
+    });
+    assert.deepEqual(await readdir(dir), []);
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('call control asks for JSON and sends the session to accept with', async () => {
+    const s = await withServer([], async (c) => {
+      await c.jobs.calls.accept('call-1', { model: 'rt', instructions: 'Hi.' });
+    });
+    assert.equal(s.requests[0]!.url, '/openai/v1/realtime/calls/call-1/accept');
+    assert.equal(s.requests[0]!.headers.accept, 'application/json');
+    assert.deepEqual(JSON.parse(s.requests[0]!.body), { type: 'realtime', model: 'rt', instructions: 'Hi.' });
   });
 
   it('a file name with quotes, line breaks or backslashes cannot break the form', async () => {

@@ -48,9 +48,9 @@ describe('Codicons the webview pages ship', () => {
     const picked = new Set<string>(Object.values(VERDICT_ICON));
     for (const file of filesUnder('src/webview').filter((f) => f.endsWith('.ts'))) {
       const text = readFileSync(file, 'utf8');
-      // icon('x'), icon(cond ? 'x' : 'y'), attachButton(kind, 'x', …), toolButton(action, 'x', …)
+      // icon('x'), icon(cond ? 'x' : 'y'), attachButton(kind, 'x', …), toolButton(action, 'x', …), iconButton(id, 'x', …)
       for (const m of text.matchAll(/\bicon\(([^()]*)\)/g)) for (const s of m[1]!.matchAll(/'([a-z0-9-]+)'/g)) picked.add(s[1]!);
-      for (const m of text.matchAll(/\b(?:attachButton|toolButton)\('[^']*', '([a-z0-9-]+)'/g)) picked.add(m[1]!);
+      for (const m of text.matchAll(/\b(?:attachButton|toolButton|iconButton)\('[^']*', '([a-z0-9-]+)'/g)) picked.add(m[1]!);
     }
     for (const name of ['circle', 'info', 'close', 'comment-discussion', 'list-selection', 'file-add', 'refresh']) assert.ok(picked.has(name), `the scan finds ${name}`);
     for (const name of picked) drawn(name);

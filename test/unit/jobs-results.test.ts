@@ -1,6 +1,6 @@
 /** The batch results table: rows read a page at a time through a line index, one line in full, exports, the request a line answers. */
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, open, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BatchResults, findRequest } from '../../src/jobs/batchResults';
@@ -143,5 +143,172 @@ describe('a result line as a row', () => {
       ['plain', 'a,b', 'say "hi"', 'two\nlines', '=SUM(A1)', '-1', 12, true, undefined].map(csvField),
       ['plain', '"a,b"', '"say ""hi"""', '"two\nlines"', "'=SUM(A1)", "'-1", '12', 'true', ''],
     );
+  });
+});
+
+describe('batch results: indexing in the background', () => {
+  const openFds = async () => (await readdir('/proc/self/fd').catch(() => undefined))?.length;
+  let big: string;
+  let small: string;
+  before(async () => {
+    big = join(dir, 'big-output.jsonl');
+    small = join(dir, 'small-errors.jsonl');
+    // About 12 MB: indexing takes many reads, so a first page comes long before the end.
+    await writeFile(big, `${Array.from({ length: 60_000 }, (_, i) => chat(`r-${i}`, `answer ${i} ${'.'.repeat(100)}`)).join('\n')}\n`);
+    await writeFile(small, `${[failed('e-0'), failed('e-1'), failed('e-2'), failed('e-3')].join('\n')}\n`);
+  });
+
+  it('shows the first page before the whole file is indexed, and is complete only when both files are', async () => {
+    const r = BatchResults.open({ output: big, error: small });
+    assert.equal(r.complete, false, 'nothing is indexed yet');
+    assert.deepEqual((await r.page(0, 3)).map((x) => x.customId), ['r-0', 'r-1', 'r-2']);
+    assert.equal(r.complete, false, 'the first page did not wait for the rest of the file');
+    await r.total();
+    assert.equal(r.complete, true);
+    const onlyErrors = BatchResults.open({ error: small });
+    await onlyErrors.total();
+    assert.equal(onlyErrors.complete, true);
+    const onlyOutput = BatchResults.open({ output: small });
+    await onlyOutput.total();
+    assert.equal(onlyOutput.complete, true);
+    assert.equal(BatchResults.open({}).complete, true);
+  });
+
+  it('is not complete while the error file is still being indexed', async () => {
+    const r = BatchResults.open({ output: small, error: big });
+    // Past the output's 4 rows: waits for the output file, then for one line of the errors only.
+    assert.deepEqual((await r.page(4, 1)).map((x) => [x.index, x.source, x.customId]), [[4, 'error', 'r-0']]);
+    assert.equal(r.complete, false);
+    await r.total();
+  });
+
+  it('reads pages asked for at once, far apart, each in full', async () => {
+    const index = LineIndex.open(big);
+    const [near, far, mid] = await Promise.all([index.read(0, 2), index.read(50_000, 2), index.read(30_000, 2)]);
+    assert.deepEqual([near, far, mid].map((p) => p.map((b) => (JSON.parse(b.toString()) as { custom_id: string }).custom_id)), [
+      ['r-0', 'r-1'],
+      ['r-50000', 'r-50001'],
+      ['r-30000', 'r-30001'],
+    ]);
+    assert.deepEqual(await index.read(5, 0), [], 'an empty page reads nothing');
+    assert.deepEqual(await index.read(60_000, 3), []);
+  });
+
+  it('a page across the end of the output file takes only as many error rows as it lacks', async () => {
+    const r = BatchResults.open({ output: small, error: small });
+    assert.deepEqual((await r.page(3, 3)).map((x) => [x.index, x.source, x.customId]), [
+      [3, 'output', 'e-3'],
+      [4, 'error', 'e-0'],
+      [5, 'error', 'e-1'],
+    ]);
+  });
+
+  it('skips blank lines: they are no rows', async () => {
+    const spaced = join(dir, 'spaced.jsonl');
+    await writeFile(spaced, `${chat('a', 'x')}\n\n   \n${chat('b', 'y')}\n\t\n`);
+    const r = BatchResults.open({ output: spaced });
+    assert.equal(await r.total(), 2);
+    assert.deepEqual((await r.page(0, 5)).map((x) => x.customId), ['a', 'b']);
+  });
+
+  it('reads with a file handle the caller keeps open, and leaves no file open of its own', async function () {
+    if ((await openFds()) === undefined) this.skip();
+    const index = LineIndex.open(small);
+    await index.done;
+    const handle = await open(small, 'r');
+    try {
+      assert.equal((await index.read(0, 1, handle)).length, 1);
+      assert.equal((await index.read(1, 1, handle)).length, 1, "the caller's handle is still open");
+    } finally {
+      await handle.close();
+    }
+    const before = (await openFds())!;
+    for (let i = 0; i < 20; i++) await index.read(i % 4, 1);
+    assert.ok((await openFds())! < before + 5, 'files are closed');
+  });
+
+  it('an index nobody reads that fails does not crash the process', async () => {
+    const seen: unknown[] = [];
+    const onRejection = (e: unknown) => seen.push(e);
+    process.on('unhandledRejection', onRejection);
+    try {
+      const index = LineIndex.open(join(dir, 'never-there.jsonl'));
+      await new Promise((r) => setTimeout(r, 50));
+      assert.equal(index.complete, true);
+    } finally {
+      process.off('unhandledRejection', onRejection);
+    }
+    assert.deepEqual(seen, []);
+  });
+});
+
+describe('batch results: exports and requests', () => {
+  it('writes exports readable by the user only (results may hold private data)', async function () {
+    if (process.platform === 'win32') this.skip();
+    const out = join(dir, 'private.jsonl');
+    await writeFile(out, `${chat('a', 'x')}\n`);
+    const r = BatchResults.open({ output: out });
+    await r.exportJsonl(join(dir, 'private-export.jsonl'));
+    await r.exportCsv(join(dir, 'private-export.csv'));
+    assert.equal((await stat(join(dir, 'private-export.jsonl'))).mode & 0o777, 0o600);
+    assert.equal((await stat(join(dir, 'private-export.csv'))).mode & 0o777, 0o600);
+  });
+
+  it('an export that cannot be written fails with the reason and leaves nothing behind', async () => {
+    const out = join(dir, 'exp.jsonl');
+    await writeFile(out, `${chat('a', 'x')}\n`);
+    const r = BatchResults.open({ output: out });
+    const nowhere = join(dir, 'no-such-folder');
+    await assert.rejects(r.exportJsonl(join(nowhere, 'x.jsonl')), (e: NodeJS.ErrnoException) => e.code === 'ENOENT' && e.syscall === 'open');
+    await assert.rejects(r.exportCsv(join(nowhere, 'x.csv')), (e: NodeJS.ErrnoException) => e.code === 'ENOENT' && e.syscall === 'open');
+    const gone = BatchResults.open({ output: join(dir, 'vanished.jsonl') });
+    const dest = join(dir, 'from-vanished.jsonl');
+    await assert.rejects(gone.exportJsonl(dest), /ENOENT/);
+    assert.deepEqual((await readdir(dir)).filter((n) => n.startsWith('from-vanished')), [], 'neither the export nor its temporary file');
+  });
+
+  it('exports a table larger than one write at a time', async () => {
+    const out = join(dir, 'wide.jsonl');
+    await writeFile(out, `${Array.from({ length: 300 }, (_, i) => chat(`w-${i}`, 'z'.repeat(150))).join('\n')}\n`);
+    const csv = join(dir, 'wide.csv');
+    assert.equal(await BatchResults.open({ output: out }).exportCsv(csv, 250), 300);
+    const rows = (await readFile(csv, 'utf8')).trimEnd().split('\n');
+    assert.equal(rows.length, 301);
+    assert.equal(rows.at(-1), `w-299,output,200,true,3,5,${'z'.repeat(150)},`);
+  });
+
+  it('finds the first request with an id, ids written with escapes, and stops when cancelled', async () => {
+    const input = join(dir, 'escaped.jsonl');
+    const line = (id: string, n: number) => JSON.stringify({ custom_id: id, body: { n } });
+    await writeFile(input, [line('dup', 1), line('dup', 2), '{"custom_id":"\\u00fc","body":{"n":3}}', '{"custom_id":"a\\/1","body":{"n":4}}'].join('\n'));
+    assert.deepEqual((await findRequest(input, 'dup'))?.body, { n: 1 });
+    assert.deepEqual((await findRequest(input, 'ü'))?.body, { n: 3 });
+    assert.deepEqual((await findRequest(input, 'a/1'))?.body, { n: 4 });
+    const abort = new AbortController();
+    abort.abort();
+    await assert.rejects(findRequest(input, 'dup', abort.signal), (e: Error) => e.name === 'AbortError');
+  });
+});
+
+describe('a result row: edges', () => {
+  const row = (line: string) => toRow(Buffer.from(line), 0, 'error');
+
+  it('a line that is JSON but no object (a string, a list, null) is a row that says so, with nothing else', () => {
+    for (const line of ['"text"', '[{"custom_id":"c"}]', 'null', '{oops']) {
+      const r = row(line);
+      assert.deepEqual([r.customId, r.reply, r.ok, r.error], ['', '', false, 'This line of the results file is not a JSON object.'], line);
+    }
+  });
+
+  it('keeps a reply of exactly 200 characters whole; a 3xx status is no success', () => {
+    const body = (content: string) => JSON.stringify({ custom_id: 'c', response: { status_code: 200, body: { choices: [{ message: { content } }] } } });
+    assert.equal(row(body('k'.repeat(200))).reply, 'k'.repeat(200));
+    assert.equal(row(body('k'.repeat(201))).reply, `${'k'.repeat(199)}…`);
+    assert.equal(row(JSON.stringify({ custom_id: 'c', response: { status_code: 300, body: {} } })).ok, false);
+    assert.equal(row(JSON.stringify({ custom_id: 'c', response: { status_code: 299, body: {} } })).ok, true);
+  });
+
+  it('writes a negative number in CSV as a number, a text starting with a minus as text', () => {
+    assert.deepEqual([csvField(-1), csvField('-1')], ['-1', "'-1"]);
   });
 });

@@ -38,6 +38,10 @@ describe('job shapes', () => {
     const bare = toBatch({ id: 'batch_2', endpoint: '/v1/responses', errors: { data: 'no' }, metadata: [] }, 'h');
     assert.deepEqual([bare.input_file_id, bare.request_counts.total, bare.errors, bare.metadata, bare.created_at, bare.endpoint], ['', 0, null, null, 0, '/v1/responses']);
     assert.throws(() => toBatch({ id: '' }, 'h'), invalid(/expected a batch object/));
+    assert.throws(() => toBatch({ id: 5 }, 'h'), invalid(/expected a batch object/));
+    const times = toBatch({ id: 'batch_3', in_progress_at: '2024-07-19T21:14:00Z' }, 'h');
+    assert.equal(times.in_progress_at, Date.UTC(2024, 6, 19, 21, 14) / 1000, 'every time in seconds, not only created_at');
+    assert.ok(!('failed_at' in times), 'a time the service did not send stays absent');
     assert.throws(() => toBatch(null, 'h'), invalid(/batch/));
     assert.throws(() => toBatch([], 'h'), invalid(/batch/));
   });
@@ -63,6 +67,7 @@ describe('job shapes', () => {
     assert.equal(toJob({ id: 'ftjob-3' }, 'h').status, '');
     assert.deepEqual(toJob({ id: 'ftjob-4', error: { message: 'bad line 3' } }, 'h').error, { message: 'bad line 3' });
     assert.throws(() => toJob({}, 'h'), invalid(/fine-tuning job/));
+    assert.throws(() => toJob({ id: 7 }, 'h'), invalid(/fine-tuning job/));
   });
 
   it('reads a file; lists in both shapes; stops when the service repeats the cursor', () => {
@@ -72,6 +77,7 @@ describe('job shapes', () => {
     const item = (x: unknown) => x as { id: string };
     assert.deepEqual(toPage({ data: [{ id: 'a' }, { id: 'b' }], has_more: true }, 'h', item), { data: [{ id: 'a' }, { id: 'b' }], hasMore: true, next: 'b' });
     assert.deepEqual(toPage({ data: [{ id: 'a' }], has_more: true, last_id: 'z' }, 'h', item).next, 'z');
+    assert.equal(toPage({ data: [{ id: 'a' }, { id: 'b' }, { id: 'c' }], has_more: true }, 'h', item).next, 'c', 'the last item, without last_id');
     assert.deepEqual(toPage({ data: [{ id: 'a' }], has_more: true, last_id: 'a' }, 'h', item, 'a'), { data: [{ id: 'a' }], hasMore: false });
     assert.deepEqual(toPage({ data: [], has_more: true }, 'h', item), { data: [], hasMore: false });
     assert.deepEqual(toPage({ value: [{ id: 'v' }], has_more: 'yes' }, 'h', item), { data: [{ id: 'v' }], hasMore: false });
@@ -89,6 +95,10 @@ describe('job shapes', () => {
     assert.equal(checkTransferTarget(' tel:+1 (555) 010-0199 '), 'tel:+1 (555) 010-0199');
     assert.equal(checkTransferTarget('sip:desk@example.com'), 'sip:desk@example.com');
     assert.equal(checkTransferTarget('SIPS:desk@example.com'), 'SIPS:desk@example.com');
+    assert.equal(checkTransferTarget('tel:15550100'), 'tel:15550100', 'a number without +');
+    assert.throws(() => checkTransferTarget('call sip:bob@example.com'), /is not a place to transfer a call to/);
+    assert.throws(() => checkTransferTarget(`sip:${'a'.repeat(150)}`), (e: Error) => e.message.startsWith(`"sip:${'a'.repeat(96)}" is not a place`));
+    assert.throws(() => checkDeploymentName(`-${'b'.repeat(120)}`), (e: Error) => e.message.startsWith(`"-${'b'.repeat(79)}" cannot name a deployment`));
     for (const bad of ['https://evil.example', 'tel:', 'sip:nobody', 'sip:a b@c', 'tel:+1; x', `tel:+${'1'.repeat(40)}`]) {
       assert.throws(() => checkTransferTarget(bad), /use tel:\+15551234567 or sip:/, bad);
     }

@@ -213,3 +213,160 @@ describe('fine-tuning data check', () => {
     assert.equal(messagesProblem([{ role: 'assistant', function_call: { name: 'f' } }]), undefined);
   });
 });
+
+describe('batch input check: what each message shows', () => {
+  const chatBatch = { endpoint: '/v1/chat/completions', deployments };
+
+  it('quotes the method, url, id and model a line gave, shortened, and says what a body without a model lacks', async () => {
+    const long = 'q'.repeat(150);
+    const path = await file(
+      [
+        req(long),
+        req(long),
+        req('m', { method: 'GET' }),
+        req('n', { method: 'P'.repeat(60) }),
+        req('o', { method: undefined }),
+        req('u', { url: `/v1/${'x'.repeat(100)}` }),
+        req('v', { body: null }),
+        req('w', { body: 'text' }),
+        req('x', { body: { model: `other-${'d'.repeat(120)}` } }),
+      ].join('\n'),
+    );
+    const r = await checkBatchInput(path, chatBatch);
+    const byLine = new Map(r.problems.map((p) => [p.line, p.message]));
+    assert.equal(byLine.get(2), `the custom_id "${'q'.repeat(100)}" is already used on line 1`);
+    assert.equal(byLine.get(3), '"method" must be "POST" (got "GET")');
+    assert.equal(byLine.get(4), `"method" must be "POST" (got "${'P'.repeat(39)})`);
+    assert.equal(byLine.get(5), '"method" must be "POST" (got null)');
+    assert.equal(byLine.get(6), `"url" is ${JSON.stringify(`/v1/${'x'.repeat(100)}`).slice(0, 80)}, but this batch runs /v1/chat/completions: every line must use the batch's endpoint`);
+    assert.equal(byLine.get(7), 'its "body" has no "model" (the name of a batch deployment)');
+    assert.equal(byLine.get(8), 'its "body" has no "model" (the name of a batch deployment)');
+    assert.equal(byLine.get(9), `it names the deployment "other-${'d'.repeat(94)}", but line 1 names "batchy": a batch runs on one deployment`);
+    const unknown = await checkBatchInput(await file(req('a', { body: { model: 'n'.repeat(130) } })), chatBatch);
+    assert.equal(unknown.problems[0]!.message, `there is no deployment named "${'n'.repeat(100)}" on this connection`);
+  });
+
+  it('calls a line that is JSON but no object (null, a number, a string) not an object', async () => {
+    const r = await checkBatchInput(await file([req('a'), 'null', '5', '"text"', 'true'].join('\n')), chatBatch);
+    assert.deepEqual(r.problems, [2, 3, 4, 5].map((line) => ({ line, message: 'it is not a JSON object' })));
+  });
+
+  it('finds a byte order mark only at the very start of the file; other lines starting with one are not JSON', async () => {
+    // U+F03F and U+FEC0 share two of the three bytes of a BOM (EF BB BF).
+    const r = await checkBatchInput(await file([req('a'), `\uFEFF${req('b')}`, `\uF03F${req('c')}`, `\uFEC0${req('d')}`].join('\n')), chatBatch);
+    assert.deepEqual(
+      r.problems.map((p) => [p.line, p.message.replace(/ \(.*\)$/, '')]),
+      [
+        [2, 'it is not valid JSON'],
+        [3, 'it is not valid JSON'],
+        [4, 'it is not valid JSON'],
+      ],
+    );
+    for (const start of [Buffer.from('\uF03F'), Buffer.from('\uFEC0'), Buffer.from([0x78, 0xbb, 0xbf])]) {
+      const first = await checkBatchInput(await file(Buffer.concat([start, Buffer.from(req('a'))])), chatBatch);
+      assert.deepEqual(first.problems.map((p) => [p.line, /byte order mark/.test(p.message)]), [[1, false]], start.toString('hex'));
+    }
+  });
+
+  it('reads a file of exactly 200 MB (the limit) line by line', async () => {
+    const path = await file('');
+    await truncate(path, 200 * 1024 * 1024);
+    // A sparse file: a newline every MB makes lines of NUL bytes, each not JSON.
+    const { open } = await import('node:fs/promises');
+    const fh = await open(path, 'r+');
+    for (let i = 1; i <= 200; i++) await fh.write('\n', i * 1024 * 1024 - 1);
+    await fh.close();
+    const r = await checkBatchInput(path, { endpoint: '/v1/chat/completions' });
+    assert.equal(r.requests, 200);
+    assert.equal(r.problems[0]!.line, 1);
+    assert.match(r.problems[0]!.message, /^it is not valid JSON/);
+  });
+
+  it('stops when cancelled', async () => {
+    const abort = new AbortController();
+    abort.abort();
+    await assert.rejects(checkBatchInput(await file(req('a')), { ...chatBatch, signal: abort.signal }), (e: Error) => e.name === 'AbortError');
+    await assert.rejects(checkTrainingData(await file(req('a')), { signal: abort.signal }), (e: Error) => e.name === 'AbortError');
+  });
+
+  it('knows a batch SKU with stray spaces and a path that only contains /v1 is no endpoint', () => {
+    assert.equal(isBatchSku('GlobalBatch '), true);
+    assert.equal(isBatchSku(' Data_Zone_Batch'), true);
+    assert.equal(batchApi('/chat/v1/completions'), undefined);
+  });
+});
+
+describe('fine-tuning data check: each rule', () => {
+  const chatEx = JSON.stringify({ messages: [{ role: 'user', content: 'q' }, { role: 'assistant', content: 'a' }] });
+  const nine = Array.from({ length: 9 }, () => chatEx);
+
+  it('names messages that are null, a call that is null, weights of 0, half a preference pair, and empty outputs', async () => {
+    const lines = [
+      '{"messages":[null]}',
+      '{"messages":[{"role":"user","content":"q"},{"role":"assistant","function_call":null}]}',
+      '{"messages":[{"role":"user","content":"q"},{"role":"assistant","content":"a","weight":0}]}',
+      '{"input":{"messages":[{"role":"user","content":"q"}]}}',
+      '{"preferred_output":[{"role":"assistant","content":"a"}],"non_preferred_output":[{"role":"assistant","content":"b"}]}',
+      '{"input":{"messages":[{"role":"user","content":"q"}]},"preferred_output":[],"non_preferred_output":[{"role":"assistant","content":"b"}]}',
+      ...nine,
+    ];
+    const r = await checkTrainingData(await file(lines.join('\n')));
+    assert.deepEqual(
+      r.problems.map((p) => [p.line, p.message]),
+      [
+        [1, 'messages[0] is not an object'],
+        [2, 'messages[1] has no "content"'],
+        [4, 'it has no "preferred_output" list (a preference example needs both outputs)'],
+        [5, 'its "input" is not a conversation (it has no "messages" list)'],
+        [6, 'it has no "preferred_output" list (a preference example needs both outputs)'],
+      ],
+    );
+  });
+
+  it('skips blank lines, and takes a byte order mark only at the very start of the file', async () => {
+    const r = await checkTrainingData(await file([`\uFEFF${chatEx}`, '', '  \t', ...nine, `\uFEFF${chatEx}`, `\uF03F${chatEx}`, `\uFEC0${chatEx}`].join('\n')));
+    assert.equal(r.examples, 13);
+    assert.deepEqual(
+      r.problems.map((p) => [p.line, p.message.replace(/ \(.*\)$/, '')]),
+      [
+        [13, 'it is not valid JSON'],
+        [14, 'it is not valid JSON'],
+        [15, 'it is not valid JSON'],
+      ],
+    );
+    for (const start of [Buffer.from('\uF03F'), Buffer.from('\uFEC0'), Buffer.from([0x78, 0xbb, 0xbf])]) {
+      const first = await checkTrainingData(await file(Buffer.concat([start, Buffer.from([chatEx, ...nine].join('\n'))])));
+      assert.deepEqual(first.problems.map((p) => p.line), [1], start.toString('hex'));
+    }
+  });
+});
+
+describe('line reader: long lines and open files', () => {
+  it('gives a line that spans several reads the offset where it starts', async () => {
+    const long = 'y'.repeat(700 * 1024);
+    const path = await file(`a\n${long}\nb`);
+    const seen: Array<[number, number, number]> = [];
+    await eachLine(path, (l) => void seen.push([l.number, l.offset, l.bytes.length]));
+    assert.deepEqual(seen, [
+      [1, 0, 1],
+      [2, 2, long.length],
+      [3, 3 + long.length, 1],
+    ]);
+  });
+
+  it('takes a line of exactly the limit, and names the limit in MB when it is whole megabytes', async () => {
+    const path = await file(`${'z'.repeat(256 * 1024)}\n`);
+    assert.equal(await eachLine(path, () => {}, { maxLineBytes: 256 * 1024 }), 1);
+    assert.match(new LineTooLongError(4, 1024 * 1024).message, /^Line 4 is longer than 1 MB:/);
+  });
+
+  it('leaves no file open after reading (a long session must not run out of handles)', async function () {
+    const { readdir: list } = await import('node:fs/promises');
+    const fds = async () => (await list('/proc/self/fd').catch(() => undefined))?.length;
+    if ((await fds()) === undefined) this.skip();
+    const path = await file('a\nb\nc\n');
+    const before = (await fds())!;
+    for (let i = 0; i < 20; i++) await eachLine(path, () => {});
+    assert.ok((await fds())! < before + 5, 'files are closed');
+  });
+});

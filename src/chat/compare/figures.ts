@@ -1,7 +1,9 @@
 /**
  * What a compare shows, for the extension and the page alike (plain data and text, no Node):
- * a column's result, the medians of Run again, and the figures as the table and the page say them.
+ * a column's result, the medians of Run again, and the figures as the table and the page say them
+ * (in the display language: @vscode/l10n reads the bundle on either side).
  */
+import * as l10n from '@vscode/l10n';
 
 export type ColumnFailureKind = 'rate_limited' | 'content_filter' | 'refused' | 'failed';
 
@@ -57,30 +59,30 @@ export function cell(text: string): string {
   return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
 }
 
-export const ms = (v: number | undefined) => (v === undefined ? '–' : `${Math.round(v)} ms`);
-export const perSecond = (v: number | undefined) => (v === undefined ? '–' : `${v.toFixed(1)}/s`);
+export const ms = (v: number | undefined) => (v === undefined ? '–' : l10n.t('{0} ms', Math.round(v)));
+export const perSecond = (v: number | undefined) => (v === undefined ? '–' : l10n.t('{0}/s', v.toFixed(1)));
 /** US dollars, with more digits for the fractions of a cent one request costs. */
 export const usd = (v: number) => `$${v < 0.01 ? v.toFixed(6) : v.toFixed(4)}`;
 /** Always said to be an estimate; none when the model has no price. */
-export const dollars = (v: number | undefined) => (v === undefined ? 'no price' : `${usd(v)} (estimate)`);
+export const dollars = (v: number | undefined) => (v === undefined ? l10n.t('no price') : l10n.t('{0} (estimate)', usd(v)));
 
 /** A column's cost: none counted, nothing to price; counted without a price, said so. */
 export const costText = (c: Pick<ColumnResult, 'tokens' | 'costUsd'>) => (c.tokens ? dollars(c.costUsd) : '–');
 
 export function tokensText(c: Pick<ColumnResult, 'tokens'>): string {
   if (!c.tokens) return '–';
-  const reasoning = c.tokens.reasoning ? `, ${c.tokens.reasoning} reasoning` : '';
-  return `${c.tokens.prompt} in, ${c.tokens.completion} out${reasoning}`;
+  const { prompt, completion, reasoning } = c.tokens;
+  return reasoning ? l10n.t('{0} in, {1} out, {2} reasoning', prompt, completion, reasoning) : l10n.t('{0} in, {1} out', prompt, completion);
 }
 
 /** How the column ended, in words. */
 export function endText(c: Pick<ColumnResult, 'outcome' | 'finishReason' | 'failure'>): string {
   if (c.failure) return c.failure.status ? `${c.failure.kind} (${c.failure.status})` : c.failure.kind;
-  if (c.outcome === 'stopped') return 'stopped';
+  if (c.outcome === 'stopped') return l10n.t('stopped');
   return c.finishReason ?? '–';
 }
 
 export const statText = (s: Stat | undefined, show: (v: number) => string) => (s ? `${show(s.median)} (${show(s.min)}–${show(s.max)})` : '–');
 /** A cost's median and range, said once to be an estimate. */
-export const costStat = (s: Stat | undefined) => (s ? `${statText(s, usd)} estimate` : 'no price');
+export const costStat = (s: Stat | undefined) => (s ? l10n.t('{0} estimate', statText(s, usd)) : l10n.t('no price'));
 

@@ -12,7 +12,7 @@ import type { DeliveryRecord } from '../../webhooks/store/records';
 import { Commands, Views } from '../contributions';
 import { redact } from '../log';
 import { setting } from '../settings';
-import type { EventNode } from './eventsTree';
+import type { EventsViewNode } from './eventsTree';
 import { PanelHost, panelOptions, registerPanelSerializer } from '../webview/panelHost';
 import { inspectorHtml } from './inspectorHtml';
 import type { ListenerController } from './listenerController';
@@ -29,7 +29,7 @@ export class DeliveryInspector implements vscode.Disposable {
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly listener: ListenerController,
-    readonly eventsView: vscode.TreeView<EventNode>,
+    readonly eventsView: vscode.TreeView<EventsViewNode>,
   ) {
     this.subs = [
       // After a window reload: the page saved the id of the delivery it showed.
@@ -42,7 +42,7 @@ export class DeliveryInspector implements vscode.Disposable {
       // Follows the index: selecting another row shows it, without taking the focus from the tree.
       eventsView.onDidChangeSelection((e) => {
         const node = e.selection[0];
-        if (this.host && node && node.record.id !== this.currentId) this.show(node.record.id);
+        if (this.host && node?.type === 'event' && node.record.id !== this.currentId) this.show(node.record.id);
       }),
       // A new version of the delivery shown (the app's answer, a replay), or the events were cleared or loaded.
       listener.events.onDidUpdate((id) => this.host && id === this.currentId && this.show(id)),

@@ -1,4 +1,5 @@
 /** The composer's chips: what the next message carries, each with a button that removes it. */
+import * as l10n from '@vscode/l10n';
 import type { AttachmentChip } from './protocol';
 
 export function chipElements(items: readonly AttachmentChip[]): HTMLElement[] {
@@ -14,8 +15,8 @@ export function chipElements(items: readonly AttachmentChip[]): HTMLElement[] {
     remove.className = 'tool';
     remove.dataset.action = 'remove-attachment';
     remove.dataset.id = a.id;
-    remove.setAttribute('aria-label', `Remove ${a.name}`);
-    remove.title = 'Remove';
+    remove.setAttribute('aria-label', l10n.t('Remove {0}', a.name));
+    remove.title = l10n.t('Remove');
     remove.innerHTML = '<span class="codicon codicon-close" aria-hidden="true"></span>';
     chip.append(remove);
     return chip;

@@ -3,6 +3,7 @@
  * prompt and completion are both in the next prompt), plus the draft and what is attached.
  * Warns from 80 %, so the user can start a new chat before the service refuses.
  */
+import * as l10n from '@vscode/l10n';
 import { modelProfile } from '../../chat/modelProfile';
 import type { ConversationView, DeploymentOption } from '../../chat/model';
 import { estimateTokens } from '../../chat/tokenEstimate';
@@ -40,7 +41,9 @@ export function contextUse(c: ConversationView, deployments: readonly Deployment
   return { used: used + estimateTokens(draft) + attachedTokens, max, estimated };
 }
 
-const short = (n: number) => (n >= 10_000 ? `${Math.round(n / 1000)}k` : n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n));
+/** Thousands as "12k", "1.5k" (the unit said in the display language). */
+const thousands = (n: number | string) => l10n.t({ message: '{0}k', args: [n], comment: ['A number of thousands of tokens, short: 12k'] });
+const short = (n: number) => (n >= 10_000 ? thousands(Math.round(n / 1000)) : n >= 1000 ? thousands((n / 1000).toFixed(1)) : String(n));
 
 export function describeUse(u: ContextUse): { text: string; level: 'ok' | 'warn' | 'full'; detail: string } {
   const share = u.used / u.max;
@@ -49,10 +52,10 @@ export function describeUse(u: ContextUse): { text: string; level: 'ok' | 'warn'
   const text = `${u.estimated ? '~' : ''}${short(u.used)} / ${short(u.max)} (${pct}%)`;
   const advice =
     level === 'full'
-      ? ' The next request is larger than the model takes: clear the chat or start a new one.'
+      ? [l10n.t('The next request is larger than the model takes: clear the chat or start a new one.')]
       : level === 'warn'
-        ? ' Near the model\'s limit: clear the chat or start a new one soon.'
-        : '';
-  const detail = `Context: about ${u.used} of the model's ${u.max} input tokens (${pct}%).${advice}`;
+        ? [l10n.t("Near the model's limit: clear the chat or start a new one soon.")]
+        : [];
+  const detail = [l10n.t("Context: about {0} of the model's {1} input tokens ({2}%).", u.used, u.max, pct), ...advice].join(' ');
   return { text, level, detail };
 }

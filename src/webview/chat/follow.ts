@@ -2,6 +2,7 @@
  * Keeps the conversation's end in view while a reply streams, unless the user scrolled up to
  * read: then it stays put and offers "Jump to latest" until the user is back at the end.
  */
+import * as l10n from '@vscode/l10n';
 
 /** Within this distance of the end the view counts as "at the end" (a line of slack). */
 const AT_END_PX = 32;
@@ -43,7 +44,7 @@ export class FollowScroll {
     const show = !this.following && this.distanceToEnd() > AT_END_PX;
     if (show === !this.jump.hidden) return;
     this.jump.hidden = !show;
-    if (show) this.announce('Newer messages below. Jump to latest to follow the reply.');
+    if (show) this.announce(l10n.t('Newer messages below. Jump to latest to follow the reply.'));
   }
 
   /** Scrolls to the end and follows from now on (sending, pressing Jump to latest). */

@@ -2,6 +2,7 @@
  * The chat panel's page. It talks to the extension only through the typed protocol, validates
  * everything it receives, and never sees a key or token.
  */
+import * as l10n from '@vscode/l10n';
 import { totals } from '../../chat/conversation';
 import { type ChatTurn, type ConversationView, type DeploymentOption } from '../../chat/model';
 import { parseHostMessage, type AttachmentChip, type HostMessage, type ViewMessage } from './protocol';
@@ -14,7 +15,7 @@ import { contextUse, describeUse } from './contextMeter';
 import { FollowScroll } from './follow';
 import { appendReasoning } from './reasoningView';
 import { StreamView } from './streamView';
-import { ReplyProgress } from './replyProgress';
+import { backgroundText, ReplyProgress } from './replyProgress';
 import { emptyState, turnElement } from './turnView';
 
 const renderer = createRenderer();
@@ -74,7 +75,7 @@ function setBusy(value: boolean): void {
 function updateTotals(): void {
   if (!conversation) return;
   const t = totals(conversation);
-  totalsEl.textContent = t.total > 0 ? `${t.total} tokens (${t.prompt} prompt, ${t.completion} completion)` : '';
+  totalsEl.textContent = t.total > 0 ? l10n.t('{0} tokens ({1} prompt, {2} completion)', t.total, t.prompt, t.completion) : '';
   totalsEl.title = totalsEl.textContent;
 }
 
@@ -83,7 +84,7 @@ function elementOf(t: ChatTurn): HTMLElement {
   const turns = conversation?.turns ?? [];
   const at = turns.findIndex((x) => x.id === t.id);
   const asked = (at < 0 ? turns : turns.slice(0, at)).findLast((x) => x.role === 'user');
-  return turnElement(t, conversation?.deployment ?? 'Assistant', renderer, asked?.id);
+  return turnElement(t, conversation?.deployment ?? l10n.t('Assistant'), renderer, asked?.id);
 }
 
 function renderConversation(): void {
@@ -159,10 +160,10 @@ function handle(msg: HostMessage): void {
       break;
     }
     case 'backgroundStatus':
-      statusEl.textContent = `Background reply ${msg.status.replace('_', ' ')} for ${msg.elapsedSeconds} s. It goes on if you close the panel; Stop cancels it.`;
+      statusEl.textContent = backgroundText(msg.status, msg.elapsedSeconds);
       break;
     case 'retryCountdown':
-      statusEl.textContent = `Rate limited by the service: retrying in ${msg.seconds} s. Press Stop to give up.`;
+      statusEl.textContent = l10n.t('Rate limited by the service: retrying in {0} s. Press Stop to give up.', msg.seconds);
       break;
     case 'turnFinished': {
       if (!conversation) return;
@@ -195,7 +196,7 @@ function handle(msg: HostMessage): void {
       if (input.value.trim()) break;
       input.value = msg.text;
       editing.restoredDraft = msg.text;
-      if (msg.turnId) editing.start(msg.turnId, 'Your message is back in the box: edit it and press Enter to send it in place of the failed one, or Escape to leave it.');
+      if (msg.turnId) editing.start(msg.turnId, l10n.t('Your message is back in the box: edit it and press Enter to send it in place of the failed one, or Escape to leave it.'));
       break;
   }
 }
@@ -204,7 +205,7 @@ function handle(msg: HostMessage): void {
 function editTurn(turnId: string): void {
   const turn = conversation?.turns.find((t) => t.id === turnId && t.role === 'user');
   if (!turn || busy) return;
-  editing.start(turnId, 'Editing a message: Enter sends it, and the conversation continues from there. Escape cancels.');
+  editing.start(turnId, l10n.t('Editing a message: Enter sends it, and the conversation continues from there. Escape cancels.'));
   input.value = turn.content;
   input.focus();
 }
@@ -258,8 +259,8 @@ document.addEventListener('click', (e) => {
     if (action === 'copy') {
       const label = button.querySelector('span:last-child');
       if (label) {
-        label.textContent = 'Copied';
-        setTimeout(() => (label.textContent = 'Copy'), 1500);
+        label.textContent = l10n.t('Copied');
+        setTimeout(() => (label.textContent = l10n.t('Copy')), 1500);
       }
     }
   } else if (action === 'regenerate') {
@@ -283,7 +284,7 @@ document.addEventListener('click', (e) => {
     input.focus();
   } else if (action === 'copy-turn' && button.dataset.turnId) {
     post({ type: 'copyTurn', turnId: button.dataset.turnId });
-    announcer.textContent = 'Copied to the clipboard.';
+    announcer.textContent = l10n.t('Copied to the clipboard.');
     button.classList.add('done');
     setTimeout(() => button.classList.remove('done'), 1500);
   } else if (action === 'edit') {

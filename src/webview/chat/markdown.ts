@@ -3,6 +3,7 @@
  * `html: false` escapes it), links keep only http(s)/mailto targets, images become links (the CSP
  * blocks remote images anyway), and code blocks get highlighting plus Copy / Insert buttons.
  */
+import * as l10n from '@vscode/l10n';
 import hljs from 'highlight.js/lib/core';
 import bash from 'highlight.js/lib/languages/bash';
 import cpp from 'highlight.js/lib/languages/cpp';
@@ -23,6 +24,7 @@ import xml from 'highlight.js/lib/languages/xml';
 import yaml from 'highlight.js/lib/languages/yaml';
 import MarkdownIt from 'markdown-it';
 import { isSafeLink } from './protocol';
+import { escapeHtml } from '../shared/escape';
 
 const LANGUAGES = { bash, cpp, csharp, css, diff, go, java, javascript, json, markdown: markdownLang, powershell, python, rust, sql, typescript, xml, yaml };
 for (const [name, lang] of Object.entries(LANGUAGES)) hljs.registerLanguage(name, lang);
@@ -42,9 +44,7 @@ const ALIASES: Record<string, string> = {
   c: 'cpp',
 };
 
-export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
+export { escapeHtml };
 
 export interface Renderer {
   /** `highlight: false` while a code block is still streaming (it re-renders every frame). */
@@ -68,13 +68,13 @@ export function createRenderer(): Renderer {
     } else {
       body = escapeHtml(code);
     }
-    const label = escapeHtml(info || 'text');
+    const name = info || 'text';
     return (
-      `<div class="code-block"><div class="code-toolbar"><span class="code-lang">${label}</span>` +
-      `<button type="button" class="icon-button" data-action="copy" title="Copy code" aria-label="Copy ${label} code">` +
-      '<span class="codicon codicon-copy" aria-hidden="true"></span><span>Copy</span></button>' +
-      `<button type="button" class="icon-button" data-action="insert" title="Insert at cursor" aria-label="Insert ${label} code at the cursor">` +
-      '<span class="codicon codicon-insert" aria-hidden="true"></span><span>Insert</span></button>' +
+      `<div class="code-block"><div class="code-toolbar"><span class="code-lang">${escapeHtml(name)}</span>` +
+      `<button type="button" class="icon-button" data-action="copy" title="${escapeHtml(l10n.t('Copy code'))}" aria-label="${escapeHtml(l10n.t('Copy {0} code', name))}">` +
+      `<span class="codicon codicon-copy" aria-hidden="true"></span><span>${escapeHtml(l10n.t('Copy'))}</span></button>` +
+      `<button type="button" class="icon-button" data-action="insert" title="${escapeHtml(l10n.t('Insert at cursor'))}" aria-label="${escapeHtml(l10n.t('Insert {0} code at the cursor', name))}">` +
+      `<span class="codicon codicon-insert" aria-hidden="true"></span><span>${escapeHtml(l10n.t('Insert'))}</span></button>` +
       `</div><pre><code class="hljs${lang ? ` language-${escapeHtml(lang)}` : ''}">${body}</code></pre></div>`
     );
   };

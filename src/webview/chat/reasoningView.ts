@@ -3,13 +3,14 @@
  * notes on what the engine changed to get the reply. Both are untrusted: while streaming the summary
  * is set as text; once finished it goes through the same sanitising Markdown renderer as replies.
  */
+import * as l10n from '@vscode/l10n';
 import type { Renderer } from './markdown';
 
 function reasoningSection(): HTMLDetailsElement {
   const details = document.createElement('details');
   details.className = 'reasoning';
   const summary = document.createElement('summary');
-  summary.textContent = 'Reasoning';
+  summary.textContent = l10n.t('Reasoning');
   const text = document.createElement('div');
   text.className = 'reasoning-text';
   details.append(summary, text);

@@ -1,4 +1,5 @@
 /** How a turn looks: its head (who, when, actions), its text, its error, its footer (model, time, tokens). */
+import * as l10n from '@vscode/l10n';
 import type { ChatTurn } from '../../chat/model';
 import { escapeHtml, type Renderer } from './markdown';
 import { addTurnExtras } from './reasoningView';
@@ -6,17 +7,19 @@ import { addTurnExtras } from './reasoningView';
 export function formatUsage(t: ChatTurn): string {
   const parts: string[] = [];
   if (t.model) parts.push(t.model);
-  if (t.latencyMs !== undefined) parts.push(`${(t.latencyMs / 1000).toFixed(1)} s`);
+  if (t.latencyMs !== undefined) parts.push(l10n.t('{0} s', (t.latencyMs / 1000).toFixed(1)));
   if (t.usage) {
     const u = t.usage;
     const reasoning = u.completion_tokens_details?.reasoning_tokens;
-    const sum = `${u.prompt_tokens} + ${u.completion_tokens} = ${u.total_tokens} tokens${reasoning ? ` (${reasoning} reasoning)` : ''}`;
-    parts.push(t.usageEstimated ? `about ${sum} (estimated)` : sum);
+    const sum = reasoning
+      ? l10n.t('{0} + {1} = {2} tokens ({3} reasoning)', u.prompt_tokens, u.completion_tokens, u.total_tokens, reasoning)
+      : l10n.t('{0} + {1} = {2} tokens', u.prompt_tokens, u.completion_tokens, u.total_tokens);
+    parts.push(t.usageEstimated ? l10n.t('about {0} (estimated)', sum) : sum);
   }
-  if (t.finishReason === 'length') parts.push('cut at the token limit');
-  if (t.finishReason === 'content_filter') parts.push('stopped by the content filter');
-  if (t.stopped) parts.push('stopped');
-  if (t.interrupted) parts.push('cut off');
+  if (t.finishReason === 'length') parts.push(l10n.t('cut at the token limit'));
+  if (t.finishReason === 'content_filter') parts.push(l10n.t('stopped by the content filter'));
+  if (t.stopped) parts.push(l10n.t('stopped'));
+  if (t.interrupted) parts.push(l10n.t('cut off'));
   return parts.join(' · ');
 }
 
@@ -25,7 +28,8 @@ export function isContentFilterRefusal(t: ChatTurn): boolean {
   return t.error?.code === 'content_filter' || t.finishReason === 'content_filter';
 }
 
-function toolButton(action: string, icon: string, label: string, turnId: string): string {
+function toolButton(action: string, icon: string, text: string, turnId: string): string {
+  const label = escapeHtml(text);
   return (
     `<button type="button" class="tool" data-action="${action}" data-turn-id="${escapeHtml(turnId)}" title="${label}" aria-label="${label}">` +
     `<span class="codicon codicon-${icon}" aria-hidden="true"></span></button>`
@@ -36,9 +40,12 @@ function toolButton(action: string, icon: string, label: string, turnId: string)
 function toolbar(t: ChatTurn): string {
   const buttons =
     t.role === 'user'
-      ? [toolButton('edit', 'edit', 'Edit this message (the conversation continues from it)', t.id), toolButton('copy-turn', 'copy', 'Copy this message', t.id)]
-      : [toolButton('copy-turn', 'copy', 'Copy the reply as Markdown', t.id), toolButton('regenerate', 'refresh', 'Regenerate the reply', t.id)];
-  return `<div class="turn-tools" role="toolbar" aria-label="Message actions">${buttons.join('')}</div>`;
+      ? [
+          toolButton('edit', 'edit', l10n.t('Edit this message (the conversation continues from it)'), t.id),
+          toolButton('copy-turn', 'copy', l10n.t('Copy this message'), t.id),
+        ]
+      : [toolButton('copy-turn', 'copy', l10n.t('Copy the reply as Markdown'), t.id), toolButton('regenerate', 'refresh', l10n.t('Regenerate the reply'), t.id)];
+  return `<div class="turn-tools" role="toolbar" aria-label="${escapeHtml(l10n.t('Message actions'))}">${buttons.join('')}</div>`;
 }
 
 function timeOf(createdAt: number): string {
@@ -53,13 +60,13 @@ function interruptedNotice(): HTMLElement {
   box.className = 'error interrupted';
   box.setAttribute('role', 'note');
   box.innerHTML = '<span class="codicon codicon-debug-disconnect" aria-hidden="true"></span><span class="error-text"></span>';
-  box.querySelector('.error-text')!.textContent = 'This reply was cut off: the window reloaded (or VS Code stopped) while it arrived. What came is kept.';
+  box.querySelector('.error-text')!.textContent = l10n.t('This reply was cut off: the window reloaded (or VS Code stopped) while it arrived. What came is kept.');
   const again = document.createElement('button');
   again.type = 'button';
   again.className = 'secondary';
   again.dataset.action = 'regenerate';
-  again.textContent = 'Regenerate';
-  again.setAttribute('aria-label', 'Regenerate the reply that was cut off');
+  again.textContent = l10n.t('Regenerate');
+  again.setAttribute('aria-label', l10n.t('Regenerate the reply that was cut off'));
   box.append(again);
   return box;
 }
@@ -72,8 +79,8 @@ export function turnElement(t: ChatTurn, assistantName: string, renderer: Render
   const el = document.createElement('article');
   el.className = `turn ${t.role}`;
   el.dataset.turnId = t.id;
-  const who = t.role === 'user' ? 'You' : (t.deployment ?? assistantName);
-  el.setAttribute('aria-label', `${who} said`);
+  const who = t.role === 'user' ? l10n.t('You') : (t.deployment ?? assistantName);
+  el.setAttribute('aria-label', l10n.t('{0} said', who));
   const head = document.createElement('div');
   head.className = 'turn-head';
   head.innerHTML =
@@ -91,7 +98,7 @@ export function turnElement(t: ChatTurn, assistantName: string, renderer: Render
   if (attached.length) {
     const list = document.createElement('div');
     list.className = 'turn-attachments';
-    list.setAttribute('aria-label', 'Attached');
+    list.setAttribute('aria-label', l10n.t('Attached'));
     for (const a of attached) {
       const chip = document.createElement('span');
       chip.className = 'chip';
@@ -114,11 +121,11 @@ export function turnElement(t: ChatTurn, assistantName: string, renderer: Render
       if (isContentFilterRefusal(t) && askedTurnId) {
         retry.dataset.action = 'edit';
         retry.dataset.turnId = askedTurnId;
-        retry.textContent = 'Edit';
-        retry.setAttribute('aria-label', 'Edit your message and send it again');
+        retry.textContent = l10n.t('Edit');
+        retry.setAttribute('aria-label', l10n.t('Edit your message and send it again'));
       } else {
         retry.dataset.action = 'regenerate';
-        retry.textContent = 'Retry';
+        retry.textContent = l10n.t('Retry');
       }
       err.append(retry);
       el.append(err);
@@ -134,10 +141,11 @@ export function turnElement(t: ChatTurn, assistantName: string, renderer: Render
   return el;
 }
 
-const EXAMPLES = [
-  'Explain what this regular expression matches: ^(?:[a-z0-9-]+\\.)+[a-z]{2,}$',
-  'Write a TypeScript function that retries a fetch with exponential backoff.',
-  'How do I verify a webhook signature in Node.js?',
+/** Prompts to start from (a function: said in the display language, read when shown). */
+const examples = () => [
+  l10n.t('Explain what this regular expression matches: {0}', '^(?:[a-z0-9-]+\\.)+[a-z]{2,}$'),
+  l10n.t('Write a TypeScript function that retries a fetch with exponential backoff.'),
+  l10n.t('How do I verify a webhook signature in Node.js?'),
 ];
 
 /** The empty chat: what to do, a few prompts to start from, where the system prompt is. */
@@ -145,11 +153,11 @@ export function emptyState(deployment: string): HTMLElement {
   const el = document.createElement('div');
   el.className = 'empty';
   const intro = document.createElement('p');
-  intro.textContent = `Ask ${deployment} anything. Enter sends, Shift+Enter starts a new line.`;
+  intro.textContent = l10n.t('Ask {0} anything. Enter sends, Shift+Enter starts a new line.', deployment);
   const list = document.createElement('div');
   list.className = 'examples';
-  list.setAttribute('aria-label', 'Example prompts');
-  for (const text of EXAMPLES) {
+  list.setAttribute('aria-label', l10n.t('Example prompts'));
+  for (const text of examples()) {
     const b = document.createElement('button');
     b.type = 'button';
     b.className = 'secondary example';
@@ -158,7 +166,14 @@ export function emptyState(deployment: string): HTMLElement {
     list.append(b);
   }
   const hint = document.createElement('p');
-  hint.innerHTML = 'The <button type="button" class="link-button" data-action="open-settings">system prompt and parameters</button> (temperature, max tokens, route) are above the conversation.';
+  // The sentence with its link: the button's words are a piece of their own, put in as text.
+  const link = document.createElement('button');
+  link.type = 'button';
+  link.className = 'link-button';
+  link.dataset.action = 'open-settings';
+  link.textContent = l10n.t('system prompt and parameters');
+  const [before, after = ''] = l10n.t('The {0} (temperature, max tokens, route) are above the conversation.').split('{0}');
+  hint.append(before, link, after);
   el.append(intro, list, hint);
   return el;
 }

@@ -3,6 +3,7 @@
  * narrow widths). A reply streams in as text and is drawn with the chat's Markdown renderer (no
  * raw HTML, safe links only) once its column ends; figures, failures and a 429's countdown are text.
  */
+import * as l10n from '@vscode/l10n';
 import type { ColumnResult } from '../../chat/compare/figures';
 import { costStat, costText, endText, ms, perSecond, statText, tokensText } from '../../chat/compare/figures';
 import type { ColumnSummary } from '../../chat/compare/figures';
@@ -53,9 +54,9 @@ function buildColumn(head: ColumnHead): ColumnView {
   reply.setAttribute('aria-live', 'off');
   const cont = el('button', undefined, 'secondary');
   cont.type = 'button';
-  cont.append(icon('comment-discussion'), 'Continue in Chat');
+  cont.append(icon('comment-discussion'), l10n.t('Continue in Chat'));
   cont.disabled = true;
-  cont.setAttribute('aria-label', `Continue in Chat with ${head.label}`);
+  cont.setAttribute('aria-label', l10n.t('Continue in Chat with {0}', head.label));
   cont.addEventListener('click', () => vscode.post({ type: 'continueInChat', id: head.id }));
   root.append(title, el('p', head.detail, 'muted detail'), figures, median, error, wait, reply, cont);
   return { head, root, figures, median, error, wait, reply, cont, text: '' };
@@ -70,7 +71,7 @@ function init(heads: ColumnHead[], settings: CompareSettings): void {
     columns.set(h.id, c);
     main.append(c.root);
   }
-  $('title').textContent = `Compare ${heads.length} deployments`;
+  $('title').textContent = l10n.t('Compare {0} deployments', heads.length);
   $<HTMLTextAreaElement>('system').value = settings.systemPrompt;
   $<HTMLInputElement>('temperature').value = settings.temperature === undefined ? '' : String(settings.temperature);
   $<HTMLInputElement>('maxTokens').value = settings.maxTokens === undefined ? '' : String(settings.maxTokens);
@@ -93,12 +94,12 @@ function showColumn(r: ColumnResult): void {
   const c = columns.get(r.id);
   if (!c) return;
   c.figures.replaceChildren();
-  figure(c.figures, 'First token', ms(r.firstTokenMs));
-  figure(c.figures, 'Total', ms(r.totalMs));
-  figure(c.figures, 'Tokens/s', perSecond(r.tokensPerSecond));
-  figure(c.figures, 'Tokens', tokensText(r));
-  figure(c.figures, 'Cost', costText(r));
-  figure(c.figures, 'Finish', endText(r));
+  figure(c.figures, l10n.t('First token'), ms(r.firstTokenMs));
+  figure(c.figures, l10n.t({ message: 'Total', comment: ['The time a reply took from sending to its end'] }), ms(r.totalMs));
+  figure(c.figures, l10n.t('Tokens/s'), perSecond(r.tokensPerSecond));
+  figure(c.figures, l10n.t('Tokens'), tokensText(r));
+  figure(c.figures, l10n.t('Cost'), costText(r));
+  figure(c.figures, l10n.t({ message: 'Finish', comment: ['How the reply ended (a finish reason such as stop or length)'] }), endText(r));
   c.text = r.content;
   c.reply.classList.remove('streaming');
   // Model output: markdown-it with HTML off and only safe links (the chat's renderer).
@@ -118,7 +119,7 @@ function showColumn(r: ColumnResult): void {
 function waitText(c: ColumnView): string {
   if (!c.retryAt) return '';
   const left = Math.ceil((c.retryAt - Date.now()) / 1000);
-  return left > 0 ? `Rate limited: try again in ${left} s.` : 'The deployment takes requests again.';
+  return left > 0 ? l10n.t('Rate limited: try again in {0} s.', left) : l10n.t('The deployment takes requests again.');
 }
 
 function tick(): void {
@@ -138,8 +139,14 @@ function showSummary(summaries: ColumnSummary[]): void {
   for (const s of summaries) {
     const c = columns.get(s.id);
     if (!c) continue;
-    const figures = `first token ${statText(s.firstTokenMs, ms)}, total ${statText(s.totalMs, ms)}, ${statText(s.tokensPerSecond, perSecond)}, cost ${costStat(s.costUsd)}`;
-    c.median.textContent = `Median (range) of ${s.answered}/${s.rounds} runs: ${figures}`;
+    const figures = l10n.t(
+      'first token {0}, total {1}, {2}, cost {3}',
+      statText(s.firstTokenMs, ms),
+      statText(s.totalMs, ms),
+      statText(s.tokensPerSecond, perSecond),
+      costStat(s.costUsd),
+    );
+    c.median.textContent = l10n.t('Median (range) of {0}/{1} runs: {2}', s.answered, s.rounds, figures);
   }
 }
 
@@ -158,7 +165,7 @@ function handle(msg: CompareHostMessage): void {
       return setBusy(msg.busy);
     case 'roundStarted':
       startRound();
-      $('status').textContent = msg.of > 1 ? `Run ${msg.round} of ${msg.of}…` : 'Sent to every deployment…';
+      $('status').textContent = msg.of > 1 ? l10n.t('Run {0} of {1}…', msg.round, msg.of) : l10n.t('Sent to every deployment…');
       return;
     case 'delta': {
       const c = columns.get(msg.id);
@@ -170,8 +177,8 @@ function handle(msg: CompareHostMessage): void {
     case 'column':
       return showColumn(msg.column);
     case 'roundEnded':
-      $('spread').textContent = msg.leaveSpreadMs === undefined ? '' : `requests left within ${msg.leaveSpreadMs.toFixed(1)} ms`;
-      $('status').textContent = 'Every column has ended.';
+      $('spread').textContent = msg.leaveSpreadMs === undefined ? '' : l10n.t('requests left within {0} ms', msg.leaveSpreadMs.toFixed(1));
+      $('status').textContent = l10n.t('Every column has ended.');
       return;
     case 'summary':
       return showSummary(msg.summaries);
@@ -189,7 +196,7 @@ function showChips(items: Extract<CompareHostMessage, { type: 'attachments' }>['
       const chip = el('span', a.name, 'chip');
       const remove = el('button', undefined, 'icon-button');
       remove.type = 'button';
-      remove.setAttribute('aria-label', `Remove ${a.name}`);
+      remove.setAttribute('aria-label', l10n.t('Remove {0}', a.name));
       remove.append(icon('close'));
       remove.addEventListener('click', () => vscode.post({ type: 'removeAttachment', id: a.id }));
       chip.append(remove);
@@ -216,7 +223,7 @@ function send(runs: number): void {
   const text = $<HTMLTextAreaElement>('prompt').value;
   if (busy) return;
   if (!text.trim()) {
-    $('status').textContent = 'Write a prompt first.';
+    $('status').textContent = l10n.t('Write a prompt first.');
     $('prompt').focus();
     return;
   }

@@ -3,13 +3,17 @@
  * put on the page as text (textContent), never as HTML. It talks to the extension only through
  * the typed protocol and validates everything it receives.
  */
+import '../shared/useBundle';
+import * as l10n from '@vscode/l10n';
 import { parseInspectorHostMessage, type DeliveryView, type InspectorHostMessage, type InspectorViewMessage } from '../../webhooks/inspect/inspectorProtocol';
 import { $, connect, el, icon } from '../shared/page';
-import { answerCard, fillKv, pretty, renderTrace, time, VERDICT_ICON } from './render';
+import { answerCard, fillKv, pretty, renderTrace, time, VERDICT_ICON, verdictLabel } from './render';
 
 const vscode = connect<InspectorViewMessage, InspectorHostMessage>(parseInspectorHostMessage, (msg) => handle(msg));
 const post = (msg: InspectorViewMessage) => vscode.post(msg);
 
+/** A setting's id is data: it stays as it is in every language. */
+const FORWARD_SETTING = 'aoaiWorkbench.webhooks.forwardTo';
 let current: DeliveryView | undefined;
 let bodyView: 'pretty' | 'raw' = 'pretty';
 let busy = false;
@@ -28,18 +32,22 @@ function render(d: DeliveryView): void {
   $('empty').hidden = true;
   $('delivery').hidden = false;
   $('title').textContent = d.title;
-  document.title = `Delivery: ${d.title}`;
+  document.title = l10n.t('Delivery: {0}', d.title);
   const verdict = $('verdict');
-  verdict.replaceChildren(icon(VERDICT_ICON[d.verdict] ?? 'circle'), el('span', d.verdict));
+  verdict.replaceChildren(icon(VERDICT_ICON[d.verdict] ?? 'circle'), el('span', verdictLabel(d.verdict)));
   verdict.className = `badge ${d.verdict}`;
-  $('received').textContent = `received ${time(d.receivedAt)} · the listener answered ${d.status}`;
+  $('received').textContent = l10n.t('received {0} · the listener answered {1}', time(d.receivedAt), d.status);
   $('reason').textContent = d.reason ?? '';
   $('reason').hidden = !d.reason;
 
   // Actions: only a verified, whole body can be re-signed.
   for (const a of ['replay', 'edit', 'curl']) (document.querySelector(`[data-action="${a}"]`) as HTMLButtonElement).disabled = !d.replayable || busy;
   for (const a of ['fetch', 'conversation']) (document.querySelector(`[data-action="${a}"]`) as HTMLButtonElement).hidden = !d.responseId;
-  $('replay-note').textContent = !d.replayable ? (d.notReplayable ?? '') : d.appUrl ? `Replays go to ${d.appUrl}.` : 'Set "aoaiWorkbench.webhooks.forwardTo" to replay to your app.';
+  $('replay-note').textContent = !d.replayable
+    ? (d.notReplayable ?? '')
+    : d.appUrl
+      ? l10n.t('Replays go to {0}.', d.appUrl)
+      : l10n.t('Set "{0}" to replay to your app.', FORWARD_SETTING);
 
   // The doctor.
   $('doctor').hidden = d.diagnoses.length === 0;
@@ -61,9 +69,9 @@ function render(d: DeliveryView): void {
     ? ''
     : d.verdict === 'verified'
       ? d.appUrl
-        ? 'Not forwarded (it arrived before forwarding was set).'
-        : 'Not forwarded: set "aoaiWorkbench.webhooks.forwardTo" to pass deliveries to your app.'
-      : 'Only verified deliveries are forwarded.';
+        ? l10n.t('Not forwarded (it arrived before forwarding was set).')
+        : l10n.t('Not forwarded: set "{0}" to pass deliveries to your app.', FORWARD_SETTING)
+      : l10n.t('Only verified deliveries are forwarded.');
   $('no-answer').hidden = d.answers.length > 0;
 
   // The verdict's trace.
@@ -93,7 +101,8 @@ function announceNewAnswer(d: DeliveryView): void {
   closeEditor();
   const a = d.answers[d.answers.length - 1];
   const card = $('answers').lastElementChild as HTMLElement | null;
-  notice(a.ok ? 'info' : 'error', `The app answered ${a.status ?? 'nothing'}${a.error ? ` (${a.error})` : ''} to the replay.`);
+  const status = a.status ?? l10n.t('nothing');
+  notice(a.ok ? 'info' : 'error', a.error ? l10n.t('The app answered {0} ({1}) to the replay.', status, a.error) : l10n.t('The app answered {0} to the replay.', status));
   if (card) {
     card.tabIndex = -1;
     card.scrollIntoView({ block: 'nearest' });
@@ -112,7 +121,7 @@ function showEmpty(text: string): void {
   $('delivery').hidden = true;
   $('empty').hidden = false;
   $('empty').textContent = text;
-  document.title = 'Delivery';
+  document.title = l10n.t('Delivery');
 }
 
 function notice(level: 'info' | 'error', text: string): void {

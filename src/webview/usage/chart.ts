@@ -3,6 +3,7 @@
  * coloured with the theme's chart colours through CSS classes (the CSP allows no inline styles),
  * with a text alternative: the figure's label says the totals, and a table holds every figure.
  */
+import * as l10n from '@vscode/l10n';
 import type { DeploymentUsage, UsageSummary } from '../../usage/aggregate';
 import { el } from '../shared/page';
 
@@ -36,6 +37,20 @@ function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string,
   return e;
 }
 
+/** The chart's text alternative: its totals and busiest day (each sentence whole, for translators). */
+function chartLabel(metric: Metric, days: number, figures: { sum: string; day: string; max: string } | undefined): string {
+  const tokens = metric === 'tokens';
+  if (!figures) {
+    return tokens
+      ? l10n.t('Tokens per day over the last {0} days: none.', days)
+      : l10n.t('Estimated cost per day over the last {0} days: none (no request had a model with a price).', days);
+  }
+  const what = tokens
+    ? l10n.t('Tokens per day over the last {0} days, by deployment: {1} in all; the busiest day {2} with {3}.', days, figures.sum, figures.day, figures.max)
+    : l10n.t('Estimated cost per day over the last {0} days, by deployment: {1} in all; the busiest day {2} with {3}.', days, figures.sum, figures.day, figures.max);
+  return `${what} ${l10n.t('Every figure is in the table below.')}`;
+}
+
 /** Draws the chart into `figure` (replacing what was there). */
 export function drawChart(figure: HTMLElement, summary: UsageSummary, metric: Metric): void {
   figure.replaceChildren();
@@ -43,15 +58,11 @@ export function drawChart(figure: HTMLElement, summary: UsageSummary, metric: Me
   const series = summary.deployments.filter((d) => days.some((_, i) => valueOf(d, i, metric) > 0));
   const totals = days.map((_, i) => series.reduce((n, d) => n + valueOf(d, i, metric), 0));
   const max = Math.max(0, ...totals);
-  const what = metric === 'tokens' ? 'Tokens' : 'Estimated cost';
   const W = Math.max(MIN_W, Math.floor(figure.clientWidth));
   const chart = svg('svg', { viewBox: `0 0 ${W} ${H}`, role: 'img', focusable: 'false' }, 'chart');
   const busiest = totals.indexOf(max);
   const sum = totals.reduce((a, b) => a + b, 0);
-  const alt = max
-    ? `${what} per day over the last ${days.length} days, by deployment: ${formatValue(sum, metric)} in all; ` +
-      `the busiest day ${days[busiest]} with ${formatValue(max, metric)}. Every figure is in the table below.`
-    : `${what} per day over the last ${days.length} days: none${metric === 'cost' ? ' (no request had a model with a price)' : ''}.`;
+  const alt = chartLabel(metric, days.length, max ? { sum: formatValue(sum, metric), day: days[busiest], max: formatValue(max, metric) } : undefined);
   chart.setAttribute('aria-label', alt);
   const plotH = H - PAD.top - PAD.bottom;
   const slot = (W - PAD.left - PAD.right) / days.length;
@@ -99,9 +110,9 @@ export function drawChart(figure: HTMLElement, summary: UsageSummary, metric: Me
 export function fillDailyTable(table: HTMLTableElement, summary: UsageSummary, metric: Metric): void {
   table.replaceChildren();
   const series = summary.deployments.filter((d) => summary.days.some((_, i) => valueOf(d, i, metric) > 0));
-  const caption = el('caption', `${metric === 'tokens' ? 'Tokens (in + out)' : 'Estimated cost (USD)'} per day and deployment`);
+  const caption = el('caption', metric === 'tokens' ? l10n.t('Tokens (in + out) per day and deployment') : l10n.t('Estimated cost (USD) per day and deployment'));
   const head = el('tr');
-  head.append(Object.assign(el('th', 'Day'), { scope: 'col' }));
+  head.append(Object.assign(el('th', l10n.t('Day')), { scope: 'col' }));
   for (const d of series) head.append(Object.assign(el('th', nameOf(d), 'num'), { scope: 'col' }));
   const body = el('tbody');
   summary.days.forEach((day, i) => {
@@ -113,7 +124,7 @@ export function fillDailyTable(table: HTMLTableElement, summary: UsageSummary, m
   });
   if (!body.children.length) {
     const row = el('tr');
-    row.append(Object.assign(el('td', 'Nothing to show.'), { colSpan: series.length + 1 }));
+    row.append(Object.assign(el('td', l10n.t('Nothing to show.')), { colSpan: series.length + 1 }));
     body.append(row);
   }
   const thead = el('thead');

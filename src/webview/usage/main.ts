@@ -4,6 +4,8 @@
  * everything it receives. Names in the data are the user's and the service's: put on the page as
  * text, never as HTML.
  */
+import '../shared/useBundle';
+import * as l10n from '@vscode/l10n';
 import type { DeploymentUsage, UsageSummary, WindowName, WindowStats } from '../../usage/aggregate';
 import { $, connect, el } from '../shared/page';
 import { drawChart, fillDailyTable, nameOf, type Metric } from './chart';
@@ -17,7 +19,6 @@ const connectionSelect = $<HTMLSelectElement>('connection');
 const sourceSelect = $<HTMLSelectElement>('source');
 const metricSelect = $<HTMLSelectElement>('metric');
 const statusEl = $<HTMLDivElement>('status');
-const WINDOW_TEXT: Record<WindowName, string> = { today: 'today', week: 'the last 7 days', month: 'the last 30 days' };
 
 let summary: UsageSummary | undefined;
 
@@ -50,7 +51,7 @@ function handle(msg: UsageHostMessage): void {
 }
 
 function setConnections(s: UsageSummary, filter: UsageFilterChoice): void {
-  const options = [el('option', 'All connections')];
+  const options = [el('option', l10n.t('All connections'))];
   options[0].value = '';
   for (const c of s.connections) {
     const o = el('option', c.label || c.id);
@@ -69,8 +70,8 @@ function figure(main: string, part?: string): HTMLTableCellElement {
 }
 
 function costCell(w: WindowStats): HTMLTableCellElement {
-  if (w.cost === undefined) return figure(w.requests ? 'tokens only' : '–', w.requests ? '(no price)' : undefined);
-  return figure(estimate(w.cost), w.unpricedRequests ? `(+${count(w.unpricedRequests)} unpriced)` : undefined);
+  if (w.cost === undefined) return figure(w.requests ? l10n.t('tokens only') : '–', w.requests ? l10n.t('(no price)') : undefined);
+  return figure(estimate(w.cost), w.unpricedRequests ? l10n.t('(+{0} unpriced)', count(w.unpricedRequests)) : undefined);
 }
 
 function row(d: DeploymentUsage, w: WindowStats): HTMLTableRowElement {
@@ -80,7 +81,7 @@ function row(d: DeploymentUsage, w: WindowStats): HTMLTableRowElement {
   name.append(el('span', d.deployment, 'name'), el('span', `${d.connectionLabel || d.connectionId}${d.model ? ` · ${d.model}` : ''}`, 'sub block'));
   tr.append(
     name,
-    figure(count(w.requests), w.errors ? `(${count(w.errors)} failed)` : undefined),
+    figure(count(w.requests), w.errors ? l10n.t('({0} failed)', count(w.errors)) : undefined),
     figure(count(w.promptTokens), `(${count(w.cachedTokens)})`),
     figure(count(w.completionTokens), `(${count(w.reasoningTokens)})`),
     figure(formatPercentiles(w.firstTokenMs)),
@@ -90,6 +91,21 @@ function row(d: DeploymentUsage, w: WindowStats): HTMLTableRowElement {
   );
   if (w.rateLimited) tr.children[6].classList.add('warn');
   return tr;
+}
+
+/** Above the table: the period, whether filtered, how many deployments (each sentence whole, for translators). */
+function headingText(win: WindowName, filtered: boolean, n: number): string {
+  const period = { today: l10n.t('today'), week: l10n.t('the last 7 days'), month: l10n.t('the last 30 days') }[win];
+  const deployments = n === 1 ? l10n.t('1 deployment') : l10n.t('{0} deployments', count(n));
+  return filtered
+    ? l10n.t('Requests per deployment, {0} (filtered): {1}', period, deployments)
+    : l10n.t('Requests per deployment, {0}: {1}', period, deployments);
+}
+
+function noRequestsText(win: WindowName, filtered: boolean): string {
+  if (win === 'today') return filtered ? l10n.t('No requests today with these filters.') : l10n.t('No requests today.');
+  const days = win === 'week' ? 7 : 30;
+  return filtered ? l10n.t('No requests in the last {0} days with these filters.', days) : l10n.t('No requests in the last {0} days.', days);
 }
 
 function render(): void {
@@ -103,20 +119,21 @@ function render(): void {
   if (!anything) return;
   const rows = s.deployments.filter((d) => d.windows[win].requests > 0);
   // Said above the table (a caption would scroll away with a wide table) and, for screen readers, as its caption.
-  const heading = `Requests per deployment, ${WINDOW_TEXT[win]}${filtered ? ' (filtered)' : ''}: ${count(rows.length)} deployment${rows.length === 1 ? '' : 's'}`;
+  const heading = headingText(win, filtered, rows.length);
   $('usage-heading').textContent = heading;
   $('usage-caption').textContent = heading;
   const body = $('usage-rows');
   body.replaceChildren(...rows.map((d) => row(d, d.windows[win])));
   if (!rows.length) {
     const tr = el('tr');
-    tr.append(Object.assign(el('td', `No requests ${WINDOW_TEXT[win]}${filtered ? ' with these filters' : ''}.`), { colSpan: 8 }));
+    tr.append(Object.assign(el('td', noRequestsText(win, filtered)), { colSpan: 8 }));
     body.append(tr);
   }
   const unpriced = rows.some((d) => d.windows[win].unpricedRequests > 0);
-  $('cost-note').textContent =
-    'Costs are estimates from list prices (Prices sets your own), for requests in the chosen period.' +
-    (unpriced ? ' A model without a price shows tokens only.' : '');
+  $('cost-note').textContent = [
+    l10n.t('Costs are estimates from list prices (Prices sets your own), for requests in the chosen period.'),
+    ...(unpriced ? [l10n.t('A model without a price shows tokens only.')] : []),
+  ].join(' ');
   const metric = metricSelect.value as Metric;
   drawChart($('chart'), s, metric);
   fillDailyTable($<HTMLTableElement>('daily-table'), s, metric);
@@ -132,14 +149,14 @@ function renderHeadroom(s: UsageSummary): void {
       const tr = el('tr');
       const name = el('th', nameOf(d));
       name.scope = 'row';
-      const of = (left?: number, limit?: number) => (left === undefined ? '–' : limit ? `${count(left)} of ${count(limit)}` : count(left));
+      const of = (left?: number, limit?: number) => (left === undefined ? '–' : limit ? l10n.t('{0} of {1}', count(left), count(limit)) : count(left));
       tr.append(name, el('td', of(h.remainingRequests, h.limitRequests), 'num'), el('td', of(h.remainingTokens, h.limitTokens), 'num'), el('td', new Date(h.at).toLocaleString()));
       return tr;
     }),
   );
   if (!known.length) {
     const tr = el('tr');
-    tr.append(Object.assign(el('td', 'No answer carried rate-limit headers yet.'), { colSpan: 4 }));
+    tr.append(Object.assign(el('td', l10n.t('No answer carried rate-limit headers yet.')), { colSpan: 4 }));
     body.append(tr);
   }
 }

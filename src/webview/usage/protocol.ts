@@ -3,12 +3,22 @@
  * and validate what they receive with it: a message that does not parse is dropped. It carries
  * names, counts, times and estimated dollars: never a prompt, a reply or a key.
  */
+import * as l10n from '@vscode/l10n';
 import type { DailyUsage, DeploymentUsage, Percentiles, UsageSummary, WindowStats } from '../../usage/aggregate';
 import type { UsageSource } from '../../usage/record';
 import { isObj, isText } from '../../service/shapes';
 
 export const SOURCES: readonly UsageSource[] = ['panel', 'vscode-chat', 'compare', 'batch'];
-export const SOURCE_LABELS: Readonly<Record<UsageSource, string>> = { panel: 'Chat panel', 'vscode-chat': 'VS Code chat', compare: 'Compare', batch: 'Batch' };
+/** A source as the filter names it, in the display language. */
+export function sourceLabel(s: UsageSource): string {
+  const labels: Record<UsageSource, string> = {
+    panel: l10n.t('Chat panel'),
+    'vscode-chat': l10n.t('VS Code chat'),
+    compare: l10n.t({ message: 'Compare', comment: ['Where a request came from: the compare view'] }),
+    batch: l10n.t('Batch'),
+  };
+  return labels[s];
+}
 
 /** What the user filters by: '' is "all". */
 export interface UsageFilterChoice {
@@ -105,7 +115,7 @@ export function parseUsageHostMessage(v: unknown): UsageHostMessage | undefined 
 
 /** "1,234 ms" → "1.2 s" style: a time as the table shows it. */
 export function formatMs(ms: number): string {
-  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
+  return ms < 1000 ? l10n.t('{0} ms', Math.round(ms)) : l10n.t('{0} s', (ms / 1000).toFixed(ms < 10_000 ? 2 : 1));
 }
 
 /** p50 / p95 of a time, or a dash when no request completed. */
