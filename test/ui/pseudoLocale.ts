@@ -122,7 +122,9 @@ export async function pseudoLocaleThroughTheUi(page: Page, emulator: EmulatorHan
   await status.waitFor({ timeout: 20_000 });
   leaks.add('status bar', [await status.innerText()]);
   await backgroundResponse(emulator, 'notify me');
-  const row = page.locator('.monaco-list-row', { hasText: 'response.completed' }).first();
+  // In the Webhook Events view (the closed events picker keeps rows of that name in the page too).
+  const eventsPane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: nls('view.events.name') }) });
+  const row = eventsPane.locator('.monaco-list-row', { hasText: 'response.completed' }).first();
   await row.waitFor({ timeout: 30_000 });
   await sidebar('a delivery');
   await page.screenshot({ path: join(artifacts, 'pseudo-locale-sidebar.png') });
