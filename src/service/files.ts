@@ -35,7 +35,7 @@ function safeName(name: string): string {
 /** The file being uploaded could not be read: the user's disk, not the network, so said as such. */
 export class FileReadError extends Error {
   constructor(path: string, cause: NodeJS.ErrnoException) {
-    super(`Could not read "${basename(path)}" (${cause.code ?? cause.message}): choose a file this workbench can read.`, { cause });
+    super(l10n.t('Could not read "{0}" ({1}): choose a file this workbench can read.', basename(path), cause.code ?? cause.message), { cause });
   }
 }
 
@@ -133,7 +133,8 @@ export class FilesApi {
       res.body.destroy();
       await rm(part, { force: true });
       if ((cause as NodeJS.ErrnoException).path === part) {
-        throw new Error(`Could not save the file to "${dest}" (${(cause as NodeJS.ErrnoException).code}): check that its folder exists and can be written.`, { cause });
+        const code = (cause as NodeJS.ErrnoException).code ?? '';
+        throw new Error(l10n.t('Could not save the file to "{0}" ({1}): check that its folder exists and can be written.', dest, code), { cause });
       }
       throw this.http.toError(cause, this.host, options);
     }
