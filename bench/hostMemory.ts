@@ -36,6 +36,13 @@ export interface Sample {
   heapTotal: number;
   /** Buffers and other memory outside the JS heap that JS objects hold. */
   external: number;
+  /**
+   * Where the RSS lies (Linux, /proc/self/status): anonymous memory (the JS heap, malloc, compiled
+   * code), and pages of mapped files (the executable, libraries); and V8's code space.
+   */
+  anon?: number;
+  file?: number;
+  code?: number;
 }
 export type WindowMemory = Record<Step, Sample>;
 export interface HostMemoryResult {
@@ -49,7 +56,14 @@ export interface HostMemoryResult {
 const PROBE = `
 const vscode = require('vscode');
 const http = require('http');
-const mem = () => { const m = process.memoryUsage(); return { rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external }; };
+const kb = (status, key) => { const line = status.split(String.fromCharCode(10)).find((l) => l.startsWith(key + ':')); return line ? parseInt(line.slice(key.length + 1), 10) * 1024 : undefined; };
+const mem = () => {
+  const m = process.memoryUsage();
+  let status = '';
+  try { status = require('fs').readFileSync('/proc/self/status', 'utf8'); } catch {}
+  const code = require('v8').getHeapSpaceStatistics().find((x) => x.space_name === 'code_space');
+  return { rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, anon: kb(status, 'RssAnon'), file: kb(status, 'RssFile'), code: code && code.space_size };
+};
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const exec = (cmd, arg) => vscode.commands.executeCommand(cmd, arg);
 function step(name) {

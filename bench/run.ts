@@ -433,9 +433,10 @@ async function benchMemoryRows(): Promise<void> {
   const signed = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(1)} MB`;
   const steps = (w: WindowMemory) =>
     (['view', 'chat', 'delivered', 'gc'] as const)
-      .map((k) => `${k} ${[w[k].rss, w[k].heapTotal, w[k].heapUsed, w[k].external].map((x) => mb(x).toFixed(0)).join('/')}`)
+      .map((k) => `${k} ${[w[k].rss, w[k].heapTotal, w[k].heapUsed, w[k].external, w[k].anon ?? 0, w[k].file ?? 0, w[k].code ?? 0].map((x) => mb(x).toFixed(0)).join('/')}`)
       .join(', ');
-  console.log(`extension host per window, MB after each step as RSS/JS heap held/JS heap used/external (deliveries took ${r.deliverySeconds.map((s) => s.toFixed(1)).join(', ')} s):`);
+  const took = r.deliverySeconds.map((s) => s.toFixed(1)).join(', ');
+  console.log(`extension host per window, MB after each step as RSS/JS heap held/JS heap used/external/RSS anonymous/RSS of files/V8 code space (deliveries took ${took} s):`);
   for (const [name, xs] of [['ours', r.ours], ['minimal', r.minimal]] as const) for (const w of xs) console.log(`  ${name}: ${steps(w)}`);
   const total = extra('delivered');
   rows.push({

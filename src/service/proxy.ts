@@ -35,8 +35,10 @@ export interface DispatcherOptions {
 
 /** A keep-alive dispatcher for one target origin: a pool, or a tunnel through the proxy. */
 export function dispatcherFor(origin: string, settings: ProxySettings = {}, options: DispatcherOptions, env: Env = process.env): Dispatcher {
-  const proxy = proxyFor(new URL(origin), settings, env);
-  const context = secureContext(settings);
+  const target = new URL(origin);
+  const proxy = proxyFor(target, settings, env);
+  // Plain http straight to the target (the emulator on loopback) has no TLS to trust anything for.
+  const context = proxy || target.protocol === 'https:' ? secureContext(settings) : undefined;
   const tls = context ? { secureContext: context } : {};
   const keepAlive = { keepAliveTimeout: 30_000, connections: options.connections ?? 16 };
   // `.localhost` names are pinned to loopback: http is allowed there, so no resolver may send a key elsewhere.

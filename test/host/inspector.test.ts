@@ -53,7 +53,7 @@ describe('delivery inspector', () => {
     assert.equal(r.forward?.status, 401);
 
     // The row: type, then the verdict and the app's answer before the time; a warning icon in the error colour.
-    const row = api.eventsTree.getChildren().find((n) => n.record.id === r.id)!;
+    const row = api.eventsTree.rows().find((n) => n.record.id === r.id)!;
     const item = api.eventsTree.getTreeItem(row);
     assert.equal(item.label, 'response.completed');
     assert.match(String(item.description), /^verified → 401 · /);
@@ -100,7 +100,7 @@ describe('delivery inspector', () => {
     assert.deepEqual(shown.answers.map((a) => [a.kind, a.status, a.edited]), [['forward', 401, false], ['replay', 200, true]]);
     assert.match(shown.answers[1].body, /edited in the inspector/);
     assert.deepEqual(shown.diagnoses, [], 'the app took it: nothing to diagnose');
-    const item = api.eventsTree.getTreeItem(api.eventsTree.getChildren().find((n) => n.record.id === r.id)!);
+    const item = api.eventsTree.getTreeItem(api.eventsTree.rows().find((n) => n.record.id === r.id)!);
     assert.match(String(item.description), /^verified → 200 · /);
     // Invalid messages are dropped, not acted on.
     const before = app.received.length;
@@ -162,12 +162,12 @@ describe('delivery inspector', () => {
     const rejected = await eventually(() => api.services.listener.events.list().find((x) => x.webhookId === 'msg_pretty'));
     const posted: InspectorHostMessage[] = [];
     const sub = api.services.inspector.onDidPost((m) => posted.push(m));
-    const node = await eventually(() => api.eventsTree.getChildren().find((n) => n.record.id === rejected.id));
+    const node = await eventually(() => api.eventsTree.rows().find((n) => n.record.id === rejected.id));
     // The view rendered first (as when the user has it open), then the row selected in it.
     await vscode.commands.executeCommand('aoaiWorkbench.events.focus');
     await eventually(() => api.services.inspector.eventsView.visible);
     await api.services.inspector.eventsView.reveal(node, { select: true, focus: true });
-    await eventually(() => api.services.inspector.eventsView.selection[0]?.record.id === rejected.id);
+    await eventually(() => api.services.inspector.eventsView.selection[0] === node);
     await eventually(() => api.services.inspector.shownId === rejected.id);
     sub.dispose();
     const shown = posted.filter((m): m is Extract<InspectorHostMessage, { type: 'show' }> => m.type === 'show').at(-1)!.delivery;

@@ -57,10 +57,11 @@ describe('webhook listener in VS Code', () => {
     assert.equal(r.verdict, 'verified');
     assert.equal(r.endpointId, endpointId);
     const api = await workbench();
-    const rows = api.eventsTree.getChildren();
+    const rows = api.eventsTree.rows();
     assert.equal(rows[0].record.id, r.id, 'newest first');
     assert.match(String(api.eventsTree.getTreeItem(rows[0]).description), /verified/);
-    const tooltip = api.eventsTree.getTreeItem(rows[0]).tooltip as vscode.MarkdownString;
+    // The tooltip is made when the pointer rests on the row (VS Code asks resolveTreeItem then).
+    const tooltip = api.eventsTree.resolveTreeItem(api.eventsTree.getTreeItem(rows[0]), rows[0]).tooltip as vscode.MarkdownString;
     assert.match(tooltip.value, /response\\\.completed/, 'the event type shows, escaped');
     assert.ok(!tooltip.isTrusted && !tooltip.supportHtml, 'the tooltip runs no command link and renders no HTML');
     const doc = await exec<string>('openEventPayload', { eventId: r.id });
@@ -78,7 +79,7 @@ describe('webhook listener in VS Code', () => {
     const counted = await eventually(async () => (await records()).find((x) => x.id === original.id && x.duplicates?.count === 1));
     assert.equal((await records()).length, rowsBefore, 'a duplicate takes no row of its own');
     const api = await workbench();
-    const row = await eventually(() => api.eventsTree.getChildren().find((n: EventNode) => n.record.id === original.id && n.record.duplicates));
+    const row = await eventually(() => api.eventsTree.rows().find((n: EventNode) => n.record.id === original.id && n.record.duplicates));
     assert.match(String(api.eventsTree.getTreeItem(row).description), /^verified \(\+1 duplicate\)/, 'the row says it arrived again');
     assert.equal(counted.verdict, 'verified');
     const before = (await records()).length;
@@ -115,9 +116,9 @@ describe('webhook listener in VS Code', () => {
     assert.match(r.reason ?? '', /Signature mismatch/);
     // What the user sees in the Webhook Events view: the reason in the row's tooltip, and a
     // rejection icon in the error colour, never the verified tick.
-    const row = api.eventsTree.getChildren().find((n) => (n as EventNode).record?.id === r.id) as EventNode;
+    const row = api.eventsTree.rows().find((n) => (n as EventNode).record?.id === r.id) as EventNode;
     const item = api.eventsTree.getTreeItem(row);
-    const tooltip = (item.tooltip as vscode.MarkdownString).value;
+    const tooltip = (api.eventsTree.resolveTreeItem(item, row).tooltip as vscode.MarkdownString).value;
     assert.match(tooltip, /Signature mismatch/, 'the tooltip says why it was rejected');
     const icon = item.iconPath as vscode.ThemeIcon;
     assert.notEqual(icon.id, 'pass', 'a rejected delivery never shows the verified icon');
@@ -127,12 +128,12 @@ describe('webhook listener in VS Code', () => {
   it('filters by verdict, and keeps every event on disk for the next session', async () => {
     const api = await workbench();
     await exec('filterEvents', { verdicts: ['rejected'] });
-    const shown = api.eventsTree.getChildren();
+    const shown = api.eventsTree.rows();
     assert.ok(shown.length >= 1 && shown.every((n: EventNode) => n.record.verdict === 'rejected'));
     await exec('filterEvents', { types: ['batch.completed'], verdicts: [] });
-    assert.ok(api.eventsTree.getChildren().every((n: EventNode) => n.record.eventType === 'batch.completed'));
+    assert.ok(api.eventsTree.rows().every((n: EventNode) => n.record.eventType === 'batch.completed'));
     await exec('filterEvents', {});
-    assert.equal(api.eventsTree.getChildren().length, api.services.listener.events.list().length);
+    assert.equal(api.eventsTree.rows().length, api.services.listener.events.list().length);
     await api.services.listener.events.flush();
     const reloaded = await new EventStore(join(api.services.context.globalStorageUri.fsPath, 'webhook-events.jsonl')).load();
     assert.deepEqual(reloaded.map((r) => r.id), api.services.listener.events.list().map((r) => r.id));

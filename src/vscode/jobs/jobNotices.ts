@@ -6,11 +6,12 @@
  * window: a thousand of them cost the extension host over 100 MB.
  */
 import * as vscode from 'vscode';
+import { errorText, logError } from '../log';
 
 /** Notifications shown one by one within `WINDOW_MS`; the rest go into a summary. */
 export const NOTICE_CAP = 3;
 export const WINDOW_MS = 10_000;
-/** The most summaries kept in `shown` for tests. */
+/** The most notifications `shown` remembers. */
 const SHOWN_KEPT = 20;
 
 export type NoticeKind = 'batches' | 'fineTuning';
@@ -18,15 +19,15 @@ export type NoticeKind = 'batches' | 'fineTuning';
 const SUMMARY: Record<NoticeKind, (n: number) => string> = {
   batches: (n) =>
     n === 1
-      ? vscode.l10n.t('{0} more batch ended (notifications are grouped during a burst).', n.toLocaleString('en'))
-      : vscode.l10n.t('{0} more batches ended (notifications are grouped during a burst).', n.toLocaleString('en')),
+      ? vscode.l10n.t('{0} more batch ended (notifications are grouped during a burst).', n.toLocaleString())
+      : vscode.l10n.t('{0} more batches ended (notifications are grouped during a burst).', n.toLocaleString()),
   fineTuning: (n) =>
     n === 1
-      ? vscode.l10n.t('{0} more fine-tuning job ended (notifications are grouped during a burst).', n.toLocaleString('en'))
-      : vscode.l10n.t('{0} more fine-tuning jobs ended (notifications are grouped during a burst).', n.toLocaleString('en')),
+      ? vscode.l10n.t('{0} more fine-tuning job ended (notifications are grouped during a burst).', n.toLocaleString())
+      : vscode.l10n.t('{0} more fine-tuning jobs ended (notifications are grouped during a burst).', n.toLocaleString()),
 };
-/** The summary's button, in the user's language (read when shown). */
-export const showAction = () => vscode.l10n.t('Show');
+/** The summary's action: reveals the rows it sums up. */
+export const showAction = () => vscode.l10n.t({ message: 'Show', comment: 'reveals the batches or jobs a notification sums up' });
 
 export interface ShownNotice {
   message: string;
@@ -45,7 +46,6 @@ export class JobNotices implements vscode.Disposable {
   constructor(
     /** Reveals a connection's rows of a kind (the Show of a summary). */
     private readonly reveal: (connectionId: string, kind: NoticeKind) => Promise<void>,
-    private readonly now: () => number = Date.now,
   ) {}
 
   /** Endings counted for the summary, not shown yet. */
@@ -60,7 +60,7 @@ export class JobNotices implements vscode.Disposable {
    * it into the summary instead and resolves to undefined at once.
    */
   async notify(kind: NoticeKind, connectionId: string, message: string, actions: string[]): Promise<string | undefined> {
-    const now = this.now();
+    const now = Date.now();
     this.recent = this.recent.filter((t) => now - t < WINDOW_MS);
     if (this.timer || this.recent.length >= NOTICE_CAP) {
       const h = this.waiting.get(kind);
@@ -71,19 +71,21 @@ export class JobNotices implements vscode.Disposable {
     return this.show(message, actions);
   }
 
-  /** Shows the summaries now (the end of the burst's window; tests call it to skip the wait). */
-  summarize(): void {
+  /** Shows the summaries: the burst's window has ended. */
+  private summarize(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
     for (const [kind, { count, connectionId }] of this.waiting) {
-      const action = showAction();
-      void this.show(SUMMARY[kind](count), [action]).then((pick) => (pick === action ? this.reveal(connectionId, kind) : undefined));
+      const show = showAction();
+      void this.show(SUMMARY[kind](count), [show])
+        .then((pick) => (pick === show ? this.reveal(connectionId, kind) : undefined))
+        .catch((err: unknown) => logError(`Showing the ${kind} a notification summed up: ${errorText(err)}`));
     }
     this.waiting.clear();
   }
 
   private async show(message: string, actions: string[]): Promise<string | undefined> {
-    this.recent.push(this.now());
+    this.recent.push(Date.now());
     this.shown.push({ message, actions });
     if (this.shown.length > SHOWN_KEPT) this.shown.shift();
     return vscode.window.showInformationMessage(message, ...actions);

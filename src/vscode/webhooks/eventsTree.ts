@@ -27,13 +27,33 @@ function appAnswer(r: DeliveryRecord): string | undefined {
   return f && String(f.status ?? f.error);
 }
 
+/**
+ * Rows drawn at the top; older ones wait in one collapsed row, drawn only when opened. The store
+ * keeps a thousand or more, and VS Code keeps every row it was given, with a handle of its own,
+ * redrawn on each change: a burst of deliveries then built thousands of rows a second.
+ */
+export const TOP_ROWS = 100;
+
 export class EventNode {
+  readonly type = 'event';
   /** The newest version of the row's record (a forward's answer, a replay or a duplicate count makes a new one). */
-  constructor(public record: DeliveryRecord) {}
+  constructor(
+    public record: DeliveryRecord,
+    /** The Older deliveries row it is under, if it is not at the top. */
+    public parent?: OlderEventsNode,
+  ) {}
 }
 
-export class EventsTree implements vscode.TreeDataProvider<EventNode>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<EventNode | undefined>();
+/** "Older deliveries": the rows past the newest `TOP_ROWS` (of the filter's). */
+export class OlderEventsNode {
+  readonly type = 'older';
+  count = 0;
+}
+
+export type EventsViewNode = EventNode | OlderEventsNode;
+
+export class EventsTree implements vscode.TreeDataProvider<EventsViewNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<EventsViewNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   filter: EventFilter = {};
   private readonly subs: vscode.Disposable[];
@@ -75,31 +95,61 @@ export class EventsTree implements vscode.TreeDataProvider<EventNode>, vscode.Di
 
   /** The nodes last given out, by record id: the same object for the same row, so `reveal` finds it. */
   private nodes = new Map<string, EventNode>();
+  /** Every row the filter lets through, newest first, as of the last redraw. */
+  private ordered: EventNode[] = [];
+  private readonly older = new OlderEventsNode();
 
-  getChildren(node?: EventNode): EventNode[] {
-    if (node) return [];
+  getChildren(node?: EventsViewNode): EventsViewNode[] {
+    if (node?.type === 'event') return [];
+    if (node) return this.ordered.slice(TOP_ROWS);
     const { types, verdicts } = this.filter;
     const previous = this.nodes;
     this.nodes = new Map();
-    return this.events
+    this.ordered = this.events
       .list()
       .filter((r) => (!types?.length || types.includes(r.eventType ?? '')) && (!verdicts?.length || verdicts.includes(r.verdict)))
-      .map((r) => {
-        const old = previous.get(r.id);
+      .map((r, i) => {
         // The same node for the same row, so `reveal` and the selection find it.
-        const n = old ?? new EventNode(r);
+        const n = previous.get(r.id) ?? new EventNode(r);
         n.record = r;
+        n.parent = i < TOP_ROWS ? undefined : this.older;
         this.nodes.set(r.id, n);
         return n;
       });
+    this.older.count = this.ordered.length - TOP_ROWS;
+    return this.older.count > 0 ? [...this.ordered.slice(0, TOP_ROWS), this.older] : this.ordered;
   }
 
-  /** Every row is at the top. */
-  getParent(): undefined {
-    return undefined;
+  /** Every event's row in the order the view shows them, the older ones' included (they are drawn only when opened). */
+  rows(): EventNode[] {
+    this.getChildren();
+    return this.ordered;
   }
 
-  getTreeItem(node: EventNode): vscode.TreeItem {
+  getParent(node: EventsViewNode): OlderEventsNode | undefined {
+    return node.type === 'event' ? node.parent : undefined;
+  }
+
+  /** The tooltip, made when the pointer rests on a row: rows do not carry one each. */
+  resolveTreeItem(item: vscode.TreeItem, node: EventsViewNode): vscode.TreeItem {
+    if (node.type !== 'event') return item;
+    // Sender-controlled text, escaped; and not trusted, so no command link could run anyway.
+    const tooltip = new vscode.MarkdownString(eventTooltipMarkdown(node.record, (ms) => new Date(ms).toLocaleString()), false);
+    tooltip.isTrusted = false;
+    tooltip.supportHtml = false;
+    item.tooltip = tooltip;
+    return item;
+  }
+
+  getTreeItem(node: EventsViewNode): vscode.TreeItem {
+    if (node.type === 'older') {
+      const item = new vscode.TreeItem(vscode.l10n.t('Older deliveries'), vscode.TreeItemCollapsibleState.Collapsed);
+      item.id = 'aoaiWorkbench.olderEvents';
+      item.description = node.count.toLocaleString();
+      item.iconPath = new vscode.ThemeIcon('history');
+      item.tooltip = vscode.l10n.t('The {0} deliveries received before the newest {1}', node.count.toLocaleString(), TOP_ROWS);
+      return item;
+    }
     const r = node.record;
     const time = new Date(r.receivedAt).toLocaleTimeString();
     const answer = appAnswer(r);
@@ -110,11 +160,6 @@ export class EventsTree implements vscode.TreeDataProvider<EventNode>, vscode.Di
     // A verified delivery the app refused (or never got) stands out from the ones it took.
     const [icon, color] = forwardFailed(latestAnswer(r)) ? APP_FAILED : ICONS[r.verdict];
     item.iconPath = new vscode.ThemeIcon(icon, new vscode.ThemeColor(color));
-    // Sender-controlled text, escaped; and not trusted, so no command link could run anyway.
-    const tooltip = new vscode.MarkdownString(eventTooltipMarkdown(r, (ms) => new Date(ms).toLocaleString()), false);
-    tooltip.isTrusted = false;
-    tooltip.supportHtml = false;
-    item.tooltip = tooltip;
     item.contextValue = `event.${r.verdict}${r.eventType?.startsWith('response.') ? '.response' : ''}`;
     // A summary row (rejections counted, not kept) has nothing more to show.
     if (!r.count) item.command = { command: Commands.inspectEvent, title: vscode.l10n.t('Inspect Delivery'), arguments: [node] };
