@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { batchUsageRecords, lineOutcome, type BatchForUsage } from '../../src/usage/batchUsage';
+import { batchUsageRecords, claimOnce, lineOutcome, type BatchForUsage } from '../../src/usage/batchUsage';
 
 const CONN = { connectionId: 'c1', connectionLabel: 'Contoso' };
 const T = 1_790_000_040; // seconds, on a minute
@@ -89,4 +89,49 @@ describe('batch usage: the lines of a batch\'s results', () => {
     assert.deepEqual((await records([failed], { completed_at: 0, created_at: T })).map((r) => r.at), [T * 1000], 'a zero time is no time');
     assert.deepEqual((await records([failed])).map((r) => r.at), [1_800_000_000_000], 'nothing known: now');
   });
+
+  it("counts a line whose body does not say its object with the batch's API lines of its minute", async () => {
+    const plain = { custom_id: 'p', response: { status_code: 200, body: { model: 'gpt-4o-mini-2024-07-18', created: T, usage: { prompt_tokens: 1, completion_tokens: 1 } } }, error: null };
+    for (const endpoint of [undefined, '/v1/chat/completions']) {
+      const rs = await records([chat(), plain], { endpoint });
+      assert.deepEqual(rs.map((r) => [r.api, r.requests, r.tokens.prompt]), [['chat', 2, 11]], `endpoint ${endpoint}`);
+    }
+  });
+
+  it('counts a line that failed with no response, error or body as an error', async () => {
+    const bare = [{ custom_id: 'a', response: null, error: null }, { custom_id: 'b', response: { status_code: 500 }, error: null }];
+    const rs = await records(bare, { completed_at: T });
+    assert.deepEqual(rs.map((r) => [r.outcome, r.requests ?? 1]).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))), [
+      [{ kind: 'error', status: 500 }, 1],
+      [{ kind: 'error', status: undefined }, 1],
+    ]);
+  });
+
+  it("takes a name or a time only when it is one: an empty or numeric model, a time as text or out of range", async () => {
+    assert.deepEqual((await records([chat()], { model: '' }, 'from-catalog')).map((r) => r.deployment), ['from-catalog'], 'an empty batch model');
+    assert.deepEqual((await records([chat()], { model: 42 as unknown as string }, 'from-catalog')).map((r) => r.deployment), ['from-catalog'], 'a numeric batch model');
+    // A time the service sent as text, or too large to be one, is no time: the line counts when the batch ended.
+    const asText = await records([chat({ created: String(T + 600) })], { completed_at: T + 120 });
+    assert.deepEqual(asText.map((r) => r.at), [(T + 120) * 1000]);
+    const path = join(dir, `f${n++}.jsonl`);
+    await writeFile(path, '{"custom_id":"x","response":{"status_code":200,"body":{"object":"chat.completion","model":"m","created":1e400}},"error":null}\n');
+    const huge = await batchUsageRecords({ output: path }, { id: 'b', completed_at: T }, CONN);
+    assert.deepEqual(huge.map((r) => r.at), [T * 1000]);
+  });
 });
+
+describe('batch usage: claiming a batch once', () => {
+  it('names the key it refuses, cut short', async () => {
+    const key = `../${'k'.repeat(300)}`;
+    const err = await claimOnce(tmpdir(), key).then(() => undefined, (e: Error) => e);
+    assert.ok(err);
+    assert.equal(err.message, `"${key.slice(0, 100)}" cannot name a marker file.`);
+  });
+
+  it('says a failure to write the marker rather than taking it as claimed', async function () {
+    if (process.platform !== 'linux') this.skip();
+    // /proc/self takes no new files: the write fails, and nothing is recorded or skipped silently.
+    await assert.rejects(claimOnce('/proc/self', 'batch_x'), { code: 'ENOENT' });
+  });
+});
+
