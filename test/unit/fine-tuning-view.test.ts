@@ -71,8 +71,9 @@ describe('fine-tuning page: the view the host sends', () => {
   });
 
   it('cuts every text to what the page takes, saying so with an ellipsis', () => {
-    const long = { status: s(60), model: s(600), fine_tuned_model: s(600), suffix: s(150), training_file: s(250), validation_file: s(250), error: { message: s(5000) } };
-    const v = view(job(long), { label: s(600) });
+    const long = { status: s(60), model: s(600), fine_tuned_model: s(600), suffix: s(150) };
+    const files = { training_file: s(250), validation_file: s(250), error: { message: s(5000) } };
+    const v = view(job({ ...long, ...files }), { label: s(600) });
     const texts = [v.connectionLabel, v.status, v.model, v.fineTunedModel, v.suffix, v.trainingFile, v.validationFile, v.error];
     assert.deepEqual(texts.map((t) => t!.length), [500, 50, 500, 500, 100, 200, 200, 4000]);
     assert.equal(v.model, `${s(499)}…`);
