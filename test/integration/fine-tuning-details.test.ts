@@ -92,6 +92,27 @@ describe('fine-tuning job details from the emulator', () => {
     assert.ok(parseFineTuningHostMessage({ type: 'job', job: view }));
   });
 
+  it('reads the checkpoints page after page, at most five pages, and drops events of an earlier read the service no longer has', async () => {
+    const job = await finished(await startJob(10));
+    // The service's pages of one checkpoint each: the read follows them, up to its bound of five pages.
+    const api = client.jobs.fineTuning;
+    const small = (size: number): FineTuningReader => ({
+      retrieve: (id) => api.retrieve(id),
+      events: (id, p) => api.events(id, p),
+      checkpoints: (id, p) => api.checkpoints(id, { ...p, limit: Math.min(p?.limit ?? size, size) }),
+    });
+    const whole = await readJobDetails(api, job.id);
+    assert.equal(whole.checkpoints.length, 10);
+    const byFour = await readJobDetails(small(4), job.id);
+    assert.deepEqual(byFour.checkpoints.map((c) => c.id), whole.checkpoints.map((c) => c.id), 'three pages, each once');
+    const byOne = await readJobDetails(small(1), job.id);
+    assert.deepEqual(byOne.checkpoints.map((c) => c.id), whole.checkpoints.slice(0, 5).map((c) => c.id), 'five pages: the newest five');
+    // An earlier read's events the service never sent (another job's, or gone): the read starts over.
+    const stale = { ...whole.events[0]!, id: 'ftevent-gone' };
+    const fresh = await readJobDetails(api, job.id, [stale]);
+    assert.deepEqual(fresh.events.map((e) => e.id), whole.events.map((e) => e.id));
+  });
+
   it('a refresh while the job runs adds the new events before those it had, as a full read has them', async () => {
     const started = await startJob(30);
     let during = await readJobDetails(client.jobs.fineTuning, started.id);
@@ -110,10 +131,19 @@ describe('fine-tuning job details from the emulator', () => {
   it('keeps at most MAX_EVENTS events, the newest, and says older ones were left out', async () => {
     // 110 examples, 50 epochs: 5,500 steps, each with a metrics event.
     const job = await finished(await startJob(50, 110));
-    const read = await readJobDetails(client.jobs.fineTuning, job.id);
+    const api = counting(client.jobs.fineTuning);
+    const read = await readJobDetails(api, job.id);
     assert.equal(read.events.length, MAX_EVENTS);
     assert.equal(read.eventsCapped, true);
     assert.match(read.events[0]!.message, /successfully completed/);
+    assert.equal(api.eventPages, MAX_EVENTS / 100, 'no page read beyond the bound');
+    // A refresh that has all it keeps (the newest event is new): nothing of this read was left out.
+    const whole = await readJobDetails(client.jobs.fineTuning, job.id, read.events.slice(1));
+    assert.deepEqual([whole.events.length, whole.eventsCapped], [MAX_EVENTS, false]);
+    // A refresh with more than it keeps: the newest MAX_EVENTS, and it says older ones were left out.
+    const older = [1, 2].map((i) => ({ ...read.events.at(-1)!, id: `ftevent-older-${i}` }));
+    const over = await readJobDetails(client.jobs.fineTuning, job.id, [...read.events.slice(1), ...older]);
+    assert.deepEqual([over.events.length, over.eventsCapped, over.events[0]!.id], [MAX_EVENTS, true, read.events[0]!.id]);
   });
 
   it('a failed job says why, and has no loss', async () => {

@@ -64,6 +64,19 @@ describe('fine-tuning page: the loss curve', () => {
   it('is empty for a job with no metrics', () => {
     assert.deepEqual(lossCurve([event(), event()], []), []);
   });
+
+  it('takes a step only when it is a number of zero or more, never a blank, a flag or null', () => {
+    const steps = [' ', '', true, null, -1, '-2', [], 'x'];
+    assert.deepEqual(lossCurve(steps.map((step) => event({ step, train_loss: 1 })), []), []);
+    assert.deepEqual(lossCurve([event({ step: 0, train_loss: 2 }), event({ step: '1', train_loss: 1 })], []), [{ step: 0, train: 2 }, { step: 1, train: 1 }]);
+    assert.deepEqual(lossCurve([{ ...event(), data: 'step 3' } as unknown as FineTuningEvent, { ...event(), data: null }], []), []);
+  });
+
+  it("places a checkpoint's loss at its step number, else at the step its metrics say", () => {
+    const atNumber = { ...checkpoint(12, { step: 99, valid_loss: 0.5 }) };
+    const byMetrics = { ...checkpoint(0, { step: 24, valid_loss: 0.4 }), step_number: undefined as unknown as number };
+    assert.deepEqual(lossCurve([], [atNumber, byMetrics]), [{ step: 12, valid: 0.5 }, { step: 24, valid: 0.4 }]);
+  });
 });
 
 describe('fine-tuning page: the view and the protocol', () => {
