@@ -42,6 +42,16 @@ export async function openChat(s: Services, arg: unknown) {
   return { conversationId: panel.conversation.id };
 }
 
+/** The chat panel used last, brought to the front; else a new chat with the deployment last sent to; else the picker. */
+export async function openLastChat(s: Services, arg: unknown) {
+  const open = s.chat.active();
+  if (open) {
+    open.panel.reveal(undefined, false);
+    return { conversationId: open.conversation.id };
+  }
+  return openChat(s, s.chat.lastDeployment() ?? arg);
+}
+
 async function pickConversation(chat: ChatManager, arg: unknown, title: string): Promise<string | undefined> {
   const id = (arg as { conversationId?: string } | undefined)?.conversationId;
   if (id) return id;
