@@ -28,7 +28,8 @@ async function pickDeployment(s: Services, arg: unknown): Promise<{ connectionId
   }
   const pick = await vscode.window.showQuickPick(
     options.map((o) => ({ label: o.deployment, description: deploymentDetails(o) || undefined, detail: o.connectionLabel, option: o })),
-    { title: vscode.l10n.t('Chat with a deployment'), placeHolder: vscode.l10n.t('Choose a deployment'), matchOnDetail: true },
+    // Kept open when the focus goes back to what ran the command (the walkthrough's Open Chat button).
+    { title: vscode.l10n.t('Chat with a deployment'), placeHolder: vscode.l10n.t('Choose a deployment'), matchOnDetail: true, ignoreFocusOut: true },
   );
   return pick && { connectionId: pick.option.connectionId, deployment: pick.option.deployment };
 }
