@@ -17,6 +17,8 @@ export default {
     'src/webview/chat/markdown.ts',
     // The chat page's protocol checks (its data model's are under src/chat/).
     'src/webview/chat/protocol.ts',
+    // The fine-tuning job page's protocol checks.
+    'src/webview/fineTuning/protocol.ts',
     'src/chat/**/*.ts',
     'src/usage/**/*.ts',
     'src/jobs/**/*.ts',

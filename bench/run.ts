@@ -401,19 +401,20 @@ async function benchUsageRows(): Promise<void> {
     goal: 'info',
   });
   const label = `Usage view's tables from ${a.records.toLocaleString('en')} records (${a.fileMB.toFixed(0)} MB log), own process per side`;
+  // CPU time decides: on a shared machine the wall time of either side depends on what else runs.
   rows.push({
-    benchmark: `${label}: time (best of 2)`,
-    ours: `${(a.ours.ms / 1000).toFixed(2)} s (streamed)`,
-    reference: `${(a.reference.ms / 1000).toFixed(2)} s (JSON.parse all into an array, then reduce)`,
-    ratio: (a.reference.ms / a.ours.ms).toFixed(2),
+    benchmark: `${label}: CPU time, all threads (median of ${a.rounds})`,
+    ours: `${(a.ours.cpuMs / 1000).toFixed(2)} s (streamed)`,
+    reference: `${(a.reference.cpuMs / 1000).toFixed(2)} s (JSON.parse all into an array, then reduce)`,
+    ratio: (a.reference.cpuMs / a.ours.cpuMs).toFixed(2),
     goal: '>= 3.00',
   });
   rows.push({
-    benchmark: `${label}: CPU time, all threads (best of 2)`,
-    ours: `${(a.ours.cpuMs / 1000).toFixed(2)} s`,
-    reference: `${(a.reference.cpuMs / 1000).toFixed(2)} s`,
-    ratio: (a.reference.cpuMs / a.ours.cpuMs).toFixed(2),
-    goal: 'info',
+    benchmark: `${label}: wall time (median of ${a.rounds})`,
+    ours: `${(a.ours.ms / 1000).toFixed(2)} s`,
+    reference: `${(a.reference.ms / 1000).toFixed(2)} s`,
+    ratio: (a.reference.ms / a.ours.ms).toFixed(2),
+    goal: 'info (the machine is shared)',
   });
   rows.push({
     benchmark: `${label}: peak memory (maxRSS)`,

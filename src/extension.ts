@@ -28,6 +28,7 @@ import { EventsTree } from './vscode/webhooks/eventsTree';
 import { showEventsViewStatus } from './vscode/webhooks/eventsViewStatus';
 import { registerWebhookDebugging } from './vscode/webhooks/debugSession';
 import { ListenerController } from './vscode/webhooks/listenerController';
+import { FineTuningPanels } from './vscode/jobs/fineTuningPanels';
 import { JobLists } from './vscode/jobs/jobLists';
 import { ResultsDocuments } from './vscode/jobs/resultsDocument';
 import { watchJobEvents } from './vscode/jobs/jobEvents';
@@ -68,7 +69,7 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi {
   const emulator = new EmulatorController();
   // Every request either chat sends is recorded here (the runner's reports), shown by the view and the status bar.
   const usage = new UsageRecorder(context.globalStorageUri, store);
-  const usageView = new UsageView(context.extensionUri, usage);
+  const usageView = new UsageView(context.extensionUri, usage, store, catalog);
   const usageStatus = new UsageStatus(usage);
   const chat = new ChatManager(context, store, clients, catalog, usage.report);
   const listener = new ListenerController(context.globalStorageUri, store, endpoints, context.workspaceState, context.globalState);
@@ -85,9 +86,10 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi {
   });
   const inspector = new DeliveryInspector(context.extensionUri, listener, eventsView);
   const results = new ResultsDocuments(context.globalStorageUri.fsPath);
+  const fineTuningPanels = new FineTuningPanels(context.extensionUri, jobs, clients);
   const services: Services = {
     context, store, auth, clients, catalog, endpoints, tree, emulator, chat, listener, eventsTree, lm, inspector,
-    jobs, jobNotices, results, usage, usageView, usageStatus,
+    jobs, jobNotices, fineTuningPanels, results, usage, usageView, usageStatus,
   };
 
   context.subscriptions.push(
@@ -105,6 +107,7 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi {
     usage,
     usageView,
     usageStatus,
+    fineTuningPanels,
     resourcesView,
     eventsView,
     showEventsViewStatus(eventsView, listener),

@@ -9,3 +9,4 @@ export { readPriceSetting } from '../usage/prices';
 export { usageTableCsv } from '../usage/csv';
 export { dayLabel } from '../usage/days';
 export { usageRecordOf } from '../usage/fromReport';
+export { batchUsageRecords, claimOnce } from '../usage/batchUsage';

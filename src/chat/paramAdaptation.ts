@@ -4,6 +4,7 @@
  * panel's engines (chatEngine.ts, responsesEngine.ts) and the language model provider share, so a
  * model behaves the same everywhere.
  */
+import * as l10n from '@vscode/l10n';
 import type { ChatRequest, ResponseRequest } from '../service/types';
 import type { ModelProfile } from './modelProfile';
 
@@ -19,7 +20,7 @@ export function setTokenLimit(request: ChatRequest, maxTokens: number, profile: 
 /** Sets `max_output_tokens`, raised to the least the Responses API takes; says so when it was raised. */
 export function setOutputLimit(request: ResponseRequest, maxTokens: number): string | undefined {
   request.max_output_tokens = Math.max(maxTokens, MIN_OUTPUT_TOKENS);
-  if (maxTokens < MIN_OUTPUT_TOKENS) return `Max tokens raised from ${maxTokens} to ${MIN_OUTPUT_TOKENS}, the least the Responses API takes.`;
+  if (maxTokens < MIN_OUTPUT_TOKENS) return l10n.t('Max tokens raised from {0} to {1}, the least the Responses API takes.', maxTokens, MIN_OUTPUT_TOKENS);
   return undefined;
 }
 
@@ -64,9 +65,9 @@ function dropRefused(request: Record<string, unknown>, param: string | undefined
 
 /** What the reply says about an adaptation to a refusal of `param` (nothing for a renamed token limit). */
 export function adaptationNote(param: string | undefined, deployment: string): string | undefined {
-  if (param === 'temperature') return `Temperature was left out: ${deployment} does not take it.`;
-  if (param === 'top_p') return `Top P was left out: ${deployment} does not take it.`;
-  if (param?.startsWith('reasoning')) return `Reasoning settings were left out: ${deployment} does not take them.`;
+  if (param === 'temperature') return l10n.t('Temperature was left out: {0} does not take it.', deployment);
+  if (param === 'top_p') return l10n.t('Top P was left out: {0} does not take it.', deployment);
+  if (param?.startsWith('reasoning')) return l10n.t('Reasoning settings were left out: {0} does not take them.', deployment);
   return undefined;
 }
 

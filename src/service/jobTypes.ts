@@ -35,6 +35,8 @@ export interface Batch {
   errors: { data: Array<{ code?: string; message?: string; param?: string | null; line?: number | null }> } | null;
   request_counts: BatchRequestCounts;
   metadata: Record<string, string> | null;
+  /** The deployment the batch ran on (once validated), when the service says it. */
+  model?: string | null;
   created_at: number;
   in_progress_at?: number | null;
   finalizing_at?: number | null;

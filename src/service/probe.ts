@@ -1,4 +1,5 @@
 /** "Test Connection": tries what the extension needs (listing deployments, the webhook API, a chat). */
+import * as l10n from '@vscode/l10n';
 import type { AzureOpenAIClient } from './client';
 import type { Deployment } from './types';
 
@@ -20,7 +21,10 @@ export interface ProbeInput {
   describe?: (err: unknown) => string;
 }
 
-const SOURCES: Partial<Record<NonNullable<Deployment['source']>, string>> = { models: ' (from the models API)', arm: ' (from Resource Manager)' };
+const sources = (): Partial<Record<NonNullable<Deployment['source']>, string>> => ({
+  models: ` ${l10n.t('(from the models API)')}`,
+  arm: ` ${l10n.t('(from Resource Manager)')}`,
+});
 
 /** Each check runs even when an earlier one failed; chat is tried with the first deployment listed. */
 export async function probeConnection(input: ProbeInput): Promise<CheckResult[]> {
@@ -30,7 +34,7 @@ export async function probeConnection(input: ProbeInput): Promise<CheckResult[]>
   try {
     client = await input.client();
   } catch (err) {
-    return [{ name: 'Credentials', ok: false, detail: describe(err) }];
+    return [{ name: l10n.t('Credentials'), ok: false, detail: describe(err) }];
   }
   const checks: CheckResult[] = [];
   const check = async (name: string, step: string, run: () => Promise<string>) => {
@@ -42,24 +46,24 @@ export async function probeConnection(input: ProbeInput): Promise<CheckResult[]>
     }
   };
   let first: string | undefined;
-  await check('Deployments', 'listing deployments…', async () => {
+  await check(l10n.t('Deployments'), l10n.t('listing deployments…'), async () => {
     const list = await input.listDeployments(signal);
     first = list[0]?.name;
-    return `${list.length} listed${(list[0]?.source && SOURCES[list[0].source]) ?? ''}`;
+    return `${l10n.t('{0} listed', list.length)}${(list[0]?.source && sources()[list[0].source]) ?? ''}`;
   });
-  await check('Webhook API', 'webhook API…', async () => {
+  await check(l10n.t('Webhook API'), l10n.t('webhook API…'), async () => {
     const page = await client.listWebhookEndpointsPage({ limit: 100 }, { signal });
-    return `${page.data.length}${page.has_more ? '+' : ''} endpoints`;
+    return l10n.t('{0} endpoints', `${page.data.length}${page.has_more ? '+' : ''}`);
   });
   const deployment = first;
   if (!deployment) {
-    checks.push({ name: 'Chat', ok: false, detail: 'skipped: no deployment to try' });
+    checks.push({ name: l10n.t('Chat'), ok: false, detail: l10n.t('skipped: no deployment to try') });
     return checks;
   }
-  await check('Chat', `chat with ${deployment}…`, async () => {
+  await check(l10n.t('Chat'), l10n.t('chat with {0}…', deployment), async () => {
     const t0 = Date.now();
     await client.createChatCompletion({ deployment, messages: [{ role: 'user', content: 'ping' }] }, { signal });
-    return `${deployment} answered in ${Date.now() - t0} ms`;
+    return l10n.t('{0} answered in {1} ms', deployment, Date.now() - t0);
   });
   return checks;
 }

@@ -8,6 +8,7 @@
  * Exact rather than sketched percentiles: the user can check them against the requests they made.
  */
 import { DayIndex, lastDays, localZone, type ZoneOffset } from './days';
+import { Times } from './percentiles';
 import { costOf, DEFAULT_PRICES, priceFor, type ModelPrice, type PriceTable } from './prices';
 import type { RateLimitHeadroom, UsageRecord, UsageSource } from './record';
 
@@ -15,6 +16,7 @@ export type WindowName = 'today' | 'week' | 'month';
 /** How many calendar days each window spans, today included. */
 export const WINDOW_DAYS: Readonly<Record<WindowName, number>> = { today: 1, week: 7, month: 30 };
 const WINDOWS = Object.keys(WINDOW_DAYS) as WindowName[];
+const WINDOW_SPANS = WINDOWS.map((w) => WINDOW_DAYS[w]);
 const CHART_DAYS = WINDOW_DAYS.month;
 
 export interface Percentiles {
@@ -87,57 +89,6 @@ export interface AggregateOptions {
   notBefore?: number;
 }
 
-/** The request times of one window, in a typed array that grows by doubling. */
-class Times {
-  private values = new Float64Array(64);
-  private n = 0;
-
-  push(ms: number): void {
-    if (this.n === this.values.length) {
-      const grown = new Float64Array(this.n * 2);
-      grown.set(this.values);
-      this.values = grown;
-    }
-    this.values[this.n++] = ms;
-  }
-
-  /** Nearest-rank p50 and p95, found by selection (linear time) rather than a sort. */
-  percentiles(): Percentiles | undefined {
-    const n = this.n;
-    if (!n) return undefined;
-    const a = this.values;
-    const r50 = Math.ceil(0.5 * n) - 1;
-    const r95 = Math.ceil(0.95 * n) - 1;
-    select(a, r95, 0, n - 1);
-    // Everything before r95 is now at most a[r95]: the median is among them.
-    select(a, r50, 0, r95);
-    return { p50: a[r50], p95: a[r95] };
-  }
-}
-
-/** Puts the k-th smallest of a[lo..hi] at a[k], smaller ones before it and larger after (Hoare's selection). */
-export function select(a: Float64Array, k: number, lo: number, hi: number): void {
-  // Stryker disable next-line EqualityOperator: a one-element range partitions to itself and returns
-  while (hi > lo) {
-    const pivot = a[(lo + hi) >>> 1];
-    let i = lo;
-    let j = hi;
-    while (i <= j) {
-      while (a[i] < pivot) i++;
-      while (a[j] > pivot) j--;
-      if (i <= j) {
-        const t = a[i];
-        a[i++] = a[j];
-        a[j--] = t;
-      }
-    }
-    // Stryker disable next-line all: between j and i every value is the pivot, so a[k] is right already; going on would only sort elsewhere
-    if (j < k && k < i) return;
-    if (k <= j) hi = j;
-    else lo = i;
-  }
-}
-
 /** Slots of a window's counters. */
 const C = { Requests: 0, Prompt: 1, Cached: 2, Completion: 3, Reasoning: 4, RateLimited: 5, Errors: 6, Cost: 7, Priced: 8, Unpriced: 9, Size: 10 } as const;
 
@@ -147,15 +98,20 @@ class Group {
   readonly daily = new Float64Array(CHART_DAYS * 4);
   readonly firstToken = WINDOWS.map(() => new Times());
   readonly total = WINDOWS.map(() => new Times());
-  latest: UsageRecord;
-  /** The latest record that came with rate-limit headers. */
-  headroom?: UsageRecord;
+  /**
+   * The names of the latest record, and the latest rate-limit headers with when they came: copied
+   * out, so no record outlives its turn (a million records kept a moment each cost the collector).
+   */
+  readonly latest: Pick<UsageRecord, 'at' | 'connectionId' | 'connectionLabel' | 'deployment' | 'model' | 'modelVersion'>;
+  headroom?: RateLimitHeadroom;
+  headroomAt = -Infinity;
   private priceModel?: string;
   private priceVersion?: string;
   private price?: ModelPrice;
 
   constructor(first: UsageRecord) {
-    this.latest = first;
+    const { at, connectionId, connectionLabel, deployment, model, modelVersion } = first;
+    this.latest = { at, connectionId, connectionLabel, deployment, model, modelVersion };
   }
 
   /** The price of the record's model, looked up again only when the model changes. */
@@ -233,29 +189,39 @@ export class UsageAggregator {
     if (!byName) this.groups.set(r.connectionId, (byName = new Map()));
     let g = byName.get(r.deployment);
     if (!g) byName.set(r.deployment, (g = new Group(r)));
-    if (r.at >= g.latest.at) g.latest = r;
+    const latest = g.latest;
+    if (r.at >= latest.at) {
+      latest.at = r.at;
+      latest.connectionLabel = r.connectionLabel;
+      latest.model = r.model;
+      latest.modelVersion = r.modelVersion;
+    }
     const price = g.priceOf(r, this.prices);
     const cost = price && costOf(price, r.tokens, r.source === 'batch');
     const daysAgo = CHART_DAYS - 1 - day;
     const t = r.tokens;
+    // A batch's record stands for its requests of one minute and outcome; a request's record for one.
+    const n = r.requests ?? 1;
+    const kind = r.outcome.kind;
     for (let w = 0; w < WINDOWS.length; w++) {
-      if (daysAgo >= WINDOW_DAYS[WINDOWS[w]]) continue;
+      if (daysAgo >= WINDOW_SPANS[w]) continue;
       const c = g.counts[w];
-      c[C.Requests]++;
+      c[C.Requests] += n;
       c[C.Prompt] += t.prompt;
       c[C.Cached] += t.cached;
       c[C.Completion] += t.completion;
       c[C.Reasoning] += t.reasoning;
-      if (r.outcome.kind === 'rate_limited') c[C.RateLimited]++;
-      if (r.outcome.kind === 'error') c[C.Errors]++;
-      if (cost === undefined) c[C.Unpriced]++;
+      if (kind === 'rate_limited') c[C.RateLimited] += n;
+      else if (kind === 'error') c[C.Errors] += n;
+      if (cost === undefined) c[C.Unpriced] += n;
       else {
         c[C.Cost] += cost;
         c[C.Priced] = 1;
       }
-      if (r.outcome.kind === 'ok') {
+      // Times only where they were measured (never for a batch's lines).
+      if (kind === 'ok') {
         if (r.firstTokenMs !== undefined) g.firstToken[w].push(r.firstTokenMs);
-        g.total[w].push(r.totalMs);
+        if (r.totalMs !== undefined) g.total[w].push(r.totalMs);
       }
     }
     const d = g.daily;
@@ -265,7 +231,11 @@ export class UsageAggregator {
       d[day * 4 + 2] += cost;
       d[day * 4 + 3] = 1;
     }
-    if (r.rateLimit && (!g.headroom || r.at >= g.headroom.at)) g.headroom = r;
+    // The headers' object is kept (it is small; the record around it is not).
+    if (r.rateLimit && r.at >= g.headroomAt) {
+      g.headroom = r.rateLimit;
+      g.headroomAt = r.at;
+    }
   }
 
   summary(): UsageSummary {
@@ -275,7 +245,7 @@ export class UsageAggregator {
       const windows = Object.fromEntries(WINDOWS.map((w, i) => [w, g.stats(i)])) as Record<WindowName, WindowStats>;
       const d = g.daily;
       const daily = this.days.map((_, i) => ({ tokensIn: d[i * 4], tokensOut: d[i * 4 + 1], cost: d[i * 4 + 3] ? d[i * 4 + 2] : undefined }));
-      const headroom = g.headroom && { ...g.headroom.rateLimit, at: g.headroom.at };
+      const headroom = g.headroom && { ...g.headroom, at: g.headroomAt };
       deployments.push({ connectionId, connectionLabel, deployment, model, modelVersion, windows, daily, headroom });
     }
     deployments.sort((a, b) => a.connectionLabel.localeCompare(b.connectionLabel) || a.deployment.localeCompare(b.deployment));

@@ -44,10 +44,17 @@ export interface UsageRecord {
   api: UsageApi;
   route: ChatRoute;
   source: UsageSource;
+  /**
+   * How many requests the record stands for, when more than one: a batch's lines are kept one
+   * record per minute and outcome (tokens summed), so a 100,000-line batch does not push a
+   * month of chats out of the log's caps. Absent: one request.
+   */
+  requests?: number;
   tokens: UsageTokens;
-  /** Absent when no token arrived (an error, a refusal before the stream). */
+  /** Absent when no token arrived (an error, a refusal before the stream), or when not measured (a batch's lines). */
   firstTokenMs?: number;
-  totalMs: number;
+  /** Absent when not measured: the service does not say how long a batch's line took. */
+  totalMs?: number;
   outcome: UsageOutcome;
   rateLimit?: RateLimitHeadroom;
 }
@@ -66,6 +73,12 @@ const isName = (v: unknown, empty = false): v is string => typeof v === 'string'
 // Stryker disable next-line ConditionalExpression: Number.isFinite alone decides; typeof tells TypeScript
 const count = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.round(v) : undefined);
 const name = (v: unknown): string | undefined => (typeof v === 'string' && v ? v.slice(0, MAX_NAME_LENGTH) : undefined);
+
+/** A count of requests worth writing: 2 or more (one is the default, left out). */
+function requestsOf(n: unknown): number | undefined {
+  const c = count(n);
+  return c !== undefined && c > 1 ? c : undefined;
+}
 
 function outcomeOf(o: UsageOutcome): UsageOutcome {
   if (o.kind === 'rate_limited') return { kind: 'rate_limited', waitMs: count(o.waitMs) };
@@ -101,9 +114,10 @@ export function createUsageRecord(input: UsageInput): UsageRecord {
     api: input.api === 'responses' ? 'responses' : 'chat',
     route: input.route === 'deployment' ? 'deployment' : 'v1',
     source: USAGE_SOURCES.includes(input.source) ? input.source : 'panel',
+    requests: requestsOf(input.requests),
     tokens: { prompt: count(t.prompt) ?? 0, cached: count(t.cached) ?? 0, completion: count(t.completion) ?? 0, reasoning: count(t.reasoning) ?? 0 },
     firstTokenMs: count(input.firstTokenMs),
-    totalMs: count(input.totalMs) ?? 0,
+    totalMs: count(input.totalMs),
     outcome: outcomeOf(input.outcome),
     rateLimit: headroomOf(input.rateLimit),
   };
@@ -141,8 +155,9 @@ export function validateUsageRecord(value: unknown): UsageRecord | undefined {
   if ((v.model !== undefined && !isName(v.model)) || (v.modelVersion !== undefined && !isName(v.modelVersion))) return undefined;
   if ((v.api !== 'chat' && v.api !== 'responses') || (v.route !== 'v1' && v.route !== 'deployment')) return undefined;
   if (!USAGE_SOURCES.includes(v.source as UsageSource)) return undefined;
+  if (v.requests !== undefined && !(isCount(v.requests) && v.requests > 1)) return undefined;
   if (!isCount(t.prompt) || !isCount(t.cached) || !isCount(t.completion) || !isCount(t.reasoning)) return undefined;
-  if ((v.firstTokenMs !== undefined && !isCount(v.firstTokenMs)) || !isCount(v.totalMs)) return undefined;
+  if ((v.firstTokenMs !== undefined && !isCount(v.firstTokenMs)) || (v.totalMs !== undefined && !isCount(v.totalMs))) return undefined;
   const outcome = readOutcome(v.outcome);
   const rateLimit = readHeadroom(v.rateLimit);
   if (!outcome || rateLimit === false) return undefined;
@@ -156,9 +171,10 @@ export function validateUsageRecord(value: unknown): UsageRecord | undefined {
     api: v.api,
     route: v.route,
     source: v.source as UsageSource,
+    requests: v.requests as number | undefined,
     tokens: { prompt: t.prompt, cached: t.cached, completion: t.completion, reasoning: t.reasoning },
     firstTokenMs: v.firstTokenMs as number | undefined,
-    totalMs: v.totalMs,
+    totalMs: v.totalMs as number | undefined,
     outcome,
     rateLimit,
   };

@@ -71,6 +71,7 @@ export const Commands = {
   pauseFineTuningJob: 'aoaiWorkbench.pauseFineTuningJob',
   resumeFineTuningJob: 'aoaiWorkbench.resumeFineTuningJob',
   deployFineTunedModel: 'aoaiWorkbench.deployFineTunedModel',
+  openFineTuningJob: 'aoaiWorkbench.openFineTuningJob',
   acceptCall: 'aoaiWorkbench.acceptCall',
   rejectCall: 'aoaiWorkbench.rejectCall',
   transferCall: 'aoaiWorkbench.transferCall',
@@ -93,6 +94,8 @@ export const Views = {
   inspector: 'aoaiWorkbench.deliveryInspector',
   /** The usage view's webview type. */
   usage: 'aoaiWorkbench.usage',
+  /** A fine-tuning job's page's webview type. */
+  fineTuningJob: 'aoaiWorkbench.fineTuningJob',
 } as const;
 
 /** The vendor of the language model provider: VS Code's chat and `vscode.lm.selectChatModels` find the deployments by it. */

@@ -6,6 +6,7 @@ import type { ClientCache } from './connections/clients';
 import type { ConnectionCatalog } from './connections/connectionCatalog';
 import type { ConnectionStore } from './connections/connectionStore';
 import type { EmulatorController } from './emulatorController';
+import type { FineTuningPanels } from './jobs/fineTuningPanels';
 import type { JobLists } from './jobs/jobLists';
 import type { JobNotices } from './jobs/jobNotices';
 import type { ResultsDocuments } from './jobs/resultsDocument';
@@ -43,6 +44,8 @@ export interface Services {
   jobs: JobLists;
   /** Notifications of jobs that ended, a few at a time during a burst. */
   jobNotices: JobNotices;
+  /** Fine-tuning jobs' pages (one per job: details, loss chart, events). */
+  fineTuningPanels: FineTuningPanels;
   /** Batch results opened as documents. */
   results: ResultsDocuments;
   /** The usage log's owner: every request's report, recorded. */

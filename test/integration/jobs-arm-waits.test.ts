@@ -90,6 +90,18 @@ describe('Resource Manager deployments: waiting for them', () => {
     assert.deepEqual(s.requests.map((r) => r.method), ['PUT', 'PUT']);
   });
 
+  it('deletes again after a 503 (a delete is safe to repeat), and waits minutes by default, not moments', async () => {
+    const s = await scripted([status(503), (_q, res) => res.writeHead(202).end(), state('Deleting'), state('Deleting'), state('Deleting'), gone]);
+    const arm = new ArmClient({ endpoint: s.url, auth: { kind: 'bearer', getToken: async () => 't' }, retry: { baseDelayMs: 1, maxDelayMs: 2 } });
+    try {
+      await arm.deployments.delete(ACCOUNT, 'dep', { pollMs: 5 });
+    } finally {
+      await arm.close();
+      await s.close();
+    }
+    assert.deepEqual(s.requests.map((r) => r.method), ['DELETE', 'DELETE', 'GET', 'GET', 'GET', 'GET']);
+  });
+
   it('a deployment Resource Manager does not show yet right after the PUT is waited for', async () => {
     const seen: string[] = [];
     await withArm([state('Accepted', 201), gone, state('Succeeded')], async (arm) => {

@@ -81,13 +81,16 @@ describe('jobs client: files', () => {
     const folder = join(dir, 'a-folder.jsonl');
     await mkdir(folder);
     const before = (await client.jobs.files.listPage({ limit: 100 })).data.length;
-    await assert.rejects(client.jobs.files.upload(folder, { purpose: 'batch' }), (e: Error) => e.message === 'Could not read "a-folder.jsonl" (EISDIR): choose a file this workbench can read.');
+    const unreadable = (e: Error) => e.message === 'Could not read "a-folder.jsonl" (EISDIR): choose a file this workbench can read.' && (e.cause as NodeJS.ErrnoException).code === 'EISDIR';
+    await assert.rejects(client.jobs.files.upload(folder, { purpose: 'batch' }), unreadable, 'the log keeps the system error as the cause');
     assert.equal((await client.jobs.files.listPage({ limit: 100 })).data.length, before, 'nothing uploaded');
     const path = join(dir, 'to-fetch.jsonl');
     await writeFile(path, '{"a":1}\n');
     const f = await client.jobs.files.upload(path, { purpose: 'batch' });
     const dest = join(dir, 'missing-folder', 'out.jsonl');
-    await assert.rejects(client.jobs.files.download(f.id, dest), (e: Error) => e.message === `Could not save the file to "${dest}" (ENOENT): check that its folder exists and can be written.`);
+    const unwritable = (e: Error) =>
+      e.message === `Could not save the file to "${dest}" (ENOENT): check that its folder exists and can be written.` && (e.cause as NodeJS.ErrnoException).code === 'ENOENT';
+    await assert.rejects(client.jobs.files.download(f.id, dest), unwritable);
   });
 
   it("reports the service's refusal of a batch file over its limit, and leaves no file behind", async () => {

@@ -11,9 +11,11 @@ import type { Browser } from 'playwright-core';
 import type { StringsBundle } from '../../src/webview/shared/l10nBundle';
 import { chatBodyHtml } from '../../src/webview/chat/markup';
 import { compareBodyHtml } from '../../src/webview/compare/markup';
+import { fineTuningBodyHtml } from '../../src/webview/fineTuning/markup';
 import { inspectorBodyHtml } from '../../src/webview/inspector/markup';
 import { usageBodyHtml } from '../../src/webview/usage/markup';
 import { buildPageScript, englishLeft, launch, markupIn, openPage, pseudoBundle, type OpenPage, type PageScript } from '../support/pageHarness';
+import { FINE_TUNING } from '../support/jobPageScenarios';
 import { CHAT, COMPARE, INSPECTOR, USAGE, type Scenario } from '../support/pageScenarios';
 
 interface PageCase {
@@ -29,6 +31,7 @@ const PAGES: PageCase[] = [
   { name: 'compare', script: 'pages', page: 'compare', markup: compareBodyHtml, scenario: COMPARE },
   { name: 'delivery inspector', script: 'inspector', markup: inspectorBodyHtml, scenario: INSPECTOR },
   { name: 'usage', script: 'usage', markup: usageBodyHtml, scenario: USAGE },
+  { name: 'fine-tuning job', script: 'pages', page: 'fineTuning', markup: fineTuningBodyHtml, scenario: FINE_TUNING },
 ];
 
 describe('the pages in another language (Chromium, the exported bundle pseudo-localized)', function () {

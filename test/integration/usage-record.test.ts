@@ -77,6 +77,6 @@ describe('usage record of a real request', () => {
     for (const w of words) assert.ok(!stored.includes(w), `the stored line holds "${w}"`);
     const [r] = await log.records();
     assert.deepEqual([r.tokens.prompt, r.tokens.completion, r.rateLimit?.limitRequests], [usage.prompt_tokens, usage.completion_tokens, 300]);
-    assert.ok(r.firstTokenMs !== undefined && r.firstTokenMs <= r.totalMs);
+    assert.ok(r.firstTokenMs !== undefined && r.totalMs !== undefined && r.firstTokenMs <= r.totalMs);
   });
 });

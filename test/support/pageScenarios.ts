@@ -217,10 +217,17 @@ export const INSPECTOR: Scenario = {
     await snapshot();
     await page.post({ type: 'notice', level: 'info', text: pseudo('Copied a curl command.') });
     await snapshot();
+    // Jobs and calls: a call's SIP headers with its actions, one with none; what a batch or job delivery opens.
+    const sip = [header('From', '<sip:+15550100@pstn.example>')];
+    await page.post({ type: 'show', delivery: delivery({ id: 'evt_6', answers: [], call: { callId: 'rtc_1', headers: sip, actionable: true }, subject: { kind: 'batch', id: 'b1' } }) });
+    await snapshot();
+    await page.post({ type: 'show', delivery: delivery({ id: 'evt_7', answers: [], call: { callId: 'rtc_1', headers: [], actionable: false }, subject: { kind: 'fineTuningJob', id: 'j1' } }) });
+    await snapshot();
   },
   data: [
     ...[pretty(BODY), pretty('{"ok":true}'), APP, 'response.completed', 'aoaiWorkbench.webhooks.forwardTo'],
     ...['webhook-signature', 'webhook-id', 'content-type', 'application/json', 'whsec_…abcd', 'v1,abc', 'msg_2', 'msg_1', 'ep1', 'POST', '/webhooks', '0a1b2c3d', '0a1b'],
+    ...['rtc_1', 'From', '<sip:+15550100@pstn.example>'],
   ],
   english: [
     'Choose a delivery',
@@ -247,6 +254,13 @@ export const INSPECTOR: Scenario = {
     'The app answered 503 (',
     'duplicate',
     'rejected',
+    'Incoming call',
+    'SIP headers, in the order the caller sent them',
+    'Hang up',
+    'Open batch results',
+    'Open fine-tuning job',
+    'The delivery carried no SIP headers.',
+    'Not verified: nothing here acts on this call',
   ],
 };
 
@@ -288,7 +302,8 @@ export const USAGE: Scenario = {
     'A model without a price shows tokens only.',
     'Tokens per day over the last 30 days',
     'Estimated cost (USD) per day and deployment',
-    '99 of 100',
+    'requests: 99 of 100 left',
+    'tokens: 9,000 left (limit not known)',
     'Batch',
     'No requests in the last 7 days with these filters.',
     'Every figure is in the table below.',

@@ -14,6 +14,8 @@ export interface EmulatorHandle {
 export interface CodeServerHandle {
   /** Its own folder: user data (settings files) and anything a journey saves through the workbench. */
   readonly root: string;
+  /** The folder open in the workbench (its workspace): files a journey puts there show in pickers. */
+  readonly folder: string;
   /** In a journey run in the pseudo-locale: its texts (package.nls.qps-ploc.json, bundle.l10n.qps-ploc.json) by key. */
   readonly pseudoLocale?: { readonly nls: Record<string, string>; readonly bundle: Record<string, string> };
 }

@@ -6,6 +6,7 @@ import { chatThroughTheUi, reasoningThroughTheUi } from './chat';
 import { chatUxThroughTheUi } from './chatUx';
 import { compareThroughTheUi } from './compare';
 import type { Journey } from './handles';
+import { batchThroughTheUi, callThroughTheUi, fineTuningThroughTheUi } from './jobs';
 import { pseudoLocaleThroughTheUi } from './pseudoLocale';
 import { usageThroughTheUi } from './usage';
 import { inspectThroughTheUi, listenThroughTheUi, rotateThroughTheUi } from './webhooks';
@@ -55,6 +56,18 @@ export const journeys: readonly TitledJourney[] = [
       "UI: usage view: empty state, then a chat's tokens and estimated cost appear live; the status bar shows them and opens it; Export as CSV; " +
       'light, dark, high contrast, 300 px',
     run: usageThroughTheUi,
+  },
+  {
+    title: 'UI: jobs: Create Batch from a workspace file; its batch.completed delivery updates the row and Open Results shows the lines; the inspector opens them; themes, 300 px',
+    run: batchThroughTheUi,
+  },
+  {
+    title: 'UI: jobs: an incoming call accepted from its notification; its SIP headers as a table in the inspector (markup as text); hung up there; themes, 300 px',
+    run: callThroughTheUi,
+  },
+  {
+    title: "UI: jobs: a fine-tuning job's page from its row follows it to succeeded, with the loss per step as a chart and a table; themes, 300 px",
+    run: fineTuningThroughTheUi,
   },
   {
     title:

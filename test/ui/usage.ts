@@ -64,6 +64,13 @@ export async function usageThroughTheUi(page: Page, emulator: EmulatorHandle, ar
   await frame.locator('#window').selectOption('today');
   await frame.locator('#usage-caption', { hasText: 'today' }).waitFor();
 
+  // Headroom: what the answer's headers said was left, against the limit they gave, with a meter whose text is its alternative.
+  const headroom = frame.locator('#headroom-list li', { hasText: 'gpt-4o-mini' });
+  await headroom.locator('.figure', { hasText: /^tokens: [\d,]+ of 100,000 left/ }).waitFor({ timeout: 20_000 });
+  const meterText = await headroom.locator('[role=meter]').last().getAttribute('aria-valuetext');
+  if (!/^tokens: [\d,]+ of 100,000 left/.test(meterText ?? '')) throw new Error(`the tokens meter says "${meterText}"`);
+  if (!/as of (just now|\d+ min ago)/.test(await headroom.innerText())) throw new Error('the headroom does not say when');
+
   for (const theme of ['light', 'dark', 'high-contrast']) {
     if (theme === 'dark') await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
     if (theme === 'high-contrast') await highContrast(page);
@@ -79,6 +86,9 @@ export async function usageThroughTheUi(page: Page, emulator: EmulatorHandle, ar
       if (layout.scrollWidth > layout.width + 1) throw new Error(`the page is ${layout.scrollWidth} px wide ${where}`);
       if (layout.exportRight > layout.width) throw new Error(`Export is cut off ${where}`);
       await page.screenshot({ path: join(artifacts, `usage-${theme}-${width}.png`) });
+      await frame.locator('#headroom-list').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(artifacts, `usage-headroom-${theme}-${width}.png`) });
+      await frame.locator('#window').scrollIntoViewIfNeeded();
     }
     await page.setViewportSize({ width: 1400, height: 900 });
   }

@@ -227,6 +227,13 @@ describe('batch results: indexing in the background', () => {
     assert.ok((await openFds())! < before + 5, 'files are closed');
   });
 
+  it('stops indexing when the table is closed', async () => {
+    const abort = new AbortController();
+    abort.abort();
+    const r = BatchResults.open({ output: big }, abort.signal);
+    await assert.rejects(r.page(0, 1), (e: Error) => e.name === 'AbortError');
+  });
+
   it('an index nobody reads that fails does not crash the process', async () => {
     const seen: unknown[] = [];
     const onRejection = (e: unknown) => seen.push(e);
@@ -306,6 +313,7 @@ describe('a result row: edges', () => {
     assert.equal(row(body('k'.repeat(201))).reply, `${'k'.repeat(199)}…`);
     assert.equal(row(JSON.stringify({ custom_id: 'c', response: { status_code: 300, body: {} } })).ok, false);
     assert.equal(row(JSON.stringify({ custom_id: 'c', response: { status_code: 299, body: {} } })).ok, true);
+    assert.equal(row(JSON.stringify({ custom_id: 'c', response: { status_code: 0, body: {} } })).ok, false, 'a request that got no answer');
   });
 
   it('writes a negative number in CSV as a number, a text starting with a minus as text', () => {

@@ -16,6 +16,8 @@ describe('chat runner report figures', () => {
     assert.deepEqual(rateLimitOf({ 'x-ratelimit-remaining-requests': '12', 'x-ratelimit-remaining-tokens': ['900', '1'] }), { remainingRequests: 12, remainingTokens: 900 });
     assert.deepEqual(rateLimitOf({ 'x-ratelimit-remaining-requests': '', 'x-ratelimit-remaining-tokens': '-3' }), {});
     assert.deepEqual(rateLimitOf({ 'x-ratelimit-remaining-requests': '1.5', 'x-ratelimit-remaining-tokens': '7 ' }), { remainingTokens: 7 });
+    // The limits beside them, when the service sends them: the usage view's headroom is "left of".
+    assert.deepEqual(rateLimitOf({ 'x-ratelimit-remaining-tokens': '38200', 'x-ratelimit-limit-tokens': '50000', 'x-ratelimit-limit-requests': 'x' }), { remainingTokens: 38200, limitTokens: 50000 });
   });
 
   it('counts tokens with the cached and reasoning parts, zero where the service gave none', () => {

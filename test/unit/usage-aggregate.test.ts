@@ -4,7 +4,8 @@
  * time zone, the latest rate-limit headroom, and the filters.
  */
 import assert from 'node:assert/strict';
-import { aggregateUsage, select, UsageAggregator, type AggregateOptions } from '../../src/usage/aggregate';
+import { aggregateUsage, UsageAggregator, type AggregateOptions } from '../../src/usage/aggregate';
+import { select } from '../../src/usage/percentiles';
 import { ianaZone } from '../../src/usage/days';
 import { NOW, usageRecord } from '../support/usageRecords';
 import type { UsageRecord } from '../../src/usage/record';
@@ -97,6 +98,19 @@ describe('usage aggregation', () => {
     assert.deepEqual(mixed.deployments[0].windows.today.firstTokenMs, { p50: 899, p95: 989 });
     const three = await summarize([rec({ totalMs: 30 }), rec({ totalMs: 10 }), rec({ totalMs: 20 })]);
     assert.deepEqual(three.deployments[0].windows.today.totalMs, { p50: 20, p95: 30 });
+  });
+
+  it('counts a batch record as the requests it stands for, its failures too, and keeps its unknown times out of the percentiles', async () => {
+    const s = await summarize([
+      rec({ totalMs: 1000, firstTokenMs: 300 }),
+      rec({ source: 'batch', requests: 40, firstTokenMs: undefined, totalMs: undefined, tokens: { prompt: 4000, cached: 0, completion: 2000, reasoning: 0 } }),
+      rec({ source: 'batch', requests: 3, firstTokenMs: undefined, totalMs: undefined, outcome: { kind: 'error', status: 400 }, tokens: {} }),
+      rec({ source: 'batch', firstTokenMs: undefined, totalMs: undefined, outcome: { kind: 'rate_limited' }, tokens: {} }),
+    ]);
+    const w = s.deployments[0].windows.today;
+    assert.deepEqual([w.requests, w.errors, w.rateLimited, w.promptTokens, w.completionTokens], [45, 3, 1, 5000, 2500]);
+    assert.deepEqual(w.totalMs, { p50: 1000, p95: 1000 }, 'only the measured request');
+    assert.deepEqual(w.firstTokenMs, { p50: 300, p95: 300 });
   });
 
   it('selects the k-th smallest as a sort would, with duplicates, in any order', () => {

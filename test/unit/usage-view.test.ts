@@ -74,7 +74,7 @@ describe('usage view: the status bar\'s totals', () => {
 describe('usage view: the page protocol', () => {
   it('a real summary passes the page\'s check, with its filter', async () => {
     const s = await summaryOf([report(), report({ source: 'vscode-chat', outcome: 'rate_limited', tokens: undefined })]);
-    const msg = { type: 'summary', summary: s, filter: { connection: 'c1', source: 'vscode-chat' } };
+    const msg = { type: 'summary', summary: s, filter: { connection: 'c1', source: 'vscode-chat' }, limits: [{ connectionId: 'c1', deployment: 'gpt-4o', tokensPerMinute: 50_000 }] };
     assert.deepEqual(parseUsageHostMessage(JSON.parse(JSON.stringify(msg))), JSON.parse(JSON.stringify(msg)));
     assert.equal(s.deployments[0].windows.today.rateLimited, 1);
   });

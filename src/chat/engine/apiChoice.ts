@@ -3,6 +3,7 @@
  * setting), else the one the service turned out to need (apiMemory.ts), else the model's
  * preferred one among those the runner speaks.
  */
+import * as l10n from '@vscode/l10n';
 import type { ApiMemory } from '../apiMemory';
 import type { ChatApi, ModelProfile } from '../modelProfile';
 
@@ -32,6 +33,8 @@ export interface ApiChoice {
 export function chooseApi(c: ApiChoice): ChatApi {
   const api = c.chosen ?? c.memory.get(c.endpoint, c.deployment) ?? apiRoute(c.profile);
   // Stryker disable next-line ConditionalExpression,StringLiteral: every profile today has an API the runner speaks
-  if (!api) throw new NoRouteError(`The deployment "${c.deployment}" (${c.profile.family}) is not served on an API this extension speaks. Pick another deployment.`);
+  if (!api) {
+    throw new NoRouteError(l10n.t('The deployment "{0}" ({1}) is not served on an API this extension speaks. Pick another deployment.', c.deployment, c.profile.family));
+  }
   return api;
 }

@@ -4,6 +4,7 @@
  * parts. The parameters are the ones the model takes (see samplingFor), adapted as the service
  * asks (paramAdaptation.ts).
  */
+import * as l10n from '@vscode/l10n';
 import type { ChatContentPart, ChatRequest, ChatToolCall, RichChatMessage } from '../../service/types';
 import type { ModelProfile } from '../modelProfile';
 import { setTokenLimit } from '../paramAdaptation';
@@ -46,12 +47,12 @@ export function samplingFor(input: Pick<BuildInput, 'profile' | 'options' | 'dep
   const out: SamplingOptions = { ...options };
   const left: string[] = [];
   if (profile.reasoning) {
-    if (out.temperature !== undefined) left.push(`Temperature was left out: ${deployment} does not take it.`);
-    if (out.topP !== undefined) left.push(`Top P was left out: ${deployment} does not take it.`);
+    if (out.temperature !== undefined) left.push(l10n.t('Temperature was left out: {0} does not take it.', deployment));
+    if (out.topP !== undefined) left.push(l10n.t('Top P was left out: {0} does not take it.', deployment));
     delete out.temperature;
     delete out.topP;
   } else if (profile.known && out.reasoningEffort !== undefined) {
-    left.push(`Reasoning settings were left out: ${deployment} does not take them.`);
+    left.push(l10n.t('Reasoning settings were left out: {0} does not take them.', deployment));
     delete out.reasoningEffort;
   }
   input.notes?.push(...left);

@@ -3,6 +3,7 @@
  * the text of a message, a tool call's arguments as JSON, and the check that refuses images for a
  * model that does not read them before anything is sent.
  */
+import * as l10n from '@vscode/l10n';
 import type { ModelProfile } from '../modelProfile';
 import type { ImagePart, TextPart } from './messages';
 
@@ -28,7 +29,12 @@ export function argumentsOf(input: unknown): string {
 export function checkImages(parts: ReadonlyArray<{ type: string }>, profile: Pick<ModelProfile, 'imageInput' | 'family'>, deployment: string): void {
   if (!profile.imageInput && parts.some((p) => p.type === 'image')) {
     throw new UnsupportedInputError(
-      `The deployment "${deployment}" (${profile.family}) does not take images. Remove the image, or pick a deployment of a model that reads images (gpt-4o, gpt-4.1, o3, ...).`,
+      l10n.t(
+        'The deployment "{0}" ({1}) does not take images. Remove the image, or pick a deployment of a model that reads images ({2}).',
+        deployment,
+        profile.family,
+        'gpt-4o, gpt-4.1, o3, ...',
+      ),
     );
   }
 }

@@ -44,8 +44,8 @@ export interface RequestReport {
   status?: number;
   /** How long the service asked to wait (a 429). */
   retryAfterMs?: number;
-  /** `x-ratelimit-remaining-requests` / `-tokens` of the answer, when it had them. */
-  rateLimit: { remainingRequests?: number; remainingTokens?: number };
+  /** `x-ratelimit-remaining-requests` / `-tokens` of the answer, and the `-limit-` ones, when it had them. */
+  rateLimit: { remainingRequests?: number; remainingTokens?: number; limitRequests?: number; limitTokens?: number };
 }
 
 export type Headers = Record<string, string | string[] | undefined>;
@@ -59,14 +59,21 @@ function headerNumber(headers: Headers, name: string): number | undefined {
   return Number(text);
 }
 
-/** The rate-limit headroom the service reported. */
+const RATE_HEADERS = [
+  ['remainingRequests', 'x-ratelimit-remaining-requests'],
+  ['remainingTokens', 'x-ratelimit-remaining-tokens'],
+  ['limitRequests', 'x-ratelimit-limit-requests'],
+  ['limitTokens', 'x-ratelimit-limit-tokens'],
+] as const;
+
+/** The rate-limit headroom the service reported, with the limits when it sent them. */
 export function rateLimitOf(headers: Headers | undefined): RequestReport['rateLimit'] {
   if (!headers) return {};
   const out: RequestReport['rateLimit'] = {};
-  const requests = headerNumber(headers, 'x-ratelimit-remaining-requests');
-  const tokens = headerNumber(headers, 'x-ratelimit-remaining-tokens');
-  if (requests !== undefined) out.remainingRequests = requests;
-  if (tokens !== undefined) out.remainingTokens = tokens;
+  for (const [key, name] of RATE_HEADERS) {
+    const v = headerNumber(headers, name);
+    if (v !== undefined) out[key] = v;
+  }
   return out;
 }
 

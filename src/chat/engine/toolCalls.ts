@@ -2,6 +2,7 @@
  * Folds streamed tool-call pieces (Chat Completions `delta.tool_calls`, keyed by `index`: the id
  * and name first, the JSON arguments in any number of pieces) into whole calls.
  */
+import * as l10n from '@vscode/l10n';
 import type { ChatToolCallDelta } from '../../service/types';
 
 export interface CompletedToolCall {
@@ -46,10 +47,10 @@ export function completeToolCall(index: number, c: { id: string; name: string; a
   try {
     input = c.args.trim() ? JSON.parse(c.args) : {};
   } catch {
-    throw new ToolArgumentsError(`The model called the tool "${c.name}" with arguments that are not valid JSON (${c.args.slice(0, 80)}…). Send the request again.`);
+    throw new ToolArgumentsError(l10n.t('The model called the tool "{0}" with arguments that are not valid JSON ({1}…). Send the request again.', c.name, c.args.slice(0, 80)));
   }
   if (!input || typeof input !== 'object' || Array.isArray(input)) {
-    throw new ToolArgumentsError(`The model called the tool "${c.name}" with arguments that are not a JSON object. Send the request again.`);
+    throw new ToolArgumentsError(l10n.t('The model called the tool "{0}" with arguments that are not a JSON object. Send the request again.', c.name));
   }
   // A call without an id cannot be answered; give it one the next request will echo back.
   return { callId: c.id || `call_${index}`, name: c.name, input };

@@ -3,6 +3,8 @@
  * especially, may have dots, spaces or longer names, which the service refuses with a 400. Each
  * name gets a valid, unique stand-in for the wire, and calls coming back get their own name again.
  */
+import * as l10n from '@vscode/l10n';
+
 const VALID = /^[a-zA-Z0-9_-]{1,64}$/;
 
 export class ToolNames {
@@ -45,6 +47,6 @@ export class UnofferedToolError extends Error {
   override readonly name = 'UnofferedToolError';
 
   constructor(tool: string, deployment: string) {
-    super(`The model of "${deployment}" called a tool "${tool.slice(0, 64)}" that this request did not offer, so the call was not made. Send the request again.`);
+    super(l10n.t('The model of "{0}" called a tool "{1}" that this request did not offer, so the call was not made. Send the request again.', deployment, tool.slice(0, 64)));
   }
 }

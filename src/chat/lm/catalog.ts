@@ -3,6 +3,7 @@
  * named so the user sees which resource it is on, with family, version, windows and capabilities
  * from the model profile. Plain data: the VS Code layer hands it on as it is.
  */
+import * as l10n from '@vscode/l10n';
 import type { Deployment } from '../../service/types';
 import { modelProfile } from '../modelProfile';
 import { apiRoute } from '../engine/apiChoice';
@@ -67,7 +68,7 @@ export function lmModelEntries(conn: LmConnection, deployments: readonly Deploym
       model,
       name: `${d.name} (${conn.label})`,
       detail: conn.label === host ? host : `${conn.label} · ${host}`,
-      tooltip: `Deployment "${d.name}" of ${model}${d.modelVersion ? ` ${d.modelVersion}` : ''} on ${host}${sku}`,
+      tooltip: `${l10n.t('Deployment "{0}" of {1} on {2}', d.name, `${model}${d.modelVersion ? ` ${d.modelVersion}` : ''}`, host)}${sku}`,
       family: profile.known ? profile.family : model,
       version: d.modelVersion ?? model,
       maxInputTokens: profile.maxInputTokens,

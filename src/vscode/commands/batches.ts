@@ -123,6 +123,8 @@ export async function openBatchResults(s: Services, arg: unknown): Promise<vscod
     loadNetwork().downloadResults(client.jobs.files, batch, s.results.storageFor(conn.id), { signal, onProgress: onProgress(report) }),
   );
   s.results.open(conn.id, batchId, files);
+  // Its usage goes into the usage log (once per batch, however often the results are opened).
+  void s.usage.recordBatch(conn.id, batch, files);
   const doc = await vscode.workspace.openTextDocument(s.results.uri(conn.id, batchId));
   await vscode.window.showTextDocument(doc, { preview: false });
   return doc;

@@ -10,6 +10,7 @@ import type { ConnectionInfo } from '../connections/connectionStore';
 import { logInfo } from '../log';
 import type { Services } from '../services';
 import { connectionFor, jobTarget } from '../jobs/jobArgs';
+import { FineTuningJobNode } from '../tree/jobNodes';
 import { argsOf } from './args';
 import { withCancellableProgress, withProgress } from './registry';
 
@@ -111,6 +112,23 @@ export async function createFineTuningJob(s: Services, arg: unknown): Promise<Fi
   }
 }
 
+/** Opens a job's page: from its row, with arguments, or picked from the connection's newest jobs. */
+export async function openFineTuningJob(s: Services, arg: unknown): Promise<void> {
+  if (arg instanceof FineTuningJobNode || (argsOf<{ jobId?: string }>(arg)?.jobId)) {
+    const { conn, jobId } = jobTarget(s, arg);
+    return s.fineTuningPanels.show(conn, jobId);
+  }
+  const conn = await connectionFor(s, arg, vscode.l10n.t('Open a fine-tuning job of which connection?'));
+  if (!conn) return;
+  const page = await withProgress(vscode.l10n.t('Listing fine-tuning jobs…'), async () => (await s.clients.get(conn)).jobs.fineTuning.list({ limit: 50 }));
+  if (!page.data.length) throw new Error(vscode.l10n.t('"{0}" has no fine-tuning jobs yet: create one with "Create Fine-tuning Job…".', conn.label));
+  const pick = await vscode.window.showQuickPick(
+    page.data.map((j) => ({ label: j.fine_tuned_model ?? j.model, description: `${j.status} · ${j.id}`, id: j.id })),
+    { title: vscode.l10n.t('Open Fine-tuning Job'), placeHolder: vscode.l10n.t('Newest first') },
+  );
+  if (pick) s.fineTuningPanels.show(conn, pick.id);
+}
+
 type Action = 'cancel' | 'pause' | 'resume';
 const ALLOWED: Record<Action, string[]> = {
   cancel: ['validating_files', 'queued', 'running', 'paused'],
@@ -181,8 +199,11 @@ export async function deployFineTunedModel(s: Services, arg: unknown): Promise<D
     arm.client.deployments.put(arm.accountId, name, { model: job.fine_tuned_model!, sku, capacity: Number(capacityText) }, { signal, onProgress: report }),
   );
   s.tree.refresh(s.tree.connectionNode(conn.id)?.deployments);
-  const open = await vscode.window.showInformationMessage(vscode.l10n.t('Deployed {0} as {1}.', job.fine_tuned_model, name), vscode.l10n.t('Open Chat'));
-  if (open) await vscode.commands.executeCommand('aoaiWorkbench.openChat', { connectionId: conn.id, deployment: name });
+  // Not awaited: the command (and a script that runs it) is done once the deployment is made.
+  const openChat = vscode.l10n.t('Open Chat');
+  void vscode.window.showInformationMessage(vscode.l10n.t('Deployed {0} as {1}.', job.fine_tuned_model, name), openChat).then((open) => {
+    if (open === openChat) void vscode.commands.executeCommand('aoaiWorkbench.openChat', { connectionId: conn.id, deployment: name });
+  });
   return deployment;
 }
 

@@ -11,7 +11,7 @@ import { GroupNode, type TreeNode } from '../tree/nodes';
 import { JobGroupNode } from '../tree/jobNodes';
 import { cancelBatch, createBatch, exportBatchResults, openBatchResultLine, openBatchResults, turnResultsPage } from './batches';
 import { acceptCall, hangUpCall, rejectCall, transferCall } from './calls';
-import { actOnJob, createFineTuningJob, deployFineTunedModel } from './fineTuning';
+import { actOnJob, createFineTuningJob, deployFineTunedModel, openFineTuningJob } from './fineTuning';
 import { addConnectionFromAzure } from './azure';
 import { cancelRotationCommand, finishRotationCommand, handOverRotatedSecret, rotateSigningSecret } from './rotateSecret';
 import { compareDeployments } from './compare';
@@ -95,6 +95,7 @@ export function registerCommands(s: Services): vscode.Disposable[] {
     command(Commands.exportBatchResults, vscode.l10n.t('Could not export the batch results'), (arg) => exportBatchResults(s, arg)),
     command(Commands.nextResultsPage, vscode.l10n.t('Could not show the next page'), () => turnResultsPage(s, 1)),
     command(Commands.previousResultsPage, vscode.l10n.t('Could not show the previous page'), () => turnResultsPage(s, -1)),
+    command(Commands.openFineTuningJob, vscode.l10n.t('Could not open the fine-tuning job'), (arg) => openFineTuningJob(s, arg)),
     command(Commands.createFineTuningJob, vscode.l10n.t('Could not create the fine-tuning job'), (arg) => createFineTuningJob(s, arg)),
     command(Commands.cancelFineTuningJob, vscode.l10n.t('Could not cancel the fine-tuning job'), (arg) => actOnJob(s, arg, 'cancel')),
     command(Commands.pauseFineTuningJob, vscode.l10n.t('Could not pause the fine-tuning job'), (arg) => actOnJob(s, arg, 'pause')),

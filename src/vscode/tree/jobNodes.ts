@@ -188,6 +188,7 @@ export function jobTreeItem(node: JobNode, count?: string): vscode.TreeItem {
       ]);
       item.iconPath = statusIcon(j.status);
       item.contextValue = `fineTuningJob.${j.status}`;
+      item.command = { command: Commands.openFineTuningJob, title: vscode.l10n.t('Open Fine-tuning Job'), arguments: [node] };
       item.accessibilityInformation = { label: vscode.l10n.t('Fine-tuning job {0} of {1}, {2}', j.id, j.model, j.status) };
       return item;
     }

@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { RequestReport } from '../../chat/engine/report';
 import { connectionName } from '../../chat/naming';
+import type { ResultFiles } from '../../jobs/batchResults';
+import type { Batch } from '../../service/jobTypes';
 import type { AggregateOptions, UsageSummary } from '../../usage/aggregate';
 import type { PriceTable } from '../../usage/prices';
 import type { UsageLog } from '../../usage/usageLog';
@@ -20,6 +22,8 @@ import { onDidChangeSettings, setting } from '../settings';
 
 /** The log's file in the extension's global storage (shared by every window). */
 export const USAGE_FILE = 'usage.jsonl';
+/** One empty file per batch whose usage was recorded, beside the log: a batch is recorded once. */
+export const BATCH_MARKERS = 'usage-batches';
 
 export class UsageRecorder implements vscode.Disposable {
   private log: Promise<UsageLog> | undefined;
@@ -69,6 +73,26 @@ export class UsageRecorder implements vscode.Disposable {
       this.changed.fire();
     } catch (err) {
       logError(`Could not record the usage of a request to ${r.deployment}: ${errorText(err)}`);
+    }
+  }
+
+  /**
+   * Records a finished batch's usage from its downloaded results, once: opening them again, in
+   * this window or another, after a reload, records nothing. Resolves to the requests recorded.
+   */
+  async recordBatch(connectionId: string, batch: Batch, files: ResultFiles, deployment?: string): Promise<number> {
+    const conn = this.connections.get(connectionId);
+    try {
+      const { batchUsageRecords, claimOnce } = loadUsage();
+      const records = await batchUsageRecords(files, batch, { connectionId, connectionLabel: conn ? connectionName(conn) : connectionId, deployment });
+      if (!records.length || !(await claimOnce(join(this.storage.fsPath, BATCH_MARKERS), batch.id))) return 0;
+      const log = await this.open();
+      await Promise.all(records.map((r) => log.append(r)));
+      this.changed.fire();
+      return records.reduce((n, r) => n + (r.requests ?? 1), 0);
+    } catch (err) {
+      logError(`Could not record the usage of batch ${batch.id}: ${errorText(err)}`);
+      return 0;
     }
   }
 

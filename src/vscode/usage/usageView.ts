@@ -3,11 +3,17 @@
  * message from the page validated). It listens to the recorder and sends the page a fresh
  * summary when a record arrives; the filters are the host's (they decide what is summed), the
  * period and the chart's measure the page's own. Export as CSV writes where the user chooses.
+ * The headroom's limits come from the deployment catalog (Resource Manager's rate limits, when the
+ * connection lists through it): read as they stand, listed once when a connection has none yet.
  */
 import { homedir } from 'node:os';
 import * as vscode from 'vscode';
+import type { UsageSummary } from '../../usage/aggregate';
+import type { DeploymentLimits } from '../../webview/usage/headroom';
 import { parseUsageViewMessage, type UsageFilterChoice, type UsageHostMessage, type UsageViewMessage } from '../../webview/usage/protocol';
 import { loadUsage } from '../bundles';
+import type { ConnectionCatalog } from '../connections/connectionCatalog';
+import type { ConnectionStore } from '../connections/connectionStore';
 import { Views } from '../contributions';
 import { errorText } from '../log';
 import { PanelHost } from '../webview/panelHost';
@@ -29,8 +35,12 @@ export class UsageView implements vscode.Disposable {
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly recorder: UsageRecorder,
+    private readonly connections: Pick<ConnectionStore, 'get'>,
+    private readonly catalog: Pick<ConnectionCatalog, 'state' | 'load' | 'onDidChange'>,
   ) {
     this.subs = [this.posted, recorder.onDidChange(() => this.host && this.schedule())];
+    const listed = catalog.onDidChange(() => this.host && this.schedule());
+    this.subs.push({ dispose: () => listed.dispose() });
   }
 
   get isOpen(): boolean {
@@ -94,7 +104,7 @@ export class UsageView implements vscode.Disposable {
   private async send(): Promise<void> {
     try {
       const summary = await this.summarize();
-      this.host?.post({ type: 'summary', summary, filter: this.filter });
+      this.host?.post({ type: 'summary', summary, filter: this.filter, limits: this.limitsFor(summary) });
     } catch (err) {
       const text = vscode.l10n.t(
         'The usage log could not be read ({0}). Close the view and open it again; if it keeps failing, see the log (Azure OpenAI: Show Log).',
@@ -102,6 +112,24 @@ export class UsageView implements vscode.Disposable {
       );
       this.host?.post({ type: 'error', text });
     }
+  }
+
+  /**
+   * The rate limits Resource Manager gave for the deployments with headroom. A connection whose
+   * list was never read is listed now (the catalog's change event sends the page the limits).
+   */
+  private limitsFor(summary: UsageSummary): DeploymentLimits[] {
+    const out: DeploymentLimits[] = [];
+    for (const connectionId of new Set(summary.deployments.filter((d) => d.headroom).map((d) => d.connectionId))) {
+      const conn = this.connections.get(connectionId);
+      const list = conn && this.catalog.state(conn);
+      if (conn && list?.status === 'idle') void this.catalog.load(conn).catch(() => undefined);
+      if (list?.status !== 'loaded') continue;
+      for (const { name, rateLimits: r } of list.items) {
+        if (r) out.push({ connectionId, deployment: name, requestsPerMinute: r.requestsPerMinute, tokensPerMinute: r.tokensPerMinute });
+      }
+    }
+    return out;
   }
 
   private summarize() {

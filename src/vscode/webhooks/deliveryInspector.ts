@@ -6,8 +6,8 @@
  */
 import * as vscode from 'vscode';
 import { loadNetwork } from '../bundles';
-import { deliveryView } from '../../webhooks/inspect/deliveryView';
-import { parseInspectorViewMessage, type DeliveryView, type InspectorHostMessage, type InspectorViewMessage } from '../../webhooks/inspect/inspectorProtocol';
+import { callOf, deliveryView, subjectOf } from '../../webhooks/inspect/deliveryView';
+import { parseInspectorViewMessage, type CallAction, type DeliveryView, type InspectorHostMessage, type InspectorViewMessage } from '../../webhooks/inspect/inspectorProtocol';
 import type { DeliveryRecord } from '../../webhooks/store/records';
 import { Commands, Views } from '../contributions';
 import { redact } from '../log';
@@ -182,7 +182,32 @@ export class DeliveryInspector implements vscode.Disposable {
       case 'openConversation':
         await vscode.commands.executeCommand(Commands.openEventConversation, { eventId: msg.eventId });
         return;
+      case 'callAction':
+        return this.actOnCall(this.record(msg.eventId), msg.action);
+      case 'openSubject':
+        return this.openSubject(this.record(msg.eventId));
     }
+  }
+
+  /** The connection a delivery came through: the listener's (the only one when it is not listening). */
+  private connectionArg(): { connectionId?: string } {
+    const id = this.listener.state?.connection.id;
+    return id ? { connectionId: id } : {};
+  }
+
+  /** Runs the call's command as the notification does; the call id is the stored delivery's, never the page's. */
+  private async actOnCall(r: DeliveryRecord, action: CallAction): Promise<void> {
+    const call = callOf(r);
+    if (!call?.actionable) throw new Error(vscode.l10n.t('Only a verified call delivery can be acted on.'));
+    const command = { accept: Commands.acceptCall, reject: Commands.rejectCall, transfer: Commands.transferCall, hangup: Commands.hangUpCall }[action];
+    await vscode.commands.executeCommand(command, { ...this.connectionArg(), callId: call.callId });
+  }
+
+  private async openSubject(r: DeliveryRecord): Promise<void> {
+    const subject = subjectOf(r);
+    if (!subject) throw new Error(vscode.l10n.t('This delivery is about no batch or fine-tuning job.'));
+    if (subject.kind === 'batch') await vscode.commands.executeCommand(Commands.openBatchResults, { ...this.connectionArg(), batchId: subject.id });
+    else await vscode.commands.executeCommand(Commands.openFineTuningJob, { ...this.connectionArg(), jobId: subject.id });
   }
 
   private toleranceText(): string {

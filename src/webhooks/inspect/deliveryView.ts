@@ -3,7 +3,7 @@ import * as l10n from '@vscode/l10n';
 import { diagnose, type DoctorContext } from './doctor';
 import { maskedUrl } from '../send/forwardUrl';
 import { explainForwardError } from '../send/forwardErrors';
-import type { AnswerView, DeliveryView, HeaderView } from './inspectorProtocol';
+import type { AnswerView, CallView, DeliveryView, HeaderView, SubjectView } from './inspectorProtocol';
 import type { DeliveryRecord, ForwardResult } from '../store/records';
 
 export interface DeliveryViewContext {
@@ -48,6 +48,43 @@ export function responseIdOf(r: DeliveryRecord): string | undefined {
   return typeof id === 'string' ? id : undefined;
 }
 
+function parsedEvent(r: DeliveryRecord): { type?: unknown; data?: Record<string, unknown> } | undefined {
+  try {
+    const body = JSON.parse(r.body) as unknown;
+    return body && typeof body === 'object' ? (body as { type?: unknown; data?: Record<string, unknown> }) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** How many SIP headers, and how much of each, the page shows (the caller chooses them). */
+const MAX_SIP_HEADERS = 100;
+const cut = (s: string, max: number) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
+
+/** A call event's call and SIP headers, in the order sent; actions only on a verified delivery. */
+export function callOf(r: DeliveryRecord): CallView | undefined {
+  const event = parsedEvent(r);
+  const data = event?.data;
+  if (event?.type !== 'realtime.call.incoming' || !data || typeof data.call_id !== 'string' || !data.call_id) return undefined;
+  const raw = Array.isArray(data.sip_headers) ? (data.sip_headers as unknown[]) : [];
+  const headers = raw
+    .filter((h): h is { name: string; value: unknown } => !!h && typeof h === 'object' && typeof (h as { name?: unknown }).name === 'string')
+    .slice(0, MAX_SIP_HEADERS)
+    .map((h) => ({ name: cut(h.name, 200), value: cut(typeof h.value === 'string' ? h.value : JSON.stringify(h.value) ?? '', 2000) }));
+  return { callId: cut(data.call_id, 200), headers, actionable: r.verdict === 'verified' };
+}
+
+/** The batch or fine-tuning job a verified batch.* or fine_tuning.job.* delivery is about. */
+export function subjectOf(r: DeliveryRecord): SubjectView | undefined {
+  if (r.verdict !== 'verified') return undefined;
+  const event = parsedEvent(r);
+  const id = event?.data?.id;
+  if (typeof event?.type !== 'string' || typeof id !== 'string' || !id || id.length > 200) return undefined;
+  if (event.type.startsWith('batch.')) return { kind: 'batch', id };
+  if (event.type.startsWith('fine_tuning.job.')) return { kind: 'fineTuningJob', id };
+  return undefined;
+}
+
 function notReplayable(r: DeliveryRecord): string | undefined {
   if (r.verdict === 'rejected') return l10n.t('An unverified delivery is never re-signed (that would forge a valid one), and only its first bytes are kept.');
   if (r.verdict === 'malformed') return l10n.t('The body is not JSON: nothing to replay.');
@@ -72,6 +109,8 @@ export function deliveryView(r: DeliveryRecord, ctx: DeliveryViewContext = {}): 
         ? l10n.t('{0} are stored (the app was sent all of it).', firstOf(Buffer.byteLength(r.body), r.bodyBytes ?? 0))
         : undefined;
   const responseId = responseIdOf(r);
+  const call = callOf(r);
+  const subject = subjectOf(r);
   return {
     id: r.id,
     title: r.eventType ?? (r.verdict === 'rejected' ? l10n.t('Rejected delivery') : l10n.t('Delivery')),
@@ -88,6 +127,8 @@ export function deliveryView(r: DeliveryRecord, ctx: DeliveryViewContext = {}): 
     ...(why ? { notReplayable: why } : {}),
     ...(ctx.appUrl ? { appUrl: maskedUrl(ctx.appUrl) } : {}),
     ...(responseId ? { responseId } : {}),
+    ...(call ? { call } : {}),
+    ...(subject ? { subject } : {}),
     ...(t
       ? {
           trace: {

@@ -59,6 +59,23 @@ export interface DiagnosisView {
   evidence: string[];
 }
 
+/** A `realtime.call.incoming` delivery's call: its SIP headers as the caller sent them (untrusted text). */
+export interface CallView {
+  callId: string;
+  headers: HeaderView[];
+  /** Accept, Reject, Transfer and Hang Up are offered (a verified delivery only: anyone can post a forged one). */
+  actionable: boolean;
+}
+
+export type CallAction = 'accept' | 'reject' | 'transfer' | 'hangup';
+export const CALL_ACTIONS: readonly CallAction[] = ['accept', 'reject', 'transfer', 'hangup'];
+
+/** What a verified batch.* or fine_tuning.job.* delivery is about, which the page opens. */
+export interface SubjectView {
+  kind: 'batch' | 'fineTuningJob';
+  id: string;
+}
+
 export interface DeliveryView {
   id: string;
   title: string;
@@ -80,6 +97,10 @@ export interface DeliveryView {
   appUrl?: string;
   /** A response.* event's response id, which can be fetched. */
   responseId?: string;
+  /** A call event's call. */
+  call?: CallView;
+  /** A batch or fine-tuning event's batch or job. */
+  subject?: SubjectView;
   trace?: TraceView;
   diagnoses: DiagnosisView[];
   /** The forward on arrival first, then replays, oldest first. */
@@ -100,7 +121,11 @@ export type InspectorViewMessage =
   | { type: 'copyCurl'; eventId: string; body?: string }
   | { type: 'openPayload'; eventId: string }
   | { type: 'fetchResponse'; eventId: string }
-  | { type: 'openConversation'; eventId: string };
+  | { type: 'openConversation'; eventId: string }
+  /** The delivery's call (the host reads its id from the stored delivery, not from the page). */
+  | { type: 'callAction'; eventId: string; action: CallAction }
+  /** Opens what the delivery is about: a batch's results, a fine-tuning job's page. */
+  | { type: 'openSubject'; eventId: string };
 
 /** The largest body an edited replay may send (the listener's own limit is 1 MiB). */
 export const MAX_EDITED_BODY = 1024 * 1024;
@@ -142,12 +167,16 @@ function isDiagnosis(v: unknown): v is DiagnosisView {
   return isObj(v) && isStr(v.cause, 100) && isStr(v.title, 10_000) && isStr(v.advice, 10_000) && arrayOf(v.evidence, isShort, 100);
 }
 
+const isCall = (v: unknown): v is CallView => isObj(v) && isId(v.callId) && arrayOf(v.headers, isHeader, 100) && isBool(v.actionable);
+const isSubject = (v: unknown): v is SubjectView => isObj(v) && (v.kind === 'batch' || v.kind === 'fineTuningJob') && isId(v.id);
+
 export function isDeliveryView(v: unknown): v is DeliveryView {
   return (
     isObj(v) && isId(v.id) && isStr(v.title, 10_000) && typeof v.verdict === 'string' && VERDICTS.has(v.verdict) && optStr(v.reason, 10_000) &&
     isNum(v.status) && isNum(v.receivedAt) && isStr(v.method, 100) && isStr(v.path, 10_000) && arrayOf(v.headers, isHeader) && isStr(v.body) &&
     optStr(v.bodyNote, 1000) && isBool(v.replayable) && optStr(v.notReplayable, 1000) && optStr(v.appUrl, 10_000) && optStr(v.responseId, 1000) &&
-    (v.trace === undefined || isTrace(v.trace)) && arrayOf(v.diagnoses, isDiagnosis, 100) && arrayOf(v.answers, isAnswer, 100)
+    (v.trace === undefined || isTrace(v.trace)) && arrayOf(v.diagnoses, isDiagnosis, 100) && arrayOf(v.answers, isAnswer, 100) &&
+    (v.call === undefined || isCall(v.call)) && (v.subject === undefined || isSubject(v.subject))
   );
 }
 
@@ -182,7 +211,10 @@ export function parseInspectorViewMessage(v: unknown): InspectorViewMessage | un
     case 'openPayload':
     case 'fetchResponse':
     case 'openConversation':
+    case 'openSubject':
       return isId(v.eventId) ? { type: v.type, eventId: v.eventId } : undefined;
+    case 'callAction':
+      return isId(v.eventId) && CALL_ACTIONS.includes(v.action as CallAction) ? { type: 'callAction', eventId: v.eventId, action: v.action as CallAction } : undefined;
   }
   return undefined;
 }

@@ -5,7 +5,7 @@
  */
 import '../shared/useBundle';
 import * as l10n from '@vscode/l10n';
-import { parseInspectorHostMessage, type DeliveryView, type InspectorHostMessage, type InspectorViewMessage } from '../../webhooks/inspect/inspectorProtocol';
+import { parseInspectorHostMessage, type CallAction, type DeliveryView, type InspectorHostMessage, type InspectorViewMessage } from '../../webhooks/inspect/inspectorProtocol';
 import { $, connect, el, icon } from '../shared/page';
 import { answerCard, fillKv, pretty, renderTrace, time, VERDICT_ICON, verdictLabel } from './render';
 
@@ -43,6 +43,10 @@ function render(d: DeliveryView): void {
   // Actions: only a verified, whole body can be re-signed.
   for (const a of ['replay', 'edit', 'curl']) (document.querySelector(`[data-action="${a}"]`) as HTMLButtonElement).disabled = !d.replayable || busy;
   for (const a of ['fetch', 'conversation']) (document.querySelector(`[data-action="${a}"]`) as HTMLButtonElement).hidden = !d.responseId;
+  const subject = document.querySelector<HTMLButtonElement>('[data-action="subject"]')!;
+  subject.hidden = !d.subject;
+  $('subject-label').textContent = d.subject?.kind === 'batch' ? l10n.t('Open batch results') : l10n.t('Open fine-tuning job');
+  renderCall(d);
   $('replay-note').textContent = !d.replayable
     ? (d.notReplayable ?? '')
     : d.appUrl
@@ -94,6 +98,33 @@ function render(d: DeliveryView): void {
     replaySent = undefined;
     announceNewAnswer(d);
   }
+}
+
+/** A call event: its SIP headers as a table (the caller's text, as text), and what can be done with the call. */
+function renderCall(d: DeliveryView): void {
+  const call = d.call;
+  $('call-section').hidden = !call;
+  if (!call) return;
+  $('call-id').textContent = l10n.t('Call {0}', call.callId);
+  $('call-actions').hidden = !call.actionable;
+  $('call-note').textContent = call.actionable
+    ? l10n.t('Each action says so when the call has moved on (answered elsewhere, ended, or rung out).')
+    : l10n.t('Not verified: nothing here acts on this call (anyone can send a forged one).');
+  const rows = call.headers.map((h) => {
+    const tr = el('tr');
+    const name = el('th', h.name, 'mono');
+    name.scope = 'row';
+    tr.append(name, el('td', h.value, 'mono'));
+    return tr;
+  });
+  if (!rows.length) {
+    const tr = el('tr');
+    const td = el('td', l10n.t('The delivery carried no SIP headers.'));
+    td.colSpan = 2;
+    tr.append(td);
+    rows.push(tr);
+  }
+  $('sip-rows').replaceChildren(...rows);
 }
 
 /** A replay's answer arrived: the editor closes, and the new answer is brought into view, focused and announced. */
@@ -198,6 +229,13 @@ document.addEventListener('click', (e) => {
       return post({ type: 'fetchResponse', eventId });
     case 'conversation':
       return post({ type: 'openConversation', eventId });
+    case 'subject':
+      return post({ type: 'openSubject', eventId });
+    case 'call-accept':
+    case 'call-reject':
+    case 'call-transfer':
+    case 'call-hangup':
+      return post({ type: 'callAction', eventId, action: action.slice('call-'.length) as CallAction });
     case 'send-edited':
       return sendReplay(edited());
     case 'curl-edited':

@@ -23,9 +23,29 @@ export function inspectorBodyHtml(): string {
       <button type="button" data-action="fetch" class="secondary" hidden><span class="codicon codicon-cloud-download" aria-hidden="true"></span>${h(l10n.t('Fetch response'))}</button>
       <button type="button" data-action="conversation" class="secondary" hidden title="${h(l10n.t('The chat conversation whose reply this response is'))}">
         <span class="codicon codicon-comment-discussion" aria-hidden="true"></span>${h(l10n.t('Open conversation'))}</button>
+      <button type="button" data-action="subject" class="secondary" hidden><span class="codicon codicon-go-to-file" aria-hidden="true"></span><span id="subject-label"></span></button>
     </div>
     <p id="replay-note" class="note"></p>
   </header>
+  <section id="call-section" aria-labelledby="call-h" hidden>
+    <h2 id="call-h"><span class="codicon codicon-call-incoming" aria-hidden="true"></span>${h(l10n.t('Incoming call'))}</h2>
+    <p id="call-id" class="mono"></p>
+    <div id="call-actions" class="actions" role="toolbar" aria-label="${h(l10n.t('Call actions'))}">
+      <button type="button" data-action="call-accept"><span class="codicon codicon-call-incoming" aria-hidden="true"></span>${h(l10n.t('Accept…'))}</button>
+      <button type="button" data-action="call-reject" class="secondary"><span class="codicon codicon-circle-slash" aria-hidden="true"></span>${h(l10n.t('Reject…'))}</button>
+      <button type="button" data-action="call-transfer" class="secondary"><span class="codicon codicon-arrow-right" aria-hidden="true"></span>${h(l10n.t('Transfer…'))}</button>
+      <button type="button" data-action="call-hangup" class="secondary"><span class="codicon codicon-debug-disconnect" aria-hidden="true"></span>${h(l10n.t('Hang up'))}</button>
+    </div>
+    <p id="call-note" class="note"></p>
+    <div class="table-wrap" tabindex="0" role="region" aria-labelledby="sip-caption">
+      <table id="sip-table">
+        <caption id="sip-caption">${h(l10n.t("SIP headers, in the order the caller sent them (their values are the caller's)"))}</caption>
+        <thead><tr><th scope="col">${h(l10n.t({ message: 'Name', comment: ["A SIP header's name"] }))}</th>
+          <th scope="col">${h(l10n.t({ message: 'Value', comment: ["A SIP header's value"] }))}</th></tr></thead>
+        <tbody id="sip-rows"></tbody>
+      </table>
+    </div>
+  </section>
   <section id="doctor" aria-labelledby="doctor-h" hidden>
     <h2 id="doctor-h"><span class="codicon codicon-lightbulb" aria-hidden="true"></span>${h(l10n.t('Likely cause'))}</h2>
     <div id="diagnoses"></div>

@@ -8,7 +8,8 @@ import '../shared/useBundle';
 import * as l10n from '@vscode/l10n';
 import type { DeploymentUsage, UsageSummary, WindowName, WindowStats } from '../../usage/aggregate';
 import { $, connect, el } from '../shared/page';
-import { drawChart, fillDailyTable, nameOf, type Metric } from './chart';
+import { drawChart, fillDailyTable, type Metric } from './chart';
+import { ago, headroomFigures, shareLeft, type DeploymentLimits, type HeadroomFigure } from './headroom';
 import { formatPercentiles, parseUsageHostMessage, type UsageFilterChoice, type UsageHostMessage, type UsageViewMessage } from './protocol';
 
 const vscode = connect<UsageViewMessage, UsageHostMessage>(parseUsageHostMessage, (msg) => handle(msg));
@@ -21,6 +22,7 @@ const metricSelect = $<HTMLSelectElement>('metric');
 const statusEl = $<HTMLDivElement>('status');
 
 let summary: UsageSummary | undefined;
+let limits: DeploymentLimits[] = [];
 
 /** What the page keeps across a reload: the period and the chart's measure. */
 interface PageState {
@@ -45,6 +47,7 @@ function handle(msg: UsageHostMessage): void {
   statusEl.textContent = '';
   statusEl.className = '';
   summary = msg.summary;
+  limits = msg.limits;
   setConnections(msg.summary, msg.filter);
   sourceSelect.value = msg.filter.source;
   render();
@@ -137,28 +140,46 @@ function render(): void {
   const metric = metricSelect.value as Metric;
   drawChart($('chart'), s, metric);
   fillDailyTable($<HTMLTableElement>('daily-table'), s, metric);
-  renderHeadroom(s);
+  renderHeadroom(s, limits);
 }
 
-function renderHeadroom(s: UsageSummary): void {
-  const body = $('headroom-rows');
+/** One figure: its text, and a meter when the limit is known (the text is the meter's alternative). */
+function headroomLine(f: HeadroomFigure, deployment: string): HTMLElement {
+  const line = el('div', undefined, 'figure');
+  line.append(el('span', f.text));
+  const share = shareLeft(f);
+  if (share === undefined) return line;
+  const meter = el('div', undefined, share < 0.1 ? 'meter low' : 'meter');
+  meter.setAttribute('role', 'meter');
+  meter.setAttribute('aria-label', f.what === 'tokens' ? l10n.t('Tokens left, {0}', deployment) : l10n.t('Requests left, {0}', deployment));
+  meter.setAttribute('aria-valuemin', '0');
+  meter.setAttribute('aria-valuemax', String(f.limit));
+  meter.setAttribute('aria-valuenow', String(Math.min(f.left, f.limit!)));
+  meter.setAttribute('aria-valuetext', f.text);
+  const fill = el('div', undefined, 'fill');
+  fill.style.width = `${(share * 100).toFixed(1)}%`;
+  meter.append(fill);
+  line.append(meter);
+  return line;
+}
+
+function renderHeadroom(s: UsageSummary, limits: readonly DeploymentLimits[]): void {
+  const list = $('headroom-list');
+  const now = Date.now();
   const known = s.deployments.filter((d) => d.headroom);
-  body.replaceChildren(
+  list.replaceChildren(
     ...known.map((d) => {
       const h = d.headroom!;
-      const tr = el('tr');
-      const name = el('th', nameOf(d));
-      name.scope = 'row';
-      const of = (left?: number, limit?: number) => (left === undefined ? '–' : limit ? l10n.t('{0} of {1}', count(left), count(limit)) : count(left));
-      tr.append(name, el('td', of(h.remainingRequests, h.limitRequests), 'num'), el('td', of(h.remainingTokens, h.limitTokens), 'num'), el('td', new Date(h.at).toLocaleString()));
-      return tr;
+      const item = el('li');
+      const when = el('span', l10n.t('{0} · as of {1}', d.connectionLabel || d.connectionId, ago(h.at, now)), 'sub block');
+      when.title = new Date(h.at).toLocaleString();
+      item.append(el('span', d.deployment, 'name'), when);
+      const own = limits.find((l) => l.connectionId === d.connectionId && l.deployment === d.deployment);
+      for (const f of headroomFigures(h, own)) item.append(headroomLine(f, d.deployment));
+      return item;
     }),
   );
-  if (!known.length) {
-    const tr = el('tr');
-    tr.append(Object.assign(el('td', l10n.t('No answer carried rate-limit headers yet.')), { colSpan: 4 }));
-    body.append(tr);
-  }
+  if (!known.length) list.append(el('li', l10n.t('No answer carried rate-limit headers yet.'), 'note'));
 }
 
 const sendFilter = () => post({ type: 'filter', filter: { connection: connectionSelect.value, source: sourceSelect.value as UsageFilterChoice['source'] } });

@@ -8,8 +8,12 @@ export function usageBodyHtml(): string {
   const percentiles = h(l10n.t('p50 / p95'));
   // Two sentences, each one string (the export reads only a single literal).
   const recorded = [
-    l10n.t("Every request you send to a deployment is recorded here: chats in the Azure OpenAI chat panel and requests from VS Code's chat to an Azure OpenAI model."),
+    l10n.t("Every request you send to a deployment is recorded here: the chat panel, VS Code's chat, Compare Deployments, and batches when you open their results."),
     l10n.t('Open a chat from a deployment in the Azure OpenAI view, send a message, and its tokens, times and estimated cost appear here.'),
+  ].join(' ');
+  const headroomNote = [
+    l10n.t("What the service's last answer said was left of each deployment's limits."),
+    l10n.t("A limit shows where the service gave it (its rate-limit headers, or the deployment's limits in Resource Manager); otherwise only what was left."),
   ].join(' ');
   return `<header class="toolbar">
   <h1>${h(l10n.t('Azure OpenAI usage'))}</h1>
@@ -61,15 +65,8 @@ export function usageBodyHtml(): string {
   </section>
   <section aria-labelledby="headroom-title">
     <h2 id="headroom-title">${h(l10n.t('Rate-limit headroom'))}</h2>
-    <p class="note" id="headroom-note">${h(l10n.t("What the service said was left of each deployment's per-minute limits, with its last answer."))}</p>
-    <div class="table-wrap" tabindex="0" role="region" aria-labelledby="headroom-title">
-      <table id="headroom-table">
-        <caption class="visually-hidden">${h(l10n.t("What the service said was left of each deployment's per-minute limits, with its last answer"))}</caption>
-        <thead><tr><th scope="col">${h(l10n.t('Deployment'))}</th><th scope="col" class="num">${h(l10n.t('Requests left'))}</th>
-          <th scope="col" class="num">${h(l10n.t('Tokens left'))}</th><th scope="col">${h(l10n.t('As of'))}</th></tr></thead>
-        <tbody id="headroom-rows"></tbody>
-      </table>
-    </div>
+    <p class="note" id="headroom-note">${h(headroomNote)}</p>
+    <ul id="headroom-list" class="headroom"></ul>
   </section>
 </section>`;
 }

@@ -7,6 +7,7 @@ import * as l10n from '@vscode/l10n';
 import type { DailyUsage, DeploymentUsage, Percentiles, UsageSummary, WindowStats } from '../../usage/aggregate';
 import type { UsageSource } from '../../usage/record';
 import { isObj, isText } from '../../service/shapes';
+import type { DeploymentLimits } from './headroom';
 
 export const SOURCES: readonly UsageSource[] = ['panel', 'vscode-chat', 'compare', 'batch'];
 /** A source as the filter names it, in the display language. */
@@ -28,7 +29,8 @@ export interface UsageFilterChoice {
 
 /** Extension → page. */
 export type UsageHostMessage =
-  | { type: 'summary'; summary: UsageSummary; filter: UsageFilterChoice }
+  /** `limits`: the deployments' rate limits from Resource Manager, those the catalog knows. */
+  | { type: 'summary'; summary: UsageSummary; filter: UsageFilterChoice; limits: DeploymentLimits[] }
   /** The log could not be read: what happened and what to do. */
   | { type: 'error'; text: string };
 
@@ -77,6 +79,9 @@ export function isUsageSummary(v: unknown): v is UsageSummary {
   return isList(v.deployments, (d) => isDeployment(d, days)) && isList(v.connections, (c) => isObj(c) && isStr(c.id) && isStr(c.label));
 }
 
+const isLimits = (v: unknown): v is DeploymentLimits =>
+  isObj(v) && isStr(v.connectionId) && isStr(v.deployment) && optional(v.requestsPerMinute, isCount) && optional(v.tokensPerMinute, isCount);
+
 function parseFilter(v: unknown): UsageFilterChoice | undefined {
   if (!isObj(v) || !isStr(v.connection)) return undefined;
   const source = v.source === '' || SOURCES.includes(v.source as UsageSource) ? (v.source as UsageFilterChoice['source']) : undefined;
@@ -105,7 +110,9 @@ export function parseUsageHostMessage(v: unknown): UsageHostMessage | undefined 
   switch (v.type) {
     case 'summary': {
       const filter = parseFilter(v.filter);
-      return filter && isUsageSummary(v.summary) ? { type: 'summary', summary: v.summary, filter } : undefined;
+      const limits = v.limits ?? [];
+      if (!filter || !isUsageSummary(v.summary) || !isList(limits, isLimits)) return undefined;
+      return { type: 'summary', summary: v.summary, filter, limits: limits as DeploymentLimits[] };
     }
     case 'error':
       return isStr(v.text, 2000) ? { type: 'error', text: v.text } : undefined;
