@@ -22,6 +22,8 @@ export const Commands = {
   refreshNode: 'aoaiWorkbench.refreshNode',
   loadMore: 'aoaiWorkbench.loadMore',
   openChat: 'aoaiWorkbench.openChat',
+  /** The chat used last, else a new one with the deployment last sent to (a default shortcut). */
+  openLastChat: 'aoaiWorkbench.openLastChat',
   createWebhookEndpoint: 'aoaiWorkbench.createWebhookEndpoint',
   editWebhookEndpoint: 'aoaiWorkbench.editWebhookEndpoint',
   deleteWebhookEndpoint: 'aoaiWorkbench.deleteWebhookEndpoint',

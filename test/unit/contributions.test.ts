@@ -12,6 +12,7 @@ interface Manifest {
     menus: Record<string, Array<{ command: string; when?: string }>>;
     languageModelChatProviders: Array<{ vendor: string; displayName: string; managementCommand?: string }>;
     configuration: { properties: Record<string, { default?: unknown; scope?: string; enum?: string[]; enumDescriptions?: string[] }> };
+    keybindings: Array<{ command: string; key: string; mac?: string; when?: string }>;
   };
 }
 
@@ -105,5 +106,16 @@ describe('contributions in package.json', () => {
     for (const id of [...Object.values(Commands), ...Object.values(Views), ...Object.values(ContextKeys), ...Object.keys(c.configuration.properties)]) {
       assert.ok(id === PREFIX || id.startsWith(`${PREFIX}.`), id);
     }
+  });
+
+  it('default shortcuts: the last chat, and the selection to it while an editor has one', () => {
+    assert.deepEqual(
+      c.keybindings.map((k) => [k.command, k.key, k.mac]),
+      [
+        [Commands.openLastChat, 'ctrl+shift+alt+a', 'cmd+shift+alt+a'],
+        [Commands.askAboutSelection, 'ctrl+shift+alt+s', 'cmd+shift+alt+s'],
+      ],
+    );
+    assert.match(c.keybindings[1].when ?? '', /editorHasSelection/);
   });
 });

@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { createConversation, type Conversation } from '../../chat/conversation';
+import type { RequestReport } from '../../chat/engine/report';
 import type { RunRequest } from '../../chat/engine/runner';
 import { connectionName } from '../../chat/naming';
 import type { DeploymentOption } from '../../chat/model';
@@ -18,6 +19,9 @@ import { Views } from '../contributions';
 import { registerPanelSerializer } from '../webview/panelHost';
 import { ChatPanel } from './chatPanel';
 import { ConversationStore } from './conversationStore';
+
+/** Global state: the connection and deployment a panel last sent to (Open Chat with the Last Deployment). */
+const LAST_DEPLOYMENT_KEY = 'chat.lastDeployment';
 
 function newPanel(title: string): vscode.WebviewPanel {
   return vscode.window.createWebviewPanel(Views.chat, title, vscode.ViewColumn.Active, { retainContextWhenHidden: true, enableFindWidget: true });
@@ -63,6 +67,18 @@ export class ChatManager implements vscode.Disposable {
     return this.panels.get(conversationId);
   }
 
+  private readonly report = (r: RequestReport): void => {
+    if (r.source === 'panel' && r.connection) void this.context.globalState.update(LAST_DEPLOYMENT_KEY, { connectionId: r.connection, deployment: r.deployment });
+    this.onReport?.(r);
+  };
+
+  /** The deployment a panel last sent to, while its connection is still there. */
+  lastDeployment(): { connectionId: string; deployment: string } | undefined {
+    const last = this.context.globalState.get<{ connectionId?: unknown; deployment?: unknown }>(LAST_DEPLOYMENT_KEY);
+    if (typeof last?.connectionId !== 'string' || typeof last.deployment !== 'string' || !this.connections.get(last.connectionId)) return undefined;
+    return { connectionId: last.connectionId, deployment: last.deployment };
+  }
+
   /** The active chat panel, else the one used last while it is open. */
   active(): ChatPanel | undefined {
     for (const p of this.panels.values()) if (p.panel.active) return p;
@@ -98,7 +114,7 @@ export class ChatManager implements vscode.Disposable {
       clients: this.clients,
       conversations: this.conversations,
       deployments: () => this.deployments(),
-      onReport: this.onReport,
+      onReport: this.report,
     });
     this.panels.set(conversation.id, chat);
     this.lastActive = chat;

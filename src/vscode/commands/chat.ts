@@ -28,7 +28,8 @@ async function pickDeployment(s: Services, arg: unknown): Promise<{ connectionId
   }
   const pick = await vscode.window.showQuickPick(
     options.map((o) => ({ label: o.deployment, description: deploymentDetails(o) || undefined, detail: o.connectionLabel, option: o })),
-    { title: vscode.l10n.t('Chat with a deployment'), placeHolder: vscode.l10n.t('Choose a deployment'), matchOnDetail: true },
+    // Kept open when the focus goes back to what ran the command (the walkthrough's Open Chat button).
+    { title: vscode.l10n.t('Chat with a deployment'), placeHolder: vscode.l10n.t('Choose a deployment'), matchOnDetail: true, ignoreFocusOut: true },
   );
   return pick && { connectionId: pick.option.connectionId, deployment: pick.option.deployment };
 }
@@ -40,6 +41,16 @@ export async function openChat(s: Services, arg: unknown) {
   if (!conn) throw new Error(vscode.l10n.t('That connection no longer exists.'));
   const panel = await s.chat.open(conn, target.deployment);
   return { conversationId: panel.conversation.id };
+}
+
+/** The chat panel used last, brought to the front; else a new chat with the deployment last sent to; else the picker. */
+export async function openLastChat(s: Services, arg: unknown) {
+  const open = s.chat.active();
+  if (open) {
+    open.panel.reveal(undefined, false);
+    return { conversationId: open.conversation.id };
+  }
+  return openChat(s, s.chat.lastDeployment() ?? arg);
 }
 
 async function pickConversation(chat: ChatManager, arg: unknown, title: string): Promise<string | undefined> {

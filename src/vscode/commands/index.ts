@@ -15,7 +15,7 @@ import { actOnJob, createFineTuningJob, deployFineTunedModel, openFineTuningJob 
 import { addConnectionFromAzure } from './azure';
 import { cancelRotationCommand, finishRotationCommand, handOverRotatedSecret, rotateSigningSecret } from './rotateSecret';
 import { compareDeployments } from './compare';
-import { askAboutSelection, clearActiveChat, deleteConversation, exportActiveChat, exportConversation, openChat, openConversation } from './chat';
+import { askAboutSelection, clearActiveChat, deleteConversation, exportActiveChat, exportConversation, openChat, openConversation, openLastChat } from './chat';
 import { addConnection, editConnection, removeConnection, testConnection, type AddConnectionArgs } from './connections';
 import { startLocalEmulator, stopLocalEmulator } from './emulator';
 import { importFromEnvironment } from './environment';
@@ -58,6 +58,7 @@ export function registerCommands(s: Services): vscode.Disposable[] {
     command(Commands.copyWebhookUrl, vscode.l10n.t('Could not copy the endpoint URL'), (arg) => copyField(s, arg, 'url')),
     // Chat
     command(Commands.openChat, vscode.l10n.t('Could not open the chat'), (arg) => openChat(s, arg)),
+    command(Commands.openLastChat, vscode.l10n.t('Could not open the chat'), (arg) => openLastChat(s, arg)),
     command(Commands.compareDeployments, vscode.l10n.t('Could not compare the deployments'), (arg) => compareDeployments(s, arg)),
     command(Commands.openConversation, vscode.l10n.t('Could not open the conversation'), (arg) => openConversation(s, arg)),
     command(Commands.exportConversation, vscode.l10n.t('Could not export the conversation'), (arg) => exportConversation(s, arg)),

@@ -185,7 +185,7 @@ export async function sendTestEvent(s: Services, arg: unknown) {
   if (!state) throw new Error(vscode.l10n.t('Start listening first.'));
   const type =
     (arg as { eventType?: string } | undefined)?.eventType ??
-    (await vscode.window.showQuickPick([...WEBHOOK_EVENT_TYPES], { title: vscode.l10n.t('Send a test event of type') }));
+    (await vscode.window.showQuickPick([...WEBHOOK_EVENT_TYPES], { title: vscode.l10n.t('Send a test event of type'), ignoreFocusOut: true }));
   if (!type) return undefined;
   const client = await s.clients.get(state.connection).catch(() => undefined);
   // An endpoint aimed here whose secret is held, if any: the only one a test event is signed with.

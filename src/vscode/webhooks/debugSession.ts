@@ -46,6 +46,7 @@ function configurationProvider(s: Services): vscode.DebugConfigurationProvider {
           title: vscode.l10n.t('Azure OpenAI Webhooks: forward verified deliveries to'),
           prompt: vscode.l10n.t("Your app's webhook URL, or its port"),
           value: 'http://localhost:3000/webhook',
+          ignoreFocusOut: true,
         });
         if (!forwardTo) return undefined;
         config = { type: DEBUG_TYPE, request: 'launch', name: 'Webhooks', forwardTo };
