@@ -125,6 +125,8 @@ const builds = [
   { ...common, entryPoints: { network: 'src/bundles/network.ts' }, outdir: 'dist', plugins: [fromSharedBundles(SHARED)] },
   // The usage log and its tables, required on the first record, read or view (src/vscode/bundles.ts).
   { ...common, entryPoints: { 'usage-log': 'src/bundles/usage.ts' }, outdir: 'dist', plugins: [fromSharedBundles(L10N)] },
+  // The pages' fixed markup: drawn when a panel opens, not at activation.
+  { ...common, entryPoints: { markup: 'src/bundles/markup.ts' }, outdir: 'dist', plugins: [fromSharedBundles(L10N)] },
   // @azure/identity (Azure CLI, DefaultAzureCredential), required only when a connection uses it.
   { ...common, entryPoints: { identity: 'src/auth/identity.ts' }, outdir: 'dist', plugins: [fromSharedBundles(L10N)] },
   // @vscode/l10n: the core's strings in the user's language, configured at activation (src/vscode/strings.ts).

@@ -15,6 +15,8 @@ export type TokenizerBundle = typeof import('../bundles/tokenizer');
 export type UsageBundle = typeof import('../bundles/usage');
 /** The local emulator (it loads the tokenizer and undici from their bundles). */
 export type EmulatorBundle = typeof import('../emulator/server');
+/** The pages' fixed markup, drawn when a panel opens. */
+export type MarkupBundle = typeof import('../bundles/markup');
 
 /** Requires `dist/<file>` once, on the first call. This code runs from dist/extension.js, so `__dirname` is dist/. */
 function onFirstUse<T>(file: string): () => T {
@@ -27,3 +29,4 @@ export const loadIdentity = onFirstUse<IdentityBundle>('identity.js');
 export const loadEmulator = onFirstUse<EmulatorBundle>('emulator-lib.js');
 export const loadTokenizer = onFirstUse<TokenizerBundle>('tokenizer.js');
 export const loadUsage = onFirstUse<UsageBundle>('usage-log.js');
+export const loadMarkup = onFirstUse<MarkupBundle>('markup.js');

@@ -12,14 +12,13 @@ import type { RequestReport } from '../../chat/engine/report';
 import { modelProfile } from '../../chat/modelProfile';
 import { isSafeLink } from '../../webview/chat/protocol';
 import { parseCompareViewMessage, type ColumnHead, type CompareHostMessage, type CompareSettings, type CompareViewMessage } from '../../webview/compare/protocol';
-import { loadNetwork } from '../bundles';
+import { loadMarkup, loadNetwork } from '../bundles';
 import { Composer } from '../chat/composer';
 import { insertCode } from '../chat/insertCode';
 import { Views } from '../contributions';
 import { logInfo } from '../log';
 import { PanelHost } from '../webview/panelHost';
 import { webviewHtml } from '../webviewHtml';
-import { compareBodyHtml } from '../../webview/compare/markup';
 
 /** One column: where it runs, and what the page and Continue in Chat need. */
 export interface CompareColumn {
@@ -61,7 +60,14 @@ export class ComparePanel implements vscode.Disposable {
     panel.title = vscode.l10n.t('Compare: {0}', columns.map((c) => c.target.deployment).join(' · '));
     this.host = new PanelHost(panel, deps.extensionUri, {
       label: 'the compare view',
-      html: (webview) => webviewHtml(webview, deps.extensionUri, { title: vscode.l10n.t('Compare deployments'), style: 'compare.css', script: 'pages.js', page: 'compare', body: compareBodyHtml() }),
+      html: (webview) =>
+        webviewHtml(webview, deps.extensionUri, {
+          title: vscode.l10n.t('Compare deployments'),
+          style: 'compare.css',
+          script: 'pages.js',
+          page: 'compare',
+          body: loadMarkup().compareBodyHtml(),
+        }),
       parse: parseCompareViewMessage,
       onReady: () => this.ready(),
       onMessage: (msg) => this.handle(msg),

@@ -8,7 +8,6 @@ import * as vscode from 'vscode';
 import { readJobDetails, type JobDetails } from '../../jobs/fineTuningDetails';
 import { jobView } from '../../jobs/fineTuningView';
 import { JOB_FINAL, type FineTuningJob } from '../../service/jobTypes';
-import { fineTuningBodyHtml } from '../../webview/fineTuning/markup';
 import { parseFineTuningViewMessage, type FineTuningHostMessage, type FineTuningViewMessage, type JobAction } from '../../webview/fineTuning/protocol';
 import type { ClientCache } from '../connections/clients';
 import type { ConnectionInfo } from '../connections/connectionStore';
@@ -17,6 +16,7 @@ import { errorText } from '../log';
 import { PanelHost } from '../webview/panelHost';
 import { webviewHtml } from '../webviewHtml';
 import type { JobLists } from './jobLists';
+import { loadMarkup } from '../bundles';
 
 /** First wait between reads while the job runs; doubled while nothing changes, up to the max. */
 export const POLL_FIRST_MS = 2_000;
@@ -55,7 +55,13 @@ class JobPanel implements vscode.Disposable {
       {
         label: 'the fine-tuning job page',
         html: (webview) =>
-          webviewHtml(webview, owner.extensionUri, { title: vscode.l10n.t('Fine-tuning job'), style: 'fineTuning.css', script: 'pages.js', page: 'fineTuning', body: fineTuningBodyHtml() }),
+          webviewHtml(webview, owner.extensionUri, {
+            title: vscode.l10n.t('Fine-tuning job'),
+            style: 'fineTuning.css',
+            script: 'pages.js',
+            page: 'fineTuning',
+            body: loadMarkup().fineTuningBodyHtml(),
+          }),
         parse: parseFineTuningViewMessage,
         onReady: () => (this.details ? this.send() : this.refresh()),
         onMessage: (msg) => (msg.type === 'refresh' ? this.refresh() : this.act(msg.action)),
