@@ -125,6 +125,7 @@ export const ContextKeys = {
   chatReplied: 'aoaiWorkbench.chatReplied',
   vscodeChatReplied: 'aoaiWorkbench.vscodeChatReplied',
   debuggedWebhooks: 'aoaiWorkbench.debuggedWebhooks',
+  inspectedDelivery: 'aoaiWorkbench.inspectedDelivery',
 } as const;
 
 export type ContextKey = (typeof ContextKeys)[keyof typeof ContextKeys];
