@@ -40,15 +40,20 @@ async function pressStepButton(page: Page, title: string, button: string): Promi
  * alone is not enough: a theme change sends the page back to the list of walkthroughs.)
  */
 async function openWalkthrough(page: Page): Promise<void> {
+  const shown = page.locator('.gettingStarted.showDetails', { hasText: WALKTHROUGH_TITLE }).first();
+  if (await shown.isVisible()) return;
   const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: WALKTHROUGH_TITLE }).first();
-  // A second try when the palette lost the typing to a notification that took the focus.
+  // Further tries when the palette lost the typing to a notification that took the focus, or a
+  // loaded machine was slow to list the command.
   for (let attempt = 0; ; attempt++) {
     if (attempt > 0) await page.keyboard.press('Escape');
-    await runCommand(page, 'Welcome: Open Walkthrough');
-    if (await row.waitFor({ timeout: 10_000 }).then(() => true, () => attempt > 0 ? Promise.reject(new Error('Welcome: Open Walkthrough did not list ours')) : false)) break;
+    const listed = await runCommand(page, 'Welcome: Open Walkthrough')
+      .then(() => row.waitFor({ timeout: 10_000 }))
+      .then(() => true, (err: unknown) => (attempt < 2 ? false : Promise.reject(err instanceof Error ? err : new Error(String(err)))));
+    if (listed) break;
   }
   await row.click();
-  await page.locator('.gettingStarted.showDetails', { hasText: WALKTHROUGH_TITLE }).first().waitFor({ timeout: 20_000 });
+  await shown.waitFor({ timeout: 20_000 });
 }
 
 const WALKTHROUGH_TITLE = 'Get Started with Azure OpenAI Workbench';
