@@ -191,7 +191,8 @@ export async function walkthroughThroughTheUi(page: Page, _emulator: EmulatorHan
   await toolbar.waitFor({ timeout: 30_000 });
   await stepPicture(page, artifacts, 'debug', ['sidebar', 'editor']);
   await expectChecked(page, 'Debug your app with webhooks');
-  await runCommand(page, 'Debug: Stop');
+  // Stopped from the debug toolbar, as a user would (the palette's Debug: Stop matched other entries first).
+  await toolbar.locator('.action-label.codicon-debug-stop, .action-label.codicon-debug-disconnect').first().click();
   await toolbar.waitFor({ state: 'hidden', timeout: 30_000 });
 
   // Last, VS Code's chat with one of our deployments picked in its model picker.
