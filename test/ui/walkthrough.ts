@@ -188,7 +188,8 @@ export async function walkthroughThroughTheUi(page: Page, _emulator: EmulatorHan
   // The debugger picked from the keyboard (the list is still settling when it shows on a loaded machine).
   await widget.locator('.monaco-list-row', { hasText: 'Azure OpenAI Webhooks' }).first().waitFor({ timeout: 20_000 });
   await page.keyboard.type('Azure OpenAI Webhooks');
-  await widget.locator('.monaco-list-row.focused', { hasText: 'Azure OpenAI Webhooks' }).first().waitFor({ timeout: 10_000 });
+  // Typing filters the list down to it; Enter takes the first row.
+  await widget.locator('.monaco-list-row').first().filter({ hasText: 'Azure OpenAI Webhooks' }).waitFor({ timeout: 10_000 });
   await page.keyboard.press('Enter');
   await answer(page, 'forward verified deliveries to', 'http://127.0.0.1:3000/webhook');
   const toolbar = page.locator('.debug-toolbar');
