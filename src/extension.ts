@@ -34,6 +34,8 @@ import { ResultsDocuments } from './vscode/jobs/resultsDocument';
 import { watchJobEvents } from './vscode/jobs/jobEvents';
 import { JobNotices } from './vscode/jobs/jobNotices';
 import { JobsTree } from './vscode/tree/jobsTree';
+import type { RequestReport } from './chat/engine/report';
+import { WalkthroughProgress } from './vscode/walkthrough';
 
 /**
  * What other extensions get: the connections as the sidebar lists them, never a key, a signing
@@ -71,14 +73,20 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi {
   const usage = new UsageRecorder(context.globalStorageUri, store);
   const usageView = new UsageView(context.extensionUri, usage, store, catalog);
   const usageStatus = new UsageStatus(usage);
-  const chat = new ChatManager(context, store, clients, catalog, usage.report);
+  const resourcesView = vscode.window.createTreeView(Views.resources, { treeDataProvider: tree, showCollapseAll: true });
+  const walkthrough = new WalkthroughProgress(context, store, resourcesView);
+  // A reply also completes a step of the Get Started walkthrough.
+  const report = (r: RequestReport) => {
+    usage.report(r);
+    walkthrough.report(r);
+  };
+  const chat = new ChatManager(context, store, clients, catalog, report);
   const listener = new ListenerController(context.globalStorageUri, store, endpoints, context.workspaceState, context.globalState);
   // Background chat replies finish as soon as their response.* delivery is verified.
   context.subscriptions.push(chat.watchResponseEvents(listener.events));
   const eventsTree = new EventsTree(listener.events);
-  const lm = new LanguageModels(store, auth, clients, catalog, usage.report);
+  const lm = new LanguageModels(store, auth, clients, catalog, report);
   const eventsView = vscode.window.createTreeView(Views.events, { treeDataProvider: eventsTree });
-  const resourcesView = vscode.window.createTreeView(Views.resources, { treeDataProvider: tree, showCollapseAll: true });
   // A burst's summary notification reveals the rows it sums up.
   const jobNotices = new JobNotices(async (connectionId, kind) => {
     const group = jobsTree.group(connectionId, kind);
@@ -109,6 +117,7 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi {
     usageStatus,
     fineTuningPanels,
     resourcesView,
+    walkthrough,
     eventsView,
     showEventsViewStatus(eventsView, listener),
     inspector,

@@ -105,12 +105,27 @@ export const LanguageModelVendor = {
   managementCommand: Commands.addConnection,
 } as const;
 
+/** The Get Started walkthrough (contributes.walkthroughs) and its steps, in order. */
+export const Walkthrough = {
+  id: 'aoaiWorkbench.getStarted',
+  steps: ['connect', 'chat', 'vscodeChat', 'listen', 'inspect', 'debug'],
+} as const;
+
+/** How `workbench.action.openWalkthrough` names it: the extension's id, then the walkthrough's. */
+export const WALKTHROUGH_FULL_ID = `aoai-workbench.aoai-workbench#${Walkthrough.id}`;
+
 /** Keys set with `setContext` and read in package.json's `when` clauses. */
 export const ContextKeys = {
   envConnectionAvailable: 'aoaiWorkbench.envConnectionAvailable',
   emulatorRunning: 'aoaiWorkbench.emulatorRunning',
   listening: 'aoaiWorkbench.listening',
   eventsFiltered: 'aoaiWorkbench.eventsFiltered',
+  // What the Get Started walkthrough's steps wait for (no command marks these).
+  hasConnection: 'aoaiWorkbench.hasConnection',
+  chatReplied: 'aoaiWorkbench.chatReplied',
+  vscodeChatReplied: 'aoaiWorkbench.vscodeChatReplied',
+  debuggedWebhooks: 'aoaiWorkbench.debuggedWebhooks',
+  inspectedDelivery: 'aoaiWorkbench.inspectedDelivery',
 } as const;
 
 export type ContextKey = (typeof ContextKeys)[keyof typeof ContextKeys];

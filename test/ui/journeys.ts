@@ -9,6 +9,7 @@ import type { Journey } from './handles';
 import { batchThroughTheUi, callThroughTheUi, fineTuningThroughTheUi } from './jobs';
 import { pseudoLocaleThroughTheUi } from './pseudoLocale';
 import { usageThroughTheUi } from './usage';
+import { walkthroughThroughTheUi } from './walkthrough';
 import { inspectThroughTheUi, listenThroughTheUi, rotateThroughTheUi } from './webhooks';
 import { addConnectionThroughTheUi } from './workbench';
 
@@ -75,5 +76,11 @@ export const journeys: readonly TitledJourney[] = [
       '(every text translated, only data left as it came)',
     run: pseudoLocaleThroughTheUi,
     locale: 'qps-ploc',
+  },
+  {
+    title:
+      "UI: the Get Started walkthrough opens at the first look at the sidebar; each step checks itself as the user does it from its buttons: the emulator, a chat, " +
+      'listening, a test event in the inspector, F5 (UPDATE_MEDIA=1 writes its pictures and the README\'s into media/)',
+    run: walkthroughThroughTheUi,
   },
 ];

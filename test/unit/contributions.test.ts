@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { Commands, ContextKeys, LanguageModelVendor, PREFIX, SETTING_DEFAULTS, USER_ONLY_SETTINGS, Views } from '../../src/vscode/contributions';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { Commands, ContextKeys, LanguageModelVendor, PREFIX, SETTING_DEFAULTS, USER_ONLY_SETTINGS, Views, Walkthrough, WALKTHROUGH_FULL_ID } from '../../src/vscode/contributions';
 
 interface Manifest {
   activationEvents: string[];
@@ -13,7 +13,16 @@ interface Manifest {
     languageModelChatProviders: Array<{ vendor: string; displayName: string; managementCommand?: string }>;
     configuration: { properties: Record<string, { default?: unknown; scope?: string; enum?: string[]; enumDescriptions?: string[] }> };
     keybindings: Array<{ command: string; key: string; mac?: string; when?: string }>;
+    walkthroughs: Array<{ id: string; title: string; steps: WalkthroughStep[] }>;
   };
+}
+
+interface WalkthroughStep {
+  id: string;
+  title: string;
+  description: string;
+  media: { image: Record<'light' | 'dark' | 'hc' | 'hcLight', string>; altText: string } | { markdown: string };
+  completionEvents: string[];
 }
 
 const raw = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as unknown;
@@ -36,6 +45,10 @@ const missingKeys: string[] = [];
 const usedKeys = new Set<string>();
 const manifest = localize(raw, missingKeys, usedKeys) as Manifest;
 const c = manifest.contributes;
+/** VS Code's own commands the walkthrough's buttons run. */
+const WORKBENCH_COMMANDS = new Set(['workbench.action.chat.open', 'workbench.action.chat.openModelPicker', 'debug.addConfiguration', 'workbench.action.debug.start']);
+/** What all the walkthrough's pictures together may weigh in the .vsix (issue #28: the package stays under 1.5 MB). */
+const WALKTHROUGH_IMAGES_BUDGET = 100 * 1024;
 
 describe('contributions in package.json', () => {
   it('every %key% has its text in package.nls.json, and every text there is used', () => {
@@ -108,7 +121,45 @@ describe('contributions in package.json', () => {
     }
   });
 
-  it('default shortcuts: the last chat, and the selection to it while an editor has one', () => {
+  it('the Get Started walkthrough has the steps of the code, each with a button, a picture for every theme and an event that completes it', () => {
+    const [walk] = c.walkthroughs;
+    assert.equal(c.walkthroughs.length, 1);
+    assert.equal(walk.id, Walkthrough.id);
+    assert.equal(WALKTHROUGH_FULL_ID, `${(manifest as unknown as { publisher: string }).publisher}.${(manifest as unknown as { name: string }).name}#${walk.id}`);
+    assert.deepEqual(walk.steps.map((s) => s.id), [...Walkthrough.steps]);
+    const commands = new Set<string>(Object.values(Commands));
+    const contextKeys = new Set<string>(Object.values(ContextKeys));
+    const allowed = readFileSync(new URL('../../.vscodeignore', import.meta.url), 'utf8');
+    let bytes = 0;
+    for (const step of walk.steps) {
+      const text = step.description;
+      const links = [...text.matchAll(/\(command:([\w.]+)\)/g)].map((m) => m[1]);
+      assert.ok(links.length > 0, `${step.id}: a button to do it`);
+      for (const id of links) assert.ok(commands.has(id) || WORKBENCH_COMMANDS.has(id), `${step.id}: ${id}`);
+      assert.ok(step.completionEvents.length > 0, step.id);
+      for (const e of step.completionEvents) {
+        const [, kind, id] = /^(onCommand|onContext|onView):(.+)$/.exec(e) ?? [];
+        assert.ok(kind === 'onCommand' ? commands.has(id) : kind === 'onContext' ? contextKeys.has(id) : Object.values(Views).includes(id as never), `${step.id}: ${e}`);
+      }
+      if ('markdown' in step.media) {
+        // A step shown as text until its picture is made from the UI.
+        assert.match(step.media.markdown, /^media\/walkthrough\/[\w-]+\.md$/, 'shipped by the .vscodeignore pattern');
+        assert.ok(existsSync(new URL(`../../${step.media.markdown}`, import.meta.url)), step.media.markdown);
+        continue;
+      }
+      assert.ok(step.media.altText.length > 20, `${step.id}: alt text`);
+      for (const file of new Set(Object.values(step.media.image))) {
+        const url = new URL(`../../${file}`, import.meta.url);
+        assert.ok(existsSync(url), `${step.id}: ${file}`);
+        assert.match(file, /^media\/walkthrough\/[\w-]+\.webp$/, 'shipped by the .vscodeignore pattern');
+        bytes += statSync(url).size;
+      }
+    }
+    assert.ok(allowed.includes('!media/walkthrough/*.webp') && allowed.includes('!media/walkthrough/*.md'));
+    assert.ok(bytes <= WALKTHROUGH_IMAGES_BUDGET, `the walkthrough's pictures weigh ${bytes} bytes`);
+  });
+
+  it('default shortcuts: the last chat, and the selection to it while an editor has one; listed in the walkthrough', () => {
     assert.deepEqual(
       c.keybindings.map((k) => [k.command, k.key, k.mac]),
       [
@@ -117,5 +168,7 @@ describe('contributions in package.json', () => {
       ],
     );
     assert.match(c.keybindings[1].when ?? '', /editorHasSelection/);
+    const chatStep = c.walkthroughs[0].steps.find((s) => s.id === 'chat')!.description;
+    for (const shown of ['Ctrl+Shift+Alt+A', '⇧⌥⌘A', 'Ctrl+Shift+Alt+S', '⇧⌥⌘S']) assert.ok(chatStep.includes(shown), shown);
   });
 });

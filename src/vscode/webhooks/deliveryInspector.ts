@@ -9,9 +9,9 @@ import { loadNetwork } from '../bundles';
 import { callOf, deliveryView, subjectOf } from '../../webhooks/inspect/deliveryView';
 import { parseInspectorViewMessage, type CallAction, type DeliveryView, type InspectorHostMessage, type InspectorViewMessage } from '../../webhooks/inspect/inspectorProtocol';
 import type { DeliveryRecord } from '../../webhooks/store/records';
-import { Commands, Views } from '../contributions';
+import { Commands, ContextKeys, Views } from '../contributions';
 import { redact } from '../log';
-import { setting } from '../settings';
+import { setContext, setting } from '../settings';
 import type { EventsViewNode } from './eventsTree';
 import { PanelHost, panelOptions, registerPanelSerializer } from '../webview/panelHost';
 import { inspectorHtml } from './inspectorHtml';
@@ -115,6 +115,8 @@ export class DeliveryInspector implements vscode.Disposable {
     });
   }
 
+  private inspectedOnce = false;
+
   /** What the page shows now, so a burst of other deliveries does not redraw it (and lose its scroll). */
   private shownJson: string | undefined;
 
@@ -129,6 +131,11 @@ export class DeliveryInspector implements vscode.Disposable {
         text: recordId ? vscode.l10n.t('This delivery is no longer stored.') : vscode.l10n.t('Choose a delivery in the Webhook Events view.'),
       });
       return undefined;
+    }
+    if (!this.inspectedOnce) {
+      // The walkthrough's "open it in the inspector" step: a delivery shown, however it was opened.
+      this.inspectedOnce = true;
+      void setContext(ContextKeys.inspectedDelivery, true);
     }
     const view = this.viewOf(r);
     const json = JSON.stringify(view);

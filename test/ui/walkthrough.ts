@@ -1,0 +1,213 @@
+// The Get Started walkthrough as a new user meets it: it opens the first time they open the
+// sidebar, and each step checks itself as they do what it says, from its own buttons. With
+// UPDATE_MEDIA=1 it also writes the walkthrough's pictures and the README's into media/.
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import type { ArtifactsFolder, CodeServerHandle, EmulatorHandle } from './handles';
+import { answer, runCommand, updateSettings } from './workbench';
+
+const MEDIA = new URL('../../media/', import.meta.url);
+const UPDATE_MEDIA = process.env.UPDATE_MEDIA === '1';
+
+/** The walkthrough page's step whose title is `title`. */
+function step(page: Page, title: string): Locator {
+  return page.locator('.getting-started-step', { hasText: title }).first();
+}
+
+/**
+ * Back to the walkthrough's tab, and the step's button `button` pressed from the keyboard. (A
+ * mouse click through Playwright scrolls the page's sliding container and sends it back to the
+ * list; and the steps' headers, disabled after a theme change here, do not take clicks.)
+ */
+async function pressStepButton(page: Page, title: string, button: string): Promise<void> {
+  await openWalkthrough(page);
+  const s = step(page, title);
+  await s.waitFor({ timeout: 20_000 });
+  // Opened from the keyboard, as its header's button.
+  if ((await s.getAttribute('aria-expanded')) !== 'true') {
+    await s.focus();
+    await page.keyboard.press('Enter');
+    await page.waitForFunction((el) => el?.getAttribute('aria-expanded') === 'true', await s.elementHandle(), { timeout: 10_000 });
+  }
+  const b = s.locator('.monaco-button', { hasText: button }).first();
+  await b.focus();
+  await page.keyboard.press('Enter');
+}
+
+/**
+ * The walkthrough shown again as a user finds it: Welcome: Open Walkthrough…, then ours. (Its tab
+ * alone is not enough: a theme change sends the page back to the list of walkthroughs.)
+ */
+async function openWalkthrough(page: Page): Promise<void> {
+  const shown = page.locator('.gettingStarted.showDetails', { hasText: WALKTHROUGH_TITLE }).first();
+  if (await shown.isVisible()) return;
+  const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: WALKTHROUGH_TITLE }).first();
+  // Further tries when the palette lost the typing to a notification that took the focus, or a
+  // loaded machine was slow to list the command.
+  for (let attempt = 0; ; attempt++) {
+    if (attempt > 0) await page.keyboard.press('Escape');
+    const listed = await runCommand(page, 'Welcome: Open Walkthrough')
+      .then(() => row.waitFor({ timeout: 10_000 }))
+      .then(() => true, (err: unknown) => (attempt < 2 ? false : Promise.reject(err instanceof Error ? err : new Error(String(err)))));
+    if (listed) break;
+  }
+  await row.click();
+  await shown.waitFor({ timeout: 20_000 });
+}
+
+const WALKTHROUGH_TITLE = 'Get Started with Azure OpenAI Workbench';
+
+/** The step shows as done (its check mark), on the walkthrough's page. */
+async function expectChecked(page: Page, title: string): Promise<void> {
+  await openWalkthrough(page);
+  const s = step(page, title);
+  await s.waitFor({ timeout: 20_000 });
+  // As a screen reader hears it: the step's check box, ticked.
+  await page.waitForFunction((el) => el?.getAttribute('aria-checked') === 'true', await s.elementHandle(), { timeout: 20_000 }).catch(() => {
+    throw new Error(`the step "${title}" is not checked`);
+  });
+}
+
+async function toggleTheme(page: Page): Promise<void> {
+  const dark = await page.locator('.monaco-workbench.vs-dark').count();
+  await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
+  await page.locator(dark ? '.monaco-workbench.vs:not(.vs-dark)' : '.monaco-workbench.vs-dark').waitFor({ timeout: 10_000 });
+  await page.waitForTimeout(800);
+}
+
+/** Parts of the workbench window a picture shows. */
+type Part = 'sidebar' | 'editor' | 'auxiliarybar' | 'statusbar' | 'titlebar';
+
+/**
+ * The picture of a step as the window shows it now, in the light theme and the dark one: into the
+ * artifacts folder, and with UPDATE_MEDIA=1 into media/walkthrough/ as small WebP files.
+ */
+async function stepPicture(page: Page, artifacts: ArtifactsFolder, name: string, parts: readonly Part[]): Promise<void> {
+  await page.mouse.move(1, 1);
+  await page.waitForTimeout(500);
+  // Only the parts of the window the step is about: the picture stays legible and small.
+  const boxes = await Promise.all(parts.map(async (part) => (await page.locator(`.part.${part}`).first().boundingBox())!));
+  const x = Math.min(...boxes.map((b) => b.x));
+  const y = Math.min(...boxes.map((b) => b.y));
+  const clip = { x, y, width: Math.max(...boxes.map((b) => b.x + b.width)) - x, height: Math.max(...boxes.map((b) => b.y + b.height)) - y };
+  const shots: Record<string, Buffer> = { light: await page.screenshot({ clip }) };
+  await toggleTheme(page);
+  shots.dark = await page.screenshot({ clip });
+  await toggleTheme(page);
+  for (const [theme, png] of Object.entries(shots)) {
+    writeFileSync(join(artifacts, `walkthrough-${name}-${theme}.png`), png);
+    if (!UPDATE_MEDIA) continue;
+    const { default: sharp } = await import('sharp');
+    const dir = new URL('walkthrough/', MEDIA);
+    mkdirSync(dir, { recursive: true });
+    const file = new URL(`${name}-${theme}.webp`, dir);
+    await sharp(png).resize({ width: 480, height: 480, fit: 'inside', withoutEnlargement: true }).webp({ quality: 50, effort: 6 }).toFile(file.pathname);
+    console.log(`    media/walkthrough/${name}-${theme}.webp: ${statSync(file).size} bytes`);
+  }
+}
+
+/** A README picture: the whole window, downscaled and quantized to a small PNG (UPDATE_MEDIA=1). */
+async function readmePicture(page: Page, artifacts: ArtifactsFolder, name: string): Promise<void> {
+  const png = await page.screenshot();
+  writeFileSync(join(artifacts, `readme-${name}.png`), png);
+  if (!UPDATE_MEDIA) return;
+  const { default: sharp } = await import('sharp');
+  const file = new URL(`readme-${name}.png`, MEDIA);
+  await sharp(png).resize({ width: 1100 }).png({ palette: true, colours: 64, effort: 10, compressionLevel: 9 }).toFile(file.pathname);
+  console.log(`    media/readme-${name}.png: ${statSync(file).size} bytes`);
+}
+
+export async function walkthroughThroughTheUi(page: Page, _emulator: EmulatorHandle, artifacts: ArtifactsFolder, server: CodeServerHandle): Promise<void> {
+  // VS Code's chat on (the runner's profile turns AI features off), in the light theme.
+  updateSettings(server, 'User', { 'chat.disableAIFeatures': false, 'workbench.colorTheme': 'Default Light Modern' });
+  await page.reload();
+  await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+  const activity = page.locator('.activitybar [aria-label^="Azure OpenAI"]').first();
+  await activity.waitFor({ timeout: 60_000 });
+
+  // The first look at the sidebar after install opens the walkthrough, once.
+  await activity.click();
+  const title = page.locator('.gettingStartedContainer', { hasText: 'Get Started with Azure OpenAI Workbench' });
+  await title.first().waitFor({ timeout: 30_000 });
+
+  // 1. No account: the local emulator, started from the step's button, becomes a connection.
+  await pressStepButton(page, 'Connect: no account needed', 'Start the Local Emulator');
+  await page.locator('.part.sidebar .monaco-list-row', { hasText: 'Local emulator' }).first().waitFor({ timeout: 30_000 });
+  await expectChecked(page, 'Connect: no account needed');
+  await page.locator('.part.sidebar .monaco-list-row', { hasText: 'Local emulator' }).first().click();
+  await page.locator('.part.sidebar .monaco-list-row', { hasText: 'Deployments' }).first().click();
+  await page.locator('.part.sidebar .monaco-list-row', { hasText: 'gpt-4o-mini' }).first().waitFor({ timeout: 20_000 });
+  await stepPicture(page, artifacts, 'connect', ['sidebar']);
+
+  // 2. A chat with a deployment: the step checks itself when the reply is in.
+  await pressStepButton(page, 'Chat with a deployment', 'Open Chat');
+  // Picked with the mouse: the keyboard's focus may still be on the walkthrough's button.
+  await page.locator('.quick-input-widget .monaco-list-row', { hasText: /gpt-4o-mini(?!-)/ }).first().click({ timeout: 20_000 });
+  const chat = page.frameLocator('iframe.webview.ready').last().frameLocator('#active-frame');
+  const input = chat.locator('#input');
+  await input.waitFor({ timeout: 30_000 });
+  await input.fill('/markdown');
+  await input.press('Enter');
+  await chat.locator('.turn.assistant:not(.streaming) .turn-foot', { hasText: 'tokens' }).first().waitFor({ timeout: 30_000 });
+  await stepPicture(page, artifacts, 'chat', ['editor']);
+  await readmePicture(page, artifacts, 'chat');
+  await expectChecked(page, 'Chat with a deployment');
+
+  // 3. Listening, with a new webhook endpoint pointed at the listener.
+  await pressStepButton(page, 'Start listening for webhooks', 'Start Listening');
+  const widget = page.locator('.quick-input-widget');
+  await widget.locator('.quick-input-title', { hasText: 'Listening: point a webhook endpoint here?' }).waitFor({ timeout: 30_000 });
+  await widget.locator('.monaco-list-row', { hasText: 'Create a webhook endpoint' }).first().click();
+  await widget.locator('.quick-input-title', { hasText: 'Events to receive' }).waitFor();
+  await page.keyboard.press('Enter');
+  await page.locator('.statusbar-item', { hasText: 'Listening' }).first().waitFor({ timeout: 20_000 });
+  await expectChecked(page, 'Start listening for webhooks');
+  await stepPicture(page, artifacts, 'listen', ['sidebar', 'statusbar']);
+
+  // 4. A test event, opened from its row in the inspector.
+  await pressStepButton(page, 'Send a test event and inspect it', 'Send Test Event');
+  await widget.locator('.quick-input-title', { hasText: 'Send a test event of type' }).waitFor({ timeout: 20_000 });
+  await widget.locator('.monaco-list-row', { hasText: 'response.completed' }).first().click();
+  const events = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Webhook Events' }) });
+  const row = events.locator('.monaco-list-row[aria-label^="response.completed, verified"]').first();
+  await row.waitFor({ timeout: 30_000 });
+  await row.click();
+  let inspector = false;
+  for (let i = 0; i < 100 && !inspector; i++) {
+    for (const f of page.frames()) if (await f.$('#delivery #title').catch(() => null)) inspector = true;
+    if (!inspector) await page.waitForTimeout(200);
+  }
+  if (!inspector) throw new Error('the delivery inspector did not open');
+  await stepPicture(page, artifacts, 'inspect', ['sidebar', 'editor']);
+  await readmePicture(page, artifacts, 'webhooks');
+  await expectChecked(page, 'Send a test event and inspect it');
+
+  // 5. F5 with the webhooks debugger: the session starts (forwarding to the app's URL), then stops.
+  await pressStepButton(page, 'Debug your app with webhooks', 'Start Debugging');
+  // The debugger picked from the keyboard (the list is still settling when it shows on a loaded machine).
+  await widget.locator('.monaco-list-row', { hasText: 'Azure OpenAI Webhooks' }).first().waitFor({ timeout: 20_000 });
+  await page.keyboard.type('Azure OpenAI Webhooks');
+  // Typing filters the list down to it; Enter takes the first row.
+  await widget.locator('.monaco-list-row').first().filter({ hasText: 'Azure OpenAI Webhooks' }).waitFor({ timeout: 10_000 });
+  await page.keyboard.press('Enter');
+  await answer(page, 'forward verified deliveries to', 'http://127.0.0.1:3000/webhook');
+  const toolbar = page.locator('.debug-toolbar');
+  await toolbar.waitFor({ timeout: 30_000 });
+  await stepPicture(page, artifacts, 'debug', ['sidebar', 'editor']);
+  await expectChecked(page, 'Debug your app with webhooks');
+  // Stopped from the debug toolbar, as a user would (the palette's Debug: Stop matched other entries first).
+  await toolbar.locator('.action-label.codicon-debug-stop, .action-label.codicon-debug-disconnect').first().click();
+  await toolbar.waitFor({ state: 'hidden', timeout: 30_000 });
+
+  // VS Code's chat step is not driven here: code-server's chat needs a signed-in Copilot to send a
+  // request, so the step is left to the language model provider's host tests (the models, a reply).
+
+  // Every step checked: the finished walkthrough.
+  await openWalkthrough(page);
+  const steps = page.locator('.getting-started-step');
+  const n = await steps.count();
+  const done = await page.locator('.getting-started-step[aria-checked="true"]').count();
+  if (n !== 6 || done !== 5) throw new Error(`${done} of ${n} steps checked: every step but VS Code's chat should be`);
+  await page.screenshot({ path: join(artifacts, 'walkthrough-finished.png') });
+}
