@@ -4,6 +4,7 @@ import { lossCurve } from '../../src/jobs/fineTuningDetails';
 import { jobView, EVENTS_SHOWN } from '../../src/jobs/fineTuningView';
 import type { FineTuningCheckpoint, FineTuningEvent, FineTuningJob } from '../../src/service/jobTypes';
 import { isJobView, parseFineTuningHostMessage, parseFineTuningViewMessage } from '../../src/webview/fineTuning/protocol';
+import { fineTuningJob } from '../support/fineTuningJob';
 
 let n = 0;
 const event = (data?: Record<string, unknown>, message = 'm'): FineTuningEvent => ({
@@ -23,21 +24,7 @@ const checkpoint = (step: number, metrics: Record<string, number>): FineTuningCh
   step_number: step,
   metrics,
 });
-const job = (over: Partial<FineTuningJob> = {}): FineTuningJob => ({
-  id: 'ftjob-1',
-  object: 'fine_tuning.job',
-  model: 'gpt-4.1-mini-2025-04-14',
-  status: 'running',
-  created_at: 1_700_000_000,
-  finished_at: null,
-  fine_tuned_model: null,
-  error: null,
-  training_file: 'file-a',
-  validation_file: null,
-  result_files: [],
-  trained_tokens: null,
-  ...over,
-});
+const job = fineTuningJob;
 
 describe('fine-tuning page: the loss curve', () => {
   it('takes training loss from metrics events and validation loss from the events or else the checkpoints, oldest step first', () => {

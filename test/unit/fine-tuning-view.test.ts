@@ -7,22 +7,9 @@ import assert from 'node:assert/strict';
 import { jobView } from '../../src/jobs/fineTuningView';
 import type { FineTuningCheckpoint, FineTuningEvent, FineTuningJob } from '../../src/service/jobTypes';
 import { isJobView } from '../../src/webview/fineTuning/protocol';
+import { fineTuningJob } from '../support/fineTuningJob';
 
-const job = (over: Record<string, unknown> = {}): FineTuningJob => ({
-  id: 'ftjob-1',
-  object: 'fine_tuning.job',
-  model: 'gpt-4.1-mini-2025-04-14',
-  status: 'running',
-  created_at: 1_700_000_000,
-  finished_at: null,
-  fine_tuned_model: null,
-  error: null,
-  training_file: 'file-a',
-  validation_file: null,
-  result_files: [],
-  trained_tokens: null,
-  ...over,
-}) as FineTuningJob;
+const job = fineTuningJob;
 const checkpoint = (over: Record<string, unknown>): FineTuningCheckpoint =>
   ({
     id: 'ftchkpt-1', object: 'fine_tuning.job.checkpoint', created_at: 1, fine_tuned_model_checkpoint: 'm:ckpt-1', fine_tuning_job_id: 'ftjob-1', step_number: 1, metrics: {}, ...over,
