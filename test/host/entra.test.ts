@@ -13,28 +13,18 @@ import { startEmulator, type Emulator } from '../../src/emulator/server';
 import type { HostMessage } from '../../src/webview/chat/protocol';
 import type { ConnectionInfo } from '../../src/vscode/connections/connectionStore';
 import type { DeploymentNode, MessageNode, TreeNode } from '../../src/vscode/tree/nodes';
-import { clearConnections, eventually, settingsAndLogFiles, workbench } from './support';
+import { clearConnections, eventually, settingsAndLogFiles, testIssuer, useTestCloud, workbench, type TestIssuer } from './support';
 
 const exec = <T>(cmd: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(`aoaiWorkbench.${cmd}`, ...args);
-
-interface IssuerInfo {
-  authorityHost: string;
-  tenantId: string;
-  issuer: string;
-  jwksUri: string;
-  caFile: string;
-  oid: string;
-}
 
 describe('Entra ID connections', function () {
   this.timeout(60_000);
   let emu: Emulator;
-  let issuer: IssuerInfo;
+  let issuer: TestIssuer;
   const config = () => vscode.workspace.getConfiguration('aoaiWorkbench');
 
   before(async function () {
-    if (!process.env.AOAI_TEST_ISSUER) throw new Error('AOAI_TEST_ISSUER is not set: the runner starts the local identity provider');
-    issuer = JSON.parse(process.env.AOAI_TEST_ISSUER) as IssuerInfo;
+    issuer = testIssuer();
     const [sub] = DEFAULT_CONFIG.subscriptions;
     emu = await startEmulator({
       config: {
@@ -46,12 +36,7 @@ describe('Entra ID connections', function () {
       },
     });
     await clearConnections();
-    await config().update('cloud', 'Custom', vscode.ConfigurationTarget.Global);
-    await config().update(
-      'customCloud',
-      { authorityHost: issuer.authorityHost, resourceManagerEndpoint: emu.url, managementScope: 'https://management.azure.com/.default' },
-      vscode.ConfigurationTarget.Global,
-    );
+    await useTestCloud(issuer, emu.url);
   });
   after(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');

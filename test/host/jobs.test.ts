@@ -15,7 +15,7 @@ import type { HostMessage as ChatHostMessage } from '../../src/webview/chat/prot
 import type { FineTuningHostMessage } from '../../src/webview/fineTuning/protocol';
 import type { ConnectionInfo } from '../../src/vscode/connections/connectionStore';
 import type { BatchNode, JobGroupNode } from '../../src/vscode/tree/jobNodes';
-import { clearConnections, closeEmulatedService, emulatedService, eventually, workbench } from './support';
+import { clearConnections, closeEmulatedService, emulatedService, eventually, testIssuer, useTestCloud, workbench } from './support';
 
 const exec = <T>(cmd: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(`aoaiWorkbench.${cmd}`, ...args);
 const line = (id: string, content: string) =>
@@ -167,9 +167,7 @@ describe('jobs: a fine-tuning job through to a deployed model', function () {
   const config = () => vscode.workspace.getConfiguration('aoaiWorkbench');
 
   before(async () => {
-    if (!process.env.AOAI_TEST_ISSUER) throw new Error('AOAI_TEST_ISSUER is not set: the runner starts the local identity provider');
-    type Issuer = { authorityHost: string; tenantId: string; issuer: string; jwksUri: string; caFile: string; oid: string };
-    const issuer = JSON.parse(process.env.AOAI_TEST_ISSUER) as Issuer;
+    const issuer = testIssuer();
     const [sub] = DEFAULT_CONFIG.subscriptions;
     emu = await startEmulator({
       config: {
@@ -179,12 +177,7 @@ describe('jobs: a fine-tuning job through to a deployed model', function () {
       },
     });
     await clearConnections();
-    await config().update('cloud', 'Custom', vscode.ConfigurationTarget.Global);
-    await config().update(
-      'customCloud',
-      { authorityHost: issuer.authorityHost, resourceManagerEndpoint: emu.url, managementScope: 'https://management.azure.com/.default' },
-      vscode.ConfigurationTarget.Global,
-    );
+    await useTestCloud(issuer, emu.url);
     // Deploying goes through Resource Manager: a connection that knows its Azure account.
     const from = { tokenSource: 'default', subscriptionId: sub.subscriptionId, account: 'emulator-openai', label: 'Fine-tune' };
     const info = await exec<ConnectionInfo>('addConnectionFromAzure', from);

@@ -95,3 +95,29 @@ export function settingsAndLogFiles(): string[] {
   walk(join(userData, 'logs'), () => true);
   return out;
 }
+
+/** The local identity provider the host test runner starts (its issuer, keys, CA and the signed-in principal). */
+export interface TestIssuer {
+  authorityHost: string;
+  tenantId: string;
+  issuer: string;
+  jwksUri: string;
+  caFile: string;
+  oid: string;
+}
+
+export function testIssuer(): TestIssuer {
+  if (!process.env.AOAI_TEST_ISSUER) throw new Error('AOAI_TEST_ISSUER is not set: the runner starts the local identity provider');
+  return JSON.parse(process.env.AOAI_TEST_ISSUER) as TestIssuer;
+}
+
+/** Signs in against the test issuer, with `resourceManager` (an emulator) as the cloud's Resource Manager. */
+export async function useTestCloud(issuer: TestIssuer, resourceManager: string): Promise<void> {
+  const config = vscode.workspace.getConfiguration('aoaiWorkbench');
+  await config.update('cloud', 'Custom', vscode.ConfigurationTarget.Global);
+  await config.update(
+    'customCloud',
+    { authorityHost: issuer.authorityHost, resourceManagerEndpoint: resourceManager, managementScope: 'https://management.azure.com/.default' },
+    vscode.ConfigurationTarget.Global,
+  );
+}
