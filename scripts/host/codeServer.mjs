@@ -18,7 +18,7 @@ export function freePort() {
 
 /**
  * @param {{ port?: number, env?: Record<string,string>, extraArgs?: string[], folder?: string, vsix?: string | string[], workspaceTrust?: boolean,
- *   locale?: string, afterInstall?: (extensionsDir: string) => void }} opts
+ *   locale?: string, afterInstall?: (extensionsDir: string) => void, settings?: Record<string, unknown> }} opts
  *   vsix: the package(s) to install into this run's extensions folder first, as a user would.
  *   locale: the display language (code-server's --locale); afterInstall: adds files to the installed extensions.
  *   workspaceTrust: VS Code's workspace trust on, the folder never trusted: Restricted Mode.
@@ -48,6 +48,7 @@ export async function startCodeServer(opts = {}) {
         // Restricted Mode from the start, without the prompt that would ask to leave it.
         ...(opts.workspaceTrust ? { 'security.workspace.trust.startupPrompt': 'never', 'security.workspace.trust.emptyWindow': false } : {}),
         'chat.disableAIFeatures': true,
+        ...opts.settings,
       },
       null,
       2,

@@ -17,7 +17,15 @@ export async function runUiTests(chromium, root, artifacts, vsix) {
     const emulator = await startEmulatorProcess(root, ['--config', join(root, 'scripts', 'emulator.dev.json')]);
     // A journey in the pseudo-locale: its translations beside the installed extension's English files.
     const pseudo = locale === PSEUDO_LOCALE ? pseudoLocale(root) : undefined;
-    const server = await startCodeServer({ extraArgs: ['--vscode-option', 'enable-smoke-test-driver'], vsix, locale, afterInstall: pseudo?.install });
+    // The walkthrough opens at the first look at the sidebar, and its editor would take the focus from
+    // a journey's first quick pick: only the walkthrough's own journey turns it on.
+    const server = await startCodeServer({
+      extraArgs: ['--vscode-option', 'enable-smoke-test-driver'],
+      vsix,
+      locale,
+      afterInstall: pseudo?.install,
+      settings: { 'workbench.welcomePage.walkthroughs.openOnInstall': false },
+    });
     const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
     const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
     if (pseudo) {

@@ -120,7 +120,7 @@ async function readmePicture(page: Page, artifacts: ArtifactsFolder, name: strin
 
 export async function walkthroughThroughTheUi(page: Page, _emulator: EmulatorHandle, artifacts: ArtifactsFolder, server: CodeServerHandle): Promise<void> {
   // VS Code's chat on (the runner's profile turns AI features off), in the light theme.
-  updateSettings(server, 'User', { 'chat.disableAIFeatures': false, 'workbench.colorTheme': 'Default Light Modern' });
+  updateSettings(server, 'User', { 'chat.disableAIFeatures': false, 'workbench.colorTheme': 'Default Light Modern', 'workbench.welcomePage.walkthroughs.openOnInstall': true });
   await page.reload();
   await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
   const activity = page.locator('.activitybar [aria-label^="Azure OpenAI"]').first();
