@@ -4,20 +4,13 @@
  * alternative says where each loss started and ended; the table below it holds every value.
  */
 import * as l10n from '@vscode/l10n';
+import { chartLegend, svg } from '../shared/chart';
 import { el } from '../shared/page';
 import { formatLoss, type LossPointView } from './protocol';
 
-const SVG = 'http://www.w3.org/2000/svg';
 const MIN_W = 200;
 const H = 180;
 const PAD = { left: 44, right: 8, top: 10, bottom: 22 };
-
-function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number>, className?: string): SVGElementTagNameMap[K] {
-  const e = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
-  if (className) e.setAttribute('class', className);
-  return e;
-}
 
 type Series = { key: 'train' | 'valid'; name: string; points: Array<{ step: number; v: number }> };
 
@@ -82,14 +75,7 @@ export function drawLossChart(figure: HTMLElement, points: readonly LossPointVie
     }
   });
   figure.append(chart);
-  const legend = el('ul', undefined, 'legend');
-  legend.setAttribute('aria-hidden', 'true');
-  series.forEach((s, i) => {
-    const item = el('li');
-    item.append(el('span', undefined, `swatch series-${i} ${s.key}`), document.createTextNode(s.name));
-    legend.append(item);
-  });
-  figure.append(legend);
+  figure.append(chartLegend(series.map((s, i) => ({ swatch: `series-${i} ${s.key}`, name: s.name }))));
 }
 
 /** The chart's values as table rows: one per step, oldest first. */

@@ -5,13 +5,13 @@
  */
 import * as l10n from '@vscode/l10n';
 import type { DeploymentUsage, UsageSummary } from '../../usage/aggregate';
+import { chartLegend, svg } from '../shared/chart';
 import { el } from '../shared/page';
 
 export type Metric = 'tokens' | 'cost';
 
 /** The theme has this many chart colours; more deployments reuse them with a pattern of their own. */
 export const SERIES_COLOURS = 6;
-const SVG = 'http://www.w3.org/2000/svg';
 /** The drawing is as wide as its figure, in CSS pixels, so its labels keep the page's font size at any width. */
 const MIN_W = 200;
 const H = 180;
@@ -29,13 +29,6 @@ export function formatValue(v: number, metric: Metric): string {
 
 /** A deployment's name as the chart and tables say it. */
 export const nameOf = (d: DeploymentUsage) => `${d.deployment} (${d.connectionLabel || d.connectionId})`;
-
-function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number>, className?: string): SVGElementTagNameMap[K] {
-  const e = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
-  if (className) e.setAttribute('class', className);
-  return e;
-}
 
 /** The chart's text alternative: its totals and busiest day (each sentence whole, for translators). */
 function chartLabel(metric: Metric, days: number, figures: { sum: string; day: string; max: string } | undefined): string {
@@ -96,14 +89,7 @@ export function drawChart(figure: HTMLElement, summary: UsageSummary, metric: Me
     chart.append(t);
   }
   figure.append(chart);
-  const legend = el('ul', undefined, 'legend');
-  legend.setAttribute('aria-hidden', 'true');
-  series.forEach((d, s) => {
-    const item = el('li');
-    item.append(el('span', undefined, `swatch series-${s % SERIES_COLOURS}${s >= SERIES_COLOURS ? ' striped' : ''}`), document.createTextNode(nameOf(d)));
-    legend.append(item);
-  });
-  figure.append(legend);
+  figure.append(chartLegend(series.map((d, s) => ({ swatch: `series-${s % SERIES_COLOURS}${s >= SERIES_COLOURS ? ' striped' : ''}`, name: nameOf(d) }))));
 }
 
 /** The chart's figures as a table: one row per day with any, one column per deployment. */
