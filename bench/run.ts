@@ -387,19 +387,21 @@ async function benchUsageRows(): Promise<void> {
   const { record: r, aggregate: a } = await benchUsage();
   const share = (r.appendUs / 1000 / r.requestMs) * 100;
   rows.push({
-    benchmark: `Usage: recording one request (append call on the caller), median of ${r.rounds}`,
-    ours: `${r.appendUs.toFixed(1)} µs`,
+    benchmark: `Usage: recording one request, on the caller's path (handed to the log; built and written a moment later), median of ${r.rounds}`,
+    ours: `${r.appendUs.toFixed(2)} µs`,
     reference: `${r.requestMs.toFixed(2)} ms (the chat request to the emulator, loopback)`,
     ratio: `${share.toFixed(2)} %`,
     goal: `<= 1 %: ${share <= 1 ? 'yes' : 'NO'}`,
   });
-  rows.push({
-    benchmark: 'Usage: same, the write to disk included (CPU time of the process per record)',
-    ours: `${r.cpuUs.toFixed(0)} µs CPU`,
-    reference: `${r.requestMs.toFixed(2)} ms (the same request)`,
-    ratio: `${((r.cpuUs / 1000 / r.requestMs) * 100).toFixed(1)} %`,
-    goal: 'info',
-  });
+  for (const [how, us] of [['each record written alone (requests seconds apart)', r.cpuUs], [`${r.rounds} back-to-back records sharing writes`, r.burstCpuUs]] as const) {
+    rows.push({
+      benchmark: `Usage: the whole recording, record built and written to disk, ${how} (CPU time of the process per record)`,
+      ours: `${us.toFixed(1)} µs CPU`,
+      reference: `${r.requestMs.toFixed(2)} ms (the same request)`,
+      ratio: `${((us / 1000 / r.requestMs) * 100).toFixed(1)} %`,
+      goal: 'info',
+    });
+  }
   const label = `Usage view's tables from ${a.records.toLocaleString('en')} records (${a.fileMB.toFixed(0)} MB log), own process per side`;
   // CPU time decides: on a shared machine the wall time of either side depends on what else runs.
   rows.push({

@@ -1,7 +1,8 @@
 /**
  * Issue 27's usage goals, each beside a reference measured in the same run:
- * (a) recording one request's usage: the append call on the caller, against one loopback request
- *     to the emulator (goal <= 1 %), and the whole recording with its write to disk, in CPU time;
+ * (a) recording one request's usage: what the caller pays (building the record, handing it to the
+ *     log), against one loopback request to the emulator (goal <= 1 %), and the whole recording
+ *     with its write to disk (done a moment later, off the caller's path), in CPU time;
  * (b) the usage view's tables from a log of 1,000,000 records: streamed through the log's reader,
  *     against loading every record with JSON.parse into an array and reducing it with the same
  *     aggregator; CPU time (median of 5 rounds, alternated), wall time and peak memory, each side in
@@ -23,7 +24,7 @@ const AGGREGATE_ROUNDS = 5;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 export interface UsageBench {
-  record: { appendUs: number; cpuUs: number; requestMs: number; rounds: number };
+  record: { appendUs: number; cpuUs: number; burstCpuUs: number; requestMs: number; rounds: number };
   aggregate: { records: number; fileMB: number; rounds: number; ours: Side; reference: Side };
 }
 interface Side {
@@ -144,20 +145,35 @@ async function benchRecord(dir: string, rounds: number): Promise<UsageBench['rec
         outcome: { kind: 'ok' },
         rateLimit: rateLimitFromHeaders(res.headers),
       };
-      // What the caller pays: building the record and handing it to the log (the write follows on its own).
+      // What the caller pays: handing its figures to the log (the record is built and written a moment later, off its path).
       const a0 = process.hrtime.bigint();
-      const written = log.append(createUsageRecord(input));
+      log.append(input);
       const a1 = process.hrtime.bigint();
-      await written;
+      await log.flush();
       if (i < 20) continue;
       requestMs.push(Number(t1 - t0) / 1e6);
       appendUs.push(Number(a1 - a0) / 1e3);
     }
-    // The whole recording, its write to disk included, in CPU time of this process (all threads).
+    // The whole recording, its write to disk included, in CPU time of this process (all threads): each record written
+    // on its own, as a chat's requests seconds apart are (a burst shares one write).
     const cpu0 = process.cpuUsage();
-    for (let i = 0; i < rounds; i++) await log.append(createUsageRecord(input!));
+    for (let i = 0; i < rounds; i++) {
+      log.append({ ...input!, at: Date.now() });
+      await log.flush();
+    }
     const cpu = process.cpuUsage(cpu0);
-    return { appendUs: median(appendUs), cpuUs: (cpu.user + cpu.system) / rounds, requestMs: median(requestMs), rounds };
+    // Back-to-back requests (a compare, Run again xN, a busy agent): the records of a moment share one write.
+    const burst0 = process.cpuUsage();
+    for (let i = 0; i < rounds; i++) log.append({ ...input!, at: Date.now() });
+    await log.flush();
+    const burst = process.cpuUsage(burst0);
+    return {
+      appendUs: median(appendUs),
+      cpuUs: (cpu.user + cpu.system) / rounds,
+      burstCpuUs: (burst.user + burst.system) / rounds,
+      requestMs: median(requestMs),
+      rounds,
+    };
   } finally {
     await emu.close();
   }

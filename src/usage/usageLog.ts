@@ -11,7 +11,7 @@ import { open, stat } from 'node:fs/promises';
 import { AppendLog } from '../storage/appendLog';
 import { UsageAggregator, type AggregateOptions, type UsageSummary } from './aggregate';
 import { parseUsageLine } from './line';
-import { serializeUsageRecord, type UsageRecord } from './record';
+import { createUsageRecord, serializeUsageRecord, type UsageInput, type UsageRecord } from './record';
 
 export interface UsageCaps {
   maxAgeDays: number;
@@ -35,6 +35,13 @@ export function usageCaps(partial: Partial<Record<keyof UsageCaps, unknown>> = {
 }
 
 const DAY_MS = 86_400_000;
+/**
+ * Records wait this long, or until this many wait, then go to disk in one write: a burst of
+ * requests (a compare, Run again ×N, a batch's results) costs one write, and a request's caller
+ * pays only a push. A crash loses at most this moment's records; a normal shutdown flushes.
+ */
+export const FLUSH_MS = 250;
+export const FLUSH_AT = 256;
 
 /**
  * Calls `onLine` for every non-empty line of a file (none when it does not exist), reading it in
@@ -113,9 +120,10 @@ export class UsageLog {
   private readonly compactAt: number;
   /** The file's size as this window knows it: what it found plus what it appended. */
   private bytes = 0;
-  /** Records handed over in this turn of the event loop, and the write that takes them. */
-  private queue: UsageRecord[] = [];
-  private queued: Promise<void> | undefined;
+  /** Records handed over and not yet written, and the timer that writes them (`armed` while it runs). */
+  private queue: UsageInput[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private armed = false;
 
   private constructor(
     readonly path: string,
@@ -139,18 +147,34 @@ export class UsageLog {
   }
 
   /**
-   * Records one request. The caller pays a push: the line is made and written after this turn of
-   * the event loop, with the others of the turn. Resolves once the record is on disk.
+   * Records one request. The caller pays a push: the record is built from `input` (field by
+   * field, so nothing else it carries reaches the disk) and written a moment later (`FLUSH_MS`,
+   * or at once when `FLUSH_AT` wait), with the others of that moment in one write. Hand over an
+   * object you no longer change. `flush()` writes now and resolves once the records are on disk:
+   * call it before the process ends (the extension's deactivate does).
    */
-  append(record: UsageRecord): Promise<void> {
-    this.queue.push(record);
-    this.queued ??= new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
-      const batch = this.queue;
-      this.queue = [];
-      this.queued = undefined;
-      await Promise.all(batch.map((r) => this.write(serializeUsageRecord(r))));
-    });
-    return this.queued;
+  append(input: UsageInput): void {
+    this.queue.push(input);
+    if (this.queue.length >= FLUSH_AT) void this.writeQueue();
+    else if (!this.armed) {
+      this.armed = true;
+      // One timer, armed again (cheaper than a new one per record); a record waiting must not keep a process alive.
+      if (this.timer) this.timer.refresh();
+      else this.timer = setTimeout(() => this.onTimer(), FLUSH_MS).unref();
+    }
+  }
+
+  private onTimer(): void {
+    this.armed = false;
+    void this.writeQueue();
+  }
+
+  /** Writes the records waiting, in one batch; resolves once they are on disk (the append log retries after disk trouble). */
+  private writeQueue(): Promise<void> {
+    const batch = this.queue;
+    this.queue = [];
+    // Each line is handed to the append log at once: the batch goes out in one write.
+    return Promise.all(batch.map((r) => this.write(serializeUsageRecord(createUsageRecord(r))))).then(() => undefined);
   }
 
   private async write(line: string): Promise<void> {
@@ -165,15 +189,15 @@ export class UsageLog {
     this.bytes = await stat(this.path).then((s) => s.size, () => 0);
   }
 
-  /** Resolves when every record appended so far is on disk. */
+  /** Writes the records appended so far and resolves when they are on disk. */
   async flush(): Promise<void> {
-    await this.queued;
+    await this.writeQueue();
     await this.log.flush();
   }
 
   /** Empties the log, for every window (records handed over before are written first). */
   async clear(): Promise<void> {
-    await this.queued;
+    await this.flush();
     return this.log.clear();
   }
 
