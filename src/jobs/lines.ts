@@ -3,6 +3,7 @@
  * no file is ever held whole in memory (a batch's input or output can be hundreds of MB).
  */
 import { open } from 'node:fs/promises';
+import * as l10n from '@vscode/l10n';
 
 export interface Line {
   /** The line's bytes, without its `\n` (nor a `\r` before it). */
@@ -22,7 +23,11 @@ export class LineTooLongError extends Error {
     readonly line: number,
     limit = MAX_LINE_BYTES,
   ) {
-    super(`Line ${line} is longer than ${limit >= 1024 * 1024 ? `${limit / 1024 / 1024} MB` : `${limit} bytes`}: is this a JSONL file (one JSON object per line)?`);
+    super(
+      limit >= 1024 * 1024
+        ? l10n.t('Line {0} is longer than {1} MB: is this a JSONL file (one JSON object per line)?', line, limit / 1024 / 1024)
+        : l10n.t('Line {0} is longer than {1} bytes: is this a JSONL file (one JSON object per line)?', line, limit),
+    );
   }
 }
 
@@ -91,15 +96,15 @@ export async function eachLine(
   }
 }
 
-/** A line's JSON object, or why it is not one (for messages that name the line). */
+/** A line's JSON object, or why it is not one ("it is …", for messages that name the line). */
 export function parseObject(bytes: Buffer): { value: Record<string, unknown> } | { problem: string } {
   let value: unknown;
   try {
     value = JSON.parse(bytes.toString('utf8'));
   } catch (err) {
-    return { problem: `is not valid JSON (${(err as Error).message})` };
+    return { problem: l10n.t('it is not valid JSON ({0})', (err as Error).message) };
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { problem: 'is not a JSON object' };
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { problem: l10n.t('it is not a JSON object') };
   return { value: value as Record<string, unknown> };
 }
 
