@@ -11,6 +11,7 @@ import { DayIndex, lastDays, localZone, type ZoneOffset } from './days';
 import { Times } from './percentiles';
 import { costOf, DEFAULT_PRICES, priceFor, type ModelPrice, type PriceTable } from './prices';
 import type { RateLimitHeadroom, UsageRecord, UsageSource } from './record';
+import { compareText } from '../text/format';
 
 export type WindowName = 'today' | 'week' | 'month';
 /** How many calendar days each window spans, today included. */
@@ -248,8 +249,8 @@ export class UsageAggregator {
       const headroom = g.headroom && { ...g.headroom, at: g.headroomAt };
       deployments.push({ connectionId, connectionLabel, deployment, model, modelVersion, windows, daily, headroom });
     }
-    deployments.sort((a, b) => a.connectionLabel.localeCompare(b.connectionLabel) || a.deployment.localeCompare(b.deployment));
-    const connections = [...this.labels].map(([id, { label }]) => ({ id, label })).sort((a, b) => a.label.localeCompare(b.label));
+    deployments.sort((a, b) => compareText(a.connectionLabel, b.connectionLabel) || compareText(a.deployment, b.deployment));
+    const connections = [...this.labels].map(([id, { label }]) => ({ id, label })).sort((a, b) => compareText(a.label, b.label));
     return { days: [...this.days], deployments, connections, records: this.records, skipped: this.skipped };
   }
 }
