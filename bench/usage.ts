@@ -10,7 +10,7 @@
  *     and peak memory, each side in a process of its own (goal >= 3x, <= 1/3).
  */
 import { execFile } from 'node:child_process';
-import { appendFileSync, createWriteStream, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, closeSync, createWriteStream, mkdtempSync, openSync, readFileSync, readSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -99,15 +99,22 @@ async function benchAggregate(dir: string, n: number): Promise<UsageBench['aggre
   const path = join(dir, 'usage.jsonl');
   const days = summaryPath(path);
   const now = Date.now();
-  await writeLog(`${path}.all`, n, now);
-  const all = readFileSync(`${path}.all`);
-  let cut = all.length - 1;
-  for (let k = 0; k < Math.ceil(n / 30) + 1; k++) cut = all.lastIndexOf(10, cut - 1);
-  writeFileSync(path, all.subarray(0, cut + 1));
+  await writeLog(path, n, now);
+  // The last lines, read from the end (the bench keeps no copy of the log: a child's peak memory counts its parent's at the fork).
+  const { size: whole } = statSync(path);
+  const tailLines = Math.ceil(n / 30);
+  const end = Buffer.alloc(Math.min(whole, tailLines * 640));
+  const fd = openSync(path, 'r');
+  readSync(fd, end, 0, end.length, whole - end.length);
+  closeSync(fd);
+  let cut = end.length - 1;
+  for (let k = 0; k < tailLines + 1; k++) cut = end.lastIndexOf(10, cut - 1);
+  if (cut < 0) throw new Error('the last lines are longer than thought');
+  const tail = Buffer.from(end.subarray(cut + 1));
+  truncateSync(path, whole - tail.length);
   const { records: summed } = await side('cold', path, now);
   const saved = readFileSync(days);
-  appendFileSync(path, all.subarray(cut + 1));
-  rmSync(`${path}.all`);
+  appendFileSync(path, tail);
   const { size } = statSync(path);
   // Alternate the sides, ROUNDS each, and take each one's median: CPU time (all threads) is the measure that a
   // loaded machine disturbs least; wall time is shown beside it. Memory is the same every run (its maximum is kept).
