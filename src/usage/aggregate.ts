@@ -11,6 +11,7 @@ import { localZone, type ZoneOffset } from './days';
 import { TimeHistogram } from './histogram';
 import { costOf, DEFAULT_PRICES, priceFor, type PriceTable } from './prices';
 import type { RateLimitHeadroom, UsageRecord, UsageSource } from './record';
+import { compareText } from '../text/format';
 
 export type WindowName = 'today' | 'week' | 'month';
 /** How many calendar days each window spans, today included. */
@@ -194,8 +195,8 @@ export function foldBuckets(buckets: DayBuckets, options: AggregateOptions = {})
     const headroom = h?.headroom && { ...h.headroom, at: h.headroomAt };
     deployments.push({ connectionId, connectionLabel, deployment, model, modelVersion, windows, daily, headroom });
   }
-  deployments.sort((a, b) => a.connectionLabel.localeCompare(b.connectionLabel) || a.deployment.localeCompare(b.deployment));
-  const connections = [...labels].map(([id, b]) => ({ id, label: b.label })).sort((a, b) => a.label.localeCompare(b.label));
+  deployments.sort((a, b) => compareText(a.connectionLabel, b.connectionLabel) || compareText(a.deployment, b.deployment));
+  const connections = [...labels].map(([id, b]) => ({ id, label: b.label })).sort((a, b) => compareText(a.label, b.label));
   return { days: [...buckets.labels], deployments, connections, records, skipped: buckets.skipped };
 }
 
