@@ -117,6 +117,8 @@ describe('usage day summaries', () => {
       ['not JSON', '{"version":'],
       ['a broken bucket', JSON.stringify({ ...summary, buckets: [...(summary.buckets as unknown[]), { day: 1 }] })],
       ['bad counts', JSON.stringify({ ...summary, lines: -1 })],
+      ['bad skipped lines', JSON.stringify({ ...summary, skipped: 'x' })],
+      ['buckets that are not a list', JSON.stringify({ ...summary, buckets: 7 })],
       ['more bytes than the log', JSON.stringify({ ...summary, bytes: statSync(path).size + 1 })],
     ];
     for (const [what, broken] of variants) {

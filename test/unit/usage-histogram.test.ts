@@ -71,6 +71,15 @@ describe('usage time histogram', () => {
     assert.deepEqual(two.percentiles(), { p50: 4003, p95: 5003 });
   });
 
+  it('counts a negative time as 0 and one past the cap as the cap, shown as such', () => {
+    const below = new TimeHistogram();
+    below.add(-5);
+    assert.deepEqual(below.percentiles(), { p50: 0, p95: 0 });
+    const above = new TimeHistogram();
+    above.add(1e15);
+    assert.deepEqual(above.percentiles(), { p50: 2 ** 31 - 1, p95: 2 ** 31 - 1 });
+  });
+
   it('merges histograms into the one of all their times, in any order of arrival', () => {
     const all = new TimeHistogram();
     const parts = [new TimeHistogram(), new TimeHistogram(), new TimeHistogram()];
