@@ -116,7 +116,9 @@ export class UsageLog {
     else if (!this.armed) {
       this.armed = true;
       // One timer, armed again (cheaper than a new one per record); a record waiting must not keep a process alive.
+      // Stryker disable next-line ConditionalExpression: a new timer each time does the same, only dearer
       if (this.timer) this.timer.refresh();
+      // Stryker disable next-line MethodExpression: unref only lets a process with nothing else to do end
       else this.timer = setTimeout(() => this.onTimer(), FLUSH_MS).unref();
     }
   }
