@@ -42,6 +42,20 @@ describe('usage aggregation', () => {
       rec({ rateLimit: { remainingRequests: 2, remainingTokens: 2 } }),
     ]);
     assert.equal(h.deployments[0].headroom?.remainingRequests, 2);
+    // The same across sources (and buckets): the later line wins, whichever source it came from.
+    for (const [first, second] of [['compare', 'panel'], ['panel', 'compare']] as const) {
+      const both = await summarize([
+        rec({ source: first, connectionLabel: 'First', rateLimit: { remainingRequests: 1 } }),
+        rec({ source: second, connectionLabel: 'Second', rateLimit: { remainingRequests: 2 } }),
+      ]);
+      assert.deepEqual([both.deployments[0].headroom?.remainingRequests, both.deployments[0].connectionLabel, both.connections[0].label], [2, 'Second', 'Second']);
+    }
+  });
+
+  it('prices cached tokens past a record\'s prompt as the prompt only', async () => {
+    const prices = new Map([['gpt-4o', { input: 2, cachedInput: 1, output: 0 }]]);
+    const s = await summarize([rec({ tokens: { prompt: 100, cached: 300 } }), rec({ tokens: { prompt: 100, cached: 0 } })], { prices });
+    assert.deepEqual([s.deployments[0].windows.today.cachedTokens, s.deployments[0].windows.today.cost], [300, (100 * 1 + 100 * 2) / 1e6]);
   });
 
   it('prices each record at its own version when a deployment moves to another', async () => {
