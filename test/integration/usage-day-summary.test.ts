@@ -66,7 +66,7 @@ async function same(path: string, options: AggregateOptions = {}) {
 
 describe('usage day summaries', () => {
   it('give the tables of every line, with filters and prices, from the saved days and the lines written after them', async () => {
-    const path = logWith(`${lines(records(4000, 40))}not a record\n`);
+    const path = logWith(`${lines(records(800, 40))}not a record\n`);
     const first = await same(path);
     assert.equal(first.skipped, 1);
     // Days before today were read: the summary is saved, for the user only.
@@ -86,7 +86,7 @@ describe('usage day summaries', () => {
   });
 
   it('reads only the lines after the saved days', async () => {
-    const rs = records(3000, 20);
+    const rs = records(600, 20);
     const path = logWith(lines(rs));
     const before = await same(path);
     // An edit in place, far before the summary's end, is not seen: those days are not read again.
@@ -101,10 +101,10 @@ describe('usage day summaries', () => {
   });
 
   it('is not used for another file, an edit near its end, another version or a broken summary, and is made again', async () => {
-    const path = logWith(lines(records(2500, 10)));
+    const path = logWith(lines(records(600, 10)));
     await same(path);
     // A compaction (or a clear) puts a new file in place: another inode, other lines.
-    writeFileSync(`${path}.new`, lines(records(2500, 10, NOW, 77)));
+    writeFileSync(`${path}.new`, lines(records(600, 10, NOW, 77)));
     renameSync(`${path}.new`, path);
     await same(path);
     // Rewritten in place with other lines of the same length, near the end of what was summed.
@@ -130,7 +130,7 @@ describe('usage day summaries', () => {
   });
 
   it('puts records on the right local day in another time zone, and after the clock was set back', async () => {
-    const path = logWith(lines(records(3000, 35)));
+    const path = logWith(lines(records(700, 35)));
     await same(path);
     await same(path, { zone: ianaZone('Asia/Tokyo') });
     await same(path, { zone: ianaZone('America/Los_Angeles') });
@@ -140,7 +140,7 @@ describe('usage day summaries', () => {
   });
 
   it('counts a torn last line as the whole read does, never saves it, and reads the next record on a fresh line', async () => {
-    const rs = records(2500, 5);
+    const rs = records(600, 5);
     const path = logWith(`${lines(rs)}${serializeUsageRecord(rs[0]).slice(0, 40)}`);
     const torn = await same(path);
     assert.equal(torn.skipped, 1);
@@ -165,7 +165,7 @@ describe('usage day summaries', () => {
   });
 
   it('reads every line when the age cap cuts a saved day, and nothing once the log is cleared', async () => {
-    const path = logWith(lines(records(3000, 20)));
+    const path = logWith(lines(records(600, 20)));
     const log = await UsageLog.open(path, { ...DEFAULT_USAGE_CAPS, maxAgeDays: 90 }, () => NOW);
     const all = await log.summarize({ zone: BERLIN });
     assert.ok(existsSync(summaryPath(path)));
