@@ -8,7 +8,7 @@ import tseslint from 'typescript-eslint';
 const NODE_BUILTINS = ['node:*', 'fs', 'fs/*', 'path', 'os', 'crypto', 'http', 'https', 'net', 'tls', 'dns', 'child_process', 'stream', 'url', 'util', 'zlib', 'events', 'buffer'];
 
 /** Folders that never import `vscode`: plain Node (and the webview, a browser). */
-const CORE = ['src/bundles', 'src/storage', 'src/chat', 'src/jobs', 'src/auth', 'src/service', 'src/webhooks', 'src/tunnels', 'src/emulator', 'src/webview', 'src/usage'];
+const CORE = ['src/bundles', 'src/storage', 'src/text', 'src/chat', 'src/jobs', 'src/auth', 'src/service', 'src/webhooks', 'src/tunnels', 'src/emulator', 'src/webview', 'src/usage'];
 
 /**
  * The host's modules the pages (src/webview) may use: plain data and functions. They are bundled
@@ -27,12 +27,28 @@ const PAGE_SHARED = [
   // The usage view's tables (the page imports their types only).
   'src/usage/aggregate.ts',
   'src/usage/days.ts',
-  'src/usage/percentiles.ts',
+  'src/usage/dayBuckets.ts',
+  'src/usage/histogram.ts',
   'src/usage/prices.ts',
   'src/usage/record.ts',
   // The compare view's results and how they are said (types and text only).
   'src/chat/compare/figures.ts',
+  // Numbers and times written without ICU (the usage summary sorts with it).
+  'src/text/format.ts',
 ];
+
+/**
+ * The extension host formats and sorts without ICU (src/text/format.ts says why: its first use
+ * costs the host about 10 MB); the pages, in a browser, may use it.
+ */
+const ICU_MESSAGE = 'The extension host formats and sorts without ICU (10 MB of memory on first use): use src/text/format.ts. Pages (src/webview) may use it.';
+const noIcu = {
+  'no-restricted-properties': [
+    'error',
+    ...['localeCompare', 'toLocaleString', 'toLocaleDateString', 'toLocaleTimeString', 'toLocaleUpperCase', 'toLocaleLowerCase'].map((property) => ({ property, message: ICU_MESSAGE })),
+  ],
+  'no-restricted-globals': ['error', { name: 'Intl', message: ICU_MESSAGE }],
+};
 
 /** No line past 200 characters, whatever it holds (max-len lets long strings through). */
 const local = {
@@ -113,6 +129,11 @@ export function lintConfig(root) {
         // A cycle makes the load order decide what a module sees, and hides which room owns what.
         'import-x/no-cycle': ['error', { ignoreExternal: true }],
       },
+    },
+    {
+      files: ['src/**/*.ts'],
+      ignores: ['src/webview/**'],
+      rules: noIcu,
     },
     {
       files: CORE.map((d) => `${d}/**/*.ts`),

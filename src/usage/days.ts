@@ -15,6 +15,8 @@ export const localZone: ZoneOffset = (epochMs) => -new Date(epochMs).getTimezone
 
 /** An IANA zone ("Europe/Berlin"); throws a RangeError for a name Intl does not know. */
 export function ianaZone(timeZone: string): ZoneOffset {
+  // Tests' zones by name: the extension host itself keeps to `localZone`, without ICU.
+  // eslint-disable-next-line no-restricted-globals
   const format = new Intl.DateTimeFormat('en-US', {
     timeZone,
     hourCycle: 'h23',

@@ -30,6 +30,9 @@ const PROBES: Record<string, string> = {
   // The right direction: the VS Code layer uses the core; the page uses a shared type.
   'src/vscode/usesCore.ts': "import { run } from '../chat/engine';\nexport const a = run;\n",
   'src/webview/usesTypes.ts': "import type { Usage } from '../service/types';\nexport const a = (u: Usage) => u;\n",
+  // ICU in the extension host (10 MB on first use); a page may use it.
+  'src/vscode/localeCalls.ts': "export const a = (n: number, s: string) => [n.toLocaleString(), s.localeCompare('b'), new Intl.NumberFormat().format(n)];\n",
+  'src/webview/localeCalls.ts': "export const a = (n: number, s: string) => [n.toLocaleString(), s.localeCompare('b'), new Intl.NumberFormat().format(n)];\n",
   // Long lines where an exemption once turned both length rules off.
   'src/emulator/longLines.ts': LONG_LINES,
   'test/unit/longLines.test.ts': LONG_LINES,
@@ -99,6 +102,13 @@ describe('lint: the layers and cycles', function () {
         ['local/hard-line-limit', 'Line of 201 characters: wrap it under 200.'],
       ], file);
     }
+  });
+
+  it('the extension host formatting or sorting through ICU fails; a page may', () => {
+    const host = fired('src/vscode/localeCalls.ts');
+    assert.deepEqual(host.map((m) => m.ruleId), ['no-restricted-properties', 'no-restricted-properties', 'no-restricted-globals']);
+    for (const m of host) assert.match(m.message, /without ICU/);
+    assert.deepEqual(fired('src/webview/localeCalls.ts'), []);
   });
 
   it('imports in the right direction pass', () => {

@@ -8,6 +8,7 @@ import type { Deployment } from '../../service/types';
 import { modelProfile } from '../modelProfile';
 import { apiRoute } from '../engine/apiChoice';
 import { hostOf } from '../naming';
+import { groupDigits } from '../../text/format';
 
 export interface LmModelEntry {
   /** `<connection id>/<deployment>`: unique across connections, stable while both exist. */
@@ -59,7 +60,7 @@ export function lmModelEntries(conn: LmConnection, deployments: readonly Deploym
   return deployments.filter(isChatDeployment).map((d) => {
     const model = d.model || d.name;
     const profile = modelProfile(model);
-    const limits = d.rateLimits?.tokensPerMinute ? `, ${d.rateLimits.tokensPerMinute.toLocaleString('en')} tokens/min` : '';
+    const limits = d.rateLimits?.tokensPerMinute ? `, ${groupDigits(d.rateLimits.tokensPerMinute)} tokens/min` : '';
     const sku = d.sku ? ` · ${d.sku}${limits}` : limits;
     return {
       id: lmModelId(conn.id, d.name),

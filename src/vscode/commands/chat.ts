@@ -6,6 +6,7 @@ import type { ChatManager } from '../chat/chatManager';
 import { DeploymentNode } from '../tree/nodes';
 import type { Services } from '../services';
 import { resolveConnection } from './args';
+import { dateTime } from '../../text/format';
 
 export interface OpenChatArgs {
   connectionId: string;
@@ -61,7 +62,7 @@ async function pickConversation(chat: ChatManager, arg: unknown, title: string):
     void vscode.window.showInformationMessage(vscode.l10n.t('No saved conversations yet. Open a chat from a deployment in the Azure OpenAI view.'));
     return undefined;
   }
-  const detail = (turns: number, at: number) => vscode.l10n.t('{0} messages · {1}', turns, new Date(at).toLocaleString());
+  const detail = (turns: number, at: number) => vscode.l10n.t('{0} messages · {1}', turns, dateTime(at, false));
   const pick = await vscode.window.showQuickPick(
     list.map((c) => ({ label: c.title, description: `${c.deployment} · ${c.connectionLabel}`, detail: detail(c.turns, c.updatedAt), id: c.id })),
     { title, matchOnDescription: true },

@@ -13,6 +13,7 @@ import { optionalSetting, setting } from '../settings';
 import { resolveConnection } from './args';
 import { withCancellableProgress, withProgress } from './registry';
 import { chooseTunnelProvider } from './tunnelChoice';
+import { isoDate } from '../../text/format';
 
 export interface StartListeningArgs {
   connectionId: string;
@@ -46,7 +47,7 @@ async function askEndpoint(publicUrl: string, endpoints: () => Promise<WebhookEn
     const items = WEBHOOK_EVENT_TYPES.map((t) => ({ label: t, picked: t.startsWith('response.') }));
     const types = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Events to receive'), canPickMany: true, ignoreFocusOut: true });
     if (!types?.length) return undefined;
-    return { mode: 'create', name: vscode.l10n.t('VS Code listener ({0})', new Date().toLocaleDateString()), eventTypes: types.map((t) => t.label) };
+    return { mode: 'create', name: vscode.l10n.t('VS Code listener ({0})', isoDate(Date.now())), eventTypes: types.map((t) => t.label) };
   }
   const all = await endpoints();
   const items = all.map((x) => ({ label: x.name, description: x.url, endpoint: x }));

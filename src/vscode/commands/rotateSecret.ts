@@ -15,6 +15,7 @@ import type { Services } from '../services';
 import { WebhookNode } from '../tree/nodes';
 import { withProgress } from './registry';
 import { resolveEndpoint } from './webhookEndpoints';
+import { dateTime } from '../../text/format';
 
 /** How the new secret reaches the app; scripts and tests pass it, people pick it. */
 export type HandOver = { kind: 'copy' } | { kind: 'env'; file: string; variable: string } | { kind: 'later' };
@@ -80,7 +81,7 @@ async function pendingFor(s: Services, arg: unknown, purpose: string): Promise<{
 async function pickRotation(s: Services, purpose: string): Promise<{ conn: ConnectionInfo; rotation: PendingRotation } | undefined> {
   const items = s.endpoints.rotations().flatMap((rotation) => {
     const conn = s.store.get(rotation.connectionId);
-    const detail = conn && vscode.l10n.t('{0} · started {1}', conn.label, new Date(rotation.startedAt).toLocaleString());
+    const detail = conn && vscode.l10n.t('{0} · started {1}', conn.label, dateTime(rotation.startedAt, false));
     return conn ? [{ label: rotation.name, description: rotation.url, detail, conn, rotation }] : [];
   });
   if (items.length === 0) {

@@ -7,6 +7,7 @@
  */
 import * as vscode from 'vscode';
 import { errorText, logError } from '../log';
+import { groupDigits } from '../../text/format';
 
 /** Notifications shown one by one within `WINDOW_MS`; the rest go into a summary. */
 export const NOTICE_CAP = 3;
@@ -19,12 +20,12 @@ export type NoticeKind = 'batches' | 'fineTuning';
 const SUMMARY: Record<NoticeKind, (n: number) => string> = {
   batches: (n) =>
     n === 1
-      ? vscode.l10n.t('{0} more batch ended (notifications are grouped during a burst).', n.toLocaleString())
-      : vscode.l10n.t('{0} more batches ended (notifications are grouped during a burst).', n.toLocaleString()),
+      ? vscode.l10n.t('{0} more batch ended (notifications are grouped during a burst).', groupDigits(n))
+      : vscode.l10n.t('{0} more batches ended (notifications are grouped during a burst).', groupDigits(n)),
   fineTuning: (n) =>
     n === 1
-      ? vscode.l10n.t('{0} more fine-tuning job ended (notifications are grouped during a burst).', n.toLocaleString())
-      : vscode.l10n.t('{0} more fine-tuning jobs ended (notifications are grouped during a burst).', n.toLocaleString()),
+      ? vscode.l10n.t('{0} more fine-tuning job ended (notifications are grouped during a burst).', groupDigits(n))
+      : vscode.l10n.t('{0} more fine-tuning jobs ended (notifications are grouped during a burst).', groupDigits(n)),
 };
 /** The summary's action: reveals the rows it sums up. */
 export const showAction = () => vscode.l10n.t({ message: 'Show', comment: 'reveals the batches or jobs a notification sums up' });

@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import type { BatchResults, ResultFiles } from '../../jobs/batchResults';
 import type { ResultRow } from '../../jobs/resultRows';
 import { loadNetwork } from '../bundles';
+import { groupDigits } from '../../text/format';
 
 export const RESULTS_SCHEME = 'aoai-batch-results';
 export const ROWS_PER_PAGE = 1000;
@@ -85,7 +86,7 @@ export class ResultsDocuments implements vscode.TextDocumentContentProvider, vsc
     if (!where || !results) return vscode.l10n.t('These results are not open any more: open them again from the batch in the sidebar (Open Batch Results).');
     const from = where.page * ROWS_PER_PAGE;
     const rows = await results.page(from, ROWS_PER_PAGE);
-    const count = results.count.toLocaleString('en');
+    const count = groupDigits(results.count);
     const total = results.complete ? count : vscode.l10n.t('{0}+ (still counting)', count);
     const pages = results.complete ? Math.max(1, Math.ceil(results.count / ROWS_PER_PAGE)) : undefined;
     const page = pages ? vscode.l10n.t('page {0} of {1}', where.page + 1, pages) : vscode.l10n.t('page {0}', where.page + 1);

@@ -7,6 +7,7 @@ import type { Batch, FineTuningJob } from '../../service/jobTypes';
 import { Commands } from '../contributions';
 import type { CallEntry, JobKind } from '../jobs/jobLists';
 import type { ConnectionNode } from './nodes';
+import { clockTime, dateTime, groupDigits } from '../../text/format';
 
 export class JobGroupNode {
   readonly type = 'jobGroup';
@@ -119,7 +120,7 @@ export function duration(seconds: number): string {
   return vscode.l10n.t('{0} h {1} min', Math.floor(s / 3600), Math.floor((s % 3600) / 60));
 }
 
-const when = (seconds: number | null | undefined) => (seconds ? new Date(seconds * 1000).toLocaleString() : undefined);
+const when = (seconds: number | null | undefined) => (seconds ? dateTime(seconds * 1000) : undefined);
 const ended = (b: Batch) => b.completed_at ?? b.failed_at ?? b.expired_at ?? b.cancelled_at ?? null;
 
 function md(lines: Array<string | undefined | false>): vscode.MarkdownString {
@@ -174,13 +175,13 @@ export function jobTreeItem(node: JobNode, count?: string): vscode.TreeItem {
       const took = j.finished_at
         ? vscode.l10n.t('took {0}', duration(j.finished_at - j.created_at))
         : vscode.l10n.t('for {0}', duration(Date.now() / 1000 - j.created_at));
-      const tokens = j.trained_tokens ? vscode.l10n.t('{0} tokens', j.trained_tokens.toLocaleString('en')) : undefined;
+      const tokens = j.trained_tokens ? vscode.l10n.t('{0} tokens', groupDigits(j.trained_tokens)) : undefined;
       item.description = [j.status, tokens, took].filter(Boolean).join(' · ');
       item.tooltip = md([
         `**${esc(j.fine_tuned_model ?? j.id)}**`,
         vscode.l10n.t('Status: {0}', j.status),
         vscode.l10n.t('Base model: {0}', esc(j.model)),
-        j.trained_tokens ? vscode.l10n.t('Trained tokens: {0}', j.trained_tokens.toLocaleString('en')) : undefined,
+        j.trained_tokens ? vscode.l10n.t('Trained tokens: {0}', groupDigits(j.trained_tokens)) : undefined,
         vscode.l10n.t('Created: {0}', String(when(j.created_at))),
         j.finished_at ? vscode.l10n.t('Finished: {0}', String(when(j.finished_at))) : undefined,
         j.error?.message ? vscode.l10n.t('Error: {0}', esc(j.error.message)) : undefined,
@@ -197,7 +198,7 @@ export function jobTreeItem(node: JobNode, count?: string): vscode.TreeItem {
       const item = new vscode.TreeItem(c.from ?? c.id, vscode.TreeItemCollapsibleState.None);
       item.id = `call:${conn}:${c.id}`;
       const from = c.from ?? vscode.l10n.t('unknown');
-      item.description = [c.state, c.to ? vscode.l10n.t('to {0}', c.to) : undefined, new Date(c.at).toLocaleTimeString()].filter(Boolean).join(' · ');
+      item.description = [c.state, c.to ? vscode.l10n.t('to {0}', c.to) : undefined, clockTime(c.at)].filter(Boolean).join(' · ');
       item.tooltip = md([
         `**${vscode.l10n.t('Call from {0}', esc(from))}**`,
         vscode.l10n.t('State: {0}', c.state),

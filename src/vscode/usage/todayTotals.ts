@@ -4,6 +4,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import type { UsageSummary } from '../../usage/aggregate';
+import { groupDigits } from '../../text/format';
 
 export interface TodayTotals {
   requests: number;
@@ -33,7 +34,7 @@ export function todayTotals(summary: UsageSummary): TodayTotals {
 export function compactCount(n: number): string {
   if (n >= 999_950) return `${(n / 1e6).toFixed(1)}M`;
   if (n >= 10_000) return `${(n / 1000).toFixed(n >= 100_000 ? 0 : 1)}k`;
-  return n.toLocaleString('en');
+  return groupDigits(n);
 }
 
 /** An estimated cost as the user reads it: "$0.42", "<$0.01", "$0.00" for nothing. */

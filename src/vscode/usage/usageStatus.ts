@@ -8,6 +8,7 @@ import { Commands } from '../contributions';
 import { errorText, logError } from '../log';
 import { compactCount, dollars, statusText, todayTotals, type TodayTotals } from './todayTotals';
 import type { UsageRecorder } from './usageRecorder';
+import { groupDigits } from '../../text/format';
 
 /** Records arrive in bursts (a reply's resends): one read of the log per burst. */
 const SETTLE_MS = 150;
@@ -57,13 +58,13 @@ export class UsageStatus implements vscode.Disposable {
     }
     this.item.text = `$(pulse) ${statusText(t)}`;
     const cost = t.cost === undefined ? vscode.l10n.t('no price known for these models') : vscode.l10n.t('{0} (estimate)', dollars(t.cost));
-    const requests = t.requests.toLocaleString('en');
+    const requests = groupDigits(t.requests);
     const lines = [
       `**${vscode.l10n.t('Azure OpenAI usage today')}**`,
       '',
       t.unpriced ? vscode.l10n.t('{0} requests, {1} of them without a price (tokens only)', requests, t.unpriced) : vscode.l10n.t('{0} requests', requests),
       '',
-      vscode.l10n.t('Tokens: {0} in, {1} out', t.tokensIn.toLocaleString('en'), t.tokensOut.toLocaleString('en')),
+      vscode.l10n.t('Tokens: {0} in, {1} out', groupDigits(t.tokensIn), groupDigits(t.tokensOut)),
       '',
       vscode.l10n.t('Estimated cost: {0}', cost),
       '',

@@ -5,6 +5,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import type { DeliveryRecord, Verdict } from '../../webhooks/store/records';
+import { groupDigits } from '../../text/format';
 
 export const VERDICTS: readonly Verdict[] = ['verified', 'duplicate', 'rejected', 'malformed'];
 
@@ -26,7 +27,7 @@ export function escapeMarkdownText(text: string): string {
 
 /** What an event's row says: what arrived, then its verdict, duplicates and the app's answer (`answer`), then `time`. */
 export function eventRowText(r: DeliveryRecord, answer: string | undefined, time: string): { label: string; description: string } {
-  const n = (v: number) => v.toLocaleString('en');
+  const n = groupDigits;
   const verdict = verdictName(r.verdict);
   if (r.count) {
     const of = r.webhookId ?? l10n.t('a delivery no longer stored');

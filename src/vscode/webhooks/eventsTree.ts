@@ -5,6 +5,7 @@ import { Commands, ContextKeys } from '../contributions';
 import { setContext } from '../settings';
 import { eventRowText, eventTooltipMarkdown, verdictName } from './eventTooltip';
 import type { WebhookEvents } from '../../webhooks/store/webhookEvents';
+import { clockTime, dateTime, groupDigits } from '../../text/format';
 
 export interface EventFilter {
   types?: string[];
@@ -134,7 +135,7 @@ export class EventsTree implements vscode.TreeDataProvider<EventsViewNode>, vsco
   resolveTreeItem(item: vscode.TreeItem, node: EventsViewNode): vscode.TreeItem {
     if (node.type !== 'event') return item;
     // Sender-controlled text, escaped; and not trusted, so no command link could run anyway.
-    const tooltip = new vscode.MarkdownString(eventTooltipMarkdown(node.record, (ms) => new Date(ms).toLocaleString()), false);
+    const tooltip = new vscode.MarkdownString(eventTooltipMarkdown(node.record, (ms) => dateTime(ms)), false);
     tooltip.isTrusted = false;
     tooltip.supportHtml = false;
     item.tooltip = tooltip;
@@ -145,13 +146,13 @@ export class EventsTree implements vscode.TreeDataProvider<EventsViewNode>, vsco
     if (node.type === 'older') {
       const item = new vscode.TreeItem(vscode.l10n.t('Older deliveries'), vscode.TreeItemCollapsibleState.Collapsed);
       item.id = 'aoaiWorkbench.olderEvents';
-      item.description = node.count.toLocaleString();
+      item.description = groupDigits(node.count);
       item.iconPath = new vscode.ThemeIcon('history');
-      item.tooltip = vscode.l10n.t('The {0} deliveries received before the newest {1}', node.count.toLocaleString(), TOP_ROWS);
+      item.tooltip = vscode.l10n.t('The {0} deliveries received before the newest {1}', groupDigits(node.count), TOP_ROWS);
       return item;
     }
     const r = node.record;
-    const time = new Date(r.receivedAt).toLocaleTimeString();
+    const time = clockTime(r.receivedAt);
     const answer = appAnswer(r);
     const { label, description } = eventRowText(r, answer, time);
     const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);

@@ -5,6 +5,7 @@ import { maskedUrl } from '../send/forwardUrl';
 import { explainForwardError } from '../send/forwardErrors';
 import type { AnswerView, CallView, DeliveryView, HeaderView, SubjectView } from './inspectorProtocol';
 import type { DeliveryRecord, ForwardResult } from '../store/records';
+import { groupDigits } from '../../text/format';
 
 export interface DeliveryViewContext {
   doctor?: DoctorContext;
@@ -12,7 +13,7 @@ export interface DeliveryViewContext {
   appUrl?: string;
 }
 
-const bytes = (n: number) => l10n.t('{0} bytes', n.toLocaleString('en'));
+const bytes = (n: number) => l10n.t('{0} bytes', groupDigits(n));
 /** "Only the first 1,024 bytes[ of 9,000 bytes]" of something, as the notes below say it. */
 const firstOf = (kept: number, of: number | undefined) =>
   of ? l10n.t('Only the first {0} of {1}', bytes(kept), bytes(of)) : l10n.t('Only the first {0}', bytes(kept));

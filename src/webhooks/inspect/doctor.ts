@@ -7,6 +7,7 @@
 import * as l10n from '@vscode/l10n';
 import type { DeliveryRecord } from '../store/records';
 import { MAX_REFORMED_BODY, type VerifyTrace } from './trace';
+import { groupDigits } from '../../text/format';
 
 export type Cause =
   | 'not-a-webhook'
@@ -141,7 +142,7 @@ function diagnoseRejected(t: VerifyTrace, ctx: DoctorContext): Diagnosis[] {
     evidence: [
       received(t.received.length + (t.receivedMore ?? 0), t.received.join(' ') || l10n.t('none')),
       ...t.tried.map((x) => l10n.t('{0} ({1}) expects {2}', nameOf(x.endpointId, ctx, x.label), x.hint, x.expected)),
-      l10n.t('Body as received: {0} bytes, SHA-256 {1}…', t.bodyBytes.toLocaleString('en'), t.bodySha256),
+      l10n.t('Body as received: {0} bytes, SHA-256 {1}…', groupDigits(t.bodyBytes), t.bodySha256),
       ...(t.reformsNotTried
         ? [l10n.t("Not checked for a re-serialization: the body is over {0} KiB, far larger than the service's events.", MAX_REFORMED_BODY / 1024)]
         : []),

@@ -7,6 +7,7 @@
 import * as l10n from '@vscode/l10n';
 import { randomUUID } from 'node:crypto';
 import type { DeliveryRecord } from '../store/records';
+import { groupDigits } from '../../text/format';
 
 /** Longest header value kept in any record (and so in the store and the log). */
 export const MAX_HEADER_VALUE = 512;
@@ -68,7 +69,7 @@ export class RejectionLimiter {
     const bySender = [...this.counted].sort((a, b) => b[1] - a[1]);
     this.counted.clear();
     const total = bySender.reduce((n, [, c]) => n + c, 0);
-    const fmt = (n: number) => n.toLocaleString('en');
+    const fmt = groupDigits;
     const from = bySender.map(([s, c]) => `${s} (${fmt(c)})`).join(', ');
     this.emit({
       id: randomUUID(),
