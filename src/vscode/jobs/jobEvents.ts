@@ -7,6 +7,7 @@
  */
 import * as vscode from 'vscode';
 import type { DeliveryRecord } from '../../webhooks/store/records';
+import type { ConnectionInfo } from '../connections/connectionStore';
 import { Commands } from '../contributions';
 import { errorText, logError } from '../log';
 import type { Services } from '../services';
@@ -45,22 +46,42 @@ export function sipAddress(value: string | undefined): string | undefined {
   return (inBrackets ?? value.split(';')[0]!).trim() || undefined;
 }
 
+/**
+ * Refreshes the row a delivery is about; on failure (a 404 when the delivery came from another
+ * resource, the service down) the reason, so the notification still tells the user what happened.
+ */
+async function refreshFailure(s: Services, conn: ConnectionInfo, kind: 'batches' | 'fineTuning', id: string): Promise<string | undefined> {
+  try {
+    await s.jobs.refreshItem(conn, kind, id);
+    return undefined;
+  } catch (err) {
+    logError(`Refreshing ${kind === 'batches' ? 'batch' : 'fine-tuning job'} ${id} after its delivery: ${errorText(err)}`);
+    return errorText(err);
+  }
+}
+
 export async function onJobDelivery(s: Services, r: DeliveryRecord): Promise<void> {
   const conn = s.listener.state?.connection;
   const event = r.verdict === 'verified' ? parse(r) : undefined;
   if (!conn || !event) return;
   const id = typeof event.data.id === 'string' ? event.data.id : undefined;
   if (event.type.startsWith('batch.') && id) {
-    await s.jobs.refreshItem(conn, 'batches', id);
+    const failure = await refreshFailure(s, conn, 'batches', id);
     const ending = event.type.slice('batch.'.length);
-    const action = ending === 'failed' ? undefined : vscode.l10n.t('Open Results');
-    const pick = await s.jobNotices.notify('batches', conn.id, vscode.l10n.t('Batch {0} {1}.', id, ending), action ? [action] : []);
+    const action = ending === 'failed' || failure ? undefined : vscode.l10n.t('Open Results');
+    const message = failure
+      ? vscode.l10n.t('Batch {0} {1}, but loading it from "{2}" failed: {3}', id, ending, conn.label, failure)
+      : vscode.l10n.t('Batch {0} {1}.', id, ending);
+    const pick = await s.jobNotices.notify('batches', conn.id, message, action ? [action] : []);
     if (action && pick === action) await vscode.commands.executeCommand(Commands.openBatchResults, { connectionId: conn.id, batchId: id });
   } else if (event.type.startsWith('fine_tuning.job.') && id) {
-    await s.jobs.refreshItem(conn, 'fineTuning', id);
+    const failure = await refreshFailure(s, conn, 'fineTuning', id);
     const ending = event.type.slice('fine_tuning.job.'.length);
     const deploy = vscode.l10n.t('Deploy…');
-    const pick = await s.jobNotices.notify('fineTuning', conn.id, vscode.l10n.t('Fine-tuning job {0} {1}.', id, ending), ending === 'succeeded' ? [deploy] : []);
+    const message = failure
+      ? vscode.l10n.t('Fine-tuning job {0} {1}, but loading it from "{2}" failed: {3}', id, ending, conn.label, failure)
+      : vscode.l10n.t('Fine-tuning job {0} {1}.', id, ending);
+    const pick = await s.jobNotices.notify('fineTuning', conn.id, message, ending === 'succeeded' && !failure ? [deploy] : []);
     if (pick === deploy) await vscode.commands.executeCommand(Commands.deployFineTunedModel, { connectionId: conn.id, jobId: id });
   } else if (event.type === 'realtime.call.incoming' && typeof event.data.call_id === 'string') {
     const headers = sipHeaders(event.data);
