@@ -5,8 +5,14 @@ const vscode = require('vscode');
 exports.activate = (context) => {
   context.subscriptions.push(
     vscode.commands.registerCommand('lmConsumer.ask', async () => {
-      const models = await vscode.lm.selectChatModels({ vendor: 'azure-openai' });
-      const model = models.find((m) => m.name.startsWith('gpt-4o-mini ('));
+      // A connection just added is listed a moment later (after its deployments are read): bounded wait.
+      let models = [];
+      let model;
+      for (let i = 0; i < 40 && !model; i++) {
+        if (i > 0) await new Promise((resolve) => setTimeout(resolve, 250));
+        models = await vscode.lm.selectChatModels({ vendor: 'azure-openai' });
+        model = models.find((m) => m.name.startsWith('gpt-4o-mini ('));
+      }
       if (!model) return void vscode.window.showErrorMessage(`LM Consumer: no gpt-4o-mini among ${models.length} models`);
       const cancel = new vscode.CancellationTokenSource();
       try {
