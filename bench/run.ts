@@ -403,28 +403,35 @@ async function benchUsageRows(): Promise<void> {
     });
   }
   const label = `Usage view's tables from ${a.records.toLocaleString('en')} records (${a.fileMB.toFixed(0)} MB log), own process per side`;
-  // CPU time decides: on a shared machine the wall time of either side depends on what else runs.
-  rows.push({
-    benchmark: `${label}: CPU time, all threads (median of ${a.rounds})`,
-    ours: `${(a.ours.cpuMs / 1000).toFixed(2)} s (streamed)`,
-    reference: `${(a.reference.cpuMs / 1000).toFixed(2)} s (JSON.parse all into an array, then reduce)`,
-    ratio: (a.reference.cpuMs / a.ours.cpuMs).toFixed(2),
-    goal: '>= 3.00',
-  });
-  rows.push({
-    benchmark: `${label}: wall time (median of ${a.rounds})`,
-    ours: `${(a.ours.ms / 1000).toFixed(2)} s`,
-    reference: `${(a.reference.ms / 1000).toFixed(2)} s`,
-    ratio: (a.reference.ms / a.ours.ms).toFixed(2),
-    goal: 'info (the machine is shared)',
-  });
-  rows.push({
-    benchmark: `${label}: peak memory (maxRSS)`,
-    ours: `${a.ours.peakMB.toFixed(0)} MB`,
-    reference: `${a.reference.peakMB.toFixed(0)} MB`,
-    ratio: (a.reference.peakMB / a.ours.peakMB).toFixed(2),
-    goal: '>= 3.00',
-  });
+  const ref = `(JSON.parse all into an array, then reduce)`;
+  const sides = [
+    ['warm', a.warm, `the view's path: day summary + the ${a.tail.toLocaleString('en')} lines after it`, '>= 3.00'],
+    ['cold', a.cold, 'the view\'s first open: every line read, the day summary saved', 'info (first open, and after a compaction)'],
+  ] as const;
+  for (const [name, side, how, goal] of sides) {
+    // CPU time decides: on a shared machine the wall time of either side depends on what else runs.
+    rows.push({
+      benchmark: `${label}, ${name} (${how}): CPU time, all threads (median of ${a.rounds})`,
+      ours: `${(side.cpuMs / 1000).toFixed(2)} s`,
+      reference: `${(a.reference.cpuMs / 1000).toFixed(2)} s ${ref}`,
+      ratio: (a.reference.cpuMs / side.cpuMs).toFixed(2),
+      goal,
+    });
+    rows.push({
+      benchmark: `${label}, ${name}: wall time (median of ${a.rounds})`,
+      ours: `${(side.ms / 1000).toFixed(2)} s`,
+      reference: `${(a.reference.ms / 1000).toFixed(2)} s`,
+      ratio: (a.reference.ms / side.ms).toFixed(2),
+      goal: 'info (the machine is shared)',
+    });
+    rows.push({
+      benchmark: `${label}, ${name}: peak memory (maxRSS)`,
+      ours: `${side.peakMB.toFixed(0)} MB`,
+      reference: `${a.reference.peakMB.toFixed(0)} MB`,
+      ratio: (a.reference.peakMB / side.peakMB).toFixed(2),
+      goal: name === 'warm' ? '>= 3.00' : 'info',
+    });
+  }
 }
 
 /** Issue #25: what our extension adds to the extension host's memory in a working session. */

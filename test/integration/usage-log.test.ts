@@ -158,6 +158,21 @@ describe('usage log', () => {
     assert.deepEqual(await log.records(), []);
   });
 
+  it('writes records handed over steadily a moment after the first of them, not once they stop coming', async () => {
+    const path = file();
+    const log = await UsageLog.open(path, DEFAULT_USAGE_CAPS, () => NOW);
+    const count = () => (existsSync(path) ? fileLines(path).length : 0);
+    const seen: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      log.append(rec(i));
+      await new Promise((r) => setTimeout(r, FLUSH_MS * 0.8));
+      seen.push(count());
+    }
+    // Records kept coming every 0.8 moment: the first ones were written long before the last came.
+    assert.ok(seen[5] >= 2, `lines on disk after each record: ${seen.join(', ')}`);
+    assert.deepEqual(await waitFor(count, (n) => n === 8, FLUSH_MS * 20), 8);
+  });
+
   it('writes at once when a batch\'s worth of records waits', async () => {
     const path = file();
     const log = await UsageLog.open(path, DEFAULT_USAGE_CAPS, () => NOW);
