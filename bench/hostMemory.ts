@@ -25,7 +25,11 @@ const WINDOW_TIMEOUT_MS = 180_000;
  * makes each delivery also refresh the batch and raise a notification (the jobs' own work).
  */
 const EVENT_TYPE = process.env.BENCH_MEMORY_EVENT ?? 'response.completed';
-/** Where to write a heap snapshot of each window's host after its GC (for looking into what is kept). */
+/**
+ * Where to write a heap snapshot of each window's host after its GC (for looking into what is kept);
+ * BENCH_MEMORY_ALLOC=dir writes a sampled allocation profile of the deliveries step instead (what
+ * was allocated, collected or not, by function: open it in Chrome's DevTools, Memory tab).
+ */
 const SNAPSHOT_DIR = process.env.BENCH_MEMORY_SNAPSHOT;
 
 export type Step = 'view' | 'chat' | 'delivered' | 'gc';
@@ -119,9 +123,21 @@ exports.run = async () => {
   // Investigation only: deliveries with the sidebar closed, so VS Code draws no rows.
   if (process.env.BENCH_MEMORY_HIDE_VIEW) await exec('workbench.action.closeSidebar');
   if (ours) await exec('aoaiWorkbench.startListening', { connectionId: conn.id, endpoint: { mode: 'create', name: 'bench', eventTypes: [process.env.BENCH_MEMORY_EVENT] } });
+  // Investigation only: what was allocated (kept or not) from here until the deliveries' figures, by function.
+  const sampling = process.env.BENCH_MEMORY_ALLOC && new (require('inspector').Session)();
+  const post = (method, params) => new Promise((resolve, reject) => sampling.post(method, params, (err, r) => (err ? reject(err) : resolve(r))));
+  if (sampling) {
+    sampling.connect();
+    await post('HeapProfiler.startSampling', { samplingInterval: 8192, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  }
   await step('deliver');
   await settle();
   out.delivered = mem();
+  if (sampling) {
+    const { profile } = await post('HeapProfiler.stopSampling');
+    require('fs').writeFileSync(require('path').join(process.env.BENCH_MEMORY_ALLOC, process.env.BENCH_MEMORY_WINDOW + '-' + Date.now() + '.heapprofile'), JSON.stringify(profile));
+    sampling.disconnect();
+  }
   require('v8').setFlagsFromString('--expose-gc');
   // The collection V8 makes before giving up on memory: everything collectable goes, and free pages go back to the system.
   const gc = require('vm').runInNewContext('gc');
@@ -272,6 +288,7 @@ async function measure(scripts: CodeServerScripts, server: CodeServer, browser: 
           BENCH_MEMORY_WINDOW: which,
           BENCH_MEMORY_EVENT: EVENT_TYPE,
           ...(SNAPSHOT_DIR ? { BENCH_MEMORY_SNAPSHOT: SNAPSHOT_DIR } : {}),
+          ...(process.env.BENCH_MEMORY_ALLOC ? { BENCH_MEMORY_ALLOC: process.env.BENCH_MEMORY_ALLOC } : {}),
           ...(process.env.BENCH_MEMORY_HIDE_VIEW ? { BENCH_MEMORY_HIDE_VIEW: '1' } : {}),
         };
         await page.goto(scripts.workbenchUrl(server, { extensionPath: scripts.testHarnessExtension(server), testsPath: probe, env }));
