@@ -135,7 +135,7 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi {
     registerWebhookDebugging(services),
   );
   void dropStaleLocalConnections(services).then(() => offerEnvironmentImport(services));
-  stopOnDeactivate = () => listener.stop(true);
+  stopOnDeactivate = () => Promise.all([listener.stop(true), usage.flush()]);
   if (process.env.AOAI_WORKBENCH_TEST_INTERNALS === '1') {
     const internals: TestInternals = { services, eventsTree, eventsView, setting };
     context.subscriptions.push(vscode.commands.registerCommand(TEST_INTERNALS_COMMAND, () => internals));
@@ -145,7 +145,7 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi {
 
 let stopOnDeactivate: (() => Promise<unknown>) | undefined;
 
-/** VS Code waits for this: the tunnel process ends and received events reach the disk. */
+/** VS Code waits for this: the tunnel process ends, received events and usage records reach the disk. */
 export async function deactivate(): Promise<void> {
   await stopOnDeactivate?.().catch(() => undefined);
   disposeLog();

@@ -2,9 +2,12 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 
-/** @returns {Promise<{ url: string, key: string, child: import('node:child_process').ChildProcess, stop: () => void }>} */
-export function startEmulatorProcess(root, args = [], { stderr = 'ignore' } = {}) {
-  const child = spawn(process.execPath, [join(root, 'dist', 'emulator.js'), ...args], { stdio: ['ignore', 'pipe', stderr] });
+/**
+ * `script`: the node arguments that run the CLI; the bundle by default (tests of plain Node run the source through tsx).
+ * @returns {Promise<{ url: string, key: string, child: import('node:child_process').ChildProcess, stop: () => void }>}
+ */
+export function startEmulatorProcess(root, args = [], { stderr = 'ignore', script = [join(root, 'dist', 'emulator.js')] } = {}) {
+  const child = spawn(process.execPath, [...script, ...args], { stdio: ['ignore', 'pipe', stderr] });
   return new Promise((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => {

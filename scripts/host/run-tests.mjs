@@ -9,37 +9,27 @@ import { format } from 'node:util';
 import { CHROMIUM_ARGS, chromiumPath, startCodeServer, testHarnessExtension, workbenchUrl } from './codeServer.mjs';
 import { startEmulatorProcess } from './emulatorProcess.mjs';
 import { ensureInstalled } from './install.mjs';
+import { startIdentityProvider } from './localAzure.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const artifacts = join(root, '.test-artifacts');
 const HOST_TIMEOUT_MS = Number(process.env.HOST_TEST_TIMEOUT_MS ?? 10 * 60_000);
 
 /**
- * The local identity provider of the Entra ID tests (test/support/testIssuer.ts), and the
- * environment a user of DefaultAzureCredential would have: a service principal in AZURE_* and,
- * as behind a TLS-inspecting proxy, the provider's CA in NODE_EXTRA_CA_CERTS (read at start-up).
+ * The local identity provider `npm start` uses too (localAzure.mjs), with what the Entra ID tests
+ * need to know of it to start emulators that accept its tokens.
  */
 async function startIssuer() {
-  const { tsImport } = await import('tsx/esm/api');
-  const { startTestIssuer } = await tsImport('../../test/support/testIssuer.ts', import.meta.url);
-  const issuer = await startTestIssuer();
-  const client = issuer.clients[0];
-  const env = {
-    NODE_EXTRA_CA_CERTS: issuer.caFile,
-    AZURE_TENANT_ID: issuer.tenantId,
-    AZURE_CLIENT_ID: client.id,
-    AZURE_CLIENT_SECRET: client.secret,
-    AZURE_AUTHORITY_HOST: issuer.authorityHost,
-    AOAI_TEST_ISSUER: JSON.stringify({
-      authorityHost: issuer.authorityHost,
-      tenantId: issuer.tenantId,
-      issuer: issuer.issuer,
-      jwksUri: issuer.jwksUri,
-      caFile: issuer.caFile,
-      oid: client.oid,
-    }),
+  const { issuer, env } = await startIdentityProvider();
+  const testIssuer = {
+    authorityHost: issuer.authorityHost,
+    tenantId: issuer.tenantId,
+    issuer: issuer.issuer,
+    jwksUri: issuer.jwksUri,
+    caFile: issuer.caFile,
+    oid: issuer.clients[0].oid,
   };
-  return { issuer, env };
+  return { issuer, env: { ...env, AOAI_TEST_ISSUER: JSON.stringify(testIssuer) } };
 }
 
 /** A localtunnel server on loopback: the real tunnel the in-host listener test goes through. */

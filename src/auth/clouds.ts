@@ -4,6 +4,7 @@
  * local identity provider).
  */
 
+import * as l10n from '@vscode/l10n';
 import { isLoopbackHost } from '../service/loopback';
 
 export type CloudName = 'AzureCloud' | 'AzureUSGovernment' | 'AzureChinaCloud' | 'Custom';
@@ -73,15 +74,17 @@ export class CloudConfigError extends Error {
 }
 
 function httpsUrl(value: unknown, field: string): string {
-  if (typeof value !== 'string' || !value.trim()) throw new CloudConfigError(`Set "aoaiWorkbench.customCloud.${field}" to an https:// URL, or choose a built-in cloud in "aoaiWorkbench.cloud".`);
+  if (typeof value !== 'string' || !value.trim()) {
+    throw new CloudConfigError(l10n.t('Set "{0}" to an https:// URL, or choose a built-in cloud in "{1}".', `aoaiWorkbench.customCloud.${field}`, 'aoaiWorkbench.cloud'));
+  }
   let url: URL;
   try {
     url = new URL(value.trim());
   } catch {
-    throw new CloudConfigError(`"aoaiWorkbench.customCloud.${field}" is not a valid URL: ${value}`);
+    throw new CloudConfigError(l10n.t('"{0}" is not a valid URL: {1}', `aoaiWorkbench.customCloud.${field}`, value));
   }
   if (url.protocol !== 'https:' && !(field === 'resourceManagerEndpoint' && url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
-    throw new CloudConfigError(`"aoaiWorkbench.customCloud.${field}" must use https:// (got ${url.protocol}//).`);
+    throw new CloudConfigError(l10n.t('"{0}" must use https:// (got {1}).', `aoaiWorkbench.customCloud.${field}`, `${url.protocol}//`));
   }
   return value.trim().replace(/\/+$/, '');
 }
@@ -91,7 +94,7 @@ export function resolveCloud(name: unknown, custom?: CustomCloudSetting): CloudE
   if (name === undefined || name === null || name === '') return CLOUDS.AzureCloud;
   if (name !== 'Custom') {
     const builtIn = CLOUDS[name as keyof typeof CLOUDS];
-    if (!builtIn) throw new CloudConfigError(`Unknown cloud "${String(name)}" in "aoaiWorkbench.cloud". Use AzureCloud, AzureUSGovernment, AzureChinaCloud or Custom.`);
+    if (!builtIn) throw new CloudConfigError(l10n.t('Unknown cloud "{0}" in "{1}". Use AzureCloud, AzureUSGovernment, AzureChinaCloud or Custom.', String(name), 'aoaiWorkbench.cloud'));
     return builtIn;
   }
   const c = custom ?? {};

@@ -3,6 +3,7 @@
  * chain. This module is bundled on its own and loaded only when a connection uses one of them,
  * so activation never pays for @azure/identity and MSAL.
  */
+import * as l10n from '@vscode/l10n';
 import { AzureCliCredential, DefaultAzureCredential, type TokenCredential, type TokenCredentialOptions } from '@azure/identity';
 import { proxyFor, type ProxySettings } from '../service/proxyRules';
 import type { CloudEnvironment } from './clouds';
@@ -22,7 +23,7 @@ export function credentialSource(credential: TokenCredential, label: string): To
     async getToken({ scopes, signal }): Promise<AccessToken> {
       const t = await credential.getToken(scopes, { abortSignal: signal });
       // A plain Error: this module is a separate bundle, so its AuthError class would not be the caller's.
-      if (!t?.token) throw new Error(`${label} returned no token for ${scopes.join(' ')}.`);
+      if (!t?.token) throw new Error(l10n.t('{0} returned no token for {1}.', label, scopes.join(' ')));
       return { token: t.token, expiresOnTimestamp: t.expiresOnTimestamp, refreshAfterTimestamp: t.refreshAfterTimestamp };
     },
   };

@@ -61,14 +61,22 @@ export function totals(c: { turns: readonly ChatTurn[] }): { prompt: number; com
 
 export function toMarkdown(c: Conversation): string {
   const t = totals(c);
-  const lines = [`# ${c.title}`, '', `- Deployment: ${c.deployment} (${c.connectionLabel})`, `- Tokens: ${t.prompt} prompt + ${t.completion} completion = ${t.total}`, ''];
-  if (c.params.systemPrompt.trim()) lines.push('## System', '', c.params.systemPrompt, '');
+  const lines = [
+    `# ${c.title}`,
+    '',
+    `- ${l10n.t('Deployment: {0} ({1})', c.deployment, c.connectionLabel)}`,
+    `- ${l10n.t('Tokens: {0} prompt + {1} completion = {2}', t.prompt, t.completion, t.total)}`,
+    '',
+  ];
+  if (c.params.systemPrompt.trim()) lines.push(`## ${l10n.t('System')}`, '', c.params.systemPrompt, '');
   for (const turn of c.turns) {
     if (turn.role === 'user') {
-      lines.push('## You', '', userMarkdown(turn), '');
+      lines.push(`## ${l10n.t('You')}`, '', userMarkdown(turn), '');
     } else {
-      const meta = [turn.model, turn.usage ? `${turn.usage.total_tokens} tokens` : undefined, turn.latencyMs !== undefined ? `${turn.latencyMs} ms` : undefined].filter(Boolean).join(', ');
-      lines.push(`## ${turn.deployment ?? 'Assistant'}${meta ? ` (${meta})` : ''}`, '', turn.error ? `> Error: ${turn.error.message}` : turn.content, '');
+      const tokens = turn.usage ? l10n.t('{0} tokens', turn.usage.total_tokens) : undefined;
+      const meta = [turn.model, tokens, turn.latencyMs !== undefined ? l10n.t('{0} ms', turn.latencyMs) : undefined].filter(Boolean).join(', ');
+      const body = turn.error ? `> ${l10n.t('Error: {0}', turn.error.message)}` : turn.content;
+      lines.push(`## ${turn.deployment ?? l10n.t('Assistant')}${meta ? ` (${meta})` : ''}`, '', body, '');
     }
   }
   return lines.join('\n');
@@ -78,7 +86,7 @@ export function toMarkdown(c: Conversation): string {
 function userMarkdown(turn: ChatTurn): string {
   const content = messageContent(turn.content, turn.attachments);
   const text = typeof content === 'string' ? content : content.map((p) => (p.type === 'text' ? p.text : '')).join('');
-  const images = (turn.attachments ?? []).filter((a) => a.kind === 'image').map((a) => `(image: ${a.name})`);
+  const images = (turn.attachments ?? []).filter((a) => a.kind === 'image').map((a) => `(${l10n.t('image: {0}', a.name)})`);
   return [text, ...images].join('\n\n');
 }
 

@@ -66,7 +66,7 @@ export async function checkBatchInput(path: string, options: BatchInputOptions):
   const size = (await stat(path)).size;
   if (size > MAX_BATCH_FILE_BYTES) {
     // Not read at all: the service would refuse it whatever its lines say.
-    problems.add(0, `the file is ${Math.ceil(size / 1024 / 1024)} MB; a batch input file may be at most 200 MB: split it into several batches`);
+    problems.add(0, l10n.t('the file is {0} MB; a batch input file may be at most {1} MB: split it into several batches', Math.ceil(size / 1024 / 1024), 200));
     return { requests: 0, problems: problems.list, problemCount: problems.count };
   }
   const byName = new Map((options.deployments ?? []).map((d) => [d.name, d]));
@@ -77,38 +77,38 @@ export async function checkBatchInput(path: string, options: BatchInputOptions):
     path,
     ({ bytes, number }) => {
       if (number === 1 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
-        problems.add(1, 'the file starts with a byte order mark (BOM), which batch validation refuses: save it as UTF-8 without BOM');
+        problems.add(1, l10n.t('the file starts with a byte order mark (BOM), which batch validation refuses: save it as UTF-8 without BOM'));
         bytes = bytes.subarray(3);
       }
       if (isBlank(bytes)) return;
       requests++;
       const parsed = parseObject(bytes);
-      if ('problem' in parsed) return problems.add(number, `it ${parsed.problem}`);
+      if ('problem' in parsed) return problems.add(number, parsed.problem);
       const { custom_id: id, method, url, body } = parsed.value;
-      if (typeof id !== 'string' || !id) problems.add(number, 'it has no "custom_id" (a string that names the request in the results)');
-      else if (seen.has(id)) problems.add(number, `the custom_id "${id.slice(0, 100)}" is already used on line ${seen.get(id)}`);
+      if (typeof id !== 'string' || !id) problems.add(number, l10n.t('it has no "{0}" (a string that names the request in the results)', 'custom_id'));
+      else if (seen.has(id)) problems.add(number, l10n.t('the {0} "{1}" is already used on line {2}', 'custom_id', id.slice(0, 100), seen.get(id)!));
       else seen.set(id, number);
-      if (method !== 'POST') problems.add(number, `"method" must be "POST" (got ${JSON.stringify(method ?? null).slice(0, 40)})`);
+      if (method !== 'POST') problems.add(number, l10n.t('"{0}" must be "{1}" (got {2})', 'method', 'POST', JSON.stringify(method ?? null).slice(0, 40)));
       if (batchApi(url) !== api) {
-        problems.add(number, `"url" is ${JSON.stringify(url ?? null).slice(0, 80)}, but this batch runs ${options.endpoint}: every line must use the batch's endpoint`);
+        problems.add(number, l10n.t("\"{0}\" is {1}, but this batch runs {2}: every line must use the batch's endpoint", 'url', JSON.stringify(url ?? null).slice(0, 80), options.endpoint));
       }
       const model = body && typeof body === 'object' && !Array.isArray(body) ? (body as { model?: unknown }).model : undefined;
-      if (typeof model !== 'string' || !model) return problems.add(number, 'its "body" has no "model" (the name of a batch deployment)');
+      if (typeof model !== 'string' || !model) return problems.add(number, l10n.t('its "{0}" has no "{1}" (the name of a batch deployment)', 'body', 'model'));
       if (deployment && deployment.name !== model) {
-        return problems.add(number, `it names the deployment "${model.slice(0, 100)}", but line ${deployment.line} names "${deployment.name}": a batch runs on one deployment`);
+        return problems.add(number, l10n.t('it names the deployment "{0}", but line {1} names "{2}": a batch runs on one deployment', model.slice(0, 100), deployment.line, deployment.name));
       }
       if (!deployment) {
         deployment = { name: model, line: number };
         const known = byName.get(model);
-        if (options.deployments && !known) problems.add(number, `there is no deployment named "${model.slice(0, 100)}" on this connection`);
+        if (options.deployments && !known) problems.add(number, l10n.t('there is no deployment named "{0}" on this connection', model.slice(0, 100)));
         else if (known?.sku !== undefined && !isBatchSku(known.sku)) {
-          problems.add(number, `the deployment "${model}" is ${known.sku}; batches run on a Global-Batch or Data Zone Batch deployment`);
+          problems.add(number, l10n.t('the deployment "{0}" is {1}; batches run on a Global-Batch or Data Zone Batch deployment', model, known.sku));
         }
       }
     },
     { signal: options.signal },
   );
-  if (requests === 0) problems.add(0, 'the file has no requests (one JSON request per line)');
-  if (requests > MAX_BATCH_REQUESTS) problems.add(0, `the file has ${requests} requests; a batch takes at most ${MAX_BATCH_REQUESTS}: split it`);
+  if (requests === 0) problems.add(0, l10n.t('the file has no requests (one JSON request per line)'));
+  if (requests > MAX_BATCH_REQUESTS) problems.add(0, l10n.t('the file has {0} requests; a batch takes at most {1}: split it', requests, MAX_BATCH_REQUESTS));
   return { requests, deployment: deployment?.name, problems: problems.list, problemCount: problems.count };
 }

@@ -29,6 +29,8 @@ export class LineIndex {
   private readonly starts = new Column();
   private readonly lengths = new Column();
   private waiters: Array<{ count: number; resolve: () => void }> = [];
+  /** The fewest lines any waiting page needs (pages wait in any order: not just the first one's). */
+  private nextWake = Infinity;
   private failure: unknown;
   private finished = false;
   /** Settles when the whole file is indexed. */
@@ -46,7 +48,7 @@ export class LineIndex {
         this.starts.push(offset);
         this.lengths.push(bytes.length);
         // Stryker disable next-line ConditionalExpression,EqualityOperator: waking more often, or a line later, changes when a page is read, not what it reads
-        if (this.waiters.length && this.waiters[0]!.count <= this.starts.length) this.wake();
+        if (this.nextWake <= this.starts.length) this.wake();
       },
       { signal },
     ).then(
@@ -75,6 +77,7 @@ export class LineIndex {
     // Stryker disable next-line EqualityOperator: a page woken a line later reads the same lines
     const ready = this.waiters.filter((w) => this.finished || w.count <= this.starts.length);
     this.waiters = this.waiters.filter((w) => !ready.includes(w));
+    this.nextWake = Math.min(Infinity, ...this.waiters.map((w) => w.count));
     for (const w of ready) w.resolve();
   }
 
@@ -90,7 +93,10 @@ export class LineIndex {
   /** Waits until `count` lines are indexed or the file has fewer; rejects if indexing failed. */
   async ready(count: number): Promise<void> {
     // Stryker disable next-line ConditionalExpression,EqualityOperator: waiting for lines already indexed only waits for the next line
-    if (!this.finished && count > this.starts.length) await new Promise<void>((resolve) => this.waiters.push({ count, resolve }));
+    if (!this.finished && count > this.starts.length) {
+      this.nextWake = Math.min(this.nextWake, count);
+      await new Promise<void>((resolve) => this.waiters.push({ count, resolve }));
+    }
     if (this.failure !== undefined) throw this.failure;
   }
 

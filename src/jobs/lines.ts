@@ -3,6 +3,7 @@
  * no file is ever held whole in memory (a batch's input or output can be hundreds of MB).
  */
 import { open } from 'node:fs/promises';
+import * as l10n from '@vscode/l10n';
 
 export interface Line {
   /** The line's bytes, without its `\n` (nor a `\r` before it). */
@@ -22,7 +23,11 @@ export class LineTooLongError extends Error {
     readonly line: number,
     limit = MAX_LINE_BYTES,
   ) {
-    super(`Line ${line} is longer than ${limit >= 1024 * 1024 ? `${limit / 1024 / 1024} MB` : `${limit} bytes`}: is this a JSONL file (one JSON object per line)?`);
+    super(
+      limit >= 1024 * 1024
+        ? l10n.t('Line {0} is longer than {1} MB: is this a JSONL file (one JSON object per line)?', line, limit / 1024 / 1024)
+        : l10n.t('Line {0} is longer than {1} bytes: is this a JSONL file (one JSON object per line)?', line, limit),
+    );
   }
 }
 
@@ -40,7 +45,10 @@ export async function eachLine(
   options: { signal?: AbortSignal; maxLineBytes?: number } = {},
 ): Promise<number> {
   const maxLine = options.maxLineBytes ?? MAX_LINE_BYTES;
-  let carry: Buffer | undefined;
+  // A line that spans reads: its pieces, joined once when it ends (joining at each read would
+  // copy a long line over and over: quadratic in its length).
+  let carry: Buffer[] = [];
+  let carryLength = 0;
   let carryOffset = 0;
   let position = 0;
   let number = 0;
@@ -48,6 +56,12 @@ export async function eachLine(
     number++;
     const end = bytes.at(-1) === 13 ? bytes.length - 1 : bytes.length;
     return onLine({ bytes: bytes.subarray(0, end), number, offset }) !== false;
+  };
+  const takeCarry = (last?: Buffer): Buffer => {
+    const whole = Buffer.concat(last ? [...carry, last] : carry, carryLength + (last?.length ?? 0));
+    carry = [];
+    carryLength = 0;
+    return whole;
   };
   const file = await open(path, 'r');
   const buffer = Buffer.allocUnsafe(CHUNK);
@@ -60,38 +74,37 @@ export async function eachLine(
       let start = 0;
       for (let nl = chunk.indexOf(10); nl >= 0; nl = chunk.indexOf(10, start)) {
         const piece = chunk.subarray(start, nl);
-        const whole = carry ? Buffer.concat([carry, piece]) : piece;
-        const offset = carry ? carryOffset : position + start;
-        carry = undefined;
-        if (!emit(whole, offset)) return number;
+        const carried = carry.length > 0;
+        const whole = carried ? takeCarry(piece) : piece;
+        if (!emit(whole, carried ? carryOffset : position + start)) return number;
         start = nl + 1;
       }
       // Stryker disable next-line ConditionalExpression,EqualityOperator: an empty rest carries nothing: the next line starts where it would
       if (start < chunk.length) {
         // The start of a line the next read finishes: copied, since the buffer is read into again.
-        const rest = chunk.subarray(start);
-        if (!carry) carryOffset = position + start;
-        carry = carry ? Buffer.concat([carry, rest]) : Buffer.from(rest);
-        if (carry.length > maxLine) throw new LineTooLongError(number + 1, maxLine);
+        if (!carry.length) carryOffset = position + start;
+        carry.push(Buffer.from(chunk.subarray(start)));
+        carryLength += chunk.length - start;
+        if (carryLength > maxLine) throw new LineTooLongError(number + 1, maxLine);
       }
       position += bytesRead;
     }
-    if (carry && carry.length) emit(carry, carryOffset);
+    if (carryLength) emit(takeCarry(), carryOffset);
     return number;
   } finally {
     await file.close();
   }
 }
 
-/** A line's JSON object, or why it is not one (for messages that name the line). */
+/** A line's JSON object, or why it is not one ("it is …", for messages that name the line). */
 export function parseObject(bytes: Buffer): { value: Record<string, unknown> } | { problem: string } {
   let value: unknown;
   try {
     value = JSON.parse(bytes.toString('utf8'));
   } catch (err) {
-    return { problem: `is not valid JSON (${(err as Error).message})` };
+    return { problem: l10n.t('it is not valid JSON ({0})', (err as Error).message) };
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { problem: 'is not a JSON object' };
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { problem: l10n.t('it is not a JSON object') };
   return { value: value as Record<string, unknown> };
 }
 

@@ -1,4 +1,5 @@
 /** What a local check found wrong in a JSONL file, line by line, and how to say it in one message. */
+import * as l10n from '@vscode/l10n';
 
 export interface LineProblem {
   /** 1-based; 0 for the file as a whole. */
@@ -23,7 +24,8 @@ export class Problems {
 
 /** "train.jsonl: line 3 …; line 9 …; and 4 more problems." */
 export function describeProblems(file: string, list: LineProblem[], count = list.length): string {
-  const shown = list.slice(0, 3).map((p) => (p.line > 0 ? `line ${p.line}: ${p.message}` : p.message));
+  const shown = list.slice(0, 3).map((p) => (p.line > 0 ? l10n.t('line {0}: {1}', p.line, p.message) : p.message));
   const more = count - shown.length;
-  return `${file}: ${shown.join('; ')}${more > 0 ? `; and ${more} more problem${more === 1 ? '' : 's'}` : ''}.`;
+  if (more > 0) shown.push(more === 1 ? l10n.t('and 1 more problem') : l10n.t('and {0} more problems', more));
+  return l10n.t('{0}: {1}.', file, shown.join('; '));
 }

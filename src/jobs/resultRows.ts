@@ -3,6 +3,7 @@
  * tokens, the reply's first line, the error. Contents are the model's and the service's: callers
  * show them as text, never as markup.
  */
+import * as l10n from '@vscode/l10n';
 
 export interface ResultRow {
   /** Position in the table (output lines first, then error lines). */
@@ -74,7 +75,7 @@ export function toRow(bytes: Buffer, index: number, source: ResultRow['source'])
   } catch {
     // Not JSON: no object, said below.
   }
-  if (!line) return { index, source, customId: '', ok: false, reply: '', error: 'This line of the results file is not a JSON object.' };
+  if (!line) return { index, source, customId: '', ok: false, reply: '', error: l10n.t('This line of the results file is not a JSON object.') };
   const response = obj(line.response);
   const body = obj(response?.body);
   const statusCode = num(response?.status_code);

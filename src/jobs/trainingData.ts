@@ -3,6 +3,7 @@
  * and an assistant turn to learn from) or a preference pair (`input` with `preferred_output` and
  * `non_preferred_output`), and enough of them. Streamed: nothing is held but the counts.
  */
+import * as l10n from '@vscode/l10n';
 import { eachLine, isBlank, parseObject } from './lines';
 import { Problems, type LineProblem } from './problems';
 
@@ -19,16 +20,16 @@ export interface TrainingDataCheck {
 
 /** Why `messages` cannot be learned from, or undefined when it can. */
 export function messagesProblem(messages: unknown, needAssistant = true): string | undefined {
-  if (!Array.isArray(messages) || messages.length === 0) return 'it has no "messages" list';
+  if (!Array.isArray(messages) || messages.length === 0) return l10n.t('it has no "{0}" list', 'messages');
   for (const [i, m] of messages.entries()) {
-    if (typeof m !== 'object' || m === null) return `messages[${i}] is not an object`;
+    if (typeof m !== 'object' || m === null) return l10n.t('{0} is not an object', `messages[${i}]`);
     const msg = m as Record<string, unknown>;
-    if (typeof msg.role !== 'string' || !ROLES.has(msg.role)) return `messages[${i}] has no valid "role" (system, user, assistant, tool)`;
+    if (typeof msg.role !== 'string' || !ROLES.has(msg.role)) return l10n.t('{0} has no valid "{1}" ({2})', `messages[${i}]`, 'role', 'system, user, assistant, tool');
     const calls = Array.isArray(msg.tool_calls) || (msg.function_call !== undefined && msg.function_call !== null);
-    if (!calls && typeof msg.content !== 'string' && !Array.isArray(msg.content)) return `messages[${i}] has no "content"`;
-    if (msg.weight !== undefined && msg.weight !== 0 && msg.weight !== 1) return `messages[${i}] has a "weight" other than 0 or 1`;
+    if (!calls && typeof msg.content !== 'string' && !Array.isArray(msg.content)) return l10n.t('{0} has no "{1}"', `messages[${i}]`, 'content');
+    if (msg.weight !== undefined && msg.weight !== 0 && msg.weight !== 1) return l10n.t('{0} has a "{1}" other than 0 or 1', `messages[${i}]`, 'weight');
   }
-  if (needAssistant && !messages.some((m) => (m as { role?: unknown }).role === 'assistant')) return 'it has no assistant message to learn from';
+  if (needAssistant && !messages.some((m) => (m as { role?: unknown }).role === 'assistant')) return l10n.t('it has no assistant message to learn from');
   return undefined;
 }
 
@@ -37,13 +38,13 @@ function exampleProblem(value: Record<string, unknown>): string | undefined {
   if ('input' in value || 'preferred_output' in value) {
     const input = value.input as { messages?: unknown } | undefined;
     const inputProblem = messagesProblem(input?.messages, false);
-    if (inputProblem) return `its "input" is not a conversation (${inputProblem})`;
+    if (inputProblem) return l10n.t('its "{0}" is not a conversation ({1})', 'input', inputProblem);
     for (const k of ['preferred_output', 'non_preferred_output']) {
-      if (!Array.isArray(value[k]) || (value[k] as unknown[]).length === 0) return `it has no "${k}" list (a preference example needs both outputs)`;
+      if (!Array.isArray(value[k]) || (value[k] as unknown[]).length === 0) return l10n.t('it has no "{0}" list (a preference example needs both outputs)', k);
     }
     return undefined;
   }
-  return 'it is not a chat example: expected {"messages": [{"role": "user", …}, {"role": "assistant", …}]}';
+  return l10n.t('it is not a chat example: expected {0}', '{"messages": [{"role": "user", …}, {"role": "assistant", …}]}');
 }
 
 export async function checkTrainingData(path: string, options: { minExamples?: number; signal?: AbortSignal } = {}): Promise<TrainingDataCheck> {
@@ -57,13 +58,13 @@ export async function checkTrainingData(path: string, options: { minExamples?: n
       if (isBlank(bytes)) return;
       examples++;
       const parsed = parseObject(bytes);
-      if ('problem' in parsed) return problems.add(number, `it ${parsed.problem}`);
+      if ('problem' in parsed) return problems.add(number, parsed.problem);
       const problem = exampleProblem(parsed.value);
       if (problem) problems.add(number, problem);
     },
     { signal: options.signal },
   );
   const min = options.minExamples ?? MIN_TRAINING_EXAMPLES;
-  if (examples < min) problems.add(0, `it has ${examples} example${examples === 1 ? '' : 's'}; fine-tuning needs at least ${min}`);
+  if (examples < min) problems.add(0, examples === 1 ? l10n.t('it has 1 example; fine-tuning needs at least {0}', min) : l10n.t('it has {0} examples; fine-tuning needs at least {1}', examples, min));
   return { examples, problems: problems.list, problemCount: problems.count };
 }

@@ -3,6 +3,7 @@
  * deployments, following `nextLink`. The management endpoint is configurable (sovereign clouds,
  * the emulator).
  */
+import * as l10n from '@vscode/l10n';
 import { ArmDeploymentsApi } from './armDeployments';
 import { EndpointError, type AuthSource, type RetryPolicy, type Timeouts } from './connection';
 import { ServiceError } from './errors';
@@ -127,7 +128,8 @@ const ACCOUNT_ID = /^\/subscriptions\/[0-9a-z-]{1,64}\/resourceGroups\/[-\w.()]{
 export function checkAccountId(accountId: string): string {
   const id = accountId.trim().replace(/\/+$/, '');
   if (!ACCOUNT_ID.test(id) || id.split('/').includes('..')) {
-    throw new EndpointError(`"${id.slice(0, 200)}" is not an Azure OpenAI account id: expected /subscriptions/…/resourceGroups/…/providers/Microsoft.CognitiveServices/accounts/….`);
+    const form = '/subscriptions/…/resourceGroups/…/providers/Microsoft.CognitiveServices/accounts/…';
+    throw new EndpointError(l10n.t('"{0}" is not an Azure OpenAI account id: expected {1}.', id.slice(0, 200), form));
   }
   return id;
 }

@@ -3,6 +3,7 @@
  * `{account}/deployments/{name}`): long-running, so the deployment is watched until its
  * provisioning state settles, with progress, within a bounded wait.
  */
+import * as l10n from '@vscode/l10n';
 import { EndpointError } from './connection';
 import { ServiceError } from './errors';
 import type { HttpClient } from './http';
@@ -36,7 +37,7 @@ const SETTLED = new Set(['succeeded', 'failed', 'canceled', 'cancelled']);
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{1,63}$/;
 
 export function checkDeploymentName(name: string): string {
-  if (!NAME.test(name)) throw new EndpointError(`"${name.slice(0, 80)}" cannot name a deployment: use 2 to 64 letters, digits, "-", "_" or ".", starting with a letter or digit.`);
+  if (!NAME.test(name)) throw new EndpointError(l10n.t('"{0}" cannot name a deployment: use 2 to 64 letters, digits, "-", "_" or ".", starting with a letter or digit.', name.slice(0, 80)));
   return name;
 }
 
@@ -89,8 +90,8 @@ export class ArmDeploymentsApi {
     const done = await this.settle(accountId, name, first, options);
     const state = done.properties?.provisioningState ?? 'Succeeded';
     if (state.toLowerCase() !== 'succeeded') {
-      const hint = 'Look at the deployment in the Azure portal (Activity log) for why, then try again.';
-      throw new ServiceError({ kind: 'http', host: this.host, serviceMessage: `the deployment "${name}" ended ${state}`, hint });
+      const hint = l10n.t('Look at the deployment in the Azure portal (Activity log) for why, then try again.');
+      throw new ServiceError({ kind: 'http', host: this.host, serviceMessage: l10n.t('the deployment "{0}" ended {1}', name, state), hint });
     }
     const model = done.properties?.model;
     const sku = { sku: done.sku?.name ?? spec.sku, capacity: done.sku?.capacity ?? spec.capacity };
@@ -107,7 +108,7 @@ export class ArmDeploymentsApi {
     while (await this.get(accountId, name, options.signal)) {
       options.onProgress?.('Deleting');
       // Stryker disable next-line EqualityOperator: the very millisecond of the deadline decides nothing
-      if (Date.now() >= deadline) throw this.tooLong(name, 'deleted', maxWaitMs);
+      if (Date.now() >= deadline) throw this.tooLong(name, 'delete', maxWaitMs);
       await sleep(options.pollMs ?? 2_000, this.host, options.signal);
     }
     options.onProgress?.('Deleted');
@@ -123,14 +124,19 @@ export class ArmDeploymentsApi {
       options.onProgress?.(state);
       if (current && SETTLED.has(state.toLowerCase())) return current;
       // Stryker disable next-line EqualityOperator: the very millisecond of the deadline decides nothing
-      if (Date.now() >= deadline) throw this.tooLong(name, 'ready', maxWaitMs);
+      if (Date.now() >= deadline) throw this.tooLong(name, 'create', maxWaitMs);
       await sleep(options.pollMs ?? 2_000, this.host, options.signal);
       current = await this.get(accountId, name, options.signal);
     }
   }
 
   /** A wait given up on: not the service's failure, so a plain error that says what to do. */
-  private tooLong(name: string, what: string, waitedMs = 0): Error {
-    return new Error(`The deployment "${name}" was not ${what} after ${Math.max(1, Math.round(waitedMs / 60_000))} min. It may still finish: refresh the deployments in a few minutes.`);
+  private tooLong(name: string, action: 'create' | 'delete', waitedMs = 0): Error {
+    const minutes = Math.max(1, Math.round(waitedMs / 60_000));
+    return new Error(
+      action === 'create'
+        ? l10n.t('The deployment "{0}" was not ready after {1} min. It may still finish: refresh the deployments in a few minutes.', name, minutes)
+        : l10n.t('The deployment "{0}" was not deleted after {1} min. It may still finish: refresh the deployments in a few minutes.', name, minutes),
+    );
   }
 }

@@ -1,5 +1,6 @@
 /** What a connection to one resource is made of, and how its endpoint is normalised. */
 import type { ProxySettings } from './proxyRules';
+import * as l10n from '@vscode/l10n';
 import { isLoopbackHost } from './loopback';
 
 export type AuthSource =
@@ -54,28 +55,33 @@ export class EndpointError extends Error {
   override readonly name = 'EndpointError';
 }
 
+/** What an endpoint looks like, in messages that ask for one. */
+const EXAMPLE_ENDPOINT = 'https://my-resource.openai.azure.com';
+
 /**
  * Accepts what people paste: a bare host, a trailing slash, `.../openai`, `.../openai/v1/`, or a
  * full deployment URL, and returns the resource base (no trailing slash, no `/openai` suffix).
  */
 export function normalizeEndpoint(input: string): string {
   let text = input.trim();
-  if (!text) throw new EndpointError('Enter the endpoint URL of your resource, e.g. https://my-resource.openai.azure.com.');
+  if (!text) throw new EndpointError(l10n.t('Enter the endpoint URL of your resource, e.g. {0}.', EXAMPLE_ENDPOINT));
   if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) text = `https://${text}`;
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    throw new EndpointError(`"${input.trim()}" is not a valid URL. Use the form https://my-resource.openai.azure.com.`);
+    throw new EndpointError(l10n.t('"{0}" is not a valid URL. Use the form {1}.', input.trim(), EXAMPLE_ENDPOINT));
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new EndpointError(`The endpoint must start with https:// (got ${url.protocol}//).`);
+    throw new EndpointError(l10n.t('The endpoint must start with https:// (got {0}).', `${url.protocol}//`));
   }
-  if (url.username || url.password) throw new EndpointError('The endpoint must not contain a user name or password; put the key in the key field.');
+  if (url.username || url.password) throw new EndpointError(l10n.t('The endpoint must not contain a user name or password; put the key in the key field.'));
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
     throw new EndpointError(
-      `The endpoint must use https:// (got http://${url.host}): over http the key or token would travel in clear text. ` +
-        'Plain http is for a local emulator on 127.0.0.1 or localhost only.',
+      l10n.t(
+        'The endpoint must use https:// (got {0}): over http the key or token would travel in clear text. Plain http is for a local emulator on 127.0.0.1 or localhost only.',
+        `http://${url.host}`,
+      ),
     );
   }
   // Drop everything from the first `/openai` segment on: `/openai/v1/...`, `/openai/deployments/...`.

@@ -2,6 +2,7 @@
  * The HTTP layer every API call goes through: one keep-alive pool per origin, auth headers,
  * timeouts, retries with backoff, and translation of every failure into a ServiceError.
  */
+import * as l10n from '@vscode/l10n';
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { DEFAULT_RETRY, DEFAULT_TIMEOUTS, type AuthSource, type RetryPolicy, type Timeouts } from './connection';
@@ -247,9 +248,13 @@ export class HttpClient {
 }
 
 function proxyAdvice(proxy: string, status: number): string {
-  if (status === 407) return `The proxy ${proxy} asks for a user name and password (407): put them in http.proxy or HTTPS_PROXY as http://user:password@host:port.`;
-  if (status === 403) return `The proxy ${proxy} does not allow this host (403): ask its administrator, or list the host in http.noProxy / NO_PROXY if it is reachable without the proxy.`;
-  return `The proxy ${proxy} could not connect to it (${status}): check the endpoint URL; if the host is reachable without the proxy, list it in http.noProxy / NO_PROXY.`;
+  if (status === 407) {
+    return l10n.t('The proxy {0} asks for a user name and password (407): put them in http.proxy or HTTPS_PROXY as {1}.', proxy, 'http://user:password@host:port');
+  }
+  if (status === 403) {
+    return l10n.t('The proxy {0} does not allow this host (403): ask its administrator, or list the host in http.noProxy / NO_PROXY if it is reachable without the proxy.', proxy);
+  }
+  return l10n.t('The proxy {0} could not connect to it ({1}): check the endpoint URL; if the host is reachable without the proxy, list it in http.noProxy / NO_PROXY.', proxy, status);
 }
 
 /** The error code of an undici/net error, looking through `cause` chains. */

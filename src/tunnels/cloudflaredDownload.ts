@@ -10,10 +10,14 @@ import { createWriteStream, existsSync } from 'node:fs';
 import { chmod, mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import * as l10n from '@vscode/l10n';
 import { request, type Dispatcher } from 'undici';
 import { isLoopbackHost } from '../service/connection';
 import { ProxyRouter, type ProxySettings } from '../service/proxy';
 import { TunnelError } from './tunnel';
+
+/** The setting that names another place to download from (a mirror). */
+const DOWNLOAD_URL_SETTING = 'aoaiWorkbench.tunnel.cloudflaredDownloadUrl';
 
 /** The cloudflared release the extension downloads; update it with the table below. */
 export const CLOUDFLARED_VERSION = '2026.6.1';
@@ -92,19 +96,24 @@ function run(file: string, args: string[], timeoutMs: number): Promise<string> {
 function checkTransport(url: string): void {
   const u = new URL(url);
   if (u.protocol !== 'https:' && !(u.protocol === 'http:' && isLoopbackHost(u.hostname))) {
-    throw new TunnelError(`cloudflared is downloaded over https only (not from ${u.protocol}//${u.host}). Fix "aoaiWorkbench.tunnel.cloudflaredDownloadUrl", or install cloudflared yourself.`);
+    throw new TunnelError(
+      l10n.t('cloudflared is downloaded over https only (not from {0}). Fix "{1}", or install cloudflared yourself.', `${u.protocol}//${u.host}`, DOWNLOAD_URL_SETTING),
+    );
   }
 }
 
 /** The address the file would be downloaded from (what the consent dialog names); throws when it is not acceptable. */
 export function cloudflaredDownloadUrl(baseUrl?: string): string {
   const asset = cloudflaredAsset();
-  if (!asset) throw new TunnelError(`Cloudflare publishes no cloudflared build for ${process.platform}/${process.arch}. Install it yourself and put it on PATH, or pick another tunnel.`);
+  if (!asset) {
+    const platform = `${process.platform}/${process.arch}`;
+    throw new TunnelError(l10n.t('Cloudflare publishes no cloudflared build for {0}. Install it yourself and put it on PATH, or pick another tunnel.', platform));
+  }
   let url: string;
   try {
     url = new URL(`${(baseUrl || CLOUDFLARED_RELEASES).replace(/\/+$/, '')}/${asset}`).href;
   } catch {
-    throw new TunnelError(`"${baseUrl}" is not a URL. Fix "aoaiWorkbench.tunnel.cloudflaredDownloadUrl", or install cloudflared yourself.`);
+    throw new TunnelError(l10n.t('"{0}" is not a URL. Fix "{1}", or install cloudflared yourself.', String(baseUrl), DOWNLOAD_URL_SETTING));
   }
   checkTransport(url);
   return url;
@@ -131,8 +140,11 @@ export async function downloadCloudflared(options: DownloadOptions): Promise<Dow
   const expected = (options.sha256 ?? process.env.AOAI_WORKBENCH_CLOUDFLARED_SHA256 ?? CLOUDFLARED_SHA256[asset] ?? '').toLowerCase();
   if (!/^[0-9a-f]{64}$/.test(expected)) {
     throw new TunnelError(
-      `This version of the extension has no checksum for ${asset} ${CLOUDFLARED_VERSION}, so it does not download it. ` +
-        'Install cloudflared yourself and put it on PATH, or pick another tunnel.',
+      l10n.t(
+        'This version of the extension has no checksum for {0} {1}, so it does not download it. Install cloudflared yourself and put it on PATH, or pick another tunnel.',
+        asset,
+        CLOUDFLARED_VERSION,
+      ),
     );
   }
   const target = downloadedCloudflaredPath(options.storageDir);
@@ -148,20 +160,23 @@ export async function downloadCloudflared(options: DownloadOptions): Promise<Dow
     try {
       res = await getFollowingRedirects(url, router, options.signal);
     } catch (err) {
-      if (options.signal?.aborted) throw new TunnelError('Download cancelled.');
+      if (options.signal?.aborted) throw new TunnelError(l10n.t('Download cancelled.'));
       if (err instanceof TunnelError) throw err;
       throw new TunnelError(
-        `Could not download cloudflared from ${new URL(url).host}: ${(err as Error & { cause?: Error }).cause?.message ?? (err as Error).message}. ` +
-          'Check your connection or proxy, or install cloudflared yourself.',
+        l10n.t(
+          'Could not download cloudflared from {0}: {1}. Check your connection or proxy, or install cloudflared yourself.',
+          new URL(url).host,
+          (err as Error & { cause?: Error }).cause?.message ?? (err as Error).message,
+        ),
       );
     }
     if (res.statusCode !== 200) {
       await res.body.dump().catch(() => {});
-      throw new TunnelError(`Could not download cloudflared: ${url} answered ${res.statusCode}. Install it yourself from Cloudflare, or pick another tunnel.`);
+      throw new TunnelError(l10n.t('Could not download cloudflared: {0} answered {1}. Install it yourself from Cloudflare, or pick another tunnel.', url, res.statusCode));
     }
     const length = Number(res.headers['content-length']);
     const total = Number.isFinite(length) && length > 0 ? length : undefined;
-    if (total && total > MAX_BYTES) throw new TunnelError(`The file at ${url} is ${total} bytes, too large to be cloudflared.`);
+    if (total && total > MAX_BYTES) throw new TunnelError(l10n.t('The file at {0} is {1} bytes, too large to be cloudflared.', url, total));
     const hash = createHash('sha256');
     let received = 0;
     try {
@@ -170,7 +185,7 @@ export async function downloadCloudflared(options: DownloadOptions): Promise<Dow
         async function* (source: AsyncIterable<Buffer>) {
           for await (const chunk of source) {
             received += chunk.length;
-            if (received > MAX_BYTES) throw new TunnelError(`The download from ${url} is over ${MAX_BYTES} bytes: not cloudflared.`);
+            if (received > MAX_BYTES) throw new TunnelError(l10n.t('The download from {0} is over {1} bytes: not cloudflared.', url, MAX_BYTES));
             hash.update(chunk);
             options.onProgress?.(received, total);
             yield chunk;
@@ -179,15 +194,20 @@ export async function downloadCloudflared(options: DownloadOptions): Promise<Dow
         createWriteStream(partial),
       );
     } catch (err) {
-      if (options.signal?.aborted) throw new TunnelError('Download cancelled.');
-      throw err instanceof TunnelError ? err : new TunnelError(`The cloudflared download broke off after ${received} bytes: ${(err as Error).message}. Try again.`);
+      if (options.signal?.aborted) throw new TunnelError(l10n.t('Download cancelled.'));
+      throw err instanceof TunnelError ? err : new TunnelError(l10n.t('The cloudflared download broke off after {0} bytes: {1}. Try again.', received, (err as Error).message));
     }
-    if (total && received !== total) throw new TunnelError(`The cloudflared download ended after ${received} of ${total} bytes. Try again.`);
+    if (total && received !== total) throw new TunnelError(l10n.t('The cloudflared download ended after {0} of {1} bytes. Try again.', received, total));
     const sha256 = hash.digest('hex');
     if (sha256 !== expected) {
       throw new TunnelError(
-        `The file from ${url} is not Cloudflare's cloudflared ${CLOUDFLARED_VERSION}: its SHA-256 ${sha256} does not match the pinned ${expected}. ` +
-          'It was deleted. Install cloudflared yourself, or pick another tunnel.',
+        l10n.t(
+          "The file from {0} is not Cloudflare's cloudflared {1}: its SHA-256 {2} does not match the pinned {3}. It was deleted. Install cloudflared yourself, or pick another tunnel.",
+          url,
+          CLOUDFLARED_VERSION,
+          sha256,
+          expected,
+        ),
       );
     }
     if (asset.endsWith('.tgz')) {
@@ -198,7 +218,7 @@ export async function downloadCloudflared(options: DownloadOptions): Promise<Dow
         await run('tar', ['-xzf', partial, '-C', unpacked], 60_000);
         await rename(join(unpacked, 'cloudflared'), staged);
       } catch (err) {
-        throw new TunnelError(`Could not unpack the cloudflared archive from ${url}: ${(err as Error).message.split('\n')[0]}.`);
+        throw new TunnelError(l10n.t('Could not unpack the cloudflared archive from {0}: {1}.', url, (err as Error).message.split('\n')[0]));
       } finally {
         await rm(unpacked, { recursive: true, force: true });
       }
@@ -210,13 +230,16 @@ export async function downloadCloudflared(options: DownloadOptions): Promise<Dow
     try {
       const printed = await run(staged, ['--version'], 15_000);
       const m = /cloudflared version (\S+)/.exec(printed);
-      if (!m) throw new Error(printed.trim().slice(0, 200) || 'no output');
+      if (!m) throw new Error(printed.trim().slice(0, 200) || l10n.t('no output'));
       version = m[1];
-      if (version !== (options.version ?? CLOUDFLARED_VERSION)) throw new Error(`it reports version ${version}, not ${options.version ?? CLOUDFLARED_VERSION}`);
+      if (version !== (options.version ?? CLOUDFLARED_VERSION)) throw new Error(l10n.t('it reports version {0}, not {1}', version, options.version ?? CLOUDFLARED_VERSION));
     } catch (err) {
       throw new TunnelError(
-        `The file downloaded from ${url} is not a working cloudflared (${(err as Error).message.split('\n')[0]}). ` +
-          'It was deleted. Install cloudflared yourself, or pick another tunnel.',
+        l10n.t(
+          'The file downloaded from {0} is not a working cloudflared ({1}). It was deleted. Install cloudflared yourself, or pick another tunnel.',
+          url,
+          (err as Error).message.split('\n')[0],
+        ),
       );
     }
     await rename(staged, target);

@@ -4,6 +4,7 @@
  * so every URL taken is anchored to its provider's domain: `https://abc.devtunnels.ms.attacker.example`
  * is not a Dev Tunnels URL.
  */
+import * as l10n from '@vscode/l10n';
 
 export const TUNNEL_DOMAINS = {
   cloudflared: ['trycloudflare.com'],
@@ -77,8 +78,8 @@ export function parseNgrokApi(json: string, localPort: number): string | undefin
 }
 
 export function explainNgrokFailure(output: string): string | undefined {
-  if (/ERR_NGROK_4018|authtoken/i.test(output)) return 'ngrok needs an account: sign up, then run "ngrok config add-authtoken <your token>" once.';
-  if (/ERR_NGROK_108|simultaneous ngrok agent sessions/i.test(output)) return 'Another ngrok agent is already running for this account. Stop it, or use the tunnel it opened as a manual URL.';
+  if (/ERR_NGROK_4018|authtoken/i.test(output)) return l10n.t('ngrok needs an account: sign up, then run "{0}" once.', 'ngrok config add-authtoken <your token>');
+  if (/ERR_NGROK_108|simultaneous ngrok agent sessions/i.test(output)) return l10n.t('Another ngrok agent is already running for this account. Stop it, or use the tunnel it opened as a manual URL.');
   return undefined;
 }
 
@@ -92,6 +93,6 @@ export function parseDevTunnelUrl(output: string): string | undefined {
 }
 
 export function explainDevTunnelFailure(output: string): string | undefined {
-  if (/not logged in|login is required|Unauthorized/i.test(output)) return 'Dev Tunnels needs you signed in: run "devtunnel user login" (Microsoft, Entra ID or GitHub account).';
+  if (/not logged in|login is required|Unauthorized/i.test(output)) return l10n.t('Dev Tunnels needs you signed in: run "{0}" (Microsoft, Entra ID or GitHub account).', 'devtunnel user login');
   return undefined;
 }

@@ -3,6 +3,7 @@
  * to public HTTPS URLs, so a tunnel fronts 127.0.0.1; the signature check stays the only access
  * control, since a tunnel URL is public.
  */
+import * as l10n from '@vscode/l10n';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { access } from 'node:fs/promises';
 import { constants } from 'node:fs';
@@ -95,18 +96,20 @@ export function runTunnelProcess(opts: {
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
-    child.once('error', (err) => finish(new TunnelError(`Could not run ${opts.command}: ${err.message}`)));
-    child.once('exit', (code) =>
-      finish(new TunnelError(opts.explainFailure?.(output) ?? `${opts.command} exited (${code}) before it gave a public URL. Its output: ${output.trim().slice(-500) || '(none)'}`)),
-    );
+    child.once('error', (err) => finish(new TunnelError(l10n.t('Could not run {0}: {1}', opts.command, err.message))));
+    child.once('exit', (code) => {
+      const printed = output.trim().slice(-500) || l10n.t('(none)');
+      finish(new TunnelError(opts.explainFailure?.(output) ?? l10n.t('{0} exited ({1}) before it gave a public URL. Its output: {2}', opts.command, String(code), printed)));
+    });
+    const seconds = (opts.timeoutMs ?? 30_000) / 1000;
     const timer = setTimeout(
-      () => finish(new TunnelError(opts.explainFailure?.(output) ?? `${opts.command} gave no public URL within ${(opts.timeoutMs ?? 30_000) / 1000} s.`)),
+      () => finish(new TunnelError(opts.explainFailure?.(output) ?? l10n.t('{0} gave no public URL within {1} s.', opts.command, seconds))),
       opts.timeoutMs ?? 30_000,
     );
     const poller = setInterval(() => {
       void opts.poll?.().then((url) => url && finish(undefined, url), () => undefined);
     }, 500);
-    const onAbort = () => finish(new TunnelError('Cancelled.'));
+    const onAbort = () => finish(new TunnelError(l10n.t('Cancelled.')));
     if (opts.signal?.aborted) onAbort();
     else opts.signal?.addEventListener('abort', onAbort, { once: true });
   });

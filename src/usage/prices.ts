@@ -5,6 +5,7 @@
  * override or extend them. A model without a price has no cost (undefined), never 0, and every
  * caller shows a cost as an estimate.
  */
+import * as l10n from '@vscode/l10n';
 
 /** US dollars per million tokens. `batchDiscount`: the share taken off for the Batch API (0.5 = half price). */
 export interface ModelPrice {
@@ -78,31 +79,40 @@ export function costOf(price: ModelPrice, tokens: { prompt: number; cached: numb
 }
 
 /** The fields a price entry may have, with what each must hold. */
-const FIELDS: Record<keyof ModelPrice, { required: boolean; max: number; what: string }> = {
-  input: { required: true, max: 10_000, what: 'dollars per million input tokens' },
-  cachedInput: { required: false, max: 10_000, what: 'dollars per million cached input tokens' },
-  output: { required: true, max: 10_000, what: 'dollars per million output tokens' },
-  batchDiscount: { required: false, max: 1, what: 'the share taken off for batches, from 0 to 1 (0.5 = half price)' },
+const FIELDS: Record<keyof ModelPrice, { required: boolean; max: number; what: () => string }> = {
+  input: { required: true, max: 10_000, what: () => l10n.t('dollars per million input tokens') },
+  cachedInput: { required: false, max: 10_000, what: () => l10n.t('dollars per million cached input tokens') },
+  output: { required: true, max: 10_000, what: () => l10n.t('dollars per million output tokens') },
+  batchDiscount: { required: false, max: 1, what: () => l10n.t('the share taken off for batches, from 0 to 1 (0.5 = half price)') },
 };
 
 const shown = (v: unknown) => (typeof v === 'string' ? `"${v.slice(0, 40)}"` : String(JSON.stringify(v)).slice(0, 40));
 
 /** The problem with one entry of the setting, or its price. */
 function readEntry(key: string, value: unknown): { price?: ModelPrice; problem?: string } {
-  const where = `Price for "${key.slice(0, 80)}"`;
-  if (!/^[^@\s]{1,200}(@[^@\s]{1,64})?$/.test(key)) return { problem: `${where}: the name must be a model name, or "model@version" (e.g. "gpt-4o@2024-11-20").` };
+  const name = key.slice(0, 80);
+  if (!/^[^@\s]{1,200}(@[^@\s]{1,64})?$/.test(key)) {
+    return { problem: l10n.t('Price for "{0}": the name must be a model name, or "model@version" (e.g. "{1}").', name, 'gpt-4o@2024-11-20') };
+  }
   if (!value || typeof value !== 'object' || Array.isArray(value)) {
-    return { problem: `${where}: expected an object such as { "input": 2.5, "cachedInput": 1.25, "output": 10 }, not ${shown(value)}.` };
+    return { problem: l10n.t('Price for "{0}": expected an object such as {1}, not {2}.', name, '{ "input": 2.5, "cachedInput": 1.25, "output": 10 }', shown(value)) };
   }
   const entry = value as Record<string, unknown>;
   const unknown = Object.keys(entry).filter((k) => !(k in FIELDS));
-  if (unknown.length) return { problem: `${where}: unknown field "${unknown[0].slice(0, 40)}"; the fields are input, cachedInput, output and batchDiscount.` };
+  if (unknown.length) {
+    return { problem: l10n.t('Price for "{0}": unknown field "{1}"; the fields are input, cachedInput, output and batchDiscount.', name, unknown[0].slice(0, 40)) };
+  }
   for (const [field, rule] of Object.entries(FIELDS)) {
     const v = entry[field];
     if (v === undefined && !rule.required) continue;
     // Stryker disable next-line ConditionalExpression: Number.isFinite alone decides; typeof tells TypeScript
     if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > rule.max) {
-      return { problem: `${where}: "${field}" must be ${rule.what}${v === undefined ? ', and is missing' : `, not ${shown(v)}`}.` };
+      return {
+        problem:
+          v === undefined
+            ? l10n.t('Price for "{0}": "{1}" must be {2}, and is missing.', name, field, rule.what())
+            : l10n.t('Price for "{0}": "{1}" must be {2}, not {3}.', name, field, rule.what(), shown(v)),
+      };
     }
   }
   const { input, cachedInput, output, batchDiscount } = entry as Partial<ModelPrice>;
@@ -117,13 +127,13 @@ export function readPriceSetting(setting: unknown, defaults: PriceTable = DEFAUL
   const table = new Map(defaults);
   if (setting === undefined || setting === null) return { table, problems: [] };
   if (typeof setting !== 'object' || Array.isArray(setting)) {
-    return { table, problems: [`The price setting must be an object of model names to prices, not ${shown(setting)}; the shipped prices apply.`] };
+    return { table, problems: [l10n.t('The price setting must be an object of model names to prices, not {0}; the shipped prices apply.', shown(setting))] };
   }
   const problems: string[] = [];
   for (const [key, value] of Object.entries(setting)) {
     const { price, problem } = readEntry(key, value);
     if (price) table.set(key.toLowerCase(), price);
-    else problems.push(`${problem} This entry is ignored; the others apply.`);
+    else problems.push(`${problem} ${l10n.t('This entry is ignored; the others apply.')}`);
   }
   return { table, problems };
 }

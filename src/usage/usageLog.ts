@@ -5,13 +5,13 @@
  * than `maxAgeDays` are never read and leave the file at the next compaction, which keeps the
  * newest `maxRecords` records within `maxBytes`.
  */
-import { isAscii } from 'node:buffer';
-import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { AppendLog } from '../storage/appendLog';
 import { UsageAggregator, type AggregateOptions, type UsageSummary } from './aggregate';
+import { summarizeWithDays } from './daySummary';
 import { parseUsageLine } from './line';
-import { serializeUsageRecord, type UsageRecord } from './record';
+import { forEachLine } from './lines';
+import { createUsageRecord, serializeUsageRecord, type UsageInput, type UsageRecord } from './record';
 
 export interface UsageCaps {
   maxAgeDays: number;
@@ -34,52 +34,16 @@ export function usageCaps(partial: Partial<Record<keyof UsageCaps, unknown>> = {
   return caps;
 }
 
+export { forEachLine } from './lines';
+
 const DAY_MS = 86_400_000;
-
 /**
- * Calls `onLine` for every non-empty line of a file (none when it does not exist), reading it in
- * chunks of 1 MiB: only the chunk and the line in hand are in memory. Each chunk's whole lines are
- * decoded as one string (a line cut by the chunk's end waits, as bytes, for the next chunk).
+ * Records wait this long, or until this many wait, then go to disk in one write: a burst of
+ * requests (a compare, Run again ×N, a batch's results) costs one write, and a request's caller
+ * pays only a push. A crash loses at most this moment's records; a normal shutdown flushes.
  */
-export async function forEachLine(path: string, onLine: (line: string) => void): Promise<void> {
-  const stream = createReadStream(path, { highWaterMark: 1 << 20 });
-  let rest: Buffer | undefined;
-  try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
-      let from = 0;
-      if (rest) {
-        // The line the last chunk cut: its start, and its end from this chunk.
-        const nl = chunk.indexOf(10);
-        if (nl < 0) {
-          rest = Buffer.concat([rest, chunk]);
-          continue;
-        }
-        eachLineOf(decode(Buffer.concat([rest, chunk.subarray(0, nl)])), onLine);
-        from = nl + 1;
-      }
-      const end = chunk.lastIndexOf(10);
-      if (end >= from) eachLineOf(decode(chunk.subarray(from, end)), onLine);
-      // Copied: the stream may reuse its chunk.
-      rest = end + 1 < chunk.length ? Buffer.from(chunk.subarray(Math.max(end + 1, from))) : undefined;
-    }
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw err;
-  }
-  if (rest) eachLineOf(decode(rest), onLine);
-}
-
-/** An ASCII chunk (the usual one: names are seldom more) decodes as Latin-1 at twice the speed. */
-const decode = (bytes: Buffer) => bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8');
-
-function eachLineOf(text: string, onLine: (line: string) => void): void {
-  let start = 0;
-  for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', start)) {
-    if (nl > start) onLine(text.slice(start, nl));
-    start = nl + 1;
-  }
-  if (start < text.length) onLine(text.slice(start));
-}
+export const FLUSH_MS = 250;
+export const FLUSH_AT = 256;
 
 /**
  * Keeps the newest lines within the caps, reading the file as a stream. Bytes are kept within 90 %
@@ -113,9 +77,10 @@ export class UsageLog {
   private readonly compactAt: number;
   /** The file's size as this window knows it: what it found plus what it appended. */
   private bytes = 0;
-  /** Records handed over in this turn of the event loop, and the write that takes them. */
-  private queue: UsageRecord[] = [];
-  private queued: Promise<void> | undefined;
+  /** Records handed over and not yet written, and the timer that writes them (`armed` while it runs). */
+  private queue: UsageInput[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private armed = false;
 
   private constructor(
     readonly path: string,
@@ -139,18 +104,36 @@ export class UsageLog {
   }
 
   /**
-   * Records one request. The caller pays a push: the line is made and written after this turn of
-   * the event loop, with the others of the turn. Resolves once the record is on disk.
+   * Records one request. The caller pays a push: the record is built from `input` (field by
+   * field, so nothing else it carries reaches the disk) and written a moment later (`FLUSH_MS`,
+   * or at once when `FLUSH_AT` wait), with the others of that moment in one write. Hand over an
+   * object you no longer change. `flush()` writes now and resolves once the records are on disk:
+   * call it before the process ends (the extension's deactivate does).
    */
-  append(record: UsageRecord): Promise<void> {
-    this.queue.push(record);
-    this.queued ??= new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
-      const batch = this.queue;
-      this.queue = [];
-      this.queued = undefined;
-      await Promise.all(batch.map((r) => this.write(serializeUsageRecord(r))));
-    });
-    return this.queued;
+  append(input: UsageInput): void {
+    this.queue.push(input);
+    if (this.queue.length >= FLUSH_AT) void this.writeQueue();
+    else if (!this.armed) {
+      this.armed = true;
+      // One timer, armed again (cheaper than a new one per record); a record waiting must not keep a process alive.
+      // Stryker disable next-line ConditionalExpression: a new timer each time does the same, only dearer
+      if (this.timer) this.timer.refresh();
+      // Stryker disable next-line MethodExpression: unref only lets a process with nothing else to do end
+      else this.timer = setTimeout(() => this.onTimer(), FLUSH_MS).unref();
+    }
+  }
+
+  private onTimer(): void {
+    this.armed = false;
+    void this.writeQueue();
+  }
+
+  /** Writes the records waiting, in one batch; resolves once they are on disk (the append log retries after disk trouble). */
+  private writeQueue(): Promise<void> {
+    const batch = this.queue;
+    this.queue = [];
+    // Each line is handed to the append log at once: the batch goes out in one write.
+    return Promise.all(batch.map((r) => this.write(serializeUsageRecord(createUsageRecord(r))))).then(() => undefined);
   }
 
   private async write(line: string): Promise<void> {
@@ -165,15 +148,15 @@ export class UsageLog {
     this.bytes = await stat(this.path).then((s) => s.size, () => 0);
   }
 
-  /** Resolves when every record appended so far is on disk. */
+  /** Writes the records appended so far and resolves when they are on disk. */
   async flush(): Promise<void> {
-    await this.queued;
+    await this.writeQueue();
     await this.log.flush();
   }
 
   /** Empties the log, for every window (records handed over before are written first). */
   async clear(): Promise<void> {
-    await this.queued;
+    await this.flush();
     return this.log.clear();
   }
 
@@ -188,10 +171,14 @@ export class UsageLog {
     return out;
   }
 
-  /** The usage view's tables, read from the file line by line (records past the age cap left out). */
-  summarize(options: AggregateOptions = {}): Promise<UsageSummary> {
+  /**
+   * The usage view's tables (records past the age cap left out): the saved day summaries and the
+   * lines written after them, or, when the age cap cuts a saved day, every line.
+   */
+  async summarize(options: AggregateOptions = {}): Promise<UsageSummary> {
     const now = this.now();
-    return summarizeUsageFile(this.path, { now, notBefore: now - this.caps.maxAgeDays * DAY_MS, ...options });
+    const all = { now, notBefore: now - this.caps.maxAgeDays * DAY_MS, ...options };
+    return (await summarizeWithDays(this.path, all)) ?? summarizeUsageFile(this.path, all);
   }
 }
 

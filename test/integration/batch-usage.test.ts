@@ -95,7 +95,7 @@ describe('batch usage, recorded when the results arrive', () => {
     const { batch, files } = await runBatch('priced.jsonl', [chatLine('p1', 'price me'), chatLine('p2', 'and me')], '/v1/chat/completions');
     const records = await batchUsageRecords(files, batch, CONN);
     const log = await UsageLog.open(join(dir, 'usage.jsonl'));
-    await Promise.all(records.map((r) => log.append(r)));
+    for (const r of records) log.append(r);
     await log.flush();
     const stored = await readFile(log.path, 'utf8');
     assert.doesNotMatch(stored, /"totalMs"|"firstTokenMs"/);

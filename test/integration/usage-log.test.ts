@@ -4,12 +4,14 @@
  * view's tables are read from the file as a stream.
  */
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
 import { ianaZone } from '../../src/usage/days';
 import { createUsageRecord, serializeUsageRecord, type UsageInput, type UsageRecord } from '../../src/usage/record';
-import { DEFAULT_USAGE_CAPS, forEachLine, summarizeUsageFile, surveyUsageFile, usageCaps, UsageLog, type UsageCaps } from '../../src/usage/usageLog';
+import { DEFAULT_USAGE_CAPS, FLUSH_AT, FLUSH_MS, forEachLine, summarizeUsageFile, surveyUsageFile, usageCaps, UsageLog, type UsageCaps } from '../../src/usage/usageLog';
 
 const D = 86_400_000;
 const NOW = Date.parse('2026-11-20T12:00:00Z');
@@ -31,13 +33,26 @@ const rec = (i: number, over: Partial<UsageInput> = {}): UsageRecord =>
   });
 const caps = (over: Partial<UsageCaps>): UsageCaps => ({ ...DEFAULT_USAGE_CAPS, ...over });
 const fileLines = (path: string) => readFileSync(path, 'utf8').split('\n').filter(Boolean);
+const run = promisify(execFile);
+
+/** Polls `read` until `done` holds or `ms` pass; gives the last value. */
+async function waitFor<T>(read: () => T, done: (v: T) => boolean, ms: number): Promise<T> {
+  const end = Date.now() + ms;
+  let v = read();
+  while (!done(v) && Date.now() < end) {
+    await new Promise((r) => setTimeout(r, 5));
+    v = read();
+  }
+  return v;
+}
 
 describe('usage log', () => {
   it('gives back the records it was given, in order, from a file only the user can read', async () => {
     const path = file();
     const log = await UsageLog.open(path, DEFAULT_USAGE_CAPS, () => NOW);
     const records = [rec(1), rec(2, { outcome: { kind: 'rate_limited', waitMs: 2000 }, rateLimit: { remainingRequests: 0, remainingTokens: 10 } }), rec(3, { connectionLabel: 'say "hi", ✓' })];
-    await Promise.all(records.map((r) => log.append(r)));
+    for (const r of records) log.append(r);
+    await log.flush();
     assert.deepEqual(await log.records(), records);
     assert.equal(statSync(path).mode & 0o777, 0o600);
     assert.deepEqual(fileLines(path), records.map(serializeUsageRecord));
@@ -48,12 +63,15 @@ describe('usage log', () => {
   it('skips a torn last line and foreign lines, and writes the next record whole on a line of its own', async () => {
     const path = file();
     const first = await UsageLog.open(path, DEFAULT_USAGE_CAPS, () => NOW);
-    await first.append(rec(1));
+    first.append(rec(1));
+    await first.flush();
     appendFileSync(path, serializeUsageRecord(rec(2)).slice(0, 50));
     const log = await UsageLog.open(path, DEFAULT_USAGE_CAPS, () => NOW);
-    await log.append(rec(3));
+    log.append(rec(3));
+    await log.flush();
     appendFileSync(path, 'not json\n{"at":5}\n\n');
-    await log.append(rec(4));
+    log.append(rec(4));
+    await log.flush();
     assert.deepEqual(await log.records(), [rec(1), rec(3), rec(4)]);
     const summary = await log.summarize({ zone: ianaZone('UTC') });
     assert.deepEqual([summary.records, summary.skipped], [3, 3]);
@@ -64,13 +82,18 @@ describe('usage log', () => {
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, 'garbage\n');
     const log = await UsageLog.open(path, caps({ maxRecords: 100 }), () => NOW);
-    for (let i = 0; i < 162; i++) await log.append(rec(i));
+    for (let i = 0; i < 162; i++) {
+      log.append(rec(i));
+      await log.flush();
+    }
     assert.equal(fileLines(path).length, 163);
-    await log.append(rec(162));
+    log.append(rec(162));
+    await log.flush();
     // 100 + 64 lines (the garbage one included) make the compaction: the newest 100 are kept.
     assert.deepEqual(await log.records(), Array.from({ length: 100 }, (_, i) => rec(63 + i)));
     assert.equal(fileLines(path).length, 100);
-    await log.append(rec(163));
+    log.append(rec(163));
+    await log.flush();
     assert.equal(fileLines(path).length, 101);
   });
 
@@ -78,9 +101,12 @@ describe('usage log', () => {
     const path = file();
     let now = NOW;
     const log = await UsageLog.open(path, caps({ maxAgeDays: 10, maxRecords: 100 }), () => now);
-    await log.append(rec(1, { at: NOW - 20 * D }));
-    await log.append(rec(2, { at: NOW - 9 * D }));
-    await log.append(rec(3));
+    log.append(rec(1, { at: NOW - 20 * D }));
+    await log.flush();
+    log.append(rec(2, { at: NOW - 9 * D }));
+    await log.flush();
+    log.append(rec(3));
+    await log.flush();
     assert.deepEqual((await log.records()).map((r) => r.tokens.prompt), [2, 3]);
     assert.equal(fileLines(path).length, 3);
     // A record made exactly at the cap is still in.
@@ -93,30 +119,84 @@ describe('usage log', () => {
     assert.equal(await month(), 1);
     // A window opened on a file whose oldest record is too old compacts at its first append.
     const next = await UsageLog.open(path, caps({ maxAgeDays: 10, maxRecords: 100 }), () => now);
-    await next.append(rec(4));
+    next.append(rec(4));
+    await next.flush();
     assert.deepEqual(fileLines(path), [rec(3), rec(4)].map(serializeUsageRecord));
     // A window whose first record is exactly at the cap does not compact; the next compaction keeps it.
     const at = NOW - 1000 + 3;
     const exact = await UsageLog.open(path, caps({ maxAgeDays: 1, maxRecords: 100 }), () => at + D);
     const ino = statSync(path).ino;
-    await exact.append(rec(5));
+    exact.append(rec(5));
+    await exact.flush();
     assert.equal(statSync(path).ino, ino);
     const squeezed = await UsageLog.open(path, caps({ maxAgeDays: 1, maxRecords: 1 }), () => at + D);
     // 1 + 64 lines make a compaction, which keeps the newest: made exactly at the cap.
-    for (let i = fileLines(path).length; i < 65; i++) await squeezed.append(rec(3));
+    for (let i = fileLines(path).length; i < 65; i++) {
+      squeezed.append(rec(3));
+      await squeezed.flush();
+    }
     assert.deepEqual(fileLines(path), [serializeUsageRecord(rec(3))]);
   });
 
-  it('writes what was handed over when asked to flush, and clears only after it', async () => {
+  it('keeps records in memory for a moment and writes them together, on its own or when asked to flush', async () => {
     const path = file();
     const log = await UsageLog.open(path, DEFAULT_USAGE_CAPS, () => NOW);
-    void log.append(rec(1));
-    void log.append(rec(2));
+    log.append(rec(1));
+    log.append(rec(2));
+    // The caller paid a push: nothing is on disk yet.
+    await new Promise((r) => setImmediate(r));
+    assert.equal(existsSync(path), false);
+    // A moment later both are written, in one write, without a flush.
+    const lines = await waitFor(() => (existsSync(path) ? fileLines(path) : []), (l) => l.length === 2, FLUSH_MS * 20);
+    assert.deepEqual(lines, [rec(1), rec(2)].map(serializeUsageRecord));
+    // A flush writes at once what waits; clearing writes it first, then empties the file.
+    log.append(rec(3));
     await log.flush();
-    assert.equal(fileLines(path).length, 2);
-    void log.append(rec(3));
+    assert.equal(fileLines(path).length, 3);
+    log.append(rec(4));
     await log.clear();
     assert.deepEqual(await log.records(), []);
+  });
+
+  it('writes records handed over steadily a moment after the first of them, not once they stop coming', async () => {
+    const path = file();
+    const log = await UsageLog.open(path, DEFAULT_USAGE_CAPS, () => NOW);
+    const count = () => (existsSync(path) ? fileLines(path).length : 0);
+    const seen: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      log.append(rec(i));
+      await new Promise((r) => setTimeout(r, FLUSH_MS * 0.8));
+      seen.push(count());
+    }
+    // Records kept coming every 0.8 moment: the first ones were written long before the last came.
+    assert.ok(seen[5] >= 2, `lines on disk after each record: ${seen.join(', ')}`);
+    assert.deepEqual(await waitFor(count, (n) => n === 8, FLUSH_MS * 20), 8);
+  });
+
+  it('writes at once when a batch\'s worth of records waits', async () => {
+    const path = file();
+    const log = await UsageLog.open(path, DEFAULT_USAGE_CAPS, () => NOW);
+    for (let i = 0; i < FLUSH_AT - 1; i++) log.append(rec(i));
+    const started = Date.now();
+    log.append(rec(FLUSH_AT - 1));
+    const lines = await waitFor(() => (existsSync(path) ? fileLines(path) : []), (l) => l.length === FLUSH_AT, FLUSH_MS * 20);
+    assert.equal(lines.length, FLUSH_AT);
+    assert.ok(Date.now() - started < FLUSH_MS, `written after ${Date.now() - started} ms: it waited for the timer`);
+  });
+
+  it('loses no record when a process ends normally after flushing, however recent', async () => {
+    const path = file();
+    const script = [
+      "const { UsageLog } = require('./src/usage/usageLog');",
+      '(async () => {',
+      `  const log = await UsageLog.open(${JSON.stringify(path)});`,
+      "  const base = { at: Date.now(), connectionId: 'c', connectionLabel: '', deployment: 'd', api: 'chat', route: 'v1', source: 'panel', outcome: { kind: 'ok' } };",
+      '  for (let i = 0; i < 5; i++) log.append({ ...base, tokens: { prompt: i } });',
+      '  await log.flush();',
+      '})();',
+    ].join('\n');
+    await run(process.execPath, ['--import', 'tsx', '-e', script], { cwd: join(__dirname, '..', '..') });
+    assert.deepEqual(fileLines(path).map((l) => (JSON.parse(l) as UsageRecord).tokens.prompt), [0, 1, 2, 3, 4]);
   });
 
   it('surveys a file in chunks: its lines, its size and its first record, and closes it', async () => {
@@ -142,11 +222,13 @@ describe('usage log', () => {
     const log = await UsageLog.open(path, caps({ maxBytes, maxRecords: 1000 }), () => NOW);
     const inode = () => statSync(path).ino;
     let i = 100;
-    await log.append(rec(i++));
+    log.append(rec(i++));
+    await log.flush();
     let before = inode();
     while (inode() === before && i < 150) {
       before = inode();
-      await log.append(rec(i++));
+      log.append(rec(i++));
+      await log.flush();
     }
     // The 12th line passed the cap: compacted (a new file) to the newest 9.
     assert.equal(i, 112);
@@ -154,16 +236,20 @@ describe('usage log', () => {
     assert.deepEqual(await log.records(), Array.from({ length: 9 }, (_, k) => rec(103 + k)));
     // The next two fit under the cap and are appended to the same file; the third compacts again.
     const compacted = inode();
-    await log.append(rec(i++));
-    await log.append(rec(i++));
+    log.append(rec(i++));
+    await log.flush();
+    log.append(rec(i++));
+    await log.flush();
     assert.deepEqual([inode(), statSync(path).size], [compacted, 11 * L]);
-    await log.append(rec(i++));
+    log.append(rec(i++));
+    await log.flush();
     assert.notEqual(inode(), compacted);
     assert.equal(statSync(path).size, 9 * L);
     // Reopened over the cap (another window wrote a lot): the first append compacts.
     for (let k = 0; k < 20; k++) appendFileSync(path, `${serializeUsageRecord(rec(200 + k))}\n`);
     const other = await UsageLog.open(path, caps({ maxBytes, maxRecords: 1000 }), () => NOW);
-    await other.append(rec(300));
+    other.append(rec(300));
+    await other.flush();
     assert.equal(statSync(path).size, 9 * L);
     assert.deepEqual((await other.records()).at(-1), rec(300));
   });
@@ -172,10 +258,12 @@ describe('usage log', () => {
     const path = file();
     const c = caps({ maxRecords: 200 });
     const [a, b] = await Promise.all([UsageLog.open(path, c, () => NOW), UsageLog.open(path, c, () => NOW)]);
-    const writes: Array<Promise<void>> = [];
-    for (let i = 0; i < 150; i++) writes.push(a.append(rec(i, { connectionId: 'window-a' })), b.append(rec(i, { connectionId: 'window-b' })));
-    await Promise.all(writes);
-    await Promise.all([a.flush(), b.flush()]);
+    for (let i = 0; i < 150; i++) {
+      a.append(rec(i, { connectionId: 'window-a' }));
+      b.append(rec(i, { connectionId: 'window-b' }));
+      // Both windows write at once, a few records each time.
+      if (i % 10 === 9) await Promise.all([a.flush(), b.flush()]);
+    }
     const all = await a.records();
     const ids = all.map((r) => `${r.connectionId}:${r.tokens.prompt}`);
     assert.equal(new Set(ids).size, ids.length, 'no record twice');
@@ -190,17 +278,22 @@ describe('usage log', () => {
   it('clears the log for every window', async () => {
     const path = file();
     const log = await UsageLog.open(path, DEFAULT_USAGE_CAPS, () => NOW);
-    await log.append(rec(1));
+    log.append(rec(1));
+    await log.flush();
     await log.clear();
     assert.deepEqual(await log.records(), []);
-    await log.append(rec(2));
+    log.append(rec(2));
+    await log.flush();
     assert.deepEqual(await log.records(), [rec(2)]);
   });
 
   it('reads the view\'s tables from a file as a stream, and an empty table from a missing file', async () => {
     const path = file();
     const log = await UsageLog.open(path, DEFAULT_USAGE_CAPS, () => NOW);
-    for (let i = 0; i < 30; i++) await log.append(rec(i));
+    for (let i = 0; i < 30; i++) {
+      log.append(rec(i));
+      await log.flush();
+    }
     writeFileSync(`${path}.copy`, readFileSync(path, 'utf8').trimEnd());
     const s = await summarizeUsageFile(`${path}.copy`, { now: NOW, zone: ianaZone('UTC') });
     assert.deepEqual(s.deployments.map((d) => [d.deployment, d.windows.today.requests]), [['dep-0', 10], ['dep-1', 10], ['dep-2', 10]]);

@@ -67,7 +67,8 @@ describe('usage record of a real request', () => {
     } as unknown as UsageInput;
     const path = join(mkdtempSync(join(tmpdir(), 'usage-real-')), 'usage.jsonl');
     const log = await UsageLog.open(path);
-    await log.append(createUsageRecord(input));
+    log.append(createUsageRecord(input));
+    await log.flush();
     const stored = readFileSync(path, 'utf8');
     assert.equal(stored, `${serializeUsageRecord(createUsageRecord(input))}\n`);
     // The reply echoes the prompt and names the deployment: each of its lines is looked for whole.

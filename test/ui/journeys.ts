@@ -5,6 +5,7 @@
 import { chatThroughTheUi, reasoningThroughTheUi } from './chat';
 import { chatUxThroughTheUi } from './chatUx';
 import { compareThroughTheUi } from './compare';
+import { deployThroughTheUi } from './deploy';
 import type { Journey } from './handles';
 import { batchThroughTheUi, callThroughTheUi, fineTuningThroughTheUi } from './jobs';
 import { pseudoLocaleThroughTheUi } from './pseudoLocale';
@@ -19,6 +20,8 @@ export interface TitledJourney {
   readonly run: Journey;
   /** The display language to run in (scripts/host/ui-e2e.mjs knows qps-ploc, the pseudo-locale); English when absent. */
   readonly locale?: 'qps-ploc';
+  /** Runs in `npm start`'s set-up: a local identity provider VS Code signs in to (scripts/host/localAzure.mjs). */
+  readonly localAzure?: true;
 }
 
 export const journeys: readonly TitledJourney[] = [
@@ -69,6 +72,13 @@ export const journeys: readonly TitledJourney[] = [
   {
     title: "UI: jobs: a fine-tuning job's page from its row follows it to succeeded, with the loss per step as a chart and a table; themes, 300 px",
     run: fineTuningThroughTheUi,
+  },
+  {
+    title:
+      "UI: no account, as npm start sets it up: Add Connection from Azure with DefaultAzureCredential; a fine-tuning job's Deploy makes a deployment " +
+      'through Resource Manager; Open Chat on it answers',
+    run: deployThroughTheUi,
+    localAzure: true,
   },
   {
     title:

@@ -194,6 +194,16 @@ describe('batch results: indexing in the background', () => {
     assert.deepEqual(await index.read(60_000, 3), []);
   });
 
+  it('a page waits only for its own lines, whichever page asked first', async () => {
+    const index = LineIndex.open(big);
+    // A page past the end asked first must not hold back a near page asked after it.
+    const far = index.read(70_000, 1);
+    const near = await index.read(0, 1);
+    assert.equal(index.complete, false, 'the near page came before the whole file was indexed');
+    assert.equal((JSON.parse(near[0]!.toString()) as { custom_id: string }).custom_id, 'r-0');
+    assert.deepEqual(await far, []);
+  });
+
   it('a page across the end of the output file takes only as many error rows as it lacks', async () => {
     const r = BatchResults.open({ output: small, error: small });
     assert.deepEqual((await r.page(3, 3)).map((x) => [x.index, x.source, x.customId]), [

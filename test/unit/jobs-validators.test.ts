@@ -53,6 +53,15 @@ describe('line reader', () => {
     await assert.rejects(eachLine(path, () => {}, { signal: abort.signal }), (e: Error) => e.name === 'AbortError');
   });
 
+  it('gives a line that spans many reads whole, with the lines around it', async () => {
+    const long = `{"pad":"${'y'.repeat(3 * 1024 * 1024)}"}`;
+    const path = await file(`first\n${long}\nlast`);
+    const seen: Line[] = [];
+    assert.equal(await eachLine(path, (l) => void seen.push({ ...l, bytes: Buffer.from(l.bytes) })), 3);
+    assert.deepEqual(seen.map((l) => [l.number, l.offset, l.bytes.length]), [[1, 0, 5], [2, 6, long.length], [3, 7 + long.length, 4]]);
+    assert.equal(seen[1]!.bytes.toString(), long);
+  });
+
   it('stops when told, and an empty last line after the final newline is not a line', async () => {
     const path = await file('a\nb\nc\n');
     const got: string[] = [];

@@ -5,6 +5,7 @@
  * synchronous loop, so they leave within a few milliseconds of each other (measured: leaveMoments).
  * A column's failure stays in its column; the round's signal (Stop) stops every column.
  */
+import * as l10n from '@vscode/l10n';
 import { performance } from 'node:perf_hooks';
 import type { ChatRoute } from '../../service/types';
 import type { ChatApi } from '../modelProfile';
@@ -68,9 +69,9 @@ export interface CompareRound {
 /** Refuses a compare of fewer than 2 or more than 4 deployments, or the same one twice. */
 export function checkTargets(targets: readonly Pick<CompareTarget, 'id'>[]): void {
   if (targets.length < MIN_COLUMNS || targets.length > MAX_COLUMNS) {
-    throw new RangeError(`Compare takes ${MIN_COLUMNS} to ${MAX_COLUMNS} deployments; ${targets.length} were picked.`);
+    throw new RangeError(l10n.t('Compare takes {0} to {1} deployments; {2} were picked.', MIN_COLUMNS, MAX_COLUMNS, targets.length));
   }
-  if (new Set(targets.map((t) => t.id)).size !== targets.length) throw new RangeError('The same deployment was picked twice: pick different deployments.');
+  if (new Set(targets.map((t) => t.id)).size !== targets.length) throw new RangeError(l10n.t('The same deployment was picked twice: pick different deployments.'));
 }
 
 interface Started {

@@ -3,6 +3,7 @@
  * per column the median and the spread (fastest to slowest) of what was measured in the rounds
  * that column answered; the rounds it failed are counted apart.
  */
+import * as l10n from '@vscode/l10n';
 import type { ColumnResult, ColumnSummary, Stat } from './figures';
 import { runCompareRound, type ComparePrompt, type CompareOptions, type CompareRound, type CompareTarget } from './compareRun';
 
@@ -50,7 +51,7 @@ export interface RepeatOptions extends CompareOptions {
 
 /** Runs `n` rounds one after another (stopping ends the rounds too); gives every round run. */
 export async function repeatCompare(targets: readonly CompareTarget[], prompt: ComparePrompt, n: number, options: RepeatOptions): Promise<CompareRound[]> {
-  if (!Number.isInteger(n) || n < 1 || n > MAX_ROUNDS) throw new RangeError(`Run again takes 1 to ${MAX_ROUNDS} rounds; ${n} was asked for.`);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_ROUNDS) throw new RangeError(l10n.t('Run again takes 1 to {0} rounds; {1} was asked for.', MAX_ROUNDS, n));
   const rounds: CompareRound[] = [];
   while (rounds.length < n && !options.signal.aborted) {
     const round = await runCompareRound(targets, prompt, options);

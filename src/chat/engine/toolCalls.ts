@@ -42,7 +42,7 @@ export class ToolCallAccumulator {
 
 /** A call whose pieces are all in (the `index`-th of its reply): arguments parsed and checked. */
 export function completeToolCall(index: number, c: { id: string; name: string; args: string }): CompletedToolCall {
-  if (!c.name) throw new ToolArgumentsError(`The model's tool call #${index + 1} has no tool name. Send the request again.`);
+  if (!c.name) throw new ToolArgumentsError(l10n.t("The model's tool call #{0} has no tool name. Send the request again.", index + 1));
   let input: unknown;
   try {
     input = c.args.trim() ? JSON.parse(c.args) : {};

@@ -4,6 +4,7 @@
  * value is wrong and what it may be.
  */
 
+import * as l10n from '@vscode/l10n';
 import type { ReasoningEffort, SamplingOptions } from '../engine/chatRequest';
 
 /** The runner's sampling options, as a consumer may pass them. */
@@ -24,7 +25,12 @@ function numberIn(entry: [string, unknown] | undefined, min: number, max: number
   if (!entry) return undefined;
   const [name, v] = entry;
   if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max || (integer && !Number.isInteger(v))) {
-    throw new ModelOptionError(`The model option "${name}" is ${JSON.stringify(v)}: it must be ${integer ? 'a whole number' : 'a number'} from ${min} to ${max}.`);
+    const shown = JSON.stringify(v);
+    throw new ModelOptionError(
+      integer
+        ? l10n.t('The model option "{0}" is {1}: it must be a whole number from {2} to {3}.', name, shown, min, max)
+        : l10n.t('The model option "{0}" is {1}: it must be a number from {2} to {3}.', name, shown, min, max),
+    );
   }
   return v;
 }
@@ -41,7 +47,7 @@ export function readModelOptions(options: Readonly<Record<string, unknown>> | un
   const effort = pick(o, 'reasoning_effort', 'reasoningEffort');
   if (effort) {
     if (!EFFORTS.includes(effort[1] as ReasoningEffort)) {
-      throw new ModelOptionError(`The model option "${effort[0]}" is ${JSON.stringify(effort[1])}: it must be one of ${EFFORTS.join(', ')}.`);
+      throw new ModelOptionError(l10n.t('The model option "{0}" is {1}: it must be one of {2}.', effort[0], JSON.stringify(effort[1]), EFFORTS.join(', ')));
     }
     out.reasoningEffort = effort[1] as ReasoningEffort;
   }

@@ -64,12 +64,15 @@ export class UsageRecorder implements vscode.Disposable {
     void this.add(r);
   };
 
-  /** Appends one report; resolves once it is on disk. A failure is logged, never thrown at a chat. */
+  /**
+   * Appends one report (written with the others of its moment: `flush()` waits for the disk).
+   * A failure is logged, never thrown at a chat.
+   */
   async add(r: RequestReport): Promise<void> {
     const conn = r.connection === undefined ? undefined : this.connections.get(r.connection);
     try {
       const log = await this.open();
-      await log.append(loadUsage().usageRecordOf(r, conn ? connectionName(conn) : (r.connection ?? '')));
+      log.append(loadUsage().usageRecordOf(r, conn ? connectionName(conn) : (r.connection ?? '')));
       this.changed.fire();
     } catch (err) {
       logError(`Could not record the usage of a request to ${r.deployment}: ${errorText(err)}`);
@@ -87,7 +90,8 @@ export class UsageRecorder implements vscode.Disposable {
       const records = await batchUsageRecords(files, batch, { connectionId, connectionLabel: conn ? connectionName(conn) : connectionId, deployment });
       if (!records.length || !(await claimOnce(join(this.storage.fsPath, BATCH_MARKERS), batch.id))) return 0;
       const log = await this.open();
-      await Promise.all(records.map((r) => log.append(r)));
+      for (const r of records) log.append(r);
+      await log.flush();
       this.changed.fire();
       return records.reduce((n, r) => n + (r.requests ?? 1), 0);
     } catch (err) {
@@ -148,6 +152,7 @@ export class UsageRecorder implements vscode.Disposable {
     await (await this.log)?.flush();
   }
 
+  /** Writes what waits (deactivate also awaits `flush()`: VS Code waits for it there). */
   dispose(): void {
     void this.flush();
     this.subs.forEach((d) => d.dispose());

@@ -4,17 +4,17 @@
  * line is added at the end; every other byte stays as it was (comments, blank lines, each line's
  * own ending, a missing final newline). Used to hand a rotated signing secret to the user's app.
  */
+import * as l10n from '@vscode/l10n';
+import { parseEnv, type EnvAssignment } from './dotenvParse';
 
 /** A name shells and dotenv loaders accept. */
 export function validEnvName(name: string): string | undefined {
-  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? undefined : 'Use letters, digits and underscores, not starting with a digit (e.g. WEBHOOK_SECRET).';
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? undefined : l10n.t('Use letters, digits and underscores, not starting with a digit (e.g. {0}).', 'WEBHOOK_SECRET');
 }
-
-import { parseEnv, type EnvAssignment } from './dotenvParse';
 
 /** Single quotes keep the value literal in dotenv and shells; a secret never holds one. */
 function quoted(value: string): string {
-  if (/['\r\n]/.test(value)) throw new Error('The value cannot be written to a .env file: it holds a quote or a line break.');
+  if (/['\r\n]/.test(value)) throw new Error(l10n.t('The value cannot be written to a .env file: it holds a quote or a line break.'));
   return /^[A-Za-z0-9_+/=.:@-]*$/.test(value) ? value : `'${value}'`;
 }
 
@@ -33,14 +33,14 @@ export interface EnvUpdate {
  */
 export function setEnvVariable(text: string, name: string, value: string): EnvUpdate {
   const invalid = validEnvName(name);
-  if (invalid) throw new Error(`"${name}" is not a variable name. ${invalid}`);
+  if (invalid) throw new Error(`${l10n.t('"{0}" is not a variable name.', name)} ${invalid}`);
   const before = parseEnv(text);
   const forms = [quoted(value), ...(/["\\]/.test(value) ? [] : [`"${value}"`])];
   for (const form of forms) {
     const update = withAssignment(text, before, `${name}=${form}`, name);
     if (sameOtherVariables(before, parseEnv(update.text), name, value)) return update;
   }
-  throw new Error(`The .env file is written in a way this editor cannot change safely around ${name}, so it was left as it was: set ${name} by hand.`);
+  throw new Error(l10n.t('The .env file is written in a way this editor cannot change safely around {0}, so it was left as it was: set {0} by hand.', name));
 }
 
 function withAssignment(text: string, before: EnvAssignment[], written: string, name: string): EnvUpdate {
@@ -68,6 +68,6 @@ export function decodeEnvFile(bytes: Uint8Array): string {
   try {
     return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch {
-    throw new Error('The file is not UTF-8 text, so it was left as it was: pick a .env file, or copy the secret instead.');
+    throw new Error(l10n.t('The file is not UTF-8 text, so it was left as it was: pick a .env file, or copy the secret instead.'));
   }
 }

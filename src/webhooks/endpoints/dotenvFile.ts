@@ -10,6 +10,7 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { constants, promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import * as l10n from '@vscode/l10n';
 import { decodeEnvFile, setEnvVariable } from './dotenv';
 import { gitignoreSays } from './gitignore';
 
@@ -24,7 +25,7 @@ const OWNER_ONLY = 0o600;
 /** Reads the file (or '' when there is none), refusing anything but a regular file. */
 async function readRegular(file: string): Promise<{ text: string; mode?: number }> {
   // Windows has no O_NOFOLLOW: look first there.
-  if ((await fs.lstat(file).catch(() => undefined))?.isSymbolicLink()) throw refusal(file, 'is a symbolic link');
+  if ((await fs.lstat(file).catch(() => undefined))?.isSymbolicLink()) throw refusal(file, 'link');
   let handle: fs.FileHandle;
   try {
     // O_NOFOLLOW: a link is refused here, not followed, even if it appears after a check.
@@ -32,20 +33,26 @@ async function readRegular(file: string): Promise<{ text: string; mode?: number 
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return { text: '' };
-    if (code === 'ELOOP' || code === 'EMLINK') throw refusal(file, 'is a symbolic link');
-    throw new Error(`Could not read ${path.basename(file)}: ${(err as Error).message}. Nothing was written.`);
+    if (code === 'ELOOP' || code === 'EMLINK') throw refusal(file, 'link');
+    throw new Error(l10n.t('Could not read {0}: {1}. Nothing was written.', path.basename(file), (err as Error).message));
   }
   try {
     const stat = await handle.stat();
-    if (!stat.isFile()) throw refusal(file, stat.isDirectory() ? 'is a folder' : 'is not a regular file');
+    if (!stat.isFile()) throw refusal(file, stat.isDirectory() ? 'folder' : 'special');
     return { text: decodeEnvFile(await handle.readFile()), mode: stat.mode & 0o777 };
   } finally {
     await handle.close();
   }
 }
 
-function refusal(file: string, what: string): Error {
-  return new Error(`${path.basename(file)} ${what}, so nothing was written to it: pick a regular .env file, or copy the secret instead.`);
+function refusal(file: string, what: 'link' | 'folder' | 'special'): Error {
+  const name = path.basename(file);
+  const why = {
+    link: l10n.t('{0} is a symbolic link, so nothing was written to it.', name),
+    folder: l10n.t('{0} is a folder, so nothing was written to it.', name),
+    special: l10n.t('{0} is not a regular file, so nothing was written to it.', name),
+  }[what];
+  return new Error(`${why} ${l10n.t('Pick a regular .env file, or copy the secret instead.')}`);
 }
 
 /** Writes `text` to a new file beside `file` and renames it over `file`. */
@@ -76,7 +83,7 @@ export async function writeEnvVariable(file: string, name: string, value: string
     backup = `${file}.bak`;
     // The backup holds the old secret too: owner only, and never written through a link.
     const before = await fs.lstat(backup).catch(() => undefined);
-    if (before && !before.isFile()) throw refusal(backup, 'is not a regular file');
+    if (before && !before.isFile()) throw refusal(backup, 'special');
     await replaceFile(backup, text, OWNER_ONLY);
   }
   await replaceFile(file, update.text, mode ?? OWNER_ONLY);

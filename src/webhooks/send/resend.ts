@@ -3,6 +3,7 @@
  * replays of received deliveries, and the same as a curl command. Each is signed afresh with a
  * known endpoint's secret, exactly as the service signs.
  */
+import * as l10n from '@vscode/l10n';
 import { randomBytes } from 'node:crypto';
 import { request, type Dispatcher } from 'undici';
 import { forwardDelivery } from './forward';
@@ -94,9 +95,11 @@ export async function sendTestEvent(input: TestEventInput): Promise<TestEventRes
   if (!target) {
     throw new Error(
       input.endpointId === undefined
-        ? 'No webhook endpoint delivers to this listener, so there is no secret to sign a test event with: create one for it (Start Listening offers it) and try again.'
-        : `The endpoint delivering to this listener (${input.endpointId}) was not created here, so its signing secret is not held ` +
-          'and a test event cannot be signed: create an endpoint from here (Start Listening offers it).',
+        ? l10n.t('No webhook endpoint delivers to this listener, so there is no secret to sign a test event with: create one for it (Start Listening offers it) and try again.')
+        : l10n.t(
+            'The endpoint delivering to this listener ({0}) was not created here, so its signing secret is not held: no test event can be signed. Create one here (Start Listening).',
+            input.endpointId,
+          ),
     );
   }
   let note = 'the service has no test route here';

@@ -4,6 +4,7 @@
  * sound verifier takes the first and refuses the other two. Each is a test event (never a real one),
  * sent once.
  */
+import * as l10n from '@vscode/l10n';
 import type { Dispatcher } from 'undici';
 import { forwardDelivery } from './forward';
 import type { ForwardResult } from '../store/records';
@@ -55,11 +56,28 @@ export async function checkVerifier(url: string, secret: string, now = Date.now(
 function summarize(results: ProbeResult[]): string {
   const [signed, tampered, stale] = results;
   const status = (r: ProbeResult) => String(r.answer.status ?? r.answer.error);
-  if (signed.answer.status === undefined) return `The app did not answer (${signed.answer.error}): is it running at that URL?`;
-  if (!signed.passed) return `The app refused a correctly signed delivery (${status(signed)}): it verifies with another secret, or re-serializes the body before verifying.`;
-  if (!tampered.passed) return `The app accepted a delivery whose body was changed after signing (${status(tampered)}): it does not verify signatures. Anyone who finds its URL can send it events.`;
-  if (!stale.passed) {
-    return `The app verifies signatures, but accepted one signed ${STALE_SECONDS / 60} minutes ago (${status(stale)}): it does not check webhook-timestamp, so a captured delivery can be replayed.`;
+  if (signed.answer.status === undefined) return l10n.t('The app did not answer ({0}): is it running at that URL?', String(signed.answer.error));
+  if (!signed.passed) {
+    return l10n.t('The app refused a correctly signed delivery ({0}): it verifies with another secret, or re-serializes the body before verifying.', status(signed));
   }
-  return `The app's verifier is sound: it took the signed delivery (${status(signed)}) and refused the tampered (${status(tampered)}) and the stale one (${status(stale)}).`;
+  if (!tampered.passed) {
+    return l10n.t(
+      'The app accepted a delivery whose body was changed after signing ({0}): it does not verify signatures. Anyone who finds its URL can send it events.',
+      status(tampered),
+    );
+  }
+  if (!stale.passed) {
+    return l10n.t(
+      'The app verifies signatures, but accepted one signed {0} minutes ago ({1}): it does not check {2}, so a captured delivery can be replayed.',
+      STALE_SECONDS / 60,
+      status(stale),
+      'webhook-timestamp',
+    );
+  }
+  return l10n.t(
+    "The app's verifier is sound: it took the signed delivery ({0}) and refused the tampered ({1}) and the stale one ({2}).",
+    status(signed),
+    status(tampered),
+    status(stale),
+  );
 }

@@ -38,39 +38,42 @@ function forwardUrl(value: unknown): string | string[] {
   if (typeof value === 'number' && Number.isInteger(value) && value > 0 && value < 65536) return `http://localhost:${value}/webhook`;
   // Number() and new URL() both ignore surrounding spaces.
   if (typeof value === 'string' && /^\d+$/.test(value.trim())) return forwardUrl(Number(value));
-  if (typeof value !== 'string' || !value.trim()) return ['"forwardTo" is missing: your app\'s webhook URL (e.g. "http://localhost:3000/webhook"), or its port.'];
+  if (typeof value !== 'string' || !value.trim()) return [l10n.t('"{0}" is missing: your app\'s webhook URL (e.g. "{1}"), or its port.', 'forwardTo', 'http://localhost:3000/webhook')];
   try {
     const url = new URL(value);
     if (url.protocol === 'http:' || url.protocol === 'https:') return url.href;
   } catch {
     /* said below */
   }
-  return [`"forwardTo" must be an http:// or https:// URL, or a port: "${value}" is neither.`];
+  return [l10n.t('"{0}" must be an http:// or https:// URL, or a port: "{1}" is neither.', 'forwardTo', value)];
 }
 
 /** Checks a launch configuration; the error says what to change in launch.json. */
 export function checkDebugConfig(raw: unknown): Checked {
-  if (!isObject(raw)) return { ok: false, error: 'The debug configuration is not an object.' };
+  if (!isObject(raw)) return { ok: false, error: l10n.t('The debug configuration is not an object.') };
   const forward = forwardUrl(raw.forwardTo);
   if (Array.isArray(forward)) return { ok: false, error: forward[0] };
   for (const key of ['connection', 'endpoint'] as const) {
-    if (raw[key] !== undefined && (typeof raw[key] !== 'string' || !raw[key].trim())) return { ok: false, error: `"${key}" must be a non-empty string.` };
+    if (raw[key] !== undefined && (typeof raw[key] !== 'string' || !raw[key].trim())) return { ok: false, error: l10n.t('"{0}" must be a non-empty string.', key) };
   }
   let eventTypes = DEFAULT_DEBUG_EVENTS;
   if (raw.eventTypes !== undefined) {
     const known = new Set<string>(WEBHOOK_EVENT_TYPES);
-    if (!Array.isArray(raw.eventTypes) || raw.eventTypes.length === 0) return { ok: false, error: '"eventTypes" must be a list of event types, e.g. ["response.completed"].' };
+    if (!Array.isArray(raw.eventTypes) || raw.eventTypes.length === 0) return { ok: false, error: l10n.t('"{0}" must be a list of event types, e.g. {1}.', 'eventTypes', '["response.completed"]') };
     const unknown = raw.eventTypes.filter((t) => !known.has(t as string));
-    if (unknown.length) return { ok: false, error: `"eventTypes" has unknown types: ${unknown.map((t) => JSON.stringify(t)).join(', ')}. Known: ${WEBHOOK_EVENT_TYPES.join(', ')}.` };
+    if (unknown.length) {
+      const names = unknown.map((t) => JSON.stringify(t)).join(', ');
+      return { ok: false, error: l10n.t('"{0}" has unknown types: {1}. Known: {2}.', 'eventTypes', names, WEBHOOK_EVENT_TYPES.join(', ')) };
+    }
     eventTypes = [...new Set(raw.eventTypes as string[])];
   }
   if (raw.tunnel !== undefined && !TUNNELS.includes(raw.tunnel as (typeof TUNNELS)[number])) {
-    return { ok: false, error: `"tunnel" must be one of ${TUNNELS.join(', ')}.` };
+    return { ok: false, error: l10n.t('"{0}" must be one of {1}.', 'tunnel', TUNNELS.join(', ')) };
   }
   return {
     ok: true,
     config: {
-      name: typeof raw.name === 'string' && raw.name ? raw.name : 'Webhooks',
+      name: typeof raw.name === 'string' && raw.name ? raw.name : l10n.t('Webhooks'),
       forwardTo: forward,
       ...(raw.connection !== undefined ? { connection: (raw.connection as string).trim() } : {}),
       ...(raw.endpoint !== undefined ? { endpoint: (raw.endpoint as string).trim() } : {}),
@@ -85,13 +88,13 @@ export function pickConnection<T extends { label: string; endpoint: string }>(co
   if (wanted === undefined) {
     if (connections.length === 1) return connections[0];
     return connections.length === 0
-      ? 'No Azure OpenAI connection yet: add one (or start the local emulator), then start debugging again.'
-      : `There are ${connections.length} connections: name one in "connection" (${connections.map((c) => JSON.stringify(c.label)).join(', ')}).`;
+      ? l10n.t('No Azure OpenAI connection yet: add one (or start the local emulator), then start debugging again.')
+      : l10n.t('There are {0} connections: name one in "{1}" ({2}).', connections.length, 'connection', connections.map((c) => JSON.stringify(c.label)).join(', '));
   }
   // Stryker disable next-line MethodExpression: upper or lower case, both sides are compared alike.
   const norm = (s: string) => s.trim().replace(/\/+$/, '').toLowerCase();
   const found = connections.find((c) => norm(c.label) === norm(wanted) || norm(c.endpoint) === norm(wanted));
-  return found ?? `No connection is called or points at "${wanted}". Connections: ${connections.map((c) => JSON.stringify(c.label)).join(', ') || 'none'}.`;
+  return found ?? l10n.t('No connection is called or points at "{0}". Connections: {1}.', wanted, connections.map((c) => JSON.stringify(c.label)).join(', ') || l10n.t('none'));
 }
 
 /** Where the hashes of the configurations the user agreed to are kept (the host's global state). */
@@ -113,9 +116,11 @@ export function isLoopbackUrl(url: string): boolean {
 export function forwardRefusal(config: Pick<WebhookDebugConfig, 'forwardTo'>, allowAnyHost: boolean): string | undefined {
   if (allowAnyHost || isLoopbackUrl(config.forwardTo)) return undefined;
   const host = new URL(config.forwardTo).host;
-  return (
-    `"forwardTo" sends deliveries to ${host}, which is not this machine. ` +
-    `A launch configuration forwards only to localhost, 127.0.0.1 or [::1], unless you allow more in your user settings ("${FORWARD_ANY_HOST_SETTING}").`
+  return l10n.t(
+    '"{0}" sends deliveries to {1}, which is not this machine. A launch configuration forwards only to localhost, 127.0.0.1 or [::1], unless you allow more in your user settings ("{2}").',
+    'forwardTo',
+    host,
+    FORWARD_ANY_HOST_SETTING,
   );
 }
 
