@@ -197,7 +197,14 @@ describe('jobs: a fine-tuning job through to a deployed model', function () {
     const training = join(dir, 'train.jsonl');
     const example = (i: number) => JSON.stringify({ messages: [{ role: 'user', content: `q${i}` }, { role: 'assistant', content: `a${i}` }] });
     writeFileSync(training, Array.from({ length: 10 }, (_, i) => example(i)).join('\n'));
-    const job = await exec<FineTuningJob>('createFineTuningJob', { connectionId: conn.id, model: 'gpt-4.1-mini-2025-04-14', trainingFile: training, suffix: 'host', epochs: 2 });
+    const job = await exec<FineTuningJob>('createFineTuningJob', {
+      connectionId: conn.id,
+      model: 'gpt-4.1-mini-2025-04-14',
+      trainingFile: training,
+      validationFile: training,
+      suffix: 'host',
+      epochs: 2,
+    });
     assert.match(job?.id ?? '', /^ftjob-/);
 
     const posted: FineTuningHostMessage[] = [];
@@ -217,7 +224,7 @@ describe('jobs: a fine-tuning job through to a deployed model', function () {
       assert.equal(done.status, 'succeeded');
       assert.match(done.fineTunedModel ?? '', /^gpt-4\.1-mini-2025-04-14\.ft-[0-9a-f]+-host$/);
       assert.deepEqual(done.points.map((p) => p.step), Array.from({ length: 20 }, (_, i) => i + 1));
-      assert.deepEqual(done.points.filter((p) => p.valid !== undefined).map((p) => p.step), [10, 20]);
+      assert.deepEqual(done.points.filter((p) => p.valid !== undefined).map((p) => p.step), [10, 20], 'the validation loss at each checkpoint');
       assert.ok(done.trainedTokens! > 0);
       assert.equal(done.checkpoints.length, 2);
       // A message that is not the protocol is dropped.
