@@ -25,10 +25,17 @@ const WINDOW_TIMEOUT_MS = 180_000;
  * makes each delivery also refresh the batch and raise a notification (the jobs' own work).
  */
 const EVENT_TYPE = process.env.BENCH_MEMORY_EVENT ?? 'response.completed';
-/** Where to write a heap snapshot of each window's host after its GC (for looking into what is kept). */
+/**
+ * Where to write a heap snapshot of each window's host after its GC (for looking into what is kept);
+ * BENCH_MEMORY_ALLOC=dir writes a sampled allocation profile of the deliveries step instead (what
+ * was allocated, collected or not, by function: open it in Chrome's DevTools, Memory tab).
+ */
 const SNAPSHOT_DIR = process.env.BENCH_MEMORY_SNAPSHOT;
 
-export type Step = 'view' | 'chat' | 'delivered' | 'gc';
+/** The `later` step: this long after the last delivery was answered (the `delivered` step is 2 s after). */
+export const LATER_MS = 10_000;
+
+export type Step = 'view' | 'chat' | 'delivered' | 'later' | 'gc';
 export interface Sample {
   rss: number;
   heapUsed: number;
@@ -43,6 +50,8 @@ export interface Sample {
   anon?: number;
   file?: number;
   code?: number;
+  /** BENCH_MEMORY_SMAPS: RSS (MB) by kind of mapping. */
+  maps?: Record<string, number>;
 }
 export type WindowMemory = Record<Step, Sample>;
 export interface HostMemoryResult {
@@ -62,8 +71,33 @@ const mem = () => {
   let status = '';
   try { status = require('fs').readFileSync('/proc/self/status', 'utf8'); } catch {}
   const code = require('v8').getHeapSpaceStatistics().find((x) => x.space_name === 'code_space');
-  return { rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, anon: kb(status, 'RssAnon'), file: kb(status, 'RssFile'), code: code && code.space_size };
+  const sample = { rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, anon: kb(status, 'RssAnon'), file: kb(status, 'RssFile'), code: code && code.space_size };
+  return process.env.BENCH_MEMORY_SMAPS ? { ...sample, maps: maps() } : sample;
 };
+// Investigation only (BENCH_MEMORY_SMAPS=1): the RSS by kind of mapping, in MB: files by name, malloc's
+// heaps (the main one, and threads' arenas: 64 MB-aligned), executable memory (compiled code), and
+// the rest of anonymous memory (mostly V8's heap pages).
+function maps() {
+  const out = {};
+  let cur;
+  const add = (k, kb) => (out[k] = Math.round(((out[k] || 0) + kb / 1024) * 10) / 10);
+  for (const line of require('fs').readFileSync('/proc/self/smaps', 'utf8').split(String.fromCharCode(10))) {
+    const m = /^([0-9a-f]+)-([0-9a-f]+) (\\S+) \\S+ \\S+ \\d+\\s*(.*)$/.exec(line);
+    if (m) {
+      const start = BigInt('0x' + m[1]);
+      const path = m[4].trim();
+      cur = path.startsWith('/') ? 'file ' + path.split('/').pop() : path ? path : m[3].includes('x') ? 'anon exec' : start % 0x4000000n === 0n ? 'malloc arena' : 'anon';
+      continue;
+    }
+    const rss = /^Rss:\\s+(\\d+) kB/.exec(line);
+    if (rss && cur) add(cur, Number(rss[1]));
+  }
+  const files = Object.entries(out).filter(([k]) => k.startsWith('file '));
+  const small = files.filter(([, v]) => v < 1);
+  for (const [k] of small) delete out[k];
+  out['file (others)'] = Math.round(small.reduce((n, [, v]) => n + v, 0) * 10) / 10;
+  return out;
+}
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const exec = (cmd, arg) => vscode.commands.executeCommand(cmd, arg);
 function step(name) {
@@ -87,6 +121,7 @@ async function eventually(what, fn) {
 exports.run = async () => {
   const ours = process.env.BENCH_MEMORY_WINDOW === 'ours';
   const settle = () => sleep(2000);
+  const LATER_MS = ${LATER_MS};
   const out = {};
   await vscode.extensions.getExtension(${JSON.stringify(MINIMAL)}).activate();
   const emu = await step('emulator');
@@ -119,9 +154,24 @@ exports.run = async () => {
   // Investigation only: deliveries with the sidebar closed, so VS Code draws no rows.
   if (process.env.BENCH_MEMORY_HIDE_VIEW) await exec('workbench.action.closeSidebar');
   if (ours) await exec('aoaiWorkbench.startListening', { connectionId: conn.id, endpoint: { mode: 'create', name: 'bench', eventTypes: [process.env.BENCH_MEMORY_EVENT] } });
+  // Investigation only: what was allocated (kept or not) from here until the deliveries' figures, by function.
+  const sampling = process.env.BENCH_MEMORY_ALLOC && new (require('inspector').Session)();
+  const post = (method, params) => new Promise((resolve, reject) => sampling.post(method, params, (err, r) => (err ? reject(err) : resolve(r))));
+  if (sampling) {
+    sampling.connect();
+    await post('HeapProfiler.startSampling', { samplingInterval: 8192, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  }
   await step('deliver');
   await settle();
   out.delivered = mem();
+  if (sampling) {
+    const { profile } = await post('HeapProfiler.stopSampling');
+    require('fs').writeFileSync(require('path').join(process.env.BENCH_MEMORY_ALLOC, process.env.BENCH_MEMORY_WINDOW + '-' + Date.now() + '.heapprofile'), JSON.stringify(profile));
+    sampling.disconnect();
+  }
+  // What a user sees once the burst is over: V8 shrinks an idle heap on its own some seconds later.
+  await sleep(LATER_MS - 2000);
+  out.later = mem();
   require('v8').setFlagsFromString('--expose-gc');
   // The collection V8 makes before giving up on memory: everything collectable goes, and free pages go back to the system.
   const gc = require('vm').runInNewContext('gc');
@@ -272,10 +322,14 @@ async function measure(scripts: CodeServerScripts, server: CodeServer, browser: 
           BENCH_MEMORY_WINDOW: which,
           BENCH_MEMORY_EVENT: EVENT_TYPE,
           ...(SNAPSHOT_DIR ? { BENCH_MEMORY_SNAPSHOT: SNAPSHOT_DIR } : {}),
+          ...(process.env.BENCH_MEMORY_ALLOC ? { BENCH_MEMORY_ALLOC: process.env.BENCH_MEMORY_ALLOC } : {}),
+          ...(process.env.BENCH_MEMORY_SMAPS ? { BENCH_MEMORY_SMAPS: '1' } : {}),
           ...(process.env.BENCH_MEMORY_HIDE_VIEW ? { BENCH_MEMORY_HIDE_VIEW: '1' } : {}),
         };
         await page.goto(scripts.workbenchUrl(server, { extensionPath: scripts.testHarnessExtension(server), testsPath: probe, env }));
-        result[which].push(JSON.parse(await line) as WindowMemory);
+        const figures = JSON.parse(await line) as WindowMemory;
+        result[which].push(figures);
+        if (process.env.BENCH_MEMORY_SMAPS) for (const [step, f] of Object.entries(figures)) console.log(`  ${which} ${step} maps: ${JSON.stringify(f.maps)}`);
       } finally {
         await context.close();
         await control.endWindow();

@@ -31,7 +31,7 @@ import { startEmulator } from '../src/emulator/server';
 import { benchActivation, median, type Activation } from './activation';
 import { benchBatchResults } from './batchResults';
 import { benchCompareRows } from './compare';
-import { benchHostMemory, DELIVERIES, type Step, type WindowMemory } from './hostMemory';
+import { benchHostMemory, DELIVERIES, LATER_MS, type Step, type WindowMemory } from './hostMemory';
 import { benchListener } from './listener';
 import { benchPackage } from './package';
 import { benchLmFirstToken } from './lmFirstToken';
@@ -442,7 +442,7 @@ async function benchMemoryRows(): Promise<void> {
   const extra = (step: Step, k: 'rss' | 'heapUsed' = 'rss') => mb(med(r.ours, step, k) - med(r.minimal, step, k));
   const signed = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(1)} MB`;
   const steps = (w: WindowMemory) =>
-    (['view', 'chat', 'delivered', 'gc'] as const)
+    (['view', 'chat', 'delivered', 'later', 'gc'] as const)
       .map((k) => `${k} ${[w[k].rss, w[k].heapTotal, w[k].heapUsed, w[k].external, w[k].anon ?? 0, w[k].file ?? 0, w[k].code ?? 0].map((x) => mb(x).toFixed(0)).join('/')}`)
       .join(', ');
   const took = r.deliverySeconds.map((s) => s.toFixed(1)).join(', ');
@@ -459,6 +459,13 @@ async function benchMemoryRows(): Promise<void> {
     reference: `${mb(med(r.minimal, 'delivered', 'rss')).toFixed(0)} MB (minimal extension's window)`,
     ratio: signed(total),
     goal: `<= +30 MB: ${total <= 30 ? 'yes' : 'NO'}`,
+  });
+  rows.push({
+    benchmark: `Same windows, ${LATER_MS / 1000} s after the last delivery (no forced collection: what V8 gives back by itself)`,
+    ours: `${mb(med(r.ours, 'later', 'rss')).toFixed(0)} MB`,
+    reference: `${mb(med(r.minimal, 'later', 'rss')).toFixed(0)} MB (minimal)`,
+    ratio: signed(extra('later')),
+    goal: 'info',
   });
   rows.push({
     benchmark: "Same windows, after a forced garbage collection (V8's last resort): RSS, and the live JS heap",

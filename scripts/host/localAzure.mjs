@@ -9,7 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmulatorProcess } from './emulatorProcess.mjs';
 
-const load = async (path) => (await import('tsx/esm/api')).tsImport(path, import.meta.url);
+// Through tsx's require: its tsImport loads a .ts file of this (CommonJS) package from a data: URL, where
+// the dynamic import('oidc-provider') inside testIssuer.ts cannot resolve a package name on Node 20.
+const load = async (path) => (await import('tsx/cjs/api')).require(path, import.meta.url);
 
 /**
  * The local identity provider, and the environment VS Code (code-server) needs to sign in to it

@@ -4,6 +4,7 @@
 import { join } from 'node:path';
 import { startEmulatorProcess } from './emulatorProcess.mjs';
 import { CHROMIUM_ARGS, chromiumPath, startCodeServer, workbenchUrl } from './codeServer.mjs';
+import { startLocalAzure } from './localAzure.mjs';
 import { PSEUDO_LOCALE, pseudoLocale } from './pseudoLocale.mjs';
 
 export async function runUiTests(chromium, root, artifacts, vsix) {
@@ -13,8 +14,11 @@ export async function runUiTests(chromium, root, artifacts, vsix) {
   let failed = 0;
   // HOST_GREP picks UI tests by name too, for iterating on one feature.
   const grep = process.env.HOST_GREP ? new RegExp(process.env.HOST_GREP) : undefined;
-  for (const { title, run, locale } of journeys.filter((j) => !grep || grep.test(j.title))) {
-    const emulator = await startEmulatorProcess(root, ['--config', join(root, 'scripts', 'emulator.dev.json')]);
+  for (const { title, run, locale, localAzure } of journeys.filter((j) => !grep || grep.test(j.title))) {
+    const config = join(root, 'scripts', 'emulator.dev.json');
+    // `npm start`'s set-up: an identity provider beside the emulator, VS Code signed in to it (localAzure.mjs).
+    const azure = localAzure ? await startLocalAzure(root, { configFile: config }) : undefined;
+    const emulator = azure?.emulator ?? (await startEmulatorProcess(root, ['--config', config]));
     // A journey in the pseudo-locale: its translations beside the installed extension's English files.
     const pseudo = locale === PSEUDO_LOCALE ? pseudoLocale(root) : undefined;
     // The walkthrough opens at the first look at the sidebar, and its editor would take the focus from
@@ -24,7 +28,8 @@ export async function runUiTests(chromium, root, artifacts, vsix) {
       vsix,
       locale,
       afterInstall: pseudo?.install,
-      settings: { 'workbench.welcomePage.walkthroughs.openOnInstall': false },
+      env: azure?.env,
+      settings: { 'workbench.welcomePage.walkthroughs.openOnInstall': false, ...azure?.settings },
     });
     const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
     const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
@@ -47,7 +52,8 @@ export async function runUiTests(chromium, root, artifacts, vsix) {
     } finally {
       await browser.close();
       await server.stop();
-      emulator.stop();
+      if (azure) await azure.stop();
+      else emulator.stop();
     }
   }
   return { passed, failed };

@@ -2,7 +2,9 @@
  * An append-only file of lines, shared safely: two VS Code windows use the same global storage,
  * and a crash can leave a torn last line.
  *
- * - Lines added while a write is under way go out together in the next one (one write per batch).
+ * - Lines added while a write is under way go out together in the next one (one write per batch);
+ *   with `gatherMs`, a burst is gathered that long before each write (each write takes a lock
+ *   file: a thousand webhook deliveries in a second were two thousand locked writes).
  * - Each write starts on a fresh line, so a torn line never swallows the next record.
  * - Compaction rebuilds the file from the file itself (what every process appended), under a lock
  *   file, through a temporary file of its own; lines appended to the old file while it ran are
@@ -39,6 +41,8 @@ export class AppendLog {
     readonly path: string,
     private readonly compactAt: number,
     private readonly compact: Compactor,
+    /** How long lines wait for others to join their write; 0: only those of the same turn of the event loop. */
+    private readonly gatherMs = 0,
   ) {}
 
   /** Lines already in the file (read at start-up). */
@@ -70,8 +74,7 @@ export class AppendLog {
 
   private async drain(): Promise<void> {
     try {
-      // Let the appends of this turn of the event loop join the batch.
-      await new Promise<void>((r) => setImmediate(r));
+      await this.gather();
       while (this.pending.length || this.truncate) {
         const batch = this.pending;
         this.pending = [];
@@ -105,6 +108,8 @@ export class AppendLog {
             const kept = await withLock(this.path, () => this.rebuild());
             if (kept !== undefined) this.lines = kept;
           }
+          // A burst still arriving: its next lines gather too, rather than a write each.
+          if (this.gatherMs && this.pending.length) await this.gather();
         } catch {
           // Disk trouble must not stop the listener: keep the lines for the next append to retry.
           this.pending = batch.concat(this.pending);
@@ -117,6 +122,11 @@ export class AppendLog {
       // In the same step as the loop's last check, so no append can slip in between and wait for nothing.
       this.writing = undefined;
     }
+  }
+
+  /** Lets the appends of this turn of the event loop (or of the next `gatherMs`) join the batch. */
+  private gather(): Promise<void> {
+    return new Promise<void>((r) => (this.gatherMs ? setTimeout(r, this.gatherMs) : setImmediate(r)));
   }
 
   /** Rewrites the file with what the compactor keeps; returns how many lines it holds. */

@@ -10,14 +10,24 @@ function userValue<T>(section: vscode.WorkspaceConfiguration, key: string): T | 
   return i?.globalValue ?? i?.defaultValue;
 }
 
+/** As last read, until the configuration changes (a forward asks on every delivery: see settings.ts). */
+let cached: ProxySettings | undefined;
+vscode.workspace.onDidChangeConfiguration(() => (cached = undefined));
+
+/** Frozen: every caller shares the one read. */
 export function proxySettings(): ProxySettings {
+  cached ??= Object.freeze(readProxySettings());
+  return cached;
+}
+
+function readProxySettings(): ProxySettings {
   const http = vscode.workspace.getConfiguration('http');
   // proxySupport "off": VS Code itself uses no proxy; the environment's HTTPS_PROXY still applies.
   const off = userValue<string>(http, 'proxySupport') === 'off';
   return {
     url: off ? undefined : userValue<string>(http, 'proxy') || undefined,
     strictSSL: userValue<boolean>(http, 'proxyStrictSSL') ?? true,
-    noProxy: userValue<string[]>(http, 'noProxy') ?? [],
+    noProxy: Object.freeze([...(userValue<string[]>(http, 'noProxy') ?? [])]) as string[],
     systemCertificates: userValue<boolean>(http, 'systemCertificates') ?? true,
   };
 }

@@ -110,6 +110,25 @@ describe('append log on disk', () => {
     assert.deepEqual(seen[2], ['e', 'late3', 'f', 'g']);
   });
 
+  it('gathers a burst spread over many turns of the event loop into one write, each append resolving once its line is on disk', async () => {
+    const path = join(dir(), 'log.jsonl');
+    const log = new AppendLog(path, 100, keepAll, 300);
+    const written: Promise<void>[] = [];
+    for (let i = 0; i < 20; i++) {
+      written.push(log.append(`line ${i}`));
+      await new Promise((r) => setImmediate(r));
+    }
+    assert.equal(existsSync(path), false, 'a line was written before the burst was gathered');
+    await written[0];
+    assert.equal(readFileSync(path, 'utf8'), Array.from({ length: 20 }, (_, i) => `line ${i}\n`).join(''));
+    // The next burst gathers again, after what is there.
+    const next = log.append('next');
+    await new Promise((r) => setImmediate(r));
+    assert.equal(readFileSync(path, 'utf8').endsWith('line 19\n'), true);
+    await next;
+    assert.equal(readFileSync(path, 'utf8').endsWith('line 19\nnext\n'), true);
+  });
+
   it('clear drops what was waiting and replaces the file for every window, even one holding the lock for a moment', async () => {
     const path = join(dir(), 'log.jsonl');
     const log = new AppendLog(path, 100, keepAll);

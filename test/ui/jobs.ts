@@ -9,7 +9,7 @@ import type { ArtifactsFolder, CodeServerHandle, EmulatorHandle } from './handle
 import { addConnectionThroughTheUi, answer, highContrast, runCommand, setWebviewWidth } from './workbench';
 
 /** The frame of the page that has `selector`. */
-async function frameWith(page: Page, selector: string): Promise<Frame> {
+export async function frameWith(page: Page, selector: string): Promise<Frame> {
   for (let i = 0; i < 150; i++) {
     for (const f of page.frames()) if (await f.$(selector).catch(() => null)) return f;
     await page.waitForTimeout(200);
@@ -41,18 +41,18 @@ async function listenFor(page: Page, types: string[]): Promise<void> {
  * A notification, in the notification centre (opened here): in this browser the toasts do not
  * stay on screen long enough to be found reliably. Close the centre with `closeNotifications`.
  */
-async function notification(page: Page, text: string | RegExp, timeout = 30_000): Promise<Locator> {
+export async function notification(page: Page, text: string | RegExp, timeout = 30_000): Promise<Locator> {
   if (!(await page.locator('.notifications-center.visible').count())) await runCommand(page, 'Notifications: Show Notifications');
   const item = page.locator('.notifications-center .notification-list-item', { hasText: text }).first();
   await item.waitFor({ timeout });
   return item;
 }
 
-async function closeNotifications(page: Page): Promise<void> {
+export async function closeNotifications(page: Page): Promise<void> {
   const hide = page.locator('.notifications-center.visible .notifications-center-header .codicon-notifications-hide');
   if (await hide.count()) await hide.first().click();
 }
-const row = (page: Page, text: string | RegExp) => page.locator('.monaco-list-row', { hasText: text }).first();
+export const row = (page: Page, text: string | RegExp) => page.locator('.monaco-list-row', { hasText: text }).first();
 const eventsPane = (page: Page) => page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Webhook Events' }) });
 
 /** Screenshots of a webview in light, dark and high contrast, wide and 300 px; at 300 px it must not scroll sideways. */

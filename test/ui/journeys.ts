@@ -5,6 +5,7 @@
 import { chatThroughTheUi, reasoningThroughTheUi } from './chat';
 import { chatUxThroughTheUi } from './chatUx';
 import { compareThroughTheUi } from './compare';
+import { deployThroughTheUi } from './deploy';
 import type { Journey } from './handles';
 import { batchThroughTheUi, callThroughTheUi, fineTuningThroughTheUi } from './jobs';
 import { pseudoLocaleThroughTheUi } from './pseudoLocale';
@@ -19,6 +20,8 @@ export interface TitledJourney {
   readonly run: Journey;
   /** The display language to run in (scripts/host/ui-e2e.mjs knows qps-ploc, the pseudo-locale); English when absent. */
   readonly locale?: 'qps-ploc';
+  /** Runs in `npm start`'s set-up: a local identity provider VS Code signs in to (scripts/host/localAzure.mjs). */
+  readonly localAzure?: true;
 }
 
 export const journeys: readonly TitledJourney[] = [
@@ -72,6 +75,13 @@ export const journeys: readonly TitledJourney[] = [
   },
   {
     title:
+      "UI: no account, as npm start sets it up: Add Connection from Azure with DefaultAzureCredential; a fine-tuning job's Deploy makes a deployment " +
+      'through Resource Manager; Open Chat on it answers',
+    run: deployThroughTheUi,
+    localAzure: true,
+  },
+  {
+    title:
       'UI: pseudo-locale: the sidebar, the wizard, the status bar, the delivery inspector and the chat panel show no English of ours ' +
       '(every text translated, only data left as it came)',
     run: pseudoLocaleThroughTheUi,
@@ -80,7 +90,8 @@ export const journeys: readonly TitledJourney[] = [
   {
     title:
       "UI: the Get Started walkthrough opens at the first look at the sidebar; each step checks itself as the user does it from its buttons: the emulator, a chat, " +
-      'listening, a test event in the inspector (UPDATE_MEDIA=1 writes its pictures and the README\'s into media/)',
+      "listening, a test event in the inspector, VS Code's chat (its model picker lists the deployments; a reply to another extension through vscode.lm) " +
+      "(UPDATE_MEDIA=1 writes its pictures and the README's into media/)",
     run: walkthroughThroughTheUi,
   },
 ];

@@ -5,18 +5,21 @@
  * UTF-8 bytes (what the `openai` package does).
  */
 import * as l10n from '@vscode/l10n';
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, randomBytes, timingSafeEqual, type KeyObject } from 'node:crypto';
 
 export const SECRET_PREFIX = 'whsec_';
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 
-const keyCache = new Map<string, Buffer>();
+const keyCache = new Map<string, KeyObject>();
 
-/** The HMAC key of a secret (decoded once per secret: a listener verifies with the same few). */
-export function secretKey(secret: string): Buffer {
+/**
+ * The HMAC key of a secret, decoded once per secret (a listener verifies with the same few): a
+ * KeyObject, which an HMAC takes as it is, where a Buffer is made into one on every call.
+ */
+export function secretKey(secret: string): KeyObject {
   let key = keyCache.get(secret);
   if (!key) {
-    key = secret.startsWith(SECRET_PREFIX) ? Buffer.from(secret.slice(SECRET_PREFIX.length), 'base64') : Buffer.from(secret, 'utf8');
+    key = createSecretKey(secret.startsWith(SECRET_PREFIX) ? Buffer.from(secret.slice(SECRET_PREFIX.length), 'base64') : Buffer.from(secret, 'utf8'));
     // Stryker disable next-line ConditionalExpression,EqualityOperator,BlockStatement,CallExpression: a cache bound: any bound gives the same keys
     if (keyCache.size > 1000) keyCache.clear();
     // Stryker disable next-line CallExpression: a cache: the key is decoded again without it
@@ -35,7 +38,7 @@ export function secretHint(secret: string): string {
   return `${SECRET_PREFIX}...${secret.slice(-4)}`;
 }
 
-export function sign(secret: string | Buffer, webhookId: string, timestamp: number | string, body: string | Buffer): string {
+export function sign(secret: string | Buffer | KeyObject, webhookId: string, timestamp: number | string, body: string | Buffer): string {
   const key = typeof secret === 'string' ? secretKey(secret) : secret;
   const mac = createHmac('sha256', key).update(`${webhookId}.${timestamp}.`).update(body).digest('base64');
   return `v1,${mac}`;

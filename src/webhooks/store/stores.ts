@@ -1,13 +1,16 @@
 /**
  * What the listener keeps on disk: the webhook-ids it processed (so a redelivery after a restart
  * is still a duplicate) and the received deliveries (capped, oldest dropped first). Both append a
- * line per change, in order, batched per turn of the event loop, so nothing acknowledged waits
- * long for the disk.
+ * line per change, in order, batched for WRITE_GATHER_MS, so nothing acknowledged waits long for
+ * the disk and a burst of deliveries is a few writes, not two for each.
  */
 import { readFileSync } from 'node:fs';
 import { AppendLog, fileLines } from '../../storage/appendLog';
 import { ArrivalWindow } from '../receive/arrivalWindow';
 import { IdWindow, type DedupeStore, type DeliveryRecord } from './records';
+
+/** How long a change waits for others to join its write (see AppendLog). */
+const WRITE_GATHER_MS = 20;
 
 export class FileDedupeStore implements DedupeStore {
   private readonly window: IdWindow;
@@ -20,7 +23,7 @@ export class FileDedupeStore implements DedupeStore {
       const all = new IdWindow(cap);
       for await (const id of lines) all.add(id);
       return all.ids();
-    });
+    }, WRITE_GATHER_MS);
     let lines = 0;
     try {
       for (const id of readFileSync(path, 'utf8').split('\n')) {
@@ -99,7 +102,7 @@ export class EventStore {
     this.log = new AppendLog(path, (cap + rejectedCap) * 2, async (lines) => {
       const kept = await readRecords(lines, cap, rejectedCap, (_, line) => line);
       return [...kept.signed.values(), ...kept.rejected.values()];
-    });
+    }, WRITE_GATHER_MS);
   }
 
   async load(): Promise<DeliveryRecord[]> {
