@@ -5,12 +5,12 @@
  * the age cap cutting a day) is not used; a torn line is never saved.
  */
 import assert from 'node:assert/strict';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { AggregateOptions } from '../../src/usage/aggregate';
 import { RESUMMARIZE_LINES, SUMMARY_VERSION, summarizeWithDays, summaryPath } from '../../src/usage/daySummary';
-import { ianaZone } from '../../src/usage/days';
+import { dayLabel, ianaZone, startOfDay } from '../../src/usage/days';
 import { createUsageRecord, serializeUsageRecord, type UsageRecord, type UsageSource } from '../../src/usage/record';
 import { DEFAULT_USAGE_CAPS, summarizeUsageFile, UsageLog } from '../../src/usage/usageLog';
 
@@ -44,6 +44,29 @@ function records(n: number, days: number, end = NOW, seed = 5): UsageRecord[] {
       rateLimit: rand() < 0.3 ? { remainingRequests: Math.floor(rand() * 100), limitRequests: 100 } : undefined,
     });
   });
+}
+
+/** A real summary with one field of its first bucket made wrong, each way the reader must refuse. */
+function bucketVariants(summary: Record<string, unknown>): Array<[string, string]> {
+  const [first, ...others] = summary.buckets as Array<Record<string, unknown>>;
+  const counts = first.counts as number[];
+  const patches: Array<[string, Record<string, unknown>]> = [
+    ['a negative count', { counts: [-1, ...counts.slice(1)] }],
+    ['a count short', { counts: counts.slice(1) }],
+    ['a count not a number', { counts: [...counts.slice(1), 'x'] }],
+    ['a connection not a name', { connectionId: 5 }],
+    ['a model not a name', { model: 5 }],
+    ['an unknown source', { source: 'fax' }],
+    ['a day not a time', { day: 'x' }],
+    ['a first time not a time', { minAt: -1 }],
+    ['a last place not a count', { lastSeq: 'x' }],
+    ['times in the wrong order', { minAt: (first.maxAt as number) + 1 }],
+    ['headers not a list', { headroom: 5 }],
+    ['headers with no count', { headroom: [1, 1, {}] }],
+    ['headers with a bad count', { headroom: [1, 1, { limitTokens: -1 }] }],
+    ['a broken time histogram', { total: [1, 2] }],
+  ];
+  return patches.map(([what, patch]) => [what, JSON.stringify({ ...summary, buckets: [{ ...first, ...patch }, ...others] })]);
 }
 
 const lines = (rs: UsageRecord[]) => rs.map((r) => `${serializeUsageRecord(r)}\n`).join('');
@@ -98,6 +121,15 @@ describe('usage day summaries', () => {
     writeFileSync(path, text.replace(line, edited), { flag: 'r+' });
     assert.deepEqual(await summarizeWithDays(path, { now: NOW, zone: BERLIN }), before);
     assert.notDeepEqual(await summarizeUsageFile(path, { now: NOW, zone: BERLIN }), before);
+    // Grown since (another window): still those days from the summary, and the new line read.
+    appendFileSync(path, lines(records(1, 0.01, NOW, 4)));
+    const grown = await summarizeWithDays(path, { now: NOW, zone: BERLIN });
+    assert.equal(grown?.records, before.records + 1);
+    assert.notDeepEqual(grown, await summarizeUsageFile(path, { now: NOW, zone: BERLIN }));
+    // The same bytes in another file (a compaction's): read again, the edit seen.
+    copyFileSync(path, `${path}.copy`);
+    renameSync(`${path}.copy`, path);
+    await same(path);
   });
 
   it('is not used for another file, an edit near its end, another version or a broken summary, and is made again', async () => {
@@ -120,6 +152,8 @@ describe('usage day summaries', () => {
       ['bad skipped lines', JSON.stringify({ ...summary, skipped: 'x' })],
       ['buckets that are not a list', JSON.stringify({ ...summary, buckets: 7 })],
       ['more bytes than the log', JSON.stringify({ ...summary, bytes: statSync(path).size + 1 })],
+      ['null', 'null'],
+      ...bucketVariants(summary),
     ];
     for (const [what, broken] of variants) {
       writeFileSync(summaryPath(path), broken);
@@ -127,6 +161,16 @@ describe('usage day summaries', () => {
       // Made again, whole.
       assert.equal((JSON.parse(readFileSync(summaryPath(path), 'utf8')) as { version: number }).version, SUMMARY_VERSION, what);
     }
+  });
+
+  it('leaves nothing behind when a summary cannot be written, and closes the log', async () => {
+    const path = logWith(lines(records(600, 10)));
+    mkdirSync(join(summaryPath(path), 'taken'), { recursive: true });
+    const fds = readdirSync('/proc/self/fd').length;
+    await same(path);
+    assert.deepEqual(readdirSync(dirname(path)).sort(), ['usage.jsonl', 'usage.jsonl.days']);
+    assert.equal(readdirSync('/proc/self/fd').length, fds);
+    await assert.rejects(summarizeWithDays(join(path, 'usage.jsonl'), { now: NOW }), /ENOTDIR/);
   });
 
   it('puts records on the right local day in another time zone, and after the clock was set back', async () => {
@@ -154,12 +198,19 @@ describe('usage day summaries', () => {
   });
 
   it('is saved only once days before today or enough lines were read, and the view stays right for a log that is gone', async () => {
-    const today = logWith(lines(records(50, 0.3)));
+    // Records of today only, the first at the very start of today: one line short of enough.
+    const start = startOfDay(dayLabel(NOW, BERLIN), BERLIN);
+    const today = logWith(lines([records(1, 0, start)[0], ...records(RESUMMARIZE_LINES - 2, 0.3)]));
     await same(today);
     assert.equal(existsSync(summaryPath(today)), false);
-    appendFileSync(today, lines(records(RESUMMARIZE_LINES, 0.2, NOW, 8)));
+    appendFileSync(today, lines(records(1, 0.2, NOW, 8)));
     await same(today);
     assert.equal(existsSync(summaryPath(today)), true);
+    // Saved: a few lines of today after it do not make it again.
+    const saved = readFileSync(summaryPath(today), 'utf8');
+    appendFileSync(today, lines(records(10, 0.1, NOW, 6)));
+    await same(today);
+    assert.equal(readFileSync(summaryPath(today), 'utf8'), saved);
     const gone = await summarizeWithDays(join(tmpdir(), 'no-such-usage.jsonl'), { now: NOW });
     assert.deepEqual([gone?.deployments, gone?.records], [[], 0]);
   });

@@ -3,11 +3,11 @@
  * day summary covers) and the torn or unfinished text after it, across reads of 1 MiB.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readLinesFrom } from '../../src/usage/lines';
+import { forEachLine, readLinesFrom } from '../../src/usage/lines';
 
 async function read(text: string, start = 0) {
   const path = join(mkdtempSync(join(tmpdir(), 'usage-lines-')), 'log.jsonl');
@@ -41,5 +41,30 @@ describe('usage log lines', () => {
     // Nothing new: the end stays where reading started.
     assert.deepEqual(await read(text, whole), { lines: [], end: whole, rest: undefined });
     assert.deepEqual(await read('\n\nx\n', 0), { lines: ['x'], end: 4, rest: undefined });
+    assert.deepEqual(await read('\n'), { lines: [], end: 1, rest: undefined });
+  });
+
+  it('ends a line cut by a read where the next read starts with its newline, or holds its last newline', async () => {
+    const mib = 1024 * 1024;
+    const a = 'a'.repeat(mib);
+    const cut = await read(`${a}\nb\ntail`);
+    assert.deepEqual([cut.lines.length, cut.lines[0] === a, cut.lines[1], cut.end, cut.rest], [2, true, 'b', mib + 3, 'tail']);
+    const x = 'x'.repeat(1.5 * mib);
+    const held = await read(`${x}\ntorn`);
+    assert.deepEqual([held.lines.length, held.end, held.rest], [1, 1.5 * mib + 1, 'torn']);
+    const blank = await read(`${x}\n\ntorn`);
+    assert.deepEqual([blank.lines.length, blank.end, blank.rest], [1, 1.5 * mib + 2, 'torn']);
+  });
+
+  it('reads every line of a file by name, closes it, and says why it cannot read one', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'usage-lines-')), 'log.jsonl');
+    writeFileSync(path, 'a\nb');
+    const fds = readdirSync('/proc/self/fd').length;
+    const seen: string[] = [];
+    await forEachLine(path, (l) => seen.push(l));
+    assert.deepEqual(seen, ['a', 'b']);
+    assert.equal(readdirSync('/proc/self/fd').length, fds);
+    await forEachLine(`${path}.none`, () => assert.fail('a missing file has no lines'));
+    await assert.rejects(forEachLine(join(path, 'inside'), () => undefined), /ENOTDIR/);
   });
 });

@@ -143,8 +143,8 @@ describe('usage log', () => {
     const log = await UsageLog.open(path, DEFAULT_USAGE_CAPS, () => NOW);
     log.append(rec(1));
     log.append(rec(2));
-    // The caller paid a push: nothing is on disk yet.
-    await new Promise((r) => setImmediate(r));
+    // The caller paid a push: nothing is on disk yet, nor half a moment later.
+    await new Promise((r) => setTimeout(r, FLUSH_MS / 2));
     assert.equal(existsSync(path), false);
     // A moment later both are written, in one write, without a flush.
     const lines = await waitFor(() => (existsSync(path) ? fileLines(path) : []), (l) => l.length === 2, FLUSH_MS * 20);

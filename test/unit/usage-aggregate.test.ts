@@ -52,6 +52,22 @@ describe('usage aggregation', () => {
     }
   });
 
+  it('names a deployment and its connection after the latest record, and keeps its latest headers, whichever source came first', async () => {
+    const H2 = 2 * H;
+    const s = await summarize([
+      rec({ source: 'compare', at: NOW - H, connectionLabel: 'Newer', rateLimit: { remainingRequests: 5 } }),
+      rec({ source: 'panel', at: NOW - H2, connectionLabel: 'Older', rateLimit: { remainingRequests: 9 } }),
+    ]);
+    assert.deepEqual([s.deployments[0].connectionLabel, s.deployments[0].headroom?.remainingRequests, s.connections[0].label], ['Newer', 5, 'Newer']);
+    // The same time: the later line, though its source's bucket came first.
+    const tie = await summarize([
+      rec({ source: 'compare', connectionLabel: 'A', rateLimit: { remainingRequests: 1 } }),
+      rec({ source: 'panel', connectionLabel: 'B', rateLimit: { remainingRequests: 2 } }),
+      rec({ source: 'compare', connectionLabel: 'C', rateLimit: { remainingRequests: 3 } }),
+    ]);
+    assert.deepEqual([tie.deployments[0].connectionLabel, tie.deployments[0].headroom?.remainingRequests, tie.connections[0].label], ['C', 3, 'C']);
+  });
+
   it('prices cached tokens past a record\'s prompt as the prompt only', async () => {
     const prices = new Map([['gpt-4o', { input: 2, cachedInput: 1, output: 0 }]]);
     const s = await summarize([rec({ tokens: { prompt: 100, cached: 300 } }), rec({ tokens: { prompt: 100, cached: 0 } })], { prices });

@@ -4,6 +4,7 @@
  * of the view their records fall on, merged with one of the same key there.
  */
 import assert from 'node:assert/strict';
+import { foldBuckets } from '../../src/usage/aggregate';
 import { Bucket, DayBuckets } from '../../src/usage/dayBuckets';
 import { ianaZone } from '../../src/usage/days';
 import type { UsageRecord } from '../../src/usage/record';
@@ -54,6 +55,24 @@ describe('usage day buckets', () => {
     }
     assert.ok(all.cachedForCost < all.cached, 'cached past the prompt is capped for the price');
     assert.equal(all.requests, 200 + 2 * 29);
+  });
+
+  it('folds days wholly before the age cap out, and gives nothing for a day the cap cuts', () => {
+    const all = new DayBuckets(NOW, UTC);
+    all.add(rec({ at: NOW - 50 * H }));
+    all.add(rec({ at: NOW - H }));
+    assert.equal(foldBuckets(all, { now: NOW, zone: UTC, notBefore: NOW - 24 * H })?.records, 1);
+    assert.equal(foldBuckets(all, { now: NOW, zone: UTC, notBefore: NOW - 2 * H })?.records, 1);
+    all.add(rec({ at: NOW - 3 * H }));
+    assert.equal(foldBuckets(all, { now: NOW, zone: UTC, notBefore: NOW - 2 * H }), undefined);
+  });
+
+  it('counts a line that was not a record in the places of the lines, so the later of two records at one time still wins', () => {
+    const b = new DayBuckets(NOW, UTC);
+    b.add(rec({ connectionLabel: 'A' }));
+    b.skip();
+    b.add(rec({ connectionLabel: 'B' }));
+    assert.deepEqual([b.lines, b.skipped, foldBuckets(b)?.deployments[0].connectionLabel], [3, 1, 'B']);
   });
 
   it('puts a saved bucket on the view\'s day of its records, merged with one of the same key, and refuses one across two days', () => {
