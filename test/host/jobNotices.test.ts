@@ -12,7 +12,7 @@ import type { Emulator } from '../../src/emulator/server';
 import type { AzureOpenAIClient } from '../../src/service/client';
 import type { ConnectionInfo } from '../../src/vscode/connections/connectionStore';
 import { NOTICE_CAP, showAction } from '../../src/vscode/jobs/jobNotices';
-import { closeEmulatedService, emulatedService, eventually, workbench } from './support';
+import { closeEmulatedService, emitServiceEvent, emulatedService, eventually, workbench } from './support';
 
 const BATCHES = 12;
 
@@ -56,5 +56,16 @@ describe('jobs: a burst of batches that end at once', () => {
     assert.deepEqual(summary.actions, [showAction()]);
     assert.equal(notices.shown.length, NOTICE_CAP + 1, 'nothing else was shown');
     assert.equal(notices.held, 0);
+  });
+
+  it('a delivery for a batch the service does not know (404) still says what happened, without Open Results', async function () {
+    this.timeout(30_000);
+    const api = await workbench();
+    const notices = api.services.jobNotices;
+    notices.shown.length = 0;
+    await emitServiceEvent(emu, 'batch.completed', { id: 'batch_elsewhere' });
+    const notice = await eventually(() => notices.shown.find((n) => n.message.startsWith('Batch batch_elsewhere')), 15_000);
+    assert.match(notice.message, /^Batch batch_elsewhere completed, but loading it from "Burst" failed: Not found \(404\)/);
+    assert.deepEqual(notice.actions, [], 'nothing to open');
   });
 });

@@ -43,6 +43,10 @@ export async function addConnectionFromAzureThroughTheUi(page: Page, label: stri
   const activity = page.locator('.activitybar [aria-label^="Azure OpenAI"]').first();
   await activity.waitFor({ timeout: 60_000 });
   await activity.click();
+  // The walkthrough may open at this first look at the sidebar, and its editor would close a
+  // palette opened meanwhile: let it come first.
+  await page.locator('.tab', { hasText: 'Welcome' }).first().waitFor({ timeout: 5_000 }).catch(() => undefined);
+  await page.waitForTimeout(1_000);
   await runCommand(page, 'Azure OpenAI: Add Connection from Azure');
   await pick(page, 'Add Connection from Azure: sign in with', 'DefaultAzureCredential');
   await pick(page, 'Add Connection from Azure: subscription', 'Emulator Subscription');

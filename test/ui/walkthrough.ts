@@ -76,24 +76,35 @@ async function toggleTheme(page: Page): Promise<void> {
   await page.waitForTimeout(800);
 }
 
-/** Parts of the workbench window a picture shows. */
-type Part = 'sidebar' | 'editor' | 'auxiliarybar' | 'statusbar' | 'titlebar';
+/** Parts of the workbench window a picture shows, or any other element of it. */
+type Part = 'sidebar' | 'editor' | 'auxiliarybar' | 'statusbar' | 'titlebar' | Locator;
 
 /**
  * The picture of a step as the window shows it now, in the light theme and the dark one: into the
- * artifacts folder, and with UPDATE_MEDIA=1 into media/walkthrough/ as small WebP files.
+ * artifacts folder, and with UPDATE_MEDIA=1 into media/walkthrough/ as small WebP files. `again`
+ * brings back what the theme change closed (a picker) before the second picture.
  */
-async function stepPicture(page: Page, artifacts: ArtifactsFolder, name: string, parts: readonly Part[]): Promise<void> {
+async function stepPicture(page: Page, artifacts: ArtifactsFolder, name: string, parts: readonly Part[], again?: () => Promise<void>): Promise<void> {
   await page.mouse.move(1, 1);
   await page.waitForTimeout(500);
   // Only the parts of the window the step is about: the picture stays legible and small.
-  const boxes = await Promise.all(parts.map(async (part) => (await page.locator(`.part.${part}`).first().boundingBox())!));
+  const boxes = await Promise.all(
+    parts.map(async (part) => {
+      const box = await (typeof part === 'string' ? page.locator(`.part.${part}`) : part).first().boundingBox();
+      if (!box) throw new Error(`the picture "${name}" cannot be taken: ${String(part)} is not shown`);
+      return box;
+    }),
+  );
   const x = Math.min(...boxes.map((b) => b.x));
   const y = Math.min(...boxes.map((b) => b.y));
   const clip = { x, y, width: Math.max(...boxes.map((b) => b.x + b.width)) - x, height: Math.max(...boxes.map((b) => b.y + b.height)) - y };
   const shots: Record<string, Buffer> = { light: await page.screenshot({ clip }) };
+  // What the picture shows (a picker) would take the command palette's keys: closed meanwhile.
+  if (again) await page.keyboard.press('Escape');
   await toggleTheme(page);
+  await again?.();
   shots.dark = await page.screenshot({ clip });
+  if (again) await page.keyboard.press('Escape');
   await toggleTheme(page);
   for (const [theme, png] of Object.entries(shots)) {
     writeFileSync(join(artifacts, `walkthrough-${name}-${theme}.png`), png);
@@ -102,9 +113,67 @@ async function stepPicture(page: Page, artifacts: ArtifactsFolder, name: string,
     const dir = new URL('walkthrough/', MEDIA);
     mkdirSync(dir, { recursive: true });
     const file = new URL(`${name}-${theme}.webp`, dir);
-    await sharp(png).resize({ width: 480, height: 480, fit: 'inside', withoutEnlargement: true }).webp({ quality: 50, effort: 6 }).toFile(file.pathname);
+    await sharp(png).resize({ width: 480, height: 480, fit: 'inside', withoutEnlargement: true }).webp({ quality: 45, effort: 6 }).toFile(file.pathname);
     console.log(`    media/walkthrough/${name}-${theme}.webp: ${statSync(file).size} bytes`);
   }
+}
+
+/**
+ * VS Code's chat with its model picker open on the deployments of the local emulator, as the
+ * walkthrough's "Choose the Model" shows it: every deployment listed as "deployment (connection)".
+ */
+async function openModelPicker(page: Page): Promise<Locator> {
+  const picker = page.locator('.action-widget', { has: page.locator('input[placeholder="Search models"]') }).first();
+  // Further tries when the picker opened during a change of focus or layout: then it shows empty,
+  // out of place, and the workbench closes it.
+  for (let attempt = 0; ; attempt++) {
+    if (!(await picker.isVisible())) await page.locator('.part.auxiliarybar .model-picker-name').first().click({ timeout: 20_000 });
+    await picker.waitFor({ timeout: 20_000 });
+    await page.keyboard.type('Local emulator');
+    // Our deployments are what the search finds, each with its connection.
+    const listed = await picker
+      .locator('.monaco-list-row.action', { hasText: 'gpt-4o-mini (Local emulator)' })
+      .first()
+      .waitFor({ timeout: 8_000 })
+      .then(() => picker.locator('.monaco-list-row.action', { hasText: 'o3-mini (Local emulator)' }).first().waitFor({ timeout: 8_000 }))
+      .then(
+        () => true,
+        (err: unknown) => (attempt < 2 ? false : Promise.reject(err instanceof Error ? err : new Error(String(err)))),
+      );
+    if (listed) return picker;
+    await page.keyboard.press('Escape');
+    await page.waitForTimeout(1000);
+  }
+}
+
+/**
+ * The workbench again, with another extension beside ours that uses the models through VS Code's
+ * Language Model API (./lmConsumer), as a developer's own tools or other AI extensions do.
+ */
+async function reloadWithModelConsumer(page: Page): Promise<void> {
+  const url = new URL(page.url());
+  const consumer = new URL('./lmConsumer', import.meta.url).pathname;
+  const payload = JSON.parse(url.searchParams.get('payload') ?? '[]') as [string, string][];
+  payload.push(['extensionDevelopmentPath', `vscode-remote://${url.host}${consumer}`]);
+  url.searchParams.set('payload', JSON.stringify(payload));
+  await page.goto(url.href);
+  await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+  await page.locator('.activitybar [aria-label^="Azure OpenAI"]').first().waitFor({ timeout: 60_000 });
+}
+
+/**
+ * A notification with `text`, as a toast or, once the toast is gone (an information message hides
+ * itself after a while), in the notification center.
+ */
+async function expectNotification(page: Page, text: RegExp): Promise<void> {
+  const item = page.locator('.notification-list-item', { hasText: text }).first();
+  const shown = await item.waitFor({ timeout: 20_000 }).then(() => true, () => false);
+  if (shown) return;
+  await runCommand(page, 'Notifications: Show Notifications');
+  await item.waitFor({ timeout: 10_000 }).catch(async () => {
+    const all = await page.locator('.notification-list-item').allInnerTexts();
+    throw new Error(`no notification says ${String(text)}; the notifications: ${JSON.stringify(all)}`);
+  });
 }
 
 /** A README picture: the whole window, downscaled and quantized to a small PNG (UPDATE_MEDIA=1). */
@@ -187,14 +256,47 @@ export async function walkthroughThroughTheUi(page: Page, _emulator: EmulatorHan
   // before it could be answered in about one run in three on a loaded machine. Its picture comes from
   // a run that passed; the debug type itself is covered by test/host/debugWebhooks.test.ts.
 
-  // VS Code's chat step is not driven here: code-server's chat needs a signed-in Copilot to send a
-  // request, so the step is left to the language model provider's host tests (the models, a reply).
+  // 5. VS Code's chat: the deployments in its model picker, from the step's button. Its chat sends
+  // nothing until the user signs in to GitHub Copilot (a sign-in dialog, offline here), so the step
+  // checks itself from another use of the models: an extension asking one through vscode.lm.
+  await pressStepButton(page, "Use a deployment in VS Code's chat", 'Choose the Model');
+  // The button opens VS Code's chat and puts the focus in its input (a picker opened before that
+  // would close): once it is there, the model picker from its button in the input.
+  await page.waitForFunction(() => !!document.activeElement?.closest('.part.auxiliarybar .interactive-input-part'), undefined, { timeout: 20_000 });
+  await page.waitForTimeout(500);
+  const picker = await openModelPicker(page);
+  const chatInput = page.locator('.part.auxiliarybar .interactive-input-part').first();
+  await stepPicture(page, artifacts, 'vscodeChat', [picker, chatInput], async () => void (await openModelPicker(page)));
+  await page.keyboard.press('Escape');
+  // For the README: the same picker beside a chat of ours in the editor.
+  await page.locator('.tabs-container .tab', { hasText: 'Chat with gpt-4o-mini' }).first().click();
+  await page.locator('.tabs-container .tab.active', { hasText: 'Chat with gpt-4o-mini' }).first().waitFor({ timeout: 10_000 });
+  await page.waitForTimeout(1000);
+  await openModelPicker(page);
+  await readmePicture(page, artifacts, 'vscode-chat');
+  await page.keyboard.press('Escape');
+  // Choosing a model is not using it: the step waits for a reply.
+  await openWalkthrough(page);
+  if ((await step(page, "Use a deployment in VS Code's chat").getAttribute('aria-checked')) === 'true') throw new Error("VS Code's chat step is checked before any reply");
+  await reloadWithModelConsumer(page);
+  // The local emulator went with the window: started again for the models to answer. (The icon
+  // only when the sidebar is not showing ours already: a second click would hide it.)
+  const resources = page.locator('.part.sidebar .pane-header', { hasText: 'Resources' }).first();
+  if (!(await resources.isVisible())) await page.locator('.activitybar [aria-label^="Azure OpenAI"]').first().click();
+  await page.locator('.part.sidebar .monaco-button', { hasText: 'Start Local Emulator' }).first().click({ timeout: 30_000 });
+  await page.locator('.part.sidebar .monaco-list-row', { hasText: 'Local emulator' }).first().waitFor({ timeout: 30_000 });
+  // The walkthrough open again first, as the user following it has it: VS Code starts watching for
+  // its steps' events when a walkthrough is first shown, and does not count what came before.
+  await openWalkthrough(page);
+  await runCommand(page, 'LM Consumer: Ask an Azure OpenAI Model');
+  await expectNotification(page, /LM Consumer: gpt-4o-mini \(Local emulator\) answered [1-9]\d* characters/);
+  await expectChecked(page, "Use a deployment in VS Code's chat");
 
   // Every step checked: the finished walkthrough.
   await openWalkthrough(page);
   const steps = page.locator('.getting-started-step');
   const n = await steps.count();
   const done = await page.locator('.getting-started-step[aria-checked="true"]').count();
-  if (n !== 6 || done !== 4) throw new Error(`${done} of ${n} steps checked: connect, chat, listen and inspect should be`);
+  if (n !== 6 || done !== 5) throw new Error(`${done} of ${n} steps checked: connect, chat, listen, inspect and VS Code's chat should be`);
   await page.screenshot({ path: join(artifacts, 'walkthrough-finished.png') });
 }

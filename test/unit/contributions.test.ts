@@ -21,7 +21,7 @@ interface WalkthroughStep {
   id: string;
   title: string;
   description: string;
-  media: { image: Record<'light' | 'dark' | 'hc' | 'hcLight', string>; altText: string } | { markdown: string };
+  media: { image: Record<'light' | 'dark' | 'hc' | 'hcLight', string>; altText: string };
   completionEvents: string[];
 }
 
@@ -141,12 +141,6 @@ describe('contributions in package.json', () => {
         const [, kind, id] = /^(onCommand|onContext|onView):(.+)$/.exec(e) ?? [];
         assert.ok(kind === 'onCommand' ? commands.has(id) : kind === 'onContext' ? contextKeys.has(id) : Object.values(Views).includes(id as never), `${step.id}: ${e}`);
       }
-      if ('markdown' in step.media) {
-        // A step shown as text until its picture is made from the UI.
-        assert.match(step.media.markdown, /^media\/walkthrough\/[\w-]+\.md$/, 'shipped by the .vscodeignore pattern');
-        assert.ok(existsSync(new URL(`../../${step.media.markdown}`, import.meta.url)), step.media.markdown);
-        continue;
-      }
       assert.ok(step.media.altText.length > 20, `${step.id}: alt text`);
       for (const file of new Set(Object.values(step.media.image))) {
         const url = new URL(`../../${file}`, import.meta.url);
@@ -155,7 +149,7 @@ describe('contributions in package.json', () => {
         bytes += statSync(url).size;
       }
     }
-    assert.ok(allowed.includes('!media/walkthrough/*.webp') && allowed.includes('!media/walkthrough/*.md'));
+    assert.ok(allowed.includes('!media/walkthrough/*.webp'));
     assert.ok(bytes <= WALKTHROUGH_IMAGES_BUDGET, `the walkthrough's pictures weigh ${bytes} bytes`);
   });
 

@@ -88,7 +88,7 @@ export class WebhookEndpoints implements vscode.Disposable {
 
   /** Creates the replacement (its secret kept) and remembers the rotation until it is finished or cancelled. */
   async beginRotation(conn: ConnectionInfo, old: WebhookEndpoint): Promise<PendingRotation> {
-    if (this.rotationOf(conn.id, old.id)) throw new Error(`"${old.name}" is in a rotation already: finish or cancel that one first.`);
+    if (this.rotationOf(conn.id, old.id)) throw new Error(vscode.l10n.t('"{0}" is in a rotation already: finish or cancel that one first.', old.name));
     const r = await beginRotation(this.ops(conn), conn.id, old);
     await this.setRotations([...this.rotations(), r]);
     this.changed.fire(conn.id);
