@@ -27,7 +27,7 @@ const WINDOW_TIMEOUT_MS = 180_000;
 const EVENT_TYPE = process.env.BENCH_MEMORY_EVENT ?? 'response.completed';
 /**
  * Where to write a heap snapshot of each window's host after its GC (for looking into what is kept);
- * BENCH_MEMORY_ALLOC=dir writes a sampled allocation profile of the deliveries step instead (what
+ * BENCH_MEMORY_ALLOC=dir writes a sampled allocation profile of each step up to the deliveries (what
  * was allocated, collected or not, by function: open it in Chrome's DevTools, Memory tab).
  */
 const SNAPSHOT_DIR = process.env.BENCH_MEMORY_SNAPSHOT;
@@ -123,6 +123,22 @@ exports.run = async () => {
   const settle = () => sleep(2000);
   const LATER_MS = ${LATER_MS};
   const out = {};
+  // Investigation only: what was allocated (kept or not) during each step, by function: one profile per step.
+  const sampling = process.env.BENCH_MEMORY_ALLOC && new (require('inspector').Session)();
+  const post = (method, params) => new Promise((resolve, reject) => sampling.post(method, params, (err, r) => (err ? reject(err) : resolve(r))));
+  const startSampling = () => post('HeapProfiler.startSampling', { samplingInterval: 8192, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  const sampled = async (name) => {
+    if (!sampling) return;
+    const { profile } = await post('HeapProfiler.stopSampling');
+    const file = process.env.BENCH_MEMORY_WINDOW + '-' + name + '-' + Date.now() + '.heapprofile';
+    require('fs').writeFileSync(require('path').join(process.env.BENCH_MEMORY_ALLOC, file), JSON.stringify(profile));
+    if (name !== 'delivered') await startSampling();
+    else sampling.disconnect();
+  };
+  if (sampling) {
+    sampling.connect();
+    await startSampling();
+  }
   await vscode.extensions.getExtension(${JSON.stringify(MINIMAL)}).activate();
   const emu = await step('emulator');
   if (ours) {
@@ -133,6 +149,7 @@ exports.run = async () => {
   }
   await settle();
   out.view = mem();
+  await sampled('view');
   let conn;
   if (ours) {
     conn = await exec('aoaiWorkbench.addConnection', { endpoint: emu.url, apiKey: emu.apiKey, label: 'Bench' });
@@ -151,24 +168,14 @@ exports.run = async () => {
   }
   await settle();
   out.chat = mem();
+  await sampled('chat');
   // Investigation only: deliveries with the sidebar closed, so VS Code draws no rows.
   if (process.env.BENCH_MEMORY_HIDE_VIEW) await exec('workbench.action.closeSidebar');
   if (ours) await exec('aoaiWorkbench.startListening', { connectionId: conn.id, endpoint: { mode: 'create', name: 'bench', eventTypes: [process.env.BENCH_MEMORY_EVENT] } });
-  // Investigation only: what was allocated (kept or not) from here until the deliveries' figures, by function.
-  const sampling = process.env.BENCH_MEMORY_ALLOC && new (require('inspector').Session)();
-  const post = (method, params) => new Promise((resolve, reject) => sampling.post(method, params, (err, r) => (err ? reject(err) : resolve(r))));
-  if (sampling) {
-    sampling.connect();
-    await post('HeapProfiler.startSampling', { samplingInterval: 8192, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
-  }
   await step('deliver');
   await settle();
   out.delivered = mem();
-  if (sampling) {
-    const { profile } = await post('HeapProfiler.stopSampling');
-    require('fs').writeFileSync(require('path').join(process.env.BENCH_MEMORY_ALLOC, process.env.BENCH_MEMORY_WINDOW + '-' + Date.now() + '.heapprofile'), JSON.stringify(profile));
-    sampling.disconnect();
-  }
+  await sampled('delivered');
   // What a user sees once the burst is over: V8 shrinks an idle heap on its own some seconds later.
   await sleep(LATER_MS - 2000);
   out.later = mem();
