@@ -39,6 +39,18 @@ describe('emulator: fine-tuning', function () {
       return ['succeeded', 'failed', 'cancelled'].includes(j.status) ? j : undefined;
     }, 10_000);
 
+  it('reports validation loss at each checkpoint when the job has a validation file', async () => {
+    const job = await client.fineTuning.jobs.create({
+      model: 'gpt-4.1-2025-04-14',
+      training_file: await upload(examples(10)),
+      validation_file: await upload(examples(10)),
+      method: { type: 'supervised', supervised: { hyperparameters: { n_epochs: 1, batch_size: 10 } } },
+    });
+    assert.equal((await settle(job.id, [])).status, 'succeeded');
+    const [checkpoint] = (await client.fineTuning.jobs.checkpoints.list(job.id)).data;
+    assert.ok(checkpoint && typeof checkpoint.metrics.valid_loss === 'number' && checkpoint.metrics.valid_loss > checkpoint.metrics.train_loss!);
+  });
+
   it('runs validating_files → queued → running → succeeded, names the model as Azure does, writes results, events and a checkpoint per epoch, and delivers fine_tuning.job.succeeded', async () => {
     const receiver = await startReceiver();
     const dash = new OpenAI({ baseURL: `${emu.url}/openai/v1/dashboard`, apiKey: emu.apiKey, maxRetries: 0 });
@@ -80,6 +92,8 @@ describe('emulator: fine-tuning', function () {
       assert.deepEqual(checkpoints.data.map((c) => c.step_number), [6, 3]);
       assert.equal(checkpoints.data[0].fine_tuned_model_checkpoint, `${done.fine_tuned_model}:ckpt-step-6`);
       assert.match(checkpoints.data[0].id, /^ftchkpt-/);
+      assert.equal(checkpoints.data[0].metrics.train_loss, losses.at(-1));
+      assert.equal(checkpoints.data[0].metrics.valid_loss, undefined, 'no validation file: no validation loss to draw');
 
       const [got] = await receiver.next(1);
       const event = new Webhook(ep.signing_secret).verify(got.body, got.headers as Record<string, string>) as { type: string; data: { id: string } };

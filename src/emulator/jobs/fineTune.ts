@@ -155,10 +155,10 @@ export async function runJob(state: EmulatorState, stored: StoredJob): Promise<v
         step: last,
         train_loss: loss,
         train_mean_token_accuracy: acc,
-        valid_loss: loss + 0.05,
-        valid_mean_token_accuracy: acc - 0.02,
-        full_valid_loss: loss + 0.05,
-        full_valid_mean_token_accuracy: acc - 0.02,
+        // Validation figures only from validation data: a job without it has none to report.
+        ...(job.validation_file
+          ? { valid_loss: loss + 0.05, valid_mean_token_accuracy: acc - 0.02, full_valid_loss: loss + 0.05, full_valid_mean_token_accuracy: acc - 0.02 }
+          : {}),
       },
     });
     logEvent(stored, `Checkpoint created at step ${last}`);

@@ -6,36 +6,13 @@
  * endings shows a few, then one summary (jobNotices.ts). Calls ring each: each one waits for an answer.
  */
 import * as vscode from 'vscode';
+import { callOf, subjectOf } from '../../webhooks/inspect/deliveryView';
 import type { DeliveryRecord } from '../../webhooks/store/records';
 import type { ConnectionInfo } from '../connections/connectionStore';
 import { Commands } from '../contributions';
 import { errorText, logError } from '../log';
 import type { Services } from '../services';
 import type { JobsTree } from '../tree/jobsTree';
-
-interface Parsed {
-  type: string;
-  data: Record<string, unknown>;
-}
-
-function parse(r: DeliveryRecord): Parsed | undefined {
-  try {
-    const body = JSON.parse(r.body) as { type?: unknown; data?: unknown };
-    if (typeof body.type !== 'string' || typeof body.data !== 'object' || body.data === null) return undefined;
-    return { type: body.type, data: body.data as Record<string, unknown> };
-  } catch {
-    return undefined;
-  }
-}
-
-/** The SIP headers of a call event, values cut short (they come from the caller: untrusted). */
-export function sipHeaders(data: Record<string, unknown>): Array<{ name: string; value: string }> {
-  const raw = Array.isArray(data.sip_headers) ? data.sip_headers : [];
-  return raw
-    .filter((h): h is { name: string; value: string } => typeof h?.name === 'string' && typeof h?.value === 'string')
-    .slice(0, 50)
-    .map((h) => ({ name: h.name.slice(0, 64), value: h.value.slice(0, 300) }));
-}
 
 const header = (headers: Array<{ name: string; value: string }>, name: string) => headers.find((h) => h.name.toLowerCase() === name)?.value;
 
@@ -62,30 +39,32 @@ async function refreshFailure(s: Services, conn: ConnectionInfo, kind: 'batches'
 
 export async function onJobDelivery(s: Services, r: DeliveryRecord): Promise<void> {
   const conn = s.listener.state?.connection;
-  const event = r.verdict === 'verified' ? parse(r) : undefined;
-  if (!conn || !event) return;
-  const id = typeof event.data.id === 'string' ? event.data.id : undefined;
-  if (event.type.startsWith('batch.') && id) {
+  if (!conn || r.verdict !== 'verified') return;
+  // The same reading of the event as the inspector's (one parser: the same limits on what a sender controls).
+  const subject = subjectOf(r);
+  const call = subject ? undefined : callOf(r);
+  // `batch.completed`, `fine_tuning.job.succeeded`: how it ended is the type's last word.
+  const ending = r.eventType?.split('.').at(-1) ?? '';
+  if (subject?.kind === 'batch') {
+    const id = subject.id;
     const failure = await refreshFailure(s, conn, 'batches', id);
-    const ending = event.type.slice('batch.'.length);
     const action = ending === 'failed' || failure ? undefined : vscode.l10n.t('Open Results');
     const message = failure
       ? vscode.l10n.t('Batch {0} {1}, but loading it from "{2}" failed: {3}', id, ending, conn.label, failure)
       : vscode.l10n.t('Batch {0} {1}.', id, ending);
     const pick = await s.jobNotices.notify('batches', conn.id, message, action ? [action] : []);
     if (action && pick === action) await vscode.commands.executeCommand(Commands.openBatchResults, { connectionId: conn.id, batchId: id });
-  } else if (event.type.startsWith('fine_tuning.job.') && id) {
+  } else if (subject?.kind === 'fineTuningJob') {
+    const id = subject.id;
     const failure = await refreshFailure(s, conn, 'fineTuning', id);
-    const ending = event.type.slice('fine_tuning.job.'.length);
     const deploy = vscode.l10n.t('Deploy…');
     const message = failure
       ? vscode.l10n.t('Fine-tuning job {0} {1}, but loading it from "{2}" failed: {3}', id, ending, conn.label, failure)
       : vscode.l10n.t('Fine-tuning job {0} {1}.', id, ending);
     const pick = await s.jobNotices.notify('fineTuning', conn.id, message, ending === 'succeeded' && !failure ? [deploy] : []);
     if (pick === deploy) await vscode.commands.executeCommand(Commands.deployFineTunedModel, { connectionId: conn.id, jobId: id });
-  } else if (event.type === 'realtime.call.incoming' && typeof event.data.call_id === 'string') {
-    const headers = sipHeaders(event.data);
-    const callId = event.data.call_id;
+  } else if (call) {
+    const { headers, callId } = call;
     const from = sipAddress(header(headers, 'from'));
     const to = sipAddress(header(headers, 'to'));
     s.jobs.setCall(conn.id, { id: callId, from, to, state: 'ringing', at: Date.now(), headers });
