@@ -79,7 +79,7 @@ describe('delivery inspector', () => {
     assert.doesNotMatch(html, /unsafe-inline|unsafe-eval|https?:\/\/(?!.*vscode)/);
     // What the page loads is in the installed package.
     const root = vscode.extensions.getExtension(EXTENSION_ID)!.extensionUri.fsPath;
-    for (const f of ['media/inspector.css', 'dist/webview/inspector.js', 'dist/codicons/codicon.css']) assert.ok(existsSync(join(root, f)), `${f} is packaged`);
+    for (const f of ['media/controls.css', 'media/inspector.css', 'dist/webview/inspector.js', 'dist/codicons/codicon.css']) assert.ok(existsSync(join(root, f)), `${f} is packaged`);
   });
 
   it("edit and replay reaches the app re-signed; the new answer shows beside the old", async () => {

@@ -138,6 +138,60 @@ ${spec.markup}
   };
 }
 
+/** A file of the extension as a page loads it: the built codicons from their package (dist/ may not be built), the rest from the repo. */
+function extensionFile(path: string): Buffer {
+  return readFileSync(join(root, path.replace(/^dist\/codicons\//, 'node_modules/@vscode/codicons/dist/')));
+}
+
+/**
+ * A whole document as the extension writes it (pageDocument, `asset` giving `${ORIGIN}/<path>`,
+ * `cspSource` ORIGIN): its stylesheets are the extension's files, fetched under its own CSP, and
+ * its script (any `.js` it asks for) is `script`. The theme's variables are set on `<html>` as
+ * VS Code sets them, from a script (the CSP allows no inline style).
+ */
+export interface DocumentSpec {
+  document: (origin: string) => string;
+  script: string;
+  themeVariables: Record<string, string>;
+  width?: number;
+}
+
+export async function openDocument(browser: Browser, spec: DocumentSpec): Promise<OpenPage> {
+  const context = await browser.newContext({ locale: 'en-US', timezoneId: 'UTC', viewport: { width: spec.width ?? 1000, height: 800 } });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (e) => problems.push(e.message));
+  const theme = `document.addEventListener('DOMContentLoaded', () => {
+    for (const [k, v] of Object.entries(${JSON.stringify(spec.themeVariables)})) document.documentElement.style.setProperty('--vscode-' + k, v);
+  });`;
+  await page.addInitScript(STUB + theme);
+  const html = spec.document(ORIGIN);
+  await page.route(`${ORIGIN}/**`, (route) => {
+    const path = new URL(route.request().url()).pathname.slice(1);
+    if (path === '') return route.fulfill({ contentType: 'text/html', body: html });
+    if (path.endsWith('.js')) return route.fulfill({ contentType: 'text/javascript', body: spec.script });
+    if (path.endsWith('.css')) return route.fulfill({ contentType: 'text/css', body: extensionFile(path) });
+    if (path.endsWith('.ttf')) return route.fulfill({ contentType: 'font/ttf', body: extensionFile(path) });
+    return route.fulfill({ status: 404, body: '' });
+  });
+  await page.goto(`${ORIGIN}/`);
+  await page.waitForFunction('window.__posted.some((m) => m.type === "ready")');
+  const settle = () => page.evaluate('new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)))');
+  return {
+    page,
+    problems,
+    async post(msg) {
+      await page.evaluate(`window.postMessage(${JSON.stringify(msg)}, '*')`);
+      await settle();
+    },
+    async strings() {
+      await settle();
+      problems.push(...((await page.evaluate('window.__problems.splice(0)')) as string[]));
+      return (await page.evaluate(STRINGS)) as string[];
+    },
+  };
+}
+
 /**
  * What is left of English in a page's strings: each with the data taken out (names, URLs, JSON:
  * not translated), the strings that still hold a Latin letter. A pseudo-localized string has none.
