@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import type { Emulator } from '../../src/emulator/server';
 import type { AzureOpenAIClient } from '../../src/service/client';
 import type { ConnectionInfo } from '../../src/vscode/connections/connectionStore';
-import { NOTICE_CAP, showAction } from '../../src/vscode/jobs/jobNotices';
+import { NOTICE_CAP, showAction, WINDOW_MS } from '../../src/vscode/jobs/jobNotices';
 import { closeEmulatedService, emitServiceEvent, emulatedService, eventually, workbench } from './support';
 
 const BATCHES = 12;
@@ -37,6 +37,8 @@ describe('jobs: a burst of batches that end at once', () => {
     this.timeout(60_000);
     const api = await workbench();
     const notices = api.services.jobNotices;
+    // An earlier suite's job endings may still hold the window: start from a quiet one.
+    await eventually(() => notices.quiet || undefined, WINDOW_MS + 5_000);
     notices.shown.length = 0;
     const file = join(mkdtempSync(join(tmpdir(), 'host-burst-')), 'one.jsonl');
     const line = { custom_id: 'a', method: 'POST', url: '/v1/chat/completions', body: { model: 'gpt-4o-mini-batch', messages: [{ role: 'user', content: 'hi' }] } };
@@ -59,9 +61,11 @@ describe('jobs: a burst of batches that end at once', () => {
   });
 
   it('a delivery for a batch the service does not know (404) still says what happened, without Open Results', async function () {
-    this.timeout(30_000);
+    this.timeout(45_000);
     const api = await workbench();
     const notices = api.services.jobNotices;
+    // An earlier suite's job endings may still hold the window: start from a quiet one.
+    await eventually(() => notices.quiet || undefined, WINDOW_MS + 5_000);
     notices.shown.length = 0;
     await emitServiceEvent(emu, 'batch.completed', { id: 'batch_elsewhere' });
     const notice = await eventually(() => notices.shown.find((n) => n.message.startsWith('Batch batch_elsewhere')), 15_000);

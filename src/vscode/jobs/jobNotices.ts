@@ -56,6 +56,12 @@ export class JobNotices implements vscode.Disposable {
     return n;
   }
 
+  /** No burst window open: the next ending is shown at once (the host tests wait for it). */
+  get quiet(): boolean {
+    const now = Date.now();
+    return !this.timer && this.recent.every((t) => now - t >= WINDOW_MS);
+  }
+
   /**
    * Shows a notification with its actions and resolves to the one picked; during a burst, counts
    * it into the summary instead and resolves to undefined at once.
