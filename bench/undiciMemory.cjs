@@ -1,7 +1,8 @@
 // What dist/undici.js costs a process by itself (issue #25): RSS, anonymous and file-backed, of a
 // fresh Node process that (a) does nothing, (b) loads the bundle, (c) loads it and sends 300
 // sequential loopback requests through it, (d) sends the same requests with node:http's client and
-// no undici; and the Node modules the bundle loads, without it (with and without http2). Each case
+// no undici; and the Node modules the bundle loads, without it (with and without http2); and
+// undici's HTTP parser alone (`llhttp`). Each case
 // runs in its own process, RUNS times. Not shipped; run after `npm run build`:
 //   node bench/undiciMemory.cjs [runs]    (UNDICI_MEMORY_NODE=/path/to/node picks another Node,
 //   UNDICI_MEMORY_REQUESTS=n another number of requests)
@@ -12,7 +13,7 @@ const { readFileSync } = require('node:fs');
 const { createServer } = require('node:http');
 
 const REQUESTS = Number(process.env.UNDICI_MEMORY_REQUESTS ?? 300);
-const CASES = ['baseline', 'load', 'undici', 'http', 'modules', 'modules-no-h2', 'host:baseline', 'host:load', 'host:undici', 'host:http'];
+const CASES = ['baseline', 'load', 'undici', 'http', 'modules', 'modules-no-h2', 'host:baseline', 'host:load', 'host:undici', 'host:http', 'llhttp'];
 /**
  * `host:` cases first import node:http as an ES module, as VS Code's extension host does: in Node 24
  * that alone loads Node's own undici and with it assert, crypto, tls, os, http2 and perf_hooks.
@@ -28,13 +29,30 @@ function memory() {
   return { rss: kb('VmRSS') / 1024, anon: kb('RssAnon') / 1024, file: kb('RssFile') / 1024, heap: process.memoryUsage().heapTotal / 2 ** 20 };
 }
 
+/**
+ * Only undici's HTTP parser (llhttp built to WebAssembly): compiled, then given a response REQUESTS
+ * times. V8 compiles it with Liftoff first, then with TurboFan once it is hot: the second compile is
+ * what costs (compare with UNDICI_MEMORY_FLAGS=--liftoff-only).
+ */
+function parseWithLlhttp() {
+  const noop = () => 0;
+  const env = Object.fromEntries(['url', 'status', 'message_begin', 'header_field', 'header_value', 'headers_complete', 'body', 'message_complete'].map((n) => [`wasm_on_${n}`, noop]));
+  const { exports: llhttp } = new WebAssembly.Instance(new WebAssembly.Module(require('undici/lib/llhttp/llhttp_simd-wasm.js')), { env });
+  const response = Buffer.from('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 11\r\nconnection: keep-alive\r\n\r\n{"ok":true}');
+  const parser = llhttp.llhttp_alloc(1); // a response parser
+  const at = llhttp.malloc(4096);
+  new Uint8Array(llhttp.memory.buffer, at, response.length).set(response);
+  for (let i = 0; i < REQUESTS; i++) llhttp.llhttp_execute(parser, at, response.length);
+}
+
 async function child(kind) {
   kind = kind.replace(/^host:/, '');
   const server = createServer((req, res) => req.resume().on('end', () => res.end('{"ok":true}')));
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
   const origin = `http://127.0.0.1:${server.address().port}`;
   const before = new Set(process.moduleLoadList);
-  if (kind.startsWith('modules')) {
+  if (kind === 'llhttp') parseWithLlhttp();
+  else if (kind.startsWith('modules')) {
     for (const m of MODULES) if (kind === 'modules' || m !== 'http2') require(`node:${m}`);
   } else if (kind === 'load' || kind === 'undici') {
     const undici = require('../dist/undici.js');
@@ -58,6 +76,8 @@ async function child(kind) {
     agent.destroy();
   }
   await new Promise((r) => server.close(r));
+  // V8 compiles hot code on background threads: measured once that is done, as the host bench settles.
+  await new Promise((r) => setTimeout(r, 1000));
   const loaded = process.moduleLoadList.filter((m) => !before.has(m) && /^NativeModule [a-z0-9_]+$/.test(m)).map((m) => m.slice(13));
   process.stdout.write(JSON.stringify({ ...memory(), loaded }));
 }
