@@ -52,6 +52,8 @@ export interface Sample {
   code?: number;
   /** BENCH_MEMORY_SMAPS: RSS (MB) by kind of mapping. */
   maps?: Record<string, number>;
+  /** BENCH_MEMORY_SMAPS: which of the Node modules undici requires were loaded by then. */
+  loaded?: string[];
 }
 export type WindowMemory = Record<Step, Sample>;
 export interface HostMemoryResult {
@@ -72,8 +74,10 @@ const mem = () => {
   try { status = require('fs').readFileSync('/proc/self/status', 'utf8'); } catch {}
   const code = require('v8').getHeapSpaceStatistics().find((x) => x.space_name === 'code_space');
   const sample = { rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, anon: kb(status, 'RssAnon'), file: kb(status, 'RssFile'), code: code && code.space_size };
-  return process.env.BENCH_MEMORY_SMAPS ? { ...sample, maps: maps() } : sample;
+  return process.env.BENCH_MEMORY_SMAPS ? { ...sample, maps: maps(), loaded: loaded() } : sample;
 };
+// Investigation only (BENCH_MEMORY_SMAPS=1): which of the Node modules undici requires the host has loaded.
+const loaded = () => ['assert', 'http2', 'perf_hooks', 'dns', 'diagnostics_channel', 'worker_threads', 'tls'].filter((m) => process.moduleLoadList.includes('NativeModule ' + m));
 // Investigation only (BENCH_MEMORY_SMAPS=1): the RSS by kind of mapping, in MB: files by name, malloc's
 // heaps (the main one, and threads' arenas: 64 MB-aligned), executable memory (compiled code), and
 // the rest of anonymous memory (mostly V8's heap pages).
@@ -336,7 +340,7 @@ async function measure(scripts: CodeServerScripts, server: CodeServer, browser: 
         await page.goto(scripts.workbenchUrl(server, { extensionPath: scripts.testHarnessExtension(server), testsPath: probe, env }));
         const figures = JSON.parse(await line) as WindowMemory;
         result[which].push(figures);
-        if (process.env.BENCH_MEMORY_SMAPS) for (const [step, f] of Object.entries(figures)) console.log(`  ${which} ${step} maps: ${JSON.stringify(f.maps)}`);
+        if (process.env.BENCH_MEMORY_SMAPS) for (const [step, f] of Object.entries(figures)) console.log(`  ${which} ${step} maps: ${JSON.stringify(f.maps)} loaded: ${f.loaded?.join(' ')}`);
       } finally {
         await context.close();
         await control.endWindow();
