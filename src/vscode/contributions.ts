@@ -49,6 +49,7 @@ export const Commands = {
   downloadCloudflared: 'aoaiWorkbench.downloadCloudflared',
   deleteCloudflared: 'aoaiWorkbench.deleteCloudflared',
   sendTestEvent: 'aoaiWorkbench.sendTestEvent',
+  startWebhookDebugging: 'aoaiWorkbench.startWebhookDebugging',
   listenerActions: 'aoaiWorkbench.listenerActions',
   openEventPayload: 'aoaiWorkbench.openEventPayload',
   copyEventAsCurl: 'aoaiWorkbench.copyEventAsCurl',

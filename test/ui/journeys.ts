@@ -90,7 +90,7 @@ export const journeys: readonly TitledJourney[] = [
   {
     title:
       "UI: the Get Started walkthrough opens at the first look at the sidebar; each step checks itself as the user does it from its buttons: the emulator, a chat, " +
-      "listening, a test event in the inspector, VS Code's chat (its model picker lists the deployments; a reply to another extension through vscode.lm) " +
+      "listening, a test event in the inspector, VS Code's chat (its model picker lists the deployments; a reply to another extension through vscode.lm), debugging with webhooks " +
       "(UPDATE_MEDIA=1 writes its pictures and the README's into media/)",
     run: walkthroughThroughTheUi,
   },

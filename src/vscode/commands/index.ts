@@ -20,6 +20,7 @@ import { addConnection, editConnection, removeConnection, testConnection, type A
 import { startLocalEmulator, stopLocalEmulator } from './emulator';
 import { importFromEnvironment } from './environment';
 import { clearEvents, copyEventAsCurl, eventDocuments, fetchEventResponse, filterEvents, inspectEvent, openEventConversation, openEventPayload, replayEvent } from './events';
+import { startWebhookDebugging } from '../webhooks/debugSession';
 import { checkVerifier, deleteDownloadedCloudflared, downloadCloudflaredWithProgress, listenerActions, resumeListening, sendTestEvent, startListening, stopListening } from './listener';
 import { command } from './registry';
 import { chooseTunnelProvider } from './tunnelChoice';
@@ -75,6 +76,7 @@ export function registerCommands(s: Services): vscode.Disposable[] {
     command(Commands.downloadCloudflared, vscode.l10n.t('Could not download cloudflared'), async () => (await downloadCloudflaredWithProgress(s)).path),
     command(Commands.deleteCloudflared, vscode.l10n.t('Could not delete the downloaded cloudflared'), () => deleteDownloadedCloudflared(s)),
     command(Commands.sendTestEvent, vscode.l10n.t('Could not send the test event'), (arg) => sendTestEvent(s, arg)),
+    command(Commands.startWebhookDebugging, vscode.l10n.t('Could not start debugging with webhooks'), () => startWebhookDebugging()),
     command(Commands.checkVerifier, vscode.l10n.t('Could not check the webhook verifier'), (arg) => checkVerifier(s, arg)),
     command(Commands.listenerActions, vscode.l10n.t('Could not show the listener actions'), () => listenerActions(s)),
     // Received events

@@ -4,6 +4,7 @@
  * verified deliveries to the app being debugged; stopping the session undoes it. An inline debug
  * adapter speaks just enough of the Debug Adapter Protocol for a session with a Stop button.
  */
+import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { checkDebugConfig, DEBUG_TYPE, forwardRefusal, pickConnection, type WebhookDebugConfig } from '../../webhooks/session/debugConfig';
 import { maskedUrl } from '../../webhooks/send/forwardUrl';
@@ -17,6 +18,24 @@ interface ProtocolRequest {
   seq: number;
   command: string;
   arguments?: unknown;
+}
+
+/**
+ * Starts our own command made (Start Debugging with Webhooks): the user typed them there, like F5
+ * with no launch.json, so no consent question. Each is a random token only this window knows: a
+ * launch.json cannot claim one.
+ */
+const commandStarts = new Set<string>();
+
+/** Starts a webhooks session without a launch.json and without VS Code's debugger picker. */
+export async function startWebhookDebugging(): Promise<boolean> {
+  const token = randomUUID();
+  commandStarts.add(token);
+  try {
+    return await vscode.debug.startDebugging(vscode.workspace.workspaceFolders?.[0], { type: DEBUG_TYPE, request: 'launch', name: 'Webhooks', commandStart: token });
+  } finally {
+    commandStarts.delete(token);
+  }
 }
 
 /**
@@ -40,7 +59,7 @@ function configurationProvider(s: Services): vscode.DebugConfigurationProvider {
         return undefined;
       }
       // F5 with no launch.json and this debugger picked: ask for the one thing needed (typed by the user: no question after).
-      const typed = !config.type && !config.request;
+      const typed = (!config.type && !config.request) || (typeof config.commandStart === 'string' && commandStarts.delete(config.commandStart));
       if (typed) {
         const forwardTo = await vscode.window.showInputBox({
           title: vscode.l10n.t('Azure OpenAI Webhooks: forward verified deliveries to'),
