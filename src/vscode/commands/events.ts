@@ -1,5 +1,6 @@
 /** What can be done with a received webhook event: open, fetch its response, replay, copy as curl, filter, clear. */
 import * as vscode from 'vscode';
+import { responseIdOf } from '../../webhooks/inspect/deliveryView';
 import type { DeliveryView } from '../../webhooks/inspect/inspectorProtocol';
 import type { DeliveryRecord } from '../../webhooks/store/records';
 import { loadNetwork } from '../bundles';
@@ -77,14 +78,6 @@ export async function copyEventAsCurl(s: Services, arg: unknown): Promise<string
       : vscode.l10n.t('Copied as curl (for bash and other POSIX shells), signed with a fresh timestamp: valid for 5 minutes.');
   void vscode.window.setStatusBarMessage(copied, 4000);
   return curl;
-}
-
-function responseIdOf(r: DeliveryRecord): string | undefined {
-  try {
-    return (JSON.parse(r.body) as { data?: { id?: string } }).data?.id;
-  } catch {
-    return undefined;
-  }
 }
 
 export async function fetchEventResponse(s: Services, arg: unknown) {
