@@ -8,6 +8,7 @@ import type { RequestReport } from '../chat/engine/report';
 import { DEBUG_TYPE } from '../webhooks/session/debugConfig';
 import { ContextKeys, WALKTHROUGH_FULL_ID, type ContextKey } from './contributions';
 import type { ConnectionStore } from './connections/connectionStore';
+import { commandsStarted } from './commands/registry';
 import { setContext } from './settings';
 
 /** Set in global state once the walkthrough was opened for the user: never again after that. */
@@ -63,7 +64,9 @@ export class WalkthroughProgress implements vscode.Disposable {
     // The user's own choice about walkthroughs of newly installed extensions.
     if (!vscode.workspace.getConfiguration('workbench.welcomePage').get<boolean>('walkthroughs.openOnInstall', true)) return;
     const open = () => {
-      if (state.get(WALKTHROUGH_SHOWN_KEY)) return;
+      // A command already under way (the welcome view's Add Connection, say) may have a quick pick
+      // open that the walkthrough's editor would close: not this time, then.
+      if (state.get(WALKTHROUGH_SHOWN_KEY) || commandsStarted() > 0) return;
       void state.update(WALKTHROUGH_SHOWN_KEY, true);
       void vscode.commands.executeCommand('workbench.action.openWalkthrough', WALKTHROUGH_FULL_ID, false);
     };

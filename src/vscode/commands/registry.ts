@@ -7,8 +7,13 @@ import { showError } from '../log';
  * Registers a command. A failure becomes a clear error message (never a stack trace) and the
  * command returns undefined, so callers and tests see the same outcome.
  */
+/** How many of our commands the user has started in this window (the walkthrough waits for a quiet moment). */
+let started = 0;
+export const commandsStarted = (): number => started;
+
 export function command<T>(id: CommandId, failure: string, fn: (arg: unknown) => Promise<T> | T): vscode.Disposable {
   return vscode.commands.registerCommand(id, async (arg: unknown) => {
+    started++;
     try {
       return await fn(arg);
     } catch (err) {
