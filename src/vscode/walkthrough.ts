@@ -13,6 +13,8 @@ import { setContext } from './settings';
 
 /** Set in global state once the walkthrough was opened for the user: never again after that. */
 export const WALKTHROUGH_SHOWN_KEY = 'walkthrough.shown';
+/** How long the sidebar is shown with no command of ours started before the walkthrough opens. */
+const QUIET_MS = 1500;
 
 /** Which walkthrough step a request's report completes: a reply in our panel, or in VS Code's chat. */
 export function stepKeyOfReport(r: Pick<RequestReport, 'source' | 'outcome'>): ContextKey | undefined {
@@ -63,12 +65,16 @@ export class WalkthroughProgress implements vscode.Disposable {
     if (state.get(WALKTHROUGH_SHOWN_KEY)) return;
     // The user's own choice about walkthroughs of newly installed extensions.
     if (!vscode.workspace.getConfiguration('workbench.welcomePage').get<boolean>('walkthroughs.openOnInstall', true)) return;
+    // A moment after the sidebar shows, and only if no command of ours started meanwhile: a click
+    // on the welcome view's Add Connection may be what activated us, and the walkthrough's editor
+    // would take the focus from its wizard.
     const open = () => {
-      // A command already under way (the welcome view's Add Connection, say) may have a quick pick
-      // open that the walkthrough's editor would close: not this time, then.
-      if (state.get(WALKTHROUGH_SHOWN_KEY) || commandsStarted() > 0) return;
-      void state.update(WALKTHROUGH_SHOWN_KEY, true);
-      void vscode.commands.executeCommand('workbench.action.openWalkthrough', WALKTHROUGH_FULL_ID, false);
+      const timer = setTimeout(() => {
+        if (state.get(WALKTHROUGH_SHOWN_KEY) || commandsStarted() > 0) return;
+        void state.update(WALKTHROUGH_SHOWN_KEY, true);
+        void vscode.commands.executeCommand('workbench.action.openWalkthrough', WALKTHROUGH_FULL_ID, false);
+      }, QUIET_MS);
+      this.subs.push({ dispose: () => clearTimeout(timer) });
     };
     if (sidebar.visible) open();
     else {
