@@ -120,22 +120,7 @@ ${spec.markup}
   await page.route(`${ORIGIN}/**`, (route) =>
     route.fulfill(route.request().url().endsWith('/page.js') ? { contentType: 'text/javascript', body: spec.script } : { contentType: 'text/html', body: html }),
   );
-  await page.goto(`${ORIGIN}/`);
-  await page.waitForFunction('window.__posted.some((m) => m.type === "ready")');
-  const settle = () => page.evaluate('new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)))');
-  return {
-    page,
-    problems,
-    async post(msg) {
-      await page.evaluate(`window.postMessage(${JSON.stringify(msg)}, '*')`);
-      await settle();
-    },
-    async strings() {
-      await settle();
-      problems.push(...((await page.evaluate('window.__problems.splice(0)')) as string[]));
-      return (await page.evaluate(STRINGS)) as string[];
-    },
-  };
+  return ready(page, problems);
 }
 
 /** A file of the extension as a page loads it: the built codicons from their package (dist/ may not be built), the rest from the repo. */
@@ -174,6 +159,21 @@ export async function openDocument(browser: Browser, spec: DocumentSpec): Promis
     if (path.endsWith('.ttf')) return route.fulfill({ contentType: 'font/ttf', body: extensionFile(path) });
     return route.fulfill({ status: 404, body: '' });
   });
+  return ready(page, problems);
+}
+
+/**
+ * What is left of English in a page's strings: each with the data taken out (names, URLs, JSON:
+ * not translated), the strings that still hold a Latin letter. A pseudo-localized string has none.
+ */
+export function englishLeft(strings: readonly string[], data: readonly string[]): string[] {
+  const longestFirst = [...data].sort((a, b) => b.length - a.length);
+  const left = strings.map((s) => longestFirst.reduce((rest, d) => rest.split(d).join(' '), s));
+  return [...new Set(strings.filter((_, i) => /[A-Za-z]/.test(left[i])))];
+}
+
+/** Loads the page the routes serve and hands it over once its script said it is ready. */
+async function ready(page: Page, problems: string[]): Promise<OpenPage> {
   await page.goto(`${ORIGIN}/`);
   await page.waitForFunction('window.__posted.some((m) => m.type === "ready")');
   const settle = () => page.evaluate('new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)))');
@@ -190,14 +190,4 @@ export async function openDocument(browser: Browser, spec: DocumentSpec): Promis
       return (await page.evaluate(STRINGS)) as string[];
     },
   };
-}
-
-/**
- * What is left of English in a page's strings: each with the data taken out (names, URLs, JSON:
- * not translated), the strings that still hold a Latin letter. A pseudo-localized string has none.
- */
-export function englishLeft(strings: readonly string[], data: readonly string[]): string[] {
-  const longestFirst = [...data].sort((a, b) => b.length - a.length);
-  const left = strings.map((s) => longestFirst.reduce((rest, d) => rest.split(d).join(' '), s));
-  return [...new Set(strings.filter((_, i) => /[A-Za-z]/.test(left[i])))];
 }
