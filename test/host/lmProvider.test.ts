@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { startEmulator, type Emulator } from '../../src/emulator/server';
 import type { ConnectionInfo } from '../../src/vscode/connections/connectionStore';
-import { clearConnections, closeEmulatedService, emulatedService, eventually, usageToday, workbench } from './support';
+import { clearConnections, closeEmulatedService, emulatedService, eventually, testIssuer, usageToday, workbench, type TestIssuer } from './support';
 
 const exec = <T>(cmd: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(`aoaiWorkbench.${cmd}`, ...args);
 const VENDOR = 'azure-openai';
@@ -257,24 +257,14 @@ describe('language model provider: tools, images and the Responses API', functio
   });
 });
 
-interface IssuerInfo {
-  authorityHost: string;
-  tenantId: string;
-  issuer: string;
-  jwksUri: string;
-  caFile: string;
-  oid: string;
-}
-
 describe('language model provider with Entra ID', function () {
   this.timeout(60_000);
   let emu: Emulator;
-  let issuer: IssuerInfo;
+  let issuer: TestIssuer;
   const config = () => vscode.workspace.getConfiguration('aoaiWorkbench');
 
   before(async () => {
-    if (!process.env.AOAI_TEST_ISSUER) throw new Error('AOAI_TEST_ISSUER is not set: the runner starts the local identity provider');
-    issuer = JSON.parse(process.env.AOAI_TEST_ISSUER) as IssuerInfo;
+    issuer = testIssuer();
     emu = await startEmulator({
       config: {
         streamTokenDelayMs: 1,

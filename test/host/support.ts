@@ -1,4 +1,5 @@
 /** Helpers for tests inside the extension host. */
+import type { TestIssuer as RunningIssuer } from '../support/testIssuer';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -97,14 +98,7 @@ export function settingsAndLogFiles(): string[] {
 }
 
 /** The local identity provider the host test runner starts (its issuer, keys, CA and the signed-in principal). */
-export interface TestIssuer {
-  authorityHost: string;
-  tenantId: string;
-  issuer: string;
-  jwksUri: string;
-  caFile: string;
-  oid: string;
-}
+export type TestIssuer = Pick<RunningIssuer, 'authorityHost' | 'tenantId' | 'issuer' | 'jwksUri' | 'caFile'> & { oid: string };
 
 export function testIssuer(): TestIssuer {
   if (!process.env.AOAI_TEST_ISSUER) throw new Error('AOAI_TEST_ISSUER is not set: the runner starts the local identity provider');

@@ -8,7 +8,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { eventually, workbench } from './support';
+import { eventually, testIssuer, workbench, type TestIssuer } from './support';
 
 interface Recorder {
   url: string;
@@ -43,12 +43,11 @@ describe('settings a workspace cannot set', function () {
   ];
   let trap: Recorder;
   let user: Recorder;
-  let issuer: { authorityHost: string; tenantId: string };
+  let issuer: TestIssuer;
   let settingsDir: string;
 
   before(async () => {
-    if (!process.env.AOAI_TEST_ISSUER) throw new Error('AOAI_TEST_ISSUER is not set: the runner starts the local identity provider');
-    issuer = JSON.parse(process.env.AOAI_TEST_ISSUER) as typeof issuer;
+    issuer = testIssuer();
     [trap, user] = await Promise.all([recorder(), recorder()]);
     const folder = vscode.workspace.workspaceFolders?.[0];
     if (!folder) throw new Error('the runner opens a workspace folder');
