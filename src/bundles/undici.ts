@@ -11,8 +11,7 @@ import type * as Undici from 'undici';
 import api from 'undici/lib/api';
 import Agent from 'undici/lib/dispatcher/agent';
 import Dispatcher from 'undici/lib/dispatcher/dispatcher';
-import Pool from 'undici/lib/dispatcher/pool';
-import ProxyAgent from 'undici/lib/dispatcher/proxy-agent';
+import errors from 'undici/lib/core/errors';
 import { getGlobalDispatcher } from 'undici/lib/global';
 
 // What undici's index does: every dispatcher gets `request`, `stream` and the rest.
@@ -31,4 +30,4 @@ function request(url: string | URL, options: Parameters<typeof Undici.request>[1
 }
 
 const typedRequest = request as typeof Undici.request;
-export { Agent, Dispatcher, Pool, ProxyAgent, typedRequest as request };
+export { Agent, Dispatcher, errors, typedRequest as request };

@@ -11,13 +11,9 @@ declare module 'undici/lib/dispatcher/dispatcher' {
   import { Dispatcher } from 'undici';
   export default Dispatcher;
 }
-declare module 'undici/lib/dispatcher/pool' {
-  import { Pool } from 'undici';
-  export default Pool;
-}
-declare module 'undici/lib/dispatcher/proxy-agent' {
-  import { ProxyAgent } from 'undici';
-  export default ProxyAgent;
+declare module 'undici/lib/core/errors' {
+  import { errors } from 'undici';
+  export default errors;
 }
 declare module 'undici/lib/global' {
   export { getGlobalDispatcher } from 'undici';

@@ -4,8 +4,9 @@
  * store and any extra certificates handed in.
  */
 import { createSecureContext, getCACertificates, rootCertificates, type SecureContext } from 'node:tls';
-import { Dispatcher, Pool, ProxyAgent } from 'undici';
+import { Dispatcher } from 'undici';
 import { loopbackLookup } from './loopback';
+import { NodeDispatcher, ProxyRefusedError } from './nodeDispatcher';
 import { proxyFor, type Env, type ProxySettings } from './proxyRules';
 
 export { proxyFor, proxyLabel, type ProxySettings } from './proxyRules';
@@ -33,22 +34,18 @@ export interface DispatcherOptions {
   connections?: number;
 }
 
-/** A keep-alive dispatcher for one target origin: a pool, or a tunnel through the proxy. */
+/** A keep-alive dispatcher for one target origin: straight there, or a tunnel through the proxy. */
 export function dispatcherFor(origin: string, settings: ProxySettings = {}, options: DispatcherOptions, env: Env = process.env): Dispatcher {
   const target = new URL(origin);
   const proxy = proxyFor(target, settings, env);
   // Plain http straight to the target (the emulator on loopback) has no TLS to trust anything for.
   const context = proxy || target.protocol === 'https:' ? secureContext(settings) : undefined;
-  const tls = context ? { secureContext: context } : {};
-  const keepAlive = { keepAliveTimeout: 30_000, connections: options.connections ?? 16 };
+  const common = { connectTimeoutMs: options.connectTimeoutMs, connections: options.connections ?? 16, keepAliveMs: 30_000, secureContext: context };
   // `.localhost` names are pinned to loopback: http is allowed there, so no resolver may send a key elsewhere.
-  if (!proxy) return new Pool(origin, { connect: { timeout: options.connectTimeoutMs, lookup: loopbackLookup as never, ...tls }, ...keepAlive });
-  const proxiedTls = { ...tls, rejectUnauthorized: settings.strictSSL !== false };
-  // The user name and password in the proxy URL become a Basic Proxy-Authorization header.
+  if (!proxy) return new NodeDispatcher({ ...common, lookup: loopbackLookup });
   // Always a CONNECT tunnel: the service is https anyway, and a plain-http target (the emulator in
   // tests) then takes the same path instead of a forwarding mode no Azure call uses.
-  const tunnel = { uri: proxy.href, proxyTunnel: true, requestTls: proxiedTls, proxyTls: proxiedTls };
-  return new ProxyAgent({ ...tunnel, connectTimeout: options.connectTimeoutMs, ...keepAlive });
+  return new NodeDispatcher({ ...common, proxy, rejectUnauthorized: settings.strictSSL !== false });
 }
 
 /**
@@ -87,11 +84,10 @@ export class ProxyRouter extends Dispatcher {
   }
 }
 
-/** The status a proxy refused a tunnel with, from undici's error, if that is what failed. */
+/** The status a proxy refused a tunnel with, if that is what failed. */
 export function proxyRefusal(err: unknown): number | undefined {
-  for (let e = err as { message?: unknown; cause?: unknown } | undefined, i = 0; e && i < 5; e = e.cause as typeof e, i++) {
-    const m = /Proxy response \((\d{3})\)|Proxy Authentication Required \((407)\)/.exec(String(e.message ?? ''));
-    if (m) return Number(m[1] ?? m[2]);
+  for (let e = err as { cause?: unknown } | undefined, i = 0; e && i < 5; e = e.cause as typeof e, i++) {
+    if (e instanceof ProxyRefusedError) return e.proxyStatus;
   }
   return undefined;
 }

@@ -4,7 +4,7 @@
  * column, Stop stops all, Run again gives medians, and every request is reported as a compare one.
  */
 import assert from 'node:assert/strict';
-import { channel } from 'node:diagnostics_channel';
+import { REQUEST_SENT } from '../../src/service/nodeDispatcher';
 import type { Server } from 'node:http';
 import { ApiMemory } from '../../src/chat/apiMemory';
 import type { ColumnResult } from '../../src/chat/compare/column';
@@ -223,11 +223,11 @@ describe('compare runner (emulator over loopback)', () => {
     assert.ok(byId('cut').firstTokenMs! >= 0);
     assert.deepEqual([byId('nowhere').outcome, byId('nowhere').failure!.kind], ['failed', 'failed']);
     assert.equal(byId('emu/chat').outcome, 'ok');
-    assert.equal(channel('undici:client:sendHeaders').hasSubscribers, false);
+    assert.equal(REQUEST_SENT.hasSubscribers, false);
   });
 
   it('leaves nothing listening after a round, even one whose listener threw', async () => {
-    const sendHeaders = channel('undici:client:sendHeaders');
+    const sendHeaders = REQUEST_SENT;
     await compare([target('chat', 'gpt-4o'), target('mini', 'gpt-4o-mini')], 'hi');
     assert.equal(sendHeaders.hasSubscribers, false);
     const thrown = compare([target('chat', 'gpt-4o'), target('mini', 'gpt-4o-mini')], 'hi', { onColumn: () => { throw new Error('a broken page'); } });

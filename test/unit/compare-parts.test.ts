@@ -3,7 +3,7 @@
  * request went, and the Markdown export a user pastes elsewhere.
  */
 import assert from 'node:assert/strict';
-import { channel } from 'node:diagnostics_channel';
+import { REQUEST_SENT } from '../../src/service/nodeDispatcher';
 import { answeredColumn, failedColumn, failureOfColumn, tokensPerSecond, type ColumnResult } from '../../src/chat/compare/column';
 import { LeaveMoments, originOf, spreadOf } from '../../src/chat/compare/leaveMoments';
 import { cell, compareMarkdown, costText, dollars, endText, ms, perSecond, tokensText } from '../../src/chat/compare/markdown';
@@ -105,7 +105,7 @@ describe('compare: medians and where requests went', () => {
   });
 
   it('counts the first requests to its origins only, then stops listening', () => {
-    const sendHeaders = channel('undici:client:sendHeaders');
+    const sendHeaders = REQUEST_SENT;
     const moments = new LeaveMoments(['http://127.0.0.1:7/openai/v1', 'nonsense'], 2);
     assert.equal(sendHeaders.hasSubscribers, true);
     for (const m of [null, {}, { request: null }, { request: {} }, { request: { origin: 'http://127.0.0.1:8' } }]) sendHeaders.publish(m);

@@ -40,8 +40,13 @@ describe('undici as the package ships it', () => {
 
   it('exports every undici value that src/ imports', () => {
     const used = undiciValuesImported('src');
-    assert.ok(used.has('request') && used.has('ProxyAgent'), 'the scan finds the imports');
-    for (const [name, file] of used) assert.equal(typeof (bundle as Record<string, unknown>)[name], 'function', `${file} imports ${name} from undici, which dist/undici.js does not export`);
+    assert.ok(used.has('request') && used.has('errors'), 'the scan finds the imports');
+    for (const [name, file] of used) {
+      const exported = typeof (bundle as Record<string, unknown>)[name];
+      assert.ok(exported === 'function' || exported === 'object', `${file} imports ${name} from undici, which dist/undici.js does not export`);
+    }
+    // The codes the HTTP layer decides retries by.
+    assert.equal(new bundle.errors.HeadersTimeoutError().code, 'UND_ERR_HEADERS_TIMEOUT');
   });
 
   it('sends what undici sends: method, path with query, body, through the given dispatcher or the global one', async () => {
@@ -55,12 +60,7 @@ describe('undici as the package ships it', () => {
     } finally {
       await agent.close();
     }
-    const pool = new bundle.Pool(origin);
-    try {
-      const res = await pool.request({ path: '/pooled', method: 'GET' });
-      assert.equal(await res.body.text(), 'GET /pooled ');
-    } finally {
-      await pool.close();
-    }
+    // A dispatcher of our own (node:http underneath) gets undici's `request` from the prototype.
+    assert.equal(typeof bundle.Dispatcher.prototype.request, 'function');
   });
 });

@@ -1,15 +1,13 @@
 /**
- * When the requests of one compare round actually leave: undici announces each request's headers
- * as they are written to the socket (`undici:client:sendHeaders`), which is later than the moment
- * the runner is called (auth headers, connecting) and is what "sent at the same moment" means.
+ * When the requests of one compare round actually leave: the HTTP layer announces each request
+ * once it is written to its connection (`REQUEST_SENT`), which is later than the moment the runner
+ * is called (auth headers, connecting) and is what "sent at the same moment" means.
  * The first `expected` requests to the round's origins are taken; the spread is last − first.
  */
-import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { performance } from 'node:perf_hooks';
+import { REQUEST_SENT } from '../../service/nodeDispatcher';
 
-const SEND_HEADERS = 'undici:client:sendHeaders';
-
-/** An origin as undici holds it (a string or a URL), or undefined when it is neither. */
+/** An origin as the HTTP layer tells it (a string or a URL), or undefined when it is neither. */
 export function originOf(value: unknown): string | undefined {
   if (typeof value !== 'string' && !(value instanceof URL)) return undefined;
   try {
@@ -43,7 +41,7 @@ export class LeaveMoments {
     private readonly expected: number,
   ) {
     this.origins = new Set(endpoints.map(originOf).filter((o): o is string => o !== undefined));
-    subscribe(SEND_HEADERS, this.listener);
+    REQUEST_SENT.subscribe(this.listener);
     this.listening = true;
   }
 
@@ -51,7 +49,7 @@ export class LeaveMoments {
   stop(): void {
     if (!this.listening) return;
     this.listening = false;
-    unsubscribe(SEND_HEADERS, this.listener);
+    REQUEST_SENT.unsubscribe(this.listener);
   }
 
   /** Last − first moment a request left (ms); none until two have left. */

@@ -4,11 +4,12 @@
  * browsers and curl treat them, so `http://myapp.localhost:3000` works as a forward target and a
  * self-hosted tunnel on loopback works as a public URL; glibc does not resolve them by itself.
  */
-import { Agent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { loopbackLookup } from '../../service/loopback';
+import { NodeDispatcher } from '../../service/nodeDispatcher';
 import { ProxyRouter, type ProxySettings } from '../../service/proxy';
 
-export const webhookDispatcher = new Agent({ connect: { lookup: loopbackLookup as never } });
+export const webhookDispatcher: Dispatcher = new NodeDispatcher({ connectTimeoutMs: 10_000, keepAliveMs: 4_000, lookup: loopbackLookup });
 
 /**
  * The extension's webhook traffic (forwards, replays, test events, the verifier check) through the

@@ -1,0 +1,344 @@
+/**
+ * undici's Dispatcher over Node's own HTTP client. Callers keep undici's API (`request`, its body
+ * reader, its error codes); the bytes are parsed by node:http's parser (C++), not by undici's
+ * WebAssembly one, which V8 optimizes once it is hot, leaving the ~13 MB the compiler used in
+ * malloc arenas glibc keeps: in an extension host every extension shares (docs/host-memory.md).
+ * Keep-alive per origin; a CONNECT tunnel through a proxy when one is given.
+ */
+import { channel } from 'node:diagnostics_channel';
+import * as http from 'node:http';
+import * as https from 'node:https';
+import type { LookupFunction, Socket } from 'node:net';
+import type { Readable } from 'node:stream';
+import { connect as tlsConnect, type SecureContext } from 'node:tls';
+import { Dispatcher, errors } from 'undici';
+
+/**
+ * Told `{ request: { origin } }` when a request has been written to its connection (connected,
+ * headers and body handed to the socket): when it actually left, as undici's `sendHeaders` channel did.
+ */
+export const REQUEST_SENT = channel('aoai-workbench:http:sent');
+
+/** undici's defaults, so a caller that sets neither waits as long as before. */
+const DEFAULT_TIMEOUT_MS = 300_000;
+
+export interface NodeDispatcherOptions {
+  /** TCP and TLS set-up (through the proxy too), for a new connection. */
+  connectTimeoutMs: number;
+  /** Keep-alive connections per origin. */
+  connections?: number;
+  /** How long an idle connection is kept. */
+  keepAliveMs?: number;
+  /** Whom TLS trusts (the target's certificates, and an https proxy's). */
+  secureContext?: SecureContext;
+  lookup?: LookupFunction;
+  /** Every request goes through a CONNECT tunnel there (user:password in the URL: Basic Proxy-Authorization). */
+  proxy?: URL;
+  /** False: TLS accepts any certificate (http.proxyStrictSSL off). */
+  rejectUnauthorized?: boolean;
+}
+
+/** A proxy refused the tunnel (407, 403, 502...): the status says what to do. */
+export class ProxyRefusedError extends Error {
+  readonly code = 'UND_ERR_PRX_REFUSED';
+  constructor(readonly proxyStatus: number) {
+    super(`Proxy response (${proxyStatus}) !== 200 when HTTP Tunneling`);
+  }
+}
+
+type Callback = (err: Error | null, socket?: Socket) => void;
+
+export class NodeDispatcher extends Dispatcher {
+  private readonly agents: Partial<Record<'http:' | 'https:', http.Agent>> = {};
+  private readonly active = new Set<Exchange>();
+  private closing?: Promise<void>;
+  private drained?: () => void;
+
+  constructor(private readonly options: NodeDispatcherOptions) {
+    super();
+  }
+
+  override dispatch(opts: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+    const exchange = new Exchange(opts, handler, this.options, () => {
+      this.active.delete(exchange);
+      if (this.active.size === 0) this.drained?.();
+    });
+    if (this.closing) {
+      const closed = new errors.ClientClosedError();
+      queueMicrotask(() => exchange.fail(closed));
+      return false;
+    }
+    this.active.add(exchange);
+    exchange.start(this.agentFor(exchange.origin.protocol));
+    return true;
+  }
+
+  private agentFor(protocol: string): http.Agent {
+    if (protocol !== 'http:' && protocol !== 'https:') throw new errors.InvalidArgumentError(`unsupported protocol ${protocol}`);
+    const existing = this.agents[protocol];
+    if (existing) return existing;
+    const o = this.options;
+    const settings = { keepAlive: true, maxSockets: o.connections ?? 16, timeout: o.keepAliveMs ?? 30_000, scheduling: 'lifo' as const, lookup: o.lookup };
+    const agent =
+      protocol === 'https:' ? new https.Agent({ ...settings, secureContext: o.secureContext, rejectUnauthorized: o.rejectUnauthorized !== false }) : new http.Agent(settings);
+    if (o.proxy) {
+      const proxy = o.proxy;
+      const tls = protocol === 'https:';
+      // Node's agent accepts a connection handed over later, through the callback.
+      type Connect = (opts: https.RequestOptions & { servername?: string }, cb: Callback) => undefined;
+      (agent as unknown as { createConnection: Connect }).createConnection = (target, cb) => {
+        tunnel(proxy, target, tls, o, cb);
+        return undefined;
+      };
+    }
+    this.agents[protocol] = agent;
+    return agent;
+  }
+
+  override close(): Promise<void> {
+    this.closing ??= new Promise<void>((resolve) => {
+      this.drained = () => {
+        this.destroyAgents();
+        resolve();
+      };
+      if (this.active.size === 0) this.drained();
+    });
+    return this.closing;
+  }
+
+  override destroy(): Promise<void> {
+    for (const exchange of [...this.active]) exchange.abort(new errors.ClientDestroyedError());
+    this.destroyAgents();
+    this.closing ??= Promise.resolve();
+    return Promise.resolve();
+  }
+
+  private destroyAgents(): void {
+    this.agents['http:']?.destroy();
+    this.agents['https:']?.destroy();
+  }
+}
+
+/** One request and its answer, told to undici's handler as undici's own client would. */
+class Exchange {
+  readonly origin: URL;
+  private req?: http.ClientRequest;
+  private res?: http.IncomingMessage;
+  private ended = false;
+  private paused = false;
+  private reason: Error | null = null;
+  private timer?: NodeJS.Timeout;
+  private readonly controller: Dispatcher.DispatchController;
+
+  constructor(
+    private readonly opts: Dispatcher.DispatchOptions,
+    private readonly handler: Dispatcher.DispatchHandler,
+    private readonly options: NodeDispatcherOptions,
+    private readonly done: () => void,
+  ) {
+    this.origin = new URL(String(opts.origin));
+    const self = this;
+    this.controller = {
+      get aborted() {
+        return self.reason !== null;
+      },
+      get paused() {
+        return self.paused;
+      },
+      get reason() {
+        return self.reason;
+      },
+      abort: (reason: Error) => this.abort(reason),
+      pause: () => {
+        this.paused = true;
+        this.res?.pause();
+        this.clearTimer();
+      },
+      resume: () => {
+        this.paused = false;
+        this.res?.resume();
+        if (this.res && !this.ended) this.arm(this.opts.bodyTimeout, () => new errors.BodyTimeoutError());
+      },
+    };
+  }
+
+  start(agent: http.Agent): void {
+    this.handler.onRequestStart?.(this.controller, {});
+    if (this.ended) return;
+    const { protocol, hostname, port } = this.origin;
+    const send = protocol === 'https:' ? https.request : http.request;
+    let req: http.ClientRequest;
+    try {
+      req = send({ protocol, hostname: hostname.replace(/^\[(.*)\]$/, '$1'), port, path: this.opts.path, method: this.opts.method, headers: headerRecord(this.opts.headers), agent });
+    } catch (err) {
+      queueMicrotask(() => this.fail(err as Error));
+      return;
+    }
+    this.req = req;
+    req.on('socket', (socket) => this.watchConnect(socket));
+    req.on('error', (err) => this.fail(err));
+    req.on('finish', () => {
+      if (REQUEST_SENT.hasSubscribers) REQUEST_SENT.publish({ request: { origin: this.origin.origin } });
+      if (!this.res) this.arm(this.opts.headersTimeout, () => new errors.HeadersTimeoutError());
+    });
+    req.on('response', (res) => this.respond(res));
+    const body = this.opts.body;
+    if (isStream(body)) {
+      body.on('error', (err) => this.abort(err));
+      body.pipe(req);
+    } else if (body === undefined || body === null) {
+      req.end();
+    } else if (typeof body === 'string' || body instanceof Uint8Array) {
+      req.end(body);
+    } else {
+      queueMicrotask(() => this.fail(new errors.NotSupportedError('this body type is not sent by this dispatcher')));
+    }
+  }
+
+  /** A new connection has the connect timeout; a kept-alive one is already up. */
+  private watchConnect(socket: Socket): void {
+    if (!socket.connecting) return;
+    const tls = 'encrypted' in socket;
+    const timer = setTimeout(() => {
+      const err = new errors.ConnectTimeoutError();
+      socket.destroy(err);
+      this.fail(err);
+    }, this.options.connectTimeoutMs);
+    socket.once(tls ? 'secureConnect' : 'connect', () => clearTimeout(timer));
+    socket.once('close', () => clearTimeout(timer));
+  }
+
+  private respond(res: http.IncomingMessage): void {
+    if (this.ended) {
+      res.destroy();
+      return;
+    }
+    this.res = res;
+    this.clearTimer();
+    this.controller.rawHeaders = res.rawHeaders;
+    this.handler.onResponseStart?.(this.controller, res.statusCode ?? 0, res.headers, res.statusMessage);
+    if (this.ended) return;
+    this.arm(this.opts.bodyTimeout, () => new errors.BodyTimeoutError());
+    res.on('data', (chunk: Buffer) => {
+      if (this.ended) return;
+      this.timer?.refresh();
+      this.handler.onResponseData?.(this.controller, chunk);
+    });
+    res.on('end', () => {
+      if (this.ended) return;
+      this.finish();
+      this.handler.onResponseEnd?.(this.controller, res.trailers);
+    });
+    res.on('error', (err) => this.fail(err));
+    res.on('close', () => {
+      if (!res.complete) this.fail(new errors.SocketError('other side closed'));
+    });
+    if (this.paused) res.pause();
+  }
+
+  /** The caller's abort (or a dispatcher destroyed): the handler hears the reason once. */
+  abort(reason: Error): void {
+    if (this.ended) return;
+    this.reason = reason;
+    this.fail(reason);
+  }
+
+  fail(err: Error): void {
+    if (this.ended) return;
+    this.finish();
+    this.req?.destroy();
+    if (isStream(this.opts.body)) this.opts.body.destroy();
+    this.handler.onResponseError?.(this.controller, err);
+  }
+
+  private finish(): void {
+    this.ended = true;
+    this.clearTimer();
+    this.done();
+  }
+
+  private arm(ms: number | null | undefined, error: () => Error): void {
+    this.clearTimer();
+    if (ms === 0) return;
+    this.timer = setTimeout(() => this.fail(error()), ms ?? DEFAULT_TIMEOUT_MS);
+  }
+
+  private clearTimer(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}
+
+/** A connection to `target` through the proxy's CONNECT tunnel, TLS inside it for an https target. */
+function tunnel(proxy: URL, target: https.RequestOptions & { servername?: string }, tls: boolean, options: NodeDispatcherOptions, cb: Callback): void {
+  const host = String(target.host ?? target.hostname);
+  const authority = `${host.includes(':') ? `[${host}]` : host}:${target.port ?? (tls ? 443 : 80)}`;
+  const headers: Record<string, string> = { host: authority };
+  if (proxy.username || proxy.password) {
+    const credentials = `${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`;
+    headers['proxy-authorization'] = `Basic ${Buffer.from(credentials).toString('base64')}`;
+  }
+  const secureProxy = proxy.protocol === 'https:';
+  const req = (secureProxy ? https : http).request({
+    host: proxy.hostname.replace(/^\[(.*)\]$/, '$1'),
+    port: proxy.port || (secureProxy ? 443 : 80),
+    method: 'CONNECT',
+    path: authority,
+    headers,
+    agent: false,
+    lookup: options.lookup,
+    ...(secureProxy ? { secureContext: options.secureContext, rejectUnauthorized: options.rejectUnauthorized !== false } : {}),
+  });
+  let settled = false;
+  const settle = (err: Error | null, socket?: Socket) => {
+    clearTimeout(timer);
+    if (settled) {
+      socket?.destroy();
+      return;
+    }
+    settled = true;
+    cb(err, socket);
+  };
+  const timer = setTimeout(() => {
+    const err = new errors.ConnectTimeoutError();
+    req.destroy(err);
+    settle(err);
+  }, options.connectTimeoutMs);
+  req.once('connect', (res, socket, head) => {
+    if (res.statusCode !== 200) {
+      socket.destroy();
+      settle(new ProxyRefusedError(res.statusCode ?? 0));
+      return;
+    }
+    if (head.length > 0) socket.unshift(head);
+    if (!tls) return settle(null, socket);
+    const servername = target.servername ?? (isAddress(host) ? undefined : host);
+    const secure = tlsConnect({ socket, servername, secureContext: options.secureContext, rejectUnauthorized: options.rejectUnauthorized !== false });
+    secure.once('secureConnect', () => settle(null, secure));
+    secure.once('error', (err) => settle(err));
+  });
+  req.once('error', (err) => settle(err));
+  req.end();
+}
+
+function isAddress(host: string): boolean {
+  return /^[\d.]+$/.test(host) || host.includes(':');
+}
+
+function isStream(body: unknown): body is Readable {
+  return typeof (body as Readable | undefined)?.pipe === 'function';
+}
+
+/** undici accepts headers as a record, a flat [name, value, ...] list or pairs; node:http takes a record. */
+function headerRecord(headers: Dispatcher.DispatchOptions['headers']): http.OutgoingHttpHeaders {
+  const out: http.OutgoingHttpHeaders = {};
+  if (!headers) return out;
+  if (Array.isArray(headers)) {
+    for (let i = 0; i + 1 < headers.length; i += 2) out[String(headers[i]).toLowerCase()] = String(headers[i + 1]);
+    return out;
+  }
+  type Pair = [string, string | string[] | undefined];
+  const entries = Symbol.iterator in headers ? [...(headers as Iterable<Pair>)] : Object.entries(headers);
+  for (const [name, value] of entries) if (value !== undefined) out[name.toLowerCase()] = value;
+  return out;
+}

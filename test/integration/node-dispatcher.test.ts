@@ -1,0 +1,198 @@
+/**
+ * The wire under the HTTP layer (src/service/nodeDispatcher.ts: undici's interface over node:http),
+ * through HttpClient as every API call uses it, against real servers on loopback: TLS with a CA of
+ * our own, straight and inside a proxy's CONNECT tunnel; kept-alive connections; each timeout; a
+ * caller's abort; a reader slower than the sender.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { createServer as createTcpServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ServiceError } from '../../src/service/errors';
+import { HttpClient } from '../../src/service/http';
+import type { ProxySettings } from '../../src/service/proxyRules';
+import { startProxy, type TestProxy } from '../support/proxyServer';
+import { makeTestCertificates } from '../support/testIssuer';
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** Listens on loopback and counts connections (`secureConnection` for TLS: one per handshake). */
+async function listen<S extends Server>(server: S, event = 'connection'): Promise<S & { port: number; connections: number }> {
+  const counted = server as S & { port: number; connections: number };
+  counted.connections = 0;
+  server.on(event, () => counted.connections++);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  counted.port = (server.address() as AddressInfo).port;
+  return counted;
+}
+
+async function failure(p: Promise<unknown>): Promise<ServiceError> {
+  const err = await p.then(
+    () => assert.fail('expected the call to fail'),
+    (e: unknown) => e,
+  );
+  assert.ok(err instanceof ServiceError, `expected a ServiceError, got ${err}`);
+  return err;
+}
+
+describe('the wire: undici\'s interface over node:http', function () {
+  this.timeout(20_000);
+  const certs = makeTestCertificates(mkdtempSync(join(tmpdir(), 'aoai-wire-')));
+  const ca = readFileSync(certs.caFile, 'utf8');
+  let handler: Handler = (_req, res) => res.end('{}');
+  let https: Awaited<ReturnType<typeof listen>>;
+  let http: Awaited<ReturnType<typeof listen>>;
+  let proxy: TestProxy;
+  const clients: HttpClient[] = [];
+  const client = (proxySettings: ProxySettings = {}, timeouts: Partial<HttpClient['timeouts']> = {}) => {
+    const c = new HttpClient({ kind: 'apiKey', apiKey: 'k' }, timeouts, { maxRetries: 0 }, { systemCertificates: false, ...proxySettings });
+    clients.push(c);
+    return c;
+  };
+
+  before(async () => {
+    const serve: Handler = (req, res) => handler(req, res);
+    https = await listen(createHttpsServer({ key: readFileSync(certs.keyFile), cert: readFileSync(certs.certFile) }, serve), 'secureConnection');
+    http = await listen(createHttpServer(serve));
+    proxy = await startProxy({ credentials: 'alice:proxy-pass' });
+  });
+  afterEach(async () => {
+    handler = (_req, res) => res.end('{}');
+    await Promise.all(clients.splice(0).map((c) => c.close()));
+    proxy.targets.length = 0;
+  });
+  after(async () => {
+    for (const s of [https, http]) {
+      (s as unknown as { closeAllConnections(): void }).closeAllConnections();
+      s.close();
+    }
+    await proxy.close();
+  });
+
+  it('https with a CA the settings add: straight, and inside the proxy\'s tunnel; refused without it', async () => {
+    handler = (req, res) => res.setHeader('content-type', 'application/json').end(JSON.stringify({ path: req.url, key: req.headers['api-key'] }));
+    const url = `https://localhost:${https.port}/openai/models?api-version=x`;
+    assert.deepEqual(await client({ extraCertificates: [ca] }).json({ method: 'GET', url }), { path: '/openai/models?api-version=x', key: 'k' });
+    const tunnelled = { extraCertificates: [ca], url: proxy.url.replace('//', '//alice:proxy-pass@'), proxyLoopback: true };
+    assert.deepEqual(await client(tunnelled).json({ method: 'GET', url }), { path: '/openai/models?api-version=x', key: 'k' });
+    assert.deepEqual(proxy.targets, [`localhost:${https.port}`], 'the proxy saw a tunnel, not the request');
+    const untrusted = await failure(client().json({ method: 'GET', url }));
+    assert.equal(untrusted.kind, 'network');
+    assert.match(String(untrusted.code), /SELF_SIGNED|UNABLE_TO_VERIFY|CERT/);
+    // http.proxyStrictSSL off: through the proxy, any certificate is accepted (as VS Code does).
+    const loose = { url: proxy.url.replace('//', '//alice:proxy-pass@'), proxyLoopback: true, strictSSL: false };
+    assert.deepEqual(await client(loose).json({ method: 'GET', url }), { path: '/openai/models?api-version=x', key: 'k' });
+  });
+
+  it('keeps connections alive: ten calls one after another open one connection', async () => {
+    const before = https.connections;
+    const c = client({ extraCertificates: [ca] });
+    for (let i = 0; i < 10; i++) await c.json({ method: 'GET', url: `https://127.0.0.1:${https.port}/n/${i}` });
+    assert.equal(https.connections - before, 1);
+    const plainBefore = http.connections;
+    const p = client();
+    for (let i = 0; i < 10; i++) await p.json({ method: 'POST', url: `http://127.0.0.1:${http.port}/n/${i}`, body: { i } });
+    assert.equal(http.connections - plainBefore, 1);
+  });
+
+  it('sends a JSON body with its length, and an empty POST with a length of 0', async () => {
+    const seen: Array<{ length?: string; chunked?: string; body: string }> = [];
+    handler = (req, res) => {
+      let body = '';
+      req.setEncoding('utf8').on('data', (d: string) => (body += d)).on('end', () => {
+        seen.push({ length: req.headers['content-length'], chunked: req.headers['transfer-encoding'], body });
+        res.end('{}');
+      });
+    };
+    const c = client();
+    await c.json({ method: 'POST', url: `http://127.0.0.1:${http.port}/a`, body: { text: 'héllo' } });
+    await c.json({ method: 'POST', url: `http://127.0.0.1:${http.port}/b` });
+    assert.deepEqual(seen, [
+      { length: String(Buffer.byteLength('{"text":"héllo"}')), chunked: undefined, body: '{"text":"héllo"}' },
+      { length: '0', chunked: undefined, body: '' },
+    ]);
+  });
+
+  it('a connection that never finishes its TLS handshake fails with the connect timeout', async () => {
+    const silent = createTcpServer((s: Socket) => s.on('error', () => {}));
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    try {
+      const t0 = Date.now();
+      const err = await failure(client({}, { connectMs: 300 }).json({ method: 'GET', url: `https://127.0.0.1:${(silent.address() as AddressInfo).port}/` }));
+      assert.equal(err.code, 'UND_ERR_CONNECT_TIMEOUT');
+      assert.ok(Date.now() - t0 < 5_000);
+    } finally {
+      silent.close();
+    }
+  });
+
+  it('no headers in time, and a stream that goes silent, each fail with their own timeout', async () => {
+    handler = () => {};
+    const noHeaders = await failure(client({}, { headersMs: 300 }).json({ method: 'GET', url: `http://127.0.0.1:${http.port}/` }));
+    assert.deepEqual([noHeaders.kind, noHeaders.code], ['timeout', 'UND_ERR_HEADERS_TIMEOUT']);
+    handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: {}\n\n');
+    };
+    const res = await client({}, { bodyMs: 300 }).stream({ method: 'POST', url: `http://127.0.0.1:${http.port}/`, body: {} });
+    const chunks: string[] = [];
+    const err = await (async () => {
+      for await (const chunk of res.body) chunks.push(String(chunk));
+    })().then(
+      () => undefined,
+      (e: { code?: string }) => e,
+    );
+    assert.deepEqual(chunks, ['data: {}\n\n'], 'what arrived before the silence was read');
+    assert.equal(err?.code, 'UND_ERR_BODY_TIMEOUT');
+  });
+
+  it('the caller\'s abort during a stream closes the connection at the server', async () => {
+    let serverSawClose!: Promise<void>;
+    handler = (req, res) => {
+      serverSawClose = new Promise((r) => res.on('close', () => r()));
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: first\n\n');
+    };
+    const abort = new AbortController();
+    const res = await client().stream({ method: 'POST', url: `http://127.0.0.1:${http.port}/`, body: {}, signal: abort.signal });
+    const reading = (async () => {
+      for await (const chunk of res.body) {
+        assert.equal(String(chunk), 'data: first\n\n');
+        abort.abort(new Error('stopped by the user'));
+      }
+    })();
+    await assert.rejects(reading, /stopped by the user/);
+    await serverSawClose;
+  });
+
+  it('a reader slower than the sender holds the sender back, and gets every byte', async () => {
+    const size = 16 * 1024 * 1024;
+    let blocked = false;
+    handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(size) });
+      const piece = Buffer.alloc(64 * 1024, 1);
+      let sent = 0;
+      const more = () => {
+        while (sent < size) {
+          sent += piece.length;
+          if (!res.write(piece)) {
+            blocked = true;
+            res.once('drain', more);
+            return;
+          }
+        }
+        res.end();
+      };
+      more();
+    };
+    const res = await client().stream({ method: 'GET', url: `http://127.0.0.1:${http.port}/file`, accept: 'application/octet-stream' });
+    await new Promise((r) => setTimeout(r, 200));
+    assert.ok(blocked, 'the server had to wait for the reader');
+    let got = 0;
+    for await (const chunk of res.body) got += (chunk as Buffer).length;
+    assert.equal(got, size);
+  });
+});
