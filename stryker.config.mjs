@@ -14,6 +14,8 @@ export default {
     'src/storage/**/*.ts',
     'src/service/sse.ts',
     'src/service/http.ts',
+    // The wire under it: undici's interface over node:http.
+    'src/service/nodeDispatcher.ts',
     'src/webview/chat/markdown.ts',
     // The chat page's protocol checks (its data model's are under src/chat/).
     'src/webview/chat/protocol.ts',

@@ -68,8 +68,15 @@ export class NodeDispatcher extends Dispatcher {
       queueMicrotask(() => exchange.fail(closed));
       return false;
     }
+    let agent: http.Agent;
+    try {
+      agent = this.agentFor(exchange.origin.protocol);
+    } catch (err) {
+      queueMicrotask(() => exchange.fail(err as Error));
+      return true;
+    }
     this.active.add(exchange);
-    exchange.start(this.agentFor(exchange.origin.protocol));
+    exchange.start(agent);
     return true;
   }
 
@@ -148,7 +155,7 @@ class Exchange {
       get reason() {
         return self.reason;
       },
-      abort: (reason: Error) => this.abort(reason),
+      abort: (reason?: Error) => this.abort(reason),
       pause: () => {
         this.paused = true;
         this.res?.pause();
@@ -166,20 +173,19 @@ class Exchange {
     this.handler.onRequestStart?.(this.controller, {});
     if (this.ended) return;
     const { protocol, hostname, port } = this.origin;
-    const send = protocol === 'https:' ? https.request : http.request;
     let req: http.ClientRequest;
     try {
-      req = send({ protocol, hostname: hostname.replace(/^\[(.*)\]$/, '$1'), port, path: this.opts.path, method: this.opts.method, headers: headerRecord(this.opts.headers), agent });
+      req = clientRequest({ protocol, hostname: hostname.replace(/^\[(.*)\]$/, '$1'), port, path: this.opts.path, method: this.opts.method, headers: headerRecord(this.opts.headers), agent });
     } catch (err) {
       queueMicrotask(() => this.fail(err as Error));
       return;
     }
     this.req = req;
-    req.on('socket', (socket) => this.watchConnect(socket));
+    req.on('socket', (socket) => this.onSocket(socket));
     req.on('error', (err) => this.fail(err));
     req.on('finish', () => {
       if (REQUEST_SENT.hasSubscribers) REQUEST_SENT.publish({ request: { origin: this.origin.origin } });
-      if (!this.res) this.arm(this.opts.headersTimeout, () => new errors.HeadersTimeoutError());
+      if (req.socket) this.waitForHeaders(req.socket);
     });
     req.on('response', (res) => this.respond(res));
     const body = this.opts.body;
@@ -195,17 +201,42 @@ class Exchange {
     }
   }
 
-  /** A new connection has the connect timeout; a kept-alive one is already up. */
-  private watchConnect(socket: Socket): void {
-    if (!socket.connecting) return;
+  /** A new connection has the connect timeout; once it is up (a kept-alive one is), the headers timeout runs. */
+  private onSocket(socket: Socket): void {
+    if (!socket.connecting) return this.waitForHeaders(socket);
     const tls = 'encrypted' in socket;
     const timer = setTimeout(() => {
       const err = new errors.ConnectTimeoutError();
       socket.destroy(err);
       this.fail(err);
     }, this.options.connectTimeoutMs);
-    socket.once(tls ? 'secureConnect' : 'connect', () => clearTimeout(timer));
+    socket.once(tls ? 'secureConnect' : 'connect', () => {
+      clearTimeout(timer);
+      this.waitForHeaders(socket);
+    });
     socket.once('close', () => clearTimeout(timer));
+  }
+
+  /**
+   * The headers timeout, from the moment the connection is up: while the request is still being
+   * written it only fires when no byte has left for that long (a server that stopped reading),
+   * so a large upload on a slow line is not cut; once it is written, from then on.
+   */
+  private waitForHeaders(socket: Socket): void {
+    if (this.res || this.ended) return;
+    const ms = this.opts.headersTimeout ?? DEFAULT_TIMEOUT_MS;
+    this.clearTimer();
+    if (ms === 0) return;
+    let written = socket.bytesWritten;
+    const check = () => {
+      if (!this.req?.writableFinished && socket.bytesWritten !== written) {
+        written = socket.bytesWritten;
+        this.timer = setTimeout(check, ms);
+        return;
+      }
+      this.fail(new errors.HeadersTimeoutError());
+    };
+    this.timer = setTimeout(check, ms);
   }
 
   private respond(res: http.IncomingMessage): void {
@@ -226,6 +257,12 @@ class Exchange {
     });
     res.on('end', () => {
       if (this.ended) return;
+      // Answered before the request was all sent (a 413 to an upload): the rest is not sent, and
+      // the connection, left mid-request, is not reused.
+      if (this.req && !this.req.writableFinished) {
+        this.req.destroy();
+        if (isStream(this.opts.body)) this.opts.body.destroy();
+      }
       this.finish();
       this.handler.onResponseEnd?.(this.controller, res.trailers);
     });
@@ -237,10 +274,11 @@ class Exchange {
   }
 
   /** The caller's abort (or a dispatcher destroyed): the handler hears the reason once. */
-  abort(reason: Error): void {
+  abort(reason?: Error): void {
     if (this.ended) return;
-    this.reason = reason;
-    this.fail(reason);
+    // undici's body reader aborts with no reason when it is destroyed unread (`dump()`, `destroy()`).
+    this.reason = reason ?? new errors.RequestAbortedError();
+    this.fail(this.reason);
   }
 
   fail(err: Error): void {
@@ -279,13 +317,14 @@ function tunnel(proxy: URL, target: https.RequestOptions & { servername?: string
     headers['proxy-authorization'] = `Basic ${Buffer.from(credentials).toString('base64')}`;
   }
   const secureProxy = proxy.protocol === 'https:';
-  const req = (secureProxy ? https : http).request({
+  const req = clientRequest({
     host: proxy.hostname.replace(/^\[(.*)\]$/, '$1'),
     port: proxy.port || (secureProxy ? 443 : 80),
     method: 'CONNECT',
     path: authority,
     headers,
-    agent: false,
+    // A connection of its own: once the tunnel is up, the socket is no longer the agent's.
+    agent: secureProxy ? new https.Agent() : new http.Agent(),
     lookup: options.lookup,
     ...(secureProxy ? { secureContext: options.secureContext, rejectUnauthorized: options.rejectUnauthorized !== false } : {}),
   });
@@ -321,6 +360,15 @@ function tunnel(proxy: URL, target: https.RequestOptions & { servername?: string
   req.end();
 }
 
+/**
+ * `new ClientRequest`, not `http.request`: VS Code's extension host replaces `http.request` and
+ * `https.request` (its proxy support) and would swap the agent given for one of its own, without
+ * keep-alive, with its proxy choice instead of ours and the system's DNS for `.localhost` names.
+ */
+function clientRequest(options: https.RequestOptions): http.ClientRequest {
+  return new http.ClientRequest(options);
+}
+
 function isAddress(host: string): boolean {
   return /^[\d.]+$/.test(host) || host.includes(':');
 }
@@ -334,11 +382,18 @@ function headerRecord(headers: Dispatcher.DispatchOptions['headers']): http.Outg
   const out: http.OutgoingHttpHeaders = {};
   if (!headers) return out;
   if (Array.isArray(headers)) {
-    for (let i = 0; i + 1 < headers.length; i += 2) out[String(headers[i]).toLowerCase()] = String(headers[i + 1]);
+    for (let i = 0; i + 1 < headers.length; i += 2) add(out, String(headers[i]), String(headers[i + 1]));
     return out;
   }
   type Pair = [string, string | string[] | undefined];
   const entries = Symbol.iterator in headers ? [...(headers as Iterable<Pair>)] : Object.entries(headers);
-  for (const [name, value] of entries) if (value !== undefined) out[name.toLowerCase()] = value;
+  for (const [name, value] of entries) if (value !== undefined) add(out, name, typeof value === 'number' ? String(value) : value);
   return out;
+}
+
+/** A header, kept beside an earlier one of the same name. */
+function add(headers: http.OutgoingHttpHeaders, name: string, value: string | string[]): void {
+  const key = name.toLowerCase();
+  const before = headers[key];
+  headers[key] = before === undefined ? value : [...[before].flat().map(String), ...[value].flat()];
 }

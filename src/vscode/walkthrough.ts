@@ -1,7 +1,7 @@
 /**
  * The Get Started walkthrough: the context keys its steps wait for (what no command marks: a
  * connection exists, a reply arrived, a webhooks debug session started), and its opening once
- * after install, the first time the user opens the Azure OpenAI sidebar.
+ * after install, the first time the user opens the Azure OpenAI sidebar with no connection yet.
  */
 import * as vscode from 'vscode';
 import type { RequestReport } from '../chat/engine/report';
@@ -70,7 +70,9 @@ export class WalkthroughProgress implements vscode.Disposable {
     // would take the focus from its wizard.
     const open = () => {
       const timer = setTimeout(() => {
-        if (state.get(WALKTHROUGH_SHOWN_KEY) || commandsStarted() > 0) return;
+        // A user with a connection has got started without it (an imported .env, a window reloaded
+        // mid-work): an editor opening over their work would be in the way.
+        if (state.get(WALKTHROUGH_SHOWN_KEY) || commandsStarted() > 0 || this.set.has(ContextKeys.hasConnection)) return;
         void state.update(WALKTHROUGH_SHOWN_KEY, true);
         void vscode.commands.executeCommand('workbench.action.openWalkthrough', WALKTHROUGH_FULL_ID, false);
       }, QUIET_MS);

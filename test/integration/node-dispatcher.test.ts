@@ -11,8 +11,10 @@ import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createTcpServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { ServiceError } from '../../src/service/errors';
 import { HttpClient } from '../../src/service/http';
+import { NodeDispatcher } from '../../src/service/nodeDispatcher';
 import type { ProxySettings } from '../../src/service/proxyRules';
 import { startProxy, type TestProxy } from '../support/proxyServer';
 import { makeTestCertificates } from '../support/testIssuer';
@@ -166,6 +168,83 @@ describe('the wire: undici\'s interface over node:http', function () {
     })();
     await assert.rejects(reading, /stopped by the user/);
     await serverSawClose;
+  });
+
+  it('a body dropped unread ends its request: later calls go through, and closing does not wait for it', async () => {
+    handler = (req, res) => {
+      if (req.url === '/big') res.end(Buffer.alloc(4 * 1024 * 1024, 1));
+      else res.setHeader('content-type', 'application/json').end('{"ok":true}');
+    };
+    const c = client();
+    const res = await c.stream({ method: 'GET', url: `http://127.0.0.1:${http.port}/big`, accept: 'application/octet-stream' });
+    await res.body.dump();
+    assert.deepEqual(await c.json({ method: 'GET', url: `http://127.0.0.1:${http.port}/small` }), { ok: true });
+    const closed = await Promise.race([c.close().then(() => 'closed'), new Promise((r) => setTimeout(() => r('still waiting'), 2_000))]);
+    assert.equal(closed, 'closed');
+  });
+
+  /** An upload of `size` bytes made as it is read, and whether it was destroyed. */
+  function upload(size: number) {
+    const piece = Buffer.alloc(64 * 1024, 7);
+    let left = size;
+    const stream = new Readable({
+      read() {
+        const n = Math.min(left, piece.length);
+        left -= n;
+        this.push(n > 0 ? piece.subarray(0, n) : null);
+      },
+    });
+    return { stream, upload: { contentType: 'application/octet-stream', length: size, open: () => stream } };
+  }
+
+  it('an upload the server stops reading fails with the headers timeout; one it reads slowly is not cut', async () => {
+    const stalled = createTcpServer((s: Socket) => {
+      s.on('error', () => {});
+      s.once('data', () => s.pause());
+    });
+    await new Promise<void>((r) => stalled.listen(0, '127.0.0.1', r));
+    try {
+      const big = upload(64 * 1024 * 1024);
+      const url = `http://127.0.0.1:${(stalled.address() as AddressInfo).port}/files`;
+      const err = await failure(client({}, { headersMs: 400 }).json({ method: 'POST', url, upload: big.upload }));
+      assert.deepEqual([err.kind, err.code], ['timeout', 'UND_ERR_HEADERS_TIMEOUT']);
+      assert.ok(big.stream.destroyed, 'the upload stream was closed');
+    } finally {
+      stalled.close();
+    }
+    // 64 MB read with a 50 ms pause after each MB: over three seconds of sending, with a 1 s headers timeout.
+    handler = (req, res) => {
+      let got = 0;
+      req.on('data', (chunk: Buffer) => {
+        const before = got;
+        got += chunk.length;
+        if (Math.floor(got / 2 ** 20) === Math.floor(before / 2 ** 20)) return;
+        req.pause();
+        setTimeout(() => req.resume(), 50);
+      });
+      req.on('end', () => res.setHeader('content-type', 'application/json').end(JSON.stringify({ got })));
+    };
+    const size = 64 * 1024 * 1024;
+    const t0 = Date.now();
+    const answer = await client({}, { headersMs: 1_000 }).json<{ got: number }>({ method: 'POST', url: `http://127.0.0.1:${http.port}/files`, upload: upload(size).upload });
+    assert.equal(answer.got, size);
+    assert.ok(Date.now() - t0 > 2_000, `the upload took ${Date.now() - t0} ms: long enough to have been cut by a plain timer`);
+  });
+
+  it('an answer that comes before the upload is all sent (413) closes the upload', async () => {
+    handler = (_req, res) => res.writeHead(413, { 'content-type': 'application/json' }).end('{"error":{"code":"too_large","message":"File too large."}}');
+    const big = upload(64 * 1024 * 1024);
+    const err = await failure(client().json({ method: 'POST', url: `http://127.0.0.1:${http.port}/files`, upload: big.upload }));
+    assert.equal(err.status, 413);
+    await new Promise((r) => setTimeout(r, 50));
+    assert.ok(big.stream.destroyed, 'the upload stream was closed, not left open with its file');
+  });
+
+  it('a request it cannot send (not http or https) fails, and closing does not wait for it', async () => {
+    const d = new NodeDispatcher({ connectTimeoutMs: 1_000 });
+    await assert.rejects(d.request({ origin: 'ftp://127.0.0.1:1', path: '/', method: 'GET' }), (e: { code?: string }) => e.code === 'UND_ERR_INVALID_ARG');
+    const closed = await Promise.race([d.close().then(() => 'closed'), new Promise((r) => setTimeout(() => r('still waiting'), 2_000))]);
+    assert.equal(closed, 'closed');
   });
 
   it('a reader slower than the sender holds the sender back, and gets every byte', async () => {
