@@ -3,10 +3,6 @@ declare module 'undici/lib/api' {
   const api: Record<string, unknown>;
   export default api;
 }
-declare module 'undici/lib/dispatcher/agent' {
-  import { Agent } from 'undici';
-  export default Agent;
-}
 declare module 'undici/lib/dispatcher/dispatcher' {
   import { Dispatcher } from 'undici';
   export default Dispatcher;
@@ -14,7 +10,4 @@ declare module 'undici/lib/dispatcher/dispatcher' {
 declare module 'undici/lib/core/errors' {
   import { errors } from 'undici';
   export default errors;
-}
-declare module 'undici/lib/global' {
-  export { getGlobalDispatcher } from 'undici';
 }

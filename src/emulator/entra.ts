@@ -7,7 +7,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JSONWebKeySet, type JWTPayload } from 'jose';
-import { Agent, request } from 'undici';
+import { createSecureContext } from 'node:tls';
+import { request, type Dispatcher } from 'undici';
+import { NodeDispatcher } from '../service/nodeDispatcher';
 import { azureError, type HttpError } from './wire';
 
 export interface EntraConfig {
@@ -40,7 +42,7 @@ const JWKS_REFETCH_MS = 5_000;
 
 const withSlashes = (list: string[]) => list.flatMap((a) => [a.replace(/\/+$/, ''), `${a.replace(/\/+$/, '')}/`]);
 
-async function fetchJson(url: string, dispatcher?: Agent): Promise<unknown> {
+async function fetchJson(url: string, dispatcher: Dispatcher): Promise<unknown> {
   const res = await request(url, { dispatcher, headersTimeout: 10_000, bodyTimeout: 10_000 });
   if (res.statusCode !== 200) {
     await res.body.dump();
@@ -54,14 +56,15 @@ export class EntraValidator {
   private loading?: Promise<void>;
   private loadedAt = 0;
   /** Trusts the issuer's own CA when one is configured (a test identity provider). */
-  private readonly dispatcher?: Agent;
+  private readonly dispatcher: Dispatcher;
   private readonly audiences: Record<Plane, string[]>;
 
   constructor(
     private readonly config: EntraConfig,
     private readonly log: (line: string) => void = () => {},
   ) {
-    this.dispatcher = config.caFile ? new Agent({ connect: { ca: readFileSync(config.caFile) } }) : undefined;
+    const secureContext = config.caFile ? createSecureContext({ ca: readFileSync(config.caFile) }) : undefined;
+    this.dispatcher = new NodeDispatcher({ connectTimeoutMs: 10_000, secureContext });
     this.audiences = {
       data: withSlashes(config.dataAudiences ?? DEFAULT_DATA_AUDIENCES),
       management: withSlashes(config.managementAudiences ?? DEFAULT_MANAGEMENT_AUDIENCES),

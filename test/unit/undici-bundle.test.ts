@@ -9,6 +9,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import * as bundle from '../../src/bundles/undici';
+import { NodeDispatcher } from '../../src/service/nodeDispatcher';
 
 /** The values (not types) each file of src/ imports from 'undici'. */
 function undiciValuesImported(dir: string, out = new Map<string, string>()): Map<string, string> {
@@ -49,18 +50,18 @@ describe('undici as the package ships it', () => {
     assert.equal(new bundle.errors.HeadersTimeoutError().code, 'UND_ERR_HEADERS_TIMEOUT');
   });
 
-  it('sends what undici sends: method, path with query, body, through the given dispatcher or the global one', async () => {
-    const get = await bundle.request(`${origin}/a/b?x=1&y=2`);
-    assert.equal(get.statusCode, 200);
-    assert.equal(await get.body.text(), 'GET /a/b?x=1&y=2 ');
-    const agent = new bundle.Agent();
+  it('sends what undici sends: method, path with query, body, through the dispatcher given; none given is refused', async () => {
+    const dispatcher = new NodeDispatcher({ connectTimeoutMs: 5_000 });
     try {
-      const post = await bundle.request(new URL(`${origin}/hook`), { method: 'POST', body: 'signed', dispatcher: agent });
+      const get = await bundle.request(`${origin}/a/b?x=1&y=2`, { dispatcher });
+      assert.equal(get.statusCode, 200);
+      assert.equal(await get.body.text(), 'GET /a/b?x=1&y=2 ');
+      const post = await bundle.request(new URL(`${origin}/hook`), { method: 'POST', body: 'signed', dispatcher });
       assert.equal(await post.body.text(), 'POST /hook signed');
     } finally {
-      await agent.close();
+      await dispatcher.close();
     }
-    // A dispatcher of our own (node:http underneath) gets undici's `request` from the prototype.
-    assert.equal(typeof bundle.Dispatcher.prototype.request, 'function');
+    // No global dispatcher: it would be undici's own Agent and its WebAssembly parser.
+    assert.throws(() => bundle.request(`${origin}/`), (e: { code?: string }) => e.code === 'UND_ERR_INVALID_ARG');
   });
 });
