@@ -18,7 +18,8 @@ import { startEmulator, type Emulator } from '../src/emulator/server';
 import { codeServerScripts, MINIMAL, MINIMAL_CODE, OURS, ourVsix, referenceVsix, type CodeServer, type CodeServerScripts } from './activation';
 
 const ROUNDS = Number(process.env.BENCH_MEMORY_ROUNDS ?? 5);
-export const DELIVERIES = 1000;
+/** Investigation: BENCH_MEMORY_DELIVERIES=0 starts the listener and sends nothing (what listening alone costs). */
+export const DELIVERIES = Number(process.env.BENCH_MEMORY_DELIVERIES ?? 1000);
 const WINDOW_TIMEOUT_MS = 180_000;
 /**
  * The event delivered: a response's by default (nothing else follows from it). `batch.completed`
@@ -54,6 +55,8 @@ export interface Sample {
   maps?: Record<string, number>;
   /** BENCH_MEMORY_SMAPS: which of the Node modules undici requires were loaded by then. */
   loaded?: string[];
+  /** BENCH_MEMORY_SMAPS: V8's spaces, MB committed/resident. */
+  spaces?: Record<string, string>;
 }
 export type WindowMemory = Record<Step, Sample>;
 export interface HostMemoryResult {
@@ -74,8 +77,10 @@ const mem = () => {
   try { status = require('fs').readFileSync('/proc/self/status', 'utf8'); } catch {}
   const code = require('v8').getHeapSpaceStatistics().find((x) => x.space_name === 'code_space');
   const sample = { rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, anon: kb(status, 'RssAnon'), file: kb(status, 'RssFile'), code: code && code.space_size };
-  return process.env.BENCH_MEMORY_SMAPS ? { ...sample, maps: maps(), loaded: loaded() } : sample;
+  return process.env.BENCH_MEMORY_SMAPS ? { ...sample, maps: maps(), loaded: loaded(), spaces: spaces() } : sample;
 };
+// Investigation only (BENCH_MEMORY_SMAPS=1): V8's spaces, MB committed/resident (physical).
+const spaces = () => Object.fromEntries(require('v8').getHeapSpaceStatistics().map((x) => [x.space_name.replace('_space', ''), Math.round(x.space_size / 1e5) / 10 + '/' + Math.round(x.physical_space_size / 1e5) / 10]));
 // Investigation only (BENCH_MEMORY_SMAPS=1): which of the Node modules undici requires the host has loaded.
 const loaded = () => ['assert', 'http2', 'perf_hooks', 'dns', 'diagnostics_channel', 'worker_threads', 'tls'].filter((m) => process.moduleLoadList.includes('NativeModule ' + m));
 // Investigation only (BENCH_MEMORY_SMAPS=1): the RSS by kind of mapping, in MB: files by name, malloc's
@@ -340,7 +345,7 @@ async function measure(scripts: CodeServerScripts, server: CodeServer, browser: 
         await page.goto(scripts.workbenchUrl(server, { extensionPath: scripts.testHarnessExtension(server), testsPath: probe, env }));
         const figures = JSON.parse(await line) as WindowMemory;
         result[which].push(figures);
-        if (process.env.BENCH_MEMORY_SMAPS) for (const [step, f] of Object.entries(figures)) console.log(`  ${which} ${step} maps: ${JSON.stringify(f.maps)} loaded: ${f.loaded?.join(' ')}`);
+        if (process.env.BENCH_MEMORY_SMAPS) for (const [step, f] of Object.entries(figures)) console.log(`  ${which} ${step} maps: ${JSON.stringify(f.maps)} spaces: ${JSON.stringify(f.spaces)} loaded: ${f.loaded?.join(' ')}`);
       } finally {
         await context.close();
         await control.endWindow();

@@ -1,7 +1,7 @@
 /**
  * The network stack, bundled apart from the extension as `dist/network.js` (see esbuild.mjs) and
- * required on first use through `loadNetwork()` in src/vscode/bundles.ts: undici alone is most of
- * a megabyte, and drawing the trees from stored connections needs none of it.
+ * required on first use through `loadNetwork()` in src/vscode/bundles.ts: drawing the trees from
+ * stored connections needs none of it.
  *
  * Everything that throws or checks the service's errors lives here together, so `instanceof
  * ServiceError` sees one class: a second copy in the main bundle would not match these errors.
