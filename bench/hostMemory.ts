@@ -80,7 +80,9 @@ const mem = () => {
   return process.env.BENCH_MEMORY_SMAPS ? { ...sample, maps: maps(), loaded: loaded(), spaces: spaces() } : sample;
 };
 // Investigation only (BENCH_MEMORY_SMAPS=1): V8's spaces, MB committed/resident (physical).
-const spaces = () => Object.fromEntries(require('v8').getHeapSpaceStatistics().map((x) => [x.space_name.replace('_space', ''), Math.round(x.space_size / 1e5) / 10 + '/' + Math.round(x.physical_space_size / 1e5) / 10]));
+const mb = (bytes) => Math.round(bytes / 1e5) / 10;
+const spaces = () =>
+  Object.fromEntries(require('v8').getHeapSpaceStatistics().map((x) => [x.space_name.replace('_space', ''), mb(x.space_size) + '/' + mb(x.physical_space_size)]));
 // Investigation only (BENCH_MEMORY_SMAPS=1): which of the Node modules undici requires the host has loaded.
 const loaded = () => ['assert', 'http2', 'perf_hooks', 'dns', 'diagnostics_channel', 'worker_threads', 'tls'].filter((m) => process.moduleLoadList.includes('NativeModule ' + m));
 // Investigation only (BENCH_MEMORY_SMAPS=1): the RSS by kind of mapping, in MB: files by name, malloc's
@@ -345,7 +347,11 @@ async function measure(scripts: CodeServerScripts, server: CodeServer, browser: 
         await page.goto(scripts.workbenchUrl(server, { extensionPath: scripts.testHarnessExtension(server), testsPath: probe, env }));
         const figures = JSON.parse(await line) as WindowMemory;
         result[which].push(figures);
-        if (process.env.BENCH_MEMORY_SMAPS) for (const [step, f] of Object.entries(figures)) console.log(`  ${which} ${step} maps: ${JSON.stringify(f.maps)} spaces: ${JSON.stringify(f.spaces)} loaded: ${f.loaded?.join(' ')}`);
+        if (process.env.BENCH_MEMORY_SMAPS) {
+          for (const [step, f] of Object.entries(figures)) {
+            console.log(`  ${which} ${step} maps: ${JSON.stringify(f.maps)} spaces: ${JSON.stringify(f.spaces)} loaded: ${f.loaded?.join(' ')}`);
+          }
+        }
       } finally {
         await context.close();
         await control.endWindow();

@@ -8,7 +8,7 @@
 import { channel } from 'node:diagnostics_channel';
 import * as http from 'node:http';
 import * as https from 'node:https';
-import type { LookupFunction, Socket } from 'node:net';
+import { isIP, type LookupFunction, type Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import { connect as tlsConnect, type SecureContext } from 'node:tls';
 import { Dispatcher, errors } from 'undici';
@@ -351,7 +351,7 @@ function tunnel(proxy: URL, target: https.RequestOptions & { servername?: string
     }
     if (head.length > 0) socket.unshift(head);
     if (!tls) return settle(null, socket);
-    const servername = target.servername ?? (isAddress(host) ? undefined : host);
+    const servername = target.servername ?? (isIP(host) ? undefined : host);
     const secure = tlsConnect({ socket, servername, secureContext: options.secureContext, rejectUnauthorized: options.rejectUnauthorized !== false });
     secure.once('secureConnect', () => settle(null, secure));
     secure.once('error', (err) => settle(err));
@@ -369,31 +369,16 @@ function clientRequest(options: https.RequestOptions): http.ClientRequest {
   return new http.ClientRequest(options);
 }
 
-function isAddress(host: string): boolean {
-  return /^[\d.]+$/.test(host) || host.includes(':');
-}
 
 function isStream(body: unknown): body is Readable {
   return typeof (body as Readable | undefined)?.pipe === 'function';
 }
 
-/** undici accepts headers as a record, a flat [name, value, ...] list or pairs; node:http takes a record. */
+/** The headers as our callers give them (a record; undici's list forms are not used here), lower-cased. */
 function headerRecord(headers: Dispatcher.DispatchOptions['headers']): http.OutgoingHttpHeaders {
   const out: http.OutgoingHttpHeaders = {};
   if (!headers) return out;
-  if (Array.isArray(headers)) {
-    for (let i = 0; i + 1 < headers.length; i += 2) add(out, String(headers[i]), String(headers[i + 1]));
-    return out;
-  }
-  type Pair = [string, string | string[] | undefined];
-  const entries = Symbol.iterator in headers ? [...(headers as Iterable<Pair>)] : Object.entries(headers);
-  for (const [name, value] of entries) if (value !== undefined) add(out, name, typeof value === 'number' ? String(value) : value);
+  if (Array.isArray(headers) || Symbol.iterator in headers) throw new errors.NotSupportedError('headers are given as a record here');
+  for (const [name, value] of Object.entries(headers)) if (value !== undefined) out[name.toLowerCase()] = value;
   return out;
-}
-
-/** A header, kept beside an earlier one of the same name. */
-function add(headers: http.OutgoingHttpHeaders, name: string, value: string | string[]): void {
-  const key = name.toLowerCase();
-  const before = headers[key];
-  headers[key] = before === undefined ? value : [...[before].flat().map(String), ...[value].flat()];
 }

@@ -247,6 +247,51 @@ describe('the wire: undici\'s interface over node:http', function () {
     assert.equal(closed, 'closed');
   });
 
+  it('a https target named by its address, inside the tunnel; a proxy that never answers the CONNECT times out', async () => {
+    handler = (_req, res) => res.setHeader('content-type', 'application/json').end('{"ok":true}');
+    const tunnelled = { extraCertificates: [ca], url: proxy.url, proxyLoopback: true };
+    // Authenticating proxy without credentials: refused before any TLS; with them, the certificate's IP name is checked.
+    assert.equal((await failure(client(tunnelled).json({ method: 'GET', url: `https://127.0.0.1:${https.port}/` }))).code, 'EPROXY');
+    const withCredentials = { ...tunnelled, url: proxy.url.replace('//', '//alice:proxy-pass@') };
+    assert.deepEqual(await client(withCredentials).json({ method: 'GET', url: `https://127.0.0.1:${https.port}/` }), { ok: true });
+    const mute = createTcpServer((s: Socket) => s.on('error', () => {}));
+    await new Promise<void>((r) => mute.listen(0, '127.0.0.1', r));
+    try {
+      const silentProxy = { url: `http://127.0.0.1:${(mute.address() as AddressInfo).port}`, proxyLoopback: true };
+      const t0 = Date.now();
+      const err = await failure(client(silentProxy, { connectMs: 300 }).json({ method: 'GET', url: `https://127.0.0.1:${https.port}/` }));
+      assert.equal(err.code, 'UND_ERR_CONNECT_TIMEOUT');
+      assert.ok(Date.now() - t0 < 5_000);
+    } finally {
+      mute.close();
+    }
+  });
+
+  it('destroy() ends what is in flight at once; a closed dispatcher refuses new requests; bodies and headers it cannot send are refused', async () => {
+    handler = () => {};
+    const d = new NodeDispatcher({ connectTimeoutMs: 1_000 });
+    const pending = d.request({ origin: `http://127.0.0.1:${http.port}`, path: '/', method: 'GET' });
+    await new Promise((r) => setTimeout(r, 100));
+    await d.destroy();
+    await assert.rejects(pending, (e: { code?: string }) => e.code === 'UND_ERR_DESTROYED');
+    const closed = new NodeDispatcher({ connectTimeoutMs: 1_000 });
+    await closed.close();
+    await assert.rejects(closed.request({ origin: `http://127.0.0.1:${http.port}`, path: '/', method: 'GET' }), (e: { code?: string }) => e.code === 'UND_ERR_CLOSED');
+    handler = (_req, res) => res.end('{}');
+    const open = new NodeDispatcher({ connectTimeoutMs: 1_000 });
+    try {
+      const origin = `http://127.0.0.1:${http.port}`;
+      const notSent = (opts: object) =>
+        assert.rejects(open.request({ origin, path: '/', method: 'POST', ...opts } as never), (e: { code?: string }) => e.code === 'UND_ERR_NOT_SUPPORTED');
+      await notSent({ body: new Blob(['x']) });
+      await notSent({ headers: ['x-a', '1'] });
+      const ok = await open.request({ origin: `http://127.0.0.1:${http.port}`, path: '/', method: 'POST', body: 'x', headers: { 'X-Mixed-Case': 'v' } });
+      assert.equal(await ok.body.text(), '{}');
+    } finally {
+      await open.close();
+    }
+  });
+
   it('a reader slower than the sender holds the sender back, and gets every byte', async () => {
     const size = 16 * 1024 * 1024;
     let blocked = false;
