@@ -153,7 +153,7 @@ describe('the wire: undici\'s interface over node:http', function () {
 
   it('the caller\'s abort during a stream closes the connection at the server', async () => {
     let serverSawClose!: Promise<void>;
-    handler = (req, res) => {
+    handler = (_req, res) => {
       serverSawClose = new Promise((r) => res.on('close', () => r()));
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write('data: first\n\n');
