@@ -12,11 +12,11 @@ import { createServer as createTcpServer, type AddressInfo, type Server, type So
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { ServiceError } from '../../src/service/errors';
 import { HttpClient } from '../../src/service/http';
 import { NodeDispatcher } from '../../src/service/nodeDispatcher';
 import type { ProxySettings } from '../../src/service/proxyRules';
 import { startProxy, type TestProxy } from '../support/proxyServer';
+import { failure } from '../support/serviceFailure';
 import { makeTestCertificates } from '../support/testIssuer';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -29,15 +29,6 @@ async function listen<S extends Server>(server: S, event = 'connection'): Promis
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   counted.port = (server.address() as AddressInfo).port;
   return counted;
-}
-
-async function failure(p: Promise<unknown>): Promise<ServiceError> {
-  const err = await p.then(
-    () => assert.fail('expected the call to fail'),
-    (e: unknown) => e,
-  );
-  assert.ok(err instanceof ServiceError, `expected a ServiceError, got ${err}`);
-  return err;
 }
 
 describe('the wire: undici\'s interface over node:http', function () {

@@ -17,26 +17,17 @@ import { promisify } from 'node:util';
 import { ArmClient } from '../../src/service/arm';
 import { AzureOpenAIClient } from '../../src/service/client';
 import type { ProxySettings } from '../../src/service/proxyRules';
-import { ServiceError } from '../../src/service/errors';
 import { proxyFor } from '../../src/service/proxyRules';
 import { startEmulator, type Emulator } from '../../src/emulator/server';
 import { cloudflaredAsset, downloadCloudflared } from '../../src/tunnels/cloudflaredDownload';
 import { freePort } from '../support/ports';
 import { startProxy, type TestProxy } from '../support/proxyServer';
+import { failure } from '../support/serviceFailure';
 import { startReleaseServer } from '../support/releaseServer';
 import { startTestIssuer } from '../support/testIssuer';
 
 const run = promisify(execFile);
 const messages = [{ role: 'user' as const, content: 'hello through the proxy' }];
-
-async function failure(p: Promise<unknown>): Promise<ServiceError> {
-  const err = await p.then(
-    () => assert.fail('expected the call to fail'),
-    (e: unknown) => e,
-  );
-  assert.ok(err instanceof ServiceError, `expected a ServiceError, got ${err}`);
-  return err;
-}
 
 /** Runs `fn` with these environment variables, then puts the old values back. */
 async function withEnv<T>(vars: Record<string, string>, fn: () => Promise<T>): Promise<T> {
