@@ -166,7 +166,10 @@ describe('delivery inspector', () => {
     // The view rendered first (as when the user has it open), then the row selected in it.
     await vscode.commands.executeCommand('aoaiWorkbench.events.focus');
     await eventually(() => api.services.inspector.eventsView.visible);
-    await api.services.inspector.eventsView.reveal(node, { select: true, focus: true });
+    // The row exists in our tree at once, but VS Code knows it only once the view has asked for its
+    // rows again (a redraw gathers a burst for 50 ms): until then reveal cannot resolve it.
+    const view = api.services.inspector.eventsView;
+    await eventually(() => Promise.resolve(view.reveal(node, { select: true, focus: true })).then(() => true, () => undefined));
     await eventually(() => api.services.inspector.eventsView.selection[0] === node);
     await eventually(() => api.services.inspector.shownId === rejected.id);
     sub.dispose();
