@@ -16,6 +16,8 @@ export default {
     'src/service/http.ts',
     // The wire under it: undici's interface over node:http.
     'src/service/nodeDispatcher.ts',
+    'src/service/proxyTunnel.ts',
+    'src/service/dispatchOptions.ts',
     'src/webview/chat/markdown.ts',
     // The chat page's protocol checks (its data model's are under src/chat/).
     'src/webview/chat/protocol.ts',
