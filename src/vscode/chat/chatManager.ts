@@ -57,7 +57,8 @@ export class ChatManager implements vscode.Disposable {
    */
   watchResponseEvents(events: { onDidRecord(listener: (r: DeliveryRecord) => unknown): vscode.Disposable }): vscode.Disposable {
     return events.onDidRecord((r) => {
-      if (r.verdict !== 'verified' || !r.eventType?.startsWith('response.')) return;
+      // Only a panel following a background reply wants it: no parse for the rest.
+      if (!this.panels.size || r.verdict !== 'verified' || !r.eventType?.startsWith('response.')) return;
       const id = responseIdOf(r);
       if (id) for (const panel of this.panels.values()) panel.wake(id);
     });

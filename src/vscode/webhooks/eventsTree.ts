@@ -5,6 +5,7 @@ import { Commands, ContextKeys } from '../contributions';
 import { setContext } from '../settings';
 import { eventRowText, eventTooltipMarkdown, verdictName } from './eventTooltip';
 import type { WebhookEvents } from '../../webhooks/store/webhookEvents';
+import { BurstGate } from '../../webhooks/store/burst';
 import { clockTime, dateTime, groupDigits } from '../../text/format';
 
 export interface EventFilter {
@@ -65,14 +66,14 @@ export class EventsTree implements vscode.TreeDataProvider<EventsViewNode>, vsco
     this.subs = [events.onDidRecord(() => this.schedule()), events.onDidReset(() => this.schedule()), events.onDidUpdate((id) => this.schedule(id))];
   }
 
-  /** A burst of deliveries (or of duplicate counts) redraws the view a few times a second, not once each. */
+  private readonly gate = new BurstGate(() => this.redraw());
+
+  /** A burst of deliveries (or of duplicate counts) redraws the view twice a second, not once each. */
   private schedule(id?: string): void {
-    if (!this.pending) {
-      this.pending = { all: false, ids: new Set() };
-      setTimeout(() => this.redraw(), 50);
-    }
+    this.pending ??= { all: false, ids: new Set() };
     if (id === undefined) this.pending.all = true;
     else this.pending.ids.add(id);
+    this.gate.schedule();
   }
 
   private redraw(): void {
@@ -170,6 +171,7 @@ export class EventsTree implements vscode.TreeDataProvider<EventsViewNode>, vsco
   }
 
   dispose(): void {
+    this.gate.dispose();
     this.subs.forEach((d) => d.dispose());
     this.changed.dispose();
   }

@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { join } from 'node:path';
 import type { Dispatcher } from 'undici';
 import type { TunnelProvider } from '../../tunnels/tunnel';
+import { BurstGate } from '../../webhooks/store/burst';
 import { Listening, type EndpointPlan, type ListeningSession, type ListeningState as CoreState, type SessionEndpoints, type SessionStart } from '../../webhooks/session/listeningSession';
 import { KeptOriginalUrls } from '../../webhooks/session/originalUrls';
 import type { DeliveryRecord, ForwardResult, KnownSecret } from '../../webhooks/store/records';
@@ -254,14 +255,11 @@ export class ListenerController implements vscode.Disposable {
     return this.events.clear();
   }
 
-  private statusTimer: NodeJS.Timeout | undefined;
+  /** The status bar follows a burst of deliveries twice a second, not once per delivery. */
+  private readonly statusGate = new BurstGate(() => this.updateStatus());
 
-  /** The status bar follows a burst of deliveries a few times a second, not once per delivery. */
   private scheduleStatus(): void {
-    this.statusTimer ??= setTimeout(() => {
-      this.statusTimer = undefined;
-      this.updateStatus();
-    }, 50);
+    this.statusGate.schedule();
   }
 
   private updateStatus(): void {
@@ -278,7 +276,7 @@ export class ListenerController implements vscode.Disposable {
 
   dispose(): void {
     this.subscriptions.forEach((d) => d.dispose());
-    clearTimeout(this.statusTimer);
+    this.statusGate.dispose();
     // stop() logs its last line, so the channel goes after it.
     void this.stop(true).finally(() => {
       this.channel?.dispose();

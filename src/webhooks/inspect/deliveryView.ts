@@ -49,6 +49,15 @@ export function responseIdOf(r: DeliveryRecord): string | undefined {
   return typeof id === 'string' ? id : undefined;
 }
 
+/**
+ * Whether the record's event may be of a type starting with `prefix`: the listener records the
+ * body's `type` as `eventType`, so a record with one needs no parse to tell; one without (not
+ * recorded by the listener, or a body without a type) may still say so in its body.
+ */
+function about(r: DeliveryRecord, prefix: string): boolean {
+  return r.eventType === undefined || r.eventType.startsWith(prefix);
+}
+
 function parsedEvent(r: DeliveryRecord): { type?: unknown; data?: Record<string, unknown> } | undefined {
   try {
     const body = JSON.parse(r.body) as unknown;
@@ -64,6 +73,8 @@ const cut = (s: string, max: number) => (s.length > max ? `${s.slice(0, max - 1)
 
 /** A call event's call and SIP headers, in the order sent; actions only on a verified delivery. */
 export function callOf(r: DeliveryRecord): CallView | undefined {
+  // The recorded type is the body's (see `about`): most deliveries need no parse to tell.
+  if (!about(r, 'realtime.call.incoming')) return undefined;
   const event = parsedEvent(r);
   const data = event?.data;
   if (event?.type !== 'realtime.call.incoming' || !data || typeof data.call_id !== 'string' || !data.call_id) return undefined;
@@ -77,7 +88,7 @@ export function callOf(r: DeliveryRecord): CallView | undefined {
 
 /** The batch or fine-tuning job a verified batch.* or fine_tuning.job.* delivery is about. */
 export function subjectOf(r: DeliveryRecord): SubjectView | undefined {
-  if (r.verdict !== 'verified') return undefined;
+  if (r.verdict !== 'verified' || !(about(r, 'batch.') || about(r, 'fine_tuning.job.'))) return undefined;
   const event = parsedEvent(r);
   const id = event?.data?.id;
   if (typeof event?.type !== 'string' || typeof id !== 'string' || !id || id.length > 200) return undefined;

@@ -74,6 +74,8 @@ export interface TraceInput {
   now: number;
   /** Look for a re-serialized JSON body (only for rejected deliveries: it costs a parse). */
   lookForReserialization?: boolean;
+  /** The HMACs verification already computed, by index of `known` (see VerifyInput.macs). */
+  macs?: ReadonlyArray<Buffer | undefined>;
 }
 
 const prefix = (base64: string) => `v1,${base64.slice(0, PREFIX_CHARS)}…`;
@@ -91,8 +93,8 @@ export function traceVerification(input: TraceInput): VerifyTrace {
   const tokens = (h['webhook-signature'] ?? '').split(' ').filter(Boolean);
   const received = tokens.slice(0, MAX_RECEIVED).map((t) => (t.startsWith('v1,') ? prefix(t.slice(3)) : `${t.slice(0, PREFIX_CHARS + 3)}…`));
   const receivedFull = new Set(tokens.map((t) => (t.startsWith('v1,') ? t.slice(3) : t)));
-  const tried: TriedSecret[] = input.known.map((k) => {
-    const expected = mac(k.secret, id, ts, input.body);
+  const tried: TriedSecret[] = input.known.map((k, i) => {
+    const expected = input.macs?.[i]?.toString('base64') ?? mac(k.secret, id, ts, input.body);
     const label = k.label ? { label: k.label } : {};
     return { endpointId: k.endpointId, ...label, hint: secretHint(k.secret), expected: prefix(expected), matched: receivedFull.has(expected) };
   });

@@ -5,11 +5,10 @@
  * recording, deduplication by webhook-id, forwarding.
  */
 import type { AddressInfo } from 'node:net';
-import { randomUUID } from 'node:crypto';
 import type { Dispatcher } from 'undici';
 import { forwardDelivery } from '../send/forward';
 import { createHttp1Server, type Http1Request, type Http1Response, type Http1Server } from './http1';
-import { IdWindow, type DedupeStore, type DeliveryRecord, type ForwardResult, type KnownSecret } from '../store/records';
+import { IdWindow, recordId, type DedupeStore, type DeliveryRecord, type ForwardResult, type KnownSecret, type Verdict } from '../store/records';
 import { verify, DEFAULT_TOLERANCE_SECONDS } from './signature';
 import { traceVerification } from '../inspect/trace';
 import { capHeader, RejectionLimiter, REJECTED_BODY_PREFIX, senderOf, type RejectionLimits } from './rejections';
@@ -49,8 +48,9 @@ interface Decided {
   record: DeliveryRecord;
   raw?: Buffer;
   received?: Record<string, string>;
-  /** The secrets it was verified with. */
+  /** The secrets it was verified with, and the HMAC computed for each. */
   known?: KnownSecret[];
+  macs?: Array<Buffer | undefined>;
 }
 
 const KEPT_HEADERS = ['webhook-id', 'webhook-timestamp', 'webhook-signature', 'user-agent', 'content-type'];
@@ -136,45 +136,66 @@ export class WebhookListener {
 
   /** Verifies and classifies; cheap, synchronous, before the answer. */
   private decide({ headers: received, body: raw, target }: Http1Request): Decided {
-    const headers: Record<string, string> = {};
-    for (const h of KEPT_HEADERS) {
-      const v = received[h];
-      if (v !== undefined) headers[h] = capHeader(v);
-    }
-    const base = { id: randomUUID(), receivedAt: Date.now(), headers, webhookId: headers['webhook-id'], timestamp: headers['webhook-timestamp'], path: capHeader(target) };
+    const receivedAt = Date.now();
     const known = this.options.secrets();
-    const result = verify({
-      headers: received,
-      body: raw,
-      secrets: known.map((k) => k.secret),
-      toleranceSeconds: this.options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS,
+    const secrets: string[] = [];
+    for (const k of known) secrets.push(k.secret);
+    // The HMACs computed here, which the trace reuses after the answer.
+    const macs: Array<Buffer | undefined> = [];
+    const toleranceSeconds = this.options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
+    const result = verify({ headers: received, body: raw, secrets, toleranceSeconds, now: receivedAt, macs });
+    const record = (headers: Record<string, string>, verdict: Verdict, status: number): DeliveryRecord => ({
+      id: recordId(),
+      receivedAt,
+      headers,
+      webhookId: headers['webhook-id'],
+      timestamp: headers['webhook-timestamp'],
+      path: capHeader(target),
+      verdict,
+      status,
+      body: '',
     });
-    if (!result.ok) return { record: { ...base, ...storedBody(raw, REJECTED_BODY_PREFIX), verdict: 'rejected', reason: result.message, status: 400 }, raw, received, known };
+    if (!result.ok) {
+      const rejected = record(keptHeadersOf(received), 'rejected', 400);
+      rejected.reason = result.message;
+      storeBody(rejected, raw, REJECTED_BODY_PREFIX);
+      return { record: rejected, raw, received, known, macs };
+    }
     const endpointId = known[result.secretIndex].endpointId;
     // Deduplicated by the id as signed, not as displayed. A duplicate is only counted (see webhookEvents.ts):
     // no body, no trace, no forward, so replaying one signed delivery costs little and keeps nothing big.
     const webhookId = received['webhook-id']!;
     if (this.dedupe.has(webhookId)) {
-      const reason = 'Duplicate: this webhook-id was processed already; acknowledged without processing it again.';
-      return { record: { ...base, endpointId, verdict: 'duplicate', reason, status: 200, body: '', bodyBytes: raw.length, bodyTruncated: true } };
+      const duplicate = record(keptHeadersOf(received), 'duplicate', 200);
+      duplicate.endpointId = endpointId;
+      duplicate.reason = 'Duplicate: this webhook-id was processed already; acknowledged without processing it again.';
+      duplicate.bodyBytes = raw.length;
+      duplicate.bodyTruncated = true;
+      return { record: duplicate };
     }
     // Decoded once: for the verdict and, when it fits, as the stored body.
     const text = raw.toString('utf8');
-    // Signed by a known endpoint: every header is kept for the inspector (capped, credentials redacted).
-    const signed = { ...base, headers: signedHeadersOf(received), ...storedBody(raw, this.options.maxStoredBody ?? 256 * 1024, text), endpointId };
-    let event: { id?: unknown; type?: unknown };
+    let event: { id?: unknown; type?: unknown } | undefined;
     try {
       event = JSON.parse(text);
     } catch {
-      return { record: { ...signed, verdict: 'malformed', reason: 'Malformed JSON: the signature is valid but the body is not JSON.', status: 400 }, raw, received, known };
+      event = undefined;
     }
-    const eventId = typeof event?.id === 'string' ? event.id : undefined;
-    const eventType = typeof event?.type === 'string' ? event.type : undefined;
+    // Signed by a known endpoint: every header is kept for the inspector (capped, credentials redacted).
+    const signed = event === undefined ? record(signedHeadersOf(received), 'malformed', 400) : record(signedHeadersOf(received), 'verified', 200);
+    storeBody(signed, raw, this.options.maxStoredBody ?? 256 * 1024, text);
+    signed.endpointId = endpointId;
+    if (event === undefined) {
+      signed.reason = 'Malformed JSON: the signature is valid but the body is not JSON.';
+      return { record: signed, raw, received, known, macs };
+    }
+    if (typeof event?.id === 'string') signed.eventId = event.id;
+    if (typeof event?.type === 'string') signed.eventType = event.type;
     this.dedupe.add(webhookId);
-    return { record: { ...signed, eventId, eventType, verdict: 'verified', status: 200 }, raw, received, known };
+    return { record: signed, raw, received, known, macs };
   }
 
-  private after({ record, raw, received, known }: Decided): void {
+  private after({ record, raw, received, known, macs }: Decided): void {
     // After the answer, and only for what is recorded one by one (a flood of rejections is counted, not traced).
     if (raw && received && known) {
       record.trace = traceVerification({
@@ -184,6 +205,7 @@ export class WebhookListener {
         toleranceSeconds: this.options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS,
         now: record.receivedAt,
         lookForReserialization: record.verdict === 'rejected',
+        macs,
       });
     }
     // Handed over: from here on, a change is a new version made by the record's owner.
@@ -214,15 +236,31 @@ export class WebhookListener {
 function signedHeadersOf(received: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
   let n = 0;
-  for (const [name, value] of Object.entries(received)) {
+  for (const name in received) {
     if (n++ >= MAX_SIGNED_HEADERS) break;
+    const value = received[name];
     out[name] = REDACTED_HEADERS.has(name) ? `(not stored: ${value.length} characters)` : capHeader(value);
   }
   return out;
 }
 
-/** The body as stored: the whole of it, or its first `max` bytes and how big it was. */
-function storedBody(raw: Buffer, max: number, text?: string): Pick<DeliveryRecord, 'body' | 'bodyBytes' | 'bodyTruncated'> {
-  if (raw.length <= max) return { body: text ?? raw.toString('utf8') };
-  return { body: raw.subarray(0, max).toString('utf8'), bodyBytes: raw.length, bodyTruncated: true };
+/** What is kept of a delivery not verified, or counted: the headers a sender of the service's deliveries sends. */
+function keptHeadersOf(received: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const h of KEPT_HEADERS) {
+    const v = received[h];
+    if (v !== undefined) out[h] = capHeader(v);
+  }
+  return out;
+}
+
+/** Stores the body: the whole of it, or its first `max` bytes and how big it was. */
+function storeBody(record: DeliveryRecord, raw: Buffer, max: number, text?: string): void {
+  if (raw.length <= max) {
+    record.body = text ?? raw.toString('utf8');
+    return;
+  }
+  record.body = raw.subarray(0, max).toString('utf8');
+  record.bodyBytes = raw.length;
+  record.bodyTruncated = true;
 }

@@ -5,8 +5,7 @@
  * rest only counted, per sender, and reported as one summary record when the window ends.
  */
 import * as l10n from '@vscode/l10n';
-import { randomUUID } from 'node:crypto';
-import type { DeliveryRecord } from '../store/records';
+import { recordId, type DeliveryRecord } from '../store/records';
 import { groupDigits } from '../../text/format';
 
 /** Longest header value kept in any record (and so in the store and the log). */
@@ -72,7 +71,7 @@ export class RejectionLimiter {
     const fmt = groupDigits;
     const from = bySender.map(([s, c]) => `${s} (${fmt(c)})`).join(', ');
     this.emit({
-      id: randomUUID(),
+      id: recordId(),
       receivedAt: Date.now(),
       verdict: 'rejected',
       status: 400,

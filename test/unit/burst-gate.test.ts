@@ -1,0 +1,50 @@
+// The views' redraws during a burst of deliveries: once for many changes, soon after a quiet spell,
+// and spaced while the burst goes on (each redraw sends every visible row to VS Code again).
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { BurstGate } from '../../src/webhooks/store/burst';
+
+async function until(what: string, ok: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !ok(); i++) await sleep(10);
+  assert.ok(ok(), what);
+}
+
+describe('burst gate', () => {
+  it('runs once for a burst of changes, soon after the first when things were quiet', async () => {
+    let runs = 0;
+    const gate = new BurstGate(() => runs++, 5, 300);
+    const t0 = Date.now();
+    for (let i = 0; i < 50; i++) gate.schedule();
+    await until('one run', () => runs === 1);
+    assert.ok(Date.now() - t0 < 250, 'not held back by the spacing after a quiet spell');
+    await sleep(50);
+    assert.equal(runs, 1);
+    gate.dispose();
+  });
+
+  it('while a burst goes on, runs again no sooner than the spacing after the last run, with every change since', async () => {
+    let runs = 0;
+    const gate = new BurstGate(() => runs++, 5, 300);
+    gate.schedule();
+    await until('the first run', () => runs === 1);
+    const first = Date.now();
+    gate.schedule();
+    gate.schedule();
+    assert.equal(gate.scheduled, true);
+    await sleep(150);
+    assert.equal(runs, 1, 'held back while the burst goes on');
+    await until('the second run', () => runs === 2);
+    assert.ok(Date.now() - first >= 290, 'spaced from the first');
+    assert.equal(gate.scheduled, false);
+    gate.dispose();
+  });
+
+  it('runs nothing once disposed', async () => {
+    let runs = 0;
+    const gate = new BurstGate(() => runs++, 5, 300);
+    gate.schedule();
+    gate.dispose();
+    await sleep(60);
+    assert.equal(runs, 0);
+  });
+});
