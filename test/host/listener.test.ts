@@ -9,7 +9,7 @@ import { EventStore } from '../../src/webhooks/store/stores';
 import type { ConnectionInfo } from '../../src/vscode/connections/connectionStore';
 import type { EventNode } from '../../src/vscode/webhooks/eventsTree';
 import { startReleaseServer } from '../support/releaseServer';
-import { clearConnections, closeEmulatedService, emulatedService, eventually, settingsAndLogFiles, workbench } from './support';
+import { clearConnections, closeEmulatedService, emitServiceEvent, emulatedService, eventually, settingsAndLogFiles, workbench } from './support';
 
 const exec = <T>(cmd: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(`aoaiWorkbench.${cmd}`, ...args);
 const records = async () => (await workbench()).services.listener.events.list();
@@ -102,6 +102,26 @@ describe('webhook listener in VS Code', () => {
     assert.equal(rows.length, 1, 'one test event, one row');
     assert.deepEqual([rows[0].verdict, rows[0].endpointId], ['verified', endpointId]);
     assert.equal(emu.deliveries().length, deliveredBefore + 1, 'the service delivered it once');
+  });
+
+  it('a burst of deliveries: every one in the Events view; the log shows the first lines of each second and counts the rest', async () => {
+    await listening();
+    const webhooksLog = () => settingsAndLogFiles().find((f) => f.includes('Azure OpenAI Webhooks'));
+    const logFile = await eventually(webhooksLog);
+    const logged = readFileSync(logFile, 'utf8').length;
+    const before = (await records()).length;
+    const BURST = 60;
+    await Promise.all(Array.from({ length: BURST }, (_, i) => emitServiceEvent(emu, 'response.completed', { id: `resp_burst_${i}` })));
+    await eventually(async () => (await records()).length >= before + BURST);
+    // Each window's count comes when its second ends.
+    const counts = await eventually(() => {
+      const added = readFileSync(logFile, 'utf8').slice(logged);
+      const counted = [...added.matchAll(/(\d+) more deliveries in the last second, not logged one by one/g)].map((m) => Number(m[1]));
+      const oneByOne = added.match(/response\.completed \S+ webhook-id=\S+ VERIFIED/g)?.length ?? 0;
+      return counted.length && oneByOne + counted.reduce((a, b) => a + b, 0) === BURST ? { counted, oneByOne } : undefined;
+    });
+    // A second's first lines may have gone to the deliveries before the burst.
+    assert.ok(counts.oneByOne > 0 && counts.oneByOne < BURST, `${counts.oneByOne} lines one by one`);
   });
 
   it('a delivery signed with another secret is rejected and shown with the reason', async () => {

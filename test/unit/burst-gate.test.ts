@@ -2,14 +2,14 @@
 // and spaced while the burst goes on (each redraw sends every visible row to VS Code again).
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { BurstGate } from '../../src/webhooks/store/burst';
+import { BurstGate, LineBudget } from '../../src/webhooks/store/burst';
 
 async function until(what: string, ok: () => boolean): Promise<void> {
   for (let i = 0; i < 200 && !ok(); i++) await sleep(10);
   assert.ok(ok(), what);
 }
 
-describe('burst gate', () => {
+describe('bursts: the views redraw, the log counts', () => {
   it('runs once for a burst of changes, soon after the first when things were quiet', async () => {
     let runs = 0;
     const gate = new BurstGate(() => runs++, 5, 300);
@@ -46,5 +46,22 @@ describe('burst gate', () => {
     gate.dispose();
     await sleep(60);
     assert.equal(runs, 0);
+  });
+  it("a burst's log lines: the first few of each window one by one, the rest counted in one report when the window ends", async () => {
+    const reports: number[] = [];
+    const budget = new LineBudget((n) => reports.push(n), 3, 100);
+    assert.deepEqual(Array.from({ length: 5 }, () => budget.admit()), [true, true, true, false, false]);
+    await until('the report of the window', () => reports.length === 1);
+    assert.deepEqual(reports, [2]);
+    // A new window lets lines through again; ended at once (the listener stops), it reports what it counted then.
+    assert.deepEqual(Array.from({ length: 4 }, () => budget.admit()), [true, true, true, false]);
+    budget.endWindow();
+    assert.deepEqual(reports, [2, 1]);
+    // A window with nothing counted reports nothing.
+    budget.admit();
+    budget.endWindow();
+    await sleep(150);
+    assert.deepEqual(reports, [2, 1]);
+    budget.dispose();
   });
 });

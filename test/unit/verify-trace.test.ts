@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import type { KnownSecret } from '../../src/webhooks/store/records';
-import { generateSecret, secretKey } from '../../src/webhooks/receive/signature';
+import { generateSecret, secretKey, verify } from '../../src/webhooks/receive/signature';
 import { traceVerification } from '../../src/webhooks/inspect/trace';
 
 const secret = generateSecret();
@@ -58,5 +58,18 @@ describe('the verdict trace', () => {
     );
     const notJson = traceVerification({ headers: headers('m'), body: Buffer.from('not json'), known, toleranceSeconds: 300, now: NOW, lookForReserialization: true });
     assert.equal(notJson.reserialized, undefined);
+  });
+  it('reuses the HMACs verification computed, each for its own secret: the same trace as computing them again', () => {
+    const three: KnownSecret[] = [{ endpointId: 'we_a', secret: generateSecret() }, { endpointId: 'we_b', secret }, { endpointId: 'we_c', secret: generateSecret() }];
+    const headers = { 'webhook-id': 'm', 'webhook-timestamp': '1700000000', 'webhook-signature': `v1,${sign('m', '1700000000', compact)}` };
+    const body = Buffer.from(compact);
+    const macs: Array<Buffer | undefined> = [];
+    const result = verify({ headers, body, secrets: three.map((k) => k.secret), now: NOW, macs });
+    // Verification stops at the secret that matched: the third is left for the trace.
+    assert.deepEqual([result, macs.length], [{ ok: true, secretIndex: 1 }, 2]);
+    const input = { headers, body, known: three, toleranceSeconds: 300, now: NOW };
+    const reused = traceVerification({ ...input, macs });
+    assert.deepEqual(reused, traceVerification(input));
+    assert.deepEqual(reused.tried.map((t) => t.matched), [false, true, false]);
   });
 });

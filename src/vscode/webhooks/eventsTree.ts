@@ -66,9 +66,10 @@ export class EventsTree implements vscode.TreeDataProvider<EventsViewNode>, vsco
     this.subs = [events.onDidRecord(() => this.schedule()), events.onDidReset(() => this.schedule()), events.onDidUpdate((id) => this.schedule(id))];
   }
 
-  private readonly gate = new BurstGate(() => this.redraw());
+  /** Once a second during a burst: each redraw sends every row at the top to VS Code again. */
+  private readonly gate = new BurstGate(() => this.redraw(), 50, 1_000);
 
-  /** A burst of deliveries (or of duplicate counts) redraws the view twice a second, not once each. */
+  /** A burst of deliveries (or of duplicate counts) redraws the view once a second, not once each. */
   private schedule(id?: string): void {
     this.pending ??= { all: false, ids: new Set() };
     if (id === undefined) this.pending.all = true;

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { join } from 'node:path';
 import type { Dispatcher } from 'undici';
 import type { TunnelProvider } from '../../tunnels/tunnel';
-import { BurstGate } from '../../webhooks/store/burst';
+import { BurstGate, LineBudget } from '../../webhooks/store/burst';
 import { Listening, type EndpointPlan, type ListeningSession, type ListeningState as CoreState, type SessionEndpoints, type SessionStart } from '../../webhooks/session/listeningSession';
 import { KeptOriginalUrls } from '../../webhooks/session/originalUrls';
 import type { DeliveryRecord, ForwardResult, KnownSecret } from '../../webhooks/store/records';
@@ -208,6 +208,8 @@ export class ListenerController implements vscode.Disposable {
     this.userSession = undefined;
     await this.listening.stop();
     await this.events.flush();
+    // What a burst left uncounted is said before the end.
+    this.lineBudget.endWindow();
     if (state) this.output.info('Stopped listening.');
     return state;
   }
@@ -231,14 +233,21 @@ export class ListenerController implements vscode.Disposable {
 
   private delivered(r: DeliveryRecord): void {
     this.events.record(r);
+    const debug = this.output.logLevel <= vscode.LogLevel.Debug;
+    // A replay flood of one signed delivery is counted, not logged line by line; a burst of deliveries
+    // is logged a line each only at Debug level (otherwise its first lines each second, then a count).
+    if (r.verdict === 'duplicate' ? !debug : !debug && !this.lineBudget.admit()) return;
     const line = `${new Date(r.receivedAt).toISOString()} ${r.eventType ?? '-'} ${r.eventId ?? '-'} webhook-id=${r.webhookId ?? '-'} ${r.verdict.toUpperCase()}${r.reason ? `: ${r.reason}` : ''}`;
     if (r.verdict === 'rejected' || r.verdict === 'malformed') this.output.warn(line);
-    // A replay flood of one signed delivery is counted, not logged line by line.
     else if (r.verdict === 'duplicate') this.output.debug(line);
     else this.output.info(line);
     // Formatting a payload costs more than verifying it: only when debug lines are shown.
-    if (r.body && this.output.logLevel <= vscode.LogLevel.Debug) this.output.debug(redact(prettyBody(r.body)));
+    if (r.body && debug) this.output.debug(redact(prettyBody(r.body)));
   }
+
+  private readonly lineBudget = new LineBudget((skipped) =>
+    this.output.info(`${skipped} more deliveries in the last second, not logged one by one: each is in the Webhook Events view (every one is logged at Debug level).`),
+  );
 
   private forwarded(r: DeliveryRecord, f: ForwardResult): void {
     this.events.forwarded(r.id, f);
@@ -277,6 +286,7 @@ export class ListenerController implements vscode.Disposable {
   dispose(): void {
     this.subscriptions.forEach((d) => d.dispose());
     this.statusGate.dispose();
+    this.lineBudget.dispose();
     // stop() logs its last line, so the channel goes after it.
     void this.stop(true).finally(() => {
       this.channel?.dispose();

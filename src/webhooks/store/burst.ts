@@ -35,3 +35,47 @@ export class BurstGate {
     this.timer = undefined;
   }
 }
+
+/**
+ * Lets `perWindow` log lines through per window and counts the rest, reported in one line when
+ * the window ends: a burst of deliveries logged line by line was thousands of lines nobody reads
+ * (every delivery is in the Events view and its file anyway), and each cost the host as much as
+ * the delivery's own record.
+ */
+export class LineBudget {
+  private used = 0;
+  private skipped = 0;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly report: (skipped: number) => void,
+    private readonly perWindow = 20,
+    private readonly windowMs = 1_000,
+  ) {}
+
+  /** True when this line may be logged; otherwise it was counted. */
+  admit(): boolean {
+    this.timer ??= setTimeout(() => this.endWindow(), this.windowMs).unref();
+    if (this.used < this.perWindow) {
+      this.used++;
+      return true;
+    }
+    this.skipped++;
+    return false;
+  }
+
+  /** Ends the window now: what was counted is reported. */
+  endWindow(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const skipped = this.skipped;
+    this.used = 0;
+    this.skipped = 0;
+    if (skipped) this.report(skipped);
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}
