@@ -290,6 +290,8 @@ export async function walkthroughThroughTheUi(page: Page, _emulator: EmulatorHan
   // The local emulator went with the window: started again for the models to answer. (The icon
   // only when the sidebar is not showing ours already: a second click would hide it.)
   const resources = page.locator('.part.sidebar .pane-header', { hasText: 'Resources' }).first();
+  // Right after the reload the sidebar may still be restoring ours: given a moment before deciding (clicking then would hide it).
+  await resources.waitFor({ state: 'visible', timeout: 5_000 }).catch(() => undefined);
   if (!(await resources.isVisible())) await page.locator('.activitybar [aria-label^="Azure OpenAI"]').first().click();
   await page.locator('.part.sidebar .monaco-button', { hasText: 'Start Local Emulator' }).first().click({ timeout: 30_000 });
   await page.locator('.part.sidebar .monaco-list-row', { hasText: 'Local emulator' }).first().waitFor({ timeout: 30_000 });
