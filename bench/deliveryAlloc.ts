@@ -8,13 +8,14 @@
  * Open the profile in Chrome's DevTools (Memory tab) to see it by function.
  */
 import { fork } from 'node:child_process';
-import { createHmac, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request, Agent } from 'node:http';
 import { Session } from 'node:inspector';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WebhookListener } from '../src/webhooks/receive/listener';
+import { signedHeaders } from '../src/webhooks/receive/signature';
 import { WebhookEvents } from '../src/webhooks/store/webhookEvents';
 
 const SECRET = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
@@ -22,16 +23,12 @@ const SECRET = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
 /** The sender (a child process, so its allocations are not counted). */
 async function send(url: string, n: number, tag: string): Promise<void> {
   const agent = new Agent({ keepAlive: true, maxSockets: 4 });
-  const key = Buffer.from(SECRET.slice(6), 'base64');
   let next = 0;
   const one = async (): Promise<void> => {
     while (next < n) {
       const i = next++;
-      const id = `msg_${randomUUID()}`;
-      const ts = Math.floor(Date.now() / 1000);
-      const body = JSON.stringify({ id: `evt_${tag}_${i}`, object: 'event', created_at: ts, type: 'response.completed', data: { id: `resp_${tag}_${i}` } });
-      const signature = `v1,${createHmac('sha256', key).update(`${id}.${ts}.${body}`).digest('base64')}`;
-      const headers = { 'webhook-id': id, 'webhook-timestamp': String(ts), 'webhook-signature': signature, 'content-type': 'application/json' };
+      const body = JSON.stringify({ id: `evt_${tag}_${i}`, object: 'event', created_at: Math.floor(Date.now() / 1000), type: 'response.completed', data: { id: `resp_${tag}_${i}` } });
+      const headers = { ...signedHeaders(SECRET, `msg_${randomUUID()}`, body), 'content-type': 'application/json' };
       await new Promise<void>((resolve, reject) => {
         const req = request(`${url}/webhook`, { method: 'POST', agent, headers }, (res) => {
           res.resume().on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`answered ${res.statusCode}`))));

@@ -31,6 +31,24 @@ async function listen<S extends Server>(server: S, event = 'connection'): Promis
   return counted;
 }
 
+/** A TCP server that accepts and never says a word (no TLS handshake, no CONNECT answer), for the test's time. */
+async function withSilentServer(test: (port: number) => Promise<void>): Promise<void> {
+  const silent = await listen(createTcpServer((s: Socket) => s.on('error', () => {})));
+  try {
+    await test(silent.port);
+  } finally {
+    silent.close();
+  }
+}
+
+/** The call fails with the connect timeout, and soon. */
+async function connectTimesOut(client: HttpClient, url: string): Promise<void> {
+  const t0 = Date.now();
+  const err = await failure(client.json({ method: 'GET', url }));
+  assert.equal(err.code, 'UND_ERR_CONNECT_TIMEOUT');
+  assert.ok(Date.now() - t0 < 5_000);
+}
+
 describe('the wire: undici\'s interface over node:http', function () {
   this.timeout(20_000);
   const certs = makeTestCertificates(mkdtempSync(join(tmpdir(), 'aoai-wire-')));
@@ -110,16 +128,7 @@ describe('the wire: undici\'s interface over node:http', function () {
   });
 
   it('a connection that never finishes its TLS handshake fails with the connect timeout', async () => {
-    const silent = createTcpServer((s: Socket) => s.on('error', () => {}));
-    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
-    try {
-      const t0 = Date.now();
-      const err = await failure(client({}, { connectMs: 300 }).json({ method: 'GET', url: `https://127.0.0.1:${(silent.address() as AddressInfo).port}/` }));
-      assert.equal(err.code, 'UND_ERR_CONNECT_TIMEOUT');
-      assert.ok(Date.now() - t0 < 5_000);
-    } finally {
-      silent.close();
-    }
+    await withSilentServer((port) => connectTimesOut(client({}, { connectMs: 300 }), `https://127.0.0.1:${port}/`));
   });
 
   it('no headers in time, and a stream that goes silent, each fail with their own timeout', async () => {
@@ -245,17 +254,7 @@ describe('the wire: undici\'s interface over node:http', function () {
     assert.equal((await failure(client(tunnelled).json({ method: 'GET', url: `https://127.0.0.1:${https.port}/` }))).code, 'EPROXY');
     const withCredentials = { ...tunnelled, url: proxy.url.replace('//', '//alice:proxy-pass@') };
     assert.deepEqual(await client(withCredentials).json({ method: 'GET', url: `https://127.0.0.1:${https.port}/` }), { ok: true });
-    const mute = createTcpServer((s: Socket) => s.on('error', () => {}));
-    await new Promise<void>((r) => mute.listen(0, '127.0.0.1', r));
-    try {
-      const silentProxy = { url: `http://127.0.0.1:${(mute.address() as AddressInfo).port}`, proxyLoopback: true };
-      const t0 = Date.now();
-      const err = await failure(client(silentProxy, { connectMs: 300 }).json({ method: 'GET', url: `https://127.0.0.1:${https.port}/` }));
-      assert.equal(err.code, 'UND_ERR_CONNECT_TIMEOUT');
-      assert.ok(Date.now() - t0 < 5_000);
-    } finally {
-      mute.close();
-    }
+    await withSilentServer((port) => connectTimesOut(client({ url: `http://127.0.0.1:${port}`, proxyLoopback: true }, { connectMs: 300 }), `https://127.0.0.1:${https.port}/`));
   });
 
   it('destroy() ends what is in flight at once; a closed dispatcher refuses new requests; bodies and headers it cannot send are refused', async () => {

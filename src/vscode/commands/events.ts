@@ -8,7 +8,7 @@ import { logInfo } from '../log';
 import type { Services } from '../services';
 import { EventNode, type EventFilter } from '../webhooks/eventsTree';
 import { VERDICTS, verdictName } from '../webhooks/eventTooltip';
-import { prettyBody } from '../webhooks/listenerController';
+import { prettyBody } from '../webhooks/deliveryLog';
 import { resolveConnection } from './args';
 import { withProgress, showJson } from './registry';
 

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { join } from 'node:path';
 import type { Dispatcher } from 'undici';
 import type { TunnelProvider } from '../../tunnels/tunnel';
-import { BurstGate, LineBudget } from '../../webhooks/store/burst';
+import { BurstGate } from '../../webhooks/store/burst';
 import { Listening, type EndpointPlan, type ListeningSession, type ListeningState as CoreState, type SessionEndpoints, type SessionStart } from '../../webhooks/session/listeningSession';
 import { KeptOriginalUrls } from '../../webhooks/session/originalUrls';
 import type { DeliveryRecord, ForwardResult, KnownSecret } from '../../webhooks/store/records';
@@ -17,10 +17,10 @@ import type { WebhookEndpoint } from '../../service/types';
 import type { ConnectionInfo, ConnectionStore } from '../connections/connectionStore';
 import { loadNetwork } from '../bundles';
 import { Commands, ContextKeys, type ProviderChoice } from '../contributions';
-import { redact } from '../log';
 import { proxySettings } from '../proxySettings';
 import { optionalSetting, setContext, setting } from '../settings';
 import type { WebhookEndpoints } from './endpoints';
+import { DeliveryLog } from './deliveryLog';
 import { tunnelProviderFor } from './tunnelProviders';
 
 export interface ListeningState extends CoreState<ConnectionInfo> {
@@ -50,6 +50,7 @@ export class ListenerController implements vscode.Disposable {
   /** The session "Start Listening" began (a debug session has its own). */
   private userSession: ListeningSession<ConnectionInfo> | undefined;
   private channel: vscode.LogOutputChannel | undefined;
+  private readonly log = new DeliveryLog(() => this.output);
   private readonly statusItem = vscode.window.createStatusBarItem('aoaiWorkbench.listener', vscode.StatusBarAlignment.Left, 50);
   private readonly changed = new vscode.EventEmitter<void>();
   /** Fires when listening starts or stops, or a session begins or ends (the events have their own owner). */
@@ -208,8 +209,7 @@ export class ListenerController implements vscode.Disposable {
     this.userSession = undefined;
     await this.listening.stop();
     await this.events.flush();
-    // What a burst left uncounted is said before the end.
-    this.lineBudget.endWindow();
+    this.log.endBurst();
     if (state) this.output.info('Stopped listening.');
     return state;
   }
@@ -233,31 +233,18 @@ export class ListenerController implements vscode.Disposable {
 
   private delivered(r: DeliveryRecord): void {
     this.events.record(r);
-    const debug = this.output.logLevel <= vscode.LogLevel.Debug;
-    // A replay flood of one signed delivery is counted, not logged line by line; a burst of deliveries
-    // is logged a line each only at Debug level (otherwise its first lines each second, then a count).
-    if (r.verdict === 'duplicate' ? !debug : !debug && !this.lineBudget.admit()) return;
-    const line = `${new Date(r.receivedAt).toISOString()} ${r.eventType ?? '-'} ${r.eventId ?? '-'} webhook-id=${r.webhookId ?? '-'} ${r.verdict.toUpperCase()}${r.reason ? `: ${r.reason}` : ''}`;
-    if (r.verdict === 'rejected' || r.verdict === 'malformed') this.output.warn(line);
-    else if (r.verdict === 'duplicate') this.output.debug(line);
-    else this.output.info(line);
-    // Formatting a payload costs more than verifying it: only when debug lines are shown.
-    if (r.body && debug) this.output.debug(redact(prettyBody(r.body)));
+    this.log.delivered(r);
   }
-
-  private readonly lineBudget = new LineBudget((skipped) =>
-    this.output.info(`${skipped} more deliveries in the last second, not logged one by one: each is in the Webhook Events view (every one is logged at Debug level).`),
-  );
 
   private forwarded(r: DeliveryRecord, f: ForwardResult): void {
     this.events.forwarded(r.id, f);
-    this.output.info(`  forwarded ${r.webhookId} to ${f.url}: ${f.status ?? f.error} in ${f.durationMs} ms`);
+    this.log.forwarded(r, f);
   }
 
   /** Keeps a replay's answer with its event (the newest few), on disk and in the views. */
   addReplay(r: DeliveryRecord, answer: ForwardResult): void {
     this.events.replayed(r.id, answer);
-    this.output.info(`Replayed ${r.eventType ?? 'delivery'} ${r.eventId ?? ''}${answer.edited ? ' (edited)' : ''} to ${answer.url}: ${answer.status ?? answer.error} in ${answer.durationMs} ms`);
+    this.log.replayed(r, answer);
   }
 
   clear(): Promise<void> {
@@ -286,7 +273,7 @@ export class ListenerController implements vscode.Disposable {
   dispose(): void {
     this.subscriptions.forEach((d) => d.dispose());
     this.statusGate.dispose();
-    this.lineBudget.dispose();
+    this.log.dispose();
     // stop() logs its last line, so the channel goes after it.
     void this.stop(true).finally(() => {
       this.channel?.dispose();
@@ -295,13 +282,5 @@ export class ListenerController implements vscode.Disposable {
     });
     this.statusItem.dispose();
     this.changed.dispose();
-  }
-}
-
-export function prettyBody(body: string): string {
-  try {
-    return JSON.stringify(JSON.parse(body), null, 2);
-  } catch {
-    return body;
   }
 }

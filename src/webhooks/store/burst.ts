@@ -12,16 +12,15 @@ export class BurstGate {
     private readonly run: () => void,
     private readonly delayMs = 50,
     private readonly spacingMs = 500,
-    private readonly now: () => number = Date.now,
   ) {}
 
   /** A change: the update runs once for it and every change until then. */
   schedule(): void {
     if (this.timer) return;
-    const wait = Math.max(this.delayMs, this.lastRun + this.spacingMs - this.now());
+    const wait = Math.max(this.delayMs, this.lastRun + this.spacingMs - Date.now());
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      this.lastRun = this.now();
+      this.lastRun = Date.now();
       this.run();
     }, wait);
   }
