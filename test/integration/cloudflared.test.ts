@@ -1,8 +1,7 @@
 /** cloudflared fetched on consent, and tunnel CLIs run as processes that stop with the tunnel. */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   CLOUDFLARED_RELEASES,
@@ -16,12 +15,13 @@ import {
 import { CloudflaredTunnel } from '../../src/tunnels/providers';
 import { runTunnelProcess, TunnelError } from '../../src/tunnels/tunnel';
 import { startReleaseServer } from '../support/releaseServer';
+import { scratchDir } from '../support/scratchDir';
 
 const STANDIN = join(__dirname, '..', 'fixtures', 'tunnels', 'cloudflared-standin.sh');
 const standin = readFileSync(STANDIN);
 /** The stand-in is served as the release file: its hash is the one expected. */
 const sha256 = createHash('sha256').update(standin).digest('hex');
-const storage = () => mkdtempSync(join(tmpdir(), 'aoai-storage-'));
+const storage = () => scratchDir('aoai-storage-');
 const leftovers = (dir: string) => (existsSync(join(dir, 'cloudflared')) ? readdirSync(join(dir, 'cloudflared')) : []);
 const alive = (pid: number) => {
   try {

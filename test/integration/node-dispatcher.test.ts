@@ -5,12 +5,10 @@
  * caller's abort; a reader slower than the sender.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createTcpServer, type AddressInfo, type Server, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { HttpClient } from '../../src/service/http';
 import { NodeDispatcher } from '../../src/service/nodeDispatcher';
@@ -18,6 +16,7 @@ import type { ProxySettings } from '../../src/service/proxyRules';
 import { startProxy, type TestProxy } from '../support/proxyServer';
 import { failure } from '../support/serviceFailure';
 import { makeTestCertificates } from '../support/testIssuer';
+import { scratchDir } from '../support/scratchDir';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -51,7 +50,7 @@ async function connectTimesOut(client: HttpClient, url: string): Promise<void> {
 
 describe('the wire: undici\'s interface over node:http', function () {
   this.timeout(20_000);
-  const certs = makeTestCertificates(mkdtempSync(join(tmpdir(), 'aoai-wire-')));
+  const certs = makeTestCertificates(scratchDir('aoai-wire-'));
   const ca = readFileSync(certs.caFile, 'utf8');
   let handler: Handler = (_req, res) => res.end('{}');
   let https: Awaited<ReturnType<typeof listen>>;

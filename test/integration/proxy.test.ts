@@ -8,10 +8,8 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { ArmClient } from '../../src/service/arm';
@@ -25,6 +23,7 @@ import { startProxy, type TestProxy } from '../support/proxyServer';
 import { failure } from '../support/serviceFailure';
 import { startReleaseServer } from '../support/releaseServer';
 import { startTestIssuer } from '../support/testIssuer';
+import { scratchDir } from '../support/scratchDir';
 
 const run = promisify(execFile);
 const messages = [{ role: 'user' as const, content: 'hello through the proxy' }];
@@ -156,7 +155,7 @@ describe('corporate proxy: outgoing calls through a real CONNECT proxy', functio
     try {
       const proxy = { url: authenticating.url.replace('//', '//alice:s3cret-proxy-pass@'), proxyLoopback: true };
       const sha256 = createHash('sha256').update(standin).digest('hex');
-      const got = await downloadCloudflared({ storageDir: mkdtempSync(join(tmpdir(), 'aoai-proxy-')), baseUrl: `${releases.url}/releases`, sha256, version: '2099.1.0', proxy });
+      const got = await downloadCloudflared({ storageDir: scratchDir('aoai-proxy-'), baseUrl: `${releases.url}/releases`, sha256, version: '2099.1.0', proxy });
       assert.equal(got.version, '2099.1.0');
       const host = new URL(releases.url).host;
       assert.ok(authenticating.targets.length > 0 && authenticating.targets.every((t) => t === host), `tunnels: ${authenticating.targets}`);

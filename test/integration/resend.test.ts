@@ -2,8 +2,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdirSync, mkdtempSync, writeFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { startEmulator } from '../../src/emulator/server';
@@ -16,6 +15,7 @@ import type { DeliveryRecord, KnownSecret } from '../../src/webhooks/store/recor
 import { defaultShell, replay, replayToApp, sendSigned, sendTestEvent, signedCurl, testEventBody } from '../../src/webhooks/send/resend';
 import { generateSecret } from '../../src/webhooks/receive/signature';
 import { eventually, startReceiver } from '../support/receiver';
+import { scratchDir } from '../support/scratchDir';
 
 describe('test events, replays and curl commands', () => {
   const known: KnownSecret[] = [{ endpointId: 'we_1', secret: generateSecret() }];
@@ -251,7 +251,7 @@ describe('connection probe against the emulator', () => {
 
 describe('downloaded cloudflared removal', () => {
   it('removes only the downloaded copy and its folder, and says when there is none', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'aoai-cf-'));
+    const dir = scratchDir('aoai-cf-');
     assert.equal(await removeDownloadedCloudflared(dir), undefined);
     const path = downloadedCloudflaredPath(dir);
     mkdirSync(join(dir, 'cloudflared'), { recursive: true });

@@ -7,12 +7,12 @@
  */
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SignJWT, exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
+import { scratchDir } from './scratchDir';
 
 export interface TestClient {
   id: string;
@@ -70,7 +70,7 @@ export async function startTestIssuer(options: TestIssuerOptions = {}): Promise<
   // The same in-memory store the provider would pick itself, named explicitly: a test issuer lives
   // for one run, and without it the provider warns about production use in every test's output.
   const memoryAdapter: { createMemoryAdapter(): unknown } = await import(join('oidc-provider', 'lib', 'adapters', 'memory_adapter.js'));
-  const dir = mkdtempSync(join(tmpdir(), 'aoai-issuer-'));
+  const dir = scratchDir('aoai-issuer-');
   const certs = makeTestCertificates(dir);
   const tenantId = options.tenantId ?? randomUUID();
   const resources = new Set(options.resources ?? TEST_RESOURCES);
