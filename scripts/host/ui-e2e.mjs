@@ -1,6 +1,7 @@
 // End-to-end through the real workbench in Chromium, as a person would: runs the UI journeys
 // (test/ui/journeys.ts, TypeScript loaded through tsx), each in a fresh emulator, code-server and
 // browser; each saves screenshots into the artifacts folder.
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startEmulatorProcess } from './emulatorProcess.mjs';
 import { CHROMIUM_ARGS, chromiumPath, startCodeServer, workbenchUrl } from './codeServer.mjs';
@@ -48,6 +49,9 @@ export async function runUiTests(chromium, root, artifacts, vsix) {
     } catch (err) {
       failed++;
       console.log(`  ✗ ${title}\n    ${err?.message ?? err}`);
+      // CI keeps only the log: what the window showed at the failure, in words, beside the picture.
+      console.log(await whatTheWindowShows(page).catch((e) => `    (the window could not be read: ${e?.message ?? e})`));
+      console.log(ourLogTails(server.root));
       await page.screenshot({ path: join(artifacts, 'ui-failure.png') }).catch(() => {});
     } finally {
       await browser.close();
@@ -57,4 +61,40 @@ export async function runUiTests(chromium, root, artifacts, vsix) {
     }
   }
   return { passed, failed };
+}
+
+/** The notifications, an open quick input, a dialog and the debug state the failed journey left, as text. */
+async function whatTheWindowShows(page) {
+  const texts = async (selector) => (await page.locator(selector).allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim()).filter(Boolean);
+  const parts = {
+    notifications: await texts('.notifications-toasts .notification-list-item, .notifications-center .notification-list-item'),
+    'quick input': await texts('.quick-input-widget:visible .quick-input-title, .quick-input-widget:visible .quick-input-message'),
+    'quick input value': (await page.locator('.quick-input-widget:visible input.input').count())
+      ? [await page.locator('.quick-input-widget:visible input.input').first().inputValue()]
+      : [],
+    focus: [
+      await page.evaluate(() => {
+        const el = document.activeElement;
+        return el ? `${el.tagName.toLowerCase()}${el.className ? '.' + String(el.className).split(' ').join('.') : ''} ${el.getAttribute('aria-label') ?? ''}` : 'none';
+      }),
+    ],
+    dialog: await texts('.monaco-dialog-box'),
+    'status bar': await texts('.part.statusbar .statusbar-item'),
+    'debug toolbar': (await page.locator('.debug-toolbar').isVisible()) ? ['visible'] : [],
+    tabs: await texts('.tabs-container .tab'),
+  };
+  return Object.entries(parts)
+    .map(([name, list]) => `    ${name}: ${list.length ? JSON.stringify(list).slice(0, 1500) : '(none)'}`)
+    .join('\n');
+}
+
+/** The last lines of the extension's own output channels in this run's code-server (its log files). */
+function ourLogTails(root) {
+  const files = readdirSync(join(root, 'user-data', 'logs'), { recursive: true }).filter((f) => /Azure OpenAI[^/]*\.log$/.test(String(f)));
+  return files
+    .map((f) => {
+      const lines = readFileSync(join(root, 'user-data', 'logs', String(f)), 'utf8').trimEnd().split('\n');
+      return `    ${f} (last ${Math.min(20, lines.length)} of ${lines.length} lines):\n${lines.slice(-20).map((l) => `      ${l.slice(0, 400)}`).join('\n')}`;
+    })
+    .join('\n');
 }

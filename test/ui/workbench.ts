@@ -5,13 +5,25 @@ import { join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import type { ArtifactsFolder, CodeServerHandle, EmulatorHandle } from './handles';
 
-/** Types into the open quick input and presses Enter. */
+/**
+ * Types into the open quick input and presses Enter there. A loaded CI machine once left the
+ * walkthrough's input open after Enter, as if the key had gone elsewhere: Enter is pressed again
+ * while the input is still open with the text and without the focus (never while it has it: a
+ * wizard slow to show its next step must not get Enter twice). A failure prints the window's state.
+ */
 export async function answer(page: Page, titlePart: string, text: string): Promise<void> {
   const widget = page.locator('.quick-input-widget');
-  await widget.locator('.quick-input-title', { hasText: titlePart }).waitFor({ timeout: 20_000 });
+  const title = widget.locator('.quick-input-title', { hasText: titlePart });
+  await title.waitFor({ timeout: 20_000 });
   const input = widget.locator('input.input');
   await input.fill(text);
-  await page.keyboard.press('Enter');
+  await input.press('Enter');
+  for (let i = 0; i < 3; i++) {
+    if (await title.waitFor({ state: 'hidden', timeout: 3_000 }).then(() => true, () => false)) return;
+    const lostFocus = await input.evaluate((el, t) => el !== document.activeElement && (el as HTMLInputElement).value === t, text).catch(() => false);
+    if (!lostFocus) return;
+    await input.press('Enter');
+  }
 }
 
 export async function addConnectionThroughTheUi(page: Page, emulator: EmulatorHandle, artifacts: ArtifactsFolder): Promise<void> {
