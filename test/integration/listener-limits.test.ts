@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
+import { getHeapStatistics, setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { Client } from 'undici';
 import { diagnose } from '../../src/webhooks/inspect/doctor';
 import { WebhookListener, type DeliveryRecord } from '../../src/webhooks/receive/listener';
@@ -7,6 +9,27 @@ import { generateSecret, signedHeaders } from '../../src/webhooks/receive/signat
 import { eventually } from '../support/receiver';
 
 const event = (pad: number) => ({ object: 'event', id: 'evt_big', type: 'response.completed', created_at: 1, data: { id: 'resp_1', pad: 'x'.repeat(pad) } });
+
+/** A full collection on demand (what the heap keeps, not what it has not collected yet). */
+function forcedGc(): () => void {
+  setFlagsFromString('--expose-gc');
+  return runInNewContext('gc') as () => void;
+}
+
+/**
+ * `n` signed deliveries in one Buffer, each with a `padBytes` header. Built in a function of its
+ * own and outside the JS heap, so that a heap measured after it holds only what the listener keeps.
+ */
+function paddedDeliveries(n: number, padBytes: number, secrets: Array<{ secret: string }>): Buffer {
+  const pad = 'p'.repeat(padBytes);
+  const requests = Array.from({ length: n }, (_, i) => {
+    const body = JSON.stringify({ ...event(10), id: `evt_head_${i}` });
+    const headers = { ...signedHeaders(secrets[i % secrets.length].secret, `msg_head_${String(i).padStart(20, '0')}`, body), 'x-padding': pad };
+    const lines = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+    return `POST /webhook-with-a-long-path-${i} HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${lines}\r\n${body}`;
+  });
+  return Buffer.from(requests.join(''), 'latin1');
+}
 
 /** A POST on a connection of its own (a new sender, as the service's retries are). */
 async function deliver(url: string, body: string, headers: Record<string, string>): Promise<number> {
@@ -71,6 +94,26 @@ describe('what one unsigned sender can cost the listener', () => {
     socket.destroy();
     assert.equal(records.every((r) => r.verdict === 'rejected' && r.trace?.tried.length === 16), true, 'each is traced against every held secret');
     assert.equal(otherWorkBeforeLast, true, 'a timer or an answer can run between two traces');
+  });
+
+  it('a kept record holds its capped header values, not the request head they were read from (14 KiB heads, 200 deliveries)', async () => {
+    const gc = forcedGc();
+    const socket = connect(listener.port, '127.0.0.1');
+    socket.on('error', () => undefined);
+    const wire = paddedDeliveries(200, 14 * 1024, secrets);
+    gc();
+    gc();
+    const before = getHeapStatistics().used_heap_size;
+    socket.write(wire);
+    await eventually(() => records.length >= 200 || undefined, 10_000);
+    socket.destroy();
+    gc();
+    gc();
+    const grown = getHeapStatistics().used_heap_size - before;
+    assert.equal(records.filter((r) => r.verdict === 'verified').length, 200);
+    assert.equal(records[0].headers['x-padding'].length < 600, true, 'the value is capped');
+    // Held heads would add 200 × 14 KiB = 2.8 MB (4.1 MB measured before); the records themselves are ~6 KB each (16 secrets tried).
+    assert.ok(grown < 2e6, `the heap grew ${(grown / 1e6).toFixed(2)} MB for 200 kept records`);
   });
 
   it('a body over 64 KiB is not searched for a re-serialization (the doctor says so); a small re-serialized event still is', async () => {

@@ -3,6 +3,8 @@
  * parsed strictly (anything ambiguous is a Refusal), and a response, serialised.
  */
 
+import { ownString } from '../../text/ownString';
+
 export interface Http1Request {
   method: string;
   target: string;
@@ -119,7 +121,7 @@ export function parseHead(text: string, maxBody: number): Head {
     } else if (lower === 'transfer-encoding') {
       transferEncoding = transferEncoding === undefined ? value : `${transferEncoding}, ${value}`;
     }
-    if (!(lower in headers)) headers[lower] = value;
+    if (!(lower in headers)) headers[lower] = ownString(value);
   }
   if (transferEncoding !== undefined) {
     if (contentLength !== undefined) throw new Refusal(400, 'Both Content-Length and Transfer-Encoding');
@@ -129,5 +131,5 @@ export function parseHead(text: string, maxBody: number): Head {
   if (length > maxBody) throw new Refusal(413, 'Payload too large');
   const connection = (headers.connection ?? '').toLowerCase();
   const keepAlive = m[3] === '1' ? !/\bclose\b/.test(connection) : /\bkeep-alive\b/.test(connection);
-  return { method: m[1], target: m[2], headers, keepAlive, length };
+  return { method: m[1], target: ownString(m[2]), headers, keepAlive, length };
 }

@@ -7,14 +7,16 @@
 import * as l10n from '@vscode/l10n';
 import { recordId, type DeliveryRecord } from '../store/records';
 import { groupDigits } from '../../text/format';
+import { ownString } from '../../text/ownString';
 
 /** Longest header value kept in any record (and so in the store and the log). */
 export const MAX_HEADER_VALUE = 512;
 /** Bytes of an unverified body kept, enough to recognise what was sent. */
 export const REJECTED_BODY_PREFIX = 256;
 
+/** A value as a record keeps it: at most MAX_HEADER_VALUE characters, none of them a view into a longer string. */
 export function capHeader(value: string): string {
-  return value.length > MAX_HEADER_VALUE ? `${value.slice(0, MAX_HEADER_VALUE)}… (${value.length} characters)` : value;
+  return value.length > MAX_HEADER_VALUE ? `${ownString(value.slice(0, MAX_HEADER_VALUE))}… (${value.length} characters)` : value;
 }
 
 /** Who sent it, as far as the listener can tell: a tunnel names the client; else the socket's peer. */
