@@ -58,7 +58,10 @@ export interface Sample {
   /** BENCH_MEMORY_SMAPS: V8's spaces, MB committed/resident. */
   spaces?: Record<string, string>;
 }
-export type WindowMemory = Record<Step, Sample>;
+export type WindowMemory = Record<Step, Sample> & {
+  /** VS Code's own extensions active by the end (ours and the minimal one left out): both windows should run the same. */
+  others?: string[];
+};
 export interface HostMemoryResult {
   ours: WindowMemory[];
   minimal: WindowMemory[];
@@ -196,6 +199,7 @@ exports.run = async () => {
   gc({ type: 'major', execution: 'sync', flavor: 'last-resort' });
   await sleep(1000);
   out.gc = mem();
+  out.others = vscode.extensions.all.filter((e) => e.isActive && !e.id.startsWith('aoai-workbench')).map((e) => e.id).sort();
   if (process.env.BENCH_MEMORY_SNAPSHOT) require('v8').writeHeapSnapshot(require('path').join(process.env.BENCH_MEMORY_SNAPSHOT, process.env.BENCH_MEMORY_WINDOW + '-' + Date.now() + '.heapsnapshot'));
   if (ours) await exec('aoaiWorkbench.stopListening', { deleteEndpoint: false });
   console.log('BENCH-MEMORY ' + JSON.stringify(out));
@@ -306,9 +310,13 @@ async function measure(scripts: CodeServerScripts, server: CodeServer, browser: 
   const storage = join(server.root, 'user-data', 'User', 'globalStorage', OURS);
   control.eventsFile = join(storage, 'webhook-events.jsonl');
   const result: HostMemoryResult = { ours: [], minimal: [], deliverySeconds: control.deliverySeconds };
-  for (let round = 0; round < ROUNDS; round++) {
+  // Round 0 is not measured: the profile's first window is VS Code's first start (its Welcome page,
+  // and the built-in extensions that page's documents activate) and the first look at our sidebar
+  // (our walkthrough opens, once per profile): neither is what either window measures after it.
+  for (let round = 0; round <= ROUNDS; round++) {
+    const warmUp = round === 0;
     // Each goes first in every other round, so neither always meets a host the other just left.
-    const order: Array<'ours' | 'minimal'> = round % 2 ? ['minimal', 'ours'] : ['ours', 'minimal'];
+    const order: Array<'ours' | 'minimal'> = round % 2 ? ['ours', 'minimal'] : ['minimal', 'ours'];
     for (const which of order) {
       control.deliver = which === 'ours';
       // A new browser profile per window: no connection or listening session carried over.
@@ -318,7 +326,7 @@ async function measure(scripts: CodeServerScripts, server: CodeServer, browser: 
         let onLine: (line: string) => void = () => {};
         const line = new Promise<string>((resolve, reject) => {
           const timer = setTimeout(
-            () => reject(new Error(`${which} window, round ${round + 1}: no memory figures within ${WINDOW_TIMEOUT_MS / 1000} s:\n${server.output().slice(-3000)}`)),
+            () => reject(new Error(`${which} window, round ${warmUp ? 'warm-up' : round}: no memory figures within ${WINDOW_TIMEOUT_MS / 1000} s:\n${server.output().slice(-3000)}`)),
             WINDOW_TIMEOUT_MS,
           );
           onLine = (l) => {
@@ -346,9 +354,11 @@ async function measure(scripts: CodeServerScripts, server: CodeServer, browser: 
         };
         await page.goto(scripts.workbenchUrl(server, { extensionPath: scripts.testHarnessExtension(server), testsPath: probe, env }));
         const figures = JSON.parse(await line) as WindowMemory;
-        result[which].push(figures);
-        if (process.env.BENCH_MEMORY_SMAPS) {
-          for (const [step, f] of Object.entries(figures)) {
+        if (warmUp && which === 'ours') control.deliverySeconds.pop();
+        if (!warmUp) result[which].push(figures);
+        if (process.env.BENCH_MEMORY_SMAPS && !warmUp) {
+          for (const step of ['view', 'chat', 'delivered', 'later', 'gc'] as const) {
+            const f = figures[step];
             console.log(`  ${which} ${step} maps: ${JSON.stringify(f.maps)} spaces: ${JSON.stringify(f.spaces)} loaded: ${f.loaded?.join(' ')}`);
           }
         }

@@ -448,6 +448,14 @@ async function benchMemoryRows(): Promise<void> {
   const took = r.deliverySeconds.map((s) => s.toFixed(1)).join(', ');
   console.log(`extension host per window, MB after each step as RSS/JS heap held/JS heap used/external/RSS anonymous/RSS of files/V8 code space (deliveries took ${took} s):`);
   for (const [name, xs] of [['ours', r.ours], ['minimal', r.minimal]] as const) for (const w of xs) console.log(`  ${name}: ${steps(w)}`);
+  // A built-in extension active in some windows only (a language's, activated by a document VS Code opened) weighs megabytes.
+  const all = [...r.ours, ...r.minimal].map((w) => w.others ?? []);
+  const uneven = [...new Set(all.flat())].filter((id) => !all.every((ids) => ids.includes(id)));
+  for (const [name, xs] of [['ours', r.ours], ['minimal', r.minimal]] as const)
+    xs.forEach((w, i) => {
+      const extra = uneven.filter((id) => w.others?.includes(id));
+      if (extra.length) console.log(`  ${name} window ${i + 1} also ran: ${extra.join(', ')}`);
+    });
   const total = extra('delivered');
   rows.push({
     benchmark:
