@@ -451,11 +451,8 @@ async function benchMemoryRows(): Promise<void> {
   // A built-in extension active in some windows only (a language's, activated by a document VS Code opened) weighs megabytes.
   const all = [...r.ours, ...r.minimal].map((w) => w.others ?? []);
   const uneven = [...new Set(all.flat())].filter((id) => !all.every((ids) => ids.includes(id)));
-  for (const [name, xs] of [['ours', r.ours], ['minimal', r.minimal]] as const)
-    xs.forEach((w, i) => {
-      const extra = uneven.filter((id) => w.others?.includes(id));
-      if (extra.length) console.log(`  ${name} window ${i + 1} also ran: ${extra.join(', ')}`);
-    });
+  const inWindows = (xs: WindowMemory[], id: string) => `${xs.filter((w) => w.others?.includes(id)).length} of ${xs.length}`;
+  for (const id of uneven) console.log(`  ${id} was active in ${inWindows(r.ours, id)} windows of ours, ${inWindows(r.minimal, id)} of the minimal extension's`);
   const total = extra('delivered');
   rows.push({
     benchmark:
