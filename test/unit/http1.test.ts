@@ -65,6 +65,12 @@ describe('HTTP/1.1 layer of the listener', () => {
     ['a chunk size of nine hex digits', 'POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n000000002\r\nab\r\n0\r\n\r\n', 400],
     ['a chunk size line that never ends', `POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n${'0'.repeat(1100)}`, 400],
     ['trailers over the header limit', `POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nX-T: ${'a'.repeat(1100)}`, 431],
+    // A bare LF or a NUL in a value: another parser on the way could read a header line there (request smuggling).
+    ['a header value with a bare LF', 'POST / HTTP/1.1\r\nX-A: one\nContent-Length: 5\r\nContent-Length: 0\r\n\r\n', 400],
+    ['a header value with a NUL', 'POST / HTTP/1.1\r\nX-A: a\0b\r\nContent-Length: 0\r\n\r\n', 400],
+    // Repeated, the codings are one list: chunked last after gzip is still gzip first, not a chunked body.
+    ['gzip then chunked in two Transfer-Encoding headers', 'POST / HTTP/1.1\r\nTransfer-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n', 501],
+    ['a version past HTTP/1.1', 'POST / HTTP/1.10\r\nContent-Length: 0\r\n\r\n', 505],
     ['chunks that add up to more than the limit', `POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n32\r\n${'x'.repeat(50)}\r\n33\r\n${'x'.repeat(51)}\r\n0\r\n\r\n`, 413],
   ];
   for (const [name, bytes, status] of refusals) {
@@ -84,8 +90,15 @@ describe('HTTP/1.1 layer of the listener', () => {
       ['POST / HTTP/1.1\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n', /\r\n\r\nBoth Content-Length and Transfer-Encoding$/],
       ['POST / HTTP/1.1\r\nTransfer-Encoding: gzip\r\n\r\n', /^HTTP\/1\.1 501 [^]*\r\n\r\nOnly chunked transfer coding is supported$/],
       ['POST / HTTP/1.1\r\nContent-Length: 101\r\n\r\n', /^HTTP\/1\.1 413 [^]*\r\n\r\nPayload too large$/],
+      ['HELLO THERE\r\n\r\n', /^HTTP\/1\.1 400 [^]*\r\n\r\nBad request line$/],
+      ['POST / HTTP/1.1\r\nX-A: a\0b\r\n\r\n', /^HTTP\/1\.1 400 [^]*\r\n\r\nBad header value$/],
+      ['POST / HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n', /^HTTP\/1\.1 400 [^]*\r\n\r\nBad Content-Length$/],
     ];
     for (const [wire, expected] of cases) assert.match(await exchange(port, wire), expected, JSON.stringify(wire));
+    // A body of exactly the limit is taken; the answer keeps the connection open and says so.
+    const atLimit = await exchange(port, `POST / HTTP/1.1\r\nContent-Length: 100\r\n\r\n${'x'.repeat(100)}`);
+    assert.deepEqual(statuses(atLimit), [200]);
+    assert.match(atLimit, /\r\nconnection: keep-alive\r\n/);
     // The same Content-Length twice is one length, not a conflict.
     assert.deepEqual(statuses(await exchange(port, 'POST / HTTP/1.1\r\nContent-Length: 2\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok')), [200]);
   });
