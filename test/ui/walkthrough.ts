@@ -256,7 +256,7 @@ export async function walkthroughThroughTheUi(page: Page, _emulator: EmulatorHan
   // (VS Code's picker closed before it was answered in one run in three); the session starts,
   // forwarding to the app's URL, and stops from the debug toolbar as a user would.
   await pressStepButton(page, 'Debug your app with webhooks', 'Start Debugging with Webhooks');
-  await answer(page, 'forward verified deliveries to', 'http://127.0.0.1:3000/webhook');
+  await answer(page, 'forward verified deliveries to', 'http://127.0.0.1:3000/webhook', { single: true });
   const toolbar = page.locator('.debug-toolbar');
   await toolbar.waitFor({ timeout: 30_000 });
   await stepPicture(page, artifacts, 'debug', ['sidebar', 'editor']);

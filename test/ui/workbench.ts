@@ -9,9 +9,10 @@ import type { ArtifactsFolder, CodeServerHandle, EmulatorHandle } from './handle
  * Types into the open quick input and presses Enter there. A loaded CI machine once left the
  * walkthrough's input open after Enter, as if the key had gone elsewhere: Enter is pressed again
  * while the input is still open with the text and without the focus (never while it has it: a
- * wizard slow to show its next step must not get Enter twice). A failure prints the window's state.
+ * wizard slow to show its next step must not get Enter twice). A single input (`single`: nothing
+ * follows it) is typed into and entered again whenever it is still open. A failure prints the window's state.
  */
-export async function answer(page: Page, titlePart: string, text: string): Promise<void> {
+export async function answer(page: Page, titlePart: string, text: string, options: { single?: boolean } = {}): Promise<void> {
   const widget = page.locator('.quick-input-widget');
   const title = widget.locator('.quick-input-title', { hasText: titlePart });
   await title.waitFor({ timeout: 20_000 });
@@ -20,8 +21,12 @@ export async function answer(page: Page, titlePart: string, text: string): Promi
   await input.press('Enter');
   for (let i = 0; i < 3; i++) {
     if (await title.waitFor({ state: 'hidden', timeout: 3_000 }).then(() => true, () => false)) return;
-    const lostFocus = await input.evaluate((el, t) => el !== document.activeElement && (el as HTMLInputElement).value === t, text).catch(() => false);
-    if (!lostFocus) return;
+    if (options.single) {
+      await input.fill(text);
+    } else {
+      const lostFocus = await input.evaluate((el, t) => el !== document.activeElement && (el as HTMLInputElement).value === t, text).catch(() => false);
+      if (!lostFocus) return;
+    }
     await input.press('Enter');
   }
 }
