@@ -12,6 +12,7 @@ export default {
   mutate: [
     'src/webhooks/**/*.ts',
     'src/storage/**/*.ts',
+    'src/text/ownString.ts',
     'src/service/sse.ts',
     'src/service/http.ts',
     // The wire under it: undici's interface over node:http.

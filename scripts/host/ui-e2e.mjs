@@ -88,13 +88,18 @@ async function whatTheWindowShows(page) {
     .join('\n');
 }
 
-/** The last lines of the extension's own output channels in this run's code-server (its log files). */
+/** The last lines of the extension's own output channels in this run's code-server (its log files); never throws. */
 function ourLogTails(root) {
-  const files = readdirSync(join(root, 'user-data', 'logs'), { recursive: true }).filter((f) => /Azure OpenAI[^/]*\.log$/.test(String(f)));
-  return files
-    .map((f) => {
-      const lines = readFileSync(join(root, 'user-data', 'logs', String(f)), 'utf8').trimEnd().split('\n');
-      return `    ${f} (last ${Math.min(20, lines.length)} of ${lines.length} lines):\n${lines.slice(-20).map((l) => `      ${l.slice(0, 400)}`).join('\n')}`;
-    })
-    .join('\n');
+  const logs = join(root, 'user-data', 'logs');
+  try {
+    return readdirSync(logs, { recursive: true })
+      .filter((f) => /Azure OpenAI[^/]*\.log$/.test(String(f)))
+      .map((f) => {
+        const lines = readFileSync(join(logs, String(f)), 'utf8').trimEnd().split('\n');
+        return `    ${f} (last ${Math.min(20, lines.length)} of ${lines.length} lines):\n${lines.slice(-20).map((l) => `      ${l.slice(0, 400)}`).join('\n')}`;
+      })
+      .join('\n');
+  } catch (err) {
+    return `    (our logs could not be read: ${err?.message ?? err})`;
+  }
 }

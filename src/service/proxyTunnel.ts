@@ -28,7 +28,6 @@ export class ProxyRefusedError extends Error {
   }
 }
 
-
 /** A connection to `target` through the proxy's CONNECT tunnel, TLS inside it for an https target. */
 export function tunnel(proxy: URL, target: https.RequestOptions & { servername?: string }, tls: boolean, options: TunnelOptions, cb: Callback): void {
   const host = String(target.host ?? target.hostname);

@@ -21,7 +21,7 @@ export class DeliveryLog implements vscode.Disposable {
     const debug = out.logLevel <= vscode.LogLevel.Debug;
     // A replay flood of one signed delivery is counted, not logged line by line; a burst of deliveries
     // is logged a line each only at Debug level (otherwise its first lines each second, then a count).
-    if (r.verdict === 'duplicate' ? !debug : !debug && !this.budget.admit()) return;
+    if (!debug && (r.verdict === 'duplicate' || !this.budget.admit())) return;
     const line = `${new Date(r.receivedAt).toISOString()} ${r.eventType ?? '-'} ${r.eventId ?? '-'} webhook-id=${r.webhookId ?? '-'} ${r.verdict.toUpperCase()}${r.reason ? `: ${r.reason}` : ''}`;
     if (r.verdict === 'rejected' || r.verdict === 'malformed') out.warn(line);
     else if (r.verdict === 'duplicate') out.debug(line);

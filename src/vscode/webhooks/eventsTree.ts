@@ -61,13 +61,12 @@ export class EventsTree implements vscode.TreeDataProvider<EventsViewNode>, vsco
   private readonly subs: vscode.Disposable[];
   /** Rows to redraw at the next tick: `all` after new rows, else only the ones whose record changed. */
   private pending: { all: boolean; ids: Set<string> } | undefined;
+  /** Once a second during a burst: each redraw sends every row at the top to VS Code again. */
+  private readonly gate = new BurstGate(() => this.redraw(), 50, 1_000);
 
   constructor(private readonly events: WebhookEvents) {
     this.subs = [events.onDidRecord(() => this.schedule()), events.onDidReset(() => this.schedule()), events.onDidUpdate((id) => this.schedule(id))];
   }
-
-  /** Once a second during a burst: each redraw sends every row at the top to VS Code again. */
-  private readonly gate = new BurstGate(() => this.redraw(), 50, 1_000);
 
   /** A burst of deliveries (or of duplicate counts) redraws the view once a second, not once each. */
   private schedule(id?: string): void {

@@ -138,8 +138,7 @@ export class WebhookListener {
   private decide({ headers: received, body: raw, target }: Http1Request): Decided {
     const receivedAt = Date.now();
     const known = this.options.secrets();
-    const secrets: string[] = [];
-    for (const k of known) secrets.push(k.secret);
+    const secrets = known.map((k) => k.secret);
     // The HMACs computed here, which the trace reuses after the answer.
     const macs: Array<Buffer | undefined> = [];
     const toleranceSeconds = this.options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
@@ -182,7 +181,7 @@ export class WebhookListener {
       event = undefined;
     }
     // Signed by a known endpoint: every header is kept for the inspector (capped, credentials redacted).
-    const signed = event === undefined ? record(signedHeadersOf(received), 'malformed', 400) : record(signedHeadersOf(received), 'verified', 200);
+    const signed = record(signedHeadersOf(received), event === undefined ? 'malformed' : 'verified', event === undefined ? 400 : 200);
     storeBody(signed, raw, this.options.maxStoredBody ?? 256 * 1024, text);
     signed.endpointId = endpointId;
     if (event === undefined) {
