@@ -1,5 +1,5 @@
 /**
- * The webhook listener: a hardened HTTP server on 127.0.0.1 that verifies each delivery's
+ * The webhook listener: node:http with bounds against floods (server.ts) on 127.0.0.1 that verifies each delivery's
  * Standard Webhooks signature against every secret it knows, answers at once (200, 400
  * "Invalid signature", 500 "Internal server error"), and does everything else after answering:
  * recording, deduplication by webhook-id, forwarding.
@@ -7,7 +7,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Dispatcher } from 'undici';
 import { forwardDelivery } from '../send/forward';
-import { createHttp1Server, type Http1Request, type Http1Response, type Http1Server } from './http1';
+import { createWebhookServer, type Answer, type ReceivedRequest, type WebhookServer } from './server';
 import { IdWindow, recordId, type DedupeStore, type DeliveryRecord, type ForwardResult, type KnownSecret, type Verdict } from '../store/records';
 import { verify, DEFAULT_TOLERANCE_SECONDS } from './signature';
 import { traceVerification } from '../inspect/trace';
@@ -26,6 +26,8 @@ export interface ListenerOptions {
   /** Against slow senders: time allowed for the headers, and for the whole request. */
   headersTimeoutMs?: number;
   requestTimeoutMs?: number;
+  /** How long an idle keep-alive connection stays open. */
+  keepAliveTimeoutMs?: number;
   dedupe?: DedupeStore;
   /** Where a verified delivery is passed on (like `stripe listen --forward-to`): the app of the session it belongs to. */
   forwardTo?: (record: DeliveryRecord) => string | undefined;
@@ -60,7 +62,7 @@ const MAX_SIGNED_HEADERS = 64;
 const REDACTED_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'api-key', 'x-api-key', 'ocp-apim-subscription-key']);
 
 export class WebhookListener {
-  private http: Http1Server | undefined;
+  private http: WebhookServer | undefined;
   private readonly dedupe: DedupeStore;
   /** Verdicts waiting for the after-answer work, handed over one per turn of the event loop. */
   private pending: Decided[] = [];
@@ -74,7 +76,7 @@ export class WebhookListener {
   }
 
   async start(): Promise<string> {
-    const http = createHttp1Server(
+    const http = createWebhookServer(
       {
         // The service's events are under a few KB: 256 KiB leaves room for any of them while every
         // body (signed or not) stays cheap to check against each held secret.
@@ -82,6 +84,7 @@ export class WebhookListener {
         // A head comes in one packet and a whole delivery in well under a second: slow senders go early.
         headersTimeoutMs: this.options.headersTimeoutMs ?? 5_000,
         requestTimeoutMs: this.options.requestTimeoutMs ?? 10_000,
+        keepAliveTimeoutMs: this.options.keepAliveTimeoutMs ?? 5_000,
         maxConnections: this.options.maxConnections ?? 128,
         maxBufferedBytes: this.options.maxBufferedBytes ?? 64 * 1024 * 1024,
       },
@@ -118,7 +121,7 @@ export class WebhookListener {
     return !!this.http;
   }
 
-  private handle(req: Http1Request): Http1Response {
+  private handle(req: ReceivedRequest): Answer {
     if (req.method !== 'POST') return { status: 405, body: 'Method not allowed', headers: { allow: 'POST' } };
     const decided = this.decide(req);
     const record = decided.record;
@@ -135,7 +138,7 @@ export class WebhookListener {
   }
 
   /** Verifies and classifies; cheap, synchronous, before the answer. */
-  private decide({ headers: received, body: raw, target }: Http1Request): Decided {
+  private decide({ headers: received, body: raw, target }: ReceivedRequest): Decided {
     const receivedAt = Date.now();
     const known = this.options.secrets();
     const secrets = known.map((k) => k.secret);
