@@ -53,8 +53,10 @@ interface Slot {
   since: number;
   /** A whole request arrived and is being answered. */
   whole: boolean;
-  /** The request being read, not answered yet. */
-  res?: ServerResponse;
+  /** Refuses the request being read (not answered yet), giving back what it holds. */
+  stop?: (status: number, text: string) => void;
+  /** Its answer has begun: nothing more can be said on this connection. */
+  answering?: boolean;
 }
 
 /** Why llhttp (or Node) gave up on a connection, as an answer. */
@@ -105,8 +107,6 @@ export function createWebhookServer(limits: ServerLimits, handler: (req: Receive
     },
     (req, res) => receive(req, res),
   );
-  // Node's own default is 5 s whatever the option says on some versions: set it where it is read.
-  server.keepAliveTimeout = limits.keepAliveTimeoutMs ?? 5_000;
 
   server.on('connection', (socket: Socket) => {
     if (slots.size >= maxConnections && !evictOne()) {
@@ -124,7 +124,7 @@ export function createWebhookServer(limits: ServerLimits, handler: (req: Receive
     if (!victim) return false;
     const [socket, slot] = victim;
     slots.delete(socket);
-    if (slot.res && !slot.res.headersSent) refuse(slot.res, 408, 'Request timeout');
+    if (slot.stop) slot.stop(408, 'Request timeout');
     else socket.destroy();
     return true;
   }
@@ -135,7 +135,7 @@ export function createWebhookServer(limits: ServerLimits, handler: (req: Receive
   server.on('clientError', (err: NodeJS.ErrnoException & { reason?: string; bytesParsed?: number }, socket: Socket) => {
     const slot = slots.get(socket);
     // Nothing to answer: the sender went, or never said anything (a silent connection past the head's deadline).
-    if (!socket.writable || err.code === 'ECONNRESET' || socket.bytesRead === 0 || slot?.res?.headersSent) {
+    if (!socket.writable || err.code === 'ECONNRESET' || socket.bytesRead === 0 || slot?.answering) {
       socket.destroy();
       return;
     }
@@ -157,7 +157,6 @@ export function createWebhookServer(limits: ServerLimits, handler: (req: Receive
   function receive(req: IncomingMessage, res: ServerResponse): void {
     const socket = req.socket;
     const slot = slots.get(socket);
-    if (slot) slot.res = res;
     const headers = headersOf(req.rawHeaders);
     let body: Buffer | undefined;
     let length = 0;
@@ -166,7 +165,10 @@ export function createWebhookServer(limits: ServerLimits, handler: (req: Receive
       budget.used -= held;
       held = 0;
     };
+    let stopped = false;
     const stop = (status: number, text: string) => {
+      if (stopped) return;
+      stopped = true;
       release();
       body = undefined;
       req.removeAllListeners('data');
@@ -175,6 +177,7 @@ export function createWebhookServer(limits: ServerLimits, handler: (req: Receive
       req.resume();
       refuse(res, status, text);
     };
+    if (slot) slot.stop = stop;
     const declared = headers['content-length'];
     if (declared !== undefined && Number(declared) > limits.maxBodyBytes) {
       stop(413, 'Payload too large');
@@ -196,7 +199,7 @@ export function createWebhookServer(limits: ServerLimits, handler: (req: Receive
       length += chunk.length;
     });
     req.on('end', () => {
-      if (slot) slot.whole = true;
+      if (slot) [slot.whole, slot.stop, slot.answering] = [true, undefined, true];
       // Copied out unless it fills its buffer: a record keeps the body's bytes, not the buffer's spare room.
       const received = !body ? Buffer.alloc(0) : length === body.length ? body : Buffer.from(body.subarray(0, length));
       body = undefined;
@@ -212,9 +215,8 @@ export function createWebhookServer(limits: ServerLimits, handler: (req: Receive
     });
     res.on('close', () => {
       release();
-      if (slot && slot.res === res) {
-        slot.res = undefined;
-        slot.whole = false;
+      if (slot && (slot.stop === stop || slot.answering)) {
+        [slot.whole, slot.stop, slot.answering] = [false, undefined, false];
         slot.since = Date.now();
       }
     });
