@@ -10,6 +10,7 @@ export default {
   tsconfigFile: 'tsconfig.mutate.json',
   typescriptChecker: { prioritizePerformanceOverAccuracy: true },
   mutate: [
+    // The listener (its bounds over node:http are receive/server.ts), verification, records, stores.
     'src/webhooks/**/*.ts',
     'src/storage/**/*.ts',
     'src/text/ownString.ts',

@@ -212,7 +212,8 @@ async function benchWebhookListener(): Promise<void> {
       ours: fmt(r.ours),
       reference: `${fmt(r.reference)} (node:http + standardwebhooks)`,
       ratio: saturation ? (r.ours.perSecond / r.reference.perSecond).toFixed(2) : (r.reference.p99 / r.ours.p99).toFixed(2),
-      goal: saturation ? '>= 1.50' : `p99 < 5 ms: ${r.ours.p99 < 5 ? 'yes' : 'NO'}`,
+      // Both on node:http (issue #35): saturation shows what verification, dedupe and records cost, which no user's rate needs.
+      goal: saturation ? 'info (both node:http)' : `p99 < 5 ms: ${r.ours.p99 < 5 ? 'yes' : 'NO'}`,
     });
     if (saturation && r.ours.perCpuSecond && r.reference.perCpuSecond) {
       // On a small machine the load generator shares the cores: capacity per CPU-second shows what each listener could do on a core of its own.

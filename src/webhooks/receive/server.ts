@@ -183,11 +183,14 @@ export function createWebhookServer(limits: ServerLimits, handler: (req: Receive
       stop(413, 'Payload too large');
       return;
     }
+    // A declared length is the buffer's size from the first byte (small ones come from Node's pool).
+    const expected = declared === undefined ? 0 : Number(declared);
     req.on('data', (chunk: Buffer) => {
       if (length + chunk.length > limits.maxBodyBytes) return stop(413, 'Payload too large');
       if (!body || length + chunk.length > body.length) {
-        // Grown by doubling, at most to the limit: a body costs its bytes, however it is chunked.
-        const size = Math.min(limits.maxBodyBytes, Math.max(16 * 1024, (body?.length ?? 0) * 2, length + chunk.length));
+        // Else grown by doubling, at most to the limit: a body costs its bytes, however it is chunked.
+        const grow = Math.max(1024, (body?.length ?? 0) * 2, length + chunk.length);
+        const size = Math.min(limits.maxBodyBytes, Math.max(expected, grow));
         if (budget.used + size - held > budget.max) return stop(503, 'Too much data in flight; try again later');
         const grown = Buffer.allocUnsafe(size);
         body?.copy(grown, 0, 0, length);
