@@ -52,10 +52,11 @@ describe('the listener on the wire', () => {
   it('answers pipelined deliveries in order on one connection, Content-Length and chunked alike, and verifies each', async () => {
     const b = body('msg_2');
     const chunks = `3;ext=1\r\n${b.slice(0, 3)}\r\n${(b.length - 3).toString(16)}\r\n${b.slice(3)}\r\n0\r\nx-trailer: t\r\n\r\n`;
-    const wire = post('msg_1') + chunked('msg_2') + chunks + post('msg_3', 'connection: close\r\n');
+    const wire = post('msg_1', 'constructor: c\r\n') + chunked('msg_2') + chunks + post('msg_3', 'connection: close\r\n');
     assert.deepEqual(statuses(await exchange(listener.port, wire)), [200, 200, 200]);
     await eventually(() => records.length === 3 || undefined);
     assert.deepEqual(verified(), ['msg_1', 'msg_2', 'msg_3']);
+    assert.equal(Object.hasOwn(records[0].headers, 'constructor') && records[0].headers.constructor, 'c', 'a header named like an Object property is kept');
   });
 
   it('reads a delivery sent a few bytes at a time, in 1-byte chunks, after blank lines, and answers Expect: 100-continue', async () => {

@@ -84,7 +84,8 @@ function headersOf(raw: string[]): Record<string, string> {
   const headers: Record<string, string> = {};
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i].toLowerCase();
-    if (!(name in headers)) headers[name] = raw[i + 1];
+    // Own properties only: a header named `constructor` is a header like any other.
+    if (!Object.hasOwn(headers, name)) headers[name] = raw[i + 1];
   }
   return headers;
 }
