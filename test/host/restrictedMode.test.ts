@@ -19,7 +19,7 @@ const exec = <T>(cmd: string, ...args: unknown[]) => vscode.commands.executeComm
 const REPOSITORY_LAUNCH = 'Webhooks from the repository';
 
 describe('Restricted Mode: an untrusted folder', function () {
-  this.timeout(60_000);
+  this.timeout(120_000);
   let emu: Emulator;
   let conn: ConnectionInfo;
   let client: AzureOpenAIClient;
@@ -64,7 +64,7 @@ describe('Restricted Mode: an untrusted folder', function () {
     const started = await exec<{ endpointId: string }>('startListening', { connectionId: conn.id, endpoint: { mode: 'create', name: 'restricted', eventTypes: ['response.completed'] } });
     assert.ok(started?.endpointId);
     await client.createResponse({ model: 'gpt-4o', input: 'notify me', background: true });
-    const r = await eventually(() => api.services.listener.events.list().find((x) => x.eventType === 'response.completed'), 15_000);
+    const r = await eventually(() => api.services.listener.events.list().find((x) => x.eventType === 'response.completed'));
     assert.equal(r.verdict, 'verified');
     await exec('stopListening', { deleteEndpoint: true });
   });

@@ -33,7 +33,7 @@ const alive = (pid: number) => {
 };
 
 describe('cloudflared download (only after the user agreed)', function () {
-  this.timeout(20_000);
+  this.timeout(60_000);
   let server: Awaited<ReturnType<typeof startReleaseServer>>;
   before(async function () {
     if (!cloudflaredAsset()) this.skip();
@@ -144,7 +144,7 @@ describe('cloudflared download (only after the user agreed)', function () {
 });
 
 describe('tunnel CLI processes', function () {
-  this.timeout(20_000);
+  this.timeout(60_000);
   const node = process.execPath;
 
   it('a CLI that exits before giving a URL is explained with its last output', async () => {

@@ -49,7 +49,7 @@ async function connectTimesOut(client: HttpClient, url: string): Promise<void> {
 }
 
 describe('the wire: undici\'s interface over node:http', function () {
-  this.timeout(20_000);
+  this.timeout(60_000);
   const certs = makeTestCertificates(scratchDir('aoai-wire-'));
   const ca = readFileSync(certs.caFile, 'utf8');
   let handler: Handler = (_req, res) => res.end('{}');

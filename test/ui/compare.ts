@@ -19,7 +19,7 @@ async function compareFrame(page: Page): Promise<Frame> {
 async function pickDeployments(page: Page, artifacts: ArtifactsFolder, names: string[]): Promise<void> {
   await runCommand(page, 'Azure OpenAI: Compare Deployments');
   const input = page.locator('.quick-input-widget input.input');
-  await page.locator('.quick-input-widget .monaco-list-row', { hasText: names[0] }).first().waitFor({ timeout: 20_000 });
+  await page.locator('.quick-input-widget .monaco-list-row', { hasText: names[0] }).first().waitFor({ timeout: 30_000 });
   for (const name of names) {
     await input.fill(name);
     const row = page.locator(`.quick-input-widget .monaco-list-row[aria-label^="${name}, "], .quick-input-widget .monaco-list-row[aria-label="${name}"]`).first();
@@ -85,6 +85,6 @@ export async function compareThroughTheUi(page: Page, emulator: EmulatorHandle, 
   }
   // Export as Markdown opens the table and the replies beside the panel.
   await view.locator('#export').click();
-  await page.locator('.monaco-editor .view-lines', { hasText: '| Deployment | Model | First token' }).first().waitFor({ timeout: 10_000 });
+  await page.locator('.monaco-editor .view-lines', { hasText: '| Deployment | Model | First token' }).first().waitFor({ timeout: 30_000 });
   await page.screenshot({ path: join(artifacts, 'compare-export.png') });
 }

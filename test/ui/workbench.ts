@@ -15,7 +15,7 @@ import type { ArtifactsFolder, CodeServerHandle, EmulatorHandle } from './handle
 export async function answer(page: Page, titlePart: string, text: string, options: { single?: boolean } = {}): Promise<void> {
   const widget = page.locator('.quick-input-widget');
   const title = widget.locator('.quick-input-title', { hasText: titlePart });
-  await title.waitFor({ timeout: 20_000 });
+  await title.waitFor({ timeout: 30_000 });
   const input = widget.locator('input.input');
   await input.fill(text);
   await input.press('Enter');
@@ -56,15 +56,15 @@ export async function addConnectionThroughTheUi(page: Page, emulator: EmulatorHa
   await activity.click();
   const tree = page.locator('.pane-body .monaco-list').filter({ has: page.locator('.monaco-list-row') }).first();
   const connectionRow = page.locator('.monaco-list-row', { hasText: 'UI Emulator' }).first();
-  await connectionRow.waitFor({ timeout: 20_000 });
+  await connectionRow.waitFor({ timeout: 30_000 });
   await connectionRow.click();
   const deploymentsRow = page.locator('.monaco-list-row', { hasText: 'Deployments' }).first();
   await deploymentsRow.waitFor();
   await deploymentsRow.click();
-  await page.locator('.monaco-list-row', { hasText: 'gpt-4o-mini' }).first().waitFor({ timeout: 20_000 });
+  await page.locator('.monaco-list-row', { hasText: 'gpt-4o-mini' }).first().waitFor({ timeout: 30_000 });
   const webhooksRow = page.locator('.monaco-list-row', { hasText: 'Webhook endpoints' }).first();
   await webhooksRow.click();
-  await page.locator('.monaco-list-row', { hasText: 'No webhook endpoints yet' }).first().waitFor({ timeout: 20_000 });
+  await page.locator('.monaco-list-row', { hasText: 'No webhook endpoints yet' }).first().waitFor({ timeout: 30_000 });
   await tree.waitFor();
   await page.screenshot({ path: join(artifacts, 'ui-add-connection.png') });
   // The key the user typed is nowhere on screen.
@@ -102,7 +102,7 @@ export async function highContrast(page: Page): Promise<void> {
   await page.keyboard.type('Dark High Contrast');
   await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Dark High Contrast' }).first().waitFor();
   await page.keyboard.press('Enter');
-  await page.locator('.monaco-workbench.hc-black').waitFor({ timeout: 10_000 });
+  await page.locator('.monaco-workbench.hc-black').waitFor({ timeout: 30_000 });
 }
 
 /**
