@@ -62,7 +62,7 @@ export async function chatThroughTheUi(page: Page, emulator: EmulatorHandle, art
   await page.screenshot({ path: join(artifacts, 'chat-light.png') });
 
   await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
-  await page.waitForTimeout(1000);
+  await chat.locator('body.vscode-dark').waitFor({ state: 'attached', timeout: 30_000 });
   await page.screenshot({ path: join(artifacts, 'chat-dark.png') });
 
   // A window reload brings the panel back with its history (webview serializer + saved conversation).

@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { openChatThroughTheUi } from './chat';
 import type { ArtifactsFolder, EmulatorHandle } from './handles';
-import { addConnectionThroughTheUi, highContrast, runCommand, setWebviewWidth } from './workbench';
+import { addConnectionThroughTheUi, runCommand, setWebviewWidth, useTheme } from './workbench';
 
 /** The chat page's frame (for reading layout), found by its conversation element. */
 async function chatPageFrame(page: Page): Promise<Frame> {
-  for (let i = 0; i < 50; i++) {
+  for (let i = 0; i < 150; i++) {
     for (const f of page.frames()) if (await f.$('#messages').catch(() => null)) return f;
     await page.waitForTimeout(200);
   }
@@ -149,14 +149,12 @@ export async function chatUxThroughTheUi(page: Page, emulator: EmulatorHandle, a
   // The meter follows the conversation: the last reply's prompt and completion are the next prompt.
   const lastFoot = await chat.locator('.turn.assistant .turn-foot').last().innerText();
   const total = Number(/= (\d+) tokens/.exec(lastFoot)?.[1]);
-  if (total > 0 && total < 1000) await chat.locator('#context', { hasText: new RegExp(`^${total} / 128k`) }).waitFor({ timeout: 5_000 });
+  if (total > 0 && total < 1000) await chat.locator('#context', { hasText: new RegExp(`^${total} / 128k`) }).waitFor({ timeout: 30_000 });
 
   // Usable from 300 px on, in light, dark and high-contrast themes: one header row with the whole picker, a message
   // box at least three lines tall, nothing wider than the panel.
-  for (const theme of ['light', 'dark', 'high-contrast']) {
-    if (theme === 'dark') await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
-    if (theme === 'high-contrast') await highContrast(page);
-    await page.waitForTimeout(1000);
+  for (const theme of ['light', 'dark', 'high-contrast'] as const) {
+    await useTheme(page, frame, theme);
     for (const width of [300, 360, 900, 1200]) {
       await setWebviewWidth(page, frame, width, true);
       // No named function inside a page function: tsx (keepNames) would wrap it in a `__name` helper the page lacks.

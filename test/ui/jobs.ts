@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame, Locator, Page } from 'playwright-core';
 import type { ArtifactsFolder, CodeServerHandle, EmulatorHandle } from './handles';
-import { addConnectionThroughTheUi, answer, highContrast, runCommand, setWebviewWidth } from './workbench';
+import { addConnectionThroughTheUi, answer, runCommand, setWebviewWidth, useTheme } from './workbench';
 
 /** The frame of the page that has `selector`. */
 export async function frameWith(page: Page, selector: string): Promise<Frame> {
@@ -57,10 +57,8 @@ const eventsPane = (page: Page) => page.locator('.pane', { has: page.locator('.p
 
 /** Screenshots of a webview in light, dark and high contrast, wide and 300 px; at 300 px it must not scroll sideways. */
 async function themesAndWidths(page: Page, frame: Frame, artifacts: ArtifactsFolder, name: string, check?: (where: string) => Promise<void>): Promise<void> {
-  for (const theme of ['light', 'dark', 'high-contrast']) {
-    if (theme === 'dark') await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
-    if (theme === 'high-contrast') await highContrast(page);
-    await page.waitForTimeout(1000);
+  for (const theme of ['light', 'dark', 'high-contrast'] as const) {
+    await useTheme(page, frame, theme);
     for (const width of [300, 900]) {
       await setWebviewWidth(page, frame, width);
       const where = `at ${width} px (${theme})`;
@@ -104,13 +102,13 @@ export async function batchThroughTheUi(page: Page, emulator: EmulatorHandle, ar
   await page.locator('.tab', { hasText: 'results' }).first().waitFor({ timeout: 30_000 });
   // Monaco draws spaces as no-break spaces: \s matches both.
   await page.waitForFunction(() => /3\s+rows/.test(document.querySelector('.editor-instance .monaco-editor .view-lines')?.textContent ?? ''), undefined, {
-    timeout: 20_000,
+    timeout: 30_000,
   });
   const text = await editor.innerText();
   for (const id of ['alpha', 'beta', 'gamma']) if (!text.includes(id)) throw new Error(`the results do not show ${id}: ${text.slice(0, 400)}`);
   await page.screenshot({ path: join(artifacts, 'batch-results-light.png') });
   await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
-  await page.waitForTimeout(1000);
+  await page.locator('.monaco-workbench.vs-dark').waitFor({ timeout: 30_000 });
   await page.screenshot({ path: join(artifacts, 'batch-results-dark.png') });
   await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
 

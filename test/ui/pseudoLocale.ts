@@ -107,8 +107,8 @@ export async function pseudoLocaleThroughTheUi(page: Page, emulator: EmulatorHan
   await step('(4/4)', CONNECTION);
 
   // The connection, its deployments and its (empty) webhook endpoints.
-  await page.locator('.monaco-list-row', { hasText: CONNECTION }).first().click({ timeout: 20_000 });
-  await page.locator('.monaco-list-row', { hasText: t('Deployments') }).first().click({ timeout: 20_000 });
+  await page.locator('.monaco-list-row', { hasText: CONNECTION }).first().click({ timeout: 30_000 });
+  await page.locator('.monaco-list-row', { hasText: t('Deployments') }).first().click({ timeout: 30_000 });
   await page.locator('.monaco-list-row', { hasText: 'gpt-4o-mini' }).first().waitFor({ timeout: 30_000 });
   await page.locator('.monaco-list-row', { hasText: t('Webhook endpoints') }).first().click();
   await page.locator('.monaco-list-row', { hasText: t('No webhook endpoints yet: click to create one') }).first().waitFor({ timeout: 30_000 });

@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import type { ArtifactsFolder, EmulatorHandle } from './handles';
-import { addConnectionThroughTheUi, highContrast, runCommand, setWebviewWidth } from './workbench';
+import { addConnectionThroughTheUi, runCommand, setWebviewWidth, useTheme } from './workbench';
 
 /** The frame of the page that has `selector` (two webviews are open: which is last in the DOM varies). */
 async function frameWith(page: Page, selector: string): Promise<Frame> {
@@ -71,10 +71,8 @@ export async function usageThroughTheUi(page: Page, emulator: EmulatorHandle, ar
   if (!/^tokens: [\d,]+ of 100,000 left/.test(meterText ?? '')) throw new Error(`the tokens meter says "${meterText}"`);
   if (!/as of (just now|\d+ min ago)/.test(await headroom.innerText())) throw new Error('the headroom does not say when');
 
-  for (const theme of ['light', 'dark', 'high-contrast']) {
-    if (theme === 'dark') await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
-    if (theme === 'high-contrast') await highContrast(page);
-    await page.waitForTimeout(1000);
+  for (const theme of ['light', 'dark', 'high-contrast'] as const) {
+    await useTheme(page, frame, theme);
     for (const width of [300, 900]) {
       await setWebviewWidth(page, frame, width);
       const layout = await frame.evaluate(() => ({

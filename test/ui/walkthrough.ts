@@ -28,7 +28,7 @@ async function pressStepButton(page: Page, title: string, button: string): Promi
   if ((await s.getAttribute('aria-expanded')) !== 'true') {
     await s.focus();
     await page.keyboard.press('Enter');
-    await page.waitForFunction((el) => el?.getAttribute('aria-expanded') === 'true', await s.elementHandle(), { timeout: 10_000 });
+    await page.waitForFunction((el) => el?.getAttribute('aria-expanded') === 'true', await s.elementHandle(), { timeout: 30_000 });
   }
   const b = s.locator('.monaco-button', { hasText: button }).first();
   await b.focus();
@@ -64,8 +64,8 @@ async function expectChecked(page: Page, title: string): Promise<void> {
   const s = step(page, title);
   await s.waitFor({ timeout: 30_000 });
   // As a screen reader hears it: the step's check box, ticked.
-  await page.waitForFunction((el) => el?.getAttribute('aria-checked') === 'true', await s.elementHandle(), { timeout: 20_000 }).catch(() => {
-    throw new Error(`the step "${title}" is not checked`);
+  await page.waitForFunction((el) => el?.getAttribute('aria-checked') === 'true', await s.elementHandle(), { timeout: 30_000 }).catch(() => {
+    throw new Error(`waited 30 s for the step "${title}" to show as checked`);
   });
 }
 
@@ -243,7 +243,7 @@ export async function walkthroughThroughTheUi(page: Page, _emulator: EmulatorHan
   await row.waitFor({ timeout: 30_000 });
   await row.click();
   let inspector = false;
-  for (let i = 0; i < 100 && !inspector; i++) {
+  for (let i = 0; i < 150 && !inspector; i++) {
     for (const f of page.frames()) if (await f.$('#delivery #title').catch(() => null)) inspector = true;
     if (!inspector) await page.waitForTimeout(200);
   }

@@ -100,7 +100,7 @@ async function startUserApp(): Promise<{ url: string; close: () => Promise<void>
 
 /** The delivery inspector inside the webview's nested iframes. */
 export async function inspectorFrame(page: Page): Promise<Frame> {
-  for (let i = 0; i < 100; i++) {
+  for (let i = 0; i < 150; i++) {
     for (const f of page.frames()) if (await f.$('#delivery').catch(() => null)) return f;
     await page.waitForTimeout(200);
   }

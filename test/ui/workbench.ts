@@ -120,3 +120,15 @@ export async function setWebviewWidth(page: Page, frame: Frame, width: number, m
   const inner = await frame.evaluate(() => window.innerWidth);
   if (mustFit && Math.abs(inner - width) > 2) throw new Error(`the webview is ${inner} px wide, wanted ${width}`);
 }
+
+/**
+ * Switches the workbench to `theme` (from light, in this order) and waits until the webview in
+ * `frame` shows it: VS Code sets the theme's class on the page's body.
+ */
+export async function useTheme(page: Page, frame: Frame, theme: 'light' | 'dark' | 'high-contrast'): Promise<void> {
+  if (theme === 'dark') await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
+  if (theme === 'high-contrast') await highContrast(page);
+  await frame.waitForFunction((kind) => document.body.classList.contains(`vscode-${kind}`), theme, { timeout: 30_000 }).catch(() => {
+    throw new Error(`waited 30 s for the webview to show the ${theme} theme`);
+  });
+}
