@@ -11,21 +11,24 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const artifacts = join(root, '.test-artifacts');
 const nodeTimes = join(artifacts, 'node-times.json');
 const hostSummary = join(artifacts, 'host-summary.json');
-const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+// npm's own script when npm started this (no shell, so no quoting of paths with spaces on Windows).
+const npmCli = process.env.npm_execpath;
+const npm = npmCli ? process.execPath : process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const npmArgs = (...args) => (npmCli ? [npmCli, ...args] : args);
 
 /** [stage, command, args]: the host stage's own time is split into host tests and UI journeys. */
 const STAGES = [
   ['prerequisites', process.execPath, ['scripts/prereqs.mjs', 'test']],
-  ['typecheck', npm, ['run', 'typecheck']],
-  ['lint', npm, ['run', 'lint']],
-  ['test:node', npm, ['run', 'test:node', '--', '--reporter', './scripts/test/timedSpec.cjs', '--reporter-option', `out=${nodeTimes}`]],
-  ['package', npm, ['run', 'package']],
+  ['typecheck', npm, npmArgs('run', 'typecheck')],
+  ['lint', npm, npmArgs('run', 'lint')],
+  ['test:node', npm, npmArgs('run', 'test:node', '--', '--reporter', './scripts/test/timedSpec.cjs', '--reporter-option', `out=${nodeTimes}`)],
+  ['package', npm, npmArgs('run', 'package')],
   ['host', process.execPath, ['scripts/host/run-tests.mjs']],
 ];
 
 function run(command, args) {
   return new Promise((done) => {
-    const child = spawn(command, args, { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' });
+    const child = spawn(command, args, { cwd: root, stdio: 'inherit', shell: command.endsWith('.cmd') });
     child.on('error', (err) => {
       console.error(err.message);
       done(1);
