@@ -2,7 +2,7 @@
 // Chromium), then the end-to-end UI test, against the extension installed from the .vsix that
 // `npm run package` built: what users install, so a file missing from the package fails a test.
 // Exits non-zero when a test fails or the host never starts.
-import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { format } from 'node:util';
@@ -161,22 +161,38 @@ async function runRestrictedModeTests(chromium, vsix) {
   }
 }
 
+/** Each host test's time, as the test entry (test/host/index.ts) wrote it; none when it never finished. */
+function hostTimes(file, where) {
+  try {
+    return JSON.parse(readFileSync(join(artifacts, file), 'utf8')).map((t) => ({ ...t, where }));
+  } catch {
+    return [];
+  }
+}
+
 async function main() {
   mkdirSync(artifacts, { recursive: true });
   await ensureInstalled();
   const vsix = packagedVsix();
   const { chromium } = await import('playwright-core');
+  for (const f of ['host-times.json', 'host-times-restricted.json']) rmSync(join(artifacts, f), { force: true });
+  const started = Date.now();
   const trusted = await runHostTests(chromium, vsix);
   const restricted = await runRestrictedModeTests(chromium, vsix);
   const host = { code: trusted.code || restricted.code, passed: trusted.passed + restricted.passed, failed: trusted.failed + restricted.failed };
-  let ui = { passed: 0, failed: 0 };
+  const stages = [{ name: 'host tests', ms: Date.now() - started }];
+  let ui = { passed: 0, failed: 0, times: [] };
   if (!process.env.HOST_SKIP_UI) {
     const { runUiTests } = await import('./ui-e2e.mjs');
+    const uiStarted = Date.now();
     ui = await runUiTests(chromium, root, artifacts, vsix);
+    stages.push({ name: 'UI journeys', ms: Date.now() - uiStarted });
   }
   const passed = host.passed + ui.passed;
   const failed = host.failed + ui.failed + (host.code !== 0 && host.failed === 0 ? 1 : 0);
-  writeFileSync(join(artifacts, 'host-summary.json'), JSON.stringify({ host, ui }, null, 2));
+  const tests = [...hostTimes('host-times.json', 'host'), ...hostTimes('host-times-restricted.json', 'host, Restricted Mode'), ...ui.times.map((t) => ({ ...t, where: 'UI' }))];
+  // scripts/test.mjs reads the stages and tests for the summary at the end of `npm test`.
+  writeFileSync(join(artifacts, 'host-summary.json'), JSON.stringify({ host, ui: { passed: ui.passed, failed: ui.failed }, stages, tests }, null, 2));
   console.log(`\nhost: ${passed} passed, ${failed} failed`);
   process.exit(failed > 0 ? 1 : 0);
 }

@@ -13,9 +13,12 @@ export async function runUiTests(chromium, root, artifacts, vsix) {
   const { journeys } = await tsImport('../../test/ui/journeys.ts', import.meta.url);
   let passed = 0;
   let failed = 0;
+  /** Each journey's time, its servers' start and stop included: what it costs a run. */
+  const times = [];
   // HOST_GREP picks UI tests by name too, for iterating on one feature.
   const grep = process.env.HOST_GREP ? new RegExp(process.env.HOST_GREP) : undefined;
   for (const { title, run, locale, localAzure } of journeys.filter((j) => !grep || grep.test(j.title))) {
+    const started = Date.now();
     const config = join(root, 'scripts', 'emulator.dev.json');
     // `npm start`'s set-up: an identity provider beside the emulator, VS Code signed in to it (localAzure.mjs).
     const azure = localAzure ? await startLocalAzure(root, { configFile: config }) : undefined;
@@ -58,9 +61,10 @@ export async function runUiTests(chromium, root, artifacts, vsix) {
       await server.stop();
       if (azure) await azure.stop();
       else emulator.stop();
+      times.push({ title, ms: Date.now() - started });
     }
   }
-  return { passed, failed };
+  return { passed, failed, times };
 }
 
 /** The notifications, an open quick input, a dialog and the debug state the failed journey left, as text. */

@@ -92,7 +92,7 @@ describe('chat panel UX', () => {
   });
 
   it('copies a reply as its Markdown source; a stopped reply keeps an estimated token count', async () => {
-    const { panel } = await open();
+    const { panel, posted } = await open();
     await panel.receive({ type: 'send', text: '/markdown' });
     await panel.idle();
     const reply = panel.conversation.turns.at(-1)!;
@@ -100,9 +100,11 @@ describe('chat panel UX', () => {
     assert.equal(await vscode.env.clipboard.readText(), reply.content);
     assert.match(reply.content, /^# /m, 'the Markdown source, not the rendered text');
 
-    const sending = panel.receive({ type: 'send', text: '/long 3000' });
-    await eventually(() => panel.busy);
-    await new Promise((r) => setTimeout(r, 300));
+    // Slow enough that Stop comes before the end on any machine; Stop once part of it arrived.
+    emu.config.streamTokenDelayMs = 50;
+    const earlier = posted.length;
+    const sending = panel.receive({ type: 'send', text: '/long 3000' }).finally(() => (emu.config.streamTokenDelayMs = 1));
+    await eventually(() => posted.slice(earlier).filter((m) => m.type === 'delta').length >= 3, undefined, 'three pieces of the long reply');
     await panel.receive({ type: 'stop' });
     await sending;
     await panel.idle();

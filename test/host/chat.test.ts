@@ -142,13 +142,20 @@ describe('chat panel', () => {
   it('a reply cut off by a reload keeps what arrived, says it was cut off, and Regenerate replaces it', async () => {
     const api = await workbench();
     const { panel } = await open();
-    const sending = panel.receive({ type: 'send', text: '/long 1500' });
+    // A reply that cannot end before the test has seen its draft (1500 tokens at 100 ms: minutes,
+    // stopped below), however slow the machine: at 2 ms it once finished before a draft was read.
+    emu.config.streamTokenDelayMs = 100;
+    const sending = panel.receive({ type: 'send', text: '/long 1500' }).finally(() => (emu.config.streamTokenDelayMs = 2));
     // Saved as it streams: the file holds part of the reply while it still arrives.
-    const midway = await eventually(async () => {
-      const saved = await api.services.chat.conversations.load(panel.conversation.id);
-      const last = saved?.turns.at(-1);
-      return last?.role === 'assistant' && last.streaming && last.content.length > 0 ? saved : undefined;
-    });
+    const midway = await eventually(
+      async () => {
+        const saved = await api.services.chat.conversations.load(panel.conversation.id);
+        const last = saved?.turns.at(-1);
+        return last?.role === 'assistant' && last.streaming && last.content.length > 0 ? saved : undefined;
+      },
+      undefined,
+      'the conversation file to hold part of the reply, marked streaming',
+    );
     // What a window reloaded (or an extension host restarted) now finds: that file, opened again.
     const id = `${midway!.id}-after-reload`;
     await api.services.chat.conversations.save({ ...midway!, id });
@@ -158,7 +165,7 @@ describe('chat panel', () => {
     const reopened = api.services.chat.panel(id)!;
     const cut = reopened.conversation.turns.at(-1)!;
     assert.deepEqual([cut.interrupted, cut.streaming, cut.content], [true, undefined, midway!.turns.at(-1)!.content]);
-    await eventually(async () => (await api.services.chat.conversations.load(id))?.turns.at(-1)?.interrupted);
+    await eventually(async () => (await api.services.chat.conversations.load(id))?.turns.at(-1)?.interrupted, undefined, 'the reopened file to mark the reply interrupted');
     const posted: HostMessage[] = [];
     reopened.onDidPost((m) => posted.push(m));
     await reopened.receive({ type: 'regenerate' });

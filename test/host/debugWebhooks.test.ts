@@ -130,7 +130,7 @@ describe('debugging with webhooks (debug type azure-openai-webhooks)', () => {
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'launch.json'), JSON.stringify({ version: '0.2.0', configurations: [elsewhere, local] }, null, 2));
     try {
-      await eventually(() => (vscode.workspace.getConfiguration('launch', folder.uri).get<unknown[]>('configurations')?.length === 2 ? true : undefined), 20_000);
+      await eventually(() => (vscode.workspace.getConfiguration('launch', folder.uri).get<unknown[]>('configurations')?.length === 2 ? true : undefined));
       // Even agreed to, a host that is not this machine is refused before anything starts.
       assert.equal((await start(elsewhere, folder, 'Repo elsewhere')).ok, false);
       assert.equal(api.services.listener.running, false, 'no listener, no tunnel');

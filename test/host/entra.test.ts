@@ -18,7 +18,7 @@ import { clearConnections, eventually, settingsAndLogFiles, testIssuer, useTestC
 const exec = <T>(cmd: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(`aoaiWorkbench.${cmd}`, ...args);
 
 describe('Entra ID connections', function () {
-  this.timeout(60_000);
+  this.timeout(120_000);
   let emu: Emulator;
   let issuer: TestIssuer;
   const config = () => vscode.workspace.getConfiguration('aoaiWorkbench');

@@ -28,10 +28,10 @@ describe('webhooks: the Events view with many deliveries', () => {
   });
 
   it(`draws the newest ${TOP_ROWS} and keeps the rest in an Older deliveries row that opens to them, oldest last`, async function () {
-    this.timeout(60_000);
+    this.timeout(120_000);
     const api = await workbench();
     for (let i = 0; i < TOP_ROWS + EXTRA; i++) await emitServiceEvent(emu, 'response.completed', { id: `resp_many_${i}` });
-    await eventually(() => api.services.listener.events.list().length === TOP_ROWS + EXTRA || undefined, 20_000);
+    await eventually(() => api.services.listener.events.list().length === TOP_ROWS + EXTRA || undefined);
     const top = api.eventsTree.getChildren();
     assert.equal(top.length, TOP_ROWS + 1);
     const older = top.at(-1) as OlderEventsNode;

@@ -64,7 +64,7 @@ describe('jobs: batches in the sidebar', () => {
     assert.deepEqual(groups.map((g) => g.kind), ['batches', 'fineTuning'], 'no Calls group while nothing listens');
     const row = await eventually(() => (api.services.tree.getChildren(groups[0]!) as BatchNode[]).find((n) => n.type === 'batch' && n.batch.id === batch!.id));
     assert.equal(api.services.tree.getTreeItem(row).label, 'questions.jsonl');
-    await eventually(async () => ((await client.jobs.batches.retrieve(batch!.id)).status === 'completed' ? true : undefined), 15_000);
+    await eventually(async () => ((await client.jobs.batches.retrieve(batch!.id)).status === 'completed' ? true : undefined));
     const doc = await exec<vscode.TextDocument>('openBatchResults', { connectionId: conn.id, batchId: batch!.id });
     assert.ok(doc);
     const text = doc.getText();
@@ -118,7 +118,7 @@ describe('jobs: incoming calls through the listener', () => {
   it('a ringing call appears under Calls with who is calling; accepted, then hung up', async () => {
     const api = await workbench();
     const id = await ring();
-    const call = await eventually(() => api.services.jobs.call(conn.id, id), 10_000);
+    const call = await eventually(() => api.services.jobs.call(conn.id, id));
     assert.equal(call.state, 'ringing');
     assert.equal(call.from, 'sip:+15550100@pstn.example', 'the address, without the header\'s brackets and tag');
     assert.equal(call.to, 'sip:support@example.com');
@@ -135,7 +135,7 @@ describe('jobs: incoming calls through the listener', () => {
   it("the inspector shows a call delivery's SIP headers as a table, and hangs up the accepted call from there", async () => {
     const api = await workbench();
     const id = await ring();
-    await eventually(() => api.services.jobs.call(conn.id, id), 10_000);
+    await eventually(() => api.services.jobs.call(conn.id, id));
     const record = await eventually(() => api.services.listener.events.list().find((r) => r.eventType === 'realtime.call.incoming' && r.body.includes(id)));
     const view = api.services.inspector.open(record.id);
     assert.equal(view?.call?.callId, id);
@@ -153,14 +153,14 @@ describe('jobs: incoming calls through the listener', () => {
   it('a call rejected as busy is rejected on the service', async () => {
     const api = await workbench();
     const id = await ring();
-    await eventually(() => api.services.jobs.call(conn.id, id), 10_000);
+    await eventually(() => api.services.jobs.call(conn.id, id));
     assert.equal(await exec('rejectCall', { connectionId: conn.id, callId: id, statusCode: 486 }), true);
     assert.equal(await stateOnService(id), 'rejected');
   });
 });
 
 describe('jobs: a fine-tuning job through to a deployed model', function () {
-  this.timeout(90_000);
+  this.timeout(120_000);
   let emu: Emulator;
   let conn: ConnectionInfo;
   const dir = mkdtempSync(join(tmpdir(), 'host-ft-'));

@@ -46,7 +46,7 @@ const byDeployment = (models: vscode.LanguageModelChat[], name: string) => {
 };
 
 describe('language model provider', function () {
-  this.timeout(60_000);
+  this.timeout(120_000);
   let emu: Emulator;
   let conn: ConnectionInfo;
   let models: vscode.LanguageModelChat[];
@@ -187,7 +187,7 @@ describe('language model provider', function () {
 });
 
 describe('language model provider: tools, images and the Responses API', function () {
-  this.timeout(60_000);
+  this.timeout(120_000);
   let emu: Emulator;
   let models: vscode.LanguageModelChat[];
   const weather = { name: 'get_weather', description: 'Weather of a city', inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } };
@@ -258,7 +258,7 @@ describe('language model provider: tools, images and the Responses API', functio
 });
 
 describe('language model provider with Entra ID', function () {
-  this.timeout(60_000);
+  this.timeout(120_000);
   let emu: Emulator;
   let issuer: TestIssuer;
   const config = () => vscode.workspace.getConfiguration('aoaiWorkbench');

@@ -6,12 +6,14 @@
  * wait for trust.
  */
 import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { Emulator } from '../../src/emulator/server';
 import type { AzureOpenAIClient } from '../../src/service/client';
 import type { ConnectionInfo } from '../../src/vscode/connections/connectionStore';
 import type { DeploymentNode } from '../../src/vscode/tree/nodes';
-import { closeEmulatedService, EXTENSION_ID, emulatedService, eventually, workbench } from './support';
+import { closeEmulatedService, EXTENSION_ID, emulatedService, eventually, settingsAndLogFiles, workbench } from './support';
 
 const exec = <T>(cmd: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(`aoaiWorkbench.${cmd}`, ...args);
 
@@ -19,7 +21,7 @@ const exec = <T>(cmd: string, ...args: unknown[]) => vscode.commands.executeComm
 const REPOSITORY_LAUNCH = 'Webhooks from the repository';
 
 describe('Restricted Mode: an untrusted folder', function () {
-  this.timeout(60_000);
+  this.timeout(120_000);
   let emu: Emulator;
   let conn: ConnectionInfo;
   let client: AzureOpenAIClient;
@@ -64,8 +66,25 @@ describe('Restricted Mode: an untrusted folder', function () {
     const started = await exec<{ endpointId: string }>('startListening', { connectionId: conn.id, endpoint: { mode: 'create', name: 'restricted', eventTypes: ['response.completed'] } });
     assert.ok(started?.endpointId);
     await client.createResponse({ model: 'gpt-4o', input: 'notify me', background: true });
-    const r = await eventually(() => api.services.listener.events.list().find((x) => x.eventType === 'response.completed'), 15_000);
+    const r = await eventually(() => api.services.listener.events.list().find((x) => x.eventType === 'response.completed'));
     assert.equal(r.verdict, 'verified');
+    await exec('stopListening', { deleteEndpoint: true });
+  });
+
+  it("a new secret written into a .env here runs no git (the repository's own git stays unrun) and says it could not check", async () => {
+    const app = join(vscode.workspace.workspaceFolders![0].uri.fsPath, 'app');
+    mkdirSync(join(app, '.git'), { recursive: true });
+    const env = join(app, '.env');
+    writeFileSync(env, 'PORT=3000\n');
+    for (const name of ['git', 'git.exe', 'git.cmd']) writeFileSync(join(app, name), '#!/bin/sh\necho ran > "$(dirname "$0")/ran.marker"\n', { mode: 0o755 });
+    const started = await exec<{ endpointId: string }>('startListening', { connectionId: conn.id, endpoint: { mode: 'create', name: 'env', eventTypes: ['batch.completed'] } });
+    const handOver = { kind: 'env', file: env, variable: 'WEBHOOK_SECRET' };
+    const r = (await exec<{ newId: string }>('rotateSigningSecret', { connectionId: conn.id, endpointId: started!.endpointId, confirm: false, handOver }))!;
+    assert.match(readFileSync(env, 'utf8'), /^PORT=3000\nWEBHOOK_SECRET=whsec_/, 'the secret was written');
+    const said = (f: string) => readFileSync(f, 'utf8').includes('Could not check whether git ignores .env: this folder is not trusted, so git was not run.');
+    await eventually(() => settingsAndLogFiles().some(said), undefined, "the extension's log to say the .env could not be checked");
+    assert.equal(existsSync(join(app, 'ran.marker')), false, "the repository's git ran");
+    await exec('cancelRotation', { connectionId: conn.id, endpointId: r.newId, confirm: false });
     await exec('stopListening', { deleteEndpoint: true });
   });
 

@@ -87,7 +87,7 @@ describe('default shortcuts', () => {
 
   it("no default keybinding of VS Code uses either key (this host's Default Keyboard Shortcuts)", async () => {
     await vscode.commands.executeCommand('workbench.action.openDefaultKeybindingsFile');
-    const doc = await eventually(() => vscode.workspace.textDocuments.find((d) => d.uri.toString() === 'vscode://defaultsettings/keybindings.json'), 10_000);
+    const doc = await eventually(() => vscode.workspace.textDocuments.find((d) => d.uri.toString() === 'vscode://defaultsettings/keybindings.json'));
     const entries = [...doc.getText().matchAll(/"key":\s*"([^"]+)",\s*"command":\s*"([^"]+)"/g)].map((m) => ({ key: m[1], command: m[2] }));
     assert.ok(entries.length > 500, `the default keybindings were read (${entries.length})`);
     for (const command of [Commands.openLastChat, Commands.askAboutSelection]) {

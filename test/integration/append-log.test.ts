@@ -150,7 +150,7 @@ describe('append log on disk', () => {
   });
 
   it('writes anyway after waiting five seconds for a lock that is never released, rather than lose the line', async function () {
-    this.timeout(15_000);
+    this.timeout(60_000);
     const path = join(dir(), 'log.jsonl');
     writeFileSync(`${path}.lock`, '');
     const log = new AppendLog(path, 100, keepAll);

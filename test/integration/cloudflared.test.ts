@@ -13,6 +13,7 @@ import {
   downloadedCloudflaredPath,
 } from '../../src/tunnels/cloudflaredDownload';
 import { CloudflaredTunnel } from '../../src/tunnels/providers';
+import { eventually } from '../support/receiver';
 import { runTunnelProcess, TunnelError } from '../../src/tunnels/tunnel';
 import { startReleaseServer } from '../support/releaseServer';
 import { scratchDir } from '../support/scratchDir';
@@ -33,7 +34,7 @@ const alive = (pid: number) => {
 };
 
 describe('cloudflared download (only after the user agreed)', function () {
-  this.timeout(20_000);
+  this.timeout(60_000);
   let server: Awaited<ReturnType<typeof startReleaseServer>>;
   before(async function () {
     if (!cloudflaredAsset()) this.skip();
@@ -144,7 +145,7 @@ describe('cloudflared download (only after the user agreed)', function () {
 });
 
 describe('tunnel CLI processes', function () {
-  this.timeout(20_000);
+  this.timeout(60_000);
   const node = process.execPath;
 
   it('a CLI that exits before giving a URL is explained with its last output', async () => {
@@ -163,8 +164,7 @@ describe('tunnel CLI processes', function () {
       /gave no public URL within 1 s/,
     );
     assert.ok(pid > 0);
-    for (let i = 0; i < 50 && alive(pid); i++) await new Promise((r) => setTimeout(r, 100));
-    assert.ok(!alive(pid), 'no orphan left');
+    await eventually(() => !alive(pid), undefined, `the tunnel process ${pid} to end (no orphan left)`);
   });
 
   it('a CLI that ignores SIGTERM is killed, and cancelling a start stops the process', async () => {
@@ -185,7 +185,6 @@ describe('tunnel CLI processes', function () {
     while (!pid || !alive(pid)) await new Promise((r) => setTimeout(r, 20));
     abort.abort();
     await assert.rejects(starting, /Cancelled/);
-    for (let i = 0; i < 50 && alive(pid); i++) await new Promise((r) => setTimeout(r, 100));
-    assert.ok(!alive(pid), 'no orphan after cancelling');
+    await eventually(() => !alive(pid), undefined, `the tunnel process ${pid} to end (no orphan after cancelling)`);
   });
 });

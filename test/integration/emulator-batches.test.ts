@@ -147,7 +147,7 @@ describe('emulator: batches', () => {
       const c = new OpenAI({ baseURL: `${slow.url}/openai/v1/`, apiKey: slow.apiKey, maxRetries: 0 });
       const file = await c.files.create({ file: await toFile(Buffer.from(Array.from({ length: 20 }, (_, i) => chatLine(`l${i}`, `line ${i}`)).join('\n')), 'in.jsonl'), purpose: 'batch' });
       const b = await c.batches.create({ input_file_id: file.id, endpoint: '/v1/chat/completions', completion_window: '24h' });
-      await eventually(async () => ((await c.batches.retrieve(b.id)).request_counts?.completed ?? 0) >= 2 || undefined, 5000);
+      await eventually(async () => ((await c.batches.retrieve(b.id)).request_counts?.completed ?? 0) >= 2 || undefined);
       const cancelling = await c.batches.cancel(b.id);
       assert.equal(cancelling.status, 'cancelling');
       assert.ok(cancelling.cancelling_at);
@@ -161,9 +161,9 @@ describe('emulator: batches', () => {
       const early = await c.batches.create({ input_file_id: file.id, endpoint: '/v1/chat/completions', completion_window: '24h' });
       assert.equal((await c.batches.cancel(early.id)).status, 'cancelling', 'a validating batch can be cancelled too');
       const failing = await c.batches.create({ input_file_id: file.id, endpoint: '/v1/chat/completions', completion_window: '24h', metadata: { emulate: 'fail' } });
-      await eventually(async () => (await c.batches.retrieve(failing.id)).status === 'failed' || undefined, 5000);
+      await eventually(async () => (await c.batches.retrieve(failing.id)).status === 'failed' || undefined);
       await assert.rejects(c.batches.cancel(failing.id), (e: unknown) => e instanceof APIError && e.status === 409 && /Cannot cancel a batch with status 'failed'/.test(e.message));
-      await eventually(async () => (await c.batches.retrieve(early.id)).status === 'cancelled' || undefined, 5000);
+      await eventually(async () => (await c.batches.retrieve(early.id)).status === 'cancelled' || undefined);
     } finally {
       await slow.close();
     }

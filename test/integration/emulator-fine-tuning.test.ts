@@ -15,7 +15,7 @@ const example = (i: number) => JSON.stringify({ messages: [{ role: 'system', con
 const examples = (n: number) => Array.from({ length: n }, (_, i) => example(i));
 
 describe('emulator: fine-tuning', function () {
-  this.timeout(30_000);
+  this.timeout(60_000);
   let issuer: TestIssuer;
   let emu: Emulator;
   let client: OpenAI;
@@ -135,7 +135,7 @@ describe('emulator: fine-tuning', function () {
       const file = (await c.files.create({ file: await toFile(Buffer.from(examples(10).join('\n')), 't.jsonl'), purpose: 'fine-tune' })).id;
       const job = await c.fineTuning.jobs.create({ model: 'gpt-4o-mini-2024-07-18', training_file: file, hyperparameters: { n_epochs: 3 } });
       await assert.rejects(c.fineTuning.jobs.pause(job.id), (e: unknown) => e instanceof APIError && e.status === 409 && /only a running job can be paused/.test(e.message));
-      await eventually(async () => (await c.fineTuning.jobs.retrieve(job.id)).status === 'running' || undefined, 5000);
+      await eventually(async () => (await c.fineTuning.jobs.retrieve(job.id)).status === 'running' || undefined);
       assert.equal((await c.fineTuning.jobs.pause(job.id)).status, 'paused');
       const before = (await c.fineTuning.jobs.checkpoints.list(job.id)).data.length;
       await new Promise((r) => setTimeout(r, 600));

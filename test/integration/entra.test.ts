@@ -49,7 +49,7 @@ function entraConfig(issuer: TestIssuer, extra: Partial<EntraConfig> = {}): Entr
 }
 
 describe('Entra ID sign-in against a local identity provider', function () {
-  this.timeout(20_000);
+  this.timeout(60_000);
   let issuer: TestIssuer;
   let emu: Emulator;
   const closers: Array<() => Promise<unknown>> = [];

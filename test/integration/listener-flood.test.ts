@@ -45,11 +45,11 @@ describe('webhook listener under a flood of unsigned deliveries', () => {
       let answers = '';
       socket.on('data', (d: Buffer) => (answers += d.toString('latin1')));
       socket.write(one('i'.repeat(12 * 1024)) + one('msg_x').repeat(19_999));
-      await eventually(() => answers.split('HTTP/1.1 400').length > 20_000 || undefined, 20_000);
+      await eventually(() => answers.split('HTTP/1.1 400').length > 20_000 || undefined, 60_000);
       socket.destroy();
       // Every rejection is either a row of its own or counted in a window's summary.
       const total = () => records.reduce((n, r) => n + (r.count ?? 1), 0);
-      await eventually(() => total() === 20_000 || undefined, 5_000);
+      await eventually(() => total() === 20_000 || undefined);
       const summaries = records.filter((r) => r.count);
       assert.ok(summaries.length >= 1 && records.length <= 20 * (summaries.length + 1) + summaries.length, `${records.length} records`);
       for (const r of summaries) assert.match(r.reason ?? '', /^[\d,]+ rejected deliveries from 127\.0\.0\.1 \([\d,]+\) within 1 s: counted/);

@@ -23,7 +23,7 @@ function memento(): KeyValueState & { data: Map<string, unknown> } {
 }
 
 describe('listening sessions', function () {
-  this.timeout(30_000);
+  this.timeout(60_000);
   let emu: Emulator;
   let client: AzureOpenAIClient;
   let listening: Listening;

@@ -14,6 +14,7 @@ import { HttpClient } from '../../src/service/http';
 import { NodeDispatcher } from '../../src/service/nodeDispatcher';
 import type { ProxySettings } from '../../src/service/proxyRules';
 import { startProxy, type TestProxy } from '../support/proxyServer';
+import { eventually } from '../support/receiver';
 import { failure } from '../support/serviceFailure';
 import { makeTestCertificates } from '../support/testIssuer';
 import { scratchDir } from '../support/scratchDir';
@@ -49,7 +50,7 @@ async function connectTimesOut(client: HttpClient, url: string): Promise<void> {
 }
 
 describe('the wire: undici\'s interface over node:http', function () {
-  this.timeout(20_000);
+  this.timeout(60_000);
   const certs = makeTestCertificates(scratchDir('aoai-wire-'));
   const ca = readFileSync(certs.caFile, 'utf8');
   let handler: Handler = (_req, res) => res.end('{}');
@@ -302,8 +303,7 @@ describe('the wire: undici\'s interface over node:http', function () {
       more();
     };
     const res = await client().stream({ method: 'GET', url: `http://127.0.0.1:${http.port}/file`, accept: 'application/octet-stream' });
-    await new Promise((r) => setTimeout(r, 200));
-    assert.ok(blocked, 'the server had to wait for the reader');
+    await eventually(() => blocked, undefined, 'the server to wait for the reader (a write that did not fit)');
     let got = 0;
     for await (const chunk of res.body) got += (chunk as Buffer).length;
     assert.equal(got, size);

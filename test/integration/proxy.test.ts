@@ -43,7 +43,7 @@ async function withEnv<T>(vars: Record<string, string>, fn: () => Promise<T>): P
 }
 
 describe('corporate proxy: outgoing calls through a real CONNECT proxy', function () {
-  this.timeout(20_000);
+  this.timeout(60_000);
   let emu: Emulator;
   let open: TestProxy;
   let authenticating: TestProxy;

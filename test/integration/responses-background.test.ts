@@ -70,7 +70,7 @@ describe('background replies on the Responses API', () => {
       // Only the delivery can end this wait early: polls after the first one come a minute apart.
       const slowWaker = Object.assign(waker, { sleep: (_ms: number, signal: AbortSignal) => Waker.prototype.sleep.call(waker, 60_000, signal) });
       const following = followResponse(client, started.id, ac.signal, () => {}, slowWaker);
-      await receiver.next(1, 10_000);
+      await receiver.next(1);
       const event = JSON.parse(receiver.received[0].body) as { type: string; data: { id: string } };
       assert.deepEqual([event.type, event.data.id], ['response.completed', started.id]);
       waker.wake();

@@ -69,7 +69,7 @@ describe('dedupe file across restarts', () => {
 
 describe('event file across restarts', () => {
   it('shows after a restart exactly what the view showed, through updates, caps and compactions', async function () {
-    this.timeout(20_000);
+    this.timeout(60_000);
     const seed = 20261122;
     const rnd = seededRandom(seed);
     const path = file('events.jsonl');

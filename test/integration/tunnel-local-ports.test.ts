@@ -28,7 +28,7 @@ describe('tunnel URLs read from local ports and CLI output are the provider\'s o
   });
 
   it('cloudflared: its metrics port answering a look-alike host first, the real quick tunnel host is the one taken', async function () {
-    this.timeout(15_000);
+    this.timeout(60_000);
     // The metrics port named on the command line answers a look-alike host twice, then the real one.
     standIn(
       dir,
@@ -43,7 +43,7 @@ require('node:http').createServer((req, res) => res.end(JSON.stringify({ hostnam
   });
 
   it('Dev Tunnels: a look-alike URL printed before the real one is skipped', async function () {
-    this.timeout(15_000);
+    this.timeout(60_000);
     const binary = standIn(
       dir,
       'devtunnel',
@@ -55,7 +55,7 @@ setTimeout(() => console.log('Connect via browser: https://k3m9qz1x-1234.euw.dev
   });
 
   it('ngrok: its agent API on port 4040 offering a look-alike public URL for our port is not taken', async function () {
-    this.timeout(15_000);
+    this.timeout(60_000);
     let api: Server | undefined;
     let calls = 0;
     const localPort = 1234;

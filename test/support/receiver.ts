@@ -29,10 +29,10 @@ export async function startReceiver(
     url: `http://127.0.0.1:${port}/webhook`,
     received,
     /** Waits (bounded) until at least `count` requests have arrived. */
-    async next(count = 1, ms = 5000) {
+    async next(count = 1, ms = WAIT_MS) {
       const deadline = Date.now() + ms;
       while (received.length < count) {
-        if (Date.now() > deadline) throw new Error(`expected ${count} deliveries, got ${received.length} within ${ms} ms`);
+        if (Date.now() > deadline) throw new Error(`waited ${ms / 1000} s for ${count} deliveries to reach the receiver: ${received.length} arrived`);
         await new Promise<void>((r) => {
           waiters.push(r);
           setTimeout(r, 50);
@@ -44,13 +44,24 @@ export async function startReceiver(
   };
 }
 
-/** Polls `check` (bounded) until it returns a value. */
-export async function eventually<T>(check: () => T | undefined | Promise<T | undefined>, ms = 5000): Promise<T> {
+/**
+ * A wait for a state: generous, since the state is what ends it and a loaded machine (CI's two
+ * cores with other work) can be many times slower than a quiet one.
+ */
+export const WAIT_MS = 30_000;
+
+/** What a wait was for, in its failure: `what`, else the check's own source. */
+function waitedFor(check: () => unknown, what?: string): string {
+  return what ?? check.toString().replace(/\s+/g, ' ').slice(0, 300);
+}
+
+/** Polls `check` (bounded) until it returns a value; the failure says what it waited for. */
+export async function eventually<T>(check: () => T | undefined | Promise<T | undefined>, ms = WAIT_MS, what?: string): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const v = await check();
     if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${ms} ms`);
+    if (Date.now() > deadline) throw new Error(`waited ${ms / 1000} s for ${waitedFor(check, what)}: not met`);
     await new Promise((r) => setTimeout(r, 25));
   }
 }

@@ -12,7 +12,7 @@ export function chatFrame(page: Page): FrameLocator {
 /** Open Chat from the palette on a deployment, as a person picks it; the page and its message box. */
 export async function openChatThroughTheUi(page: Page, deployment: string): Promise<{ chat: FrameLocator; input: Locator }> {
   await runCommand(page, 'Azure OpenAI: Open Chat');
-  await page.locator('.quick-input-widget .monaco-list-row', { hasText: deployment }).first().waitFor({ timeout: 20_000 });
+  await page.locator('.quick-input-widget .monaco-list-row', { hasText: deployment }).first().waitFor({ timeout: 30_000 });
   await page.keyboard.type(deployment);
   await page.keyboard.press('Enter');
   const chat = chatFrame(page);
@@ -53,16 +53,16 @@ export async function chatThroughTheUi(page: Page, emulator: EmulatorHandle, art
   await input.fill('/long 3000');
   await input.press('Enter');
   const stop = chat.locator('#stop');
-  await stop.waitFor({ state: 'visible', timeout: 10_000 });
-  await chat.locator('.turn.assistant.streaming .turn-body p').first().waitFor({ timeout: 20_000 });
+  await stop.waitFor({ state: 'visible', timeout: 30_000 });
+  await chat.locator('.turn.assistant.streaming .turn-body p').first().waitFor({ timeout: 30_000 });
   await stop.click();
-  await chat.locator('.turn.assistant .turn-foot', { hasText: 'stopped' }).waitFor({ timeout: 10_000 });
+  await chat.locator('.turn.assistant .turn-foot', { hasText: 'stopped' }).waitFor({ timeout: 30_000 });
   await chat.locator('#send').waitFor({ state: 'visible' });
   await stop.waitFor({ state: 'hidden' });
   await page.screenshot({ path: join(artifacts, 'chat-light.png') });
 
   await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
-  await page.waitForTimeout(1000);
+  await chat.locator('body.vscode-dark').waitFor({ state: 'attached', timeout: 30_000 });
   await page.screenshot({ path: join(artifacts, 'chat-dark.png') });
 
   // A window reload brings the panel back with its history (webview serializer + saved conversation).
@@ -94,7 +94,7 @@ export async function reasoningThroughTheUi(page: Page, emulator: EmulatorHandle
   await chat.locator('#background').check();
   await input.fill('later please');
   await input.press('Enter');
-  await chat.locator('#status', { hasText: 'Background reply' }).waitFor({ timeout: 10_000 });
+  await chat.locator('#status', { hasText: 'Background reply' }).waitFor({ timeout: 30_000 });
   await page.screenshot({ path: join(artifacts, 'chat-background-running.png') });
   const later = chat.locator('.turn.assistant', { hasText: 'You said: later please' });
   await later.locator('.turn-foot', { hasText: 'tokens' }).waitFor({ timeout: 30_000 });

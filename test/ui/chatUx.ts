@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { openChatThroughTheUi } from './chat';
 import type { ArtifactsFolder, EmulatorHandle } from './handles';
-import { addConnectionThroughTheUi, highContrast, runCommand, setWebviewWidth } from './workbench';
+import { addConnectionThroughTheUi, runCommand, setWebviewWidth, useTheme } from './workbench';
 
 /** The chat page's frame (for reading layout), found by its conversation element. */
 async function chatPageFrame(page: Page): Promise<Frame> {
-  for (let i = 0; i < 50; i++) {
+  for (let i = 0; i < 150; i++) {
     for (const f of page.frames()) if (await f.$('#messages').catch(() => null)) return f;
     await page.waitForTimeout(200);
   }
@@ -62,14 +62,14 @@ export async function chatUxThroughTheUi(page: Page, emulator: EmulatorHandle, a
   // is reachable from the keyboard, and brings the view back to following the reply.
   await input.fill('/long 1500');
   await input.press('Enter');
-  await chat.locator('.turn.assistant.streaming .turn-body p').first().waitFor({ timeout: 20_000 });
+  await chat.locator('.turn.assistant.streaming .turn-body p').first().waitFor({ timeout: 30_000 });
   // While it streams: elapsed time and tokens so far.
-  await chat.locator('.turn.assistant.streaming .turn-foot', { hasText: /Generating… \d+ s · about \d+ tokens/ }).waitFor({ timeout: 10_000 });
+  await chat.locator('.turn.assistant.streaming .turn-foot', { hasText: /Generating… \d+ s · about \d+ tokens/ }).waitFor({ timeout: 30_000 });
   const log = chat.locator('#messages');
   await log.hover();
   for (let i = 0; i < 10; i++) await page.mouse.wheel(0, -400);
   const jump = chat.locator('#jump-latest');
-  await jump.waitFor({ state: 'visible', timeout: 10_000 });
+  await jump.waitFor({ state: 'visible', timeout: 30_000 });
   const readingAt = await frame.evaluate(() => document.getElementById('messages')!.scrollTop);
   await page.waitForTimeout(1500);
   const stillAt = await frame.evaluate(() => document.getElementById('messages')!.scrollTop);
@@ -93,7 +93,7 @@ export async function chatUxThroughTheUi(page: Page, emulator: EmulatorHandle, a
   await input.fill('/filter please');
   await input.press('Enter');
   const refusal = chat.locator('.turn.assistant .error', { hasText: 'content filter' });
-  await refusal.waitFor({ timeout: 20_000 });
+  await refusal.waitFor({ timeout: 30_000 });
   if ((await refusal.locator('button', { hasText: 'Retry' }).count()) !== 0) throw new Error('a content-filter refusal offers Retry');
   await refusal.locator('button', { hasText: 'Edit' }).waitFor();
   await chat.locator('#edit-banner').waitFor({ state: 'visible' });
@@ -102,12 +102,12 @@ export async function chatUxThroughTheUi(page: Page, emulator: EmulatorHandle, a
   await page.screenshot({ path: join(artifacts, 'chat-draft-after-refusal.png') });
   await input.fill('please, kindly');
   await input.press('Enter');
-  await chat.locator('.turn.assistant .turn-body', { hasText: 'You said: please, kindly' }).waitFor({ timeout: 20_000 });
+  await chat.locator('.turn.assistant .turn-body', { hasText: 'You said: please, kindly' }).waitFor({ timeout: 30_000 });
   if ((await chat.locator('.turn.user', { hasText: '/filter please' }).count()) !== 0) throw new Error('the refused message is still in the conversation');
 
   // Export and Clear live in the panel's title bar, not in the page.
   for (const title of ['Export Chat as Markdown', 'Export Chat as JSON', 'Clear Chat']) {
-    await page.locator(`.editor-actions [aria-label="${title}"]`).first().waitFor({ timeout: 10_000 });
+    await page.locator(`.editor-actions [aria-label="${title}"]`).first().waitFor({ timeout: 30_000 });
   }
   // Each message's actions appear on hover: edit the first message, and the conversation
   // continues from it (what followed is replaced).
@@ -122,12 +122,12 @@ export async function chatUxThroughTheUi(page: Page, emulator: EmulatorHandle, a
   if ((await input.inputValue()) !== '/long 300') throw new Error('Edit did not put the first message in the box');
   await input.fill('a new start');
   await input.press('Enter');
-  await chat.locator('.turn.assistant .turn-body', { hasText: 'You said: a new start' }).waitFor({ timeout: 20_000 });
+  await chat.locator('.turn.assistant .turn-body', { hasText: 'You said: a new start' }).waitFor({ timeout: 30_000 });
   const turns = await chat.locator('.turn').count();
   if (turns !== 2) throw new Error(`after editing the first message the conversation has ${turns} messages, not 2`);
 
   // The context meter tells how much of gpt-4o-mini's 128k window the conversation uses.
-  await chat.locator('#context', { hasText: /\/ 128k \(\d+%\)/ }).waitFor({ timeout: 10_000 });
+  await chat.locator('#context', { hasText: /\/ 128k \(\d+%\)/ }).waitFor({ timeout: 30_000 });
 
   // Ask About Selection from an editor: the chat comes back with the selection as a removable chip.
   await page.keyboard.press('F1');
@@ -139,24 +139,22 @@ export async function chatUxThroughTheUi(page: Page, emulator: EmulatorHandle, a
   await page.keyboard.press('ControlOrMeta+a');
   await runCommand(page, 'Azure OpenAI: Ask About Selection');
   const chip = chat.locator('#chips .chip', { hasText: /Untitled-\d+ \(line 1\)/ });
-  await chip.waitFor({ timeout: 20_000 });
+  await chip.waitFor({ timeout: 30_000 });
   await page.screenshot({ path: join(artifacts, 'chat-selection-attached.png') });
   await input.fill('what does this do?');
   await input.press('Enter');
-  await chat.locator('.turn.assistant .turn-body', { hasText: 'secretSauce' }).waitFor({ timeout: 20_000 });
+  await chat.locator('.turn.assistant .turn-body', { hasText: 'secretSauce' }).waitFor({ timeout: 30_000 });
   await chat.locator('.turn.user .turn-attachments .chip', { hasText: /Untitled-\d+ \(line 1\)/ }).waitFor();
   if ((await chat.locator('#chips .chip').count()) !== 0) throw new Error('the chip stayed in the composer after sending');
   // The meter follows the conversation: the last reply's prompt and completion are the next prompt.
   const lastFoot = await chat.locator('.turn.assistant .turn-foot').last().innerText();
   const total = Number(/= (\d+) tokens/.exec(lastFoot)?.[1]);
-  if (total > 0 && total < 1000) await chat.locator('#context', { hasText: new RegExp(`^${total} / 128k`) }).waitFor({ timeout: 5_000 });
+  if (total > 0 && total < 1000) await chat.locator('#context', { hasText: new RegExp(`^${total} / 128k`) }).waitFor({ timeout: 30_000 });
 
   // Usable from 300 px on, in light, dark and high-contrast themes: one header row with the whole picker, a message
   // box at least three lines tall, nothing wider than the panel.
-  for (const theme of ['light', 'dark', 'high-contrast']) {
-    if (theme === 'dark') await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
-    if (theme === 'high-contrast') await highContrast(page);
-    await page.waitForTimeout(1000);
+  for (const theme of ['light', 'dark', 'high-contrast'] as const) {
+    await useTheme(page, frame, theme);
     for (const width of [300, 360, 900, 1200]) {
       await setWebviewWidth(page, frame, width, true);
       // No named function inside a page function: tsx (keepNames) would wrap it in a `__name` helper the page lacks.

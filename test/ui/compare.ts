@@ -4,12 +4,12 @@
 import { join } from 'node:path';
 import type { Frame, FrameLocator, Page } from 'playwright-core';
 import type { ArtifactsFolder, EmulatorHandle } from './handles';
-import { addConnectionThroughTheUi, highContrast, runCommand, setWebviewWidth } from './workbench';
+import { addConnectionThroughTheUi, runCommand, setWebviewWidth, useTheme } from './workbench';
 
 const comparePage = (page: Page): FrameLocator => page.frameLocator('iframe.webview.ready').last().frameLocator('#active-frame');
 
 async function compareFrame(page: Page): Promise<Frame> {
-  for (let i = 0; i < 50; i++) {
+  for (let i = 0; i < 150; i++) {
     for (const f of page.frames()) if (await f.$('#columns').catch(() => null)) return f;
     await page.waitForTimeout(200);
   }
@@ -19,7 +19,7 @@ async function compareFrame(page: Page): Promise<Frame> {
 async function pickDeployments(page: Page, artifacts: ArtifactsFolder, names: string[]): Promise<void> {
   await runCommand(page, 'Azure OpenAI: Compare Deployments');
   const input = page.locator('.quick-input-widget input.input');
-  await page.locator('.quick-input-widget .monaco-list-row', { hasText: names[0] }).first().waitFor({ timeout: 20_000 });
+  await page.locator('.quick-input-widget .monaco-list-row', { hasText: names[0] }).first().waitFor({ timeout: 30_000 });
   for (const name of names) {
     await input.fill(name);
     const row = page.locator(`.quick-input-widget .monaco-list-row[aria-label^="${name}, "], .quick-input-widget .monaco-list-row[aria-label="${name}"]`).first();
@@ -64,10 +64,8 @@ export async function compareThroughTheUi(page: Page, emulator: EmulatorHandle, 
   await view.locator('#send:not([disabled])').waitFor({ timeout: 30_000 });
   await page.screenshot({ path: join(artifacts, 'compare-medians.png') });
 
-  for (const theme of ['light', 'dark', 'high-contrast']) {
-    if (theme === 'dark') await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
-    if (theme === 'high-contrast') await highContrast(page);
-    await page.waitForTimeout(1000);
+  for (const theme of ['light', 'dark', 'high-contrast'] as const) {
+    await useTheme(page, frame, theme);
     for (const width of [300, 1200]) {
       await setWebviewWidth(page, frame, width);
       const layout = await frame.evaluate(() => {
@@ -85,6 +83,6 @@ export async function compareThroughTheUi(page: Page, emulator: EmulatorHandle, 
   }
   // Export as Markdown opens the table and the replies beside the panel.
   await view.locator('#export').click();
-  await page.locator('.monaco-editor .view-lines', { hasText: '| Deployment | Model | First token' }).first().waitFor({ timeout: 10_000 });
+  await page.locator('.monaco-editor .view-lines', { hasText: '| Deployment | Model | First token' }).first().waitFor({ timeout: 30_000 });
   await page.screenshot({ path: join(artifacts, 'compare-export.png') });
 }

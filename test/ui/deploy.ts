@@ -45,7 +45,7 @@ export async function addConnectionFromAzureThroughTheUi(page: Page, label: stri
   await activity.click();
   // The walkthrough may open at this first look at the sidebar, and its editor would close a
   // palette opened meanwhile: let it come first.
-  await page.locator('.tab', { hasText: 'Welcome' }).first().waitFor({ timeout: 5_000 }).catch(() => undefined);
+  await page.locator('.tab', { hasText: 'Welcome' }).first().waitFor({ timeout: 30_000 }).catch(() => undefined);
   await page.waitForTimeout(1_000);
   await runCommand(page, 'Azure OpenAI: Add Connection from Azure');
   await pick(page, 'Add Connection from Azure: sign in with', 'DefaultAzureCredential');
@@ -76,7 +76,7 @@ export async function deployThroughTheUi(page: Page, _emulator: EmulatorHandle, 
   await row(page, /^Fine-tuning jobs/).click();
   // "gpt-4.1-mini-2025-04-14 (capitals)" while it trains, its model's name once it has.
   const jobRow = row(page, /capitals/);
-  await jobRow.waitFor({ timeout: 20_000 });
+  await jobRow.waitFor({ timeout: 30_000 });
   await jobRow.click();
   const frame = await frameWith(page, '#loss-table');
   await frame.locator('#status-badge', { hasText: 'succeeded' }).waitFor({ timeout: 120_000 });

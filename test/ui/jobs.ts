@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame, Locator, Page } from 'playwright-core';
 import type { ArtifactsFolder, CodeServerHandle, EmulatorHandle } from './handles';
-import { addConnectionThroughTheUi, answer, highContrast, runCommand, setWebviewWidth } from './workbench';
+import { addConnectionThroughTheUi, answer, runCommand, setWebviewWidth, useTheme } from './workbench';
 
 /** The frame of the page that has `selector`. */
 export async function frameWith(page: Page, selector: string): Promise<Frame> {
@@ -28,13 +28,13 @@ async function listenFor(page: Page, types: string[]): Promise<void> {
   for (const t of types) {
     await input.fill(t);
     await widget.locator('.monaco-list-row', { hasText: t }).first().click();
-    await widget.locator('.monaco-list-row[aria-checked="true"]', { hasText: t }).first().waitFor({ timeout: 5_000 });
+    await widget.locator('.monaco-list-row[aria-checked="true"]', { hasText: t }).first().waitFor({ timeout: 30_000 });
   }
   await input.fill('');
   await page.keyboard.press('Enter');
-  await page.locator('.statusbar-item', { hasText: 'Listening' }).first().waitFor({ timeout: 20_000 });
+  await page.locator('.statusbar-item', { hasText: 'Listening' }).first().waitFor({ timeout: 30_000 });
   // The endpoint is created on the service after the listener starts: events before it reach no one.
-  await row(page, 'VS Code listener').waitFor({ timeout: 20_000 });
+  await row(page, 'VS Code listener').waitFor({ timeout: 30_000 });
 }
 
 /**
@@ -57,10 +57,8 @@ const eventsPane = (page: Page) => page.locator('.pane', { has: page.locator('.p
 
 /** Screenshots of a webview in light, dark and high contrast, wide and 300 px; at 300 px it must not scroll sideways. */
 async function themesAndWidths(page: Page, frame: Frame, artifacts: ArtifactsFolder, name: string, check?: (where: string) => Promise<void>): Promise<void> {
-  for (const theme of ['light', 'dark', 'high-contrast']) {
-    if (theme === 'dark') await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
-    if (theme === 'high-contrast') await highContrast(page);
-    await page.waitForTimeout(1000);
+  for (const theme of ['light', 'dark', 'high-contrast'] as const) {
+    await useTheme(page, frame, theme);
     for (const width of [300, 900]) {
       await setWebviewWidth(page, frame, width);
       const where = `at ${width} px (${theme})`;
@@ -81,22 +79,22 @@ export async function batchThroughTheUi(page: Page, emulator: EmulatorHandle, ar
   await addConnectionThroughTheUi(page, emulator, artifacts);
   await listenFor(page, ['batch.completed']);
   await row(page, /^Batches/).click();
-  await row(page, 'No batches yet').waitFor({ timeout: 20_000 });
+  await row(page, 'No batches yet').waitFor({ timeout: 30_000 });
 
   await runCommand(page, 'Azure OpenAI: Create Batch');
   const widget = page.locator('.quick-input-widget');
-  await widget.locator('.quick-input-title', { hasText: 'Create Batch (1/2)' }).waitFor({ timeout: 20_000 });
+  await widget.locator('.quick-input-title', { hasText: 'Create Batch (1/2)' }).waitFor({ timeout: 30_000 });
   await widget.locator('.monaco-list-row', { hasText: 'questions.jsonl' }).first().click();
   await widget.locator('.quick-input-title', { hasText: 'Create Batch (2/2)' }).waitFor();
   await widget.locator('.monaco-list-row', { hasText: '/v1/chat/completions' }).first().click();
   await notification(page, /Batch batch_\S+ created: 3 requests on gpt-4o-mini-batch/);
-  await row(page, 'questions.jsonl').waitFor({ timeout: 20_000 });
+  await row(page, 'questions.jsonl').waitFor({ timeout: 30_000 });
   await page.screenshot({ path: join(artifacts, 'batch-created.png') });
 
   // The service delivers batch.completed: the notification offers the results, the row says how it ended.
   const done = await notification(page, /Batch batch_\S+ completed\./, 60_000);
-  await page.locator('.monaco-list-row', { hasText: 'questions.jsonl' }).filter({ hasText: /completed · 3\/3/ }).first().waitFor({ timeout: 10_000 });
-  await eventsPane(page).locator('.monaco-list-row[aria-label^="batch.completed, verified"]').first().waitFor({ timeout: 10_000 });
+  await page.locator('.monaco-list-row', { hasText: 'questions.jsonl' }).filter({ hasText: /completed · 3\/3/ }).first().waitFor({ timeout: 30_000 });
+  await eventsPane(page).locator('.monaco-list-row[aria-label^="batch.completed, verified"]').first().waitFor({ timeout: 30_000 });
   await page.screenshot({ path: join(artifacts, 'batch-completed.png') });
   await done.locator('.monaco-button', { hasText: 'Open Results' }).click();
   await closeNotifications(page);
@@ -104,13 +102,13 @@ export async function batchThroughTheUi(page: Page, emulator: EmulatorHandle, ar
   await page.locator('.tab', { hasText: 'results' }).first().waitFor({ timeout: 30_000 });
   // Monaco draws spaces as no-break spaces: \s matches both.
   await page.waitForFunction(() => /3\s+rows/.test(document.querySelector('.editor-instance .monaco-editor .view-lines')?.textContent ?? ''), undefined, {
-    timeout: 20_000,
+    timeout: 30_000,
   });
   const text = await editor.innerText();
   for (const id of ['alpha', 'beta', 'gamma']) if (!text.includes(id)) throw new Error(`the results do not show ${id}: ${text.slice(0, 400)}`);
   await page.screenshot({ path: join(artifacts, 'batch-results-light.png') });
   await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
-  await page.waitForTimeout(1000);
+  await page.locator('.monaco-workbench.vs-dark').waitFor({ timeout: 30_000 });
   await page.screenshot({ path: join(artifacts, 'batch-results-dark.png') });
   await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
 
@@ -118,7 +116,7 @@ export async function batchThroughTheUi(page: Page, emulator: EmulatorHandle, ar
   await eventsPane(page).locator('.monaco-list-row[aria-label^="batch.completed, verified"]').first().click();
   const inspector = await frameWith(page, '#delivery');
   const open = inspector.locator('[data-action="subject"]', { hasText: 'Open batch results' });
-  await open.waitFor({ timeout: 20_000 });
+  await open.waitFor({ timeout: 30_000 });
   await themesAndWidths(page, inspector, artifacts, 'batch-inspector');
 }
 
@@ -128,11 +126,12 @@ async function callsOnService(emulator: EmulatorHandle): Promise<Array<{ call_id
 }
 
 async function waitForCallState(emulator: EmulatorHandle, id: string, state: string): Promise<void> {
-  for (let i = 0; i < 100; i++) {
+  // Generous: the state ends the wait, and a loaded machine is many times slower than a quiet one.
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
     if ((await callsOnService(emulator)).find((c) => c.call_id === id)?.state === state) return;
     await new Promise((r) => setTimeout(r, 200));
   }
-  throw new Error(`the call ${id} never became ${state} on the service`);
+  throw new Error(`waited 60 s for the call ${id} to become ${state} on the service`);
 }
 
 export async function callThroughTheUi(page: Page, emulator: EmulatorHandle, artifacts: ArtifactsFolder): Promise<void> {
@@ -149,24 +148,24 @@ export async function callThroughTheUi(page: Page, emulator: EmulatorHandle, art
 
   const ringing = await notification(page, 'Incoming call from sip:+15550100@pstn.example to sip:support@example.com');
   await row(page, /^Calls/).click();
-  await page.locator('.monaco-list-row', { hasText: 'sip:+15550100@pstn.example' }).filter({ hasText: 'ringing' }).first().waitFor({ timeout: 20_000 });
+  await page.locator('.monaco-list-row', { hasText: 'sip:+15550100@pstn.example' }).filter({ hasText: 'ringing' }).first().waitFor({ timeout: 30_000 });
   await page.screenshot({ path: join(artifacts, 'call-ringing.png') });
 
   // Accept… from the notification: the one realtime deployment, the instructions prefilled.
   await ringing.locator('.monaco-button', { hasText: 'Accept' }).click();
   const widget = page.locator('.quick-input-widget');
-  await widget.locator('.quick-input-title', { hasText: 'Instructions for the session that answers' }).waitFor({ timeout: 20_000 });
+  await widget.locator('.quick-input-title', { hasText: 'Instructions for the session that answers' }).waitFor({ timeout: 30_000 });
   if (!(await widget.locator('input.input').inputValue()).includes('phone call')) throw new Error('the instructions are not prefilled from the setting');
   await page.keyboard.press('Enter');
   await closeNotifications(page);
   await waitForCallState(emulator, callId, 'accepted');
-  await page.locator('.monaco-list-row', { hasText: 'sip:+15550100@pstn.example' }).filter({ hasText: 'accepted' }).first().waitFor({ timeout: 20_000 });
+  await page.locator('.monaco-list-row', { hasText: 'sip:+15550100@pstn.example' }).filter({ hasText: 'accepted' }).first().waitFor({ timeout: 30_000 });
   await page.screenshot({ path: join(artifacts, 'call-accepted.png') });
 
   // The delivery in the inspector: the SIP headers as a table, the markup as text.
   await eventsPane(page).locator('.monaco-list-row[aria-label^="realtime.call.incoming, verified"]').first().click();
   const inspector = await frameWith(page, '#sip-table');
-  await inspector.locator('#call-section').waitFor({ state: 'visible', timeout: 20_000 });
+  await inspector.locator('#call-section').waitFor({ state: 'visible', timeout: 30_000 });
   const names = await inspector.locator('#sip-rows th').allInnerTexts();
   for (const n of ['From', 'To', 'Call-ID', 'X-Note']) if (!names.includes(n)) throw new Error(`the SIP headers table lacks ${n}: ${names.join(', ')}`);
   const note = await inspector.locator('#sip-rows tr', { hasText: 'X-Note' }).locator('td').innerText();
@@ -182,7 +181,7 @@ export async function callThroughTheUi(page: Page, emulator: EmulatorHandle, art
   // Hang up from the inspector.
   await inspector.locator('[data-action="call-hangup"]').click();
   await waitForCallState(emulator, callId, 'ended');
-  await page.locator('.monaco-list-row', { hasText: 'sip:+15550100@pstn.example' }).filter({ hasText: 'ended' }).first().waitFor({ timeout: 20_000 });
+  await page.locator('.monaco-list-row', { hasText: 'sip:+15550100@pstn.example' }).filter({ hasText: 'ended' }).first().waitFor({ timeout: 30_000 });
   await page.screenshot({ path: join(artifacts, 'call-ended.png') });
 }
 
@@ -194,7 +193,7 @@ export async function fineTuningThroughTheUi(page: Page, emulator: EmulatorHandl
   await runCommand(page, 'Azure OpenAI: Create Fine-tuning Job');
   await answer(page, 'Create Fine-tuning Job (1/4)', 'gpt-4.1-mini-2025-04-14');
   const widget = page.locator('.quick-input-widget');
-  await widget.locator('.quick-input-title', { hasText: '(2/4)' }).waitFor({ timeout: 20_000 });
+  await widget.locator('.quick-input-title', { hasText: '(2/4)' }).waitFor({ timeout: 30_000 });
   await widget.locator('.monaco-list-row', { hasText: 'train.jsonl' }).first().click();
   // The same examples as validation data, so the chart has both lines.
   await widget.locator('.quick-input-title', { hasText: '(3/4)' }).waitFor();
@@ -208,12 +207,12 @@ export async function fineTuningThroughTheUi(page: Page, emulator: EmulatorHandl
 
   // Its row opens its page, which follows the job as it trains.
   const jobRow = row(page, 'gpt-4.1-mini-2025-04-14 (ui)');
-  await jobRow.waitFor({ timeout: 20_000 });
+  await jobRow.waitFor({ timeout: 30_000 });
   await jobRow.click();
   const frame = await frameWith(page, '#loss-table');
-  await frame.locator('#title', { hasText: 'gpt-4.1-mini-2025-04-14' }).waitFor({ timeout: 20_000 });
+  await frame.locator('#title', { hasText: 'gpt-4.1-mini-2025-04-14' }).waitFor({ timeout: 30_000 });
   await frame.locator('#status-badge', { hasText: 'succeeded' }).waitFor({ timeout: 90_000 });
-  await frame.locator('#title', { hasText: /\.ft-[0-9a-f]+-ui$/ }).waitFor({ timeout: 10_000 });
+  await frame.locator('#title', { hasText: /\.ft-[0-9a-f]+-ui$/ }).waitFor({ timeout: 30_000 });
   const alt = (await frame.locator('#chart svg').getAttribute('aria-label')) ?? '';
   if (!/Training loss from [\d.]+ at step 1 to [\d.]+ at step 30; Validation loss/.test(alt)) throw new Error(`the chart's text alternative: "${alt}"`);
   if ((await frame.locator('#loss-rows tr').count()) !== 30) throw new Error('the loss table does not hold a row per step');

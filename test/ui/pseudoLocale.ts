@@ -91,12 +91,12 @@ export async function pseudoLocaleThroughTheUi(page: Page, emulator: EmulatorHan
 
   // Add Connection, from the welcome view's button: the wizard's steps, in the pseudo-locale. The
   // walkthrough may open at this first look at the sidebar: its editor comes first, then the wizard.
-  await page.locator('.tab', { hasText: 'Welcome' }).first().waitFor({ timeout: 5_000 }).catch(() => undefined);
+  await page.locator('.tab', { hasText: 'Welcome' }).first().waitFor({ timeout: 30_000 }).catch(() => undefined);
   await page.waitForTimeout(1_000);
   await addButton.click();
   const widget = page.locator('.quick-input-widget');
   const step = async (n: string, text?: string) => {
-    await widget.locator('.quick-input-title', { hasText: n }).waitFor({ timeout: 20_000 });
+    await widget.locator('.quick-input-title', { hasText: n }).waitFor({ timeout: 30_000 });
     leaks.add(`quick input ${n}`, await visibleTexts(page, QUICK_INPUT_OURS, ''));
     if (text !== undefined) await widget.locator('input.input').fill(text);
     await page.keyboard.press('Enter');
@@ -107,11 +107,11 @@ export async function pseudoLocaleThroughTheUi(page: Page, emulator: EmulatorHan
   await step('(4/4)', CONNECTION);
 
   // The connection, its deployments and its (empty) webhook endpoints.
-  await page.locator('.monaco-list-row', { hasText: CONNECTION }).first().click({ timeout: 20_000 });
-  await page.locator('.monaco-list-row', { hasText: t('Deployments') }).first().click({ timeout: 20_000 });
-  await page.locator('.monaco-list-row', { hasText: 'gpt-4o-mini' }).first().waitFor({ timeout: 20_000 });
+  await page.locator('.monaco-list-row', { hasText: CONNECTION }).first().click({ timeout: 30_000 });
+  await page.locator('.monaco-list-row', { hasText: t('Deployments') }).first().click({ timeout: 30_000 });
+  await page.locator('.monaco-list-row', { hasText: 'gpt-4o-mini' }).first().waitFor({ timeout: 30_000 });
   await page.locator('.monaco-list-row', { hasText: t('Webhook endpoints') }).first().click();
-  await page.locator('.monaco-list-row', { hasText: t('No webhook endpoints yet: click to create one') }).first().waitFor({ timeout: 20_000 });
+  await page.locator('.monaco-list-row', { hasText: t('No webhook endpoints yet: click to create one') }).first().waitFor({ timeout: 30_000 });
   await sidebar('connection');
 
   // Start Listening from the palette; a delivery arrives, verified, and opens in the inspector.
@@ -122,7 +122,7 @@ export async function pseudoLocaleThroughTheUi(page: Page, emulator: EmulatorHan
   await widget.locator('.quick-input-title', { hasText: t('Events to receive') }).waitFor();
   await page.keyboard.press('Enter');
   const status = page.locator('.statusbar-item', { hasText: before('Listening · {0}') }).first();
-  await status.waitFor({ timeout: 20_000 });
+  await status.waitFor({ timeout: 30_000 });
   leaks.add('status bar', [await status.innerText()]);
   await backgroundResponse(emulator, 'notify me');
   // In the Webhook Events view (the closed events picker keeps rows of that name in the page too).
@@ -133,7 +133,7 @@ export async function pseudoLocaleThroughTheUi(page: Page, emulator: EmulatorHan
   await page.screenshot({ path: join(artifacts, 'pseudo-locale-sidebar.png') });
   await row.click();
   const inspector = await inspectorFrame(page);
-  await inspector.locator('#title', { hasText: 'response.completed' }).waitFor({ timeout: 20_000 });
+  await inspector.locator('#title', { hasText: 'response.completed' }).waitFor({ timeout: 30_000 });
   // The delivery's own headers and body are data.
   leaks.add('delivery inspector', await visibleTexts(inspector, 'body', 'pre, code, textarea, .mono'));
   leaks.add('editor tabs', await visibleTexts(page, '.tabs-container .tab.active .label-name', ''));
@@ -141,7 +141,7 @@ export async function pseudoLocaleThroughTheUi(page: Page, emulator: EmulatorHan
 
   // A chat: the panel, then a reply (the reply itself is the model's: data).
   await runCommand(page, `${nls('command.category')}: ${nls('command.openChat.title')}`);
-  await widget.locator('.monaco-list-row', { hasText: 'gpt-4o-mini' }).first().waitFor({ timeout: 20_000 });
+  await widget.locator('.monaco-list-row', { hasText: 'gpt-4o-mini' }).first().waitFor({ timeout: 30_000 });
   await page.keyboard.type('gpt-4o-mini');
   await page.keyboard.press('Enter');
   // The chat page's frame (the inspector's is open too).

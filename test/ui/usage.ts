@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import type { ArtifactsFolder, EmulatorHandle } from './handles';
-import { addConnectionThroughTheUi, highContrast, runCommand, setWebviewWidth } from './workbench';
+import { addConnectionThroughTheUi, runCommand, setWebviewWidth, useTheme } from './workbench';
 
 /** The frame of the page that has `selector` (two webviews are open: which is last in the DOM varies). */
 async function frameWith(page: Page, selector: string): Promise<Frame> {
@@ -25,12 +25,12 @@ export async function usageThroughTheUi(page: Page, emulator: EmulatorHandle, ar
   // Nothing recorded yet: the view says how usage gets recorded.
   await runCommand(page, 'Azure OpenAI: Show Usage');
   let frame = await usageFrame(page);
-  await frame.locator('#empty', { hasText: 'No usage recorded yet' }).waitFor({ timeout: 20_000 });
+  await frame.locator('#empty', { hasText: 'No usage recorded yet' }).waitFor({ timeout: 30_000 });
   await page.screenshot({ path: join(artifacts, 'usage-empty.png') });
 
   // A chat in the panel; the open view shows it without being reopened.
   await runCommand(page, 'Azure OpenAI: Open Chat');
-  await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'gpt-4o-mini' }).first().waitFor({ timeout: 20_000 });
+  await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'gpt-4o-mini' }).first().waitFor({ timeout: 30_000 });
   await page.keyboard.type('gpt-4o-mini');
   await page.keyboard.press('Enter');
   const chat = await frameWith(page, '#messages');
@@ -44,14 +44,14 @@ export async function usageThroughTheUi(page: Page, emulator: EmulatorHandle, ar
 
   // The status bar item: today's tokens and the estimate; it opens the view.
   const item = page.locator('.statusbar-item', { hasText: /tokens · [~<]\$/ }).first();
-  await item.waitFor({ timeout: 20_000 });
+  await item.waitFor({ timeout: 30_000 });
   const itemText = await item.innerText();
   const total = Number(prompt) + Number(completion);
   if (!itemText.includes(`${total.toLocaleString('en')} tokens`)) throw new Error(`the status bar says "${itemText}", expected ${total} tokens`);
   await item.click();
   frame = await usageFrame(page);
   const row = frame.locator('#usage-rows tr', { hasText: 'gpt-4o-mini' });
-  await row.waitFor({ timeout: 20_000 });
+  await row.waitFor({ timeout: 30_000 });
   const cells = await row.locator('td').allInnerTexts();
   if (!cells[1].startsWith(Number(prompt).toLocaleString('en'))) throw new Error(`tokens in: "${cells[1]}", expected ${prompt}`);
   if (!cells[2].startsWith(Number(completion).toLocaleString('en'))) throw new Error(`tokens out: "${cells[2]}", expected ${completion}`);
@@ -66,15 +66,13 @@ export async function usageThroughTheUi(page: Page, emulator: EmulatorHandle, ar
 
   // Headroom: what the answer's headers said was left, against the limit they gave, with a meter whose text is its alternative.
   const headroom = frame.locator('#headroom-list li', { hasText: 'gpt-4o-mini' });
-  await headroom.locator('.figure', { hasText: /^tokens: [\d,]+ of 100,000 left/ }).waitFor({ timeout: 20_000 });
+  await headroom.locator('.figure', { hasText: /^tokens: [\d,]+ of 100,000 left/ }).waitFor({ timeout: 30_000 });
   const meterText = await headroom.locator('[role=meter]').last().getAttribute('aria-valuetext');
   if (!/^tokens: [\d,]+ of 100,000 left/.test(meterText ?? '')) throw new Error(`the tokens meter says "${meterText}"`);
   if (!/as of (just now|\d+ min ago)/.test(await headroom.innerText())) throw new Error('the headroom does not say when');
 
-  for (const theme of ['light', 'dark', 'high-contrast']) {
-    if (theme === 'dark') await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
-    if (theme === 'high-contrast') await highContrast(page);
-    await page.waitForTimeout(1000);
+  for (const theme of ['light', 'dark', 'high-contrast'] as const) {
+    await useTheme(page, frame, theme);
     for (const width of [300, 900]) {
       await setWebviewWidth(page, frame, width);
       const layout = await frame.evaluate(() => ({
@@ -97,7 +95,7 @@ export async function usageThroughTheUi(page: Page, emulator: EmulatorHandle, ar
   // Export as CSV asks where to save, in VS Code's save dialog (what it writes: the host test).
   // Typing into that dialog in a browser proved unreliable, so the journey stops at it.
   await frame.locator('#export').click();
-  await page.locator('.quick-input-widget .quick-input-title', { hasText: 'Export Usage as CSV' }).waitFor({ timeout: 10_000 });
+  await page.locator('.quick-input-widget .quick-input-title', { hasText: 'Export Usage as CSV' }).waitFor({ timeout: 30_000 });
   await page.screenshot({ path: join(artifacts, 'usage-export.png') });
   await page.keyboard.press('Escape');
 

@@ -23,12 +23,12 @@ function step(page: Page, title: string): Locator {
 async function pressStepButton(page: Page, title: string, button: string): Promise<void> {
   await openWalkthrough(page);
   const s = step(page, title);
-  await s.waitFor({ timeout: 20_000 });
+  await s.waitFor({ timeout: 30_000 });
   // Opened from the keyboard, as its header's button.
   if ((await s.getAttribute('aria-expanded')) !== 'true') {
     await s.focus();
     await page.keyboard.press('Enter');
-    await page.waitForFunction((el) => el?.getAttribute('aria-expanded') === 'true', await s.elementHandle(), { timeout: 10_000 });
+    await page.waitForFunction((el) => el?.getAttribute('aria-expanded') === 'true', await s.elementHandle(), { timeout: 30_000 });
   }
   const b = s.locator('.monaco-button', { hasText: button }).first();
   await b.focus();
@@ -53,7 +53,7 @@ async function openWalkthrough(page: Page): Promise<void> {
     if (listed) break;
   }
   await row.click();
-  await shown.waitFor({ timeout: 20_000 });
+  await shown.waitFor({ timeout: 30_000 });
 }
 
 const WALKTHROUGH_TITLE = 'Get Started with Azure OpenAI Workbench';
@@ -62,17 +62,17 @@ const WALKTHROUGH_TITLE = 'Get Started with Azure OpenAI Workbench';
 async function expectChecked(page: Page, title: string): Promise<void> {
   await openWalkthrough(page);
   const s = step(page, title);
-  await s.waitFor({ timeout: 20_000 });
+  await s.waitFor({ timeout: 30_000 });
   // As a screen reader hears it: the step's check box, ticked.
-  await page.waitForFunction((el) => el?.getAttribute('aria-checked') === 'true', await s.elementHandle(), { timeout: 20_000 }).catch(() => {
-    throw new Error(`the step "${title}" is not checked`);
+  await page.waitForFunction((el) => el?.getAttribute('aria-checked') === 'true', await s.elementHandle(), { timeout: 30_000 }).catch(() => {
+    throw new Error(`waited 30 s for the step "${title}" to show as checked`);
   });
 }
 
 async function toggleTheme(page: Page): Promise<void> {
   const dark = await page.locator('.monaco-workbench.vs-dark').count();
   await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
-  await page.locator(dark ? '.monaco-workbench.vs:not(.vs-dark)' : '.monaco-workbench.vs-dark').waitFor({ timeout: 10_000 });
+  await page.locator(dark ? '.monaco-workbench.vs:not(.vs-dark)' : '.monaco-workbench.vs-dark').waitFor({ timeout: 30_000 });
   await page.waitForTimeout(800);
 }
 
@@ -128,7 +128,7 @@ async function openModelPicker(page: Page): Promise<Locator> {
   // out of place, and the workbench closes it.
   for (let attempt = 0; ; attempt++) {
     if (!(await picker.isVisible())) await page.locator('.part.auxiliarybar .model-picker-name').first().click({ timeout: 20_000 });
-    await picker.waitFor({ timeout: 20_000 });
+    await picker.waitFor({ timeout: 30_000 });
     await page.keyboard.type('Local emulator');
     // Our deployments are what the search finds, each with its connection.
     const listed = await picker
@@ -170,7 +170,7 @@ async function expectNotification(page: Page, text: RegExp): Promise<void> {
   const shown = await item.waitFor({ timeout: 20_000 }).then(() => true, () => false);
   if (shown) return;
   await runCommand(page, 'Notifications: Show Notifications');
-  await item.waitFor({ timeout: 10_000 }).catch(async () => {
+  await item.waitFor({ timeout: 30_000 }).catch(async () => {
     const all = await page.locator('.notification-list-item').allInnerTexts();
     throw new Error(`no notification says ${String(text)}; the notifications: ${JSON.stringify(all)}`);
   });
@@ -206,7 +206,7 @@ export async function walkthroughThroughTheUi(page: Page, _emulator: EmulatorHan
   await expectChecked(page, 'Connect: no account needed');
   await page.locator('.part.sidebar .monaco-list-row', { hasText: 'Local emulator' }).first().click();
   await page.locator('.part.sidebar .monaco-list-row', { hasText: 'Deployments' }).first().click();
-  await page.locator('.part.sidebar .monaco-list-row', { hasText: 'gpt-4o-mini' }).first().waitFor({ timeout: 20_000 });
+  await page.locator('.part.sidebar .monaco-list-row', { hasText: 'gpt-4o-mini' }).first().waitFor({ timeout: 30_000 });
   await stepPicture(page, artifacts, 'connect', ['sidebar']);
 
   // 2. A chat with a deployment: the step checks itself when the reply is in.
@@ -230,20 +230,20 @@ export async function walkthroughThroughTheUi(page: Page, _emulator: EmulatorHan
   await widget.locator('.monaco-list-row', { hasText: 'Create a webhook endpoint' }).first().click();
   await widget.locator('.quick-input-title', { hasText: 'Events to receive' }).waitFor();
   await page.keyboard.press('Enter');
-  await page.locator('.statusbar-item', { hasText: 'Listening' }).first().waitFor({ timeout: 20_000 });
+  await page.locator('.statusbar-item', { hasText: 'Listening' }).first().waitFor({ timeout: 30_000 });
   await expectChecked(page, 'Start listening for webhooks');
   await stepPicture(page, artifacts, 'listen', ['sidebar', 'statusbar']);
 
   // 4. A test event, opened from its row in the inspector.
   await pressStepButton(page, 'Send a test event and inspect it', 'Send Test Event');
-  await widget.locator('.quick-input-title', { hasText: 'Send a test event of type' }).waitFor({ timeout: 20_000 });
+  await widget.locator('.quick-input-title', { hasText: 'Send a test event of type' }).waitFor({ timeout: 30_000 });
   await widget.locator('.monaco-list-row', { hasText: 'response.completed' }).first().click();
   const events = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Webhook Events' }) });
   const row = events.locator('.monaco-list-row[aria-label^="response.completed, verified"]').first();
   await row.waitFor({ timeout: 30_000 });
   await row.click();
   let inspector = false;
-  for (let i = 0; i < 100 && !inspector; i++) {
+  for (let i = 0; i < 150 && !inspector; i++) {
     for (const f of page.frames()) if (await f.$('#delivery #title').catch(() => null)) inspector = true;
     if (!inspector) await page.waitForTimeout(200);
   }
@@ -278,7 +278,7 @@ export async function walkthroughThroughTheUi(page: Page, _emulator: EmulatorHan
   await page.keyboard.press('Escape');
   // For the README: the same picker beside a chat of ours in the editor.
   await page.locator('.tabs-container .tab', { hasText: 'Chat with gpt-4o-mini' }).first().click();
-  await page.locator('.tabs-container .tab.active', { hasText: 'Chat with gpt-4o-mini' }).first().waitFor({ timeout: 10_000 });
+  await page.locator('.tabs-container .tab.active', { hasText: 'Chat with gpt-4o-mini' }).first().waitFor({ timeout: 30_000 });
   await page.waitForTimeout(1000);
   await openModelPicker(page);
   await readmePicture(page, artifacts, 'vscode-chat');
@@ -291,7 +291,7 @@ export async function walkthroughThroughTheUi(page: Page, _emulator: EmulatorHan
   // only when the sidebar is not showing ours already: a second click would hide it.)
   const resources = page.locator('.part.sidebar .pane-header', { hasText: 'Resources' }).first();
   // Right after the reload the sidebar may still be restoring ours: given a moment before deciding (clicking then would hide it).
-  await resources.waitFor({ state: 'visible', timeout: 5_000 }).catch(() => undefined);
+  await resources.waitFor({ state: 'visible', timeout: 30_000 }).catch(() => undefined);
   if (!(await resources.isVisible())) await page.locator('.activitybar [aria-label^="Azure OpenAI"]').first().click();
   await page.locator('.part.sidebar .monaco-button', { hasText: 'Start Local Emulator' }).first().click({ timeout: 30_000 });
   await page.locator('.part.sidebar .monaco-list-row', { hasText: 'Local emulator' }).first().waitFor({ timeout: 30_000 });

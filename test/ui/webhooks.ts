@@ -15,7 +15,7 @@ async function startListeningThroughTheUi(page: Page): Promise<void> {
   await widget.locator('.monaco-list-row', { hasText: 'Create a webhook endpoint' }).first().click();
   await widget.locator('.quick-input-title', { hasText: 'Events to receive' }).waitFor();
   await page.keyboard.press('Enter');
-  await page.locator('.statusbar-item', { hasText: 'Listening' }).first().waitFor({ timeout: 20_000 });
+  await page.locator('.statusbar-item', { hasText: 'Listening' }).first().waitFor({ timeout: 30_000 });
 }
 
 /** The service finishes a background response and delivers response.completed. */
@@ -33,7 +33,7 @@ const eventsPaneOf = (page: Page): Locator => page.locator('.pane', { has: page.
 /** The Webhook Events view's status line: the whole text, wrapped rather than cut off. */
 async function eventsViewMessage(page: Page, text: string | RegExp): Promise<void> {
   const message = eventsPaneOf(page).locator('.message', { hasText: text }).first();
-  await message.waitFor({ timeout: 20_000 });
+  await message.waitFor({ timeout: 30_000 });
   const cut = await message.evaluate((e) => e.scrollWidth > e.clientWidth + 1);
   if (cut) throw new Error(`the view's message is cut off: ${await message.innerText()}`);
 }
@@ -48,7 +48,7 @@ export async function listenThroughTheUi(page: Page, emulator: EmulatorHandle, a
   await row.waitFor({ timeout: 30_000 });
   await page.screenshot({ path: join(artifacts, 'webhook-events.png') });
   await row.click();
-  await (await inspectorFrame(page)).locator('#title', { hasText: 'response.completed' }).waitFor({ timeout: 20_000 });
+  await (await inspectorFrame(page)).locator('#title', { hasText: 'response.completed' }).waitFor({ timeout: 30_000 });
 
   // After a window reload (a new extension host) the received event is still listed, the
   // inspector comes back on it, and the listener, which ended with the old host, no longer
@@ -61,16 +61,16 @@ export async function listenThroughTheUi(page: Page, emulator: EmulatorHandle, a
   const eventsHeader = page.locator('.pane-header', { hasText: 'Webhook Events' });
   if (!(await eventsHeader.waitFor({ timeout: 10_000 }).then(() => true, () => false))) await page.locator('.activitybar [aria-label^="Azure OpenAI"]').first().click();
   await eventsPaneOf(page).locator('.monaco-list-row[aria-label^="response.completed, verified"]').first().waitFor({ timeout: 30_000 });
-  await (await inspectorFrame(page)).locator('#title', { hasText: 'response.completed' }).waitFor({ timeout: 20_000 });
+  await (await inspectorFrame(page)).locator('#title', { hasText: 'response.completed' }).waitFor({ timeout: 30_000 });
   if (await page.locator('.statusbar-item', { hasText: 'Listening' }).count()) throw new Error('the status bar still says Listening after the reload');
   await eventsViewMessage(page, 'Not listening since the window reloaded');
   // The offer: a toast, or (once the toast has timed out) in the notification centre.
   await runCommand(page, 'Notifications: Show Notifications');
   const offer = page.locator('.notification-list-item', { hasText: 'stopped when the window reloaded' }).first();
-  await offer.waitFor({ timeout: 20_000 });
+  await offer.waitFor({ timeout: 30_000 });
   await page.screenshot({ path: join(artifacts, 'webhook-events-after-reload.png') });
   await offer.locator('.monaco-button', { hasText: 'Listen Again' }).click();
-  await page.locator('.statusbar-item', { hasText: 'Listening' }).first().waitFor({ timeout: 20_000 });
+  await page.locator('.statusbar-item', { hasText: 'Listening' }).first().waitFor({ timeout: 30_000 });
   await eventsViewMessage(page, /Listening at http:\/\/127\.0\.0\.1:\d+\/webhook for/);
   // The same endpoint now points at the new listener: the next delivery arrives.
   const before = await eventsPaneOf(page).locator('.monaco-list-row[aria-label^="response.completed, verified"]').count();
@@ -100,7 +100,7 @@ async function startUserApp(): Promise<{ url: string; close: () => Promise<void>
 
 /** The delivery inspector inside the webview's nested iframes. */
 export async function inspectorFrame(page: Page): Promise<Frame> {
-  for (let i = 0; i < 100; i++) {
+  for (let i = 0; i < 150; i++) {
     for (const f of page.frames()) if (await f.$('#delivery').catch(() => null)) return f;
     await page.waitForTimeout(200);
   }
@@ -123,7 +123,7 @@ export async function inspectThroughTheUi(page: Page, emulator: EmulatorHandle, 
     await row.waitFor({ timeout: 30_000 });
     await row.click();
     const frame = await inspectorFrame(page);
-    await frame.locator('#title', { hasText: 'response.completed' }).waitFor({ timeout: 20_000 });
+    await frame.locator('#title', { hasText: 'response.completed' }).waitFor({ timeout: 30_000 });
     await frame.locator('.answer.fail .status', { hasText: '500' }).waitFor();
     await frame.locator('#tried td.match').first().waitFor();
     await frame.locator('#headers dt', { hasText: 'webhook-signature' }).waitFor();
@@ -142,7 +142,7 @@ export async function inspectThroughTheUi(page: Page, emulator: EmulatorHandle, 
     edited.data.note = 'edited in the UI';
     await editor.fill(JSON.stringify(edited, null, 2));
     await frame.locator('[data-action="send-edited"]').click();
-    await frame.locator('.answer.ok', { hasText: 'Replay 1 (edited body)' }).locator('.status', { hasText: '200' }).waitFor({ timeout: 20_000 });
+    await frame.locator('.answer.ok', { hasText: 'Replay 1 (edited body)' }).locator('.status', { hasText: '200' }).waitFor({ timeout: 30_000 });
     // The editor closes, and the new answer is announced and brought into view beside the old one.
     await frame.locator('#editor').waitFor({ state: 'hidden' });
     await frame.locator('#notice', { hasText: 'The app answered 200' }).waitFor();
@@ -156,7 +156,7 @@ export async function inspectThroughTheUi(page: Page, emulator: EmulatorHandle, 
     await frame.locator('#notice').waitFor({ state: 'hidden' });
     // Back to the replayed one, with the focus in the inspector as before.
     await rows.nth(1).click();
-    await frame.locator('.answer.ok', { hasText: 'Replay 1 (edited body)' }).waitFor({ timeout: 20_000 });
+    await frame.locator('.answer.ok', { hasText: 'Replay 1 (edited body)' }).waitFor({ timeout: 30_000 });
     await frame.locator('#title').click();
 
     for (const [theme, shot] of [['Dark Modern', 'inspector-dark.png'], ['Dark High Contrast', 'inspector-high-contrast.png']]) {
@@ -189,17 +189,17 @@ export async function inspectThroughTheUi(page: Page, emulator: EmulatorHandle, 
 async function fromContextMenu(page: Page, row: Locator, label: string): Promise<void> {
   await row.click({ button: 'right' });
   const item = page.locator('.context-view .monaco-menu .action-item', { hasText: label }).first();
-  await item.waitFor({ timeout: 10_000 });
+  await item.waitFor({ timeout: 30_000 });
   // Hovering focuses the item; Enter runs it (a click can land while the menu is still settling).
   await item.hover();
   await page.keyboard.press('Enter');
-  await page.locator('.context-view .monaco-menu').waitFor({ state: 'detached', timeout: 10_000 });
+  await page.locator('.context-view .monaco-menu').waitFor({ state: 'detached', timeout: 30_000 });
 }
 
 /** Confirms a modal dialog with the button named `button`. */
 async function confirmDialog(page: Page, button: string): Promise<void> {
   const dialog = page.locator('.monaco-dialog-box');
-  await dialog.waitFor({ timeout: 10_000 });
+  await dialog.waitFor({ timeout: 30_000 });
   await dialog.locator('.monaco-button', { hasText: button }).first().click();
 }
 
@@ -208,16 +208,16 @@ export async function rotateThroughTheUi(page: Page, emulator: EmulatorHandle, a
   await startListeningThroughTheUi(page);
   // The endpoint Start Listening created, in the Resources view.
   const endpointRow = () => page.locator('.monaco-list-row', { hasText: 'VS Code listener' });
-  await endpointRow().first().waitFor({ timeout: 20_000 });
+  await endpointRow().first().waitFor({ timeout: 30_000 });
   await fromContextMenu(page, endpointRow().first(), 'Rotate Signing Secret');
   await confirmDialog(page, 'Rotate');
   const widget = page.locator('.quick-input-widget');
-  await widget.locator('.quick-input-title', { hasText: 'Give the new signing secret' }).waitFor({ timeout: 20_000 });
+  await widget.locator('.quick-input-title', { hasText: 'Give the new signing secret' }).waitFor({ timeout: 30_000 });
   await widget.locator('.monaco-list-row', { hasText: 'Copy the new secret' }).first().click();
   // Both rows say which side of the rotation they are on, at the start of the label where a narrow sidebar does not cut it.
   const newRow = page.locator('.monaco-list-row', { hasText: 'New secret: VS Code listener' }).first();
   const oldRow = page.locator('.monaco-list-row', { hasText: 'Old secret: VS Code listener' }).first();
-  await newRow.waitFor({ timeout: 20_000 });
+  await newRow.waitFor({ timeout: 30_000 });
   await oldRow.waitFor();
   for (const row of [newRow, oldRow]) {
     const label = row.locator('.label-name').first();

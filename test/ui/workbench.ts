@@ -15,7 +15,7 @@ import type { ArtifactsFolder, CodeServerHandle, EmulatorHandle } from './handle
 export async function answer(page: Page, titlePart: string, text: string, options: { single?: boolean } = {}): Promise<void> {
   const widget = page.locator('.quick-input-widget');
   const title = widget.locator('.quick-input-title', { hasText: titlePart });
-  await title.waitFor({ timeout: 20_000 });
+  await title.waitFor({ timeout: 30_000 });
   const input = widget.locator('input.input');
   await input.fill(text);
   await input.press('Enter');
@@ -56,15 +56,15 @@ export async function addConnectionThroughTheUi(page: Page, emulator: EmulatorHa
   await activity.click();
   const tree = page.locator('.pane-body .monaco-list').filter({ has: page.locator('.monaco-list-row') }).first();
   const connectionRow = page.locator('.monaco-list-row', { hasText: 'UI Emulator' }).first();
-  await connectionRow.waitFor({ timeout: 20_000 });
+  await connectionRow.waitFor({ timeout: 30_000 });
   await connectionRow.click();
   const deploymentsRow = page.locator('.monaco-list-row', { hasText: 'Deployments' }).first();
   await deploymentsRow.waitFor();
   await deploymentsRow.click();
-  await page.locator('.monaco-list-row', { hasText: 'gpt-4o-mini' }).first().waitFor({ timeout: 20_000 });
+  await page.locator('.monaco-list-row', { hasText: 'gpt-4o-mini' }).first().waitFor({ timeout: 30_000 });
   const webhooksRow = page.locator('.monaco-list-row', { hasText: 'Webhook endpoints' }).first();
   await webhooksRow.click();
-  await page.locator('.monaco-list-row', { hasText: 'No webhook endpoints yet' }).first().waitFor({ timeout: 20_000 });
+  await page.locator('.monaco-list-row', { hasText: 'No webhook endpoints yet' }).first().waitFor({ timeout: 30_000 });
   await tree.waitFor();
   await page.screenshot({ path: join(artifacts, 'ui-add-connection.png') });
   // The key the user typed is nowhere on screen.
@@ -102,7 +102,7 @@ export async function highContrast(page: Page): Promise<void> {
   await page.keyboard.type('Dark High Contrast');
   await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Dark High Contrast' }).first().waitFor();
   await page.keyboard.press('Enter');
-  await page.locator('.monaco-workbench.hc-black').waitFor({ timeout: 10_000 });
+  await page.locator('.monaco-workbench.hc-black').waitFor({ timeout: 30_000 });
 }
 
 /**
@@ -119,4 +119,16 @@ export async function setWebviewWidth(page: Page, frame: Frame, width: number, m
   }
   const inner = await frame.evaluate(() => window.innerWidth);
   if (mustFit && Math.abs(inner - width) > 2) throw new Error(`the webview is ${inner} px wide, wanted ${width}`);
+}
+
+/**
+ * Switches the workbench to `theme` (from light, in this order) and waits until the webview in
+ * `frame` shows it: VS Code sets the theme's class on the page's body.
+ */
+export async function useTheme(page: Page, frame: Frame, theme: 'light' | 'dark' | 'high-contrast'): Promise<void> {
+  if (theme === 'dark') await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
+  if (theme === 'high-contrast') await highContrast(page);
+  await frame.waitForFunction((kind) => document.body.classList.contains(`vscode-${kind}`), theme, { timeout: 30_000 }).catch(() => {
+    throw new Error(`waited 30 s for the webview to show the ${theme} theme`);
+  });
 }

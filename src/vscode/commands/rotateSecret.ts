@@ -13,6 +13,7 @@ import { Commands } from '../contributions';
 import { errorText, log, logInfo, redact, showError } from '../log';
 import type { Services } from '../services';
 import { WebhookNode } from '../tree/nodes';
+import { gitForChecks } from '../webhooks/gitForChecks';
 import { withProgress } from './registry';
 import { resolveEndpoint } from './webhookEndpoints';
 import { dateTime } from '../../text/format';
@@ -106,7 +107,7 @@ export async function handOverSecret(s: Services, conn: ConnectionInfo, r: Pendi
   const uri = vscode.Uri.file(choice.file);
   const where = vscode.workspace.asRelativePath(uri);
   const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
-  const warnings = await envFileWarnings(choice.file, folders);
+  const warnings = await envFileWarnings(choice.file, folders, await gitForChecks());
   for (const w of warnings) log().warn(redact(w));
   if (warnings.length && !how) {
     const writeAnyway = vscode.l10n.t('Write Anyway');

@@ -12,6 +12,7 @@ import { constants, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as l10n from '@vscode/l10n';
 import { decodeEnvFile, setEnvVariable } from './dotenv';
+import { GIT_NOT_ALLOWED, gitToRun, type GitChoice } from './gitExecutable';
 import { gitignoreSays } from './gitignore';
 
 export interface EnvFileWrite {
@@ -91,19 +92,25 @@ export async function writeEnvVariable(file: string, name: string, value: string
 }
 
 /**
- * What the user should hear before a secret goes into `file`: that git could commit it, or that
- * it is outside every workspace folder. `git check-ignore` decides when git is installed (with the
- * repository's fsmonitor hook switched off: a repository's config must not run anything); without
- * git, the `.gitignore` files from the file's folder up to the repository's root.
+ * What the user should hear before a secret goes into `file`: that git could commit it, that this
+ * could not be checked (the folder is not trusted, so no git runs), or that it is outside every
+ * workspace folder. `git check-ignore` decides when git is installed (the executable `git`
+ * names, else the one on PATH: see gitExecutable.ts; with the repository's fsmonitor hook
+ * switched off, as a repository's config must not run anything); without git, the repository's
+ * ignore files (gitignore.ts).
  */
-export async function envFileWarnings(file: string, workspaceFolders: readonly string[], git = 'git'): Promise<string[]> {
+export async function envFileWarnings(file: string, workspaceFolders: readonly string[], git?: GitChoice): Promise<string[]> {
   const warnings: string[] = [];
   const name = path.basename(file);
   const real = await realDir(file);
   if (!workspaceFolders.some((folder) => isInside(real, folder))) {
     warnings.push(`${name} is outside the workspace (${path.dirname(file)}): make sure this is the file your app reads.`);
   }
-  const ignored = await gitIgnores(file, git);
+  if (git === GIT_NOT_ALLOWED) {
+    warnings.push(`Could not check whether git ignores ${name}: this folder is not trusted, so git was not run. Make sure ${name} is in .gitignore.`);
+    return warnings;
+  }
+  const ignored = await gitIgnores(file, await gitToRun(git));
   if (ignored === false) warnings.push(`${name} is not ignored by git: the secret could be committed. Add ${name} to .gitignore.`);
   return warnings;
 }
@@ -118,11 +125,13 @@ function isInside(file: string, folder: string): boolean {
   return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
 }
 
-/** true/false when it is known; undefined outside a repository. */
-async function gitIgnores(file: string, git: string): Promise<boolean | undefined> {
+/** true/false when it is known; undefined outside a repository. `git` is absolute, or undefined when there is none. */
+async function gitIgnores(file: string, git: string | undefined): Promise<boolean | undefined> {
+  if (!git) return gitignoreSays(file);
   const args = ['-c', 'core.fsmonitor=false', 'check-ignore', '-q', '--', path.basename(file)];
   const code = await new Promise<number | 'missing'>((resolve) => {
-    execFile(git, args, { cwd: path.dirname(file), timeout: 5000, windowsHide: true }, (err) => {
+    // A loaded machine can take seconds to start a process: the bound is for a hung git only.
+    execFile(git, args, { cwd: path.dirname(file), timeout: 30_000, windowsHide: true }, (err) => {
       // A number is git's exit status; a string (ENOENT) means git could not be started.
       if (!err) resolve(0);
       else if (typeof err.code === 'number') resolve(err.code);

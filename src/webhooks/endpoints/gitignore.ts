@@ -1,18 +1,26 @@
 /**
- * Whether `.gitignore` files ignore a file, for machines without git: the files from the
- * repository's root (the folder holding `.git`) down to the file's folder, read in git's order
- * (a later pattern wins; `!` brings a file back). Enough of git's patterns for a `.env` file:
- * `*`, `?`, `**`, a leading or inner `/` anchoring to the `.gitignore`'s folder, a trailing `/`
- * for folders.
+ * Whether `.gitignore` files ignore a file, where git is not installed: the repository's
+ * `.git/info/exclude` and the `.gitignore` files from its root (the folder holding `.git`) down to
+ * the file's folder, read with the `ignore` package (git's whole pattern syntax). As in git, a
+ * deeper file's pattern wins over a shallower one, and a file inside an ignored folder stays
+ * ignored whatever a later `!` says. The user's global excludes file is not read.
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import ignore, { type Ignore } from 'ignore';
+
+interface Layer {
+  /** The folder the patterns are relative to. */
+  dir: string;
+  rules: Ignore;
+}
 
 /** true/false, or undefined when the file is in no repository. */
 export async function gitignoreSays(file: string): Promise<boolean | undefined> {
+  const target = path.resolve(file);
   const dirs: string[] = [];
   let root: string | undefined;
-  for (let dir = path.dirname(path.resolve(file)); ; dir = path.dirname(dir)) {
+  for (let dir = path.dirname(target); ; dir = path.dirname(dir)) {
     dirs.unshift(dir);
     if (await fs.stat(path.join(dir, '.git')).catch(() => undefined)) {
       root = dir;
@@ -21,54 +29,28 @@ export async function gitignoreSays(file: string): Promise<boolean | undefined> 
     if (path.dirname(dir) === dir) break;
   }
   if (!root) return undefined;
+  // git's own case rule follows the file system; these two are case-insensitive by default.
+  const ignorecase = process.platform === 'win32' || process.platform === 'darwin';
+  const read = (f: string) => fs.readFile(f, 'utf8').catch(() => '');
+  const layers: Layer[] = [{ dir: root, rules: ignore({ ignorecase }).add(await read(path.join(root, '.git', 'info', 'exclude'))) }];
+  for (const dir of dirs) layers.push({ dir, rules: ignore({ ignorecase }).add(await read(path.join(dir, '.gitignore'))) });
+  // Each folder on the way down first: git does not look inside an ignored folder.
+  const rel = path.relative(root, target).split(path.sep);
+  for (let i = 1; i < rel.length; i++) {
+    if (decide(layers, path.join(root, ...rel.slice(0, i)), true)) return true;
+  }
+  return decide(layers, target, false);
+}
+
+/** What the deepest layer with a say decides for `target` (a folder when `folder`). */
+function decide(layers: readonly Layer[], target: string, folder: boolean): boolean {
   let ignored = false;
-  for (const dir of dirs) {
-    const text = await fs.readFile(path.join(dir, '.gitignore'), 'utf8').catch(() => '');
-    const rel = path.relative(dir, path.resolve(file)).split(path.sep).join('/');
-    for (const line of text.split(/\r?\n/)) {
-      const rule = parseRule(line);
-      if (rule && matches(rule, rel)) ignored = !rule.negated;
-    }
+  for (const { dir, rules } of layers) {
+    const rel = path.relative(dir, target);
+    if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) continue;
+    const verdict = rules.test(rel.split(path.sep).join('/') + (folder ? '/' : ''));
+    if (verdict.ignored) ignored = true;
+    else if (verdict.unignored) ignored = false;
   }
   return ignored;
-}
-
-interface Rule {
-  negated: boolean;
-  regex: RegExp;
-}
-
-function parseRule(line: string): Rule | undefined {
-  let p = line.replace(/(?<!\\)\s+$/, '');
-  if (p === '' || p.startsWith('#')) return undefined;
-  const negated = p.startsWith('!');
-  if (negated) p = p.slice(1);
-  // A folder pattern also ignores the files inside it.
-  const folder = p.endsWith('/');
-  if (folder) p = p.slice(0, -1);
-  const anchored = p.includes('/');
-  if (p.startsWith('/')) p = p.slice(1);
-  let re = '';
-  for (let i = 0; i < p.length; i++) {
-    if (p.startsWith('**/', i)) {
-      re += '(?:.*/)?';
-      i += 2;
-    } else if (p.startsWith('**', i)) {
-      re += '.*';
-      i++;
-    } else if (p[i] === '*') re += '[^/]*';
-    else if (p[i] === '?') re += '[^/]';
-    else if (p[i] === '\\' && i + 1 < p.length) re += escape(p[++i]);
-    else re += escape(p[i]);
-  }
-  const body = folder ? `${re}/.+` : `${re}(?:/.+)?`;
-  return { negated, regex: new RegExp(anchored ? `^${body}$` : `^(?:.*/)?${body}$`) };
-}
-
-function escape(ch: string): string {
-  return /[.+^${}()|[\]\\]/.test(ch) ? `\\${ch}` : ch;
-}
-
-function matches(rule: Rule, rel: string): boolean {
-  return rule.regex.test(rel);
 }
