@@ -1,6 +1,8 @@
 /** Helpers for tests inside the extension host. */
 import type { TestIssuer as RunningIssuer } from '../support/testIssuer';
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { eventually } from '../support/receiver';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { EmulatorConfig } from '../../src/emulator/config';
@@ -32,6 +34,30 @@ export async function clearConnections(): Promise<void> {
   for (const c of api.services.store.list()) await api.services.store.remove(c.id);
 }
 
+/**
+ * Runs one of our commands as our own views do: object arguments marked as ours, so it asks
+ * nothing more than from the sidebar (askFirst.ts asks when plain arguments come from elsewhere).
+ */
+export async function execAsOurs<T>(cmd: string, ...args: unknown[]): Promise<T> {
+  const { owned } = await workbench();
+  return vscode.commands.executeCommand<T>(`aoaiWorkbench.${cmd}`, ...args.map((a) => (a && typeof a === 'object' ? owned(a) : a)));
+}
+
+/**
+ * Answers the next modal dialog with `button`, as the user would click it, and resolves to the
+ * dialog's text. The runner does the clicking (scripts/host/run-tests.mjs `answerDialog`).
+ */
+export async function answerDialog(button: string): Promise<string> {
+  const reply = join(mkdtempSync(join(tmpdir(), 'aoai-dialog-')), 'reply.json');
+  console.log(`HOST-DIALOG ${JSON.stringify({ button, reply })}`);
+  type Answer = { text?: string; error?: string };
+  const answer = await eventually(() => (existsSync(reply) ? (JSON.parse(readFileSync(reply, 'utf8')) as Answer) : undefined), 40_000).catch(() => {
+    throw new Error('the runner wrote no answer to the dialog within 40 s (is this run by scripts/host/run-tests.mjs?)');
+  });
+  if (answer.error !== undefined) throw new Error(answer.error);
+  return answer.text ?? '';
+}
+
 export { eventually } from '../support/receiver';
 
 /** Today's usage of one deployment as the usage log has it (what the usage view and the status bar read). */
@@ -53,15 +79,15 @@ export interface EmulatedService {
 export async function emulatedService(label: string, config?: Partial<EmulatorConfig>): Promise<EmulatedService> {
   const emu = await startEmulator(config ? { config } : {});
   await clearConnections();
-  const conn = await vscode.commands.executeCommand<ConnectionInfo>('aoaiWorkbench.addConnection', { endpoint: emu.url, apiKey: emu.apiKey, label });
+  const conn = await execAsOurs<ConnectionInfo>('addConnection', { endpoint: emu.url, apiKey: emu.apiKey, label });
   if (!conn) throw new Error(`could not add the connection "${label}"`);
-  await vscode.commands.executeCommand('aoaiWorkbench.clearEvents', { confirm: false });
+  await execAsOurs('clearEvents', { confirm: false });
   return { emu, conn, client: new AzureOpenAIClient({ endpoint: emu.url, auth: { kind: 'apiKey', apiKey: emu.apiKey } }) };
 }
 
 /** Undoes `emulatedService`: stops listening (keeping endpoints), closes editors, removes the connection, ends the emulator. */
 export async function closeEmulatedService(s: Partial<EmulatedService>): Promise<void> {
-  await vscode.commands.executeCommand('aoaiWorkbench.stopListening', { deleteEndpoint: false });
+  await execAsOurs('stopListening', { deleteEndpoint: false });
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   await s.client?.close();
   await clearConnections();
