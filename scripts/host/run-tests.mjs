@@ -2,7 +2,7 @@
 // Chromium), then the end-to-end UI test, against the extension installed from the .vsix that
 // `npm run package` built: what users install, so a file missing from the package fails a test.
 // Exits non-zero when a test fails or the host never starts.
-import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { format } from 'node:util';
@@ -101,9 +101,7 @@ async function driveHostTests(chromium, server, testEnv) {
       const line = format(...(Array.isArray(args) ? args : [args]));
       appendFileSync(consoleLog, `${line}\n`);
       const m = /HOST-RESULT passed=(\d+) failed=(\d+)/.exec(line);
-      const dialog = /^HOST-DIALOG (\{.*\})$/.exec(line);
-      if (dialog) void answerDialog(page, JSON.parse(dialog[1]));
-      else if (m) result = { ...result, passed: Number(m[1]), failed: Number(m[2]) };
+      if (m) result = { ...result, passed: Number(m[1]), failed: Number(m[2]) };
       else if (!WORKBENCH_CHATTER.some((re) => re.test(line))) (type === 'error' ? process.stderr : process.stdout).write(`${line}\n`);
     });
     await page.exposeFunction('codeAutomationExit', (code) => resolveExit(code));
@@ -130,29 +128,6 @@ async function driveHostTests(chromium, server, testEnv) {
     await browser.close();
   }
   return result;
-}
-
-/**
- * A host test cannot click a modal dialog (it runs in the extension host, the dialog is in the
- * page): it prints `HOST-DIALOG {"button":…,"reply":…}` (test/host/support.ts `answerDialog`), and
- * this waits for the dialog, writes its text to the reply file, then clicks the button.
- */
-async function answerDialog(page, { button, reply }) {
-  try {
-    const box = page.locator('.monaco-dialog-box');
-    await box.waitFor({ timeout: 30_000 });
-    const text = await box.innerText();
-    await box.locator('.monaco-button', { hasText: button }).first().click();
-    written(reply, { text });
-  } catch (err) {
-    written(reply, { error: `no dialog to answer with "${button}" within 30 s: ${err.message}` });
-  }
-}
-
-/** Whole or not at all: the test reads the file as soon as it appears. */
-function written(path, value) {
-  writeFileSync(`${path}.tmp`, JSON.stringify(value));
-  renameSync(`${path}.tmp`, path);
 }
 
 /** What a repository could bring into the untrusted folder of the Restricted Mode tests (test/host/restrictedMode.test.ts). */
