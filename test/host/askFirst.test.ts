@@ -2,17 +2,25 @@
  * A `command:` link, a task or another extension can run our commands with any arguments: those
  * that act on the user's resource or write a file ask first, naming what and where; our own views
  * (arguments marked as ours, tree rows) ask nothing more than before.
+ *
+ * VS Code shows no modal while extension tests run: it refuses it, and the refusal ("DialogService:
+ * refused to show dialog in tests. Contents: <the question>") reaches the command as an error, which
+ * ends it like Cancel and lands in our log. So here a question is read from the log, and Cancel is
+ * what the refusal does; clicking Continue is for a UI journey.
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { WebhookEndpoint } from '../../src/service/types';
-import { answerDialog, closeEmulatedService, emulatedService, execAsOurs, workbench, type EmulatedService } from './support';
+import { closeEmulatedService, emulatedService, eventually, execAsOurs, settingsAndLogFiles, workbench, type EmulatedService } from './support';
 
 /** Runs the command as a link or a task would: plain JSON arguments. */
 const execPlain = <T>(cmd: string, arg: unknown) => vscode.commands.executeCommand<T>(`aoaiWorkbench.${cmd}`, JSON.parse(JSON.stringify(arg)));
 
+const ourLog = () => settingsAndLogFiles().find((f) => f.includes('Azure OpenAI Workbench'));
+
 describe('commands run with plain arguments ask first', function () {
-  this.timeout(90_000);
+  this.timeout(60_000);
   let svc: EmulatedService;
 
   before(async () => {
@@ -21,6 +29,23 @@ describe('commands run with plain arguments ask first', function () {
   after(async () => {
     await closeEmulatedService(svc);
   });
+
+  /** Runs `run` and returns the question a modal asked meanwhile, as VS Code's refusal logged it. */
+  async function questionDuring(run: () => Thenable<unknown>): Promise<{ result: unknown; question: string }> {
+    const logged = (() => {
+      const f = ourLog();
+      return f ? readFileSync(f, 'utf8').length : 0;
+    })();
+    const result = await run();
+    const question = await eventually(() => {
+      const f = ourLog();
+      const added = f ? readFileSync(f, 'utf8').slice(logged) : '';
+      return /refused to show dialog in tests\. Contents: (.*)/.exec(added)?.[1];
+    }, 10_000).catch(() => {
+      throw new Error('no modal was asked for within 10 s (our log has no refused dialog)');
+    });
+    return { result, question };
+  }
 
   /** The URLs of the endpoints the service holds now. */
   async function urlsOnService(): Promise<string[]> {
@@ -31,23 +56,13 @@ describe('commands run with plain arguments ask first', function () {
 
   const hook = (url: string) => ({ connectionId: svc.conn.id, name: 'from a link', url, eventTypes: ['response.completed'] });
 
-  it('Create Webhook Endpoint with a plain {url} asks, naming the URL and the resource; Cancel creates nothing on the service', async () => {
+  it('Create Webhook Endpoint with a plain {url} asks, naming the URL and the resource; unanswered, it creates nothing on the service', async () => {
     const before = await urlsOnService();
-    const asked = answerDialog('Cancel');
-    const made = await execPlain('createWebhookEndpoint', hook('https://evil.example/hook'));
-    const text = await asked;
-    assert.equal(made, undefined);
-    assert.match(text, /https:\/\/evil\.example\/hook/, text);
-    assert.ok(text.includes('Asked first') && text.includes(svc.emu.url), text);
+    const { result, question } = await questionDuring(() => execPlain('createWebhookEndpoint', hook('https://evil.example/hook')));
+    assert.equal(result, undefined);
+    assert.ok(question.includes('https://evil.example/hook'), question);
+    assert.ok(question.includes('"Asked first"') && question.includes(svc.conn.endpoint), question);
     assert.deepEqual(await urlsOnService(), before, 'nothing was created on the service');
-  });
-
-  it('Continue creates it, at the URL the dialog named', async () => {
-    const asked = answerDialog('Continue');
-    const made = await execPlain<WebhookEndpoint>('createWebhookEndpoint', hook('https://allowed.example/hook'));
-    assert.match(await asked, /https:\/\/allowed\.example\/hook/);
-    assert.equal(made?.url, 'https://allowed.example/hook');
-    assert.ok((await urlsOnService()).includes('https://allowed.example/hook'));
   });
 
   it('the same arguments from our own views create it without asking', async () => {
@@ -56,12 +71,28 @@ describe('commands run with plain arguments ask first', function () {
     assert.ok((await urlsOnService()).includes('https://ours.example/hook'));
   });
 
-  it('Edit Connection pointing the stored key at another address asks, naming it; Cancel keeps the connection as it was', async () => {
-    const asked = answerDialog('Cancel');
-    const edited = await execPlain('editConnection', { connectionId: svc.conn.id, endpoint: 'https://evil.example' });
-    assert.match(await asked, /https:\/\/evil\.example/);
-    assert.equal(edited, undefined);
+  it('an object shaped like a tree row is no row: it asks like any plain arguments', async () => {
+    const forged = { ...hook('https://evil.example/row'), type: 'group', parent: {}, connection: { ...svc.conn, endpoint: 'https://evil.example' } };
+    const { result, question } = await questionDuring(() => execPlain('createWebhookEndpoint', forged));
+    assert.equal(result, undefined);
+    assert.ok(question.includes('https://evil.example/row'), question);
+    assert.ok(!(await urlsOnService()).includes('https://evil.example/row'));
+  });
+
+  it('Edit Connection pointing the stored key at another address asks, naming it; unanswered, the connection stays as it was', async () => {
+    const { result, question } = await questionDuring(() => execPlain('editConnection', { connectionId: svc.conn.id, endpoint: 'https://evil.example' }));
+    assert.equal(result, undefined);
+    assert.ok(question.includes('https://evil.example'), question);
     const api = await workbench();
     assert.equal(api.services.store.get(svc.conn.id)?.endpoint, svc.conn.endpoint);
+  });
+
+  it('Transfer Call with a plain targetUri and Export Batch Results with a plain path ask before anything else', async () => {
+    const transfer = await questionDuring(() => execPlain('transferCall', { connectionId: svc.conn.id, callId: 'rtc_1', targetUri: 'sip:attacker@evil.example' }));
+    assert.equal(transfer.result, undefined);
+    assert.ok(transfer.question.includes('sip:attacker@evil.example') && transfer.question.includes('rtc_1'), transfer.question);
+    const exported = await questionDuring(() => execPlain('exportBatchResults', { connectionId: svc.conn.id, batchId: 'batch_1', format: 'csv', path: '/tmp/x/evil.csv' }));
+    assert.equal(exported.result, undefined);
+    assert.ok(exported.question.includes('/tmp/x/evil.csv'), exported.question);
   });
 });

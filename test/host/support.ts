@@ -1,8 +1,6 @@
 /** Helpers for tests inside the extension host. */
 import type { TestIssuer as RunningIssuer } from '../support/testIssuer';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { eventually } from '../support/receiver';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { EmulatorConfig } from '../../src/emulator/config';
@@ -41,21 +39,6 @@ export async function clearConnections(): Promise<void> {
 export async function execAsOurs<T>(cmd: string, ...args: unknown[]): Promise<T> {
   const { owned } = await workbench();
   return vscode.commands.executeCommand<T>(`aoaiWorkbench.${cmd}`, ...args.map((a) => (a && typeof a === 'object' ? owned(a) : a)));
-}
-
-/**
- * Answers the next modal dialog with `button`, as the user would click it, and resolves to the
- * dialog's text. The runner does the clicking (scripts/host/run-tests.mjs `answerDialog`).
- */
-export async function answerDialog(button: string): Promise<string> {
-  const reply = join(mkdtempSync(join(tmpdir(), 'aoai-dialog-')), 'reply.json');
-  console.log(`HOST-DIALOG ${JSON.stringify({ button, reply })}`);
-  type Answer = { text?: string; error?: string };
-  const answer = await eventually(() => (existsSync(reply) ? (JSON.parse(readFileSync(reply, 'utf8')) as Answer) : undefined), 40_000).catch(() => {
-    throw new Error('the runner wrote no answer to the dialog within 40 s (is this run by scripts/host/run-tests.mjs?)');
-  });
-  if (answer.error !== undefined) throw new Error(answer.error);
-  return answer.text ?? '';
 }
 
 export { eventually } from '../support/receiver';
