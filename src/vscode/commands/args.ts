@@ -28,12 +28,15 @@ export function owned<T extends object>(args: T): T {
   return args;
 }
 
-/** What our own UI passed: a tree row or arguments marked as ours. */
-export const isOwned = (arg: unknown): boolean => isNode(arg) || (!!arg && typeof arg === 'object' && OWNED.has(arg));
+/** What our own UI passed: a tree row, arguments marked as ours, or the document an editor title button is on (it says nothing more). */
+export const isOwned = (arg: unknown): boolean => isNode(arg) || arg instanceof vscode.Uri || (!!arg && typeof arg === 'object' && OWNED.has(arg));
 
-/** Plain arguments, or undefined when the command came from a tree node or without any. */
+/**
+ * Plain arguments, or undefined when the command came from a tree node, without any, or from an
+ * editor's title bar (VS Code passes the document's Uri, whose `path` is no export path).
+ */
 export function argsOf<T extends object>(arg: unknown, key?: keyof T): T | undefined {
-  if (!arg || typeof arg !== 'object' || isNode(arg)) return undefined;
+  if (!arg || typeof arg !== 'object' || isNode(arg) || arg instanceof vscode.Uri) return undefined;
   return key === undefined || key in arg ? (arg as T) : undefined;
 }
 
