@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { AuthManager } from './vscode/auth/authManager';
 import { ChatManager } from './vscode/chat/chatManager';
 import { registerCommands } from './vscode/commands';
+import { owned } from './vscode/commands/args';
 import { dropStaleLocalConnections } from './vscode/commands/emulator';
 import { offerEnvironmentImport, updateEnvironmentContext } from './vscode/commands/environment';
 import { ClientCache } from './vscode/connections/clients';
@@ -53,6 +54,8 @@ export interface TestInternals {
   eventsTree: EventsTree;
   eventsView: vscode.TreeView<unknown>;
   setting: typeof setting;
+  /** Marks arguments as our own UI's, so a command asks nothing more (askFirst.ts). */
+  owned: typeof owned;
 }
 
 /** Registered only when the host test runner sets AOAI_WORKBENCH_TEST_INTERNALS=1. */
@@ -137,7 +140,7 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi {
   void dropStaleLocalConnections(services).then(() => offerEnvironmentImport(services));
   stopOnDeactivate = () => Promise.all([listener.stop(true), usage.flush()]);
   if (process.env.AOAI_WORKBENCH_TEST_INTERNALS === '1') {
-    const internals: TestInternals = { services, eventsTree, eventsView, setting };
+    const internals: TestInternals = { services, eventsTree, eventsView, setting, owned };
     context.subscriptions.push(vscode.commands.registerCommand(TEST_INTERNALS_COMMAND, () => internals));
   }
   return { apiVersion: 1, connections: () => store.list(), onDidChangeConnections: store.onDidChange };

@@ -23,4 +23,4 @@ export { CLOUDFLARED_VERSION, cloudflaredDownloadUrl, downloadCloudflared } from
 export { removeDownloadedCloudflared } from '../tunnels/cloudflaredRemove';
 export { checkBatchInput, deploymentInfo } from '../jobs/batchInput';
 export { checkTrainingData } from '../jobs/trainingData';
-export { BatchResults, downloadResults, findRequest } from '../jobs/batchResults';
+export { BatchResults, downloadInput, downloadResults, findRequest } from '../jobs/batchResults';

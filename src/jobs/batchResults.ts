@@ -3,14 +3,14 @@
  * then read as one table a page at a time through line indexes, with one line's full request and
  * response on demand, and exports as JSONL or CSV. Nothing reads or holds a whole file.
  */
-import * as l10n from '@vscode/l10n';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FilesApi } from '../service/files';
 import type { Batch } from '../service/jobTypes';
+import { storedIdPath } from '../storage/storedId';
 import { LineIndex } from './lineIndex';
 import { eachLine, parseObject } from './lines';
 import { CSV_HEADER, csvLine, toRow, type ResultRow } from './resultRows';
@@ -37,8 +37,7 @@ export async function downloadResults(
   storage: string,
   options: { onProgress?: (bytes: number) => void; signal?: AbortSignal } = {},
 ): Promise<ResultFiles> {
-  if (!/^[\w-]{1,200}$/.test(batch.id)) throw new Error(l10n.t('"{0}" is not a batch id this workbench can store.', batch.id.slice(0, 100)));
-  const dir = join(storage, batch.id);
+  const dir = storedIdPath(storage, batch.id);
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const out: ResultFiles = {};
   let before = 0;
@@ -53,6 +52,18 @@ export async function downloadResults(
     out[kind] = path;
   }
   return out;
+}
+
+/**
+ * Downloads a batch's input file into `storage/<batch id>/input.jsonl` (once), for the request a
+ * result line answers. The batch id may come from a command's arguments: checked where the path is made.
+ */
+export async function downloadInput(files: FilesApi, batchId: string, inputFileId: string, storage: string): Promise<string> {
+  const path = storedIdPath(storage, batchId, 'input.jsonl');
+  if (await exists(path)) return path;
+  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+  await files.download(inputFileId, path);
+  return path;
 }
 
 export class BatchResults {

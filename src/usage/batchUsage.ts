@@ -7,8 +7,8 @@
  * of the log's caps. Nothing of a prompt or a reply is read beyond the usage and the model.
  */
 import { mkdir, open } from 'node:fs/promises';
-import { join } from 'node:path';
 import { eachLine, parseObject } from '../jobs/lines';
+import { storedIdPath } from '../storage/storedId';
 import { createUsageRecord, tokensFromServiceUsage, type UsageApi, type UsageOutcome, type UsageRecord, type UsageTokens } from './record';
 
 /** What the records need of the batch (a `Batch` of the service fits). */
@@ -123,10 +123,10 @@ export async function batchUsageRecords(files: { output?: string; error?: string
  * (exclusively: two windows cannot both succeed) and gets true; every later one gets false.
  */
 export async function claimOnce(dir: string, key: string): Promise<boolean> {
-  if (!/^[\w-]{1,200}$/.test(key)) throw new Error(`"${key.slice(0, 100)}" cannot name a marker file.`);
+  const marker = storedIdPath(dir, key);
   await mkdir(dir, { recursive: true, mode: 0o700 });
   try {
-    const handle = await open(join(dir, key), 'wx', 0o600);
+    const handle = await open(marker, 'wx', 0o600);
     await handle.close();
     return true;
   } catch (err) {

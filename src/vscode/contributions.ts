@@ -185,27 +185,3 @@ export const SETTING_DEFAULTS: SettingValues = {
   'usage.maxSizeMB': 32,
   'usage.prices': {},
 };
-
-/**
- * Settings that decide where a token, a delivery or a downloaded binary goes: read from user
- * (or remote machine) settings only, never from a workspace or folder, whose files anyone can write.
- * package.json gives each `application` or `machine` scope.
- */
-export const USER_ONLY_SETTINGS: ReadonlySet<SettingKey> = new Set<SettingKey>([
-  'connections',
-  'cloud',
-  'customCloud',
-  'tunnel.manualUrl',
-  'tunnel.cloudflaredDownloadUrl',
-  'tunnel.localtunnelHost',
-  // A workspace must not make the public URL predictable, nor weaken or blow up the listener.
-  'tunnel.localtunnelSubdomain',
-  'webhooks.toleranceSeconds',
-  'webhooks.maxStoredEvents',
-  'webhooks.forwardTo',
-  'webhooks.debugForwardToAnyHost',
-  // The usage log is the user's, shared by every window: a workspace must not empty it, nor price it.
-  'usage.maxAgeDays',
-  'usage.maxSizeMB',
-  'usage.prices',
-]);

@@ -5,7 +5,59 @@
  * make a month-old captured delivery verify (toleranceSeconds: 1e9) or the event store grow without
  * bound (maxStoredEvents).
  */
-import { SETTING_DEFAULTS, USER_ONLY_SETTINGS, PREFIX, type SettingKey, type SettingValues } from './contributions';
+import { SETTING_DEFAULTS, PREFIX, type SettingKey, type SettingValues } from './contributions';
+
+/**
+ * Who chooses each setting, with the answer to one question beside it: can a repository's
+ * `.vscode/settings.json` send a token, a secret, a binary, a request or the user's data somewhere
+ * the user did not choose (or weaken what guards it)? Yes: 'user', only the user's settings count
+ * (package.json scope machine or application). No: 'folder', a folder may set it too. Every
+ * setting is here: one added without an answer does not compile.
+ */
+export const SETTING_CHOOSER: Record<SettingKey, 'user' | 'folder'> = {
+  // Yes: each entry's endpoint gets the stored key or an Entra token.
+  connections: 'user',
+  // No: a query parameter (encoded) on requests to the user's own connection; it changes no host.
+  apiVersion: 'folder',
+  // No: how long a request to the user's own connection may take (5 s at least), not where it goes.
+  requestTimeoutSeconds: 'folder',
+  // Yes: the sign-in authority and the Resource Manager host get the management token.
+  cloud: 'user',
+  customCloud: 'user',
+  // No: how many rows a list shows.
+  pageSize: 'folder',
+  // No host, URL or binary: it picks among the relays offered (their hosts, URLs and downloads are the
+  // user's settings below); the listener starts only when the user asks; an untrusted folder's value
+  // is ignored (restrictedConfigurations).
+  'tunnel.provider': 'folder',
+  // Yes: where deliveries are said to arrive, where cloudflared is downloaded from and run, which
+  // relay server carries deliveries.
+  'tunnel.manualUrl': 'user',
+  'tunnel.cloudflaredDownloadUrl': 'user',
+  'tunnel.localtunnelHost': 'user',
+  // Yes: a name the repository knows is a public URL anyone can send to.
+  'tunnel.localtunnelSubdomain': 'user',
+  // No: a port on loopback, on this machine; ignored in an untrusted folder.
+  'webhooks.port': 'folder',
+  // Yes, they weaken the guard: a month-old captured delivery would verify; the store would grow without bound.
+  'webhooks.toleranceSeconds': 'user',
+  'webhooks.maxStoredEvents': 'user',
+  // Yes: every verified delivery (the user's data) is sent there.
+  'webhooks.forwardTo': 'user',
+  'webhooks.debugForwardToAnyHost': 'user',
+  // Yes: the realtime model that speaks for the user to a caller would follow the repository's
+  // instructions (ask the caller for data, say anything in the user's name).
+  'calls.instructions': 'user',
+  // Yes: the usage log is the user's, shared by every window: a folder must not empty it nor price it.
+  'usage.maxAgeDays': 'user',
+  'usage.maxSizeMB': 'user',
+  'usage.prices': 'user',
+};
+
+/** Settings whose workspace and folder values are ignored. */
+export const USER_ONLY_SETTINGS: ReadonlySet<SettingKey> = new Set(
+  (Object.entries(SETTING_CHOOSER) as Array<[SettingKey, 'user' | 'folder']>).filter(([, by]) => by === 'user').map(([key]) => key),
+);
 
 /** What `WorkspaceConfiguration.inspect` returns, the parts read here. */
 export interface InspectedSetting<T> {

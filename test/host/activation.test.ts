@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { execAsOurs } from './support';
 import type { ConnectionInfo } from '../../src/vscode/connections/connectionStore';
 import { EXTENSION_ID, publicApi, workbench } from './support';
 
@@ -96,7 +97,7 @@ describe('extension in a real VS Code host', () => {
 
   it('loads the network stack from its own bundle on first use, and it works from the package', async () => {
     const internals = await workbench();
-    const exec = <T>(cmd: string, arg: unknown) => vscode.commands.executeCommand<T>(`aoaiWorkbench.${cmd}`, arg);
+    const exec = <T>(cmd: string, arg: unknown) => execAsOurs<T>(cmd, arg);
     const info = await exec<ConnectionInfo>('addConnection', { endpoint: process.env.AZURE_OPENAI_ENDPOINT, apiKey: process.env.AZURE_OPENAI_API_KEY, label: 'Lazy network' });
     try {
       const deployments = await internals.services.clients.listDeployments(info);
@@ -111,7 +112,7 @@ describe('extension in a real VS Code host', () => {
     const api = await publicApi();
     assert.deepEqual(Object.keys(api).sort(), ['apiVersion', 'connections', 'onDidChangeConnections']);
     const key = 'key-for-the-api-test-0001';
-    const exec = <T>(cmd: string, arg: unknown) => vscode.commands.executeCommand<T>(`aoaiWorkbench.${cmd}`, arg);
+    const exec = <T>(cmd: string, arg: unknown) => execAsOurs<T>(cmd, arg);
     const info = await exec<ConnectionInfo>('addConnection', { endpoint: 'http://127.0.0.1:9', apiKey: key, label: 'API test' });
     try {
       const listed = JSON.stringify(api.connections());

@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
+import { execAsOurs } from './support';
 import { startEmulator, type Emulator } from '../../src/emulator/server';
 import { newConnectionId, type ConnectionInfo } from '../../src/vscode/connections/connectionStore';
 import type { CheckResult } from '../../src/service/probe';
 import type { DeploymentNode, MessageNode, TreeNode } from '../../src/vscode/tree/nodes';
 import { clearConnections, eventually, settingsAndLogFiles, workbench } from './support';
 
-const exec = <T>(cmd: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(`aoaiWorkbench.${cmd}`, ...args);
+const exec = <T>(cmd: string, ...args: unknown[]) => execAsOurs<T>(cmd, ...args);
 
 describe('connections', () => {
   let emu: Emulator;

@@ -7,13 +7,14 @@ import assert from 'node:assert/strict';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { execAsOurs } from './support';
 import { checkDebugConfig, DEBUG_CONSENTS_KEY, debugConsentKey, pickConnection } from '../../src/webhooks/session/debugConfig';
 import type { Emulator } from '../../src/emulator/server';
 import type { AzureOpenAIClient } from '../../src/service/client';
 import { startAnsweringApp, type AnsweringApp } from '../support/answeringApp';
 import { closeEmulatedService, emitServiceEvent, emulatedService, eventually, workbench } from './support';
 
-const exec = <T>(cmd: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(`aoaiWorkbench.${cmd}`, ...args);
+const exec = <T>(cmd: string, ...args: unknown[]) => execAsOurs<T>(cmd, ...args);
 
 describe('debugging with webhooks (debug type azure-openai-webhooks)', () => {
   const tunnelServer = process.env.AOAI_TEST_LOCALTUNNEL;

@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { execAsOurs } from './support';
 import type { DeploymentOption } from '../../src/chat/model';
 import type { HostMessage } from '../../src/webview/chat/protocol';
 import type { Emulator } from '../../src/emulator/server';
@@ -12,7 +13,7 @@ import type { ConnectionInfo } from '../../src/vscode/connections/connectionStor
 import type { DeploymentNode } from '../../src/vscode/tree/nodes';
 import { closeEmulatedService, emulatedService, eventually, workbench } from './support';
 
-const exec = <T>(cmd: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(`aoaiWorkbench.${cmd}`, ...args);
+const exec = <T>(cmd: string, ...args: unknown[]) => execAsOurs<T>(cmd, ...args);
 const limits = { version: '1', sku: 'Standard', capacity: 10, requestsPerMinute: 1000, tokensPerMinute: 1e7 };
 
 describe('deployment catalog: the sidebar and both chats read one list', function () {

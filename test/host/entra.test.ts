@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
+import { execAsOurs } from './support';
 import { DEFAULT_CONFIG } from '../../src/emulator/config';
 import { startEmulator, type Emulator } from '../../src/emulator/server';
 import type { HostMessage } from '../../src/webview/chat/protocol';
@@ -15,7 +16,7 @@ import type { ConnectionInfo } from '../../src/vscode/connections/connectionStor
 import type { DeploymentNode, MessageNode, TreeNode } from '../../src/vscode/tree/nodes';
 import { clearConnections, eventually, settingsAndLogFiles, testIssuer, useTestCloud, workbench, type TestIssuer } from './support';
 
-const exec = <T>(cmd: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(`aoaiWorkbench.${cmd}`, ...args);
+const exec = <T>(cmd: string, ...args: unknown[]) => execAsOurs<T>(cmd, ...args);
 
 describe('Entra ID connections', function () {
   this.timeout(120_000);

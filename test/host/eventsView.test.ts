@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { execAsOurs } from './support';
 import type { Emulator } from '../../src/emulator/server';
 import type { AzureOpenAIClient } from '../../src/service/client';
 import type { ConnectionInfo } from '../../src/vscode/connections/connectionStore';
@@ -20,7 +21,7 @@ describe('webhooks: the Events view with many deliveries', () => {
 
   before(async () => {
     ({ emu, conn, client } = await emulatedService('Many events'));
-    const ok = await vscode.commands.executeCommand('aoaiWorkbench.startListening', { connectionId: conn.id, endpoint: { mode: 'create', name: 'many', eventTypes: ['response.completed'] } });
+    const ok = await execAsOurs('startListening', { connectionId: conn.id, endpoint: { mode: 'create', name: 'many', eventTypes: ['response.completed'] } });
     assert.ok(ok, 'the listener started');
   });
   after(async () => {

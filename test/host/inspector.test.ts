@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import * as vscode from 'vscode';
+import { execAsOurs } from './support';
 import type { Emulator } from '../../src/emulator/server';
 import type { AzureOpenAIClient } from '../../src/service/client';
 import type { ConnectionInfo } from '../../src/vscode/connections/connectionStore';
@@ -11,7 +12,7 @@ import { signedHeaders } from '../../src/webhooks/receive/signature';
 import { startAnsweringApp, type AnsweringApp } from '../support/answeringApp';
 import { closeEmulatedService, emulatedService, eventually, EXTENSION_ID, workbench } from './support';
 
-const exec = <T>(cmd: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(`aoaiWorkbench.${cmd}`, ...args);
+const exec = <T>(cmd: string, ...args: unknown[]) => execAsOurs<T>(cmd, ...args);
 const settings = () => vscode.workspace.getConfiguration('aoaiWorkbench');
 
 describe('delivery inspector', () => {

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import * as vscode from 'vscode';
+import { execAsOurs } from './support';
 import type { Emulator } from '../../src/emulator/server';
 import type { AzureOpenAIClient } from '../../src/service/client';
 import type { ConnectionInfo } from '../../src/vscode/connections/connectionStore';
@@ -23,7 +23,7 @@ describe('jobs: a burst of batches that end at once', () => {
 
   before(async () => {
     ({ emu, conn, client } = await emulatedService('Burst', { jobs: { stepMs: 50 } }));
-    const ok = await vscode.commands.executeCommand('aoaiWorkbench.startListening', {
+    const ok = await execAsOurs('startListening', {
       connectionId: conn.id,
       endpoint: { mode: 'create', name: 'burst', eventTypes: ['batch.completed', 'batch.failed', 'batch.cancelled', 'batch.expired'] },
     });

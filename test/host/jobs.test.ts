@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { execAsOurs } from './support';
 import { DEFAULT_CONFIG } from '../../src/emulator/config';
 import { startEmulator, type Emulator } from '../../src/emulator/server';
 import type { AzureOpenAIClient } from '../../src/service/client';
@@ -17,7 +18,7 @@ import type { ConnectionInfo } from '../../src/vscode/connections/connectionStor
 import type { BatchNode, JobGroupNode } from '../../src/vscode/tree/jobNodes';
 import { clearConnections, closeEmulatedService, emulatedService, eventually, testIssuer, useTestCloud, workbench } from './support';
 
-const exec = <T>(cmd: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(`aoaiWorkbench.${cmd}`, ...args);
+const exec = <T>(cmd: string, ...args: unknown[]) => execAsOurs<T>(cmd, ...args);
 const line = (id: string, content: string) =>
   JSON.stringify({ custom_id: id, method: 'POST', url: '/v1/chat/completions', body: { model: 'gpt-4o-mini-batch', messages: [{ role: 'user', content }] } });
 

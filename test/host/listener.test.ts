@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { execAsOurs } from './support';
 import { startEmulator, type Emulator } from '../../src/emulator/server';
 import { AzureOpenAIClient } from '../../src/service/client';
 import { EventStore } from '../../src/webhooks/store/stores';
@@ -11,7 +12,7 @@ import type { EventNode } from '../../src/vscode/webhooks/eventsTree';
 import { startReleaseServer } from '../support/releaseServer';
 import { clearConnections, closeEmulatedService, emitServiceEvent, emulatedService, eventually, settingsAndLogFiles, workbench } from './support';
 
-const exec = <T>(cmd: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(`aoaiWorkbench.${cmd}`, ...args);
+const exec = <T>(cmd: string, ...args: unknown[]) => execAsOurs<T>(cmd, ...args);
 const records = async () => (await workbench()).services.listener.events.list();
 
 describe('webhook listener in VS Code', () => {

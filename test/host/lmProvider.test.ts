@@ -6,11 +6,12 @@
  */
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { execAsOurs } from './support';
 import { startEmulator, type Emulator } from '../../src/emulator/server';
 import type { ConnectionInfo } from '../../src/vscode/connections/connectionStore';
 import { clearConnections, closeEmulatedService, emulatedService, eventually, testIssuer, usageToday, workbench, type TestIssuer } from './support';
 
-const exec = <T>(cmd: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(`aoaiWorkbench.${cmd}`, ...args);
+const exec = <T>(cmd: string, ...args: unknown[]) => execAsOurs<T>(cmd, ...args);
 const VENDOR = 'azure-openai';
 const PNG_1x1 = Uint8Array.from(Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==', 'base64'));
 

@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { execAsOurs } from './support';
 import type { ConnectionInfo } from '../../src/vscode/connections/connectionStore';
 import type { MessageNode } from '../../src/vscode/tree/nodes';
 import { startProxy, type TestProxy } from '../support/proxyServer';
@@ -13,7 +14,7 @@ import { clearConnections, eventually, settingsAndLogFiles, workbench } from './
 import { readFileSync } from 'node:fs';
 import { startEmulator } from '../../src/emulator/server';
 
-const exec = <T>(cmd: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(`aoaiWorkbench.${cmd}`, ...args);
+const exec = <T>(cmd: string, ...args: unknown[]) => execAsOurs<T>(cmd, ...args);
 const REMOTE = 'aoai-workbench-proxy-test.invalid';
 const PASSWORD = 'proxy-pass-4d1c9e';
 

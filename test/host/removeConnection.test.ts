@@ -1,13 +1,13 @@
 /** Removing a connection leaves nothing of it behind in SecretStorage or in the rotation list. */
 import assert from 'node:assert/strict';
-import * as vscode from 'vscode';
+import { execAsOurs } from './support';
 import type { Emulator } from '../../src/emulator/server';
 import type { AzureOpenAIClient } from '../../src/service/client';
 import type { ConnectionInfo } from '../../src/vscode/connections/connectionStore';
 import type { PendingRotation } from '../../src/webhooks/endpoints/rotation';
 import { closeEmulatedService, emulatedService, eventually, workbench } from './support';
 
-const exec = <T>(cmd: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(`aoaiWorkbench.${cmd}`, ...args);
+const exec = <T>(cmd: string, ...args: unknown[]) => execAsOurs<T>(cmd, ...args);
 
 describe('removing a connection', () => {
   let emu: Emulator;

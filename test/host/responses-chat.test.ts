@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import * as vscode from 'vscode';
+import { execAsOurs } from './support';
 import type { Emulator } from '../../src/emulator/server';
 import type { ChatTurn } from '../../src/chat/model';
 import type { HostMessage } from '../../src/webview/chat/protocol';
@@ -7,7 +7,7 @@ import type { ConnectionInfo } from '../../src/vscode/connections/connectionStor
 import type { ChatPanel } from '../../src/vscode/chat/chatPanel';
 import { closeEmulatedService, emulatedService, eventually, workbench } from './support';
 
-const exec = <T>(cmd: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(`aoaiWorkbench.${cmd}`, ...args);
+const exec = <T>(cmd: string, ...args: unknown[]) => execAsOurs<T>(cmd, ...args);
 
 describe('chat panel on the Responses API', () => {
   let emu: Emulator;

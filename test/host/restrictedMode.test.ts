@@ -9,13 +9,14 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { execAsOurs } from './support';
 import type { Emulator } from '../../src/emulator/server';
 import type { AzureOpenAIClient } from '../../src/service/client';
 import type { ConnectionInfo } from '../../src/vscode/connections/connectionStore';
 import type { DeploymentNode } from '../../src/vscode/tree/nodes';
 import { closeEmulatedService, EXTENSION_ID, emulatedService, eventually, settingsAndLogFiles, workbench } from './support';
 
-const exec = <T>(cmd: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(`aoaiWorkbench.${cmd}`, ...args);
+const exec = <T>(cmd: string, ...args: unknown[]) => execAsOurs<T>(cmd, ...args);
 
 /** What the runner writes into the folder (scripts/host/run-tests.mjs, `REPOSITORY_FILES`). */
 const REPOSITORY_LAUNCH = 'Webhooks from the repository';

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { execAsOurs } from './support';
 import type { Emulator } from '../../src/emulator/server';
 import type { AzureOpenAIClient } from '../../src/service/client';
 import { signedHeaders } from '../../src/webhooks/receive/signature';
@@ -11,7 +12,7 @@ import type { ConnectionInfo } from '../../src/vscode/connections/connectionStor
 import type { WebhookNode } from '../../src/vscode/tree/nodes';
 import { closeEmulatedService, emitServiceEvent, emulatedService, eventually, settingsAndLogFiles, workbench } from './support';
 
-const exec = <T>(cmd: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(`aoaiWorkbench.${cmd}`, ...args);
+const exec = <T>(cmd: string, ...args: unknown[]) => execAsOurs<T>(cmd, ...args);
 
 describe('rotating a signing secret in VS Code', () => {
   let emu: Emulator;

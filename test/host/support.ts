@@ -32,6 +32,15 @@ export async function clearConnections(): Promise<void> {
   for (const c of api.services.store.list()) await api.services.store.remove(c.id);
 }
 
+/**
+ * Runs one of our commands as our own views do: object arguments marked as ours, so it asks
+ * nothing more than from the sidebar (askFirst.ts asks when plain arguments come from elsewhere).
+ */
+export async function execAsOurs<T>(cmd: string, ...args: unknown[]): Promise<T> {
+  const { owned } = await workbench();
+  return vscode.commands.executeCommand<T>(`aoaiWorkbench.${cmd}`, ...args.map((a) => (a && typeof a === 'object' ? owned(a) : a)));
+}
+
 export { eventually } from '../support/receiver';
 
 /** Today's usage of one deployment as the usage log has it (what the usage view and the status bar read). */
@@ -53,15 +62,15 @@ export interface EmulatedService {
 export async function emulatedService(label: string, config?: Partial<EmulatorConfig>): Promise<EmulatedService> {
   const emu = await startEmulator(config ? { config } : {});
   await clearConnections();
-  const conn = await vscode.commands.executeCommand<ConnectionInfo>('aoaiWorkbench.addConnection', { endpoint: emu.url, apiKey: emu.apiKey, label });
+  const conn = await execAsOurs<ConnectionInfo>('addConnection', { endpoint: emu.url, apiKey: emu.apiKey, label });
   if (!conn) throw new Error(`could not add the connection "${label}"`);
-  await vscode.commands.executeCommand('aoaiWorkbench.clearEvents', { confirm: false });
+  await execAsOurs('clearEvents', { confirm: false });
   return { emu, conn, client: new AzureOpenAIClient({ endpoint: emu.url, auth: { kind: 'apiKey', apiKey: emu.apiKey } }) };
 }
 
 /** Undoes `emulatedService`: stops listening (keeping endpoints), closes editors, removes the connection, ends the emulator. */
 export async function closeEmulatedService(s: Partial<EmulatedService>): Promise<void> {
-  await vscode.commands.executeCommand('aoaiWorkbench.stopListening', { deleteEndpoint: false });
+  await execAsOurs('stopListening', { deleteEndpoint: false });
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   await s.client?.close();
   await clearConnections();

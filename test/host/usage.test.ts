@@ -9,6 +9,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { execAsOurs } from './support';
 import type { ChatTurn } from '../../src/chat/model';
 import type { Emulator } from '../../src/emulator/server';
 import type { UsageSummary } from '../../src/usage/aggregate';
@@ -18,7 +19,7 @@ import type { HostMessage } from '../../src/webview/chat/protocol';
 import type { UsageHostMessage } from '../../src/webview/usage/protocol';
 import { closeEmulatedService, emulatedService, eventually, workbench } from './support';
 
-const exec = <T>(cmd: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(`aoaiWorkbench.${cmd}`, ...args);
+const exec = <T>(cmd: string, ...args: unknown[]) => execAsOurs<T>(cmd, ...args);
 
 describe('usage: recorded from both chats, shown in the usage view and the status bar', function () {
   this.timeout(120_000);

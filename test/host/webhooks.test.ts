@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
+import { execAsOurs } from './support';
 import type { Emulator } from '../../src/emulator/server';
 import { AzureOpenAIClient } from '../../src/service/client';
 import type { WebhookEndpoint } from '../../src/service/types';
@@ -8,7 +9,7 @@ import type { ConnectionInfo } from '../../src/vscode/connections/connectionStor
 import type { LoadMoreNode, TreeNode, WebhookNode } from '../../src/vscode/tree/nodes';
 import { closeEmulatedService, emulatedService, settingsAndLogFiles, workbench } from './support';
 
-const exec = <T>(cmd: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(`aoaiWorkbench.${cmd}`, ...args);
+const exec = <T>(cmd: string, ...args: unknown[]) => execAsOurs<T>(cmd, ...args);
 
 describe('webhook endpoints in the sidebar', () => {
   let emu: Emulator;

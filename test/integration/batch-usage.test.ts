@@ -116,8 +116,8 @@ describe('batch usage, recorded when the results arrive', () => {
     assert.equal(claims.filter(Boolean).length, 1, 'two windows at once: one records');
     assert.equal(await claimOnce(markers, 'batch_0b1f'), false, 'opened again later: nothing recorded');
     assert.equal(await claimOnce(markers, 'batch_other'), true);
-    await assert.rejects(claimOnce(markers, '../escape'), /cannot name a marker/);
-    await assert.rejects(claimOnce(markers, 'batch_1/../../escape'), /cannot name a marker/);
+    await assert.rejects(claimOnce(markers, '../escape'), /is not an id this workbench can store/);
+    await assert.rejects(claimOnce(markers, 'batch_1/../../escape'), /is not an id this workbench can store/);
   });
 
   it('leaves out lines that never ran (expired) and lines that are not JSON', async () => {

@@ -104,10 +104,10 @@ describe('jobs client: batches, fine-tuning, calls, deployments', () => {
     // Downloaded once: the service's copy is no longer needed.
     await client.jobs.files.delete(done.output_file_id!);
     assert.deepEqual(await downloadResults(client.jobs.files, done, storage), files);
-    await assert.rejects(downloadResults(client.jobs.files, { ...done, id: '../x' }, storage), /not a batch id/);
-    await assert.rejects(downloadResults(client.jobs.files, { ...done, id: 'batch_1/../../outside' }, storage), /"batch_1\/\.\.\/\.\.\/outside" is not a batch id/);
+    await assert.rejects(downloadResults(client.jobs.files, { ...done, id: '../x' }, storage), /is not an id this workbench can store/);
+    await assert.rejects(downloadResults(client.jobs.files, { ...done, id: 'batch_1/../../outside' }, storage), /"batch_1\/\.\.\/\.\.\/outside" is not an id/);
     const longId = `${'b'.repeat(150)}/`;
-    await assert.rejects(downloadResults(client.jobs.files, { ...done, id: longId }, storage), (e: Error) => e.message === `"${'b'.repeat(100)}" is not a batch id this workbench can store.`);
+    await assert.rejects(downloadResults(client.jobs.files, { ...done, id: longId }, storage), (e: Error) => e.message === `"${'b'.repeat(100)}" is not an id this workbench can store a file by.`);
   });
 
   it('lists batches newest first a page at a time, cancels one and keeps it cancelled; a failed batch says why', async () => {

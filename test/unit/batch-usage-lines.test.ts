@@ -125,7 +125,7 @@ describe('batch usage: claiming a batch once', () => {
     const key = `../${'k'.repeat(300)}`;
     const err = await claimOnce(tmpdir(), key).then(() => undefined, (e: Error) => e);
     assert.ok(err);
-    assert.equal(err.message, `"${key.slice(0, 100)}" cannot name a marker file.`);
+    assert.equal(err.message, `"${key.slice(0, 100)}" is not an id this workbench can store a file by.`);
   });
 
   it('says a failure to write the marker rather than taking it as claimed', async function () {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { Commands, ContextKeys, LanguageModelVendor, PREFIX, SETTING_DEFAULTS, USER_ONLY_SETTINGS, Views, Walkthrough, WALKTHROUGH_FULL_ID } from '../../src/vscode/contributions';
+import { Commands, ContextKeys, LanguageModelVendor, PREFIX, SETTING_DEFAULTS, Views, Walkthrough, WALKTHROUGH_FULL_ID } from '../../src/vscode/contributions';
+import { USER_ONLY_SETTINGS } from '../../src/vscode/settingRules';
 
 interface Manifest {
   activationEvents: string[];

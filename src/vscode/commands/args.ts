@@ -3,20 +3,40 @@ import * as vscode from 'vscode';
 import type { ConnectionInfo } from '../connections/connectionStore';
 import { Commands } from '../contributions';
 import type { Services } from '../services';
-import { ConnectionNode, GroupNode, type TreeNode } from '../tree/nodes';
+import { isJobNode } from '../tree/jobNodes';
+import { ConnectionNode, DeploymentNode, GroupNode, LoadMoreNode, MessageNode, WebhookNode, type TreeNode } from '../tree/nodes';
 
 /** Arguments tests and scripts pass instead of a tree node (no UI involved). */
 export interface ConnectionArgs {
   connectionId?: string;
 }
 
+/** A row of our tree: an instance of its classes, never an object shaped like one (a link's JSON could be). */
 export function isNode(arg: unknown): arg is TreeNode {
-  return arg instanceof ConnectionNode || arg instanceof GroupNode || (!!arg && typeof arg === 'object' && 'type' in arg && 'parent' in arg);
+  const rows = [ConnectionNode, GroupNode, DeploymentNode, WebhookNode, MessageNode, LoadMoreNode];
+  return rows.some((row) => arg instanceof row) || isJobNode(arg);
 }
 
-/** Plain arguments, or undefined when the command came from a tree node or without any. */
+/**
+ * Arguments our own notifications, pages and pickers pass: marked here, where no link, task or
+ * other extension can reach, so a command run with them asks nothing more (see askFirst.ts).
+ */
+const OWNED = new WeakSet<object>();
+
+export function owned<T extends object>(args: T): T {
+  OWNED.add(args);
+  return args;
+}
+
+/** What our own UI passed: a tree row, arguments marked as ours, or the document an editor title button is on (it says nothing more). */
+export const isOwned = (arg: unknown): boolean => isNode(arg) || arg instanceof vscode.Uri || (!!arg && typeof arg === 'object' && OWNED.has(arg));
+
+/**
+ * Plain arguments, or undefined when the command came from a tree node, without any, or from an
+ * editor's title bar (VS Code passes the document's Uri, whose `path` is no export path).
+ */
 export function argsOf<T extends object>(arg: unknown, key?: keyof T): T | undefined {
-  if (!arg || typeof arg !== 'object' || isNode(arg)) return undefined;
+  if (!arg || typeof arg !== 'object' || isNode(arg) || arg instanceof vscode.Uri) return undefined;
   return key === undefined || key in arg ? (arg as T) : undefined;
 }
 

@@ -183,10 +183,8 @@ export async function openBatchResultLine(s: Services, arg: unknown): Promise<Re
 async function requestOf(s: Services, conn: Parameters<Services['clients']['get']>[0], batchId: string, customId: string) {
   const client = await s.clients.get(conn);
   const batch = await client.jobs.batches.retrieve(batchId);
-  const path = `${s.results.storageFor(conn.id)}/${batchId}/input.jsonl`;
-  const { stat } = await import('node:fs/promises');
-  if (!(await stat(path).then(() => true, () => false))) await client.jobs.files.download(batch.input_file_id, path);
-  return loadNetwork().findRequest(path, customId);
+  const net = loadNetwork();
+  return net.findRequest(await net.downloadInput(client.jobs.files, batchId, batch.input_file_id, s.results.storageFor(conn.id)), customId);
 }
 
 export interface ExportResultsArgs {

@@ -22,11 +22,13 @@ import { importFromEnvironment } from './environment';
 import { clearEvents, copyEventAsCurl, eventDocuments, fetchEventResponse, filterEvents, inspectEvent, openEventConversation, openEventPayload, replayEvent } from './events';
 import { startWebhookDebugging } from '../webhooks/debugSession';
 import { checkVerifier, deleteDownloadedCloudflared, downloadCloudflaredWithProgress, listenerActions, resumeListening, sendTestEvent, startListening, stopListening } from './listener';
-import { command } from './registry';
 import { chooseTunnelProvider } from './tunnelChoice';
+import { askingFirst } from './askFirst';
 import { copyField, copySecret, createEndpoint, deleteEndpoint, editEndpoint } from './webhookEndpoints';
 
 export function registerCommands(s: Services): vscode.Disposable[] {
+  // Registers each command; those that act on the resource or write a file ask first when given plain arguments.
+  const command = askingFirst(s);
   return [
     // Connections
     command(Commands.addConnection, vscode.l10n.t('Could not add the connection'), (arg) => addConnection(s, arg as AddConnectionArgs | undefined)),

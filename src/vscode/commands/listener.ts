@@ -10,7 +10,7 @@ import { showError } from '../log';
 import { proxySettings } from '../proxySettings';
 import type { Services } from '../services';
 import { optionalSetting, setting } from '../settings';
-import { resolveConnection } from './args';
+import { owned, resolveConnection } from './args';
 import { withCancellableProgress, withProgress } from './registry';
 import { chooseTunnelProvider } from './tunnelChoice';
 import { isoDate } from '../../text/format';
@@ -92,7 +92,7 @@ export async function startListening(s: Services, arg: unknown) {
       if (args) throw new Error(check.message);
       // From the UI: say what is missing, and offer the way around it.
       void showError(vscode.l10n.t('Could not start listening'), new Error(check.message), vscode.l10n.t('Choose Another Tunnel')).then(async (action) => {
-        if (action && (await chooseTunnelProvider(provider))) await vscode.commands.executeCommand(Commands.startListening, arg);
+        if (action && (await chooseTunnelProvider(provider))) await vscode.commands.executeCommand(Commands.startListening, arg && typeof arg === 'object' ? owned(arg) : arg);
       });
       return undefined;
     }

@@ -10,6 +10,7 @@ import { envFileWarnings, writeEnvVariable } from '../../webhooks/endpoints/dote
 import type { PendingRotation } from '../../webhooks/endpoints/rotation';
 import type { ConnectionInfo } from '../connections/connectionStore';
 import { Commands } from '../contributions';
+import { owned } from './args';
 import { errorText, log, logInfo, redact, showError } from '../log';
 import type { Services } from '../services';
 import { WebhookNode } from '../tree/nodes';
@@ -63,7 +64,7 @@ export async function rotateSigningSecret(s: Services, arg: unknown): Promise<Pe
     const both = vscode.l10n.t('Both secrets of "{0}" are accepted now. When your app uses the new one, finish the rotation to delete the old endpoint.', r.name);
     void vscode.window
       .showInformationMessage(both, vscode.l10n.t('Finish Rotation'))
-      .then((c) => c && vscode.commands.executeCommand(Commands.finishRotation, { connectionId: conn.id, endpointId: r.newId }));
+      .then((c) => c && vscode.commands.executeCommand(Commands.finishRotation, owned({ connectionId: conn.id, endpointId: r.newId })));
   }
   return r;
 }

@@ -11,6 +11,7 @@ import { JOB_FINAL, type FineTuningJob } from '../../service/jobTypes';
 import { parseFineTuningViewMessage, type FineTuningHostMessage, type FineTuningViewMessage, type JobAction } from '../../webview/fineTuning/protocol';
 import type { ClientCache } from '../connections/clients';
 import type { ConnectionInfo } from '../connections/connectionStore';
+import { owned } from '../commands/args';
 import { Commands, Views } from '../contributions';
 import { errorText } from '../log';
 import { PanelHost } from '../webview/panelHost';
@@ -147,7 +148,7 @@ class JobPanel implements vscode.Disposable {
   }
 
   private async act(action: JobAction): Promise<void> {
-    const target = { connectionId: this.conn.id, jobId: this.jobId };
+    const target = owned({ connectionId: this.conn.id, jobId: this.jobId });
     // The command asks before cancelling only when run from the sidebar: this page asks itself.
     if (action === 'cancel') {
       const cancel = vscode.l10n.t('Cancel Job');

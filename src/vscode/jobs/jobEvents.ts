@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import { callOf, subjectOf } from '../../webhooks/inspect/deliveryView';
 import type { DeliveryRecord } from '../../webhooks/store/records';
 import type { ConnectionInfo } from '../connections/connectionStore';
+import { owned } from '../commands/args';
 import { Commands } from '../contributions';
 import { errorText, logError } from '../log';
 import type { Services } from '../services';
@@ -62,7 +63,7 @@ export async function onJobDelivery(s: Services, r: DeliveryRecord): Promise<voi
       ? vscode.l10n.t('Fine-tuning job {0} {1}, but loading it from "{2}" failed: {3}', id, ending, conn.label, failure)
       : vscode.l10n.t('Fine-tuning job {0} {1}.', id, ending);
     const pick = await s.jobNotices.notify('fineTuning', conn.id, message, ending === 'succeeded' && !failure ? [deploy] : []);
-    if (pick === deploy) await vscode.commands.executeCommand(Commands.deployFineTunedModel, { connectionId: conn.id, jobId: id });
+    if (pick === deploy) await vscode.commands.executeCommand(Commands.deployFineTunedModel, owned({ connectionId: conn.id, jobId: id }));
   } else if (call) {
     const { headers, callId } = call;
     const from = sipAddress(header(headers, 'from'));
@@ -73,7 +74,7 @@ export async function onJobDelivery(s: Services, r: DeliveryRecord): Promise<voi
     const [accept, reject, transfer] = [vscode.l10n.t('Accept…'), vscode.l10n.t('Reject'), vscode.l10n.t('Transfer…')];
     const pick = await vscode.window.showInformationMessage(ringing, accept, reject, transfer);
     const command = pick === accept ? Commands.acceptCall : pick === reject ? Commands.rejectCall : pick === transfer ? Commands.transferCall : undefined;
-    if (command) await vscode.commands.executeCommand(command, { connectionId: conn.id, callId, ...(pick === reject ? { statusCode: 603 } : {}) });
+    if (command) await vscode.commands.executeCommand(command, owned({ connectionId: conn.id, callId, ...(pick === reject ? { statusCode: 603 } : {}) }));
   }
 }
 

@@ -9,6 +9,7 @@ import { loadNetwork } from '../bundles';
 import { callOf, deliveryView, subjectOf } from '../../webhooks/inspect/deliveryView';
 import { parseInspectorViewMessage, type CallAction, type DeliveryView, type InspectorHostMessage, type InspectorViewMessage } from '../../webhooks/inspect/inspectorProtocol';
 import type { DeliveryRecord } from '../../webhooks/store/records';
+import { owned } from '../commands/args';
 import { Commands, ContextKeys, Views } from '../contributions';
 import { redact } from '../log';
 import { setContext, setting } from '../settings';
@@ -207,7 +208,7 @@ export class DeliveryInspector implements vscode.Disposable {
     const call = callOf(r);
     if (!call?.actionable) throw new Error(vscode.l10n.t('Only a verified call delivery can be acted on.'));
     const command = { accept: Commands.acceptCall, reject: Commands.rejectCall, transfer: Commands.transferCall, hangup: Commands.hangUpCall }[action];
-    await vscode.commands.executeCommand(command, { ...this.connectionArg(), callId: call.callId });
+    await vscode.commands.executeCommand(command, owned({ ...this.connectionArg(), callId: call.callId }));
   }
 
   private async openSubject(r: DeliveryRecord): Promise<void> {
