@@ -91,11 +91,21 @@ export class JobNotices implements vscode.Disposable {
     this.waiting.clear();
   }
 
+  /** Shows a notification outside the rationing (a ringing call: each waits for its answer). */
+  async ring(message: string, actions: string[]): Promise<string | undefined> {
+    this.remember(message, actions);
+    return vscode.window.showInformationMessage(message, ...actions);
+  }
+
   private async show(message: string, actions: string[]): Promise<string | undefined> {
     this.recent.push(Date.now());
+    this.remember(message, actions);
+    return vscode.window.showInformationMessage(message, ...actions);
+  }
+
+  private remember(message: string, actions: string[]): void {
     this.shown.push({ message, actions });
     if (this.shown.length > SHOWN_KEPT) this.shown.shift();
-    return vscode.window.showInformationMessage(message, ...actions);
   }
 
   dispose(): void {

@@ -1,0 +1,34 @@
+/**
+ * A caller or callee as the user reads it: the address first, as the address; the display name
+ * after it, as the name the caller gave (anyone can write any name); a header that does not read
+ * as a SIP address, whole and said to be unparsed. Every part is text (plainText.ts). No `vscode`
+ * import: plain Node tests run it.
+ */
+import * as l10n from '@vscode/l10n';
+import { parseSipParty, type SipParty } from '../../webhooks/inspect/sipParty';
+import { markdownLine, plainLine } from '../plainText';
+
+/** How much of an address and of a name one line keeps (a row, a notification). */
+const ADDRESS_MAX = 120;
+const NAME_MAX = 80;
+
+/** The From or To of a call's SIP headers, read per RFC 3261; undefined when there is none. */
+export function callParty(headers: ReadonlyArray<{ name: string; value: string }>, which: 'from' | 'to'): SipParty | undefined {
+  return parseSipParty(headers.find((h) => h.name.toLowerCase() === which)?.value);
+}
+
+function describe(p: SipParty, text: (s: string, max: number) => string): string {
+  if (!p.parsed) {
+    const comment = 'a SIP From or To header shown whole: it does not read as a SIP address';
+    return l10n.t({ message: '{0} (unparsed)', args: [text(p.raw, ADDRESS_MAX)], comment });
+  }
+  if (!p.name) return text(p.address, ADDRESS_MAX);
+  const comment = '{0} a SIP address, {1} the display name the caller wrote beside it (nobody checks it)';
+  return l10n.t({ message: '{0} (name given: "{1}")', args: [text(p.address, ADDRESS_MAX), text(p.name, NAME_MAX)], comment });
+}
+
+/** One line of plain text for a notification, a row's label or description, a quick pick. */
+export const partyLine = (p: SipParty): string => describe(p, plainLine);
+
+/** The same inside a Markdown tooltip. */
+export const partyMarkdown = (p: SipParty): string => describe(p, markdownLine);
