@@ -31,6 +31,9 @@ const BREAKS = /[ \t]*(?:\r\n|[\r\n\v\f\u0085\u2028\u2029])[ \t]*/g;
  */
 const HIDDEN = /[\u0000-\u0008\u000E-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
 
+/** A "(" not yet followed by the joiner: applying `plainLine` twice adds nothing. */
+const UNBROKEN = /\((?!\u200D)/g;
+
 /** The default cut for a value inside one line: an address, an id, an error, a file name. */
 export const LINE_MAX = 200;
 
@@ -51,7 +54,7 @@ const oneLine = (text: string, max: number) => cutText(text.replace(BREAKS, ' ')
  * message, a quick pick item or a tree row: on one line, cut to `max`, and no link or codicon.
  */
 export function plainLine(text: string, max = LINE_MAX): string {
-  return oneLine(text, max).replaceAll('(', `(${JOINER}`);
+  return oneLine(text, max).replace(UNBROKEN, `(${JOINER}`);
 }
 
 /**

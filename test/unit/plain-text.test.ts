@@ -26,6 +26,7 @@ describe('outside text as plain text (plainText.ts)', () => {
       assert.doesNotMatch(line, LINK, line);
       assert.doesNotMatch(line, CODICON, line);
       assert.equal(seen(line), text, 'the same characters, as typed');
+      assert.equal(plainLine(line), line, 'twice is once: a message made of such values can go through it again');
     }
   });
 

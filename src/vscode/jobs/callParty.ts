@@ -19,12 +19,14 @@ export function callParty(headers: ReadonlyArray<{ name: string; value: string }
 
 function describe(p: SipParty, text: (s: string, max: number) => string): string {
   if (!p.parsed) {
-    const comment = 'a SIP From or To header shown whole: it does not read as a SIP address';
-    return l10n.t({ message: '{0} (unparsed)', args: [text(p.raw, ADDRESS_MAX)], comment });
+    return l10n.t({ message: '{0} (unparsed)', args: [text(p.raw, ADDRESS_MAX)], comment: 'a SIP From or To header shown whole: it does not read as an address' });
   }
   if (!p.name) return text(p.address, ADDRESS_MAX);
-  const comment = '{0} a SIP address, {1} the display name the caller wrote beside it (nobody checks it)';
-  return l10n.t({ message: '{0} (name given: "{1}")', args: [text(p.address, ADDRESS_MAX), text(p.name, NAME_MAX)], comment });
+  return l10n.t({
+    message: '{0} (name given: "{1}")',
+    args: [text(p.address, ADDRESS_MAX), text(p.name, NAME_MAX)],
+    comment: 'a SIP address, then the display name the caller wrote beside it (nobody checks it)',
+  });
 }
 
 /** One line of plain text for a notification, a row's label or description, a quick pick. */
