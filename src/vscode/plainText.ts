@@ -13,8 +13,8 @@
  * - a tree item's string label and description: plain text on one row (line breaks shown as ⏎);
  *   a string tooltip is plain text; a MarkdownString tooltip is Markdown (links, images, code).
  *
- * So a value goes in through `plainLine` (one line, no link, no codicon, cut) or, inside a
- * Markdown tooltip, `markdownLine`. Each keeps every visible character: the syntax is broken by an
+ * So a value goes in through `plainLine` (one line, no link, no codicon, cut), in a tree row
+ * through `rowText` (one line, cut), and inside a Markdown tooltip through `markdownLine`. Each keeps every visible character: the syntax is broken by an
  * invisible joiner after each "(", which neither a link (`](` then the target) nor a codicon
  * (`$(` then the name) survives, whatever text is put around it. No `vscode` import: plain Node
  * tests run it.
@@ -56,6 +56,13 @@ const oneLine = (text: string, max: number) => cutText(text.replace(BREAKS, ' ')
 export function plainLine(text: string, max = LINE_MAX): string {
   return oneLine(text, max).replace(UNBROKEN, `(${JOINER}`);
 }
+
+/**
+ * An outside value in a tree row's string label or description: VS Code shows those as text (no
+ * link, no codicon), so only one line and the cut are needed; no joiner that would get in the way
+ * of typing to find the row.
+ */
+export const rowText = (text: string, max = LINE_MAX): string => oneLine(text, max);
 
 /**
  * An outside value inside a MarkdownString (a tree tooltip): one line, cut, and every ASCII

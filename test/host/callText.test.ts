@@ -1,7 +1,8 @@
 /**
  * A caller writes the SIP From of an incoming call. Whatever it writes (a command link, codicons,
- * 10 KB), the notification and the Calls row show its characters as text: no link to click, no
- * icon, one line; and the address shown is the one in the brackets, not a name's (issue 36).
+ * 10 KB), the notification shows its characters as text, with no link to click and no icon, and
+ * the Calls row (which VS Code shows as text) keeps it on one line, cut; the address shown is the
+ * one in the brackets, not a name's (issue 36).
  */
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
@@ -52,10 +53,16 @@ describe('calls: what a caller writes is shown as text', () => {
     return { message: notice.message, actions: notice.actions, label: String(typeof row.label === 'object' ? row.label.label : row.label), description: String(row.description) };
   }
 
+  /** A notification renders links (a command: link runs when clicked): none may be left. */
   function assertText(where: string, text: string) {
     assert.doesNotMatch(text, LINK, `${where} offers no link: ${text}`);
     assert.doesNotMatch(text, CODICON, `${where} renders no codicon: ${text}`);
+    assertRow(where, text);
+  }
+  /** A tree row's string label and description are shown as text by VS Code: one line, cut. */
+  function assertRow(where: string, text: string) {
     assert.doesNotMatch(text, /[\r\n\u2028\u2029]/, `${where} is one line`);
+    assert.ok(text.length < 400, `${where} is cut: ${text.length} characters`);
   }
 
   it('a From with a command link shows its characters, and no link is offered; nothing runs', async function () {
@@ -69,8 +76,8 @@ describe('calls: what a caller writes is shown as text', () => {
     assertText('the notification', message);
     assert.match(seen(message), new RegExp(`^Incoming call from ${header} to sip:support@example\\.com\\.$`));
     assert.deepEqual(actions, ['Accept…', 'Reject', 'Transfer…'], 'only our own buttons');
-    assertText('the row', label);
-    assert.match(seen(label), new RegExp(`^${header}$`));
+    assertRow('the row', label);
+    assert.match(label, new RegExp(`^${header}$`), 'the row shows the header as typed');
     assert.equal(vscode.workspace.textDocuments.filter((d) => d.isUntitled).length, untitledBefore, 'no untitled file was opened');
   });
 
@@ -80,7 +87,10 @@ describe('calls: what a caller writes is shown as text', () => {
     const from = `[Answer](command:aoaiWorkbench.createWebhookEndpoint?${args})`;
     const id = await ring(from);
     const { message, label, description } = await shown(id, '[Answer](command:aoaiWorkbench.createWebhookEndpoint?');
-    for (const [where, text] of [['the notification', message], ['the row', label], ["the row's description", description]] as const) assertText(where, text);
+    assertText('the notification', message);
+    assertRow('the row', label);
+    assert.ok(label.startsWith('<[Answer](command:aoaiWorkbench.createWebhookEndpoint?'), label);
+    assert.match(description, /^ringing · to sip:support@example\.com · /);
     for await (const e of client.listWebhookEndpoints()) assert.ok(e.name !== 'evil' && !e.url.includes('evil.example'), `no endpoint aimed at the caller: ${e.name} ${e.url}`);
   });
 
@@ -90,8 +100,8 @@ describe('calls: what a caller writes is shown as text', () => {
     const { message, label } = await shown(id, 'sip:attacker@evil.example');
     assertText('the notification', message);
     assert.equal(seen(message), 'Incoming call from sip:attacker@evil.example (name given: "$(zap) <sip:ceo@corp.example>") to sip:support@example.com.');
-    assertText('the row', label);
-    assert.ok(seen(label).startsWith('sip:attacker@evil.example '), label);
+    assertRow('the row', label);
+    assert.equal(label, 'sip:attacker@evil.example (name given: "$(zap) <sip:ceo@corp.example>")');
   });
 
   it('a 10 KB From is cut, on one line, in the notification and the row', async function () {
@@ -102,9 +112,9 @@ describe('calls: what a caller writes is shown as text', () => {
     await emitServiceEvent(emu, 'realtime.call.incoming', { call_id: callId, sip_headers: [{ name: 'From', value: from }, { name: 'To', value: '<sip:support@example.com>' }] });
     // The header is longer than the extension keeps of it (2,000 characters), so its end is gone: unparsed, shown cut.
     const { message, label } = await shown(callId, '"A $(zap) A $(zap) ');
+    assertText('the notification', message);
+    assertRow('the row', label);
     for (const [where, text] of [['the notification', message], ['the row', label]] as const) {
-      assertText(where, text);
-      assert.ok(text.length < 400, `${where} is cut: ${text.length} characters`);
       assert.match(seen(text), /^(Incoming call from )?"A \$\(zap\) A \$\(zap\) .*… \(unparsed\)/, `${where} shows the characters: ${text.slice(0, 80)}`);
     }
   });

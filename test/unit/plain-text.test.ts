@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import MarkdownIt from 'markdown-it';
 import { partyLine, partyMarkdown } from '../../src/vscode/jobs/callParty';
-import { cutText, LINE_MAX, markdownLine, plainLine } from '../../src/vscode/plainText';
+import { cutText, LINE_MAX, markdownLine, plainLine, rowText } from '../../src/vscode/plainText';
 import { parseSipParty, type SipParty } from '../../src/webhooks/inspect/sipParty';
 
 // What the workbench turns into a link in a notification or an input box's message, and into an
@@ -50,6 +50,12 @@ describe('outside text as plain text (plainText.ts)', () => {
     assert.ok(long.endsWith('…'));
     assert.equal(plainLine('y'.repeat(10_240), 50), `${'y'.repeat(49)}…`);
     assert.equal(cutText(`a${'😀'.repeat(5)}`, 3), 'a…', 'never half a surrogate pair');
+  });
+
+  it("keeps a tree row's text as typed, on one line and cut (VS Code shows a string label as text)", () => {
+    assert.equal(rowText(hostile[0]!), hostile[0]);
+    assert.equal(rowText('a\nb\u202E'), 'a b\uFFFD');
+    assert.equal(rowText('z'.repeat(10_240)).length, LINE_MAX);
   });
 
   it('escapes a value for a Markdown tooltip: it renders as the text it is', () => {

@@ -6,7 +6,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import { parseSipParty, type SipParty } from '../../webhooks/inspect/sipParty';
-import { markdownLine, plainLine } from '../plainText';
+import { markdownLine, plainLine, rowText } from '../plainText';
 
 /** How much of an address and of a name one line keeps (a row, a notification). */
 const ADDRESS_MAX = 120;
@@ -29,8 +29,11 @@ function describe(p: SipParty, text: (s: string, max: number) => string): string
   });
 }
 
-/** One line of plain text for a notification, a row's label or description, a quick pick. */
+/** One line for a notification or a quick pick: no link, no codicon. */
 export const partyLine = (p: SipParty): string => describe(p, plainLine);
+
+/** One line for a tree row's label or description (VS Code shows those as text). */
+export const partyRow = (p: SipParty): string => describe(p, rowText);
 
 /** The same inside a Markdown tooltip. */
 export const partyMarkdown = (p: SipParty): string => describe(p, markdownLine);

@@ -8,8 +8,8 @@ import { Commands } from '../contributions';
 import type { CallEntry, JobKind } from '../jobs/jobLists';
 import type { ConnectionNode } from './nodes';
 import { clockTime, dateTime, groupDigits } from '../../text/format';
-import { partyLine, partyMarkdown } from '../jobs/callParty';
-import { cutText, markdownLine, plainLine } from '../plainText';
+import { partyMarkdown, partyRow } from '../jobs/callParty';
+import { cutText, markdownLine, rowText } from '../plainText';
 
 export class JobGroupNode {
   readonly type = 'jobGroup';
@@ -150,12 +150,12 @@ export function jobTreeItem(node: JobNode, count?: string): vscode.TreeItem {
       const b = node.batch;
       const c = b.request_counts;
       const name = b.metadata?.name;
-      const item = new vscode.TreeItem(plainLine(name || b.id), vscode.TreeItemCollapsibleState.None);
+      const item = new vscode.TreeItem(rowText(name || b.id), vscode.TreeItemCollapsibleState.None);
       item.id = `batch:${conn}:${b.id}`;
       const end = ended(b);
       const took = end ? duration(end - b.created_at) : duration(Date.now() / 1000 - b.created_at);
       const counts = c.failed ? vscode.l10n.t('{0}/{1}, {2} failed', c.completed, c.total, c.failed) : `${c.completed}/${c.total}`;
-      item.description = [plainLine(b.status, 40), c.total ? counts : undefined, end ? vscode.l10n.t('took {0}', took) : vscode.l10n.t('for {0}', took)].filter(Boolean).join(' · ');
+      item.description = [rowText(b.status, 40), c.total ? counts : undefined, end ? vscode.l10n.t('took {0}', took) : vscode.l10n.t('for {0}', took)].filter(Boolean).join(' · ');
       item.tooltip = md([
         `**${esc(name || b.id)}**`,
         vscode.l10n.t('Status: {0}', esc(b.status)),
@@ -174,13 +174,13 @@ export function jobTreeItem(node: JobNode, count?: string): vscode.TreeItem {
     case 'fineTuningJob': {
       const j = node.job;
       const suffix = j.user_provided_suffix ?? j.suffix;
-      const item = new vscode.TreeItem(plainLine(j.fine_tuned_model ?? `${j.model}${suffix ? ` (${suffix})` : ''}`), vscode.TreeItemCollapsibleState.None);
+      const item = new vscode.TreeItem(rowText(j.fine_tuned_model ?? `${j.model}${suffix ? ` (${suffix})` : ''}`), vscode.TreeItemCollapsibleState.None);
       item.id = `ftjob:${conn}:${j.id}`;
       const took = j.finished_at
         ? vscode.l10n.t('took {0}', duration(j.finished_at - j.created_at))
         : vscode.l10n.t('for {0}', duration(Date.now() / 1000 - j.created_at));
       const tokens = j.trained_tokens ? vscode.l10n.t('{0} tokens', groupDigits(j.trained_tokens)) : undefined;
-      item.description = [plainLine(j.status, 40), tokens, took].filter(Boolean).join(' · ');
+      item.description = [rowText(j.status, 40), tokens, took].filter(Boolean).join(' · ');
       item.tooltip = md([
         `**${esc(j.fine_tuned_model ?? j.id)}**`,
         vscode.l10n.t('Status: {0}', esc(j.status)),
@@ -200,10 +200,10 @@ export function jobTreeItem(node: JobNode, count?: string): vscode.TreeItem {
     case 'call': {
       const c = node.call;
       // From and To are the caller's words: the address apart from the name it gives, each as text.
-      const item = new vscode.TreeItem(c.from ? partyLine(c.from) : plainLine(c.id), vscode.TreeItemCollapsibleState.None);
+      const item = new vscode.TreeItem(c.from ? partyRow(c.from) : rowText(c.id), vscode.TreeItemCollapsibleState.None);
       item.id = `call:${conn}:${c.id}`;
       const unknown = vscode.l10n.t('unknown');
-      item.description = [c.state, c.to ? vscode.l10n.t('to {0}', partyLine(c.to)) : undefined, clockTime(c.at)].filter(Boolean).join(' · ');
+      item.description = [c.state, c.to ? vscode.l10n.t('to {0}', partyRow(c.to)) : undefined, clockTime(c.at)].filter(Boolean).join(' · ');
       item.tooltip = md([
         `**${vscode.l10n.t('Call from {0}', c.from ? partyMarkdown(c.from) : unknown)}**`,
         vscode.l10n.t('State: {0}', c.state),
@@ -212,13 +212,13 @@ export function jobTreeItem(node: JobNode, count?: string): vscode.TreeItem {
       ]);
       item.iconPath = statusIcon(c.state);
       item.contextValue = `call.${c.state}`;
-      item.accessibilityInformation = { label: vscode.l10n.t('Call from {0}, {1}', c.from ? partyLine(c.from) : unknown, c.state) };
+      item.accessibilityInformation = { label: vscode.l10n.t('Call from {0}, {1}', c.from ? partyRow(c.from) : unknown, c.state) };
       return item;
     }
     case 'jobMessage': {
       const look = groupLook(node.parent.kind);
       // An error row says what the service answered: one line here, the whole of it (plain text) in the tooltip.
-      const item = new vscode.TreeItem(node.kind === 'empty' ? look.empty : plainLine(node.text), vscode.TreeItemCollapsibleState.None);
+      const item = new vscode.TreeItem(node.kind === 'empty' ? look.empty : rowText(node.text), vscode.TreeItemCollapsibleState.None);
       item.id = `${node.kind}:${node.parent.kind}:${conn}`;
       item.tooltip = cutText(node.detail ?? node.text, 2000);
       const icons = { loading: 'loading~spin', error: 'error', empty: 'info', more: 'ellipsis' } as const;

@@ -6,7 +6,7 @@ import type { PendingRotation, RotationRole } from '../../webhooks/endpoints/rot
 import { tokenSourceLabel } from '../auth/authManager';
 import type { ConnectionInfo } from '../connections/connectionStore';
 import { Commands } from '../contributions';
-import { cutText, markdownLine, plainLine } from '../plainText';
+import { cutText, markdownLine, rowText } from '../plainText';
 import type { JobNode } from './jobNodes';
 import { hostOf } from '../../chat/naming';
 
@@ -117,7 +117,7 @@ export function toTreeItem(node: Exclude<TreeNode, JobNode>, group?: LoadState):
   switch (node.type) {
     case 'connection': {
       const c = node.info;
-      const item = new vscode.TreeItem(plainLine(c.label), vscode.TreeItemCollapsibleState.Collapsed);
+      const item = new vscode.TreeItem(rowText(c.label), vscode.TreeItemCollapsibleState.Collapsed);
       item.id = `connection:${c.id}`;
       const auth =
         c.auth === 'apiKey'
@@ -153,7 +153,7 @@ export function toTreeItem(node: Exclude<TreeNode, JobNode>, group?: LoadState):
       const d = node.deployment;
       const chat = isChatDeployment(d);
       // Names, models and states are the service's: each row shows them as text (plainText.ts).
-      const item = new vscode.TreeItem(plainLine(d.name), vscode.TreeItemCollapsibleState.None);
+      const item = new vscode.TreeItem(rowText(d.name), vscode.TreeItemCollapsibleState.None);
       item.id = `deployment:${node.connection.id}:${d.name}`;
       const model = [d.model, d.modelVersion].filter(Boolean).join(' ');
       const capacity = d.capacity !== undefined ? String(d.capacity) : undefined;
@@ -162,7 +162,7 @@ export function toTreeItem(node: Exclude<TreeNode, JobNode>, group?: LoadState):
       const sku = dataPlane ? [d.sku, capacity && vscode.l10n.t('capacity {0}', capacity)].filter(Boolean).join(', ') : [d.sku, capacity].filter(Boolean).join(' ');
       // The name often is the model's: then the version alone says what is deployed.
       const what = d.model === d.name ? d.modelVersion : model;
-      item.description = plainLine([what, dataPlane ? undefined : sku].filter(Boolean).join(' · '));
+      item.description = rowText([what, dataPlane ? undefined : sku].filter(Boolean).join(' · '));
       const limits = d.rateLimits
         ? vscode.l10n.t('Rate limits: {0} requests/min, {1} tokens/min', d.rateLimits.requestsPerMinute ?? '?', d.rateLimits.tokensPerMinute ?? '?')
         : vscode.l10n.t('Rate limits: not reported by this listing (add the connection from Azure to see them)');
@@ -190,10 +190,10 @@ export function toTreeItem(node: Exclude<TreeNode, JobNode>, group?: LoadState):
       const look = node.rotation && rotationLook(node.rotation.role);
       const rotating = look?.state;
       // In a rotation both rows have one name and URL: the side goes first, where a narrow sidebar does not cut it.
-      const name = plainLine(e.name || e.id);
+      const name = rowText(e.name || e.id);
       const item = new vscode.TreeItem(look ? look.label(name) : name, vscode.TreeItemCollapsibleState.None);
       item.id = `webhook:${node.connection.id}:${e.id}`;
-      item.description = rotating ? `${rotating} · ${plainLine(e.url, 300)}` : plainLine(e.url, 300);
+      item.description = rotating ? `${rotating} · ${rowText(e.url, 300)}` : rowText(e.url, 300);
       const r = node.rotation;
       const secret = node.hasSecret
         ? vscode.l10n.t('Signing secret: kept in secret storage')
@@ -219,7 +219,7 @@ export function toTreeItem(node: Exclude<TreeNode, JobNode>, group?: LoadState):
     }
     case 'message': {
       // An error row says what the service answered: one line here, all of it (plain text) in the tooltip.
-      const item = new vscode.TreeItem(plainLine(node.text), vscode.TreeItemCollapsibleState.None);
+      const item = new vscode.TreeItem(rowText(node.text), vscode.TreeItemCollapsibleState.None);
       item.id = `${node.kind}:${node.parent.kind}:${node.parent.connection.id}`;
       item.tooltip = cutText(node.detail ?? node.text, 2000);
       item.description = node.kind === 'error' ? vscode.l10n.t('Click to retry') : undefined;
