@@ -5,17 +5,12 @@
  * import: plain Node tests run it.
  */
 import * as l10n from '@vscode/l10n';
-import { parseSipParty, type SipParty } from '../../webhooks/inspect/sipParty';
+import type { SipParty } from '../../webhooks/inspect/sipParty';
 import { markdownLine, plainLine, rowText } from '../plainText';
 
 /** How much of an address and of a name one line keeps (a row, a notification). */
 const ADDRESS_MAX = 120;
 const NAME_MAX = 80;
-
-/** The From or To of a call's SIP headers, read per RFC 3261; undefined when there is none. */
-export function callParty(headers: ReadonlyArray<{ name: string; value: string }>, which: 'from' | 'to'): SipParty | undefined {
-  return parseSipParty(headers.find((h) => h.name.toLowerCase() === which)?.value);
-}
 
 function describe(p: SipParty, text: (s: string, max: number) => string): string {
   if (!p.parsed) {

@@ -14,7 +14,7 @@ import { errorText, logError } from '../log';
 import type { Services } from '../services';
 import type { JobsTree } from '../tree/jobsTree';
 import { plainLine } from '../plainText';
-import { callParty, partyLine } from './callParty';
+import { partyLine } from './callParty';
 
 /**
  * Refreshes the row a delivery is about; on failure (a 404 when the delivery came from another
@@ -61,8 +61,7 @@ export async function onJobDelivery(s: Services, r: DeliveryRecord): Promise<voi
     if (pick === deploy) await vscode.commands.executeCommand(Commands.deployFineTunedModel, { connectionId: conn.id, jobId: id });
   } else if (call) {
     const { headers, callId } = call;
-    const from = callParty(headers, 'from');
-    const to = callParty(headers, 'to');
+    const { from, to } = call;
     s.jobs.setCall(conn.id, { id: callId, from, to, state: 'ringing', at: Date.now(), headers });
     // The caller writes From and To: each is shown as text, its address apart from the name it gives.
     const caller = from ? partyLine(from) : vscode.l10n.t('an unknown caller');
