@@ -38,15 +38,16 @@ export async function onJobDelivery(s: Services, r: DeliveryRecord): Promise<voi
   const call = subject ? undefined : callOf(r);
   // `batch.completed`, `fine_tuning.job.succeeded`: how it ended is the type's last word. The
   // delivery's words (type, id) and the service's error are shown as text (plainText.ts).
-  const ending = plainLine(r.eventType?.split('.').at(-1) ?? '', 40);
+  const ending = r.eventType?.split('.').at(-1) ?? '';
+  const shownEnding = plainLine(ending, 40);
   if (subject?.kind === 'batch') {
     const id = subject.id;
     const shownId = plainLine(id);
     const failure = await refreshFailure(s, conn, 'batches', id);
     const action = ending === 'failed' || failure ? undefined : vscode.l10n.t('Open Results');
     const message = failure
-      ? vscode.l10n.t('Batch {0} {1}, but loading it from "{2}" failed: {3}', shownId, ending, conn.label, plainLine(failure))
-      : vscode.l10n.t('Batch {0} {1}.', shownId, ending);
+      ? vscode.l10n.t('Batch {0} {1}, but loading it from "{2}" failed: {3}', shownId, shownEnding, conn.label, plainLine(failure))
+      : vscode.l10n.t('Batch {0} {1}.', shownId, shownEnding);
     const pick = await s.jobNotices.notify('batches', conn.id, message, action ? [action] : []);
     if (action && pick === action) await vscode.commands.executeCommand(Commands.openBatchResults, { connectionId: conn.id, batchId: id });
   } else if (subject?.kind === 'fineTuningJob') {
@@ -55,13 +56,12 @@ export async function onJobDelivery(s: Services, r: DeliveryRecord): Promise<voi
     const failure = await refreshFailure(s, conn, 'fineTuning', id);
     const deploy = vscode.l10n.t('Deploy…');
     const message = failure
-      ? vscode.l10n.t('Fine-tuning job {0} {1}, but loading it from "{2}" failed: {3}', shownId, ending, conn.label, plainLine(failure))
-      : vscode.l10n.t('Fine-tuning job {0} {1}.', shownId, ending);
+      ? vscode.l10n.t('Fine-tuning job {0} {1}, but loading it from "{2}" failed: {3}', shownId, shownEnding, conn.label, plainLine(failure))
+      : vscode.l10n.t('Fine-tuning job {0} {1}.', shownId, shownEnding);
     const pick = await s.jobNotices.notify('fineTuning', conn.id, message, ending === 'succeeded' && !failure ? [deploy] : []);
     if (pick === deploy) await vscode.commands.executeCommand(Commands.deployFineTunedModel, { connectionId: conn.id, jobId: id });
   } else if (call) {
-    const { headers, callId } = call;
-    const { from, to } = call;
+    const { headers, callId, from, to } = call;
     s.jobs.setCall(conn.id, { id: callId, from, to, state: 'ringing', at: Date.now(), headers });
     // The caller writes From and To: each is shown as text, its address apart from the name it gives.
     const caller = from ? partyLine(from) : vscode.l10n.t('an unknown caller');
