@@ -65,10 +65,16 @@ export function plainLine(text: string, max = LINE_MAX): string {
 export const rowText = (text: string, max = LINE_MAX): string => oneLine(text, max);
 
 /**
- * An outside value inside a MarkdownString (a tree tooltip): one line, cut, and every ASCII
- * punctuation mark escaped, so no link, autolink, image, HTML, emphasis or code span of its own.
+ * Every ASCII mark Markdown gives a meaning to: emphasis, code, links and images, HTML and
+ * entities, headings and lists, tables, and the ":", "/", "." and "@" an autolink needs.
+ */
+const MARKDOWN = /[\\`*_{}[\]()#+\-.!|<>~:/&=^@]/g;
+
+/**
+ * An outside value inside a MarkdownString (a tooltip): one line, cut, and every Markdown mark
+ * escaped, so no link, autolink, image, HTML, emphasis or code span of its own.
  */
 export function markdownLine(text: string, max = LINE_MAX): string {
-  return oneLine(text, max).replace(/[!-/:-@[-`{-~]/g, '\\$&');
+  return oneLine(text, max).replace(MARKDOWN, '\\$&');
 }
 

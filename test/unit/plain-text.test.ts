@@ -60,7 +60,7 @@ describe('outside text as plain text (plainText.ts)', () => {
 
   it('escapes a value for a Markdown tooltip: it renders as the text it is', () => {
     const md = new MarkdownIt({ html: true, linkify: true });
-    for (const text of [...hostile, 'https://evil.example/x www.evil.example ![i](https://evil.example/i.png)']) {
+    for (const text of [...hostile, 'https://evil.example/x www.evil.example ![i](https://evil.example/i.png)', 'x@evil.example &amp; &#x41; ~~s~~', 'a, b; c? 50%']) {
       const html = md.renderInline(markdownLine(text));
       assert.doesNotMatch(html, /<(a|img|code|strong|em)\b/, html);
       const shown = html.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
