@@ -14,10 +14,11 @@
  *   a string tooltip is plain text; a MarkdownString tooltip is Markdown (links, images, code).
  *
  * So a value goes in through `plainLine` (one line, no link, no codicon, cut), in a tree row
- * through `rowText` (one line, cut), and inside a Markdown tooltip through `markdownLine`. Each keeps every visible character: the syntax is broken by an
- * invisible joiner after each "(", which neither a link (`](` then the target) nor a codicon
- * (`$(` then the name) survives, whatever text is put around it. No `vscode` import: plain Node
- * tests run it.
+ * through `rowText` (one line, cut), and inside a Markdown tooltip through `markdownLine`. Each
+ * keeps every visible character. A link needs "](" and a codicon "$(" side by side: `plainLine`
+ * puts an invisible joiner between them, and at a value's edges (before a leading "(", after a
+ * trailing "]" or "$") so none forms where the value meets the text around it. Other "(" stay as
+ * they are: "(404)" reads and compares as written. No `vscode` import: plain Node tests run it.
  */
 
 /** Zero-width joiner: invisible, keeps the text as typed for the eye. */
@@ -31,8 +32,8 @@ const BREAKS = /[ \t]*(?:\r\n|[\r\n\v\f\u0085\u2028\u2029])[ \t]*/g;
  */
 const HIDDEN = /[\u0000-\u0008\u000E-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
 
-/** A "(" not yet followed by the joiner: applying `plainLine` twice adds nothing. */
-const UNBROKEN = /\((?!\u200D)/g;
+/** The pairs a link (`[label](target)`) and a codicon (`$(name)`) are made of. */
+const SYNTAX = /([\]$])\(/g;
 
 /** The default cut for a value inside one line: an address, an id, an error, a file name. */
 export const LINE_MAX = 200;
@@ -54,7 +55,9 @@ const oneLine = (text: string, max: number) => cutText(text.replace(BREAKS, ' ')
  * message, a quick pick item or a tree row: on one line, cut to `max`, and no link or codicon.
  */
 export function plainLine(text: string, max = LINE_MAX): string {
-  return oneLine(text, max).replace(UNBROKEN, `(${JOINER}`);
+  // Once broken, a pair is no longer one: applying it again adds nothing.
+  const inside = oneLine(text, max).replace(SYNTAX, `$1${JOINER}(`);
+  return `${inside.startsWith('(') ? JOINER : ''}${inside}${/[\]$]$/.test(inside) ? JOINER : ''}`;
 }
 
 /**

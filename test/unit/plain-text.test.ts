@@ -40,6 +40,12 @@ describe('outside text as plain text (plainText.ts)', () => {
       assert.doesNotMatch(message, LINK, message);
       assert.doesNotMatch(message, CODICON, message);
     }
+    // Our own text around a value: "[see]" before one that starts with "(", "$" before "(zap)".
+    for (const message of [`[see]${plainLine('(command:x)')}`, `$${plainLine('(zap)')}`, `${plainLine('[Answer]')}(command:x)`]) {
+      assert.doesNotMatch(message, LINK, message);
+      assert.doesNotMatch(message, CODICON, message);
+    }
+    assert.equal(plainLine('Not found (404) on host (request id 1)'), 'Not found (404) on host (request id 1)', 'a "(" of no link stays as it is');
   });
 
   it('puts a value on one line, shows hidden characters, and cuts a long one with "…"', () => {
