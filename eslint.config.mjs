@@ -22,6 +22,8 @@ const PAGE_SHARED = [
   'src/chat/naming.ts',
   'src/chat/tokenEstimate.ts',
   'src/webhooks/inspect/inspectorProtocol.ts',
+  // The call's From and To as the inspector shows them (a plain parser, no imports).
+  'src/webhooks/inspect/sipParty.ts',
   'src/service/types.ts',
   'src/service/shapes.ts',
   // The usage view's tables (the page imports their types only).

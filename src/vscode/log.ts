@@ -3,6 +3,7 @@
  * masked in anything logged, as a second line of defence behind "never log secrets".
  */
 import * as vscode from 'vscode';
+import { cutText, plainLine } from './plainText';
 
 const secrets = new Set<string>();
 let channel: vscode.LogOutputChannel | undefined;
@@ -31,9 +32,10 @@ export const logError = (message: string) => log().error(redact(message));
 
 /** Shows an error a person can act on (never a stack trace), and logs it. */
 export async function showError(prefix: string, err: unknown, ...actions: string[]): Promise<string | undefined> {
-  const text = redact(vscode.l10n.t('{0}: {1}', prefix, errorText(err)));
-  log().error(text);
-  return vscode.window.showErrorMessage(text, ...actions);
+  const text = errorText(err);
+  log().error(redact(vscode.l10n.t('{0}: {1}', prefix, text)));
+  // The error's words (and names in the prefix) are often the service's, a file's or a caller's: shown as text.
+  return vscode.window.showErrorMessage(plainLine(redact(vscode.l10n.t('{0}: {1}', prefix, cutText(text, 600))), 1000), ...actions);
 }
 
 export function errorText(err: unknown): string {

@@ -121,8 +121,9 @@ describe('jobs: incoming calls through the listener', () => {
     const id = await ring();
     const call = await eventually(() => api.services.jobs.call(conn.id, id));
     assert.equal(call.state, 'ringing');
-    assert.equal(call.from, 'sip:+15550100@pstn.example', 'the address, without the header\'s brackets and tag');
-    assert.equal(call.to, 'sip:support@example.com');
+    assert.deepEqual(call.from, { parsed: true, address: 'sip:+15550100@pstn.example', params: call.from?.parsed ? call.from.params : '' }, "the address, without the header's brackets");
+    assert.match(call.from?.parsed ? call.from.params : '', /^;tag=/, 'the tag kept apart');
+    assert.deepEqual(call.to, { parsed: true, address: 'sip:support@example.com', params: '' });
     const calls = (api.services.tree.getChildren(api.services.tree.connectionNode(conn.id)!) as JobGroupNode[]).find((n) => n.type === 'jobGroup' && n.kind === 'calls');
     assert.ok(calls, 'the Calls group shows while listening');
     assert.equal(await exec('acceptCall', { connectionId: conn.id, callId: id, deployment: 'gpt-realtime', instructions: 'Answer briefly.' }), true);

@@ -183,6 +183,28 @@ export async function callThroughTheUi(page: Page, emulator: EmulatorHandle, art
   await waitForCallState(emulator, callId, 'ended');
   await page.locator('.monaco-list-row', { hasText: 'sip:+15550100@pstn.example' }).filter({ hasText: 'ended' }).first().waitFor({ timeout: 30_000 });
   await page.screenshot({ path: join(artifacts, 'call-ended.png') });
+  await linkInFrom(page, emulator, artifacts);
+}
+
+/** A caller writes a command link into its From: the notification shows its characters and holds no link (issue 36). */
+async function linkInFrom(page: Page, emulator: EmulatorHandle, artifacts: ArtifactsFolder): Promise<void> {
+  const from = 'sip:[Open Settings](command:workbench.action.files.newUntitledFile)@evil.example';
+  const res = await fetch(`${emulator.url}/emulator/calls`, {
+    method: 'POST',
+    headers: { 'api-key': emulator.key, 'content-type': 'application/json' },
+    body: JSON.stringify({ from, to: 'sip:support@example.com' }),
+  });
+  if (res.status !== 201) throw new Error(`ringing a call answered ${res.status}`);
+  // Found by what stays text either way (a rendered link would show only "Open Settings").
+  const ringing = await notification(page, /Incoming call from .*evil\.example/);
+  await page.screenshot({ path: join(artifacts, 'call-link-in-from.png') });
+  // The message, not the buttons (our Accept…, Reject and Transfer… are anchors too).
+  const text = ringing.locator('.notification-list-item-message');
+  if (await text.locator('a').count()) throw new Error(`the caller's link is a link in the notification: ${await text.locator('a').first().evaluate((a) => a.outerHTML)}`);
+  // What the user reads, the invisible joiners aside: the From as the caller typed it.
+  const message = (await text.innerText()).replaceAll('\u200D', '');
+  if (!message.includes(from)) throw new Error(`the notification should show the From as typed, got: ${message}`);
+  await closeNotifications(page);
 }
 
 const example = (i: number) => JSON.stringify({ messages: [{ role: 'user', content: `What is ${i} + ${i}?` }, { role: 'assistant', content: String(i + i) }] });

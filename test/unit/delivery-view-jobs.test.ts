@@ -36,9 +36,20 @@ describe('delivery view: calls, batches and fine-tuning jobs', () => {
         { name: 'Call-ID', value: 'abc@host' },
         { name: 'X-Count', value: '3' },
       ],
+      from: { parsed: true, name: '<img src=x onerror=alert(1)>', address: 'sip:+15550100@pstn.example', params: ';tag=1' },
+      to: { parsed: true, address: 'sip:support@example.com', params: '' },
       actionable: true,
     });
     assert.equal(v.subject, undefined);
+  });
+
+  it("names the caller by the address in the brackets, not a <…> in its quoted name; a header that does not read is kept whole", () => {
+    const c = callOf(record(call([{ name: 'from', value: '"<sip:ceo@corp.example>" <sip:attacker@evil.example>' }, { name: 'TO', value: 'not an address' }])))!;
+    assert.deepEqual(c.from, { parsed: true, name: '<sip:ceo@corp.example>', address: 'sip:attacker@evil.example', params: '' });
+    assert.deepEqual(c.to, { parsed: false, raw: 'not an address' });
+    assert.ok(isDeliveryView(deliveryView(record(call([{ name: 'From', value: 'x' }])))));
+    const forged = { ...deliveryView(record(call([]))), call: { callId: 'rtc_1', headers: [], actionable: false, from: { parsed: true, address: 7 } } };
+    assert.equal(isDeliveryView(forged), false, 'the page takes no party it cannot show');
   });
 
   it('a call delivery that is not verified shows its headers but offers no action; a long list and long values are cut', () => {

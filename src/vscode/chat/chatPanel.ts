@@ -17,6 +17,7 @@ import { loadNetwork } from '../bundles';
 import type { ClientCache } from '../connections/clients';
 import type { ConnectionStore } from '../connections/connectionStore';
 import { logError, logInfo, redact } from '../log';
+import { plainLine } from '../plainText';
 import { PanelHost } from '../webview/panelHost';
 import { BackgroundReplies } from './backgroundReplies';
 import { chatHtml } from './chatHtml';
@@ -86,7 +87,7 @@ export class ChatPanel implements vscode.Disposable {
     } catch (err) {
       logError(`Could not save the conversation "${this.conversation.title}": ${(err as Error).message}`);
       void vscode.window
-        .showErrorMessage(vscode.l10n.t('The conversation could not be saved ({0}). Export it to keep a copy.', (err as Error).message), vscode.l10n.t('Export as Markdown'))
+        .showErrorMessage(vscode.l10n.t('The conversation could not be saved ({0}). Export it to keep a copy.', plainLine((err as Error).message, 400)), vscode.l10n.t('Export as Markdown'))
         .then((c) => (c ? this.export('markdown') : undefined));
     }
   }

@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import type { ConnectionInfo } from '../connections/connectionStore';
 import { Commands } from '../contributions';
+import { plainLine } from '../plainText';
 import type { Services } from '../services';
 import { isJobNode } from '../tree/jobNodes';
 import { ConnectionNode, DeploymentNode, GroupNode, LoadMoreNode, MessageNode, WebhookNode, type TreeNode } from '../tree/nodes';
@@ -64,7 +65,7 @@ export async function resolveConnection(s: Services, arg: unknown, purpose: stri
   }
   if (all.length === 1) return all[0];
   const pick = await vscode.window.showQuickPick(
-    all.map((c) => ({ label: c.label, description: c.endpoint, connection: c })),
+    all.map((c) => ({ label: plainLine(c.label), description: plainLine(c.endpoint, 300), connection: c })),
     { title: purpose, placeHolder: vscode.l10n.t('Choose a connection') },
   );
   return pick?.connection;

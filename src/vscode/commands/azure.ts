@@ -10,6 +10,7 @@ import type { TokenSourceKind } from '../auth/authManager';
 import { newConnectionId, type ConnectionInfo } from '../connections/connectionStore';
 import { askLabel, askTenant, pickTokenSource } from '../connections/connectionWizard';
 import { logInfo } from '../log';
+import { plainLine } from '../plainText';
 import type { Services } from '../services';
 import { isNode } from './args';
 import { withCancellableProgress } from './registry';
@@ -51,7 +52,8 @@ async function chooseSubscription(
     const tenant = (id: string | undefined) => (id ? vscode.l10n.t('Tenant {0}', id) : undefined);
     const items: SubscriptionPick[] = subs
       .filter((x) => !x.state || x.state === 'Enabled')
-      .map((x) => ({ label: `$(key) ${x.displayName}`, description: x.subscriptionId, detail: tenant(x.tenantId), subscription: x }));
+      // Names and ids are Azure's (anyone who shares a subscription or resource with you names it): as text.
+      .map((x) => ({ label: `$(key) ${plainLine(x.displayName)}`, description: plainLine(x.subscriptionId), detail: tenant(x.tenantId && plainLine(x.tenantId)), subscription: x }));
     items.push(
       { label: '', kind: vscode.QuickPickItemKind.Separator },
       {
@@ -92,19 +94,18 @@ async function chooseAccount(
     return account;
   }
   if (accounts.length === 0) {
-    void vscode.window.showInformationMessage(
-      [
-        vscode.l10n.t('There is no Azure OpenAI or AI Services resource in "{0}" that you can see.', sub.displayName),
-        vscode.l10n.t('Create one in the Azure portal, or run the command again and pick another subscription.'),
-      ].join(' '),
-    );
+    const none = [
+      vscode.l10n.t('There is no Azure OpenAI or AI Services resource in "{0}" that you can see.', sub.displayName),
+      vscode.l10n.t('Create one in the Azure portal, or run the command again and pick another subscription.'),
+    ];
+    void vscode.window.showInformationMessage(plainLine(none.join(' '), 1000));
     return undefined;
   }
   const pick = await vscode.window.showQuickPick(
     accounts.map((a) => ({
-      label: `$(cloud) ${a.name}`,
-      description: [a.kind, a.location].filter(Boolean).join(' · '),
-      detail: `${vscode.l10n.t('Resource group {0}', a.resourceGroup)}${a.endpoint ? ` · ${a.endpoint}` : ''}`,
+      label: `$(cloud) ${plainLine(a.name)}`,
+      description: plainLine([a.kind, a.location].filter(Boolean).join(' · ')),
+      detail: plainLine(`${vscode.l10n.t('Resource group {0}', a.resourceGroup)}${a.endpoint ? ` · ${a.endpoint}` : ''}`, 300),
       account: a,
     })),
     {

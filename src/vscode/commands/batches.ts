@@ -7,6 +7,7 @@ import type { ResultRow } from '../../jobs/resultRows';
 import type { Batch } from '../../service/jobTypes';
 import { loadNetwork } from '../bundles';
 import { logInfo } from '../log';
+import { plainLine } from '../plainText';
 import type { Services } from '../services';
 import { batchTarget, connectionFor } from '../jobs/jobArgs';
 import { BatchNode } from '../tree/jobNodes';
@@ -89,7 +90,7 @@ export async function createBatch(s: Services, arg: unknown): Promise<Batch | un
   }
   logInfo(`Batch ${batch.id} created on ${conn.label} from ${basename(path)} (${check.requests} requests).`);
   s.jobs.upsert(conn.id, 'batches', batch);
-  void vscode.window.showInformationMessage(vscode.l10n.t('Batch {0} created: {1} requests on {2}.', batch.id, check.requests, String(check.deployment)));
+  void vscode.window.showInformationMessage(plainLine(vscode.l10n.t('Batch {0} created: {1} requests on {2}.', batch.id, check.requests, String(check.deployment)), 1000));
   return batch;
 }
 
@@ -157,7 +158,8 @@ export async function openBatchResultLine(s: Services, arg: unknown): Promise<Re
   if (index === undefined && args.customId === undefined) {
     const rows = await results.page(page * 1000, 1000);
     const pick = await vscode.window.showQuickPick(
-      rows.map((r) => ({ label: r.customId || vscode.l10n.t('row {0}', r.index + 1), description: r.error ? `✗ ${r.error}` : r.reply, index: r.index })),
+      // custom_id is the input file's, the reply the model's: as text, one line each.
+      rows.map((r) => ({ label: r.customId ? plainLine(r.customId) : vscode.l10n.t('row {0}', r.index + 1), description: plainLine(r.error ? `✗ ${r.error}` : r.reply), index: r.index })),
       { title: vscode.l10n.t('A result of {0}', batchId), placeHolder: vscode.l10n.t('Type a custom_id'), matchOnDescription: true },
     );
     if (!pick) return undefined;
@@ -208,6 +210,6 @@ export async function exportBatchResults(s: Services, arg: unknown): Promise<str
   if (!dest) return undefined;
   const exporting = vscode.l10n.t('Exporting the results of {0}…', batchId);
   await withProgress(exporting, () => (format === 'csv' ? results.exportCsv(dest).then(() => undefined) : results.exportJsonl(dest)));
-  void vscode.window.showInformationMessage(vscode.l10n.t('Exported the results of {0} to {1}.', batchId, basename(dest)));
+  void vscode.window.showInformationMessage(plainLine(vscode.l10n.t('Exported the results of {0} to {1}.', batchId, basename(dest)), 1000));
   return dest;
 }

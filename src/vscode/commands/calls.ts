@@ -6,6 +6,7 @@ import { callTarget } from '../jobs/jobArgs';
 import type { Services } from '../services';
 import { setting } from '../settings';
 import { argsOf } from './args';
+import { plainLine } from '../plainText';
 
 export interface AcceptCallArgs {
   connectionId?: string;
@@ -51,7 +52,8 @@ export async function acceptCall(s: Services, arg: unknown): Promise<boolean> {
     const realtime = (await s.clients.listDeployments(conn)).filter(isRealtime);
     if (!realtime.length) throw new Error(vscode.l10n.t('"{0}" has no realtime deployment to answer with: deploy a gpt-realtime model first.', conn.label));
     const title = vscode.l10n.t('Accept the call with which realtime deployment?');
-    deployment = realtime.length === 1 ? realtime[0]!.name : await vscode.window.showQuickPick(realtime.map((d) => d.name), { title });
+    const items = realtime.map((d) => ({ label: plainLine(d.name), name: d.name }));
+    deployment = realtime.length === 1 ? realtime[0]!.name : (await vscode.window.showQuickPick(items, { title }))?.name;
   }
   if (!deployment) return false;
   const instructions =

@@ -1,11 +1,12 @@
 /** Open a chat with a deployment; reopen, export or delete saved conversations. */
 import * as vscode from 'vscode';
-import { deploymentDetails } from '../../chat/naming';
 import { selectionAttachment } from '../chat/attachContext';
 import type { ChatManager } from '../chat/chatManager';
+import { plainLine } from '../plainText';
 import { DeploymentNode } from '../tree/nodes';
 import type { Services } from '../services';
 import { resolveConnection } from './args';
+import { deploymentItem } from './deploymentItem';
 import { dateTime } from '../../text/format';
 
 export interface OpenChatArgs {
@@ -28,7 +29,7 @@ async function pickDeployment(s: Services, arg: unknown): Promise<{ connectionId
     return undefined;
   }
   const pick = await vscode.window.showQuickPick(
-    options.map((o) => ({ label: o.deployment, description: deploymentDetails(o) || undefined, detail: o.connectionLabel, option: o })),
+    options.map(deploymentItem),
     // Kept open when the focus goes back to what ran the command (the walkthrough's Open Chat button).
     { title: vscode.l10n.t('Chat with a deployment'), placeHolder: vscode.l10n.t('Choose a deployment'), matchOnDetail: true, ignoreFocusOut: true },
   );
@@ -64,7 +65,8 @@ async function pickConversation(chat: ChatManager, arg: unknown, title: string):
   }
   const detail = (turns: number, at: number) => vscode.l10n.t('{0} messages · {1}', turns, dateTime(at, false));
   const pick = await vscode.window.showQuickPick(
-    list.map((c) => ({ label: c.title, description: `${c.deployment} · ${c.connectionLabel}`, detail: detail(c.turns, c.updatedAt), id: c.id })),
+    // A title is the first message's or the model's words: as text.
+    list.map((c) => ({ label: plainLine(c.title), description: plainLine(`${c.deployment} · ${c.connectionLabel}`), detail: detail(c.turns, c.updatedAt), id: c.id })),
     { title, matchOnDescription: true },
   );
   return pick?.id;

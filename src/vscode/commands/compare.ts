@@ -12,6 +12,7 @@ import { ComparePanel, type CompareColumn } from '../compare/comparePanel';
 import type { Services } from '../services';
 import { DeploymentNode } from '../tree/nodes';
 import { resolveConnection } from './args';
+import { deploymentItem } from './deploymentItem';
 
 interface Picked {
   connectionId: string;
@@ -37,7 +38,7 @@ async function pick(options: DeploymentOption[], preselected: Picked | undefined
   qp.canSelectMany = true;
   qp.matchOnDescription = true;
   qp.matchOnDetail = true;
-  qp.items = options.map((o) => ({ label: o.deployment, description: deploymentDetails(o) || undefined, detail: o.connectionLabel, option: o }));
+  qp.items = options.map(deploymentItem);
   if (preselected) qp.selectedItems = qp.items.filter((i) => key(i.option) === key(preselected));
   return new Promise((resolve) => {
     qp.onDidAccept(() => {

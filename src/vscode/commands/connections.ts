@@ -6,6 +6,7 @@ import type { TokenSourceKind } from '../auth/authManager';
 import { connectionWizard, type ConnectionDraft } from '../connections/connectionWizard';
 import { newConnectionId, type AuthKind, type ConnectionInfo } from '../connections/connectionStore';
 import { errorText, logInfo } from '../log';
+import { plainLine } from '../plainText';
 import type { Services } from '../services';
 import { argsOf, isNode, resolveConnection } from './args';
 import { withCancellableProgress } from './registry';
@@ -115,7 +116,8 @@ export async function testConnection(s: Services, arg: unknown): Promise<CheckRe
   logInfo(`Test of "${conn.label}":\n${summary}`);
   const failed = results.filter((r) => !r.ok);
   const works = vscode.l10n.t('"{0}" works.', conn.label);
-  if (failed.length === 0) void vscode.window.showInformationMessage(`${works} ${results.map((r) => `${r.name}: ${r.detail}.`).join(' ')}`);
-  else void vscode.window.showWarningMessage(`"${conn.label}": ${failed.map((r) => vscode.l10n.t('{0} failed: {1}', r.name, r.detail)).join(' ')}`, { modal: false });
+  // The details are the service's answers: as text.
+  if (failed.length === 0) void vscode.window.showInformationMessage(plainLine(`${works} ${results.map((r) => `${r.name}: ${r.detail}.`).join(' ')}`, 1000));
+  else void vscode.window.showWarningMessage(plainLine(`"${conn.label}": ${failed.map((r) => vscode.l10n.t('{0} failed: {1}', r.name, r.detail)).join(' ')}`, 1000), { modal: false });
   return results;
 }

@@ -5,6 +5,7 @@ import type { DeliveryView } from '../../webhooks/inspect/inspectorProtocol';
 import type { DeliveryRecord } from '../../webhooks/store/records';
 import { loadNetwork } from '../bundles';
 import { logInfo } from '../log';
+import { plainLine } from '../plainText';
 import type { Services } from '../services';
 import { EventNode, type EventFilter } from '../webhooks/eventsTree';
 import { VERDICTS, verdictName } from '../webhooks/eventTooltip';
@@ -115,7 +116,8 @@ export async function filterEvents(s: Services, arg: unknown): Promise<EventFilt
     type Pick = vscode.QuickPickItem & { value: string; group: 'verdict' | 'type' };
     const items: Pick[] = [
       ...VERDICTS.map((v) => ({ label: verdictName(v), value: v, group: 'verdict' as const, picked: !!tree.filter.verdicts?.includes(v) })),
-      ...types.map((t) => ({ label: t, value: t, group: 'type' as const, picked: !!tree.filter.types?.includes(t) })),
+      // A type is whatever a delivery said it was: as text.
+      ...types.map((t) => ({ label: plainLine(t), value: t, group: 'type' as const, picked: !!tree.filter.types?.includes(t) })),
     ];
     const picks = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Show only (nothing picked: show all)'), canPickMany: true });
     if (!picks) return tree.filter;

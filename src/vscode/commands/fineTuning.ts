@@ -8,6 +8,7 @@ import type { Deployment } from '../../service/types';
 import { loadNetwork } from '../bundles';
 import type { ConnectionInfo } from '../connections/connectionStore';
 import { logInfo } from '../log';
+import { plainLine } from '../plainText';
 import type { Services } from '../services';
 import { connectionFor, jobTarget } from '../jobs/jobArgs';
 import { FineTuningJobNode } from '../tree/jobNodes';
@@ -101,7 +102,7 @@ export async function createFineTuningJob(s: Services, arg: unknown): Promise<Fi
     const job = await client.jobs.fineTuning.create(input);
     logInfo(`Fine-tuning job ${job.id} of ${model} created on ${conn.label}.`);
     s.jobs.upsert(conn.id, 'fineTuning', job);
-    void vscode.window.showInformationMessage(vscode.l10n.t('Fine-tuning job {0} created: {1} on {2}.', job.id, model, basename(training)));
+    void vscode.window.showInformationMessage(plainLine(vscode.l10n.t('Fine-tuning job {0} created: {1} on {2}.', job.id, model, basename(training)), 1000));
     return job;
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
@@ -123,7 +124,7 @@ export async function openFineTuningJob(s: Services, arg: unknown): Promise<void
   const page = await withProgress(vscode.l10n.t('Listing fine-tuning jobs…'), async () => (await s.clients.get(conn)).jobs.fineTuning.list({ limit: 50 }));
   if (!page.data.length) throw new Error(vscode.l10n.t('"{0}" has no fine-tuning jobs yet: create one with "Create Fine-tuning Job…".', conn.label));
   const pick = await vscode.window.showQuickPick(
-    page.data.map((j) => ({ label: j.fine_tuned_model ?? j.model, description: `${j.status} · ${j.id}`, id: j.id })),
+    page.data.map((j) => ({ label: plainLine(j.fine_tuned_model ?? j.model), description: plainLine(`${j.status} · ${j.id}`), id: j.id })),
     { title: vscode.l10n.t('Open Fine-tuning Job'), placeHolder: vscode.l10n.t('Newest first') },
   );
   if (pick) s.fineTuningPanels.show(conn, pick.id);
@@ -201,7 +202,7 @@ export async function deployFineTunedModel(s: Services, arg: unknown): Promise<D
   s.tree.refresh(s.tree.connectionNode(conn.id)?.deployments);
   // Not awaited: the command (and a script that runs it) is done once the deployment is made.
   const openChat = vscode.l10n.t('Open Chat');
-  void vscode.window.showInformationMessage(vscode.l10n.t('Deployed {0} as {1}.', job.fine_tuned_model, name), openChat).then((open) => {
+  void vscode.window.showInformationMessage(plainLine(vscode.l10n.t('Deployed {0} as {1}.', job.fine_tuned_model, name), 1000), openChat).then((open) => {
     if (open === openChat) void vscode.commands.executeCommand('aoaiWorkbench.openChat', { connectionId: conn.id, deployment: name });
   });
   return deployment;

@@ -7,6 +7,7 @@ import { loadNetwork } from '../bundles';
 import type { VerifierReport } from '../../webhooks/send/verifierCheck';
 import { Commands, type ProviderChoice } from '../contributions';
 import { showError } from '../log';
+import { plainLine } from '../plainText';
 import { proxySettings } from '../proxySettings';
 import type { Services } from '../services';
 import { optionalSetting, setting } from '../settings';
@@ -32,7 +33,7 @@ async function askEndpoint(publicUrl: string, endpoints: () => Promise<WebhookEn
   const pick = await vscode.window.showQuickPick(
     [
       // The URL as a detail line: it wraps there, where a title would cut a long tunnel URL off.
-      { label: `$(add) ${vscode.l10n.t('Create a webhook endpoint')}`, detail: `${publicUrl}/webhook`, mode: 'create' as const },
+      { label: `$(add) ${vscode.l10n.t('Create a webhook endpoint')}`, detail: plainLine(`${publicUrl}/webhook`, 300), mode: 'create' as const },
       { label: `$(edit) ${vscode.l10n.t('Point an existing endpoint here')}`, description: vscode.l10n.t('updates its URL'), mode: 'update' as const },
       { label: vscode.l10n.t('Skip'), description: vscode.l10n.t('the endpoint is set up already'), mode: 'skip' as const },
     ],
@@ -50,7 +51,7 @@ async function askEndpoint(publicUrl: string, endpoints: () => Promise<WebhookEn
     return { mode: 'create', name: vscode.l10n.t('VS Code listener ({0})', isoDate(Date.now())), eventTypes: types.map((t) => t.label) };
   }
   const all = await endpoints();
-  const items = all.map((x) => ({ label: x.name, description: x.url, endpoint: x }));
+  const items = all.map((x) => ({ label: plainLine(x.name), description: plainLine(x.url, 300), endpoint: x }));
   const e = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Endpoint to point at the listener') });
   return e && { mode: 'update', endpointId: e.endpoint.id };
 }
@@ -103,7 +104,7 @@ export async function startListening(s: Services, arg: unknown) {
     return s.listener.start(conn, tunnel, signal);
   });
   const endpointId = await offerEndpoint(s, args?.endpoint);
-  if (!args) void vscode.window.showInformationMessage(vscode.l10n.t('Listening for webhooks at {0}. Deliveries show in the Webhook Events view.', state.publicUrl));
+  if (!args) void vscode.window.showInformationMessage(vscode.l10n.t('Listening for webhooks at {0}. Deliveries show in the Webhook Events view.', plainLine(state.publicUrl, 300)));
   return { localUrl: state.localUrl, publicUrl: state.publicUrl, endpointId };
 }
 
@@ -237,7 +238,7 @@ export async function checkVerifier(s: Services, arg: unknown): Promise<Verifier
   let secret = args?.endpointId ? known.find((k) => k.endpointId === args.endpointId) : known.length === 1 ? known[0] : undefined;
   if (!secret) {
     const pick = await vscode.window.showQuickPick(
-      known.map((k) => ({ label: k.label ?? k.endpointId, description: k.endpointId, known: k })),
+      known.map((k) => ({ label: plainLine(k.label ?? k.endpointId), description: plainLine(k.endpointId), known: k })),
       { title: vscode.l10n.t('Check my webhook verifier: the endpoint whose secret the app uses') },
     );
     if (!pick) return undefined;
@@ -259,7 +260,8 @@ export async function checkVerifier(s: Services, arg: unknown): Promise<Verifier
   s.listener.output.info(`Verifier check of ${url}: ${report.summary}`);
   if (!args?.url) {
     const show = report.sound ? vscode.window.showInformationMessage : vscode.window.showWarningMessage;
-    void show(report.summary, vscode.l10n.t('Show Log')).then((c) => c && s.listener.output.show());
+    // The summary quotes the app's answers: as text.
+    void show(plainLine(report.summary, 1000), vscode.l10n.t('Show Log')).then((c) => c && s.listener.output.show());
   }
   return report;
 }

@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import type { CommandId } from '../contributions';
 import { showError } from '../log';
+import { plainLine } from '../plainText';
 
 /**
  * Registers a command. A failure becomes a clear error message (never a stack trace) and the
@@ -29,16 +30,17 @@ export function withCancellableProgress<T>(
   title: string,
   work: (signal: AbortSignal, report: (message: string, increment?: number) => void) => Promise<T>,
 ): Thenable<T> {
-  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (progress, token) => {
+  // A progress notification renders links as a notification does; its title names a file, a batch, an endpoint.
+  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: plainLine(title, 300), cancellable: true }, (progress, token) => {
     const abort = new AbortController();
     token.onCancellationRequested(() => abort.abort());
-    return work(abort.signal, (message, increment) => progress.report({ message, increment }));
+    return work(abort.signal, (message, increment) => progress.report({ message: plainLine(message), increment }));
   });
 }
 
 /** A notification while `work` runs (not cancellable). */
 export function withProgress<T>(title: string, work: () => Promise<T>): Thenable<T> {
-  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title }, work);
+  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: plainLine(title, 300) }, work);
 }
 
 /** Shows data from the service as an indented, unsaved JSON document (a preview tab). */

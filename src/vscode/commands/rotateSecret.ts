@@ -12,6 +12,7 @@ import type { ConnectionInfo } from '../connections/connectionStore';
 import { Commands } from '../contributions';
 import { owned } from './args';
 import { errorText, log, logInfo, redact, showError } from '../log';
+import { plainLine } from '../plainText';
 import type { Services } from '../services';
 import { WebhookNode } from '../tree/nodes';
 import { gitForChecks } from '../webhooks/gitForChecks';
@@ -63,7 +64,7 @@ export async function rotateSigningSecret(s: Services, arg: unknown): Promise<Pe
   if (args.confirm !== false) {
     const both = vscode.l10n.t('Both secrets of "{0}" are accepted now. When your app uses the new one, finish the rotation to delete the old endpoint.', r.name);
     void vscode.window
-      .showInformationMessage(both, vscode.l10n.t('Finish Rotation'))
+      .showInformationMessage(plainLine(both, 1000), vscode.l10n.t('Finish Rotation'))
       .then((c) => c && vscode.commands.executeCommand(Commands.finishRotation, owned({ connectionId: conn.id, endpointId: r.newId })));
   }
   return r;
@@ -84,7 +85,7 @@ async function pickRotation(s: Services, purpose: string): Promise<{ conn: Conne
   const items = s.endpoints.rotations().flatMap((rotation) => {
     const conn = s.store.get(rotation.connectionId);
     const detail = conn && vscode.l10n.t('{0} · started {1}', conn.label, dateTime(rotation.startedAt, false));
-    return conn ? [{ label: rotation.name, description: rotation.url, detail, conn, rotation }] : [];
+    return conn ? [{ label: plainLine(rotation.name), description: plainLine(rotation.url, 300), detail, conn, rotation }] : [];
   });
   if (items.length === 0) {
     void vscode.window.showInformationMessage(vscode.l10n.t('No signing secret rotation is in progress. Rotate Signing Secret… on a webhook endpoint starts one.'));
@@ -102,7 +103,7 @@ export async function handOverSecret(s: Services, conn: ConnectionInfo, r: Pendi
   if (!secret) throw new Error(vscode.l10n.t('The new signing secret is not in secret storage any more: cancel this rotation and start again.'));
   if (choice.kind === 'copy') {
     await vscode.env.clipboard.writeText(secret);
-    void vscode.window.showInformationMessage(vscode.l10n.t('Copied the new signing secret of "{0}".', r.name));
+    void vscode.window.showInformationMessage(plainLine(vscode.l10n.t('Copied the new signing secret of "{0}".', r.name), 1000));
     return choice;
   }
   const uri = vscode.Uri.file(choice.file);
@@ -122,9 +123,9 @@ export async function handOverSecret(s: Services, conn: ConnectionInfo, r: Pendi
     const done = replaced
       ? vscode.l10n.t('Replaced {0} in {1}. Restart your app so it reads it.', choice.variable, where)
       : vscode.l10n.t('Added {0} in {1}. Restart your app so it reads it.', choice.variable, where);
-    void vscode.window.showInformationMessage(done);
+    void vscode.window.showInformationMessage(plainLine(done, 1000));
   }
-  else if (warnings.length) void vscode.window.showWarningMessage(warnings.join(' '));
+  else if (warnings.length) void vscode.window.showWarningMessage(plainLine(warnings.join(' '), 1000));
   return choice;
 }
 

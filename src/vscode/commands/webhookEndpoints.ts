@@ -4,6 +4,7 @@ import { isLoopbackHost } from '../../service/connection';
 import { WEBHOOK_EVENT_TYPES, type WebhookEndpoint, type WebhookEndpointInput } from '../../service/types';
 import type { ConnectionInfo } from '../connections/connectionStore';
 import { logInfo } from '../log';
+import { plainLine } from '../plainText';
 import type { Services } from '../services';
 import { WebhookNode } from '../tree/nodes';
 import { argsOf, resolveConnection } from './args';
@@ -106,7 +107,7 @@ export async function createEndpoint(s: Services, arg: unknown): Promise<Webhook
   if (!args) {
     const created = vscode.l10n.t("Created \"{0}\". Its signing secret is shown only once by the service; it is kept in VS Code's secret storage.", endpoint.name);
     void vscode.window
-      .showInformationMessage(created, vscode.l10n.t('Copy Signing Secret'))
+      .showInformationMessage(plainLine(created, 1000), vscode.l10n.t('Copy Signing Secret'))
       .then((choice) => choice !== undefined && copySecret(s, { connectionId: conn.id, endpointId: endpoint.id }));
   }
   return endpoint;
@@ -128,7 +129,9 @@ export async function resolveEndpoint(s: Services, arg: unknown, purpose: string
     void vscode.window.showInformationMessage(vscode.l10n.t('{0} has no webhook endpoints.', conn.label));
     return undefined;
   }
-  const pick = await vscode.window.showQuickPick(all.map((e) => ({ label: e.name, description: e.url, detail: e.event_types.join(', '), endpoint: e })), { title: purpose });
+  // Names, URLs and types are the service's words: as text.
+  const items = all.map((e) => ({ label: plainLine(e.name), description: plainLine(e.url, 300), detail: plainLine(e.event_types.join(', '), 300), endpoint: e }));
+  const pick = await vscode.window.showQuickPick(items, { title: purpose });
   return pick && { conn, endpoint: pick.endpoint };
 }
 
@@ -176,17 +179,16 @@ export async function copySecret(s: Services, arg: unknown): Promise<boolean> {
   if (!target) return false;
   const secret = await s.store.signingSecret(target.conn.id, target.endpoint.id);
   if (!secret) {
-    void vscode.window.showWarningMessage(
-      [
-        vscode.l10n.t('The signing secret of "{0}" is not stored here.', target.endpoint.name),
-        vscode.l10n.t('The service shows a secret only once, when the endpoint is created, and this endpoint was created elsewhere.'),
-        vscode.l10n.t('Use the secret saved at creation, or create a new endpoint from this sidebar.'),
-      ].join(' '),
-    );
+    const notHere = [
+      vscode.l10n.t('The signing secret of "{0}" is not stored here.', target.endpoint.name),
+      vscode.l10n.t('The service shows a secret only once, when the endpoint is created, and this endpoint was created elsewhere.'),
+      vscode.l10n.t('Use the secret saved at creation, or create a new endpoint from this sidebar.'),
+    ];
+    void vscode.window.showWarningMessage(plainLine(notHere.join(' '), 1000));
     return false;
   }
   await vscode.env.clipboard.writeText(secret);
-  void vscode.window.showInformationMessage(vscode.l10n.t('Copied the signing secret of "{0}".', target.endpoint.name));
+  void vscode.window.showInformationMessage(plainLine(vscode.l10n.t('Copied the signing secret of "{0}".', target.endpoint.name), 1000));
   return true;
 }
 

@@ -14,15 +14,8 @@ import { Commands } from '../contributions';
 import { errorText, logError } from '../log';
 import type { Services } from '../services';
 import type { JobsTree } from '../tree/jobsTree';
-
-const header = (headers: Array<{ name: string; value: string }>, name: string) => headers.find((h) => h.name.toLowerCase() === name)?.value;
-
-/** The address in a From or To header (`"Ann" <sip:+1555@host>;tag=x` → `sip:+1555@host`). */
-export function sipAddress(value: string | undefined): string | undefined {
-  if (!value) return undefined;
-  const inBrackets = /<([^>]*)>/.exec(value)?.[1];
-  return (inBrackets ?? value.split(';')[0]!).trim() || undefined;
-}
+import { plainLine } from '../plainText';
+import { partyLine } from './callParty';
 
 /**
  * Refreshes the row a delivery is about; on failure (a 404 when the delivery came from another
@@ -44,35 +37,38 @@ export async function onJobDelivery(s: Services, r: DeliveryRecord): Promise<voi
   // The same reading of the event as the inspector's (one parser: the same limits on what a sender controls).
   const subject = subjectOf(r);
   const call = subject ? undefined : callOf(r);
-  // `batch.completed`, `fine_tuning.job.succeeded`: how it ended is the type's last word.
+  // `batch.completed`, `fine_tuning.job.succeeded`: how it ended is the type's last word. The
+  // delivery's words (type, id) and the service's error are shown as text (plainText.ts).
   const ending = r.eventType?.split('.').at(-1) ?? '';
+  const shownEnding = plainLine(ending, 40);
   if (subject?.kind === 'batch') {
     const id = subject.id;
+    const shownId = plainLine(id);
     const failure = await refreshFailure(s, conn, 'batches', id);
     const action = ending === 'failed' || failure ? undefined : vscode.l10n.t('Open Results');
     const message = failure
-      ? vscode.l10n.t('Batch {0} {1}, but loading it from "{2}" failed: {3}', id, ending, conn.label, failure)
-      : vscode.l10n.t('Batch {0} {1}.', id, ending);
+      ? vscode.l10n.t('Batch {0} {1}, but loading it from "{2}" failed: {3}', shownId, shownEnding, conn.label, plainLine(failure))
+      : vscode.l10n.t('Batch {0} {1}.', shownId, shownEnding);
     const pick = await s.jobNotices.notify('batches', conn.id, message, action ? [action] : []);
     if (action && pick === action) await vscode.commands.executeCommand(Commands.openBatchResults, { connectionId: conn.id, batchId: id });
   } else if (subject?.kind === 'fineTuningJob') {
     const id = subject.id;
+    const shownId = plainLine(id);
     const failure = await refreshFailure(s, conn, 'fineTuning', id);
     const deploy = vscode.l10n.t('Deploy…');
     const message = failure
-      ? vscode.l10n.t('Fine-tuning job {0} {1}, but loading it from "{2}" failed: {3}', id, ending, conn.label, failure)
-      : vscode.l10n.t('Fine-tuning job {0} {1}.', id, ending);
+      ? vscode.l10n.t('Fine-tuning job {0} {1}, but loading it from "{2}" failed: {3}', shownId, shownEnding, conn.label, plainLine(failure))
+      : vscode.l10n.t('Fine-tuning job {0} {1}.', shownId, shownEnding);
     const pick = await s.jobNotices.notify('fineTuning', conn.id, message, ending === 'succeeded' && !failure ? [deploy] : []);
     if (pick === deploy) await vscode.commands.executeCommand(Commands.deployFineTunedModel, owned({ connectionId: conn.id, jobId: id }));
   } else if (call) {
-    const { headers, callId } = call;
-    const from = sipAddress(header(headers, 'from'));
-    const to = sipAddress(header(headers, 'to'));
+    const { headers, callId, from, to } = call;
     s.jobs.setCall(conn.id, { id: callId, from, to, state: 'ringing', at: Date.now(), headers });
-    const caller = from ?? vscode.l10n.t('an unknown caller');
-    const ringing = to ? vscode.l10n.t('Incoming call from {0} to {1}.', caller, to) : vscode.l10n.t('Incoming call from {0}.', caller);
+    // The caller writes From and To: each is shown as text, its address apart from the name it gives.
+    const caller = from ? partyLine(from) : vscode.l10n.t('an unknown caller');
+    const ringing = to ? vscode.l10n.t('Incoming call from {0} to {1}.', caller, partyLine(to)) : vscode.l10n.t('Incoming call from {0}.', caller);
     const [accept, reject, transfer] = [vscode.l10n.t('Accept…'), vscode.l10n.t('Reject'), vscode.l10n.t('Transfer…')];
-    const pick = await vscode.window.showInformationMessage(ringing, accept, reject, transfer);
+    const pick = await s.jobNotices.ring(ringing, [accept, reject, transfer]);
     const command = pick === accept ? Commands.acceptCall : pick === reject ? Commands.rejectCall : pick === transfer ? Commands.transferCall : undefined;
     if (command) await vscode.commands.executeCommand(command, owned({ connectionId: conn.id, callId, ...(pick === reject ? { statusCode: 603 } : {}) }));
   }

@@ -10,14 +10,16 @@ import type { ClientCache } from '../connections/clients';
 import type { ConnectionInfo, ConnectionStore } from '../connections/connectionStore';
 import { errorText, logError } from '../log';
 import { setting } from '../settings';
+import type { SipParty } from '../../webhooks/inspect/sipParty';
 
 export type JobKind = 'batches' | 'fineTuning' | 'calls';
 export type CallState = 'ringing' | 'accepted' | 'rejected' | 'referred' | 'ended';
 
 export interface CallEntry {
   id: string;
-  from?: string;
-  to?: string;
+  /** Who the SIP From and To headers name, as the caller wrote them (callParty.ts shows them). */
+  from?: SipParty;
+  to?: SipParty;
   state: CallState;
   /** When it rang (ms). */
   at: number;

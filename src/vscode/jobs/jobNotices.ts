@@ -7,6 +7,7 @@
  */
 import * as vscode from 'vscode';
 import { errorText, logError } from '../log';
+import { plainLine } from '../plainText';
 import { groupDigits } from '../../text/format';
 
 /** Notifications shown one by one within `WINDOW_MS`; the rest go into a summary. */
@@ -91,11 +92,22 @@ export class JobNotices implements vscode.Disposable {
     this.waiting.clear();
   }
 
+  /** Shows a notification outside the rationing (a ringing call: each waits for its answer). */
+  async ring(message: string, actions: string[]): Promise<string | undefined> {
+    return vscode.window.showInformationMessage(this.remember(message, actions), ...actions);
+  }
+
   private async show(message: string, actions: string[]): Promise<string | undefined> {
     this.recent.push(Date.now());
-    this.shown.push({ message, actions });
+    return vscode.window.showInformationMessage(this.remember(message, actions), ...actions);
+  }
+
+  /** Keeps what is shown; the message goes out as text (its values are a delivery's words: plainText.ts). */
+  private remember(message: string, actions: string[]): string {
+    const text = plainLine(message, 1000);
+    this.shown.push({ message: text, actions });
     if (this.shown.length > SHOWN_KEPT) this.shown.shift();
-    return vscode.window.showInformationMessage(message, ...actions);
+    return text;
   }
 
   dispose(): void {

@@ -8,6 +8,8 @@ import { Commands } from '../contributions';
 import type { CallEntry, JobKind } from '../jobs/jobLists';
 import type { ConnectionNode } from './nodes';
 import { clockTime, dateTime, groupDigits } from '../../text/format';
+import { partyMarkdown, partyRow } from '../jobs/callParty';
+import { cutText, markdownLine, rowText } from '../plainText';
 
 export class JobGroupNode {
   readonly type = 'jobGroup';
@@ -129,7 +131,8 @@ function md(lines: Array<string | undefined | false>): vscode.MarkdownString {
   return m;
 }
 
-const esc = (s: string) => s.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
+/** The service's and the caller's words in a tooltip: literal Markdown text, one line. */
+const esc = (s: string, max?: number) => markdownLine(s, max);
 
 export function jobTreeItem(node: JobNode, count?: string): vscode.TreeItem {
   const conn = node.type === 'jobGroup' ? node.connection.id : node.parent.connection.id;
@@ -147,74 +150,77 @@ export function jobTreeItem(node: JobNode, count?: string): vscode.TreeItem {
       const b = node.batch;
       const c = b.request_counts;
       const name = b.metadata?.name;
-      const item = new vscode.TreeItem(name || b.id, vscode.TreeItemCollapsibleState.None);
+      const item = new vscode.TreeItem(rowText(name || b.id), vscode.TreeItemCollapsibleState.None);
       item.id = `batch:${conn}:${b.id}`;
       const end = ended(b);
       const took = end ? duration(end - b.created_at) : duration(Date.now() / 1000 - b.created_at);
       const counts = c.failed ? vscode.l10n.t('{0}/{1}, {2} failed', c.completed, c.total, c.failed) : `${c.completed}/${c.total}`;
-      item.description = [b.status, c.total ? counts : undefined, end ? vscode.l10n.t('took {0}', took) : vscode.l10n.t('for {0}', took)].filter(Boolean).join(' · ');
+      item.description = [rowText(b.status, 40), c.total ? counts : undefined, end ? vscode.l10n.t('took {0}', took) : vscode.l10n.t('for {0}', took)].filter(Boolean).join(' · ');
       item.tooltip = md([
         `**${esc(name || b.id)}**`,
-        vscode.l10n.t('Status: {0}', b.status),
+        vscode.l10n.t('Status: {0}', esc(b.status)),
         vscode.l10n.t('Requests: {0} done, {1} failed, {2} in all', c.completed, c.failed, c.total),
         vscode.l10n.t('Endpoint: {0}', esc(b.endpoint ?? vscode.l10n.t('unknown'))),
         vscode.l10n.t('Created: {0}', String(when(b.created_at))),
         end ? vscode.l10n.t('Finished: {0} ({1})', String(when(end)), took) : undefined,
-        b.errors?.data.length ? vscode.l10n.t('Errors: {0}', esc(b.errors.data.slice(0, 3).map((e) => e.message ?? e.code ?? '').join('; '))) : undefined,
-        `ID: \`${b.id}\``,
+        b.errors?.data.length ? vscode.l10n.t('Errors: {0}', esc(b.errors.data.slice(0, 3).map((e) => e.message ?? e.code ?? '').join('; '), 600)) : undefined,
+        `ID: ${esc(b.id)}`,
       ]);
       item.iconPath = statusIcon(b.status);
       item.contextValue = `batch.${b.status}${b.output_file_id || b.error_file_id ? '.results' : ''}`;
-      item.accessibilityInformation = { label: vscode.l10n.t('Batch {0}, {1}, {2} of {3} requests done', name || b.id, b.status, c.completed, c.total) };
+      item.accessibilityInformation = { label: vscode.l10n.t('Batch {0}, {1}, {2} of {3} requests done', cutText(name || b.id, 200), cutText(b.status, 40), c.completed, c.total) };
       return item;
     }
     case 'fineTuningJob': {
       const j = node.job;
-      const item = new vscode.TreeItem(j.fine_tuned_model ?? `${j.model}${j.user_provided_suffix ?? j.suffix ? ` (${j.user_provided_suffix ?? j.suffix})` : ''}`, vscode.TreeItemCollapsibleState.None);
+      const suffix = j.user_provided_suffix ?? j.suffix;
+      const item = new vscode.TreeItem(rowText(j.fine_tuned_model ?? `${j.model}${suffix ? ` (${suffix})` : ''}`), vscode.TreeItemCollapsibleState.None);
       item.id = `ftjob:${conn}:${j.id}`;
       const took = j.finished_at
         ? vscode.l10n.t('took {0}', duration(j.finished_at - j.created_at))
         : vscode.l10n.t('for {0}', duration(Date.now() / 1000 - j.created_at));
       const tokens = j.trained_tokens ? vscode.l10n.t('{0} tokens', groupDigits(j.trained_tokens)) : undefined;
-      item.description = [j.status, tokens, took].filter(Boolean).join(' · ');
+      item.description = [rowText(j.status, 40), tokens, took].filter(Boolean).join(' · ');
       item.tooltip = md([
         `**${esc(j.fine_tuned_model ?? j.id)}**`,
-        vscode.l10n.t('Status: {0}', j.status),
+        vscode.l10n.t('Status: {0}', esc(j.status)),
         vscode.l10n.t('Base model: {0}', esc(j.model)),
         j.trained_tokens ? vscode.l10n.t('Trained tokens: {0}', groupDigits(j.trained_tokens)) : undefined,
         vscode.l10n.t('Created: {0}', String(when(j.created_at))),
         j.finished_at ? vscode.l10n.t('Finished: {0}', String(when(j.finished_at))) : undefined,
-        j.error?.message ? vscode.l10n.t('Error: {0}', esc(j.error.message)) : undefined,
-        `ID: \`${j.id}\``,
+        j.error?.message ? vscode.l10n.t('Error: {0}', esc(j.error.message, 600)) : undefined,
+        `ID: ${esc(j.id)}`,
       ]);
       item.iconPath = statusIcon(j.status);
       item.contextValue = `fineTuningJob.${j.status}`;
       item.command = { command: Commands.openFineTuningJob, title: vscode.l10n.t('Open Fine-tuning Job'), arguments: [node] };
-      item.accessibilityInformation = { label: vscode.l10n.t('Fine-tuning job {0} of {1}, {2}', j.id, j.model, j.status) };
+      item.accessibilityInformation = { label: vscode.l10n.t('Fine-tuning job {0} of {1}, {2}', cutText(j.id, 200), cutText(j.model, 200), cutText(j.status, 40)) };
       return item;
     }
     case 'call': {
       const c = node.call;
-      const item = new vscode.TreeItem(c.from ?? c.id, vscode.TreeItemCollapsibleState.None);
+      // From and To are the caller's words: the address apart from the name it gives, each as text.
+      const item = new vscode.TreeItem(c.from ? partyRow(c.from) : rowText(c.id), vscode.TreeItemCollapsibleState.None);
       item.id = `call:${conn}:${c.id}`;
-      const from = c.from ?? vscode.l10n.t('unknown');
-      item.description = [c.state, c.to ? vscode.l10n.t('to {0}', c.to) : undefined, clockTime(c.at)].filter(Boolean).join(' · ');
+      const unknown = vscode.l10n.t('unknown');
+      item.description = [c.state, c.to ? vscode.l10n.t('to {0}', partyRow(c.to)) : undefined, clockTime(c.at)].filter(Boolean).join(' · ');
       item.tooltip = md([
-        `**${vscode.l10n.t('Call from {0}', esc(from))}**`,
+        `**${vscode.l10n.t('Call from {0}', c.from ? partyMarkdown(c.from) : unknown)}**`,
         vscode.l10n.t('State: {0}', c.state),
-        ...c.headers.slice(0, 12).map((h) => `${esc(h.name)}: ${esc(h.value.slice(0, 200))}`),
-        `ID: \`${c.id}\``,
+        ...c.headers.slice(0, 12).map((h) => `${esc(h.name, 60)}: ${esc(h.value)}`),
+        `ID: ${esc(c.id)}`,
       ]);
       item.iconPath = statusIcon(c.state);
       item.contextValue = `call.${c.state}`;
-      item.accessibilityInformation = { label: vscode.l10n.t('Call from {0}, {1}', from, c.state) };
+      item.accessibilityInformation = { label: vscode.l10n.t('Call from {0}, {1}', c.from ? partyRow(c.from) : unknown, c.state) };
       return item;
     }
     case 'jobMessage': {
       const look = groupLook(node.parent.kind);
-      const item = new vscode.TreeItem(node.kind === 'empty' ? look.empty : node.text, vscode.TreeItemCollapsibleState.None);
+      // An error row says what the service answered: one line here, the whole of it (plain text) in the tooltip.
+      const item = new vscode.TreeItem(node.kind === 'empty' ? look.empty : rowText(node.text), vscode.TreeItemCollapsibleState.None);
       item.id = `${node.kind}:${node.parent.kind}:${conn}`;
-      item.tooltip = node.detail ?? node.text;
+      item.tooltip = cutText(node.detail ?? node.text, 2000);
       const icons = { loading: 'loading~spin', error: 'error', empty: 'info', more: 'ellipsis' } as const;
       item.iconPath = new vscode.ThemeIcon(icons[node.kind], node.kind === 'error' ? new vscode.ThemeColor('errorForeground') : undefined);
       item.contextValue = `message.${node.kind}`;

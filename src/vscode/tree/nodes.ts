@@ -6,6 +6,7 @@ import type { PendingRotation, RotationRole } from '../../webhooks/endpoints/rot
 import { tokenSourceLabel } from '../auth/authManager';
 import type { ConnectionInfo } from '../connections/connectionStore';
 import { Commands } from '../contributions';
+import { cutText, markdownLine, rowText } from '../plainText';
 import type { JobNode } from './jobNodes';
 import { hostOf } from '../../chat/naming';
 
@@ -108,14 +109,15 @@ function md(lines: string[]): vscode.MarkdownString {
   return m;
 }
 
-const escapeMd = (s: string) => s.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
+/** The service's and Azure's words in a tooltip (names, URLs, ids): literal Markdown text, one line. */
+const escapeMd = (s: string) => markdownLine(s, 300);
 
 /** `group` is the state of a group node's list (the tree knows where each kind's list lives). */
 export function toTreeItem(node: Exclude<TreeNode, JobNode>, group?: LoadState): vscode.TreeItem {
   switch (node.type) {
     case 'connection': {
       const c = node.info;
-      const item = new vscode.TreeItem(c.label, vscode.TreeItemCollapsibleState.Collapsed);
+      const item = new vscode.TreeItem(rowText(c.label), vscode.TreeItemCollapsibleState.Collapsed);
       item.id = `connection:${c.id}`;
       const auth =
         c.auth === 'apiKey'
@@ -150,7 +152,8 @@ export function toTreeItem(node: Exclude<TreeNode, JobNode>, group?: LoadState):
     case 'deployment': {
       const d = node.deployment;
       const chat = isChatDeployment(d);
-      const item = new vscode.TreeItem(d.name, vscode.TreeItemCollapsibleState.None);
+      // Names, models and states are the service's: each row shows them as text (plainText.ts).
+      const item = new vscode.TreeItem(rowText(d.name), vscode.TreeItemCollapsibleState.None);
       item.id = `deployment:${node.connection.id}:${d.name}`;
       const model = [d.model, d.modelVersion].filter(Boolean).join(' ');
       const capacity = d.capacity !== undefined ? String(d.capacity) : undefined;
@@ -159,7 +162,7 @@ export function toTreeItem(node: Exclude<TreeNode, JobNode>, group?: LoadState):
       const sku = dataPlane ? [d.sku, capacity && vscode.l10n.t('capacity {0}', capacity)].filter(Boolean).join(', ') : [d.sku, capacity].filter(Boolean).join(' ');
       // The name often is the model's: then the version alone says what is deployed.
       const what = d.model === d.name ? d.modelVersion : model;
-      item.description = [what, dataPlane ? undefined : sku].filter(Boolean).join(' · ');
+      item.description = rowText([what, dataPlane ? undefined : sku].filter(Boolean).join(' · '));
       const limits = d.rateLimits
         ? vscode.l10n.t('Rate limits: {0} requests/min, {1} tokens/min', d.rateLimits.requestsPerMinute ?? '?', d.rateLimits.tokensPerMinute ?? '?')
         : vscode.l10n.t('Rate limits: not reported by this listing (add the connection from Azure to see them)');
@@ -187,9 +190,10 @@ export function toTreeItem(node: Exclude<TreeNode, JobNode>, group?: LoadState):
       const look = node.rotation && rotationLook(node.rotation.role);
       const rotating = look?.state;
       // In a rotation both rows have one name and URL: the side goes first, where a narrow sidebar does not cut it.
-      const item = new vscode.TreeItem(look ? look.label(e.name || e.id) : e.name || e.id, vscode.TreeItemCollapsibleState.None);
+      const name = rowText(e.name || e.id);
+      const item = new vscode.TreeItem(look ? look.label(name) : name, vscode.TreeItemCollapsibleState.None);
       item.id = `webhook:${node.connection.id}:${e.id}`;
-      item.description = rotating ? `${rotating} · ${e.url}` : e.url;
+      item.description = rotating ? `${rotating} · ${rowText(e.url, 300)}` : rowText(e.url, 300);
       const r = node.rotation;
       const secret = node.hasSecret
         ? vscode.l10n.t('Signing secret: kept in secret storage')
@@ -201,10 +205,10 @@ export function toTreeItem(node: Exclude<TreeNode, JobNode>, group?: LoadState):
         rotating
           ? vscode.l10n.t('Rotation in progress: {0}. Both secrets are accepted until you finish (delete the old endpoint) or cancel (delete the new one).', rotating)
           : '',
-        r ? (r.role === 'replacement' ? vscode.l10n.t('Replaces: {0}', `\`${r.rotation.oldId}\``) : vscode.l10n.t('Replaced by: {0}', `\`${r.rotation.newId}\``)) : '',
-        `ID: \`${e.id}\``,
+        r ? (r.role === 'replacement' ? vscode.l10n.t('Replaces: {0}', escapeMd(r.rotation.oldId)) : vscode.l10n.t('Replaced by: {0}', escapeMd(r.rotation.newId))) : '',
+        `ID: ${escapeMd(e.id)}`,
         `URL: ${escapeMd(e.url)}`,
-        vscode.l10n.t('Events: {0}', e.event_types.map((t) => `\`${t}\``).join(', ') || vscode.l10n.t('none')),
+        vscode.l10n.t('Events: {0}', escapeMd(e.event_types.join(', ')) || vscode.l10n.t('none')),
         secret,
       ]);
       item.iconPath = look ? new vscode.ThemeIcon(look.icon, new vscode.ThemeColor(look.color)) : new vscode.ThemeIcon('radio-tower');
@@ -214,9 +218,10 @@ export function toTreeItem(node: Exclude<TreeNode, JobNode>, group?: LoadState):
       return item;
     }
     case 'message': {
-      const item = new vscode.TreeItem(node.text, vscode.TreeItemCollapsibleState.None);
+      // An error row says what the service answered: one line here, all of it (plain text) in the tooltip.
+      const item = new vscode.TreeItem(rowText(node.text), vscode.TreeItemCollapsibleState.None);
       item.id = `${node.kind}:${node.parent.kind}:${node.parent.connection.id}`;
-      item.tooltip = node.detail ?? node.text;
+      item.tooltip = cutText(node.detail ?? node.text, 2000);
       item.description = node.kind === 'error' ? vscode.l10n.t('Click to retry') : undefined;
       item.iconPath =
         node.kind === 'loading' ? new vscode.ThemeIcon('loading~spin') : node.kind === 'error' ? new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground')) : new vscode.ThemeIcon('info');

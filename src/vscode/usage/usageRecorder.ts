@@ -18,6 +18,7 @@ import type { UsageLog } from '../../usage/usageLog';
 import { loadUsage } from '../bundles';
 import type { ConnectionStore } from '../connections/connectionStore';
 import { errorText, logError } from '../log';
+import { plainLine } from '../plainText';
 import { onDidChangeSettings, setting } from '../settings';
 
 /** The log's file in the extension's global storage (shared by every window). */
@@ -127,7 +128,7 @@ export class UsageRecorder implements vscode.Disposable {
       if (this.warned.has(problem)) continue;
       this.warned.add(problem);
       logError(`aoaiWorkbench.usage.prices: ${problem}`);
-      void vscode.window.showWarningMessage(vscode.l10n.t('Usage prices: {0}', problem), vscode.l10n.t('Open Settings')).then((choice) => {
+      void vscode.window.showWarningMessage(vscode.l10n.t('Usage prices: {0}', plainLine(problem, 400)), vscode.l10n.t('Open Settings')).then((choice) => {
         if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', 'aoaiWorkbench.usage.prices');
       });
     }

@@ -14,6 +14,7 @@ import { parseUsageViewMessage, type UsageFilterChoice, type UsageHostMessage, t
 import { loadUsage } from '../bundles';
 import type { ConnectionCatalog } from '../connections/connectionCatalog';
 import type { ConnectionStore } from '../connections/connectionStore';
+import { plainLine } from '../plainText';
 import { Views } from '../contributions';
 import { errorText } from '../log';
 import { PanelHost } from '../webview/panelHost';
@@ -153,7 +154,7 @@ export class UsageView implements vscode.Disposable {
     } catch (err) {
       throw new Error(vscode.l10n.t('Could not write {0} ({1}). Choose another folder.', target.fsPath || target.toString(), errorText(err)));
     }
-    void vscode.window.showInformationMessage(vscode.l10n.t('Usage exported to {0} (costs are estimates).', target.fsPath));
+    void vscode.window.showInformationMessage(vscode.l10n.t('Usage exported to {0} (costs are estimates).', plainLine(target.fsPath, 300)));
   }
 
   dispose(): void {

@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import { DEBUG_CONSENTS_KEY, debugConsentKey, debugConsentText, forwardRefusal, pickConnection, type WebhookDebugConfig } from '../../webhooks/session/debugConfig';
 import { logError, logInfo } from '../log';
+import { plainLine } from '../plainText';
 import type { Services } from '../services';
 import { setting } from '../settings';
 
@@ -47,9 +48,9 @@ export async function offerOriginalUrls(s: Services): Promise<void> {
     const pick = await vscode.window.showWarningMessage(
       vscode.l10n.t(
         'Webhook endpoint {0} of "{1}" still points at the listener of a debug session that ended with its window. Put its URL back to {2}?',
-        k.endpointId,
+        plainLine(k.endpointId),
         conn.label,
-        k.url,
+        plainLine(k.url, 300),
       ),
       putBack,
       vscode.l10n.t('Leave It'),
@@ -60,7 +61,8 @@ export async function offerOriginalUrls(s: Services): Promise<void> {
         logInfo(`Put webhook endpoint ${k.endpointId} back to ${k.url}.`);
       } catch (err) {
         logError(`Could not put webhook endpoint ${k.endpointId} back to ${k.url}: ${(err as Error).message}`);
-        void vscode.window.showErrorMessage(vscode.l10n.t('Could not put webhook endpoint {0} back: {1} Edit its URL in the sidebar.', k.endpointId, (err as Error).message));
+        const why = plainLine((err as Error).message, 400);
+        void vscode.window.showErrorMessage(vscode.l10n.t('Could not put webhook endpoint {0} back: {1} Edit its URL in the sidebar.', plainLine(k.endpointId), why));
         continue;
       }
     }

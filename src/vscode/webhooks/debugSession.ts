@@ -10,6 +10,7 @@ import { checkDebugConfig, DEBUG_TYPE, forwardRefusal, pickConnection, type Webh
 import { maskedUrl } from '../../webhooks/send/forwardUrl';
 import { confirmDebugConfig, offerOriginalUrls } from './debugConsent';
 import { logError, logInfo } from '../log';
+import { plainLine } from '../plainText';
 import type { Services } from '../services';
 import { setting } from '../settings';
 
@@ -50,7 +51,7 @@ function configurationProvider(s: Services): vscode.DebugConfigurationProvider {
       if (!vscode.workspace.isTrusted) {
         const manage = vscode.l10n.t('Manage Workspace Trust');
         const text = [
-          vscode.l10n.t('Cannot start "{0}": this folder is in Restricted Mode.', config.name ?? 'Azure OpenAI Webhooks'),
+          vscode.l10n.t('Cannot start "{0}": this folder is in Restricted Mode.', plainLine(String(config.name ?? 'Azure OpenAI Webhooks'), 100)),
           vscode.l10n.t('A webhooks launch configuration opens a public tunnel and points a webhook endpoint of your resource at it.'),
           vscode.l10n.t('Trust the folder if you know what its launch.json does, then start again.'),
         ].join(' ');
@@ -73,7 +74,7 @@ function configurationProvider(s: Services): vscode.DebugConfigurationProvider {
       const checked = checkDebugConfig(config);
       const allowed = !checked.ok ? checked.error : typed || (await confirmDebugConfig(s, checked.config));
       if (typeof allowed === 'string') {
-        const cannot = vscode.l10n.t('Cannot start "{0}": {1}', config.name ?? 'Azure OpenAI Webhooks', allowed);
+        const cannot = vscode.l10n.t('Cannot start "{0}": {1}', plainLine(String(config.name ?? 'Azure OpenAI Webhooks'), 100), plainLine(allowed, 400));
         void vscode.window.showErrorMessage(cannot, vscode.l10n.t('Open launch.json')).then((c) => {
           if (c) void vscode.commands.executeCommand('workbench.action.debug.configure');
         });

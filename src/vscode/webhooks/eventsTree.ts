@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import { forwardFailed, latestAnswer, type DeliveryRecord, type Verdict } from '../../webhooks/store/records';
 import { Commands, ContextKeys } from '../contributions';
+import { rowText } from '../plainText';
 import { setContext } from '../settings';
 import { eventRowText, eventTooltipMarkdown, verdictName } from './eventTooltip';
 import type { WebhookEvents } from '../../webhooks/store/webhookEvents';
@@ -156,9 +157,10 @@ export class EventsTree implements vscode.TreeDataProvider<EventsViewNode>, vsco
     const time = clockTime(r.receivedAt);
     const answer = appAnswer(r);
     const { label, description } = eventRowText(r, answer, time);
-    const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
+    // The type and the app's answer are whatever the sender and the app said: as text.
+    const item = new vscode.TreeItem(rowText(label), vscode.TreeItemCollapsibleState.None);
     item.id = r.id;
-    item.description = description;
+    item.description = rowText(description, 300);
     // A verified delivery the app refused (or never got) stands out from the ones it took.
     const [icon, color] = forwardFailed(latestAnswer(r)) ? APP_FAILED : ICONS[r.verdict];
     item.iconPath = new vscode.ThemeIcon(icon, new vscode.ThemeColor(color));

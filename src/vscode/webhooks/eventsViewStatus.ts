@@ -4,6 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { Commands } from '../contributions';
+import { plainLine } from '../plainText';
 import type { ListenerController } from './listenerController';
 
 /** What the view says above its rows: where it listens, or that new deliveries are not received. */
@@ -30,7 +31,7 @@ export function showEventsViewStatus(view: vscode.TreeView<unknown>, listener: L
       ? vscode.l10n.t(
           'Webhook listening for "{0}" stopped when the window reloaded. Listen again and point endpoint {1} at its new URL?',
           last.connectionLabel,
-          last.endpointId,
+          plainLine(last.endpointId),
         )
       : vscode.l10n.t('Webhook listening for "{0}" stopped when the window reloaded. Listen again?', last.connectionLabel);
     const [again, notNow] = [vscode.l10n.t('Listen Again'), vscode.l10n.t('Not Now')];

@@ -18,6 +18,7 @@ import type { ConnectionInfo, ConnectionStore } from '../connections/connectionS
 import { loadNetwork } from '../bundles';
 import { Commands, ContextKeys, type ProviderChoice } from '../contributions';
 import { proxySettings } from '../proxySettings';
+import { markdownLine } from '../plainText';
 import { optionalSetting, setContext, setting } from '../settings';
 import type { WebhookEndpoints } from './endpoints';
 import { DeliveryLog } from './deliveryLog';
@@ -264,8 +265,9 @@ export class ListenerController implements vscode.Disposable {
     if (!state) return this.statusItem.hide();
     this.statusItem.text = `$(radio-tower) ${vscode.l10n.t('Listening · {0}', count)}`;
     const { connection, publicUrl, localUrl } = state;
-    const said = [vscode.l10n.t('Webhook listener for {0}', `**${connection.label}**`), vscode.l10n.t('Public URL: {0}', publicUrl)];
-    said.push(vscode.l10n.t('Local: {0}', localUrl), vscode.l10n.t('{0} event(s) received. Click for actions.', count));
+    // The tunnel chose the public URL: it and the label go into the Markdown as text.
+    const said = [vscode.l10n.t('Webhook listener for {0}', `**${markdownLine(connection.label)}**`), vscode.l10n.t('Public URL: {0}', markdownLine(publicUrl, 300))];
+    said.push(vscode.l10n.t('Local: {0}', markdownLine(localUrl)), vscode.l10n.t('{0} event(s) received. Click for actions.', count));
     this.statusItem.tooltip = new vscode.MarkdownString(said.join('\n\n'));
     this.statusItem.show();
   }

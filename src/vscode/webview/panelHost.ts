@@ -7,6 +7,7 @@
  */
 import * as vscode from 'vscode';
 import { logError, redact } from '../log';
+import { plainLine } from '../plainText';
 
 export interface PanelPage<Host, View extends { type: string }> {
   /** What the logs call the page ("the chat view"). */
@@ -76,7 +77,7 @@ export class PanelHost<Host, View extends { type: string }> implements vscode.Di
       const e = err instanceof Error ? err : new Error(String(err));
       logError(`${this.page.label}: ${redact(e.message)}`);
       if (this.page.onError) this.page.onError(e);
-      else void vscode.window.showErrorMessage(redact(e.message));
+      else void vscode.window.showErrorMessage(plainLine(redact(e.message), 600));
     }
   }
 

@@ -6,6 +6,7 @@ import { explainForwardError } from '../send/forwardErrors';
 import type { AnswerView, CallView, DeliveryView, HeaderView, SubjectView } from './inspectorProtocol';
 import type { DeliveryRecord, ForwardResult } from '../store/records';
 import { groupDigits } from '../../text/format';
+import { parseSipParty } from './sipParty';
 
 export interface DeliveryViewContext {
   doctor?: DoctorContext;
@@ -83,7 +84,9 @@ export function callOf(r: DeliveryRecord): CallView | undefined {
     .filter((h): h is { name: string; value: unknown } => !!h && typeof h === 'object' && typeof (h as { name?: unknown }).name === 'string')
     .slice(0, MAX_SIP_HEADERS)
     .map((h) => ({ name: cut(h.name, 200), value: cut(typeof h.value === 'string' ? h.value : JSON.stringify(h.value) ?? '', 2000) }));
-  return { callId: cut(data.call_id, 200), headers, actionable: r.verdict === 'verified' };
+  const party = (name: string) => parseSipParty(headers.find((h) => h.name.toLowerCase() === name)?.value);
+  const [from, to] = [party('from'), party('to')];
+  return { callId: cut(data.call_id, 200), headers, ...(from ? { from } : {}), ...(to ? { to } : {}), actionable: r.verdict === 'verified' };
 }
 
 /** The batch or fine-tuning job a verified batch.* or fine_tuning.job.* delivery is about. */

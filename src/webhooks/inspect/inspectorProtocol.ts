@@ -5,6 +5,7 @@
  * no secret is ever in a message (endpoints appear by name and the service's hint).
  */
 import { isObj, isText } from '../../service/shapes';
+import type { SipParty } from './sipParty';
 // No imports: the page (a browser) type-checks this file without Node's types.
 
 /** As in records.ts (the host side checks that the two agree where it builds a view). */
@@ -63,6 +64,9 @@ export interface DiagnosisView {
 export interface CallView {
   callId: string;
   headers: HeaderView[];
+  /** Who From and To name, read per RFC 3261 (sipParty.ts): the page shows the address apart from the name given. */
+  from?: SipParty;
+  to?: SipParty;
   /** Accept, Reject, Transfer and Hang Up are offered (a verified delivery only: anyone can post a forged one). */
   actionable: boolean;
 }
@@ -167,7 +171,11 @@ function isDiagnosis(v: unknown): v is DiagnosisView {
   return isObj(v) && isStr(v.cause, 100) && isStr(v.title, 10_000) && isStr(v.advice, 10_000) && arrayOf(v.evidence, isShort, 100);
 }
 
-const isCall = (v: unknown): v is CallView => isObj(v) && isId(v.callId) && arrayOf(v.headers, isHeader, 100) && isBool(v.actionable);
+const isParty = (v: unknown): v is SipParty =>
+  isObj(v) && (v.parsed === true ? isStr(v.address, 10_000) && optStr(v.name, 10_000) && isStr(v.params, 10_000) : v.parsed === false && isStr(v.raw, 10_000));
+const optParty = (v: unknown) => v === undefined || isParty(v);
+const isCall = (v: unknown): v is CallView =>
+  isObj(v) && isId(v.callId) && arrayOf(v.headers, isHeader, 100) && isBool(v.actionable) && optParty(v.from) && optParty(v.to);
 const isSubject = (v: unknown): v is SubjectView => isObj(v) && (v.kind === 'batch' || v.kind === 'fineTuningJob') && isId(v.id);
 
 export function isDeliveryView(v: unknown): v is DeliveryView {

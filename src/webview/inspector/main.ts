@@ -5,7 +5,7 @@
  */
 import '../shared/useBundle';
 import * as l10n from '@vscode/l10n';
-import { parseInspectorHostMessage, type CallAction, type DeliveryView, type InspectorHostMessage, type InspectorViewMessage } from '../../webhooks/inspect/inspectorProtocol';
+import { parseInspectorHostMessage, type CallAction, type CallView, type DeliveryView, type InspectorHostMessage, type InspectorViewMessage } from '../../webhooks/inspect/inspectorProtocol';
 import { $, connect, el, icon } from '../shared/page';
 import { answerCard, fillKv, pretty, renderTrace, time, VERDICT_ICON, verdictLabel } from './render';
 
@@ -100,12 +100,26 @@ function render(d: DeliveryView): void {
   }
 }
 
+/** A From or To as read per RFC 3261: the address, the name the caller gave after it; a header that does not read, whole. */
+function partyText(p: CallView['from']): string {
+  if (!p) return l10n.t('unknown');
+  if (!p.parsed) return l10n.t({ message: '{0} (unparsed)', args: [p.raw], comment: 'a SIP From or To header shown whole: it does not read as an address' });
+  if (!p.name) return p.address;
+  return l10n.t({
+    message: '{0} (name given: "{1}")',
+    args: [p.address, p.name],
+    comment: 'a SIP address, then the display name the caller wrote beside it (nobody checks it)',
+  });
+}
+
 /** A call event: its SIP headers as a table (the caller's text, as text), and what can be done with the call. */
 function renderCall(d: DeliveryView): void {
   const call = d.call;
   $('call-section').hidden = !call;
   if (!call) return;
   $('call-id').textContent = l10n.t('Call {0}', call.callId);
+  // The address as the address, the name as what the caller gave; each as text (textContent).
+  $('call-parties').textContent = l10n.t('From {0} to {1}', partyText(call.from), partyText(call.to));
   $('call-actions').hidden = !call.actionable;
   $('call-note').textContent = call.actionable
     ? l10n.t('Each action says so when the call has moved on (answered elsewhere, ended, or rung out).')

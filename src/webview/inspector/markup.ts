@@ -30,6 +30,7 @@ export function inspectorBodyHtml(): string {
   <section id="call-section" aria-labelledby="call-h" hidden>
     <h2 id="call-h"><span class="codicon codicon-call-incoming" aria-hidden="true"></span>${h(l10n.t('Incoming call'))}</h2>
     <p id="call-id" class="mono"></p>
+    <p id="call-parties" class="mono"></p>
     <div id="call-actions" class="actions" role="toolbar" aria-label="${h(l10n.t('Call actions'))}">
       <button type="button" data-action="call-accept"><span class="codicon codicon-call-incoming" aria-hidden="true"></span>${h(l10n.t('Accept…'))}</button>
       <button type="button" data-action="call-reject" class="secondary"><span class="codicon codicon-circle-slash" aria-hidden="true"></span>${h(l10n.t('Reject…'))}</button>
