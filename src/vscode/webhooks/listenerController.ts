@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import type { Dispatcher } from 'undici';
 import type { TunnelProvider } from '../../tunnels/tunnel';
 import { BurstGate } from '../../webhooks/store/burst';
-import { Listening, type EndpointPlan, type ListeningSession, type ListeningState as CoreState, type SessionEndpoints, type SessionStart } from '../../webhooks/session/listeningSession';
+import { Listening } from '../../webhooks/session/listeningSession';
+import type { EndpointPlan, ListeningSession, ListeningState as CoreState, SessionEndpoints, SessionStart, TunnelStatus } from '../../webhooks/session/listeningSession';
 import { KeptOriginalUrls } from '../../webhooks/session/originalUrls';
 import type { DeliveryRecord, ForwardResult, KnownSecret } from '../../webhooks/store/records';
 import { WebhookEvents } from '../../webhooks/store/webhookEvents';
@@ -21,6 +22,7 @@ import { proxySettings } from '../proxySettings';
 import { optionalSetting, setContext, setting } from '../settings';
 import type { WebhookEndpoints } from './endpoints';
 import { DeliveryLog } from './deliveryLog';
+import { logTunnelHealth, logTunnelMove, tunnelStatusBar } from './tunnelHealth';
 import { tunnelProviderFor } from './tunnelProviders';
 
 export interface ListeningState extends CoreState<ConnectionInfo> {
@@ -97,12 +99,8 @@ export class ListenerController implements vscode.Disposable {
         void setContext(ContextKeys.listening, this.running);
         this.changed.fire();
       }),
-      this.listening.onDidCloseTunnel((label) => {
-        this.output.warn(`The ${label} tunnel closed. Deliveries no longer reach the listener; run "Start Listening" again.`);
-        void vscode.window
-          .showWarningMessage(vscode.l10n.t('The {0} tunnel closed: deliveries no longer reach VS Code.', label), vscode.l10n.t('Start Listening'))
-          .then((c) => c && vscode.commands.executeCommand(Commands.startListening));
-      }),
+      this.listening.onDidChangeTunnel((t) => this.tunnelChanged(t)),
+      this.listening.onDidMoveTunnel((m) => logTunnelMove(this.output, m)),
       this.events.onDidRecord(status),
       this.events.onDidReset(status),
     ];
@@ -231,6 +229,15 @@ export class ListenerController implements vscode.Disposable {
     this.changed.fire();
   }
 
+  /** The output says each step; a tunnel that could not come back is also a notification, once. */
+  private tunnelChanged(t: TunnelStatus): void {
+    logTunnelHealth(this.output, t);
+    if (t.health.kind !== 'failed') return;
+    void vscode.window
+      .showWarningMessage(vscode.l10n.t('The {0} tunnel dropped and could not be reopened: deliveries no longer reach VS Code.', t.label), vscode.l10n.t('Start Listening'))
+      .then((c) => c && vscode.commands.executeCommand(Commands.startListening));
+  }
+
   private delivered(r: DeliveryRecord): void {
     this.events.record(r);
     this.log.delivered(r);
@@ -262,9 +269,11 @@ export class ListenerController implements vscode.Disposable {
     const count = this.events.size;
     const state = this.listening.state;
     if (!state) return this.statusItem.hide();
-    this.statusItem.text = `$(radio-tower) ${vscode.l10n.t('Listening · {0}', count)}`;
-    const { connection, publicUrl, localUrl } = state;
-    const said = [vscode.l10n.t('Webhook listener for {0}', `**${connection.label}**`), vscode.l10n.t('Public URL: {0}', publicUrl)];
+    const { connection, publicUrl, localUrl, tunnel } = state;
+    const health = tunnelStatusBar(tunnel, count);
+    this.statusItem.text = health?.text ?? `$(radio-tower) ${vscode.l10n.t('Listening · {0}', count)}`;
+    this.statusItem.backgroundColor = health?.background;
+    const said = [vscode.l10n.t('Webhook listener for {0}', `**${connection.label}**`), ...(health ? [health.said] : []), vscode.l10n.t('Public URL: {0}', publicUrl)];
     said.push(vscode.l10n.t('Local: {0}', localUrl), vscode.l10n.t('{0} event(s) received. Click for actions.', count));
     this.statusItem.tooltip = new vscode.MarkdownString(said.join('\n\n'));
     this.statusItem.show();
