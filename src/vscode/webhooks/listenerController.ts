@@ -53,7 +53,8 @@ export class ListenerController implements vscode.Disposable {
   private userSession: ListeningSession<ConnectionInfo> | undefined;
   private channel: vscode.LogOutputChannel | undefined;
   private readonly log = new DeliveryLog(() => this.output);
-  private readonly statusItem = vscode.window.createStatusBarItem('aoaiWorkbench.listener', vscode.StatusBarAlignment.Left, 50);
+  /** Listening, or the tunnel reopening or down. */
+  readonly statusItem = vscode.window.createStatusBarItem('aoaiWorkbench.listener', vscode.StatusBarAlignment.Left, 50);
   private readonly changed = new vscode.EventEmitter<void>();
   /** Fires when listening starts or stops, or a session begins or ends (the events have their own owner). */
   readonly onDidChange = this.changed.event;
@@ -234,7 +235,7 @@ export class ListenerController implements vscode.Disposable {
     logTunnelHealth(this.output, t);
     if (t.health.kind !== 'failed') return;
     void vscode.window
-      .showWarningMessage(vscode.l10n.t('The {0} tunnel dropped and could not be reopened: deliveries no longer reach VS Code.', t.label), vscode.l10n.t('Start Listening'))
+      .showWarningMessage(vscode.l10n.t('The tunnel ({0}) dropped and could not be reopened: deliveries no longer reach VS Code.', t.label), vscode.l10n.t('Start Listening'))
       .then((c) => c && vscode.commands.executeCommand(Commands.startListening));
   }
 

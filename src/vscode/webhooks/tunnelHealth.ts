@@ -11,14 +11,14 @@ const PROVIDER_SETTING = 'aoaiWorkbench.tunnel.provider';
 export function logTunnelHealth(output: vscode.LogOutputChannel, { label, health }: TunnelStatus): void {
   switch (health.kind) {
     case 'reopening':
-      if (health.attempt === 1) output.warn(`The ${label} tunnel dropped (${health.reason}): reopening it (attempt 1 of ${health.attempts}).`);
-      else output.info(`Reopening the ${label} tunnel (attempt ${health.attempt} of ${health.attempts}; the last one failed: ${health.reason}).`);
+      if (health.attempt === 1) output.warn(`The tunnel (${label}) dropped (${health.reason}): reopening it (attempt 1 of ${health.attempts}).`);
+      else output.info(`Reopening the tunnel (${label}): attempt ${health.attempt} of ${health.attempts}; the last one failed: ${health.reason}.`);
       return;
     case 'open':
-      output.info(`The ${label} tunnel is open again at ${health.url}.`);
+      output.info(`The tunnel (${label}) is open again at ${health.url}.`);
       return;
     case 'failed':
-      output.error(`The ${label} tunnel could not be reopened after ${health.attempts} attempts (${health.reason}).`);
+      output.error(`The tunnel (${label}) could not be reopened after ${health.attempts} attempts (${health.reason}).`);
       output.error(`Deliveries no longer reach the listener: run "Stop Listening", then "Start Listening", or pick another tunnel in "${PROVIDER_SETTING}".`);
       return;
     case 'stopped':
@@ -28,7 +28,7 @@ export function logTunnelHealth(output: vscode.LogOutputChannel, { label, health
 
 export function logTunnelMove(output: vscode.LogOutputChannel, m: TunnelMoved): void {
   const url = `${m.url}/webhook`;
-  output.info(`The ${m.label} tunnel has a new URL: ${m.url} (was ${m.previous}).`);
+  output.info(`The tunnel (${m.label}) has a new URL: ${m.url} (was ${m.previous}).`);
   for (const e of m.endpoints) {
     if (e.error === undefined) output.info(`Endpoint ${e.endpointId} now points at ${url}.`);
     else output.error(`Could not point endpoint ${e.endpointId} at ${url}: ${e.error}`);
@@ -42,7 +42,7 @@ export function tunnelStatusBar(tunnel: TunnelStatus | undefined, count: number)
   if (health?.kind === 'reopening') {
     return {
       text: `$(sync~spin) ${vscode.l10n.t('Reopening tunnel · {0}', count)}`,
-      said: vscode.l10n.t('The {0} tunnel dropped: reopening it (attempt {1} of {2}).', tunnel!.label, health.attempt, health.attempts),
+      said: vscode.l10n.t('The tunnel ({0}) dropped: reopening it (attempt {1} of {2}).', tunnel!.label, health.attempt, health.attempts),
     };
   }
   if (health?.kind === 'failed') {
@@ -57,7 +57,7 @@ export function tunnelStatusBar(tunnel: TunnelStatus | undefined, count: number)
 
 function tunnelDownText(label: string): string {
   return vscode.l10n.t(
-    'The {0} tunnel dropped and could not be reopened: deliveries no longer arrive. Run "Stop Listening", then "Start Listening", or pick another tunnel in "{1}".',
+    'The tunnel ({0}) dropped and could not be reopened: deliveries no longer arrive. Run "Stop Listening", then "Start Listening", or pick another tunnel in "{1}".',
     label,
     PROVIDER_SETTING,
   );
@@ -67,7 +67,7 @@ function tunnelDownText(label: string): string {
 export function tunnelViewMessage(tunnel: TunnelStatus | undefined): string | undefined {
   const health = tunnel?.health;
   if (health?.kind === 'reopening') {
-    return vscode.l10n.t('The {0} tunnel dropped: reopening it (attempt {1} of {2}). Deliveries sent meanwhile do not arrive.', tunnel!.label, health.attempt, health.attempts);
+    return vscode.l10n.t('The tunnel ({0}) dropped: reopening it (attempt {1} of {2}). Deliveries sent meanwhile do not arrive.', tunnel!.label, health.attempt, health.attempts);
   }
   if (health?.kind === 'failed') return tunnelDownText(tunnel!.label);
   return undefined;
