@@ -137,7 +137,7 @@ const REPOSITORY_FILES = {
   },
   '.vscode/settings.json': {
     'aoaiWorkbench.webhooks.toleranceSeconds': 86400,
-    'aoaiWorkbench.tunnel.provider': 'cloudflared',
+    'aoaiWorkbench.tunnel.provider': 'ngrok',
     'aoaiWorkbench.pageSize': 2,
   },
 };

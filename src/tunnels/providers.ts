@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { findOnPath, runTunnelProcess, TunnelError, type Prerequisites, type Tunnel, type TunnelProvider, type TunnelProviderId } from './tunnel';
+import { openLocaltunnel } from './localtunnelClient';
 import { cloudflaredAsset, downloadedCloudflaredPath, hasDownloadedCloudflared } from './cloudflaredDownload';
 import { parseCloudflaredHostname, parseCloudflaredUrl, parseDevTunnelUrl, parseNgrokApi, parseNgrokLog, explainDevTunnelFailure, explainNgrokFailure } from './parsers';
 
@@ -54,31 +55,17 @@ export class LocalTunnel implements TunnelProvider {
     return { ok: true };
   }
   async start(localPort: number, signal?: AbortSignal): Promise<Tunnel> {
-    // Loaded only when used.
-    const { default: localtunnel } = await import('localtunnel');
     const o = this.options();
-    let tunnel: Awaited<ReturnType<typeof localtunnel>>;
+    const host = o.host || 'https://localtunnel.me';
+    let tunnel: Tunnel;
     try {
-      tunnel = await localtunnel({ port: localPort, local_host: o.localHost ?? '127.0.0.1', ...(o.host ? { host: o.host } : {}), ...(o.subdomain ? { subdomain: o.subdomain } : {}) });
+      tunnel = await openLocaltunnel({ host, subdomain: o.subdomain, localPort, localHost: o.localHost ?? '127.0.0.1', signal });
     } catch (err) {
-      const failed = l10n.t('localtunnel could not open a tunnel via {0}: {1}.', o.host ?? 'https://localtunnel.me', (err as Error).message);
+      if (signal?.aborted) throw new TunnelError(l10n.t('Cancelled.'));
+      const failed = l10n.t('localtunnel could not open a tunnel via {0}: {1}.', host, (err as Error).message);
       throw new TunnelError(`${failed} ${l10n.t('Check the server address in "{0}".', 'aoaiWorkbench.tunnel.localtunnelHost')}`);
     }
-    if (signal?.aborted) {
-      tunnel.close();
-      throw new TunnelError(l10n.t('Cancelled.'));
-    }
-    const closed = new Promise<void>((resolve) => tunnel.on('close', () => resolve()));
-    // The client reports errors on the tunnel object; keep them from crashing the host.
-    tunnel.on('error', () => undefined);
-    return {
-      url: withServerPort(tunnel.url, o.host),
-      closed,
-      stop: async () => {
-        tunnel.close();
-        await Promise.race([closed, new Promise((r) => setTimeout(r, 2000))]);
-      },
-    };
+    return { ...tunnel, url: withServerPort(tunnel.url, o.host) };
   }
 }
 

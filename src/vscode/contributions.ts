@@ -170,7 +170,7 @@ export const SETTING_DEFAULTS: SettingValues = {
   cloud: 'AzureCloud',
   customCloud: {},
   pageSize: 100,
-  'tunnel.provider': 'localtunnel',
+  'tunnel.provider': 'cloudflared',
   'tunnel.manualUrl': '',
   'tunnel.cloudflaredDownloadUrl': '',
   'tunnel.localtunnelHost': '',

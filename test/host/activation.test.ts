@@ -59,7 +59,7 @@ describe('extension in a real VS Code host', () => {
       ['UND_ERR_CONNECT_TIMEOUT', 'undici.js', 'undici'],
       ['Azure Resource Manager denied access', 'network.js', "the service's errors (one ServiceError class, beside the clients that throw it)"],
       ['Malformed JSON: the signature is valid', 'network.js', 'the webhook listener'],
-      ['axios', 'network.js', "the localtunnel client's HTTP library"],
+      ['the server answered something that is not a tunnel', 'network.js', 'the localtunnel client'],
       ['ManagedIdentityCredential', 'identity.js', '@azure/identity'],
       ['o200k_base', 'tokenizer.js', 'the o200k tokenizer'],
     ];

@@ -43,10 +43,10 @@ describe('Restricted Mode: an untrusted folder', function () {
     const file = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0].uri, '.vscode', 'settings.json');
     const folderSettings = JSON.parse(Buffer.from(await vscode.workspace.fs.readFile(file)).toString('utf8')) as Record<string, unknown>;
     assert.equal(folderSettings['aoaiWorkbench.webhooks.toleranceSeconds'], 86_400, 'the folder does set them');
-    assert.equal(folderSettings['aoaiWorkbench.tunnel.provider'], 'cloudflared');
+    assert.equal(folderSettings['aoaiWorkbench.tunnel.provider'], 'ngrok');
     const inspected = vscode.workspace.getConfiguration('aoaiWorkbench').inspect<number>('webhooks.toleranceSeconds');
     assert.equal(api.setting('webhooks.toleranceSeconds'), inspected?.defaultValue, 'and the listener does not take them');
-    assert.equal(api.setting('tunnel.provider'), 'localtunnel');
+    assert.equal(api.setting('tunnel.provider'), 'cloudflared', 'the default');
     assert.equal(api.setting('pageSize'), 2, 'a setting nobody restricted comes from the folder');
   });
 

@@ -272,20 +272,20 @@ describe('listening sessions', function () {
     // Disposed: nobody is told any more.
     let told = 0;
     own.onDidChange(() => told++);
-    own.onDidCloseTunnel(() => told++);
+    own.onDidChangeTunnel(() => told++);
     await own.start({ connection: conn, endpoints, endpoint: { mode: 'skip' }, forwardTo: () => undefined });
     own.dispose();
     await own.stop();
     assert.equal(told, 1, 'the start, not the stop after dispose');
   });
 
-  it('behind a tunnel: the public URL is the tunnel\'s; a tunnel that ends by itself is reported, one stopped with the listener is not', async () => {
+  it('behind a tunnel: the public URL is the tunnel\'s; a tunnel that ends by itself is reported as reopening, one stopped with the listener is not', async () => {
     // cloudflared's stand-in, as a program that ends by itself a moment after its tunnel is up.
     const bin = mkdtempSync(join(tmpdir(), 'tunnel-bin-'));
     const script = readFileSync(join(__dirname, '..', 'fixtures', 'tunnels', 'cloudflared-standin.sh'), 'utf8');
     writeFileSync(join(bin, 'cloudflared'), script.replace('exec sleep 600', 'exec sleep ${STANDIN_SECONDS:-600}'), { mode: 0o755 });
     const closed: string[] = [];
-    listening.onDidCloseTunnel((label) => closed.push(label));
+    listening.onDidChangeTunnel((t) => closed.push(`${t.label}: ${t.health.kind}`));
     try {
       const tunnel = new CloudflaredTunnel(undefined, bin);
       const s = await listening.start({ connection: conn, endpoints, tunnel, endpoint: { mode: 'skip' }, forwardTo: () => undefined, replace: true });
@@ -296,7 +296,7 @@ describe('listening sessions', function () {
       process.env.STANDIN_SECONDS = '1';
       await listening.start({ connection: conn, endpoints, tunnel, endpoint: { mode: 'skip' }, forwardTo: () => undefined, replace: true });
       await eventually(() => closed[0]);
-      assert.deepEqual(closed, ['Cloudflare quick tunnel']);
+      assert.deepEqual(closed, ['Cloudflare quick tunnel: reopening']);
     } finally {
       delete process.env.STANDIN_SECONDS;
       rmSync(bin, { recursive: true, force: true });

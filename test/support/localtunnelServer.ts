@@ -21,9 +21,10 @@ async function bundled(): Promise<string> {
   return out;
 }
 
-export async function startLocaltunnelServer(): Promise<{ url: string; port: number; stop(): void }> {
+/** `port`: the one a stopped server had (a restart, as a public server's would be). `stop()` settles when it has exited. */
+export async function startLocaltunnelServer(atPort?: number): Promise<{ url: string; port: number; stop(): Promise<void> }> {
   const script = await bundled();
-  const port = await freePort();
+  const port = atPort ?? (await freePort());
   const child = spawn(process.execPath, [script, '--port', String(port), '--address', '127.0.0.1', '--domain', 'localhost'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout.on('data', (d) => (out += d));
@@ -43,5 +44,13 @@ export async function startLocaltunnelServer(): Promise<{ url: string; port: num
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  return { url: `http://127.0.0.1:${port}`, port, stop: () => child.kill() };
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    stop: () => {
+      child.kill();
+      return exited;
+    },
+  };
 }

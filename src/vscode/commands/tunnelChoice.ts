@@ -4,6 +4,7 @@ import type { ProviderChoice } from '../contributions';
 import { setting, updateSetting } from '../settings';
 
 const tunnelChoices = (): Array<{ id: Exclude<ProviderChoice, 'none'>; label: string; detail: string }> => [
+  { id: 'cloudflared', label: vscode.l10n.t('Cloudflare quick tunnel'), detail: vscode.l10n.t('No account: cloudflared on PATH, or downloaded when you agree.') },
   {
     id: 'localtunnel',
     label: 'localtunnel',
@@ -13,7 +14,6 @@ const tunnelChoices = (): Array<{ id: Exclude<ProviderChoice, 'none'>; label: st
       vscode.l10n.t('Deliveries go from that server to this machine over plain TCP, unencrypted.'),
     ].join(' '),
   },
-  { id: 'cloudflared', label: vscode.l10n.t('Cloudflare quick tunnel'), detail: vscode.l10n.t('No account: cloudflared on PATH, or downloaded when you agree.') },
   { id: 'ngrok', label: 'ngrok', detail: vscode.l10n.t('An ngrok account, its authtoken and the ngrok agent on PATH.') },
   { id: 'devtunnel', label: 'Microsoft Dev Tunnels', detail: vscode.l10n.t('The devtunnel CLI, signed in ("devtunnel user login").') },
   { id: 'manual', label: vscode.l10n.t('Manual URL'), detail: vscode.l10n.t('A public URL you forward to the listener yourself ("{0}").', 'aoaiWorkbench.tunnel.manualUrl') },

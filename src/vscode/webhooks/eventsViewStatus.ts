@@ -6,11 +6,12 @@ import * as vscode from 'vscode';
 import { Commands } from '../contributions';
 import { plainLine } from '../plainText';
 import type { ListenerController } from './listenerController';
+import { tunnelViewMessage } from './tunnelHealth';
 
 /** What the view says above its rows: where it listens, or that new deliveries are not received. */
 export function eventsViewMessage(listener: ListenerController): string | undefined {
   const state = listener.state;
-  if (state) return vscode.l10n.t('Listening at {0} for "{1}".', `${state.publicUrl}/webhook`, state.connection.label);
+  if (state) return tunnelViewMessage(state.tunnel) ?? vscode.l10n.t('Listening at {0} for "{1}".', `${state.publicUrl}/webhook`, state.connection.label);
   const last = listener.interrupted;
   if (last) return vscode.l10n.t('Not listening since the window reloaded: new deliveries for "{0}" are not received.', last.connectionLabel);
   return listener.events.size ? vscode.l10n.t('Not listening: new deliveries are not received.') : undefined;

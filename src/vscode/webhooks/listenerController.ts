@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import type { Dispatcher } from 'undici';
 import type { TunnelProvider } from '../../tunnels/tunnel';
 import { BurstGate } from '../../webhooks/store/burst';
-import { Listening, type EndpointPlan, type ListeningSession, type ListeningState as CoreState, type SessionEndpoints, type SessionStart } from '../../webhooks/session/listeningSession';
+import { Listening } from '../../webhooks/session/listeningSession';
+import type { EndpointPlan, ListeningSession, ListeningState as CoreState, SessionEndpoints, SessionStart, TunnelStatus } from '../../webhooks/session/listeningSession';
 import { KeptOriginalUrls } from '../../webhooks/session/originalUrls';
 import type { DeliveryRecord, ForwardResult, KnownSecret } from '../../webhooks/store/records';
 import { WebhookEvents } from '../../webhooks/store/webhookEvents';
@@ -22,6 +23,7 @@ import { markdownLine } from '../plainText';
 import { optionalSetting, setContext, setting } from '../settings';
 import type { WebhookEndpoints } from './endpoints';
 import { DeliveryLog } from './deliveryLog';
+import { logTunnelHealth, logTunnelMove, tunnelStatusBar } from './tunnelHealth';
 import { tunnelProviderFor } from './tunnelProviders';
 
 export interface ListeningState extends CoreState<ConnectionInfo> {
@@ -52,7 +54,8 @@ export class ListenerController implements vscode.Disposable {
   private userSession: ListeningSession<ConnectionInfo> | undefined;
   private channel: vscode.LogOutputChannel | undefined;
   private readonly log = new DeliveryLog(() => this.output);
-  private readonly statusItem = vscode.window.createStatusBarItem('aoaiWorkbench.listener', vscode.StatusBarAlignment.Left, 50);
+  /** Listening, or the tunnel reopening or down. */
+  readonly statusItem = vscode.window.createStatusBarItem('aoaiWorkbench.listener', vscode.StatusBarAlignment.Left, 50);
   private readonly changed = new vscode.EventEmitter<void>();
   /** Fires when listening starts or stops, or a session begins or ends (the events have their own owner). */
   readonly onDidChange = this.changed.event;
@@ -98,12 +101,8 @@ export class ListenerController implements vscode.Disposable {
         void setContext(ContextKeys.listening, this.running);
         this.changed.fire();
       }),
-      this.listening.onDidCloseTunnel((label) => {
-        this.output.warn(`The ${label} tunnel closed. Deliveries no longer reach the listener; run "Start Listening" again.`);
-        void vscode.window
-          .showWarningMessage(vscode.l10n.t('The {0} tunnel closed: deliveries no longer reach VS Code.', label), vscode.l10n.t('Start Listening'))
-          .then((c) => c && vscode.commands.executeCommand(Commands.startListening));
-      }),
+      this.listening.onDidChangeTunnel((t) => this.tunnelChanged(t)),
+      this.listening.onDidMoveTunnel((m) => logTunnelMove(this.output, m)),
       this.events.onDidRecord(status),
       this.events.onDidReset(status),
     ];
@@ -232,6 +231,15 @@ export class ListenerController implements vscode.Disposable {
     this.changed.fire();
   }
 
+  /** The output says each step; a tunnel that could not come back is also a notification, once. */
+  private tunnelChanged(t: TunnelStatus): void {
+    logTunnelHealth(this.output, t);
+    if (t.health.kind !== 'failed') return;
+    void vscode.window
+      .showWarningMessage(vscode.l10n.t('The tunnel ({0}) dropped and could not be reopened: deliveries no longer reach VS Code.', t.label), vscode.l10n.t('Start Listening'))
+      .then((c) => c && vscode.commands.executeCommand(Commands.startListening));
+  }
+
   private delivered(r: DeliveryRecord): void {
     this.events.record(r);
     this.log.delivered(r);
@@ -263,11 +271,14 @@ export class ListenerController implements vscode.Disposable {
     const count = this.events.size;
     const state = this.listening.state;
     if (!state) return this.statusItem.hide();
-    this.statusItem.text = `$(radio-tower) ${vscode.l10n.t('Listening · {0}', count)}`;
-    const { connection, publicUrl, localUrl } = state;
+    const { connection, publicUrl, localUrl, tunnel } = state;
+    const health = tunnelStatusBar(tunnel, count);
+    this.statusItem.text = health?.text ?? `$(radio-tower) ${vscode.l10n.t('Listening · {0}', count)}`;
+    this.statusItem.backgroundColor = health?.background;
     // The tunnel chose the public URL: it and the label go into the Markdown as text.
-    const said = [vscode.l10n.t('Webhook listener for {0}', `**${markdownLine(connection.label)}**`), vscode.l10n.t('Public URL: {0}', markdownLine(publicUrl, 300))];
-    said.push(vscode.l10n.t('Local: {0}', markdownLine(localUrl)), vscode.l10n.t('{0} event(s) received. Click for actions.', count));
+    const said = [vscode.l10n.t('Webhook listener for {0}', `**${markdownLine(connection.label)}**`), ...(health ? [health.said] : [])];
+    said.push(vscode.l10n.t('Public URL: {0}', markdownLine(publicUrl, 300)), vscode.l10n.t('Local: {0}', markdownLine(localUrl)));
+    said.push(vscode.l10n.t('{0} event(s) received. Click for actions.', count));
     this.statusItem.tooltip = new vscode.MarkdownString(said.join('\n\n'));
     this.statusItem.show();
   }

@@ -7,72 +7,20 @@
  */
 import * as l10n from '@vscode/l10n';
 import type { WebhookEndpoint } from '../../service/types';
-import type { Tunnel, TunnelProvider, TunnelProviderId } from '../../tunnels/tunnel';
+import type { TunnelProvider } from '../../tunnels/tunnel';
 import { Emitter, type Event } from '../store/emitter';
-import type { OriginalUrls } from './originalUrls';
 import type { DeliveryRecord, KnownSecret } from '../store/records';
+import type { OriginalUrls } from './originalUrls';
+import { TunnelKeeper, type TunnelMove } from './tunnelKeeper';
+import type { ConnectionRef, EndpointPlan, ListenerHandle, ListenerWiring, ListeningState, SessionEndpoints, SessionStart, TunnelMoved, TunnelStatus } from './types';
 
-/** The listener as a session uses it (a WebhookListener, built by the host with its settings). */
-export interface ListenerHandle {
-  readonly port: number;
-  start(): Promise<string>;
-  stop(): Promise<void>;
-}
-
-/** What the listener asks the sessions on every delivery. */
-export interface ListenerWiring {
-  secrets: () => KnownSecret[];
-  forwardTo: (record: DeliveryRecord) => string | undefined;
-}
-
-/** The connection's endpoints, as the host changes them (so the tree and the secrets follow). */
-export interface SessionEndpoints {
-  all(): Promise<WebhookEndpoint[]>;
-  create(input: { name: string; url: string; event_types: string[] }): Promise<WebhookEndpoint>;
-  update(endpointId: string, url: string): Promise<unknown>;
-  remove(endpointId: string): Promise<unknown>;
-  /** The endpoint's signing secret, when this extension holds it. */
-  secretOf(endpointId: string): Promise<string | undefined>;
-}
-
-export type EndpointPlan =
-  | { mode: 'create'; name: string; eventTypes: string[] }
-  /** `created`: an endpoint an earlier "Start listening" created (offered for deletion on stop). */
-  | { mode: 'update'; endpointId: string; created?: boolean }
-  | { mode: 'skip' };
-
-export interface ConnectionRef {
-  id: string;
-  label: string;
-}
-
-export interface ListeningState<C extends ConnectionRef = ConnectionRef> {
-  connection: C;
-  localUrl: string;
-  /** What the service should deliver to (the tunnel's URL, or the local one for a local service). */
-  publicUrl: string;
-  provider: TunnelProviderId | 'none';
-}
-
-export interface SessionStart<C extends ConnectionRef> {
-  connection: C;
-  endpoints: SessionEndpoints;
-  /** None: the listener alone (a local service needs no tunnel). */
-  tunnel?: TunnelProvider;
-  endpoint: EndpointPlan;
-  /** Where this session's verified deliveries go (a function: a setting can change meanwhile). */
-  forwardTo: () => string | undefined;
-  /** Undo puts the endpoint back as it was (a debug session). Otherwise the change stays; Stop Listening offers to delete. */
-  undoEndpoint?: boolean;
-  /** Stop what is running (for any connection) and start afresh ("Start Listening"); else join it, same connection only. */
-  replace?: boolean;
-  signal?: AbortSignal;
-}
+export type { ConnectionRef, EndpointPlan, ListenerHandle, ListenerWiring, ListeningState, SessionEndpoints, SessionStart, TunnelMoved, TunnelStatus } from './types';
+export type { TunnelHealth } from './tunnelKeeper';
 
 interface Line<C extends ConnectionRef> {
   state: ListeningState<C>;
   listener: ListenerHandle;
-  tunnel?: Tunnel;
+  keeper?: TunnelKeeper;
 }
 
 export class ListeningSession<C extends ConnectionRef = ConnectionRef> {
@@ -81,6 +29,8 @@ export class ListeningSession<C extends ConnectionRef = ConnectionRef> {
   createdEndpointId: string | undefined;
   /** A re-pointed endpoint's URL before the session (put back by undo, when asked to). */
   originalUrl: string | undefined;
+  /** How this session changes its endpoint: a reopened tunnel's new URL goes through it. */
+  endpoints: SessionEndpoints | undefined;
   /** Steps that undo what was done, newest last. */
   readonly steps: Array<() => Promise<unknown>> = [];
 
@@ -112,11 +62,14 @@ export class Listening<C extends ConnectionRef = ConnectionRef> {
   /** The connection's endpoints as last listed (names, URLs and secret hints, for the signature doctor). */
   endpointList: WebhookEndpoint[] = [];
   private readonly changed = new Emitter<void>();
-  private readonly tunnelClosed = new Emitter<string>();
-  /** Listening started or stopped, or a session began or ended. */
+  private readonly tunnelChanged = new Emitter<TunnelStatus>();
+  private readonly tunnelMoved = new Emitter<TunnelMoved>();
+  /** Listening started or stopped, a session began or ended, or the tunnel's health changed. */
   readonly onDidChange: Event<void> = this.changed.event;
-  /** The tunnel closed by itself (not by a stop): its label. */
-  readonly onDidCloseTunnel: Event<string> = this.tunnelClosed.event;
+  /** The tunnel dropped, is being reopened (each attempt), is back, or could not come back. */
+  readonly onDidChangeTunnel: Event<TunnelStatus> = this.tunnelChanged.event;
+  /** A reopened tunnel has a new URL: the state says it, and the sessions' endpoints were pointed at it. */
+  readonly onDidMoveTunnel: Event<TunnelMoved> = this.tunnelMoved.event;
 
   constructor(
     private readonly host: {
@@ -125,6 +78,8 @@ export class Listening<C extends ConnectionRef = ConnectionRef> {
       defaultForwardTo(): string | undefined;
       /** Where a re-pointed endpoint's URL survives a crash until it is put back. */
       originals?: OriginalUrls;
+      /** Pauses before each attempt to reopen a dropped tunnel (their count bounds the attempts). */
+      reopenDelaysMs?: readonly number[];
     },
   ) {}
 
@@ -174,6 +129,7 @@ export class Listening<C extends ConnectionRef = ConnectionRef> {
   /** Points an endpoint at the listener for a session (after the start, when the user chooses then), and reads the secrets. */
   async point(session: ListeningSession<C>, plan: EndpointPlan, endpoints: SessionEndpoints, undoEndpoint = false): Promise<void> {
     const url = `${session.state.publicUrl}/webhook`;
+    session.endpoints = endpoints;
     if (plan.mode === 'create') {
       const created = await endpoints.create({ name: plan.name, url, event_types: plan.eventTypes });
       session.endpointId = session.createdEndpointId = created.id;
@@ -239,7 +195,7 @@ export class Listening<C extends ConnectionRef = ConnectionRef> {
     // What a session still running elsewhere puts back stays with it; a new listener keeps its own count.
     this.repointed.clear();
     if (!line) return undefined;
-    await line.tunnel?.stop().catch(() => undefined);
+    await line.keeper?.stop().catch(() => undefined);
     await line.listener.stop();
     this.changed.fire();
     return line.state;
@@ -250,22 +206,45 @@ export class Listening<C extends ConnectionRef = ConnectionRef> {
     const localUrl = await listener.start();
     const line: Line<C> = { state: { connection, localUrl, publicUrl: localUrl, provider: provider ? provider.id : 'none' }, listener };
     if (provider) {
+      let keeper: TunnelKeeper;
       try {
-        line.tunnel = await provider.start(listener.port, signal);
+        keeper = await TunnelKeeper.open(provider, listener.port, { signal, delaysMs: this.host.reopenDelaysMs });
       } catch (err) {
         await listener.stop();
         throw err;
       }
-      line.state.publicUrl = line.tunnel.url;
-      const tunnel = line.tunnel;
-      // Closed by itself, not by stop() (which lets go of the line first).
-      void tunnel.closed.then(() => this.line === line && this.tunnelClosed.fire(provider.label));
+      line.keeper = keeper;
+      line.state.publicUrl = keeper.url;
+      line.state.tunnel = { label: provider.label, health: keeper.state };
+      keeper.onDidChangeUrl((move) => void this.follow(line, provider.label, move));
+      keeper.onDidChangeHealth((health) => {
+        // Stopped with the listener (which lets go of the line first): nothing to tell.
+        if (this.line !== line || health.kind === 'stopped') return;
+        line.state.tunnel = { label: provider.label, health };
+        this.tunnelChanged.fire(line.state.tunnel);
+        this.changed.fire();
+      });
     }
     this.line = line;
   }
 
+  /** A reopened tunnel's new URL: the state takes it, and each session's endpoint is pointed at it (once per endpoint). */
+  private async follow(line: Line<C>, label: string, move: TunnelMove): Promise<void> {
+    if (this.line !== line) return;
+    line.state.publicUrl = move.url;
+    const pointed = new Map<string, SessionEndpoints>();
+    for (const s of this.sessions) if (s.endpointId && s.endpoints && !pointed.has(s.endpointId)) pointed.set(s.endpointId, s.endpoints);
+    const endpoints: TunnelMoved['endpoints'] = [];
+    for (const [endpointId, via] of pointed) {
+      const error = await via.update(endpointId, `${move.url}/webhook`).then(() => undefined, (err: unknown) => (err as Error).message);
+      endpoints.push(error === undefined ? { endpointId } : { endpointId, error });
+    }
+    if (this.line === line) this.tunnelMoved.fire({ ...move, label, endpoints });
+  }
+
   dispose(): void {
     this.changed.dispose();
-    this.tunnelClosed.dispose();
+    this.tunnelChanged.dispose();
+    this.tunnelMoved.dispose();
   }
 }
