@@ -26,10 +26,9 @@ export const SETTING_CHOOSER: Record<SettingKey, 'user' | 'folder'> = {
   customCloud: 'user',
   // No: how many rows a list shows.
   pageSize: 'folder',
-  // No host, URL or binary: it picks among the relays offered (their hosts, URLs and downloads are the
-  // user's settings below); the listener starts only when the user asks; an untrusted folder's value
-  // is ignored (restrictedConfigurations).
-  'tunnel.provider': 'folder',
+  // Yes: it picks which company's relay carries every delivery (signed, the user's data) and which
+  // binary on PATH runs (cloudflared, ngrok, devtunnel); a repository must not swap the user's choice.
+  'tunnel.provider': 'user',
   // Yes: where deliveries are said to arrive, where cloudflared is downloaded from and run, which
   // relay server carries deliveries.
   'tunnel.manualUrl': 'user',
