@@ -99,7 +99,8 @@ export class NodeTransport implements Transport {
         proxyTunnel: true,
         clientFactory: (origin: URL, opts: object) => proxyClient(origin, opts, o.connectTimeoutMs),
         requestTls: { secureContext: tls, rejectUnauthorized: strict },
-        proxyTls: { secureContext: tls, rejectUnauthorized: strict },
+        // Only an https proxy is spoken to in TLS (undici's SOCKS5 agent would wrap its connection in it too).
+        ...(proxy.protocol === 'https:' ? { proxyTls: { secureContext: tls, rejectUnauthorized: strict } } : {}),
       });
       this.proxies.set(proxy.href, agent);
     }

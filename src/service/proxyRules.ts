@@ -57,11 +57,11 @@ function bypassed(host: string, port: string, entries: string[]): boolean {
     if (!entry) return false;
     if (entry === '*') return true;
     if (entry.includes('/')) return inCidr(host, entry);
+    // An IPv6 address alone: its colons are not a port.
+    if (isIP(entry) === 6) return host === entry;
     const m = /^(.*?)(?::(\d+))?$/.exec(entry.replace(/^\[(.*)\]/, '$1'))!;
     if (m[2] && m[2] !== port) return false;
-    // An IPv6 address alone: its colons are not a port.
-    const name = isIP(entry.replace(/^\[(.*)\]$/, '$1')) === 6 ? entry.replace(/^\[(.*)\]$/, '$1') : m[1];
-    const domain = name.replace(/^\*?\./, '');
+    const domain = m[1].replace(/^\*?\./, '');
     return host === domain || host.endsWith(`.${domain}`);
   });
 }
