@@ -53,14 +53,17 @@ export const REQUEST_SENT = channel('undici:client:sendHeaders');
 
 /**
  * A proxy refused (407, 403, 502...): undici says so only in its message, for a tunnel ("Proxy
- * response (407) !== 200") or a forwarded plain-http request ("Proxy Authentication Required (407)").
+ * response (407) !== 200"; VS Code's proxy agent writes "?.==" and adds `connectResponseStatusCode`)
+ * or a forwarded plain-http request ("Proxy Authentication Required (407)").
  */
-const REFUSAL = /Proxy response \((\d{3})\) !== 200|Proxy Authentication Required \((\d{3})\)/;
+const REFUSAL = /Proxy response \((\d{3})\)|Proxy Authentication Required \((\d{3})\)/;
 
 /** The status a proxy refused a request with, if that is what failed (through `cause` chains). */
 export function proxyRefusal(err: unknown): number | undefined {
-  for (let e = err as { cause?: unknown; message?: unknown; proxyStatus?: unknown } | undefined, i = 0; e && i < 6; e = e.cause as typeof e, i++) {
+  type Refusal = { cause?: unknown; message?: unknown; proxyStatus?: unknown; connectResponseStatusCode?: unknown };
+  for (let e = err as Refusal | undefined, i = 0; e && i < 6; e = e.cause as typeof e, i++) {
     if (typeof e.proxyStatus === 'number') return e.proxyStatus;
+    if (typeof e.connectResponseStatusCode === 'number' && e.connectResponseStatusCode !== 200) return e.connectResponseStatusCode;
     const m = typeof e.message === 'string' ? REFUSAL.exec(e.message) : null;
     if (m) return Number(m[1] ?? m[2]);
   }

@@ -97,47 +97,56 @@ describe('VS Code proxy settings', () => {
       await open?.close();
     });
 
-    /** Lists the emulator's deployments and, when that worked, sends one chat message: what the user sees of each. */
-    async function listAndChat(label: string): Promise<{ rows: MessageNode[]; reply?: string }> {
+    /**
+     * Lists the emulator's deployments and, when that worked, sends one chat message: what the user
+     * sees of each. The proxy's tunnels are dropped before each, so each needs a CONNECT of its own.
+     */
+    async function listAndChat(label: string, proxies: TestProxy[]): Promise<{ rows: MessageNode[]; reply?: string; tunnels: number[] }> {
+      const port = new URL(emu.url).port;
+      const tunnels = () => proxies.flatMap((p) => p.targets).filter((t) => t.includes(`127.0.0.2:${port}`)).length;
+      const counts: number[] = [];
+      for (const p of proxies) p.dropTunnels();
       const conn = (await exec<ConnectionInfo>('addConnection', { endpoint: emu.url, apiKey: emu.apiKey, label }))!;
       const api = await workbench();
       const node = await eventually(() => api.services.tree.connectionNode(conn.id));
       const rows = (await api.services.tree.settledChildren(node.deployments)) as MessageNode[];
-      if (rows[0]?.kind === 'error') return { rows };
+      counts.push(tunnels());
+      if (rows[0]?.kind === 'error') return { rows, tunnels: counts };
+      for (const p of proxies) p.dropTunnels();
       const res = await exec<{ conversationId: string }>('openChat', { connectionId: conn.id, deployment: 'gpt-4o' });
       const panel: ChatPanel = api.services.chat.panel(res!.conversationId)!;
       const posted: HostMessage[] = [];
       panel.onDidPost((m) => posted.push(m));
       await panel.receive({ type: 'send', text: 'hello through VS Code' });
       await panel.idle();
+      counts.push(tunnels());
       const done = posted.find((m): m is Extract<HostMessage, { type: 'turnFinished' }> => m.type === 'turnFinished');
-      return { rows, reply: done?.turn.content };
+      return { rows, reply: done?.turn.content, tunnels: counts };
     }
-    const asked = (p: TestProxy) => p.targets.filter((t) => t.includes(`127.0.0.2:${new URL(emu.url).port}`));
 
     it('the chat and the deployment listing go through http.proxy; with http.proxySupport "off" neither does', async () => {
       await http().update('proxy', open.url, vscode.ConfigurationTarget.Global);
-      const proxied = await listAndChat('Emulator behind the proxy');
+      const proxied = await listAndChat('Emulator behind the proxy', [open]);
       assert.match(proxied.reply ?? '', /You said: hello through VS Code/, `the chat answered: ${proxied.rows.map((r) => r.detail)}`);
-      const seen = asked(open);
-      assert.ok(seen.some((t) => /deployments/.test(t) || !t.includes('/')), `the proxy saw the deployment listing: ${open.targets}`);
-      assert.ok(seen.length >= 2, `the proxy saw the listing and the chat: ${open.targets}`);
+      // VS Code's fetch tunnels plain http too: a CONNECT for the listing, another for the chat.
+      assert.ok(proxied.tunnels[0]! >= 1 && proxied.tunnels[1]! > proxied.tunnels[0]!, `the proxy saw the listing, then the chat: ${proxied.tunnels} ${open.targets}`);
 
       open.targets.length = 0;
       await http().update('proxySupport', 'off', vscode.ConfigurationTarget.Global);
-      const direct = await listAndChat('Emulator, proxy support off');
+      const direct = await listAndChat('Emulator, proxy support off', [open]);
       assert.match(direct.reply ?? '', /You said: hello through VS Code/);
       assert.deepEqual(open.targets, [], 'with proxy support off VS Code sends nothing to the proxy, and neither do we');
     });
 
     it('credentials in http.proxy reach the proxy as Basic; without them the 407 names the proxy', async () => {
+      proxy.targets.length = 0;
       await http().update('proxy', proxy.url.replace('//', `//alice:${PASSWORD}@`), vscode.ConfigurationTarget.Global);
-      const signedIn = await listAndChat('Emulator behind the authenticating proxy');
+      const signedIn = await listAndChat('Emulator behind the authenticating proxy', [proxy]);
       assert.match(signedIn.reply ?? '', /You said: hello through VS Code/, `the chat answered: ${signedIn.rows.map((r) => r.detail)}`);
-      assert.ok(asked(proxy).length >= 2, `the proxy let the listing and the chat through: ${proxy.targets}`);
+      assert.ok(signedIn.tunnels[1]! >= 2, `the proxy let the listing and the chat through: ${proxy.targets}`);
 
       await http().update('proxy', proxy.url, vscode.ConfigurationTarget.Global);
-      const refused = await listAndChat('Emulator, no proxy credentials');
+      const refused = await listAndChat('Emulator, no proxy credentials', [proxy]);
       assert.equal(refused.rows[0]?.kind, 'error');
       assert.match(refused.rows[0]?.detail ?? '', new RegExp(`proxy ${proxy.url.replace(/[/.]/g, '\\$&')} asks for a user name and password \\(407\\)`));
     });

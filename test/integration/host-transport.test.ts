@@ -13,6 +13,7 @@ import { fetch as undiciFetch, ProxyAgent } from 'undici';
 import { HttpClient } from '../../src/service/http';
 import { proxyFor, type ProxySettings } from '../../src/service/proxyRules';
 import { transportFor } from '../../src/service/proxy';
+import { proxyRefusal } from '../../src/service/transport';
 import { startProxy, type TestProxy } from '../support/proxyServer';
 import { failure } from '../support/serviceFailure';
 
@@ -103,6 +104,9 @@ describe('the transport inside VS Code: the host\'s fetch for every non-loopback
     const err = await failure(c.json({ method: 'GET', url: `http://127.0.0.2:${ports[1]}/x` }));
     assert.equal(err.code, 'EPROXY', String((err as { cause?: { cause?: unknown } }).cause?.cause));
     assert.match(err.message, new RegExp(`proxy ${authenticating.url.replace(/[/.]/g, '\\$&')} asks for a user name and password \\(407\\)`));
+    // VS Code's proxy agent words a tunnel's refusal its own way, and says the status in a field.
+    assert.equal(proxyRefusal(new TypeError('fetch failed', { cause: new Error('Proxy response (407) ?.== 200 when HTTP Tunneling') })), 407);
+    assert.equal(proxyRefusal(new TypeError('fetch failed', { cause: Object.assign(new Error('aborted'), { connectResponseStatusCode: 403 }) })), 403);
     const withCredentials = client({ hostFetch: hostFetch(authenticating.url.replace('//', '//alice:pw-9f3e@')) });
     assert.deepEqual(await withCredentials.json({ method: 'GET', url: `http://127.0.0.2:${ports[1]}/x` }), { ok: true });
   });
