@@ -7,7 +7,7 @@
  * store and any extra certificates handed in.
  */
 import { createSecureContext, getCACertificates, rootCertificates, type SecureContext } from 'node:tls';
-import { Agent, Pool, ProxyAgent, errors, request, type Dispatcher } from 'undici';
+import { Agent, Pool, ProxyAgent, errors, type Dispatcher } from 'undici';
 import { loopbackLookup } from './loopback';
 import { proxyFor, proxyLabel, type Env, type ProxySettings } from './proxyRules';
 import { DEFAULT_TIMEOUT_MS, type Transport, type TransportRequest, type TransportResponse } from './transport';
@@ -109,8 +109,10 @@ export class NodeTransport implements Transport {
 
   async request(url: string | URL, req: TransportRequest = {}): Promise<TransportResponse> {
     const target = new URL(url);
-    const res = await request(target, {
-      dispatcher: this.dispatcherFor(target),
+    // The dispatcher's own `request()`: the bundled undici has no global dispatcher to fall back on.
+    const res = await this.dispatcherFor(target).request({
+      origin: target.origin,
+      path: `${target.pathname}${target.search}`,
       method: (req.method ?? 'GET') as Dispatcher.HttpMethod,
       headers: req.headers,
       body: req.body,
