@@ -16,10 +16,11 @@ export default {
     'src/text/ownString.ts',
     'src/service/sse.ts',
     'src/service/http.ts',
-    // The wire under it: undici's interface over node:http.
-    'src/service/nodeDispatcher.ts',
-    'src/service/proxyTunnel.ts',
-    'src/service/dispatchOptions.ts',
+    // The transports under it: VS Code's fetch inside VS Code, undici's agents in plain Node.
+    'src/service/transport.ts',
+    'src/service/hostTransport.ts',
+    'src/service/nodeTransport.ts',
+    'src/service/proxyRules.ts',
     'src/webview/chat/markdown.ts',
     // The chat page's protocol checks (its data model's are under src/chat/).
     'src/webview/chat/protocol.ts',

@@ -3,9 +3,8 @@
  * endpoint's secret. Failures (non-2xx, timeout, connection error) are retried with exponential
  * backoff, keeping the same `webhook-id`; every attempt is kept so tests and users can read it back.
  */
-import { request } from 'undici';
 import type { WebhookEvent } from '../service/types';
-import { webhookDispatcher } from '../webhooks/send/outbound';
+import { webhookTransport } from '../webhooks/send/outbound';
 import { signedHeaders } from '../webhooks/receive/signature';
 import type { EmulatorConfig } from './config';
 import { randomId } from './wire';
@@ -73,14 +72,13 @@ export class Deliverer {
     const t0 = Date.now();
     const record: DeliveryAttempt = { attempt: n, at: new Date(t0).toISOString(), durationMs: 0 };
     try {
-      const res = await request(target.url, {
+      const res = await webhookTransport.request(target.url, {
         method: 'POST',
         headers: { 'user-agent': DELIVERY_USER_AGENT, 'content-type': 'application/json', ...signedHeaders(target.signingSecret, d.webhookId, body) },
         body,
         headersTimeout: this.config.timeoutMs,
         bodyTimeout: this.config.timeoutMs,
         signal: AbortSignal.timeout(this.config.timeoutMs),
-        dispatcher: webhookDispatcher,
       });
       await res.body.dump();
       record.status = res.statusCode;

@@ -8,8 +8,8 @@
 import { readFileSync } from 'node:fs';
 import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JSONWebKeySet, type JWTPayload } from 'jose';
 import { createSecureContext } from 'node:tls';
-import { request, type Dispatcher } from 'undici';
-import { NodeDispatcher } from '../service/nodeDispatcher';
+import { NodeTransport } from '../service/nodeTransport';
+import type { Transport } from '../service/transport';
 import { azureError, type HttpError } from './wire';
 
 export interface EntraConfig {
@@ -42,8 +42,8 @@ const JWKS_REFETCH_MS = 5_000;
 
 const withSlashes = (list: string[]) => list.flatMap((a) => [a.replace(/\/+$/, ''), `${a.replace(/\/+$/, '')}/`]);
 
-async function fetchJson(url: string, dispatcher: Dispatcher): Promise<unknown> {
-  const res = await request(url, { dispatcher, headersTimeout: 10_000, bodyTimeout: 10_000 });
+async function fetchJson(url: string, transport: Transport): Promise<unknown> {
+  const res = await transport.request(url, { headersTimeout: 10_000, bodyTimeout: 10_000 });
   if (res.statusCode !== 200) {
     await res.body.dump();
     throw new Error(`${url} answered ${res.statusCode}`);
@@ -56,7 +56,7 @@ export class EntraValidator {
   private loading?: Promise<void>;
   private loadedAt = 0;
   /** Trusts the issuer's own CA when one is configured (a test identity provider). */
-  private readonly dispatcher: Dispatcher;
+  private readonly transport: Transport;
   private readonly audiences: Record<Plane, string[]>;
 
   constructor(
@@ -64,7 +64,8 @@ export class EntraValidator {
     private readonly log: (line: string) => void = () => {},
   ) {
     const secureContext = config.caFile ? createSecureContext({ ca: readFileSync(config.caFile) }) : undefined;
-    this.dispatcher = new NodeDispatcher({ connectTimeoutMs: 10_000, secureContext });
+    // Straight to the issuer: the emulator is a test tool, no proxy rules apply.
+    this.transport = new NodeTransport({}, { connectTimeoutMs: 10_000, secureContext }, {});
     this.audiences = {
       data: withSlashes(config.dataAudiences ?? DEFAULT_DATA_AUDIENCES),
       management: withSlashes(config.managementAudiences ?? DEFAULT_MANAGEMENT_AUDIENCES),
@@ -72,7 +73,7 @@ export class EntraValidator {
   }
 
   private load(): Promise<void> {
-    this.loading ??= fetchJson(this.config.jwksUri, this.dispatcher)
+    this.loading ??= fetchJson(this.config.jwksUri, this.transport)
       .then((jwks) => {
         this.keys = createLocalJWKSet(jwks as JSONWebKeySet);
         this.loadedAt = Date.now();

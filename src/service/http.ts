@@ -1,13 +1,14 @@
 /**
- * The HTTP layer every API call goes through: one keep-alive pool per origin, auth headers,
- * timeouts, retries with backoff, and translation of every failure into a ServiceError.
+ * The HTTP layer every API call goes through: one transport (proxy.ts: VS Code's network support
+ * inside VS Code, undici in plain Node), auth headers, timeouts, retries with backoff, and
+ * translation of every failure into a ServiceError.
  */
 import * as l10n from '@vscode/l10n';
 import type { Readable } from 'node:stream';
-import type { Dispatcher } from 'undici';
 import { DEFAULT_RETRY, DEFAULT_TIMEOUTS, type AuthSource, type RetryPolicy, type Timeouts } from './connection';
 import { ServiceError, parseErrorBody, parseRetryAfter } from './errors';
-import { dispatcherFor, proxyFor, proxyLabel, proxyRefusal, type ProxySettings } from './proxy';
+import { proxyRefusal, transportFor, type ProxySettings, type Transport } from './proxy';
+import type { TransportBody, TransportResponse } from './transport';
 
 export interface HttpRequest {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -41,7 +42,7 @@ export interface HttpResponse {
 }
 
 export interface StreamResponse extends HttpResponse {
-  body: Dispatcher.ResponseData['body'];
+  body: TransportBody;
 }
 
 const RETRY_STATUS = new Set([408, 429, 500, 502, 503, 504]);
@@ -85,7 +86,7 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 }
 
 export class HttpClient {
-  private readonly pools = new Map<string, Dispatcher>();
+  private transportMade?: Transport;
   readonly timeouts: Timeouts;
   readonly retry: RetryPolicy;
 
@@ -99,14 +100,10 @@ export class HttpClient {
     this.retry = { ...DEFAULT_RETRY, ...retry };
   }
 
-  /** A pool per origin, or a tunnel through the proxy the settings and environment name for it. */
-  private pool(origin: string): Dispatcher {
-    let pool = this.pools.get(origin);
-    if (!pool) {
-      pool = dispatcherFor(origin, this.proxy, { connectTimeoutMs: this.timeouts.connectMs });
-      this.pools.set(origin, pool);
-    }
-    return pool;
+  /** Made on the first request: keep-alive pools per origin, or the host's network support. */
+  private get transport(): Transport {
+    this.transportMade ??= transportFor(this.proxy, { connectTimeoutMs: this.timeouts.connectMs });
+    return this.transportMade;
   }
 
   /** A JSON request; returns the parsed body. */
@@ -141,7 +138,7 @@ export class HttpClient {
     let triedOtherToken = false;
     const repeatable = req.idempotent ?? req.method === 'GET';
     for (let attempt = 0; ; attempt++) {
-      let res: Dispatcher.ResponseData;
+      let res: TransportResponse;
       // Outside the try: a sign-in failure is reported as itself, not as a network error.
       const reqHeaders: Record<string, string> = {
         accept: req.accept ?? (req.stream ? 'text/event-stream' : 'application/json'),
@@ -151,10 +148,8 @@ export class HttpClient {
       if (payload !== undefined) reqHeaders['content-type'] = 'application/json';
       if (req.upload) Object.assign(reqHeaders, { 'content-type': req.upload.contentType, 'content-length': String(req.upload.length) });
       try {
-        res = await this.pool(url.origin).request({
-          origin: url.origin,
+        res = await this.transport.request(url, {
           method: req.method,
-          path: url.pathname + url.search,
           headers: reqHeaders,
           body: req.upload ? req.upload.open() : payload,
           signal: req.signal,
@@ -232,18 +227,19 @@ export class HttpClient {
     // Whatever undici throws when the caller aborts, the caller's signal says so.
     if (req.signal?.aborted) return new ServiceError({ kind: 'aborted', host, cause });
     const refused = proxyRefusal(cause);
-    const proxy = proxyFor(new URL(`https://${host}`), this.proxy);
-    if (refused && proxy) return new ServiceError({ kind: 'network', host, code: 'EPROXY', status: refused, hint: proxyAdvice(proxyLabel(proxy), refused), cause });
+    const proxy = this.transport.proxyLabel(`https://${host}`);
+    if (refused) return new ServiceError({ kind: 'network', host, code: 'EPROXY', status: refused, hint: proxyAdvice(proxy ?? l10n.t('(the one VS Code uses)'), refused), cause });
     const c = code(cause);
-    const via = proxy ? `(through the proxy ${proxyLabel(proxy)}, from http.proxy or HTTPS_PROXY)` : undefined;
+    if (c === 'EPROXYKIND') return new ServiceError({ kind: 'network', host, code: c, cause, hint: (cause as Error).message });
+    const via = proxy ? `(through the proxy ${proxy}, from http.proxy or HTTPS_PROXY)` : undefined;
     if (c && TIMEOUT_CODES.has(c)) return new ServiceError({ kind: 'timeout', host, code: c, cause, hint: via });
     return new ServiceError({ kind: 'network', host, code: c, cause, hint: via });
   }
 
   async close(): Promise<void> {
-    const pools = [...this.pools.values()];
-    this.pools.clear();
-    await Promise.all(pools.map((p) => p.close().catch(() => p.destroy())));
+    const transport = this.transportMade;
+    this.transportMade = undefined;
+    await transport?.close();
   }
 }
 

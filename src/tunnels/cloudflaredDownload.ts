@@ -11,9 +11,9 @@ import { chmod, mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import * as l10n from '@vscode/l10n';
-import { request, type Dispatcher } from 'undici';
 import { isLoopbackHost } from '../service/connection';
-import { ProxyRouter, type ProxySettings } from '../service/proxy';
+import { transportFor, type ProxySettings } from '../service/proxy';
+import type { Transport, TransportResponse } from '../service/transport';
 import { TunnelError } from './tunnel';
 
 /** The setting that names another place to download from (a mirror). */
@@ -122,9 +122,9 @@ export function cloudflaredDownloadUrl(baseUrl?: string): string {
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /** GET that follows up to 5 redirects, each checked: a redirect may not leave https either. */
-async function getFollowingRedirects(url: string, dispatcher: Dispatcher, signal?: AbortSignal): Promise<Dispatcher.ResponseData> {
+async function getFollowingRedirects(url: string, transport: Transport, signal?: AbortSignal): Promise<TransportResponse> {
   for (let hop = 0, at = url; ; hop++) {
-    const res = await request(at, { signal, dispatcher });
+    const res = await transport.request(at, { signal });
     const location = res.headers.location;
     if (!REDIRECTS.has(res.statusCode) || typeof location !== 'string' || hop === 5) return res;
     await res.body.dump().catch(() => {});
@@ -153,10 +153,10 @@ export async function downloadCloudflared(options: DownloadOptions): Promise<Dow
   // Checked under another name before it replaces the one in use; Windows runs only .exe names.
   const staged = join(dir, process.platform === 'win32' ? 'cloudflared-new.exe' : 'cloudflared-new');
   await mkdir(dir, { recursive: true });
-  // Release links redirect to another host, which may need the proxy or not: routed per origin.
-  const router = new ProxyRouter(options.proxy);
+  // Release links redirect to another host, which may need the proxy or not: decided per request.
+  const router = transportFor(options.proxy);
   try {
-    let res: Dispatcher.ResponseData;
+    let res: TransportResponse;
     try {
       res = await getFollowingRedirects(url, router, options.signal);
     } catch (err) {
@@ -247,6 +247,6 @@ export async function downloadCloudflared(options: DownloadOptions): Promise<Dow
   } finally {
     await rm(partial, { force: true });
     await rm(staged, { force: true });
-    void router.destroy();
+    void router.close();
   }
 }

@@ -1,6 +1,9 @@
 /**
- * VS Code's proxy and certificate settings for the core's outgoing calls (src/service/proxy.ts).
- * Read from the user's settings only: a workspace must not decide where a token goes.
+ * How the core's outgoing calls leave (src/service/proxy.ts): through the extension host's `fetch`,
+ * which VS Code patches with its own proxy support (OS proxy, PAC, Kerberos, http.proxySupport,
+ * system certificates), so every non-loopback call goes where VS Code's own calls go. The proxy
+ * settings read here only name the proxy in messages. User settings only: a workspace must not
+ * decide where a token goes.
  */
 import * as vscode from 'vscode';
 import type { ProxySettings } from '../service/proxyRules';
@@ -25,6 +28,7 @@ function readProxySettings(): ProxySettings {
   // proxySupport "off": VS Code itself uses no proxy; the environment's HTTPS_PROXY still applies.
   const off = userValue<string>(http, 'proxySupport') === 'off';
   return {
+    hostFetch: (input, init) => globalThis.fetch(input, init),
     url: off ? undefined : userValue<string>(http, 'proxy') || undefined,
     strictSSL: userValue<boolean>(http, 'proxyStrictSSL') ?? true,
     noProxy: Object.freeze([...(userValue<string[]>(http, 'noProxy') ?? [])]) as string[],

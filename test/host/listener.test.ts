@@ -251,11 +251,10 @@ describe('webhook listener behind a real tunnel in VS Code', function () {
     const api = await workbench();
     const publicUrl = api.services.listener.state!.publicUrl;
     assert.equal(await exec('stopListening', { deleteEndpoint: true }), true);
-    const { request } = await import('undici');
-    const { webhookDispatcher } = await import('../../src/webhooks/send/outbound');
+    const { webhookTransport } = await import('../../src/webhooks/send/outbound');
     // The tunnel server holds requests for a moment in case its client comes back, then says 404.
     const status = await eventually(async () => {
-      const r = await request(`${publicUrl}/webhook`, { method: 'POST', body: '{}', dispatcher: webhookDispatcher, headersTimeout: 2_000 }).catch(() => undefined);
+      const r = await webhookTransport.request(`${publicUrl}/webhook`, { method: 'POST', body: '{}', headersTimeout: 2_000 }).catch(() => undefined);
       await r?.body.dump();
       return r && r.statusCode !== 200 ? r.statusCode : undefined;
     }, 15_000);

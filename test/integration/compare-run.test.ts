@@ -4,7 +4,7 @@
  * column, Stop stops all, Run again gives medians, and every request is reported as a compare one.
  */
 import assert from 'node:assert/strict';
-import { REQUEST_SENT } from '../../src/service/nodeDispatcher';
+import { REQUEST_SENT } from '../../src/service/transport';
 import type { Server } from 'node:http';
 import { ApiMemory } from '../../src/chat/apiMemory';
 import type { ColumnResult } from '../../src/chat/compare/column';

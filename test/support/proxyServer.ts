@@ -12,13 +12,20 @@ export interface TestProxy {
   url: string;
   /** `host:port` of every CONNECT, and the absolute URL of every forwarded request, in order. */
   targets: string[];
+  /** Ends the tunnels open now: the next request needs a CONNECT of its own, so the proxy sees it. */
+  dropTunnels(): void;
   close(): Promise<void>;
 }
 
 export async function startProxy(options: { credentials?: string } = {}): Promise<TestProxy> {
   const server = createProxy(createServer());
   const targets: string[] = [];
-  server.prependListener('connect', (req) => targets.push(req.url ?? ''));
+  const tunnels = new Set<import('node:net').Socket>();
+  server.prependListener('connect', (req, socket: import('node:net').Socket) => {
+    targets.push(req.url ?? '');
+    tunnels.add(socket);
+    socket.once('close', () => tunnels.delete(socket));
+  });
   server.prependListener('request', (req) => targets.push(req.url ?? ''));
   if (options.credentials) {
     const expected = `Basic ${Buffer.from(options.credentials).toString('base64')}`;
@@ -29,6 +36,9 @@ export async function startProxy(options: { credentials?: string } = {}): Promis
   return {
     url: `http://127.0.0.1:${port}`,
     targets,
+    dropTunnels: () => {
+      for (const s of tunnels) s.destroy();
+    },
     close: () =>
       new Promise<void>((r) => {
         server.closeAllConnections();

@@ -3,7 +3,7 @@
  * request went, and the Markdown export a user pastes elsewhere.
  */
 import assert from 'node:assert/strict';
-import { REQUEST_SENT } from '../../src/service/nodeDispatcher';
+import { REQUEST_SENT } from '../../src/service/transport';
 import { answeredColumn, failedColumn, failureOfColumn, tokensPerSecond, type ColumnResult } from '../../src/chat/compare/column';
 import { LeaveMoments, originOf, spreadOf } from '../../src/chat/compare/leaveMoments';
 import { cell, compareMarkdown, costText, dollars, endText, ms, perSecond, tokensText } from '../../src/chat/compare/markdown';

@@ -1,11 +1,11 @@
 /**
- * When the requests of one compare round actually leave: the HTTP layer announces each request
- * once it is written to its connection (`REQUEST_SENT`), which is later than the moment the runner
+ * When the requests of one compare round actually leave: undici announces each request once its
+ * headers are written to its connection (`REQUEST_SENT`, whichever undici sends it), which is later than the moment the runner
  * is called (auth headers, connecting) and is what "sent at the same moment" means.
  * The first `expected` requests to the round's origins are taken; the spread is last − first.
  */
 import { performance } from 'node:perf_hooks';
-import { REQUEST_SENT } from '../../service/nodeDispatcher';
+import { REQUEST_SENT } from '../../service/transport';
 
 /** An origin as the HTTP layer tells it (a string or a URL), or undefined when it is neither. */
 export function originOf(value: unknown): string | undefined {

@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { join } from 'node:path';
-import type { Dispatcher } from 'undici';
+import type { Transport } from '../../service/transport';
 import type { TunnelProvider } from '../../tunnels/tunnel';
 import { BurstGate } from '../../webhooks/store/burst';
 import { Listening } from '../../webhooks/session/listeningSession';
@@ -150,17 +150,17 @@ export class ListenerController implements vscode.Disposable {
     return this.listening.forwardTarget(record);
   }
 
-  private outboundCache: { key: string; dispatcher: Dispatcher } | undefined;
+  private outboundCache: { key: string; transport: Transport } | undefined;
 
   /** How webhook traffic leaves (forwards, replays, test events): through the user's proxy where its rules say so. */
-  outbound(): Dispatcher {
+  outbound(): Transport {
     const settings = proxySettings();
     const key = JSON.stringify(settings);
     if (this.outboundCache?.key !== key) {
-      void this.outboundCache?.dispatcher.close().catch(() => undefined);
-      this.outboundCache = { key, dispatcher: loadNetwork().webhookOutbound(settings) };
+      void this.outboundCache?.transport.close().catch(() => undefined);
+      this.outboundCache = { key, transport: loadNetwork().webhookOutbound(settings) };
     }
-    return this.outboundCache.dispatcher;
+    return this.outboundCache.transport;
   }
 
   /** A connection's endpoints as a session changes them: through the endpoints' owner, so the tree follows. */

@@ -5,7 +5,7 @@
  * recording, deduplication by webhook-id, forwarding.
  */
 import type { AddressInfo } from 'node:net';
-import type { Dispatcher } from 'undici';
+import type { Transport } from '../../service/transport';
 import { forwardDelivery } from '../send/forward';
 import { createWebhookServer, type Answer, type ReceivedRequest, type WebhookServer } from './server';
 import { IdWindow, recordId, type DedupeStore, type DeliveryRecord, type ForwardResult, type KnownSecret, type Verdict } from '../store/records';
@@ -32,7 +32,7 @@ export interface ListenerOptions {
   /** Where a verified delivery is passed on (like `stripe listen --forward-to`): the app of the session it belongs to. */
   forwardTo?: (record: DeliveryRecord) => string | undefined;
   /** How forwards go out (the user's proxy: see `webhookOutbound`); direct by default. */
-  outbound?: () => Dispatcher;
+  outbound?: () => Transport;
   /** Called after the answer has been sent, for every request that reached a verdict; the record is frozen. */
   onDelivery?: (record: DeliveryRecord) => void;
   /** Called when a forward finishes, with the app's answer (the delivered record is not changed). */

@@ -3,9 +3,8 @@
  * up to `FORWARD_BODY_CAP` (the rest is not read), the time it took, or the connection error.
  * The listener's forwards and the inspector's replays both go through here.
  */
-import { request, type Dispatcher } from 'undici';
-import { proxyRefusal } from '../../service/proxy';
-import { webhookDispatcher } from './outbound';
+import { proxyRefusal, type Transport } from '../../service/transport';
+import { webhookTransport } from './outbound';
 import type { ForwardResult } from '../store/records';
 import { capHeader } from '../receive/rejections';
 import { forwardUrlProblem, maskedUrl } from './forwardUrl';
@@ -28,7 +27,7 @@ export interface ForwardRequest {
   webhookId?: string;
   edited?: boolean;
   /** How it goes out (the user's proxy: see `webhookOutbound`); direct by default. */
-  outbound?: Dispatcher;
+  outbound?: Transport;
 }
 
 /** POSTs once (a delivery is not idempotent: never retried) and records the app's answer. */
@@ -44,7 +43,7 @@ export async function forwardDelivery(req: ForwardRequest): Promise<ForwardResul
   const refused = forwardUrlProblem(req.url);
   if (refused) return { ...base, error: refused, durationMs: 0 };
   try {
-    const res = await request(req.url, { method: 'POST', headers: req.headers, body: req.body, headersTimeout: TIMEOUT_MS, bodyTimeout: TIMEOUT_MS, dispatcher: req.outbound ?? webhookDispatcher });
+    const res = await (req.outbound ?? webhookTransport).request(req.url, { method: 'POST', headers: req.headers, body: req.body, headersTimeout: TIMEOUT_MS, bodyTimeout: TIMEOUT_MS });
     const headers: Record<string, string> = {};
     let n = 0;
     for (const [name, value] of Object.entries(res.headers)) {

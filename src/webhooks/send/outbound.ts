@@ -1,20 +1,24 @@
 /**
  * Outgoing webhook traffic (the emulator's deliveries, the listener's forwards, replays and test
- * events) goes through this dispatcher. Names under `.localhost` are loopback (RFC 6761), as
- * browsers and curl treat them, so `http://myapp.localhost:3000` works as a forward target and a
- * self-hosted tunnel on loopback works as a public URL; glibc does not resolve them by itself.
+ * events) goes through a transport (src/service/proxy.ts). Names under `.localhost` are loopback
+ * (RFC 6761), as browsers and curl treat them, so `http://myapp.localhost:3000` works as a forward
+ * target and a self-hosted tunnel on loopback works as a public URL; glibc does not resolve them
+ * by itself, so the transport pins them to 127.0.0.1.
  */
-import type { Dispatcher } from 'undici';
-import { loopbackLookup } from '../../service/loopback';
-import { NodeDispatcher } from '../../service/nodeDispatcher';
-import { ProxyRouter, type ProxySettings } from '../../service/proxy';
+import { NodeTransport } from '../../service/nodeTransport';
+import { transportFor, type ProxySettings } from '../../service/proxy';
+import type { Transport } from '../../service/transport';
 
-export const webhookDispatcher: Dispatcher = new NodeDispatcher({ connectTimeoutMs: 10_000, keepAliveMs: 4_000, lookup: loopbackLookup });
+const OPTIONS = { connectTimeoutMs: 10_000, keepAliveMs: 4_000 };
+
+/** Straight to the target, whatever the environment says: the emulator's deliveries, and the default. */
+export const webhookTransport: Transport = new NodeTransport({}, OPTIONS, {});
 
 /**
- * The extension's webhook traffic (forwards, replays, test events, the verifier check) through the
- * user's proxy where its rules say so; loopback and `.localhost` names always go direct.
+ * The extension's webhook traffic (forwards, replays, test events, the verifier check): inside
+ * VS Code through its network support, else through the user's proxy where its rules say so;
+ * loopback and `.localhost` names always go direct.
  */
-export function webhookOutbound(proxy: ProxySettings = {}): Dispatcher {
-  return new ProxyRouter(proxy, { connectTimeoutMs: 10_000 }, webhookDispatcher);
+export function webhookOutbound(proxy: ProxySettings = {}): Transport {
+  return transportFor(proxy, OPTIONS);
 }

@@ -5,10 +5,10 @@
  */
 import * as l10n from '@vscode/l10n';
 import { randomBytes } from 'node:crypto';
-import { request, type Dispatcher } from 'undici';
+import type { Transport } from '../../service/transport';
 import { forwardDelivery } from './forward';
 import { FORWARD_TIMEOUT_MS } from './forwardErrors';
-import { webhookDispatcher } from './outbound';
+import { webhookTransport } from './outbound';
 import type { DeliveryRecord, ForwardResult, KnownSecret } from '../store/records';
 import { replayableBody } from './replayable';
 import { signedHeaders } from '../receive/signature';
@@ -48,7 +48,7 @@ export interface SignedDelivery {
   webhookId?: string;
   headers?: Record<string, string>;
   /** How it goes out (the user's proxy: see `webhookOutbound`); direct by default. */
-  outbound?: Dispatcher;
+  outbound?: Transport;
   /** How long to wait for the answer: a tunnel that hangs must not keep the user waiting minutes. */
   timeoutMs?: number;
 }
@@ -57,7 +57,7 @@ export interface SignedDelivery {
 export async function sendSigned(d: SignedDelivery): Promise<number> {
   const headers = { 'content-type': 'application/json', ...d.headers, ...signedHeaders(d.secret, d.webhookId ?? newWebhookId(), d.body) };
   const timeout = d.timeoutMs ?? FORWARD_TIMEOUT_MS;
-  const res = await request(d.url, { method: 'POST', headers, body: d.body, headersTimeout: timeout, bodyTimeout: timeout, dispatcher: d.outbound ?? webhookDispatcher });
+  const res = await (d.outbound ?? webhookTransport).request(d.url, { method: 'POST', headers, body: d.body, headersTimeout: timeout, bodyTimeout: timeout });
   await res.body.dump();
   return res.statusCode;
 }
@@ -69,7 +69,7 @@ export interface TestEventInput {
   type: string;
   /** The endpoint that delivers to this listener, when there is one whose secret is held. */
   endpointId?: string;
-  outbound?: Dispatcher;
+  outbound?: Transport;
   /** The service's own test route, where it has one (OpenAI's; Azure may not). */
   serviceTest?: (endpointId: string, type: string) => Promise<{ status_code?: number | null }>;
 }
@@ -123,7 +123,7 @@ export async function replay(
   known: readonly KnownSecret[],
   url: string,
   keepWebhookId: boolean,
-  outbound?: Dispatcher,
+  outbound?: Transport,
 ): Promise<number> {
   const webhookId = keepWebhookId && record.webhookId ? record.webhookId : undefined;
   const body = replayableBody(record);
@@ -139,7 +139,7 @@ export async function replayToApp(
   known: readonly KnownSecret[],
   url: string,
   editedBody?: string,
-  outbound?: Dispatcher,
+  outbound?: Transport,
 ): Promise<ForwardResult> {
   const body = editedBody ?? replayableBody(record);
   const secret = secretThatVerified(record, known);

@@ -5,7 +5,7 @@
  * sent once.
  */
 import * as l10n from '@vscode/l10n';
-import type { Dispatcher } from 'undici';
+import type { Transport } from '../../service/transport';
 import { forwardDelivery } from './forward';
 import type { ForwardResult } from '../store/records';
 import { newWebhookId, testEventBody } from './resend';
@@ -34,7 +34,7 @@ const STALE_SECONDS = 600;
 // Stryker disable next-line ConditionalExpression: an HTTP answer is never below 200 (1xx are not final answers).
 const accepted = (f: ForwardResult) => f.status !== undefined && f.status >= 200 && f.status <= 299;
 
-export async function checkVerifier(url: string, secret: string, now = Date.now(), outbound?: Dispatcher): Promise<VerifierReport> {
+export async function checkVerifier(url: string, secret: string, now = Date.now(), outbound?: Transport): Promise<VerifierReport> {
   const send = async (probe: Probe, expected: 'accept' | 'refuse', body: string, signedBody: string, at: number): Promise<ProbeResult> => {
     const webhookId = newWebhookId();
     const headers = { 'content-type': 'application/json', 'user-agent': 'aoai-workbench verifier check', ...signedHeaders(secret, webhookId, signedBody, at) };

@@ -1,6 +1,6 @@
 /**
- * The wire under the HTTP layer (src/service/nodeDispatcher.ts: undici's interface over node:http),
- * through HttpClient as every API call uses it, against real servers on loopback: TLS with a CA of
+ * The transport under the HTTP layer in plain Node (src/service/nodeTransport.ts: undici's Agent
+ * and ProxyAgent), through HttpClient as every API call uses it, against real servers on loopback: TLS with a CA of
  * our own, straight and inside a proxy's CONNECT tunnel; kept-alive connections; each timeout; a
  * caller's abort; a reader slower than the sender.
  */
@@ -11,7 +11,6 @@ import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createTcpServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { HttpClient } from '../../src/service/http';
-import { NodeDispatcher } from '../../src/service/nodeDispatcher';
 import type { ProxySettings } from '../../src/service/proxyRules';
 import { startProxy, type TestProxy } from '../support/proxyServer';
 import { eventually } from '../support/receiver';
@@ -49,7 +48,7 @@ async function connectTimesOut(client: HttpClient, url: string): Promise<void> {
   assert.ok(Date.now() - t0 < 5_000);
 }
 
-describe('the wire: undici\'s interface over node:http', function () {
+describe('the transport in plain Node: undici\'s Agent and ProxyAgent', function () {
   this.timeout(60_000);
   const certs = makeTestCertificates(scratchDir('aoai-wire-'));
   const ca = readFileSync(certs.caFile, 'utf8');
@@ -98,15 +97,16 @@ describe('the wire: undici\'s interface over node:http', function () {
     assert.deepEqual(await client(loose).json({ method: 'GET', url }), { path: '/openai/models?api-version=x', key: 'k' });
   });
 
-  it('keeps connections alive: ten calls one after another open one connection', async () => {
+  // undici's pool hands the next call to a second connection while the first is still being freed: two, then both reused.
+  it('keeps connections alive: ten calls one after another open at most two connections', async () => {
     const before = https.connections;
     const c = client({ extraCertificates: [ca] });
     for (let i = 0; i < 10; i++) await c.json({ method: 'GET', url: `https://127.0.0.1:${https.port}/n/${i}` });
-    assert.equal(https.connections - before, 1);
+    assert.ok(https.connections - before <= 2, `${https.connections - before} connections`);
     const plainBefore = http.connections;
     const p = client();
     for (let i = 0; i < 10; i++) await p.json({ method: 'POST', url: `http://127.0.0.1:${http.port}/n/${i}`, body: { i } });
-    assert.equal(http.connections - plainBefore, 1);
+    assert.ok(http.connections - plainBefore <= 2, `${http.connections - plainBefore} connections`);
   });
 
   it('sends a JSON body with its length, and an empty POST with a length of 0', async () => {
@@ -240,13 +240,6 @@ describe('the wire: undici\'s interface over node:http', function () {
     assert.ok(big.stream.destroyed, 'the upload stream was closed, not left open with its file');
   });
 
-  it('a request it cannot send (not http or https) fails, and closing does not wait for it', async () => {
-    const d = new NodeDispatcher({ connectTimeoutMs: 1_000 });
-    await assert.rejects(d.request({ origin: 'ftp://127.0.0.1:1', path: '/', method: 'GET' }), (e: { code?: string }) => e.code === 'UND_ERR_INVALID_ARG');
-    const closed = await Promise.race([d.close().then(() => 'closed'), new Promise((r) => setTimeout(() => r('still waiting'), 2_000))]);
-    assert.equal(closed, 'closed');
-  });
-
   it('a https target named by its address, inside the tunnel; a proxy that never answers the CONNECT times out', async () => {
     handler = (_req, res) => res.setHeader('content-type', 'application/json').end('{"ok":true}');
     const tunnelled = { extraCertificates: [ca], url: proxy.url, proxyLoopback: true };
@@ -255,31 +248,6 @@ describe('the wire: undici\'s interface over node:http', function () {
     const withCredentials = { ...tunnelled, url: proxy.url.replace('//', '//alice:proxy-pass@') };
     assert.deepEqual(await client(withCredentials).json({ method: 'GET', url: `https://127.0.0.1:${https.port}/` }), { ok: true });
     await withSilentServer((port) => connectTimesOut(client({ url: `http://127.0.0.1:${port}`, proxyLoopback: true }, { connectMs: 300 }), `https://127.0.0.1:${https.port}/`));
-  });
-
-  it('destroy() ends what is in flight at once; a closed dispatcher refuses new requests; bodies and headers it cannot send are refused', async () => {
-    handler = () => {};
-    const d = new NodeDispatcher({ connectTimeoutMs: 1_000 });
-    const pending = d.request({ origin: `http://127.0.0.1:${http.port}`, path: '/', method: 'GET' });
-    await new Promise((r) => setTimeout(r, 100));
-    await d.destroy();
-    await assert.rejects(pending, (e: { code?: string }) => e.code === 'UND_ERR_DESTROYED');
-    const closed = new NodeDispatcher({ connectTimeoutMs: 1_000 });
-    await closed.close();
-    await assert.rejects(closed.request({ origin: `http://127.0.0.1:${http.port}`, path: '/', method: 'GET' }), (e: { code?: string }) => e.code === 'UND_ERR_CLOSED');
-    handler = (_req, res) => res.end('{}');
-    const open = new NodeDispatcher({ connectTimeoutMs: 1_000 });
-    try {
-      const origin = `http://127.0.0.1:${http.port}`;
-      const notSent = (opts: object) =>
-        assert.rejects(open.request({ origin, path: '/', method: 'POST', ...opts } as never), (e: { code?: string }) => e.code === 'UND_ERR_NOT_SUPPORTED');
-      await notSent({ body: new Blob(['x']) });
-      await notSent({ headers: ['x-a', '1'] });
-      const ok = await open.request({ origin: `http://127.0.0.1:${http.port}`, path: '/', method: 'POST', body: 'x', headers: { 'X-Mixed-Case': 'v' } });
-      assert.equal(await ok.body.text(), '{}');
-    } finally {
-      await open.close();
-    }
   });
 
   it('a reader slower than the sender holds the sender back, and gets every byte', async () => {
