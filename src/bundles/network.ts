@@ -24,3 +24,4 @@ export { removeDownloadedCloudflared } from '../tunnels/cloudflaredRemove';
 export { checkBatchInput, deploymentInfo } from '../jobs/batchInput';
 export { checkTrainingData } from '../jobs/trainingData';
 export { BatchResults, downloadInput, downloadResults, findRequest } from '../jobs/batchResults';
+export { envFileWarnings, writeEnvVariable } from '../webhooks/endpoints/dotenvFile';

@@ -10,7 +10,7 @@ import type { Emulator } from '../../src/emulator/server';
 import type { AzureOpenAIClient } from '../../src/service/client';
 import type { ConnectionInfo } from '../../src/vscode/connections/connectionStore';
 import type { CallNode, JobGroupNode } from '../../src/vscode/tree/jobNodes';
-import { closeEmulatedService, emitServiceEvent, emulatedService, eventually, workbench } from './support';
+import { closeEmulatedService, emitServiceEvent, emulatedService, eventually, execAsOurs, workbench } from './support';
 
 // What VS Code turns into a link in a notification (running a command: link when clicked), and
 // into an icon where codicons render; written from their documented syntax.
@@ -26,7 +26,7 @@ describe('calls: what a caller writes is shown as text', () => {
 
   before(async () => {
     ({ emu, conn, client } = await emulatedService('CallText', { calls: { ringMs: 60_000 } }));
-    await vscode.commands.executeCommand('aoaiWorkbench.startListening', {
+    await execAsOurs('startListening', {
       connectionId: conn.id,
       endpoint: { mode: 'create', name: 'calls', eventTypes: ['realtime.call.incoming'] },
     });

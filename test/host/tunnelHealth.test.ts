@@ -12,9 +12,9 @@ import * as vscode from 'vscode';
 import type { Emulator } from '../../src/emulator/server';
 import type { AzureOpenAIClient } from '../../src/service/client';
 import type { ConnectionInfo } from '../../src/vscode/connections/connectionStore';
-import { closeEmulatedService, emulatedService, eventually, settingsAndLogFiles, workbench } from './support';
+import { closeEmulatedService, emulatedService, eventually, execAsOurs, settingsAndLogFiles, workbench } from './support';
 
-const exec = <T>(cmd: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(`aoaiWorkbench.${cmd}`, ...args);
+const exec = <T>(cmd: string, ...args: unknown[]) => execAsOurs<T>(cmd, ...args);
 
 describe('a dropped tunnel in VS Code', function () {
   let emu: Emulator;

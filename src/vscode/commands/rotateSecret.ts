@@ -6,7 +6,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { validEnvName } from '../../webhooks/endpoints/dotenv';
-import { envFileWarnings, writeEnvVariable } from '../../webhooks/endpoints/dotenvFile';
 import type { PendingRotation } from '../../webhooks/endpoints/rotation';
 import type { ConnectionInfo } from '../connections/connectionStore';
 import { Commands } from '../contributions';
@@ -16,6 +15,7 @@ import { plainLine } from '../plainText';
 import type { Services } from '../services';
 import { WebhookNode } from '../tree/nodes';
 import { gitForChecks } from '../webhooks/gitForChecks';
+import { loadNetwork } from '../bundles';
 import { withProgress } from './registry';
 import { resolveEndpoint } from './webhookEndpoints';
 import { dateTime } from '../../text/format';
@@ -109,6 +109,8 @@ export async function handOverSecret(s: Services, conn: ConnectionInfo, r: Pendi
   const uri = vscode.Uri.file(choice.file);
   const where = vscode.workspace.asRelativePath(uri);
   const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+  // The .env check and writer (with the ignore-file reader) load with the network bundle, on first use.
+  const { envFileWarnings, writeEnvVariable } = loadNetwork();
   const warnings = await envFileWarnings(choice.file, folders, await gitForChecks());
   for (const w of warnings) log().warn(redact(w));
   if (warnings.length && !how) {
