@@ -31,7 +31,16 @@ async function pressStepButton(page: Page, title: string, button: string): Promi
     await page.waitForFunction((el) => el?.getAttribute('aria-expanded') === 'true', await s.elementHandle(), { timeout: 30_000 });
   }
   const b = s.locator('.monaco-button', { hasText: button }).first();
-  await b.focus();
+  // On a loaded machine the step may still be laying out and take the focus back to its header
+  // (where Enter does nothing: CI's failure showed the header focused): Enter only on the button.
+  for (let attempt = 0; ; attempt++) {
+    await b.focus();
+    const focused = await page
+      .waitForFunction((el) => el === document.activeElement, await b.elementHandle(), { timeout: 5_000 })
+      .then(() => true, () => false);
+    if (focused) break;
+    if (attempt === 5) throw new Error(`the "${button}" button of "${title}" never kept the focus`);
+  }
   await page.keyboard.press('Enter');
 }
 
