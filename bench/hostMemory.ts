@@ -1,12 +1,13 @@
 /**
- * Memory of the extension host (issue #25), in code-server as `bench/activation.ts` drives it: a
- * window where our extension (installed from the .vsix) opens its sidebar, answers a chat request
- * through VS Code's language model API from an emulator deployment, lists its models, and starts
- * the listener, which then verifies 1,000 deliveries the emulator signs and sends; against a window
- * where only the minimal extension (an empty activate) runs. Each window is a new extension host;
- * its probe (`extensionTestsPath`) reads `process.memoryUsage()` after each step, then again after
- * a forced garbage collection (V8's last-resort one, through `gc` exposed from inside the host). Both probes make the same
- * calls to this process (a fresh emulator per window, the deliveries), so both pay for them.
+ * Memory of the extension host with use (issue #35's goal), in code-server as `bench/activation.ts`
+ * drives it: a window where our extension (installed from the .vsix) opens its sidebar, answers
+ * 200 chat requests through VS Code's language model API from an emulator deployment, starts the
+ * listener, which then verifies 10,000 deliveries the emulator signs and sends, and opens the
+ * results of 20 finished batches; against a window where only the minimal extension (an empty
+ * activate) runs and makes the same outside calls where it can (bench/hostMemoryProbe.ts). Each
+ * window is a new extension host; its probe reads `process.memoryUsage()` after each step, then
+ * again after a forced garbage collection (V8's last-resort one, through `gc` exposed from inside
+ * the host). A fresh emulator per window, its batches and the deliveries come from this process.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,13 +15,24 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
+import { DEFAULT_CONFIG } from '../src/emulator/config';
 import { startEmulator, type Emulator } from '../src/emulator/server';
-import { codeServerScripts, MINIMAL, MINIMAL_CODE, OURS, ourVsix, referenceVsix, type CodeServer, type CodeServerScripts } from './activation';
+import { AzureOpenAIClient } from '../src/service/client';
+import { codeServerScripts, MINIMAL_CODE, OURS, ourVsix, referenceVsix, type CodeServer, type CodeServerScripts } from './activation';
+import { probeScript } from './hostMemoryProbe';
 
 const ROUNDS = Number(process.env.BENCH_MEMORY_ROUNDS ?? 5);
+/** Chat replies in each window, the first one measured on its own (the baseline of the goal). */
+export const REPLIES = Math.max(1, Number(process.env.BENCH_MEMORY_REPLIES ?? 200));
 /** Investigation: BENCH_MEMORY_DELIVERIES=0 starts the listener and sends nothing (what listening alone costs). */
-export const DELIVERIES = Number(process.env.BENCH_MEMORY_DELIVERIES ?? 1000);
-const WINDOW_TIMEOUT_MS = 180_000;
+export const DELIVERIES = Number(process.env.BENCH_MEMORY_DELIVERIES ?? 10_000);
+/** Finished batches whose results each window opens, and the lines of each. */
+export const BATCHES = Number(process.env.BENCH_MEMORY_BATCHES ?? 20);
+const BATCH_LINES = Number(process.env.BENCH_MEMORY_BATCH_LINES ?? 100);
+/** The warm-up round does a little of everything: what it is for is VS Code's first start, not the work. */
+const WARM_UP = { replies: Math.min(REPLIES, 5), deliveries: Math.min(DELIVERIES, 100), batches: Math.min(BATCHES, 1) };
+/** Generous: about 0.4 s a reply, 10 ms a delivery and 2 s a batch were measured; a window gives up after three times that and 3 minutes. */
+const WINDOW_TIMEOUT_MS = 180_000 + 3 * (400 * REPLIES + 10 * DELIVERIES + 2000 * BATCHES);
 /**
  * The event delivered: a response's by default (nothing else follows from it). `batch.completed`
  * makes each delivery also refresh the batch and raise a notification (the jobs' own work).
@@ -28,15 +40,24 @@ const WINDOW_TIMEOUT_MS = 180_000;
 const EVENT_TYPE = process.env.BENCH_MEMORY_EVENT ?? 'response.completed';
 /**
  * Where to write a heap snapshot of each window's host after its GC (for looking into what is kept);
- * BENCH_MEMORY_ALLOC=dir writes a sampled allocation profile of each step up to the deliveries (what
+ * BENCH_MEMORY_ALLOC=dir writes a sampled allocation profile of each step up to the batch results (what
  * was allocated, collected or not, by function: open it in Chrome's DevTools, Memory tab).
  */
 const SNAPSHOT_DIR = process.env.BENCH_MEMORY_SNAPSHOT;
+/** The extension keeps this many verified deliveries (aoaiWorkbench.webhooks.maxStoredEvents' default): the newest must all be on disk. */
+const STORED = 1000;
 
-/** The `later` step: this long after the last delivery was answered (the `delivered` step is 2 s after). */
+/** The emulator each window talks to: batches finish in about a second, and 200 replies fit its gpt-4o's rate limits. */
+const EMULATOR_CONFIG = {
+  jobs: { stepMs: 100 },
+  deployments: DEFAULT_CONFIG.deployments.map((d) => (d.name === 'gpt-4o' ? { ...d, requestsPerMinute: 10_000, tokensPerMinute: 10_000_000 } : d)),
+};
+
+/** The `later` step: this long after the last batch results were opened (the `batches` step is 2 s after). */
 export const LATER_MS = 10_000;
 
-export type Step = 'view' | 'chat' | 'delivered' | 'later' | 'gc';
+export const STEPS = ['view', 'chat', 'replies', 'delivered', 'batches', 'later', 'gc'] as const;
+export type Step = (typeof STEPS)[number];
 export interface Sample {
   rss: number;
   heapUsed: number;
@@ -67,154 +88,25 @@ export interface HostMemoryResult {
   minimal: WindowMemory[];
   /** How long each window of ours took to get its deliveries answered. */
   deliverySeconds: number[];
+  /** How long each measured window took, start to figures. */
+  windowSeconds: { ours: number[]; minimal: number[] };
 }
 
-/** Runs inside each window's extension host. */
-const PROBE = `
-const vscode = require('vscode');
-const http = require('http');
-const kb = (status, key) => { const line = status.split(String.fromCharCode(10)).find((l) => l.startsWith(key + ':')); return line ? parseInt(line.slice(key.length + 1), 10) * 1024 : undefined; };
-const mem = () => {
-  const m = process.memoryUsage();
-  let status = '';
-  try { status = require('fs').readFileSync('/proc/self/status', 'utf8'); } catch {}
-  const code = require('v8').getHeapSpaceStatistics().find((x) => x.space_name === 'code_space');
-  const sample = { rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, anon: kb(status, 'RssAnon'), file: kb(status, 'RssFile'), code: code && code.space_size };
-  return process.env.BENCH_MEMORY_SMAPS ? { ...sample, maps: maps(), loaded: loaded(), spaces: spaces() } : sample;
-};
-// Investigation only (BENCH_MEMORY_SMAPS=1): V8's spaces, MB committed/resident (physical).
-const mb = (bytes) => Math.round(bytes / 1e5) / 10;
-const spaces = () =>
-  Object.fromEntries(require('v8').getHeapSpaceStatistics().map((x) => [x.space_name.replace('_space', ''), mb(x.space_size) + '/' + mb(x.physical_space_size)]));
-// Investigation only (BENCH_MEMORY_SMAPS=1): which of the Node modules undici requires the host has loaded.
-const loaded = () => ['assert', 'http2', 'perf_hooks', 'dns', 'diagnostics_channel', 'worker_threads', 'tls'].filter((m) => process.moduleLoadList.includes('NativeModule ' + m));
-// Investigation only (BENCH_MEMORY_SMAPS=1): the RSS by kind of mapping, in MB: files by name, malloc's
-// heaps (the main one, and threads' arenas: 64 MB-aligned), executable memory (compiled code), and
-// the rest of anonymous memory (mostly V8's heap pages).
-function maps() {
-  const out = {};
-  let cur;
-  const add = (k, kb) => (out[k] = Math.round(((out[k] || 0) + kb / 1024) * 10) / 10);
-  for (const line of require('fs').readFileSync('/proc/self/smaps', 'utf8').split(String.fromCharCode(10))) {
-    const m = /^([0-9a-f]+)-([0-9a-f]+) (\\S+) \\S+ \\S+ \\d+\\s*(.*)$/.exec(line);
-    if (m) {
-      const start = BigInt('0x' + m[1]);
-      const path = m[4].trim();
-      cur = path.startsWith('/') ? 'file ' + path.split('/').pop() : path ? path : m[3].includes('x') ? 'anon exec' : start % 0x4000000n === 0n ? 'malloc arena' : 'anon';
-      continue;
-    }
-    const rss = /^Rss:\\s+(\\d+) kB/.exec(line);
-    if (rss && cur) add(cur, Number(rss[1]));
-  }
-  const files = Object.entries(out).filter(([k]) => k.startsWith('file '));
-  const small = files.filter(([, v]) => v < 1);
-  for (const [k] of small) delete out[k];
-  out['file (others)'] = Math.round(small.reduce((n, [, v]) => n + v, 0) * 10) / 10;
-  return out;
-}
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const exec = (cmd, arg) => vscode.commands.executeCommand(cmd, arg);
-function step(name) {
-  return new Promise((resolve, reject) => {
-    const req = http.request(process.env.BENCH_CONTROL + '/' + name, { method: 'POST' }, (res) => {
-      let text = '';
-      res.setEncoding('utf8').on('data', (d) => (text += d)).on('end', () => (res.statusCode === 200 ? resolve(JSON.parse(text)) : reject(new Error(name + ': ' + text))));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-async function eventually(what, fn) {
-  for (let i = 0; i < 300; i++) {
-    const v = await fn();
-    if (v) return v;
-    await sleep(100);
-  }
-  throw new Error('gave up waiting for ' + what);
-}
-exports.run = async () => {
-  const ours = process.env.BENCH_MEMORY_WINDOW === 'ours';
-  const settle = () => sleep(2000);
-  const LATER_MS = ${LATER_MS};
-  const out = {};
-  // Investigation only: what was allocated (kept or not) during each step, by function: one profile per step.
-  const sampling = process.env.BENCH_MEMORY_ALLOC && new (require('inspector').Session)();
-  const post = (method, params) => new Promise((resolve, reject) => sampling.post(method, params, (err, r) => (err ? reject(err) : resolve(r))));
-  const startSampling = () => post('HeapProfiler.startSampling', { samplingInterval: 8192, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
-  const sampled = async (name) => {
-    if (!sampling) return;
-    const { profile } = await post('HeapProfiler.stopSampling');
-    const file = process.env.BENCH_MEMORY_WINDOW + '-' + name + '-' + Date.now() + '.heapprofile';
-    require('fs').writeFileSync(require('path').join(process.env.BENCH_MEMORY_ALLOC, file), JSON.stringify(profile));
-    if (name !== 'delivered') await startSampling();
-    else sampling.disconnect();
-  };
-  if (sampling) {
-    sampling.connect();
-    await startSampling();
-  }
-  await vscode.extensions.getExtension(${JSON.stringify(MINIMAL)}).activate();
-  const emu = await step('emulator');
-  if (ours) {
-    await exec('workbench.view.extension.aoaiWorkbench');
-    await eventually('our extension to activate', () => vscode.extensions.getExtension(${JSON.stringify(OURS)}).isActive);
-  } else if (vscode.extensions.getExtension(${JSON.stringify(OURS)}).isActive) {
-    throw new Error('our extension is active in the reference window');
-  }
-  await settle();
-  out.view = mem();
-  await sampled('view');
-  let conn;
-  if (ours) {
-    conn = await exec('aoaiWorkbench.addConnection', { endpoint: emu.url, apiKey: emu.apiKey, label: 'Bench' });
-    const models = await eventually('the emulator deployments in the model list', async () =>
-      (await vscode.lm.selectChatModels({ vendor: 'azure-openai' })).filter((m) => m.id.startsWith(conn.id + '/')));
-    const model = models.find((m) => m.id.endsWith('/gpt-4o')) || models[0];
-    const res = await model.sendRequest([vscode.LanguageModelChatMessage.User('Say hello')], {});
-    let text = '';
-    for await (const t of res.text) text += t;
-    if (!text) throw new Error('the chat reply was empty');
-  } else {
-    // Adding a connection writes a user setting, which makes VS Code open settings.json (JSON with
-    // comments) and activate the built-in TypeScript and JavaScript support: the reference does as much.
-    const editor = vscode.workspace.getConfiguration('editor');
-    await editor.update('minimap.enabled', !editor.get('minimap.enabled'), vscode.ConfigurationTarget.Global);
-  }
-  await settle();
-  out.chat = mem();
-  await sampled('chat');
-  // Investigation only: deliveries with the sidebar closed, so VS Code draws no rows.
-  if (process.env.BENCH_MEMORY_HIDE_VIEW) await exec('workbench.action.closeSidebar');
-  if (ours) await exec('aoaiWorkbench.startListening', { connectionId: conn.id, endpoint: { mode: 'create', name: 'bench', eventTypes: [process.env.BENCH_MEMORY_EVENT] } });
-  await step('deliver');
-  await settle();
-  out.delivered = mem();
-  await sampled('delivered');
-  // What a user sees once the burst is over: V8 shrinks an idle heap on its own some seconds later.
-  await sleep(LATER_MS - 2000);
-  out.later = mem();
-  require('v8').setFlagsFromString('--expose-gc');
-  // The collection V8 makes before giving up on memory: everything collectable goes, and free pages go back to the system.
-  const gc = require('vm').runInNewContext('gc');
-  gc({ type: 'major', execution: 'sync', flavor: 'last-resort' });
-  await sleep(1000);
-  out.gc = mem();
-  out.others = vscode.extensions.all.filter((e) => e.isActive && !e.id.startsWith('aoai-workbench')).map((e) => e.id).sort();
-  if (process.env.BENCH_MEMORY_SNAPSHOT) require('v8').writeHeapSnapshot(require('path').join(process.env.BENCH_MEMORY_SNAPSHOT, process.env.BENCH_MEMORY_WINDOW + '-' + Date.now() + '.heapsnapshot'));
-  if (ours) await exec('aoaiWorkbench.stopListening', { deleteEndpoint: false });
-  console.log('BENCH-MEMORY ' + JSON.stringify(out));
-};
-`;
-
-/** This process's side of the probe's steps: a fresh emulator per window, and the deliveries. */
+/** This process's side of the probe's steps: a fresh emulator per window, its batches, and the deliveries. */
 class Control {
   emu: Emulator | undefined;
+  private client: AzureOpenAIClient | undefined;
   /** Whether the current window's host listens (ours) or not (the reference). */
   deliver = false;
+  /** What the current window gets: the warm-up's little, or the measured round's all. */
+  deliveries = DELIVERIES;
+  batches = BATCHES;
   /** How long each window's deliveries took (all answered). */
   readonly deliverySeconds: number[] = [];
-  /** The events file our extension writes, to check every delivery was verified. */
+  /** The events file our extension writes, to check the deliveries were verified. */
   eventsFile = '';
+  /** Where batch input files are written before their upload. */
+  dir = '';
   private server = createServer((req, res) => void this.handle(req, res));
   url = '';
 
@@ -227,10 +119,13 @@ class Control {
     try {
       let answer: unknown = {};
       if (req.url === '/emulator') {
-        this.emu = await startEmulator();
+        this.emu = await startEmulator({ config: EMULATOR_CONFIG });
+        this.client = new AzureOpenAIClient({ endpoint: this.emu.url, auth: { kind: 'apiKey', apiKey: this.emu.apiKey } });
         answer = { url: this.emu.url, apiKey: this.emu.apiKey };
       } else if (req.url === '/deliver' && this.deliver) {
         await this.sendDeliveries();
+      } else if (req.url === '/batches') {
+        answer = await this.finishedBatches();
       }
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
     } catch (err) {
@@ -238,12 +133,16 @@ class Control {
     }
   }
 
-  /** 1,000 events the emulator signs and delivers (4 at a time), each answered 200, then all verified on disk. */
+  /**
+   * Events the emulator signs and delivers (4 at a time: as fast as the listener answers), each
+   * answered 200, then the newest the extension keeps all recorded as verified on disk.
+   */
   private async sendDeliveries(): Promise<void> {
     const emu = this.emu!;
+    const count = this.deliveries;
     let next = 0;
     const one = async (): Promise<void> => {
-      while (next < DELIVERIES) {
+      while (next < count) {
         const n = next++;
         const res = await fetch(`${emu.url}/emulator/events`, {
           method: 'POST',
@@ -257,13 +156,49 @@ class Control {
     const t0 = Date.now();
     await Promise.all([one(), one(), one(), one()]);
     this.deliverySeconds.push((Date.now() - t0) / 1000);
-    for (let i = 0; i < 150 && verifiedOnDisk(this.eventsFile) < DELIVERIES; i++) await new Promise((r) => setTimeout(r, 100));
-    const verified = verifiedOnDisk(this.eventsFile);
-    if (verified < DELIVERIES) throw new Error(`only ${verified} of ${DELIVERIES} deliveries are recorded as verified in ${this.eventsFile}`);
+    // The newest `STORED` arrived in about the order sent (4 in flight): a few at the edge may be older ones.
+    const newest = Array.from({ length: Math.max(0, Math.min(count, STORED) - 8) }, (_, i) => count - 1 - i);
+    let missing = newest;
+    for (let i = 0; i < 150 && missing.length; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      const verified = verifiedOnDisk(this.eventsFile);
+      missing = newest.filter((n) => !verified.has(n));
+    }
+    if (missing.length) throw new Error(`${missing.length} of the newest ${newest.length} deliveries (e.g. #${missing[0]}) are not recorded as verified in ${this.eventsFile}`);
+  }
+
+  /** Batches of chat completions, created at once and awaited until all completed; their ids and output files. */
+  private async finishedBatches(): Promise<Array<{ id: string; outputFileId: string }>> {
+    const client = this.client!;
+    const ids = await Promise.all(
+      Array.from({ length: this.batches }, async (_, b) => {
+        const path = join(this.dir, `batch-${b}.jsonl`);
+        const body = (i: number) => ({ model: 'gpt-4o-mini-batch', messages: [{ role: 'user', content: `Question ${i} of batch ${b}` }] });
+        const line = (i: number) => JSON.stringify({ custom_id: `task-${i}`, method: 'POST', url: '/v1/chat/completions', body: body(i) });
+        writeFileSync(path, Array.from({ length: BATCH_LINES }, (_, i) => line(i)).join('\n'));
+        const file = await client.jobs.files.upload(path, { purpose: 'batch' });
+        return (await client.jobs.batches.create({ input_file_id: file.id, endpoint: '/v1/chat/completions' })).id;
+      }),
+    );
+    const out: Array<{ id: string; outputFileId: string }> = [];
+    for (const id of ids) {
+      for (let i = 0; ; i++) {
+        const batch = await client.jobs.batches.retrieve(id);
+        if (batch.status === 'completed' && batch.output_file_id) {
+          out.push({ id, outputFileId: batch.output_file_id });
+          break;
+        }
+        if (i >= 600) throw new Error(`batch ${id} is still ${batch.status} after a minute`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+    return out;
   }
 
   async endWindow(): Promise<void> {
+    await this.client?.close();
     await this.emu?.close();
+    this.client = undefined;
     this.emu = undefined;
   }
 
@@ -272,9 +207,15 @@ class Control {
   }
 }
 
-function verifiedOnDisk(file: string): number {
-  if (!existsSync(file)) return 0;
-  return readFileSync(file, 'utf8').split('\n').filter((l) => l.includes('"verdict":"verified"')).length;
+/** The bench deliveries (by number) the events file records as verified. */
+function verifiedOnDisk(file: string): Set<number> {
+  const out = new Set<number>();
+  if (!existsSync(file)) return out;
+  for (const l of readFileSync(file, 'utf8').split('\n')) {
+    const n = /_bench_(\d+)/.exec(l);
+    if (n && l.includes('"verdict":"verified"')) out.add(Number(n[1]));
+  }
+  return out;
 }
 
 export async function benchHostMemory(): Promise<HostMemoryResult> {
@@ -283,6 +224,7 @@ export async function benchHostMemory(): Promise<HostMemoryResult> {
   const scripts = await codeServerScripts();
   const control = new Control();
   await control.start();
+  control.dir = dir;
   try {
     const server = await scripts.startCodeServer({
       extraArgs: ['--vscode-option', 'enable-smoke-test-driver', '--reconnection-grace-time', '5'],
@@ -306,10 +248,10 @@ export async function benchHostMemory(): Promise<HostMemoryResult> {
 
 async function measure(scripts: CodeServerScripts, server: CodeServer, browser: Browser, dir: string, control: Control): Promise<HostMemoryResult> {
   const probe = join(dir, 'probe.js');
-  writeFileSync(probe, PROBE);
+  writeFileSync(probe, probeScript(LATER_MS));
   const storage = join(server.root, 'user-data', 'User', 'globalStorage', OURS);
   control.eventsFile = join(storage, 'webhook-events.jsonl');
-  const result: HostMemoryResult = { ours: [], minimal: [], deliverySeconds: control.deliverySeconds };
+  const result: HostMemoryResult = { ours: [], minimal: [], deliverySeconds: control.deliverySeconds, windowSeconds: { ours: [], minimal: [] } };
   // Round 0 is not measured: the profile's first window is VS Code's first start (its Welcome page,
   // and the built-in extensions that page's documents activate) and the first look at our sidebar
   // (our walkthrough opens, once per profile): neither is what either window measures after it.
@@ -319,6 +261,9 @@ async function measure(scripts: CodeServerScripts, server: CodeServer, browser: 
     const order: Array<'ours' | 'minimal'> = round % 2 ? ['ours', 'minimal'] : ['minimal', 'ours'];
     for (const which of order) {
       control.deliver = which === 'ours';
+      control.deliveries = warmUp ? WARM_UP.deliveries : DELIVERIES;
+      control.batches = warmUp ? WARM_UP.batches : BATCHES;
+      const t0 = Date.now();
       // A new browser profile per window: no connection or listening session carried over.
       const context = await browser.newContext();
       try {
@@ -347,6 +292,9 @@ async function measure(scripts: CodeServerScripts, server: CodeServer, browser: 
           BENCH_CONTROL: control.url,
           BENCH_MEMORY_WINDOW: which,
           BENCH_MEMORY_EVENT: EVENT_TYPE,
+          BENCH_MEMORY_REPLIES: String(warmUp ? WARM_UP.replies : REPLIES),
+          // Lets the probe mark its command arguments as our UI's (src/extension.ts, askFirst.ts).
+          AOAI_WORKBENCH_TEST_INTERNALS: '1',
           ...(SNAPSHOT_DIR ? { BENCH_MEMORY_SNAPSHOT: SNAPSHOT_DIR } : {}),
           ...(process.env.BENCH_MEMORY_ALLOC ? { BENCH_MEMORY_ALLOC: process.env.BENCH_MEMORY_ALLOC } : {}),
           ...(process.env.BENCH_MEMORY_SMAPS ? { BENCH_MEMORY_SMAPS: '1' } : {}),
@@ -356,8 +304,9 @@ async function measure(scripts: CodeServerScripts, server: CodeServer, browser: 
         const figures = JSON.parse(await line) as WindowMemory;
         if (warmUp && which === 'ours') control.deliverySeconds.pop();
         if (!warmUp) result[which].push(figures);
+        if (!warmUp) result.windowSeconds[which].push((Date.now() - t0) / 1000);
         if (process.env.BENCH_MEMORY_SMAPS && !warmUp) {
-          for (const step of ['view', 'chat', 'delivered', 'later', 'gc'] as const) {
+          for (const step of STEPS) {
             const f = figures[step];
             console.log(`  ${which} ${step} maps: ${JSON.stringify(f.maps)} spaces: ${JSON.stringify(f.spaces)} loaded: ${f.loaded?.join(' ')}`);
           }
@@ -366,9 +315,9 @@ async function measure(scripts: CodeServerScripts, server: CodeServer, browser: 
         await context.close();
         await control.endWindow();
       }
-      // The next window of ours starts with no events or ids on disk, as this one did.
+      // The next window of ours starts with no events, ids or usage on disk, as this one did.
       await new Promise((r) => setTimeout(r, 1000));
-      for (const f of existsSync(storage) ? readdirSync(storage) : []) if (/^webhook-(events|ids)/.test(f)) rmSync(join(storage, f), { force: true });
+      for (const f of existsSync(storage) ? readdirSync(storage) : []) if (/^(webhook-(events|ids)|usage)/.test(f)) rmSync(join(storage, f), { recursive: true, force: true });
     }
   }
   return result;
