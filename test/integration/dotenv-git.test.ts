@@ -3,19 +3,11 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { envFileWarnings as ef0 } from '../../src/webhooks/endpoints/dotenvFile';
-const envFileWarnings = (f: string, w: string[], g?: string) => ef0(f, w, g as string);
+import { realGit } from '../support/realGit';
+import { envFileWarnings } from '../../src/webhooks/endpoints/dotenvFile';
 import { findGitOnPath, GIT_NOT_ALLOWED } from '../../src/webhooks/endpoints/gitExecutable';
 
 const windows = process.platform === 'win32';
-const realGit = (() => {
-  try {
-    execFileSync('git', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
 
 /** A repository's own `git`: writes a marker beside itself when anything starts it. */
 const FAKE = '#!/bin/sh\necho ran >> "$(dirname "$0")/ran.marker"\nexit 0\n';

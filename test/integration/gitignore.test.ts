@@ -3,16 +3,9 @@ import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { realGit } from '../support/realGit';
 import { gitignoreSays } from '../../src/webhooks/endpoints/gitignore';
 
-const realGit = (() => {
-  try {
-    execFileSync('git', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
 
 /** What git itself says (exit 0: ignored, 1: not), where git is installed. */
 function gitSays(root: string, file: string): boolean {

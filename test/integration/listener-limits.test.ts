@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { Client } from 'undici';
 import { diagnose } from '../../src/webhooks/inspect/doctor';
 import { WebhookListener, type DeliveryRecord } from '../../src/webhooks/receive/listener';
 import { generateSecret, signedHeaders } from '../../src/webhooks/receive/signature';
+import { deliver } from '../support/ownConnection';
 import { eventually } from '../support/receiver';
 
 const event = (pad: number) => ({ object: 'event', id: 'evt_big', type: 'response.completed', created_at: 1, data: { id: 'resp_1', pad: 'x'.repeat(pad) } });
@@ -29,18 +29,6 @@ function paddedDeliveries(n: number, padBytes: number, secrets: Array<{ secret: 
     return `POST /webhook-with-a-long-path-${i} HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${lines}\r\n${body}`;
   });
   return Buffer.from(requests.join(''), 'latin1');
-}
-
-/** A POST on a connection of its own (a new sender, as the service's retries are). */
-async function deliver(url: string, body: string, headers: Record<string, string>): Promise<number> {
-  const client = new Client(url);
-  try {
-    const res = await client.request({ path: '/webhook', method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
-    await res.body.dump();
-    return res.statusCode;
-  } finally {
-    await client.close();
-  }
 }
 
 describe('what one unsigned sender can cost the listener', () => {

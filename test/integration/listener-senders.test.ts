@@ -4,22 +4,10 @@
  */
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
-import { Client } from 'undici';
 import { WebhookListener, type DeliveryRecord } from '../../src/webhooks/receive/listener';
 import { generateSecret, signedHeaders } from '../../src/webhooks/receive/signature';
+import { deliver } from '../support/ownConnection';
 import { eventually } from '../support/receiver';
-
-/** A POST on a connection of its own (a new sender, as the service's retries are). */
-async function deliver(url: string, body: string, headers: Record<string, string>): Promise<number> {
-  const client = new Client(url);
-  try {
-    const res = await client.request({ path: '/webhook', method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
-    await res.body.dump();
-    return res.statusCode;
-  } finally {
-    await client.close();
-  }
-}
 
 const event = (i: number) => JSON.stringify({ object: 'event', id: `evt_${i}`, type: 'response.completed', created_at: 1, data: { id: `resp_${i}` } });
 
