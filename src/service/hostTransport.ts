@@ -37,6 +37,7 @@ function bodyOf(stream: WebReadableStream | null, bodyTimeout: number, stop: (er
   body.text = read;
   body.json = async () => JSON.parse(await read()) as unknown;
   body.dump = async () => {
+    clearTimeout(timer);
     timer = undefined;
     body.destroy();
   };

@@ -91,6 +91,8 @@ export class TunnelKeeper {
     let reason = l10n.t('it closed');
     // Whatever is left of the old one (a process still exiting) goes first.
     await this.tunnel.stop().catch(() => undefined);
+    // Stopped meanwhile: 'stopped' was said already, and nothing is reopened.
+    if (signal.aborted) return;
     for (let attempt = 1; attempt <= this.delays.length; attempt++) {
       this.set({ kind: 'reopening', attempt, attempts: this.delays.length, reason });
       await pause(this.delays[attempt - 1], signal);
