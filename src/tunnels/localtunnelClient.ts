@@ -56,13 +56,15 @@ async function requestGrant(o: LocaltunnelOptions): Promise<LocaltunnelGrant> {
   const timeout = AbortSignal.timeout(o.timeoutMs ?? 15_000);
   const signal = o.signal ? AbortSignal.any([o.signal, timeout]) : timeout;
   let res: Response;
+  let text: string;
   try {
     res = await fetch(url, { signal, headers: { accept: 'application/json' } });
+    // Read inside the same deadline and the same messages: a body cut off or too slow is the server's fault too.
+    text = await res.text();
   } catch (err) {
     if (o.signal?.aborted) throw new TunnelError(l10n.t('Cancelled.'));
     throw new TunnelError(timeout.aborted ? l10n.t('no answer within {0} s', (o.timeoutMs ?? 15_000) / 1000) : (err as Error).message);
   }
-  const text = await res.text();
   let body: unknown;
   try {
     body = JSON.parse(text);
