@@ -13,7 +13,7 @@ import { isLocalhostName } from './loopback';
 import { DEFAULT_TIMEOUT_MS, ProxyRefusedError, type Transport, type TransportBody, type TransportRequest, type TransportResponse } from './transport';
 
 /** What VS Code sends direct whatever its proxy settings, plus `*.localhost` (ours, pinned). */
-export function directInVsCode(hostname: string): boolean {
+function directInVsCode(hostname: string): boolean {
   const h = hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
   return h === '127.0.0.1' || h === '::1' || h === '::ffff:127.0.0.1' || isLocalhostName(h);
 }

@@ -77,7 +77,7 @@ export class NodeTransport implements Transport {
   ) {}
 
   /** The dispatcher for `target`: the direct pool, or the pool through its proxy. */
-  dispatcherFor(target: URL): Dispatcher {
+  private dispatcherFor(target: URL): Dispatcher {
     const proxy = proxyFor(target, this.settings, this.env);
     const o = this.options;
     const tls = o.secureContext ?? secureContext(this.settings);

@@ -12,7 +12,7 @@ import { connect, type Socket } from 'node:net';
 import { TunnelError, type Tunnel } from './tunnel';
 
 /** What a localtunnel server answers for a new tunnel. */
-export interface LocaltunnelGrant {
+interface LocaltunnelGrant {
   id: string;
   /** The TCP port the client connects to (on the server's host, or `ip`). */
   port: number;

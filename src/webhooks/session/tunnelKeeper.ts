@@ -24,7 +24,7 @@ export interface TunnelMove {
  * Pauses before each attempt: a server that restarts is back within seconds, one that is down
  * for longer is not hammered; about 70 s in all before the keeper gives up.
  */
-export const REOPEN_DELAYS_MS: readonly number[] = [1_000, 2_000, 5_000, 10_000, 20_000, 30_000];
+const REOPEN_DELAYS_MS: readonly number[] = [1_000, 2_000, 5_000, 10_000, 20_000, 30_000];
 
 function pause(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
