@@ -26,7 +26,7 @@ export class ManualTunnel implements TunnelProvider {
   }
   async start(): Promise<Tunnel> {
     const check = await this.check();
-    if (!check.ok) throw new TunnelError(check.message);
+    if (!check.ok) throw new TunnelError(check.message, { lasting: true });
     let stop!: () => void;
     const closed = new Promise<void>((r) => (stop = r));
     return { url: this.url()!.replace(/\/+$/, ''), closed, stop: async () => stop() };
@@ -93,7 +93,7 @@ abstract class CliTunnel implements TunnelProvider {
 
   async start(localPort: number, signal?: AbortSignal): Promise<Tunnel> {
     const check = await this.check();
-    if (!check.ok) throw new TunnelError(check.message);
+    if (!check.ok) throw new TunnelError(check.message, { lasting: true });
     return this.run((await this.binary())!, localPort, signal);
   }
 }

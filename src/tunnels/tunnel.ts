@@ -32,6 +32,12 @@ export interface TunnelProvider {
 
 export class TunnelError extends Error {
   override readonly name = 'TunnelError';
+  /** Trying again cannot help until the user acts (the program is gone, a setting is wrong). */
+  readonly lasting: boolean;
+  constructor(message: string, o: { lasting?: boolean } = {}) {
+    super(message);
+    this.lasting = o.lasting ?? false;
+  }
 }
 
 /** The executable on PATH, if any. */

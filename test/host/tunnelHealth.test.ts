@@ -5,7 +5,7 @@
  * Webhook Events view say so, with what to do.
  */
 import assert from 'node:assert/strict';
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -63,15 +63,17 @@ describe('a dropped tunnel in VS Code', function () {
     assert.equal(api.eventsView.message, `Listening at ${run(2)}/webhook for "Tunnel health emulator".`);
   });
 
-  it('a tunnel that cannot come back: the status bar and the Webhook Events view say so, with what to do', async function () {
-    // Six attempts, 1 + 2 + 5 + 10 + 20 + 30 s apart: about 70 s before the listener gives up.
-    this.timeout(150_000);
+  it('a tunnel that cannot come back: the status bar and the Webhook Events view say so, with what to do', async () => {
+    // The downloaded cloudflared removed while listening: no attempt can mend that, so the keeper
+    // gives up at the first (the six paced attempts of a refusing server are the core's tests).
     const api = await workbench();
     if (!api.services.listener.running) await exec('startListening', { connectionId: conn.id, provider: 'cloudflared', endpoint: { mode: 'skip' } });
-    writeFileSync(join(dir, 'refuse'), '');
+    const standIn = join(binDir, 'cloudflared');
+    rmSync(standIn);
     process.kill(pid(), 'SIGKILL');
+    // The first attempt waits 1 s: the status bar says so meanwhile.
     await eventually(() => api.services.listener.statusItem.text.startsWith('$(sync~spin) Reopening tunnel'), 10_000);
-    await eventually(() => api.services.listener.state?.tunnel?.health.kind === 'failed', 120_000);
+    await eventually(() => api.services.listener.state?.tunnel?.health.kind === 'failed', 30_000);
     const item = api.services.listener.statusItem;
     assert.match(item.text, /^\$\(warning\) Tunnel down · \d+$/);
     assert.deepEqual(item.backgroundColor, new vscode.ThemeColor('statusBarItem.warningBackground'));
@@ -81,7 +83,6 @@ describe('a dropped tunnel in VS Code', function () {
     ].join(' ');
     assert.equal(api.eventsView.message, todo);
     assert.ok((item.tooltip as vscode.MarkdownString).value.includes(todo));
-    assert.ok(settingsAndLogFiles().some((f) => /The tunnel \(Cloudflare quick tunnel\) could not be reopened after 6 attempts/.test(readFileSync(f, 'utf8'))));
-    rmSync(join(dir, 'refuse'));
+    assert.ok(settingsAndLogFiles().some((f) => /The tunnel \(Cloudflare quick tunnel\) could not be reopened after 1 attempt \(cloudflared is not installed/.test(readFileSync(f, 'utf8'))));
   });
 });

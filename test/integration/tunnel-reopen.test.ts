@@ -151,6 +151,17 @@ describe('a tunnel that drops', function () {
       await client.deleteWebhookEndpoint(ep.id);
     });
 
+    it('cloudflared gone from its place: the first attempt says so and the keeper gives up at once, without the remaining pauses', async () => {
+      await listening.start({ connection: conn, endpoints, tunnel: new CloudflaredTunnel(undefined, bin), endpoint: { mode: 'skip' }, forwardTo: () => undefined });
+      rmSync(join(bin, 'cloudflared'));
+      process.kill(pid(), 'SIGKILL');
+      const failed = await eventually(() => health.find((h) => h.health.kind === 'failed'), 20_000);
+      assert.deepEqual(kinds(), ['reopening 1/3', 'failed']);
+      assert.ok(failed.health.kind === 'failed' && failed.health.attempts === 1 && /cloudflared is not installed/.test(failed.health.reason), JSON.stringify(failed));
+      assert.equal(listening.state?.tunnel?.health.kind, 'failed');
+      await listening.stop();
+    });
+
     it('a process that cannot start again ends in the failed state; stopping the listener after a drop reopens nothing', async () => {
       await listening.start({ connection: conn, endpoints, tunnel: new CloudflaredTunnel(undefined, bin), endpoint: { mode: 'skip' }, forwardTo: () => undefined });
       writeFileSync(join(dir, 'refuse'), '');

@@ -18,7 +18,7 @@ export function logTunnelHealth(output: vscode.LogOutputChannel, { label, health
       output.info(`The tunnel (${label}) is open again at ${health.url}.`);
       return;
     case 'failed':
-      output.error(`The tunnel (${label}) could not be reopened after ${health.attempts} attempts (${health.reason}).`);
+      output.error(`The tunnel (${label}) could not be reopened after ${health.attempts} ${health.attempts === 1 ? 'attempt' : 'attempts'} (${health.reason}).`);
       output.error(`Deliveries no longer reach the listener: run "Stop Listening", then "Start Listening", or pick another tunnel in "${PROVIDER_SETTING}".`);
       return;
     case 'stopped':

@@ -4,14 +4,17 @@
  * health and says each change, and when a reopened tunnel has a new public URL.
  */
 import * as l10n from '@vscode/l10n';
-import type { Tunnel, TunnelProvider } from '../../tunnels/tunnel';
+import { TunnelError, type Tunnel, type TunnelProvider } from '../../tunnels/tunnel';
 import { Emitter, type Event } from '../store/emitter';
 
 export type TunnelHealth =
   | { kind: 'open'; url: string }
   /** Attempt `attempt` of `attempts` is waiting or running; `reason`: why the last one ended or failed. */
   | { kind: 'reopening'; attempt: number; attempts: number; reason: string }
-  /** Every attempt failed: the tunnel stays down until the user starts listening again. */
+  /**
+   * Every attempt failed, or one failed in a way no later attempt can mend (the program is gone):
+   * the tunnel stays down until the user starts listening again. `attempts`: how many were made.
+   */
   | { kind: 'failed'; attempts: number; reason: string }
   | { kind: 'stopped' };
 
@@ -103,6 +106,7 @@ export class TunnelKeeper {
       } catch (err) {
         if (signal.aborted) return;
         reason = (err as Error).message;
+        if (err instanceof TunnelError && err.lasting) return this.set({ kind: 'failed', attempts: attempt, reason });
         continue;
       }
       if (signal.aborted) return void (await next.stop().catch(() => undefined));
