@@ -26,13 +26,18 @@ const ROUNDS = Number(process.env.BENCH_MEMORY_ROUNDS ?? 5);
 export const REPLIES = Math.max(1, Number(process.env.BENCH_MEMORY_REPLIES ?? 200));
 /** Investigation: BENCH_MEMORY_DELIVERIES=0 starts the listener and sends nothing (what listening alone costs). */
 export const DELIVERIES = Number(process.env.BENCH_MEMORY_DELIVERIES ?? 10_000);
+/**
+ * Deliveries a second, at most (0: as fast as the listener answers, 4 in flight). The service sends
+ * a few a minute; 50 a second is a resource far busier than any user's.
+ */
+export const DELIVERY_RATE = Number(process.env.BENCH_MEMORY_DELIVERY_RATE ?? 0);
 /** Finished batches whose results each window opens, and the lines of each. */
 export const BATCHES = Number(process.env.BENCH_MEMORY_BATCHES ?? 20);
 const BATCH_LINES = Number(process.env.BENCH_MEMORY_BATCH_LINES ?? 100);
 /** The warm-up round does a little of everything: what it is for is VS Code's first start, not the work. */
 const WARM_UP = { replies: Math.min(REPLIES, 5), deliveries: Math.min(DELIVERIES, 100), batches: Math.min(BATCHES, 1) };
 /** Generous: about 0.4 s a reply, 10 ms a delivery and 2 s a batch were measured; a window gives up after three times that and 3 minutes. */
-const WINDOW_TIMEOUT_MS = 180_000 + 3 * (400 * REPLIES + 10 * DELIVERIES + 2000 * BATCHES);
+const WINDOW_TIMEOUT_MS = 180_000 + 3 * (400 * REPLIES + Math.max(10, DELIVERY_RATE ? 1000 / DELIVERY_RATE : 0) * DELIVERIES + 2000 * BATCHES);
 /**
  * The event delivered: a response's by default (nothing else follows from it). `batch.completed`
  * makes each delivery also refresh the batch and raise a notification (the jobs' own work).
@@ -141,9 +146,12 @@ class Control {
     const emu = this.emu!;
     const count = this.deliveries;
     let next = 0;
+    const t0 = Date.now();
     const one = async (): Promise<void> => {
       while (next < count) {
         const n = next++;
+        const due = DELIVERY_RATE ? t0 + (n * 1000) / DELIVERY_RATE - Date.now() : 0;
+        if (due > 0) await new Promise((r) => setTimeout(r, due));
         const res = await fetch(`${emu.url}/emulator/events`, {
           method: 'POST',
           headers: { 'api-key': emu.apiKey, 'content-type': 'application/json' },
@@ -153,7 +161,6 @@ class Control {
         if (deliveries.length !== 1 || deliveries[0].attempts[0]?.status !== 200) throw new Error(`delivery ${n} was not accepted: ${JSON.stringify(deliveries)}`);
       }
     };
-    const t0 = Date.now();
     await Promise.all([one(), one(), one(), one()]);
     this.deliverySeconds.push((Date.now() - t0) / 1000);
     // The newest `STORED` arrived in about the order sent (4 in flight): a few at the edge may be older ones.

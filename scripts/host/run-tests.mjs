@@ -177,17 +177,22 @@ async function main() {
   const { chromium } = await import('playwright-core');
   for (const f of ['host-times.json', 'host-times-restricted.json']) rmSync(join(artifacts, f), { force: true });
   const started = Date.now();
+  // The UI journeys run beside the host tests: one lane from the start, a second once the host
+  // tests are done (UI_LANES=1: one after another). Each journey has its own servers and browser.
+  const { runUiTests } = process.env.HOST_SKIP_UI ? {} : await import('./ui-e2e.mjs');
+  let hostDone;
+  const hostFinished = new Promise((r) => (hostDone = r));
+  const lanes = process.env.UI_LANES === '1' ? [hostFinished] : [Promise.resolve(), hostFinished];
+  const uiRun = runUiTests?.(chromium, root, artifacts, vsix, lanes);
   const trusted = await runHostTests(chromium, vsix);
   const restricted = await runRestrictedModeTests(chromium, vsix);
+  const hostMs = Date.now() - started;
+  hostDone();
   const host = { code: trusted.code || restricted.code, passed: trusted.passed + restricted.passed, failed: trusted.failed + restricted.failed };
-  const stages = [{ name: 'host tests', ms: Date.now() - started }];
-  let ui = { passed: 0, failed: 0, times: [] };
-  if (!process.env.HOST_SKIP_UI) {
-    const { runUiTests } = await import('./ui-e2e.mjs');
-    const uiStarted = Date.now();
-    ui = await runUiTests(chromium, root, artifacts, vsix);
-    stages.push({ name: 'UI journeys', ms: Date.now() - uiStarted });
-  }
+  const ui = (await uiRun) ?? { passed: 0, failed: 0, times: [] };
+  // Side by side, the UI stage is what the journeys added after the host tests ended.
+  const stages = [{ name: 'host tests', ms: hostMs }];
+  if (uiRun) stages.push({ name: process.env.UI_LANES === '1' ? 'UI journeys' : 'UI journeys (after host tests)', ms: Date.now() - started - hostMs });
   const passed = host.passed + ui.passed;
   const failed = host.failed + ui.failed + (host.code !== 0 && host.failed === 0 ? 1 : 0);
   const tests = [...hostTimes('host-times.json', 'host'), ...hostTimes('host-times-restricted.json', 'host, Restricted Mode'), ...ui.times.map((t) => ({ ...t, where: 'UI' }))];

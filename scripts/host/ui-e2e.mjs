@@ -1,14 +1,18 @@
 // End-to-end through the real workbench in Chromium, as a person would: runs the UI journeys
 // (test/ui/journeys.ts, TypeScript loaded through tsx), each in a fresh emulator, code-server and
-// browser; each saves screenshots into the artifacts folder.
-import { readdirSync, readFileSync } from 'node:fs';
+// browser; each saves screenshots into the artifacts folder. Lanes run journeys side by side.
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startEmulatorProcess } from './emulatorProcess.mjs';
 import { CHROMIUM_ARGS, chromiumPath, startCodeServer, workbenchUrl } from './codeServer.mjs';
 import { startLocalAzure } from './localAzure.mjs';
 import { PSEUDO_LOCALE, pseudoLocale } from './pseudoLocale.mjs';
 
-export async function runUiTests(chromium, root, artifacts, vsix) {
+/**
+ * `lanes`: one promise per lane, the lane starting when it settles; each lane takes the next journey
+ * not yet taken, so lanes run side by side (each journey has its own servers, browser and ports).
+ */
+export async function runUiTests(chromium, root, artifacts, vsix, lanes = [Promise.resolve()]) {
   const { tsImport } = await import('tsx/esm/api');
   const { journeys } = await tsImport('../../test/ui/journeys.ts', import.meta.url);
   let passed = 0;
@@ -17,7 +21,15 @@ export async function runUiTests(chromium, root, artifacts, vsix) {
   const times = [];
   // HOST_GREP picks UI tests by name too, for iterating on one feature.
   const grep = process.env.HOST_GREP ? new RegExp(process.env.HOST_GREP) : undefined;
-  for (const { title, run, locale, localAzure } of journeys.filter((j) => !grep || grep.test(j.title))) {
+  const queue = longestFirst(journeys.filter((j) => !grep || grep.test(j.title)), artifacts);
+  const lane = async (gate) => {
+    await gate;
+    for (let journey = queue.shift(); journey; journey = queue.shift()) {
+      if (await runJourney(journey)) passed++;
+      else failed++;
+    }
+  };
+  async function runJourney({ title, run, locale, localAzure }) {
     const started = Date.now();
     const config = join(root, 'scripts', 'emulator.dev.json');
     // `npm start`'s set-up: an identity provider beside the emulator, VS Code signed in to it (localAzure.mjs).
@@ -47,15 +59,16 @@ export async function runUiTests(chromium, root, artifacts, vsix) {
     try {
       await page.goto(workbenchUrl(server, {}));
       await run(page, emulator, artifacts, server);
-      passed++;
       console.log(`  ✔ ${title}`);
+      return true;
     } catch (err) {
-      failed++;
-      console.log(`  ✗ ${title}\n    ${err?.message ?? err}`);
-      // CI keeps only the log: what the window showed at the failure, in words, beside the picture.
-      console.log(await whatTheWindowShows(page).catch((e) => `    (the window could not be read: ${e?.message ?? e})`));
-      console.log(ourLogTails(server.root));
-      await page.screenshot({ path: join(artifacts, 'ui-failure.png') }).catch(() => {});
+      // CI keeps only the log: what the window showed at the failure, in words, beside the picture;
+      // one console.log, so that a lane beside it cannot cut into it.
+      const shown = await whatTheWindowShows(page).catch((e) => `    (the window could not be read: ${e?.message ?? e})`);
+      console.log(`  ✗ ${title}\n    ${err?.message ?? err}\n${shown}\n${ourLogTails(server.root)}`);
+      const picture = `ui-failure-${title.replace(/[^\w]+/g, '-').slice(0, 60)}.png`;
+      await page.screenshot({ path: join(artifacts, picture) }).catch(() => {});
+      return false;
     } finally {
       await browser.close();
       await server.stop();
@@ -64,7 +77,28 @@ export async function runUiTests(chromium, root, artifacts, vsix) {
       times.push({ title, ms: Date.now() - started });
     }
   }
+  await Promise.all(lanes.map(lane));
+  const known = { ...lastTimes(artifacts), ...Object.fromEntries(times.map((t) => [t.title, t.ms])) };
+  writeFileSync(join(artifacts, 'ui-times.json'), JSON.stringify(known, null, 2));
   return { passed, failed, times };
+}
+
+/**
+ * The journeys that took longest in the last run first (host-summary.json), so that no lane is left
+ * with a long one at the end while the other is idle; new ones first of all.
+ */
+function longestFirst(journeys, artifacts) {
+  const last = lastTimes(artifacts);
+  return [...journeys].sort((a, b) => (last[b.title] ?? Infinity) - (last[a.title] ?? Infinity));
+}
+
+/** Each journey's time in the runs before, by title (.test-artifacts/ui-times.json). */
+function lastTimes(artifacts) {
+  try {
+    return JSON.parse(readFileSync(join(artifacts, 'ui-times.json'), 'utf8'));
+  } catch {
+    return {}; // no earlier run: the order of journeys.ts
+  }
 }
 
 /** The notifications, an open quick input, a dialog and the debug state the failed journey left, as text. */

@@ -40,6 +40,14 @@ export class TunnelError extends Error {
   }
 }
 
+/**
+ * Whether trying again cannot help. Read from the error, not by `instanceof`: the tunnels and the
+ * code that keeps them open load in different bundles, each with its own copy of the class.
+ */
+export function isLasting(err: unknown): boolean {
+  return err instanceof Error && (err as Partial<TunnelError>).lasting === true;
+}
+
 /** The executable on PATH, if any. */
 export async function findOnPath(name: string, pathEnv = process.env.PATH ?? ''): Promise<string | undefined> {
   const exts = process.platform === 'win32' ? ['.exe', '.cmd', ''] : [''];

@@ -4,7 +4,7 @@
  * health and says each change, and when a reopened tunnel has a new public URL.
  */
 import * as l10n from '@vscode/l10n';
-import { TunnelError, type Tunnel, type TunnelProvider } from '../../tunnels/tunnel';
+import { isLasting, type Tunnel, type TunnelProvider } from '../../tunnels/tunnel';
 import { Emitter, type Event } from '../store/emitter';
 
 export type TunnelHealth =
@@ -106,7 +106,7 @@ export class TunnelKeeper {
       } catch (err) {
         if (signal.aborted) return;
         reason = (err as Error).message;
-        if (err instanceof TunnelError && err.lasting) return this.set({ kind: 'failed', attempts: attempt, reason });
+        if (isLasting(err)) return this.set({ kind: 'failed', attempts: attempt, reason });
         continue;
       }
       if (signal.aborted) return void (await next.stop().catch(() => undefined));
