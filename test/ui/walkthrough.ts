@@ -277,9 +277,14 @@ export async function walkthroughThroughTheUi(page: Page, _emulator: EmulatorHan
   // nothing until the user signs in to GitHub Copilot (a sign-in dialog, offline here), so the step
   // checks itself from another use of the models: an extension asking one through vscode.lm.
   await pressStepButton(page, "Use a deployment in VS Code's chat", 'Choose the Model');
-  // The button opens VS Code's chat and puts the focus in its input (a picker opened before that
-  // would close): once it is there, the model picker from its button in the input.
-  await page.waitForFunction(() => !!document.activeElement?.closest('.part.auxiliarybar .interactive-input-part'), undefined, { timeout: 20_000 });
+  // The button opens VS Code's chat, puts the focus in its input and opens the model picker (a
+  // picker opened before the focus got there closes): once the focus is in either, the picker,
+  // from its button in the input when it is not open (openModelPicker tries again if it closes).
+  await page.waitForFunction(
+    () => !!document.activeElement?.closest('.part.auxiliarybar .interactive-input-part') || document.activeElement?.getAttribute('placeholder') === 'Search models',
+    undefined,
+    { timeout: 30_000 },
+  );
   await page.waitForTimeout(500);
   const picker = await openModelPicker(page);
   const chatInput = page.locator('.part.auxiliarybar .interactive-input-part').first();
