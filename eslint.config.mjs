@@ -29,8 +29,6 @@ const PAGE_SHARED = [
   // The usage view's tables (the page imports their types only).
   'src/usage/aggregate.ts',
   'src/usage/days.ts',
-  'src/usage/dayBuckets.ts',
-  'src/usage/histogram.ts',
   'src/usage/prices.ts',
   'src/usage/record.ts',
   // The compare view's results and how they are said (types and text only).

@@ -14,6 +14,7 @@ export default {
     'src/webhooks/**/*.ts',
     'src/storage/**/*.ts',
     'src/text/ownString.ts',
+    'src/text/csv.ts',
     'src/service/sse.ts',
     'src/service/http.ts',
     // The transports under it: VS Code's fetch inside VS Code, undici's agents in plain Node.

@@ -11,8 +11,8 @@
  * 5. Time to first token through the language model path against the service client directly.
  * 6. Activation in the real VS Code host against a minimal extension's, and the main bundle's size
  *    (issue #13; packages the extension first, then a few fresh windows of code-server).
- * 7. Usage (issue 27): recording one request's usage against the request itself, and the usage
- *    view's tables from 1,000,000 records streamed against JSON.parse of them all.
+ * 7. Usage (issues 27, 37): recording one request's usage against the request itself, and the
+ *    usage view's tables from a full 32 MiB log, goal <= 300 ms, beside the same read naively.
  * 8. The extension host's memory with use: after the first chat reply, 200 replies, 10,000 verified
  *    deliveries and 20 batch results opened, against itself after the first reply and against a
  *    window with only a minimal extension (issue #35; `BENCH_ONLY=memory`).
@@ -384,7 +384,7 @@ async function benchBatchResultsRows(): Promise<void> {
   });
 }
 
-/** Issue 27: what recording usage costs each request, and the usage view's tables from a big log. */
+/** Issues 27 and 37: what recording usage costs each request, and the usage view's tables from a full log. */
 async function benchUsageRows(): Promise<void> {
   const { record: r, aggregate: a } = await benchUsage();
   const share = (r.appendUs / 1000 / r.requestMs) * 100;
@@ -404,36 +404,34 @@ async function benchUsageRows(): Promise<void> {
       goal: 'info',
     });
   }
-  const label = `Usage view's tables from ${a.records.toLocaleString('en')} records (${a.fileMB.toFixed(0)} MB log), own process per side`;
-  const ref = `(JSON.parse all into an array, then reduce)`;
-  const sides = [
-    ['warm', a.warm, `the view's path: day summary + the ${a.tail.toLocaleString('en')} lines after it`, '>= 3.00'],
-    ['cold', a.cold, 'the view\'s first open: every line read, the day summary saved', 'info (first open, and after a compaction)'],
-  ] as const;
-  for (const [name, side, how, goal] of sides) {
-    // CPU time decides: on a shared machine the wall time of either side depends on what else runs.
-    rows.push({
-      benchmark: `${label}, ${name} (${how}): CPU time, all threads (median of ${a.rounds})`,
-      ours: `${(side.cpuMs / 1000).toFixed(2)} s`,
-      reference: `${(a.reference.cpuMs / 1000).toFixed(2)} s ${ref}`,
-      ratio: (a.reference.cpuMs / side.cpuMs).toFixed(2),
-      goal,
-    });
-    rows.push({
-      benchmark: `${label}, ${name}: wall time (median of ${a.rounds})`,
-      ours: `${(side.ms / 1000).toFixed(2)} s`,
-      reference: `${(a.reference.ms / 1000).toFixed(2)} s`,
-      ratio: (a.reference.ms / side.ms).toFixed(2),
-      goal: 'info (the machine is shared)',
-    });
-    rows.push({
-      benchmark: `${label}, ${name}: peak memory (maxRSS)`,
-      ours: `${side.peakMB.toFixed(0)} MB`,
-      reference: `${a.reference.peakMB.toFixed(0)} MB`,
-      ratio: (a.reference.peakMB / side.peakMB).toFixed(2),
-      goal: name === 'warm' ? '>= 3.00' : 'info',
-    });
-  }
+  // Issue 37: the view's tables from a full log, goal <= 300 ms; the naive reading beside it for information.
+  const label =
+    `Usage view's tables from a full log (${a.fileMB.toFixed(0)} MiB, ${a.records.toLocaleString('en')} records), ` +
+    `the view's path (streamed, JSON.parse per line, exact percentiles), a process per side`;
+  const naive = '(the whole file read, split, every line parsed into an array, plain-array tables)';
+  // CPU time decides, as for the other rows measured in processes of their own: on this shared machine the wall
+  // time of either side depends on what else runs (it is shown beside it).
+  rows.push({
+    benchmark: `${label}: CPU time, all threads (median of ${a.rounds})`,
+    ours: `${a.ours.cpuMs.toFixed(0)} ms`,
+    reference: `${a.naive.cpuMs.toFixed(0)} ms ${naive}`,
+    ratio: (a.naive.cpuMs / a.ours.cpuMs).toFixed(2),
+    goal: `<= 300 ms: ${a.ours.cpuMs <= 300 ? 'yes' : 'NO'}`,
+  });
+  rows.push({
+    benchmark: `${label}: wall time (median of ${a.rounds})`,
+    ours: `${a.ours.ms.toFixed(0)} ms`,
+    reference: `${a.naive.ms.toFixed(0)} ms`,
+    ratio: (a.naive.ms / a.ours.ms).toFixed(2),
+    goal: 'info (the machine is shared)',
+  });
+  rows.push({
+    benchmark: `${label}: peak memory (maxRSS)`,
+    ours: `${a.ours.peakMB.toFixed(0)} MB`,
+    reference: `${a.naive.peakMB.toFixed(0)} MB`,
+    ratio: (a.naive.peakMB / a.ours.peakMB).toFixed(2),
+    goal: 'info',
+  });
 }
 
 /**

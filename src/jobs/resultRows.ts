@@ -4,6 +4,7 @@
  * show them as text, never as markup.
  */
 import * as l10n from '@vscode/l10n';
+import { csvField } from '../text/csv';
 
 export interface ResultRow {
   /** Position in the table (output lines first, then error lines). */
@@ -96,14 +97,6 @@ export function toRow(bytes: Buffer, index: number, source: ResultRow['source'])
 }
 
 export const CSV_HEADER = 'custom_id,source,status,ok,input_tokens,output_tokens,reply,error';
-
-/** A CSV field, quoted when it must be, and never read as a formula by a spreadsheet. */
-export function csvField(value: string | number | boolean | undefined): string {
-  if (value === undefined) return '';
-  let text = String(value);
-  if (/^[=+\-@\t\r]/.test(text) && typeof value === 'string') text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
 
 export function csvLine(r: ResultRow): string {
   return [r.customId, r.source, r.statusCode, r.ok, r.inputTokens, r.outputTokens, r.reply, r.error].map(csvField).join(',');

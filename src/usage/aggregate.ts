@@ -1,14 +1,10 @@
 /**
  * The usage view's tables: per deployment (a connection's deployment) for today, 7 and 30 days,
- * and per day for the chart, in the user's time zone. Records are summed into day buckets
- * (`dayBuckets.ts`: counters and binned times per day, source and model), which are then folded
- * into the tables with the filters and prices of the moment. Memory stays small whatever the log
- * holds, and days summed once can be saved and merged again (`daySummary.ts`). p50/p95 come from
- * the binned times: exact below a second, within 0.1 % above (see `histogram.ts`).
+ * and per day for the chart, in the user's time zone. Records are read one by one and summed per
+ * deployment and day; the request times are kept and sorted once, so p50/p95 are exact. The log
+ * is capped (32 MB by default, about 100,000 records): what is kept is a few numbers per record.
  */
-import { BUCKET_DAYS, DayBuckets, type Bucket } from './dayBuckets';
-import { localZone, type ZoneOffset } from './days';
-import { TimeHistogram } from './histogram';
+import { lastDays, localZone, type ZoneOffset } from './days';
 import { costOf, DEFAULT_PRICES, priceFor, type PriceTable } from './prices';
 import type { RateLimitHeadroom, UsageRecord, UsageSource } from './record';
 import { compareText } from '../text/format';
@@ -17,8 +13,8 @@ export type WindowName = 'today' | 'week' | 'month';
 /** How many calendar days each window spans, today included. */
 export const WINDOW_DAYS: Readonly<Record<WindowName, number>> = { today: 1, week: 7, month: 30 };
 const WINDOWS = Object.keys(WINDOW_DAYS) as WindowName[];
-const WINDOW_SPANS = WINDOWS.map((w) => WINDOW_DAYS[w]);
-const CHART_DAYS = BUCKET_DAYS;
+/** The chart's days: the month's window. Older records are not summed. */
+const CHART_DAYS = WINDOW_DAYS.month;
 
 export interface Percentiles {
   p50: number;
@@ -90,142 +86,185 @@ export interface AggregateOptions {
   notBefore?: number;
 }
 
-/** Slots of a window's counters. */
-const C = { Requests: 0, Prompt: 1, Cached: 2, Completion: 3, Reasoning: 4, RateLimited: 5, Errors: 6, Cost: 7, Priced: 8, Unpriced: 9, Size: 10 } as const;
+/** Tokens of one day priced alike (the same model, version, and batch or not): a price applies to their sum. */
+interface Priced {
+  model?: string;
+  modelVersion?: string;
+  batch: boolean;
+  requests: number;
+  prompt: number;
+  /** Cached tokens as the price counts them: never more than the record's prompt. */
+  cached: number;
+  completion: number;
+}
 
-/** One deployment's tables, folded from its buckets. */
-class Group {
-  readonly counts = WINDOWS.map(() => new Float64Array(C.Size));
-  /** Per day: tokens in, tokens out, cost, and 1 once a request of the day had a price. */
-  readonly daily = new Float64Array(CHART_DAYS * 4);
-  readonly firstToken = WINDOWS.map(() => new TimeHistogram());
-  readonly total = WINDOWS.map(() => new TimeHistogram());
-  /** The bucket of the latest record, whose names are shown, and the one of the latest rate-limit headers. */
-  latest: Bucket;
-  headroom?: Bucket;
+/** One deployment's day: requests, prompt, cached, completion, reasoning, 429s, errors; times; tokens by price (a few). */
+interface Day {
+  counts: number[];
+  firstToken: number[];
+  total: number[];
+  priced: Priced[];
+}
 
-  constructor(first: Bucket) {
-    this.latest = first;
+/** A record's place: its time, then its line (the later line wins a tie). */
+interface Latest {
+  at: number;
+  seq: number;
+}
+const later = (at: number, seq: number, than: Latest | undefined) => !than || at > than.at || (at === than.at && seq > than.seq);
+
+interface Group {
+  latest: Latest & { record: UsageRecord };
+  headroom?: Latest & { rateLimit: RateLimitHeadroom };
+  days: Array<Day | undefined>;
+}
+
+/** Nearest-rank p50 and p95 of some times; undefined when there are none. */
+function percentiles(times: readonly number[]): Percentiles | undefined {
+  if (!times.length) return undefined;
+  const sorted = Float64Array.from(times).sort();
+  const rank = (q: number) => sorted[Math.ceil(q * sorted.length) - 1];
+  return { p50: rank(0.5), p95: rank(0.95) };
+}
+
+/** Sums records fed one by one, in the log's order; `summary()` gives the tables. */
+class UsageAggregator {
+  private readonly labels: string[];
+  private readonly starts: number[];
+  private readonly notBefore: number;
+  private readonly sources?: Set<string>;
+  private readonly only?: Set<string>;
+  /** By connection, then deployment. */
+  private readonly groups = new Map<string, Map<string, Group>>();
+  private readonly connections = new Map<string, Latest & { label: string }>();
+  private lines = 0;
+  private records = 0;
+  private skipped = 0;
+
+  constructor(private readonly options: AggregateOptions) {
+    ({ labels: this.labels, starts: this.starts } = lastDays(options.now ?? Date.now(), CHART_DAYS, options.zone ?? localZone));
+    this.notBefore = options.notBefore ?? -Infinity;
+    this.sources = options.filter?.sources && new Set(options.filter.sources);
+    this.only = options.filter?.connections && new Set(options.filter.connections);
   }
 
-  stats(w: number): WindowStats {
-    const c = this.counts[w];
-    return {
-      requests: c[C.Requests],
-      promptTokens: c[C.Prompt],
-      cachedTokens: c[C.Cached],
-      completionTokens: c[C.Completion],
-      reasoningTokens: c[C.Reasoning],
-      rateLimited: c[C.RateLimited],
-      errors: c[C.Errors],
-      firstTokenMs: this.firstToken[w].percentiles(),
-      totalMs: this.total[w].percentiles(),
-      cost: c[C.Priced] ? c[C.Cost] : undefined,
-      unpricedRequests: c[C.Unpriced],
-    };
+  /** The day of the chart an instant falls on (0 = the oldest), -1 before it; after it (a clock set back): the last. */
+  private dayOf(at: number): number {
+    if (at < this.starts[0]) return -1;
+    let d = CHART_DAYS - 1;
+    while (at < this.starts[d]) d--;
+    return d;
   }
 
-  add(b: Bucket, day: number, cost: number | undefined): void {
-    if (b.lastAt > this.latest.lastAt || (b.lastAt === this.latest.lastAt && b.lastSeq > this.latest.lastSeq)) this.latest = b;
-    const h = this.headroom;
-    if (b.headroom && (!h || b.headroomAt > h.headroomAt || (b.headroomAt === h.headroomAt && b.headroomSeq > h.headroomSeq))) this.headroom = b;
-    const daysAgo = CHART_DAYS - 1 - day;
-    for (let w = 0; w < WINDOWS.length; w++) {
-      if (daysAgo >= WINDOW_SPANS[w]) continue;
-      const c = this.counts[w];
-      c[C.Requests] += b.requests;
-      c[C.Prompt] += b.prompt;
-      c[C.Cached] += b.cached;
-      c[C.Completion] += b.completion;
-      c[C.Reasoning] += b.reasoning;
-      c[C.RateLimited] += b.rateLimited;
-      c[C.Errors] += b.errors;
-      if (cost === undefined) c[C.Unpriced] += b.requests;
-      else {
-        c[C.Cost] += cost;
-        c[C.Priced] = 1;
+  /** A record, or undefined for a line that was not one. */
+  add(r: UsageRecord | undefined): void {
+    const seq = this.lines++;
+    if (!r) return void this.skipped++;
+    const day = this.dayOf(r.at);
+    if (day < 0 || r.at < this.notBefore) return;
+    if (later(r.at, seq, this.connections.get(r.connectionId))) this.connections.set(r.connectionId, { at: r.at, seq, label: r.connectionLabel });
+    if ((this.only && !this.only.has(r.connectionId)) || (this.sources && !this.sources.has(r.source))) return;
+    this.records++;
+    let byName = this.groups.get(r.connectionId);
+    if (!byName) this.groups.set(r.connectionId, (byName = new Map()));
+    let g = byName.get(r.deployment);
+    if (!g) byName.set(r.deployment, (g = { latest: { at: r.at, seq, record: r }, days: [] }));
+    if (later(r.at, seq, g.latest)) g.latest = { at: r.at, seq, record: r };
+    if (r.rateLimit && later(r.at, seq, g.headroom)) g.headroom = { at: r.at, seq, rateLimit: r.rateLimit };
+    const d = (g.days[day] ??= { counts: [0, 0, 0, 0, 0, 0, 0], firstToken: [], total: [], priced: [] } as Day);
+    // A batch's record stands for its requests of one minute and outcome; a request's record for one.
+    const n = r.requests ?? 1;
+    const t = r.tokens;
+    const c = d.counts;
+    c[0] += n;
+    c[1] += t.prompt;
+    c[2] += t.cached;
+    c[3] += t.completion;
+    c[4] += t.reasoning;
+    const kind = r.outcome.kind;
+    if (kind === 'rate_limited') c[5] += n;
+    else if (kind === 'error') c[6] += n;
+    // Times only where they were measured (never for a batch's lines), of requests that completed.
+    else if (kind === 'ok') {
+      if (r.firstTokenMs !== undefined) d.firstToken.push(r.firstTokenMs);
+      if (r.totalMs !== undefined) d.total.push(r.totalMs);
+    }
+    const batch = r.source === 'batch';
+    let p = d.priced.find((x) => x.batch === batch && x.model === r.model && x.modelVersion === r.modelVersion);
+    if (!p) d.priced.push((p = { model: r.model, modelVersion: r.modelVersion, batch, requests: 0, prompt: 0, cached: 0, completion: 0 }));
+    p.requests += n;
+    p.prompt += t.prompt;
+    p.cached += Math.min(t.cached, t.prompt);
+    p.completion += t.completion;
+  }
+
+  summary(): UsageSummary {
+    const prices = this.options.prices ?? DEFAULT_PRICES;
+    /** A day's cost (undefined when nothing of it has a price) and the requests without one. */
+    const costOfDay = (d: Day) => {
+      let cost: number | undefined;
+      let unpriced = 0;
+      for (const p of d.priced) {
+        const price = priceFor(prices, p.model, p.modelVersion);
+        if (price) cost = (cost ?? 0) + costOf(price, p, p.batch);
+        else unpriced += p.requests;
       }
-      this.firstToken[w].merge(b.firstToken);
-      this.total[w].merge(b.total);
+      return { cost, unpriced };
+    };
+    const deployments: DeploymentUsage[] = [];
+    for (const g of [...this.groups.values()].flatMap((m) => [...m.values()])) {
+      const costs = g.days.map((d) => d && costOfDay(d));
+      const windows = {} as Record<WindowName, WindowStats>;
+      for (const w of WINDOWS) {
+        const sums = [0, 0, 0, 0, 0, 0, 0];
+        const days: Day[] = [];
+        let cost: number | undefined;
+        let unpriced = 0;
+        for (let day = CHART_DAYS - WINDOW_DAYS[w]; day < CHART_DAYS; day++) {
+          const d = g.days[day];
+          if (!d) continue;
+          days.push(d);
+          d.counts.forEach((v, i) => (sums[i] += v));
+          const dayCost = costs[day]!;
+          if (dayCost.cost !== undefined) cost = (cost ?? 0) + dayCost.cost;
+          unpriced += dayCost.unpriced;
+        }
+        const [requests, promptTokens, cachedTokens, completionTokens, reasoningTokens, rateLimited, errors] = sums;
+        windows[w] = {
+          requests,
+          promptTokens,
+          cachedTokens,
+          completionTokens,
+          reasoningTokens,
+          rateLimited,
+          errors,
+          firstTokenMs: percentiles(days.flatMap((d) => d.firstToken)),
+          totalMs: percentiles(days.flatMap((d) => d.total)),
+          cost,
+          unpricedRequests: unpriced,
+        };
+      }
+      const daily = this.labels.map((_, i) => ({ tokensIn: g.days[i]?.counts[1] ?? 0, tokensOut: g.days[i]?.counts[3] ?? 0, cost: costs[i]?.cost }));
+      const { connectionId, connectionLabel, deployment, model, modelVersion } = g.latest.record;
+      const headroom = g.headroom && { ...g.headroom.rateLimit, at: g.headroom.at };
+      deployments.push({ connectionId, connectionLabel, deployment, model, modelVersion, windows, daily, headroom });
     }
-    const d = this.daily;
-    d[day * 4] += b.prompt;
-    d[day * 4 + 1] += b.completion;
-    if (cost !== undefined) {
-      d[day * 4 + 2] += cost;
-      d[day * 4 + 3] = 1;
-    }
+    deployments.sort((a, b) => compareText(a.connectionLabel, b.connectionLabel) || compareText(a.deployment, b.deployment));
+    const connections = [...this.connections].map(([id, c]) => ({ id, label: c.label })).sort((a, b) => compareText(a.label, b.label));
+    return { days: [...this.labels], deployments, connections, records: this.records, skipped: this.skipped };
   }
 }
 
 /**
- * The tables from day buckets, with the filter and prices of `options`. Undefined when a bucket
- * holds records on both sides of `notBefore` (the age cap cuts a saved day): read the records then.
+ * The tables of records in the log's order: a list, or the log read as a stream a chunk of lines
+ * at a time (`usageLines`). Undefined stands for a line that was not a record.
  */
-export function foldBuckets(buckets: DayBuckets, options: AggregateOptions = {}): UsageSummary | undefined {
-  const prices = options.prices ?? DEFAULT_PRICES;
-  const notBefore = options.notBefore ?? -Infinity;
-  const sources = options.filter?.sources && new Set(options.filter.sources);
-  const only = options.filter?.connections && new Set(options.filter.connections);
-  const groups = new Map<string, Map<string, Group>>();
-  const labels = new Map<string, Bucket>();
-  let records = 0;
-  for (const [b, day] of buckets.all()) {
-    if (b.maxAt < notBefore) continue;
-    if (b.minAt < notBefore) return undefined;
-    const seen = labels.get(b.connectionId);
-    if (!seen || b.lastAt > seen.lastAt || (b.lastAt === seen.lastAt && b.lastSeq > seen.lastSeq)) labels.set(b.connectionId, b);
-    if (only && !only.has(b.connectionId)) continue;
-    if (sources && !sources.has(b.source)) continue;
-    records += b.records;
-    let byName = groups.get(b.connectionId);
-    if (!byName) groups.set(b.connectionId, (byName = new Map()));
-    let g = byName.get(b.deployment);
-    if (!g) byName.set(b.deployment, (g = new Group(b)));
-    const price = priceFor(prices, b.model, b.modelVersion);
-    g.add(b, day, price && costOf(price, { prompt: b.prompt, cached: b.cachedForCost, completion: b.completion }, b.source === 'batch'));
-  }
-  const deployments: DeploymentUsage[] = [];
-  for (const g of [...groups.values()].flatMap((m) => [...m.values()])) {
-    const { connectionId, label: connectionLabel, deployment, model, modelVersion } = g.latest;
-    const windows = Object.fromEntries(WINDOWS.map((w, i) => [w, g.stats(i)])) as Record<WindowName, WindowStats>;
-    const d = g.daily;
-    const daily = buckets.labels.map((_, i) => ({ tokensIn: d[i * 4], tokensOut: d[i * 4 + 1], cost: d[i * 4 + 3] ? d[i * 4 + 2] : undefined }));
-    const h = g.headroom;
-    const headroom = h?.headroom && { ...h.headroom, at: h.headroomAt };
-    deployments.push({ connectionId, connectionLabel, deployment, model, modelVersion, windows, daily, headroom });
-  }
-  deployments.sort((a, b) => compareText(a.connectionLabel, b.connectionLabel) || compareText(a.deployment, b.deployment));
-  const connections = [...labels].map(([id, b]) => ({ id, label: b.label })).sort((a, b) => compareText(a.label, b.label));
-  return { days: [...buckets.labels], deployments, connections, records, skipped: buckets.skipped };
-}
-
-/** Sums records fed one by one; `summary()` gives the tables. */
-export class UsageAggregator {
-  readonly buckets: DayBuckets;
-
-  constructor(private readonly options: AggregateOptions = {}) {
-    this.buckets = new DayBuckets(options.now ?? Date.now(), options.zone ?? localZone, options.notBefore);
-  }
-
-  /** A line that was not a record. */
-  skip(): void {
-    this.buckets.skip();
-  }
-
-  add(r: UsageRecord): void {
-    this.buckets.add(r);
-  }
-
-  summary(): UsageSummary {
-    // Records before the age cap never reach a bucket: no bucket straddles it.
-    return foldBuckets(this.buckets, this.options)!;
-  }
-}
-
-/** The tables for records from anywhere (an array, a generator of the log's records). */
-export async function aggregateUsage(records: Iterable<UsageRecord> | AsyncIterable<UsageRecord>, options: AggregateOptions = {}): Promise<UsageSummary> {
+export async function aggregateUsage(
+  records: Iterable<UsageRecord | undefined> | AsyncIterable<Iterable<UsageRecord | undefined>>,
+  options: AggregateOptions = {},
+): Promise<UsageSummary> {
   const agg = new UsageAggregator(options);
-  for await (const r of records) agg.add(r);
+  if (Symbol.asyncIterator in records) for await (const chunk of records) for (const r of chunk) agg.add(r);
+  else for (const r of records) agg.add(r);
   return agg.summary();
 }

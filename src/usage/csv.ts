@@ -4,16 +4,9 @@
  * formula (=, +, -, @) gets a leading apostrophe. A cost without a price stays empty, never 0.
  */
 import { WINDOW_DAYS, type Percentiles, type UsageSummary, type WindowName } from './aggregate';
+import { csvField } from '../text/csv';
 
 type Cell = string | number | undefined;
-
-/** One CSV field: numbers as they are, text quoted when it holds a comma, a quote or a line break. */
-export function csvField(value: Cell): string {
-  if (value === undefined) return '';
-  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
-  const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
 
 const row = (cells: Cell[]) => cells.map(csvField).join(',');
 // Stryker disable next-line ConditionalExpression: undefined would round to NaN, which csvField leaves empty too
@@ -73,17 +66,5 @@ export function usageTableCsv(summary: UsageSummary): string {
       );
     }
   }
-  return `${lines.join('\r\n')}\r\n`;
-}
-
-/** Per day and deployment: tokens in and out and the estimated cost (the chart's data). */
-export function usageDailyCsv(summary: UsageSummary): string {
-  const lines = [row(['day', 'connection', 'deployment', 'input tokens', 'output tokens', 'estimated cost (USD)'])];
-  summary.days.forEach((day, i) => {
-    for (const d of summary.deployments) {
-      const u = d.daily[i];
-      if (u.tokensIn || u.tokensOut || u.cost !== undefined) lines.push(row([day, d.connectionLabel, d.deployment, u.tokensIn, u.tokensOut, dollars(u.cost)]));
-    }
-  });
   return `${lines.join('\r\n')}\r\n`;
 }

@@ -62,27 +62,3 @@ export function lastDays(now: number, count: number, zone: ZoneOffset = localZon
   }
   return { labels, starts };
 }
-
-/**
- * Which of the days an instant falls on (0 = the oldest), -1 before the first. An instant after
- * the last day (a clock set back) counts in the last day. Records come mostly in order, so the
- * day of the previous one is tried first.
- */
-export class DayIndex {
-  private last = 0;
-
-  constructor(private readonly starts: readonly number[]) {}
-
-  of(epochMs: number): number {
-    const s = this.starts;
-    const days = s.length - 1;
-    let i = this.last;
-    // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator,ArithmeticOperator: a shortcut; the scan below gives the same
-    if (epochMs >= s[i] && (i === days - 1 || epochMs < s[i + 1])) return i;
-    if (epochMs < s[0]) return -1;
-    i = 0;
-    while (i < days - 1 && epochMs >= s[i + 1]) i++;
-    this.last = i;
-    return i;
-  }
-}

@@ -180,6 +180,15 @@ export function validateUsageRecord(value: unknown): UsageRecord | undefined {
   };
 }
 
+/** One line of the log as a record, or undefined for a torn or foreign line. */
+export function parseUsageLine(line: string): UsageRecord | undefined {
+  try {
+    return validateUsageRecord(JSON.parse(line));
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Token counts from the service's `usage` object, of either API: Chat Completions (prompt_tokens,
  * completion_tokens and their details) or Responses (input_tokens, output_tokens and theirs).

@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { ianaZone } from '../../src/usage/days';
 import { createUsageRecord, serializeUsageRecord, type UsageInput, type UsageRecord } from '../../src/usage/record';
-import { DEFAULT_USAGE_CAPS, FLUSH_AT, FLUSH_MS, forEachLine, summarizeUsageFile, surveyUsageFile, usageCaps, UsageLog, type UsageCaps } from '../../src/usage/usageLog';
+import { DEFAULT_USAGE_CAPS, FLUSH_AT, FLUSH_MS, surveyUsageFile, usageCaps, usageLines, UsageLog, type UsageCaps } from '../../src/usage/usageLog';
 
 const D = 86_400_000;
 const NOW = Date.parse('2026-11-20T12:00:00Z');
@@ -287,7 +287,7 @@ describe('usage log', () => {
     assert.deepEqual(await log.records(), [rec(2)]);
   });
 
-  it('reads the view\'s tables from a file as a stream, and an empty table from a missing file', async () => {
+  it('reads the view\'s tables from a file as a stream, closes it, and an empty table from a missing file', async () => {
     const path = file();
     const log = await UsageLog.open(path, DEFAULT_USAGE_CAPS, () => NOW);
     for (let i = 0; i < 30; i++) {
@@ -295,36 +295,54 @@ describe('usage log', () => {
       await log.flush();
     }
     writeFileSync(`${path}.copy`, readFileSync(path, 'utf8').trimEnd());
-    const s = await summarizeUsageFile(`${path}.copy`, { now: NOW, zone: ianaZone('UTC') });
+    const copy = await UsageLog.open(`${path}.copy`, DEFAULT_USAGE_CAPS, () => NOW);
+    const fds = readdirSync('/proc/self/fd').length;
+    const s = await copy.summarize({ zone: ianaZone('UTC') });
     assert.deepEqual(s.deployments.map((d) => [d.deployment, d.windows.today.requests]), [['dep-0', 10], ['dep-1', 10], ['dep-2', 10]]);
-    const none = await summarizeUsageFile(join(tmpdir(), 'no-such-usage-file.jsonl'), { now: NOW });
+    assert.deepEqual([s.records, s.skipped], [30, 0], 'the last line without its newline is read too');
+    assert.equal(readdirSync('/proc/self/fd').length, fds);
+    const missing = await UsageLog.open(join(tmpdir(), 'no-such-usage-file.jsonl'), DEFAULT_USAGE_CAPS, () => NOW);
+    const none = await missing.summarize();
     assert.deepEqual([none.deployments, none.records, none.skipped], [[], 0, 0]);
-    const seen: string[] = [];
-    await forEachLine(`${path}.copy`, (l) => seen.push(l));
-    assert.equal(seen.length, 30);
-    await assert.rejects(forEachLine(tmpdir(), () => undefined), /EISDIR/);
+    await assert.rejects(async () => {
+      for await (const chunk of usageLines(tmpdir())) assert.fail(`a folder has no lines: ${JSON.stringify(chunk)}`);
+    }, /EISDIR/);
   });
 
   it('reads a file starting with an empty line, and a character split between two reads', async () => {
     const path = file();
     mkdirSync(dirname(path), { recursive: true });
-    // '✓' is three bytes: put it across the 1 MiB mark, where one read ends and the next begins.
-    const pad = 'a'.repeat((1 << 20) - 2 - 1);
-    writeFileSync(path, `\n${pad}✓b\nc\n`);
-    const seen: string[] = [];
-    await forEachLine(path, (l) => seen.push(l));
-    assert.deepEqual(seen.map((l) => l.slice(-2)), ['✓b', 'c']);
-    assert.equal(seen[0].length, pad.length + 2);
+    // '✓' is three bytes: put the record's across the 64 KiB mark, where one read ends and the next begins.
+    const line = serializeUsageRecord(rec(1, { connectionLabel: 'Contoso ✓' }));
+    const pad = 'a'.repeat((1 << 16) - 1 - 2 - Buffer.byteLength(line.slice(0, line.indexOf('✓'))));
+    writeFileSync(path, `\n${pad}\n${line}\n`);
+    const seen: Array<UsageRecord | undefined> = [];
+    for await (const chunk of usageLines(path)) seen.push(...chunk);
+    assert.deepEqual(seen, [undefined, rec(1, { connectionLabel: 'Contoso ✓' })]);
   });
 
-  it('reads lines longer than a read chunk whole', async () => {
+  it('skips a line longer than a read chunk as one line, and reads the record after it', async () => {
     const path = file();
     mkdirSync(dirname(path), { recursive: true });
-    const long = 'x'.repeat(3 << 20);
-    writeFileSync(path, `a\n${long}\nb`);
-    const seen: string[] = [];
-    await forEachLine(path, (l) => seen.push(l));
-    assert.deepEqual(seen.map((l) => l.length), [1, long.length, 1]);
+    writeFileSync(path, `a\n${'x'.repeat(3 << 20)}\n${serializeUsageRecord(rec(2))}`);
+    const log = await UsageLog.open(path, DEFAULT_USAGE_CAPS, () => NOW);
+    assert.deepEqual(await log.records(), [rec(2)]);
+    const s = await log.summarize({ zone: ianaZone('UTC') });
+    assert.deepEqual([s.records, s.skipped], [1, 2]);
+  });
+
+  it('removes a day-summary file an older version left beside the log, which changes nothing shown', async () => {
+    const path = file();
+    const first = await UsageLog.open(path, DEFAULT_USAGE_CAPS, () => NOW);
+    for (let i = 0; i < 5; i++) first.append(rec(i));
+    await first.flush();
+    const shown = await first.summarize({ zone: ianaZone('UTC') });
+    // What version 1 saved: the days it had summed (here a record that is not in the log) and how far it had read.
+    const days = { version: 1, dev: 0, ino: statSync(path).ino, bytes: 0, lines: 0, check: '', from: 0, skipped: 0, buckets: [{ connectionId: 'ghost', deployment: 'gone' }] };
+    writeFileSync(`${path}.days`, JSON.stringify(days));
+    const log = await UsageLog.open(path, DEFAULT_USAGE_CAPS, () => NOW);
+    assert.equal(existsSync(`${path}.days`), false);
+    assert.deepEqual(await log.summarize({ zone: ianaZone('UTC') }), shown);
   });
 
   it('takes caps from settings within sane bounds, and the defaults for what is missing or not a number', () => {

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BatchResults, findRequest } from '../../src/jobs/batchResults';
 import { LineIndex } from '../../src/jobs/lineIndex';
-import { csvField, toRow } from '../../src/jobs/resultRows';
+import { toRow } from '../../src/jobs/resultRows';
+import { csvField } from '../../src/text/csv';
 
 let dir: string;
 before(async () => (dir = await mkdtemp(join(tmpdir(), 'jobs-results-'))));

@@ -4,8 +4,8 @@
  * time zone, the latest rate-limit headroom, and the filters.
  */
 import assert from 'node:assert/strict';
-import { aggregateUsage, UsageAggregator, type AggregateOptions } from '../../src/usage/aggregate';
-import { ianaZone } from '../../src/usage/days';
+import { aggregateUsage, type AggregateOptions } from '../../src/usage/aggregate';
+import { ianaZone, lastDays } from '../../src/usage/days';
 import { NOW, usageRecord } from '../support/usageRecords';
 import type { UsageRecord } from '../../src/usage/record';
 
@@ -14,7 +14,7 @@ const D = 24 * H;
 const UTC = ianaZone('UTC');
 
 const rec = usageRecord;
-const summarize = (records: UsageRecord[], options: AggregateOptions = {}) => aggregateUsage(records, { now: NOW, zone: UTC, ...options });
+const summarize = (records: Array<UsageRecord | undefined>, options: AggregateOptions = {}) => aggregateUsage(records, { now: NOW, zone: UTC, ...options });
 const GPT4O_COST = (600 * 2.5 + 400 * 1.25 + 500 * 10) / 1e6;
 
 describe('usage aggregation', () => {
@@ -129,6 +129,13 @@ describe('usage aggregation', () => {
     assert.deepEqual(three.deployments[0].windows.today.totalMs, { p50: 20, p95: 30 });
   });
 
+  it('gives exact p50 and p95 of a day of 200,000 requests to one deployment, the slowest over a minute', async () => {
+    const times = Array.from({ length: 200_000 }, (_, i) => ((i * 7919) % 200_000) + 1);
+    const s = await summarize(times.map((ms) => rec({ totalMs: ms * 1000, firstTokenMs: ms })));
+    assert.deepEqual(s.deployments[0].windows.today.totalMs, { p50: 100_000_000, p95: 190_000_000 });
+    assert.deepEqual(s.deployments[0].windows.month.firstTokenMs, { p50: 100_000, p95: 190_000 });
+  });
+
   it('counts a batch record as the requests it stands for, its failures too, and keeps its unknown times out of the percentiles', async () => {
     const s = await summarize([
       rec({ totalMs: 1000, firstTokenMs: 300 }),
@@ -231,19 +238,28 @@ describe('usage aggregation', () => {
     assert.equal((await summarize(records, { filter: { sources: [] } })).deployments.length, 0);
   });
 
-  it('counts lines that were not records, and sums records from an async source too', async () => {
-    const agg = new UsageAggregator({ now: NOW, zone: UTC });
-    agg.skip();
-    agg.skip();
-    agg.add(rec());
-    assert.deepEqual([agg.summary().skipped, agg.summary().records], [2, 1]);
+  it('counts lines that were not records, and sums records read a chunk at a time too', async () => {
+    // The later of two records at one time names the deployment, lines that were not records between them.
+    const lines = await summarize([undefined, rec({ connectionLabel: 'First' }), undefined, rec({ connectionLabel: 'Second' })]);
+    assert.deepEqual([lines.skipped, lines.records, lines.deployments[0].connectionLabel], [2, 2, 'Second']);
     async function* gen() {
-      yield rec();
-      yield rec({ at: NOW - D });
+      yield [rec(), undefined];
+      yield [rec({ at: NOW - D })];
     }
     assert.equal((await aggregateUsage(gen(), { now: NOW, zone: UTC })).deployments[0].windows.week.requests, 2);
     const empty = await summarize([]);
     assert.deepEqual([empty.deployments, empty.connections, empty.records, empty.skipped], [[], [], 0, 0]);
+  });
+
+  it('puts a record on its local day from the day\'s first instant, and one after today (a clock set back) on today', async () => {
+    const now = Date.parse('2026-11-02T12:00:00Z');
+    const ny = ianaZone('America/New_York');
+    const { starts } = lastDays(now, 30, ny);
+    const at = [starts[0] - 1, starts[0], starts[1] - 1, starts[1], starts[28] + 1, starts[29], starts[30] + 1000 * H];
+    const s = await aggregateUsage(at.map((t, i) => rec({ at: t, tokens: { prompt: 10 ** i } })), { now, zone: ny });
+    assert.deepEqual(s.deployments[0].daily.map((d) => d.tokensIn).filter(Boolean), [110, 1000, 10_000, 1_100_000]);
+    assert.deepEqual(s.deployments[0].daily.map((d) => d.tokensIn).slice(-2), [10_000, 1_100_000]);
+    assert.equal(s.records, 6, 'the one before the first day is left out');
   });
 
   it('defaults to now, the local zone and the shipped prices', async () => {

@@ -4,8 +4,9 @@
  */
 import assert from 'node:assert/strict';
 import { aggregateUsage } from '../../src/usage/aggregate';
-import { csvField, usageDailyCsv, usageTableCsv } from '../../src/usage/csv';
+import { usageTableCsv } from '../../src/usage/csv';
 import { ianaZone } from '../../src/usage/days';
+import { csvField } from '../../src/text/csv';
 import { NOW, usageRecord } from '../support/usageRecords';
 
 /** RFC 4180: fields split by commas, records by CRLF; quoted fields may hold both, "" is a quote. */
@@ -78,25 +79,5 @@ describe('usage CSV export', () => {
     assert.deepEqual(today[1].slice(3, 5), ['unknown-model', '']);
     assert.deepEqual(today[1].slice(10), ['', '', '', '', '1', '0', '', '1'], 'no completed request: no times');
     assert.deepEqual([...new Set(rows.slice(1).map((r) => r[0]))], ['today', '7 days', '30 days']);
-  });
-
-  it('writes the chart data per day and deployment, skipping empty days', async () => {
-    const s = await aggregateUsage(
-      [
-        rec({}),
-        rec({ at: NOW - 2 * 86_400_000, tokens: { prompt: 7, completion: 3 }, model: 'unknown' }),
-        rec({ at: NOW - 5 * 86_400_000, tokens: { completion: 4 }, model: 'unknown' }),
-        rec({ at: NOW - 6 * 86_400_000, tokens: { prompt: 9 }, model: 'unknown' }),
-      ],
-      { now: NOW, zone: ianaZone('UTC') },
-    );
-    const rows = parseCsv(usageDailyCsv(s));
-    assert.deepEqual(rows, [
-      ['day', 'connection', 'deployment', 'input tokens', 'output tokens', 'estimated cost (USD)'],
-      ['2026-11-14', 'Emulator', 'gpt-4o', '9', '0', ''],
-      ['2026-11-15', 'Emulator', 'gpt-4o', '0', '4', ''],
-      ['2026-11-18', 'Emulator', 'gpt-4o', '7', '3', ''],
-      ['2026-11-20', 'Emulator', 'gpt-4o', '1000', '500', '0.007'],
-    ]);
   });
 });

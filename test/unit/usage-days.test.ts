@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { DayIndex, dayLabel, ianaZone, lastDays, localZone, startOfDay } from '../../src/usage/days';
+import { dayLabel, ianaZone, lastDays, localZone, startOfDay } from '../../src/usage/days';
 
 const H = 3_600_000;
 const at = (iso: string) => Date.parse(iso);
@@ -60,24 +60,5 @@ describe('usage days', () => {
       assert.deepEqual(JSON.parse(child.stdout), lastDays(now, 3, ianaZone(tz)), tz);
     }
     assert.equal(localZone(now), -new Date(now).getTimezoneOffset());
-  });
-
-  it('finds the day of an instant among the days, in order or not', () => {
-    const { starts } = lastDays(at('2026-11-02T12:00:00Z'), 3, ianaZone('America/New_York'));
-    const index = new DayIndex(starts);
-    assert.equal(index.of(starts[0] - 1), -1);
-    assert.equal(index.of(starts[0]), 0);
-    assert.equal(index.of(starts[1] - 1), 0);
-    assert.equal(index.of(starts[1]), 1);
-    assert.equal(index.of(starts[2] + 24 * H), 2);
-    assert.equal(index.of(starts[3] + 1000 * H), 2, 'a clock set back: the last day');
-    assert.equal(index.of(starts[1] + H), 1);
-    assert.equal(index.of(starts[0] + H), 0);
-    assert.equal(index.of(starts[2]), 2);
-    assert.equal(index.of(starts[1]), 1);
-    assert.equal(index.of(starts[0]), 0);
-    assert.equal(index.of(starts[2] - 1), 1);
-    assert.equal(index.of(starts[3]), 2);
-    assert.equal(index.of(starts[0] - 1), -1);
   });
 });
