@@ -5,7 +5,7 @@ export default {
   packageManager: 'npm',
   testRunner: 'mocha',
   testRunnerNodeArgs: ['--import', 'tsx'],
-  mochaOptions: { spec: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'] },
+  mochaOptions: { spec: ['test/unit/**/*.test.ts', 'test/loopback/**/*.test.ts', 'test/disk/**/*.test.ts', 'test/pages/**/*.test.ts'] },
   checkers: ['typescript'],
   tsconfigFile: 'tsconfig.mutate.json',
   typescriptChecker: { prioritizePerformanceOverAccuracy: true },

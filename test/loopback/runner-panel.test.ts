@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { runPanelChat as runChat } from '../support/panelRun';
+import { runPanelChat } from '../support/panelRun';
 import { AzureOpenAIClient } from '../../src/service/client';
 import { ServiceError } from '../../src/service/errors';
 import { startEmulator, type Emulator } from '../../src/emulator/server';
 
-describe('chat engine against the emulator', () => {
+describe('chat runner with the panel\'s options against the emulator', () => {
   let emu: Emulator;
   let client: AzureOpenAIClient;
   before(async () => {
@@ -28,12 +28,12 @@ describe('chat engine against the emulator', () => {
 
   const base = { systemPrompt: 'Be brief.', route: 'v1' as const };
   const run = (deployment: string, content: string, params = {}, extra = {}) =>
-    runChat({ client, deployment, messages: [{ role: 'user', content }], params: { ...base, ...params }, signal: new AbortController().signal, onDelta: () => {}, ...extra });
+    runPanelChat({ client, deployment, messages: [{ role: 'user', content }], params: { ...base, ...params }, signal: new AbortController().signal, onDelta: () => {}, ...extra });
 
   it('streams a reply with usage, on both routes', async () => {
     for (const route of ['v1', 'deployment'] as const) {
       const pieces: string[] = [];
-      const r = await runChat({
+      const r = await runPanelChat({
         client,
         deployment: 'chat',
         messages: [{ role: 'user', content: 'hi' }],
@@ -98,7 +98,7 @@ describe('chat engine against the emulator', () => {
     try {
       const ac = new AbortController();
       let seen = 0;
-      const r = await runChat({ client: c, deployment: 'gpt-4o', messages: [{ role: 'user', content: '/long 3000' }], params: base, signal: ac.signal, onDelta: () => ++seen === 10 && ac.abort() });
+      const r = await runPanelChat({ client: c, deployment: 'gpt-4o', messages: [{ role: 'user', content: '/long 3000' }], params: base, signal: ac.signal, onDelta: () => ++seen === 10 && ac.abort() });
       assert.equal(r.stopped, true);
       assert.ok(r.content.length > 0);
     } finally {
