@@ -13,7 +13,6 @@ export default {
     // The listener (its bounds over node:http are receive/server.ts), verification, records, stores.
     'src/webhooks/**/*.ts',
     'src/storage/**/*.ts',
-    'src/text/ownString.ts',
     'src/service/sse.ts',
     'src/service/http.ts',
     // The transports under it: VS Code's fetch inside VS Code, undici's agents in plain Node.
