@@ -9,28 +9,23 @@ import { startEmulator, type Emulator } from '../../src/emulator/server';
 import { AzureOpenAIClient } from '../../src/service/client';
 import { ServiceError } from '../../src/service/errors';
 import type { ChatMessage } from '../../src/service/types';
+import { closeAll, deployment, emulatorClient } from '../support/emulatorClient';
 
 describe('chat runner with the panel\'s options on the Responses API', () => {
   let emu: Emulator;
   let client: AzureOpenAIClient;
-  before(async () => {
-    emu = await startEmulator({
-      config: {
-        deployments: [
-          { name: 'gpt-4o', model: 'gpt-4o', version: '1', sku: 'Standard', capacity: 1, requestsPerMinute: 1000, tokensPerMinute: 1e7 },
-          { name: 'gpt-5-codex', model: 'gpt-5-codex', version: '1', sku: 'Standard', capacity: 1, requestsPerMinute: 1000, tokensPerMinute: 1e7 },
-          // Names that do not reveal the model: the engine learns from the service's refusals.
-          { name: 'coder', model: 'gpt-5-codex', version: '1', sku: 'Standard', capacity: 1, requestsPerMinute: 1000, tokensPerMinute: 1e7 },
-          { name: 'thinker', model: 'o3-mini', version: '1', sku: 'Standard', capacity: 1, requestsPerMinute: 1000, tokensPerMinute: 1e7 },
-        ],
-      },
-    });
-    client = new AzureOpenAIClient({ endpoint: emu.url, auth: { kind: 'apiKey', apiKey: emu.apiKey } });
-  });
-  after(async () => {
-    await client.close();
-    await emu.close();
-  });
+  before(async () => ({ emu, client } = await emulatorClient({
+    config: {
+      deployments: [
+        deployment('gpt-4o', 'gpt-4o'),
+        deployment('gpt-5-codex', 'gpt-5-codex'),
+        // Names that do not reveal the model: the engine learns from the service's refusals.
+        deployment('coder', 'gpt-5-codex'),
+        deployment('thinker', 'o3-mini'),
+      ],
+    },
+  })));
+  after(() => closeAll(client, emu));
 
   const base = { systemPrompt: 'Be brief.', route: 'v1' as const };
   const conversation = (last: string): ChatMessage[] => [
