@@ -1,5 +1,5 @@
 // Bundles the extension and the emulator CLI. Type checking is separate (`npm run typecheck`).
-import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { brotliCompressSync, constants as zlib } from 'node:zlib';
 import * as esbuild from 'esbuild';
@@ -151,6 +151,8 @@ writeFileSync('dist/codicons/codicon.css', codicons.css);
 writeFileSync('dist/codicons/codicon.ttf', codicons.ttf);
 
 writeO200kRanks();
+// The host test entry loads every test file in this folder: none of a test renamed or removed may stay.
+rmSync('dist/test/host', { recursive: true, force: true });
 if (watch) {
   const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));
   await Promise.all(contexts.map((c) => c.watch()));

@@ -122,8 +122,6 @@ const STILL_USABLE_MS = 30_000;
 export class TokenCache {
   private readonly tokens = new Map<string, AccessToken>();
   private readonly inflight = new Map<string, Promise<AccessToken>>();
-  /** Token requests actually sent to the source (for tests and the log). */
-  requests = 0;
 
   constructor(
     readonly source: TokenSource,
@@ -143,7 +141,6 @@ export class TokenCache {
     if (cached && this.fresh(cached)) return cached.token;
     let pending = this.inflight.get(scope);
     if (!pending) {
-      this.requests++;
       // The shared request is not tied to one caller's signal: another caller may still want it.
       pending = this.source.getToken({ scopes: [scope], tenantId: this.tenantId }).finally(() => this.inflight.delete(scope));
       this.inflight.set(scope, pending);

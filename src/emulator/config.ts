@@ -42,7 +42,7 @@ export interface EmulatorConfig {
   /** Background responses: time spent queued, then in progress. */
   responseQueuedMs: number;
   responseInProgressMs: number;
-  /** Length of the rate-limit window; 60 s like the service, shorter for tests. */
+  /** Length of the rate-limit window; 60 s like the service, shorter to meet a limit sooner. */
   rateLimitWindowSeconds: number;
   maxBodyBytes: number;
   /** Accept Entra ID access tokens from this issuer (besides the API key). */

@@ -124,13 +124,6 @@ export function countTokens(text: string): number {
   return encode(text).length;
 }
 
-/** Prompt tokens the way OpenAI counts chat input: 3 per message of framing, plus 3 for the reply. */
-export function countPromptTokens(messages: Array<{ role: string; content: string }>): number {
-  let n = 3;
-  for (const m of messages) n += 3 + countTokens(m.content) + countTokens(m.role);
-  return n;
-}
-
 /**
  * The reply cut into the pieces a stream sends, one tokenizer token each. Pieces never split a
  * UTF-8 character: a token that decodes to half a character is joined with the next.

@@ -12,14 +12,16 @@
  * - Files are created readable by the user only.
  */
 import { createReadStream } from 'node:fs';
-import { appendFile, chmod, mkdir, open, rename, stat, unlink, writeFile, type FileHandle } from 'node:fs/promises';
+import { appendFile, chmod, mkdir, open, rename, stat, unlink, utimes, writeFile, type FileHandle } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 
 const MODE = 0o600;
-/** A lock older than this was left by a process that died while compacting. */
+/** A lock untouched for this long was left by a process that died while holding it. */
 const STALE_LOCK_MS = 30_000;
+/** How often the holder touches its lock, so that a long compaction never looks stale. */
+const LOCK_HEARTBEAT_MS = 1_000;
 /** How long a write waits for another window's compaction, and how often it looks. */
 const MAX_LOCK_WAIT_MS = 5_000;
 const LOCK_RETRY_MS = 5;
@@ -255,10 +257,16 @@ async function withLock<T>(path: string, fn: () => Promise<T>, wait = false): Pr
       else await new Promise((r) => setTimeout(r, LOCK_RETRY_MS));
     }
   }
+  const heartbeat = setInterval(() => {
+    const now = new Date();
+    utimes(lock, now, now).catch(() => undefined);
+  }, LOCK_HEARTBEAT_MS);
+  heartbeat.unref();
   try {
     await handle.close();
     return await fn();
   } finally {
+    clearInterval(heartbeat);
     await unlink(lock).catch(() => undefined);
   }
 }

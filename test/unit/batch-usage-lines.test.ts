@@ -1,7 +1,7 @@
 /**
  * A batch's result lines as usage records, from files written here: how each line's outcome and
  * API are told, what is summed, which deployment and model name the records, and their order.
- * (The emulator's real batches: test/integration/batch-usage.test.ts.)
+ * (The emulator's real batches: test/loopback/batch-usage.test.ts.)
  */
 import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';

@@ -78,7 +78,7 @@ describe('SSE parser', () => {
     assert.deepEqual(parseAll(['data\n\n']), [{ data: '' }], 'a field name alone has an empty value');
     assert.deepEqual(parseAll(['data:\n\n']), [{ data: '' }]);
     assert.deepEqual(parseAll(['data:x\n\n', 'data:  two\n\n', 'data: a: b\n\n']).map((e) => e.data), ['x', ' two', 'a: b']);
-    assert.deepEqual(parseAll(['event\ndata: x\n\n']), [{ event: '', data: 'x' }], 'a colon on the next line is not this line\'s');
+    assert.deepEqual(parseAll(['event\ndata: x\n\n']), [{ data: 'x' }], 'a colon on the next line is not this line\'s, and an empty type is no type');
     assert.deepEqual(parseAll(['retry: 10\nfoo: bar\ndata: kept\n\n']), [{ data: 'kept' }], 'retry and unknown fields are ignored');
     assert.deepEqual(parseAll(['event: ping\n\ndata: next\n\n']), [{ data: 'next' }], 'an event with no data is dropped, and so is its type');
   });

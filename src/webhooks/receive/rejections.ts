@@ -7,7 +7,7 @@
 import * as l10n from '@vscode/l10n';
 import { recordId, type DeliveryRecord } from '../store/records';
 import { groupDigits } from '../../text/format';
-import { ownString } from '../../text/ownString';
+import { ownString } from './ownString';
 
 /** Longest header value kept in any record (and so in the store and the log). */
 export const MAX_HEADER_VALUE = 512;

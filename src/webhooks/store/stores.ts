@@ -58,9 +58,9 @@ const isMetadata = (r: Pick<DeliveryRecord, 'verdict'>) => r.verdict === 'reject
 
 /** A record's kind decides its window; an update stays in the window of the record it updates. */
 function windowFor<T>(id: string, verdict: DeliveryRecord['verdict'], signed: ArrivalWindow<T>, rejected: ArrivalWindow<T>): ArrivalWindow<T> {
-  // Stryker disable next-line ConditionalExpression: (both lines) only matter if an update changed a record's verdict, which none does
+  // Stryker disable next-line ConditionalExpression: only matters if an update changed a record's verdict, which none does
   if (signed.has(id)) return signed;
-  // Stryker disable next-line ConditionalExpression
+  // Stryker disable next-line ConditionalExpression: as the line above
   if (rejected.has(id)) return rejected;
   return isMetadata({ verdict }) ? rejected : signed;
 }

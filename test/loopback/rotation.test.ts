@@ -4,12 +4,13 @@
  * the old one (cancel).
  */
 import assert from 'node:assert/strict';
-import { startEmulator, type Emulator } from '../../src/emulator/server';
-import { AzureOpenAIClient } from '../../src/service/client';
+import type { Emulator } from '../../src/emulator/server';
+import type { AzureOpenAIClient } from '../../src/service/client';
 import type { WebhookEndpoint } from '../../src/service/types';
 import { WebhookListener } from '../../src/webhooks/receive/listener';
 import type { DeliveryRecord, KnownSecret } from '../../src/webhooks/store/records';
 import { beginRotation, cancelRotation, finishRotation, rotationRole, type RotationEndpoints } from '../../src/webhooks/endpoints/rotation';
+import { closeAll, emulatorClient } from '../support/emulatorClient';
 
 describe('rotating a webhook signing secret', () => {
   let emu: Emulator;
@@ -44,8 +45,7 @@ describe('rotating a webhook signing secret', () => {
   };
 
   before(async () => {
-    emu = await startEmulator();
-    client = new AzureOpenAIClient({ endpoint: emu.url, auth: { kind: 'apiKey', apiKey: emu.apiKey } });
+    ({ emu, client } = await emulatorClient());
     listener = new WebhookListener({
       secrets: (): KnownSecret[] => [...held].map(([endpointId, secret]) => ({ endpointId, secret })),
       onDelivery: (r) => records.push(r),
@@ -54,8 +54,7 @@ describe('rotating a webhook signing secret', () => {
   });
   after(async () => {
     await listener.stop();
-    await client.close();
-    await emu.close();
+    await closeAll(client, emu);
   });
 
   async function original(name: string): Promise<WebhookEndpoint> {

@@ -1,36 +1,31 @@
-/** The chat engine on the Responses API, against the emulator (and one loopback server that cuts a stream). */
+/** The chat runner with the panel's options on the Responses API, against the emulator (and one loopback server that cuts a stream). */
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApiMemory } from '../../src/chat/apiMemory';
 import { errorInfo } from '../../src/chat/engine/result';
-import { runPanelChat as runChat } from '../support/panelRun';
+import { runPanelChat } from '../support/panelRun';
 import { startEmulator, type Emulator } from '../../src/emulator/server';
 import { AzureOpenAIClient } from '../../src/service/client';
 import { ServiceError } from '../../src/service/errors';
 import type { ChatMessage } from '../../src/service/types';
+import { closeAll, deployment, emulatorClient } from '../support/emulatorClient';
 
-describe('chat engine on the Responses API', () => {
+describe('chat runner with the panel\'s options on the Responses API', () => {
   let emu: Emulator;
   let client: AzureOpenAIClient;
-  before(async () => {
-    emu = await startEmulator({
-      config: {
-        deployments: [
-          { name: 'gpt-4o', model: 'gpt-4o', version: '1', sku: 'Standard', capacity: 1, requestsPerMinute: 1000, tokensPerMinute: 1e7 },
-          { name: 'gpt-5-codex', model: 'gpt-5-codex', version: '1', sku: 'Standard', capacity: 1, requestsPerMinute: 1000, tokensPerMinute: 1e7 },
-          // Names that do not reveal the model: the engine learns from the service's refusals.
-          { name: 'coder', model: 'gpt-5-codex', version: '1', sku: 'Standard', capacity: 1, requestsPerMinute: 1000, tokensPerMinute: 1e7 },
-          { name: 'thinker', model: 'o3-mini', version: '1', sku: 'Standard', capacity: 1, requestsPerMinute: 1000, tokensPerMinute: 1e7 },
-        ],
-      },
-    });
-    client = new AzureOpenAIClient({ endpoint: emu.url, auth: { kind: 'apiKey', apiKey: emu.apiKey } });
-  });
-  after(async () => {
-    await client.close();
-    await emu.close();
-  });
+  before(async () => ({ emu, client } = await emulatorClient({
+    config: {
+      deployments: [
+        deployment('gpt-4o', 'gpt-4o'),
+        deployment('gpt-5-codex', 'gpt-5-codex'),
+        // Names that do not reveal the model: the engine learns from the service's refusals.
+        deployment('coder', 'gpt-5-codex'),
+        deployment('thinker', 'o3-mini'),
+      ],
+    },
+  })));
+  after(() => closeAll(client, emu));
 
   const base = { systemPrompt: 'Be brief.', route: 'v1' as const };
   const conversation = (last: string): ChatMessage[] => [
@@ -43,7 +38,7 @@ describe('chat engine on the Responses API', () => {
   it('a Responses-only model answers through the Responses API: text, reasoning summary and reasoning tokens stream in', async () => {
     const text: string[] = [];
     const thoughts: string[] = [];
-    const r = await runChat({
+    const r = await runPanelChat({
       client,
       deployment: 'gpt-5-codex',
       messages: conversation('/code python'),
@@ -68,18 +63,18 @@ describe('chat engine on the Responses API', () => {
   it('a deployment whose name hides a Responses-only model: refused on Chat Completions, switched, said, and remembered', async () => {
     const memory = new ApiMemory();
     const before = emu.stats.requests;
-    const first = await runChat({ client, deployment: 'coder', messages: conversation('hello'), params: base, signal: new AbortController().signal, onDelta: () => {}, apiMemory: memory });
+    const first = await runPanelChat({ client, deployment: 'coder', messages: conversation('hello'), params: base, signal: new AbortController().signal, onDelta: () => {}, apiMemory: memory });
     assert.equal(first.api, 'responses');
     assert.match(first.content, /You said: hello/);
     assert.match(first.notes?.join(' ') ?? '', /served only on the Responses API/);
     assert.equal(emu.stats.requests - before, 2, 'one refused chat request, one response');
-    const again = await runChat({ client, deployment: 'coder', messages: conversation('again'), params: base, signal: new AbortController().signal, onDelta: () => {}, apiMemory: memory });
+    const again = await runPanelChat({ client, deployment: 'coder', messages: conversation('again'), params: base, signal: new AbortController().signal, onDelta: () => {}, apiMemory: memory });
     assert.equal(emu.stats.requests - before, 3, 'the second reply goes straight to the Responses API');
     assert.equal(again.notes, undefined);
   });
 
   it('the Responses route chosen for a chat model: the token limit becomes max_output_tokens (at least 16, said so)', async () => {
-    const r = await runChat({
+    const r = await runPanelChat({
       client,
       deployment: 'gpt-4o',
       messages: conversation('/long 200'),
@@ -94,7 +89,7 @@ describe('chat engine on the Responses API', () => {
   });
 
   it('parameters a reasoning model refuses are left out, and the reply says so', async () => {
-    const r = await runChat({
+    const r = await runPanelChat({
       client,
       deployment: 'thinker',
       messages: conversation('hi'),
@@ -110,21 +105,21 @@ describe('chat engine on the Responses API', () => {
 
   it('a failed response becomes an error a person can act on', async () => {
     await assert.rejects(
-      runChat({ client, deployment: 'gpt-5-codex', messages: conversation('/fail'), params: base, signal: new AbortController().signal, onDelta: () => {} }),
+      runPanelChat({ client, deployment: 'gpt-5-codex', messages: conversation('/fail'), params: base, signal: new AbortController().signal, onDelta: () => {} }),
       (e: unknown) => {
         const info = errorInfo(e);
         return e instanceof ServiceError && info.kind === 'stream' && /server_error/.test(info.message) && /Try again/.test(info.message);
       },
     );
     await assert.rejects(
-      runChat({ client, deployment: 'missing', messages: conversation('x'), params: { ...base, api: 'responses' }, signal: new AbortController().signal, onDelta: () => {} }),
+      runPanelChat({ client, deployment: 'missing', messages: conversation('x'), params: { ...base, api: 'responses' }, signal: new AbortController().signal, onDelta: () => {} }),
       (e: unknown) => e instanceof ServiceError && e.status === 404 && /does not exist/.test(e.message),
     );
   });
 
   it('continues from the stored reply with previous_response_id, and sends the whole history when it is gone', async () => {
     const go = (extra: object) =>
-      runChat({
+      runPanelChat({
         client,
         deployment: 'gpt-4o',
         messages: conversation('and now?'),
@@ -133,7 +128,7 @@ describe('chat engine on the Responses API', () => {
         onDelta: () => {},
         ...extra,
       });
-    const first = await runChat({ client, deployment: 'gpt-4o', messages: conversation('first'), params: { ...base, api: 'responses' }, signal: new AbortController().signal, onDelta: () => {} });
+    const first = await runPanelChat({ client, deployment: 'gpt-4o', messages: conversation('first'), params: { ...base, api: 'responses' }, signal: new AbortController().signal, onDelta: () => {} });
     const continued = await go({ continuation: { previousResponseId: first.responseId, messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'and now?' }] } });
     assert.match(continued.content, /You said: and now\?/);
     assert.ok(continued.usage!.prompt_tokens >= first.usage!.prompt_tokens + first.usage!.completion_tokens, 'the stored turns count as input');
@@ -151,7 +146,7 @@ describe('chat engine on the Responses API', () => {
     try {
       const ac = new AbortController();
       let seen = 0;
-      const r = await runChat({ client: c, deployment: 'gpt-5-codex', messages: conversation('/long 3000'), params: base, signal: ac.signal, onDelta: () => ++seen === 10 && ac.abort() });
+      const r = await runPanelChat({ client: c, deployment: 'gpt-5-codex', messages: conversation('/long 3000'), params: base, signal: ac.signal, onDelta: () => ++seen === 10 && ac.abort() });
       assert.equal(r.stopped, true);
       assert.ok(r.content.length > 0 && r.reasoningSummary);
       assert.ok(seen < 100, 'nothing more arrived after Stop');
@@ -176,7 +171,7 @@ describe('chat engine on the Responses API', () => {
     try {
       const seen: string[] = [];
       await assert.rejects(
-        runChat({ client: c, deployment: 'gpt-5-codex', messages: conversation('x'), params: base, signal: new AbortController().signal, onDelta: (t) => seen.push(t) }),
+        runPanelChat({ client: c, deployment: 'gpt-5-codex', messages: conversation('x'), params: base, signal: new AbortController().signal, onDelta: (t) => seen.push(t) }),
         (e: unknown) => e instanceof ServiceError && (e.kind === 'stream' || e.kind === 'network'),
       );
       assert.deepEqual(seen, ['Hel']);

@@ -5,8 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AzureOpenAIClient } from '../../src/service/client';
 import { ServiceError } from '../../src/service/errors';
-import { startEmulator, type Emulator } from '../../src/emulator/server';
+import type { Emulator } from '../../src/emulator/server';
 import { scripted, status, type Step } from '../support/scriptedServer';
+import { closeAll, emulatorClient } from '../support/emulatorClient';
 
 describe('jobs client: files', () => {
   let emu: Emulator;
@@ -14,13 +15,12 @@ describe('jobs client: files', () => {
   let dir: string;
 
   before(async () => {
-    emu = await startEmulator({ config: { files: { maxBytes: 8 * 1024 * 1024, maxBatchBytes: 4 * 1024 * 1024 } } });
-    client = new AzureOpenAIClient({ endpoint: emu.url, auth: { kind: 'apiKey', apiKey: emu.apiKey }, retry: { baseDelayMs: 5, maxDelayMs: 10 } });
+    const files = { maxBytes: 8 * 1024 * 1024, maxBatchBytes: 4 * 1024 * 1024 };
+    ({ emu, client } = await emulatorClient({ config: { files } }, { retry: { baseDelayMs: 5, maxDelayMs: 10 } }));
     dir = await mkdtemp(join(tmpdir(), 'jobs-files-'));
   });
   after(async () => {
-    await client.close();
-    await emu.close();
+    await closeAll(client, emu);
     await rm(dir, { recursive: true, force: true });
   });
 

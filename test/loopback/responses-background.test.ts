@@ -7,12 +7,13 @@ import { Waker, followResponse, resultOf, startBackground } from '../../src/chat
 import type { RunRequest as RunInput } from '../../src/chat/engine/runner';
 import { neutralMessages } from '../../src/chat/engine/messages';
 import { PANEL_RUN } from '../../src/chat/engine/options';
-import { startEmulator, type Emulator } from '../../src/emulator/server';
+import type { Emulator } from '../../src/emulator/server';
 import { AzureOpenAIClient } from '../../src/service/client';
 import { ServiceError } from '../../src/service/errors';
 import { ResponseAccumulator } from '../../src/service/responsesStream';
 import { startReceiver } from '../support/receiver';
 import { scripted } from '../support/scriptedServer';
+import { closeAll, emulatorClient } from '../support/emulatorClient';
 
 /** A waker that does not wait, and remembers each wait the follower asked for. */
 class CountingWaker extends Waker {
@@ -27,12 +28,11 @@ describe('background replies on the Responses API', () => {
   let emu: Emulator;
   let client: AzureOpenAIClient;
   before(async () => {
-    emu = await startEmulator({ config: { responseQueuedMs: 50, responseInProgressMs: 150, delivery: { maxAttempts: 1, retryBaseMs: 50, timeoutMs: 2000 } } });
-    client = new AzureOpenAIClient({ endpoint: emu.url, auth: { kind: 'apiKey', apiKey: emu.apiKey } });
+    const delivery = { maxAttempts: 1, retryBaseMs: 50, timeoutMs: 2000 };
+    ({ emu, client } = await emulatorClient({ config: { responseQueuedMs: 50, responseInProgressMs: 150, delivery } }));
   });
   after(async () => {
-    await client.close();
-    await emu.close();
+    await closeAll(client, emu);
   });
 
   const input = (deployment: string, text: string): RunInput => ({

@@ -62,7 +62,7 @@ describe('emulator', () => {
     assert.equal(res.status, 400);
     assert.match((await errorOf(res)).message, /api-version/);
     res = await call('/subscriptions');
-    assert.equal(res.status, 401, 'Resource Manager takes tokens, not the key (api-version: test/integration/emulator-auth.test.ts)');
+    assert.equal(res.status, 401, 'Resource Manager takes tokens, not the key (api-version: test/loopback/emulator-auth.test.ts)');
     res = await call('/openai/deployments?api-version=2024-10-21');
     assert.equal(res.status, 404, 'the legacy list is gone from newer api-versions');
   });

@@ -1,6 +1,6 @@
 /** What the chat engine sends, and sends again, when the service refuses a parameter or is busy. */
 import assert from 'node:assert/strict';
-import { runPanelChat as runChat, type PanelRunInput as RunInput } from '../support/panelRun';
+import { runPanelChat, type PanelRunInput } from '../support/panelRun';
 import type { ChatParams } from '../../src/chat/model';
 import { AzureOpenAIClient } from '../../src/service/client';
 import { ServiceError } from '../../src/service/errors';
@@ -8,11 +8,11 @@ import { refusesParam, scripted, status, streamed, type Step } from '../support/
 
 const base: ChatParams = { systemPrompt: '', route: 'v1', api: 'chat' };
 
-async function chat(steps: Step[], deployment: string, params: Partial<ChatParams>, extra: Partial<RunInput> = {}) {
+async function chat(steps: Step[], deployment: string, params: Partial<ChatParams>, extra: Partial<PanelRunInput> = {}) {
   const s = await scripted(steps);
   const client = new AzureOpenAIClient({ endpoint: s.url, auth: { kind: 'apiKey', apiKey: 'k' } });
   try {
-    const result = await runChat({
+    const result = await runPanelChat({
       client,
       deployment,
       messages: [{ role: 'user', content: 'hi' }],

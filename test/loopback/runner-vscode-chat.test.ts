@@ -3,10 +3,11 @@ import type { Server } from 'node:http';
 import { runLmChat, ReplyFilteredError, type LmChatInput } from '../support/lmRun';
 import type { NeutralMessage } from '../../src/chat/engine/messages';
 import type { CompletedToolCall } from '../../src/chat/engine/toolCalls';
-import { startEmulator, type Emulator } from '../../src/emulator/server';
+import type { Emulator } from '../../src/emulator/server';
 import { AzureOpenAIClient } from '../../src/service/client';
 import { refuseParameter, recordingServer as scripted } from '../support/bodyRecorder';
 import { eventually } from '../support/receiver';
+import { closeAll, deployment, emulatorClient } from '../support/emulatorClient';
 
 const user = (text: string): NeutralMessage[] => [{ role: 'user', parts: [{ type: 'text', text }] }];
 
@@ -24,24 +25,18 @@ function collect(): { text: string[]; calls: CompletedToolCall[]; order: string[
 describe('language model requests against the emulator', () => {
   let emu: Emulator;
   let client: AzureOpenAIClient;
-  before(async () => {
-    emu = await startEmulator({
-      config: {
-        streamTokenDelayMs: 1,
-        rateLimitWindowSeconds: 30,
-        deployments: [
-          { name: 'chat', model: 'gpt-4o', version: '2024-11-20', sku: 'Standard', capacity: 1, requestsPerMinute: 1000, tokensPerMinute: 1e7 },
-          { name: 'reasoner', model: 'o3-mini', version: '1', sku: 'Standard', capacity: 1, requestsPerMinute: 1000, tokensPerMinute: 1e7 },
-          { name: 'one-a-minute', model: 'gpt-4o', version: '1', sku: 'Standard', capacity: 1, requestsPerMinute: 1, tokensPerMinute: 1e7 },
-        ],
-      },
-    });
-    client = new AzureOpenAIClient({ endpoint: emu.url, auth: { kind: 'apiKey', apiKey: emu.apiKey } });
-  });
-  after(async () => {
-    await client.close();
-    await emu.close();
-  });
+  before(async () => ({ emu, client } = await emulatorClient({
+    config: {
+      streamTokenDelayMs: 1,
+      rateLimitWindowSeconds: 30,
+      deployments: [
+        deployment('chat', 'gpt-4o', { version: '2024-11-20' }),
+        deployment('reasoner', 'o3-mini'),
+        deployment('one-a-minute', 'gpt-4o', { requestsPerMinute: 1 }),
+      ],
+    },
+  })));
+  after(() => closeAll(client, emu));
 
   const run = (deployment: string, messages: NeutralMessage[], extra: Partial<LmChatInput> = {}) => {
     const c = collect();

@@ -1,12 +1,12 @@
 /**
- * The chat engine on the Responses API when the service refuses, rate-limits or breaks off, with
- * answers the emulator does not give on demand: a loopback server scripted per test records each
- * request the engine sends.
+ * The chat runner with the panel's options on the Responses API when the service refuses,
+ * rate-limits or breaks off, with answers the emulator does not give on demand: a loopback server
+ * scripted per test records each request the runner sends.
  */
 import assert from 'node:assert/strict';
 import type { Server, ServerResponse } from 'node:http';
 import { errorInfo } from '../../src/chat/engine/result';
-import { runPanelChat as runChat, type PanelRunInput as RunInput } from '../support/panelRun';
+import { runPanelChat, type PanelRunInput } from '../support/panelRun';
 import { AzureOpenAIClient } from '../../src/service/client';
 import { ServiceError } from '../../src/service/errors';
 import type { ChatMessage } from '../../src/service/types';
@@ -36,7 +36,7 @@ const startedThen = (...events: Array<Record<string, unknown>>): Answer => (res)
   res.end(sse(created, ...events));
 };
 
-describe('chat engine on the Responses API: refusals, rate limits and broken streams (scripted service)', () => {
+describe('chat runner with the panel\'s options on the Responses API: refusals, rate limits and broken streams (scripted service)', () => {
   const servers: Server[] = [];
   const clients: AzureOpenAIClient[] = [];
   afterEach(async () => {
@@ -63,14 +63,14 @@ describe('chat engine on the Responses API: refusals, rate limits and broken str
     { role: 'user', content: 'and now?' },
   ];
   const continuing = { previousResponseId: 'resp_stored', messages: [{ role: 'user', content: 'and now?' }] as ChatMessage[] };
-  const input = (client: AzureOpenAIClient, extra: Partial<RunInput> = {}): RunInput => ({
+  const input = (client: AzureOpenAIClient, extra: Partial<PanelRunInput> = {}): PanelRunInput => ({
     client, deployment: 'team-model', messages: history, params: { systemPrompt: 'Be brief.', route: 'v1', api: 'responses' }, signal: new AbortController().signal, onDelta: () => {}, ...extra,
   });
 
   it('an answer shows its text, is not marked stopped, and its latency is no longer than the wait', async () => {
     const { client } = await service([answered('Hello there')]);
     const before = Date.now();
-    const r = await runChat(input(client));
+    const r = await runPanelChat(input(client));
     const waited = Date.now() - before;
     assert.equal(r.content, 'Hello there');
     assert.equal(r.stopped, false);
@@ -80,7 +80,7 @@ describe('chat engine on the Responses API: refusals, rate limits and broken str
   it('a rate limit while continuing is waited out with a countdown, and the stored reply is still continued from', async () => {
     const { client, bodies } = await service([rateLimited(1000), answered('Continued')]);
     const ticks: number[] = [];
-    const r = await runChat(input(client, { continuation: continuing, onRetryWait: (s) => ticks.push(s) }));
+    const r = await runPanelChat(input(client, { continuation: continuing, onRetryWait: (s) => ticks.push(s) }));
     assert.equal(r.content, 'Continued');
     assert.deepEqual(ticks, [1], 'the countdown showed the wait');
     assert.equal(bodies.length, 2);
@@ -94,7 +94,7 @@ describe('chat engine on the Responses API: refusals, rate limits and broken str
   ] as const) {
     it(`the stored reply gone (said ${how}): the whole conversation is sent instead, and answered`, async () => {
       const { client, bodies } = await service([refused(400, error), answered('From the top')]);
-      const r = await runChat(input(client, { continuation: continuing }));
+      const r = await runPanelChat(input(client, { continuation: continuing }));
       assert.equal(r.content, 'From the top');
       assert.equal(bodies.length, 2);
       assert.equal(bodies[1]!.previous_response_id, undefined);
@@ -104,14 +104,14 @@ describe('chat engine on the Responses API: refusals, rate limits and broken str
 
   it('a refusal of something else is not mistaken for a lost stored reply', async () => {
     const { client, bodies } = await service([refused(400, { code: 'invalid_value', param: 'input', message: 'Invalid input.' })]);
-    await assert.rejects(runChat(input(client, { continuation: continuing })), (e: unknown) => e instanceof ServiceError && e.status === 400 && /Invalid input/.test(e.message));
+    await assert.rejects(runPanelChat(input(client, { continuation: continuing })), (e: unknown) => e instanceof ServiceError && e.status === 400 && /Invalid input/.test(e.message));
     assert.equal(bodies.length, 1);
   });
 
   it('Stop during a rate-limit countdown ends the reply as stopped, without an error and without another request', async () => {
     const { client, bodies } = await service([rateLimited(3000), answered('too late')]);
     const ac = new AbortController();
-    const r = await runChat(input(client, { signal: ac.signal, onRetryWait: () => ac.abort() }));
+    const r = await runPanelChat(input(client, { signal: ac.signal, onRetryWait: () => ac.abort() }));
     assert.equal(r.stopped, true);
     assert.equal(r.content, '');
     assert.equal(bodies.length, 1);
@@ -128,7 +128,7 @@ describe('chat engine on the Responses API: refusals, rate limits and broken str
       answered('a seventh request was sent'),
     ]);
     const params = { systemPrompt: 'Be brief.', route: 'v1' as const, api: 'responses' as const, temperature: 0.5, topP: 0.9, reasoningEffort: 'high' as const };
-    await assert.rejects(runChat(input(client, { params, continuation: continuing })), /The service kept rejecting the request parameters/);
+    await assert.rejects(runPanelChat(input(client, { params, continuation: continuing })), /The service kept rejecting the request parameters/);
     assert.equal(bodies.length, 6);
   });
 
@@ -137,7 +137,7 @@ describe('chat engine on the Responses API: refusals, rate limits and broken str
     const { client } = await service([failing({ code: 'server_error', message: 'The model crashed.' }), failing()]);
     const said = async () => {
       try {
-        await runChat(input(client));
+        await runPanelChat(input(client));
       } catch (e) {
         return errorInfo(e).message;
       }
@@ -153,7 +153,7 @@ describe('chat engine on the Responses API: refusals, rate limits and broken str
 
   it('a continuation whose stream broke after it started is never sent again, not even as the whole conversation', async () => {
     const { client, bodies } = await service([startedThen({ type: 'error', code: 'previous_response_not_found', message: 'lost mid-way' }), answered('sent twice')]);
-    await assert.rejects(runChat(input(client, { continuation: continuing })), (e: unknown) => e instanceof ServiceError && e.kind === 'stream');
+    await assert.rejects(runPanelChat(input(client, { continuation: continuing })), (e: unknown) => e instanceof ServiceError && e.kind === 'stream');
     assert.equal(bodies.length, 1);
   });
 });

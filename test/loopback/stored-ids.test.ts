@@ -7,9 +7,10 @@ import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { downloadInput } from '../../src/jobs/batchResults';
-import { startEmulator, type Emulator } from '../../src/emulator/server';
-import { AzureOpenAIClient } from '../../src/service/client';
+import type { Emulator } from '../../src/emulator/server';
+import type { AzureOpenAIClient } from '../../src/service/client';
 import { storedIdPath } from '../../src/storage/storedId';
+import { closeAll, emulatorClient } from '../support/emulatorClient';
 
 describe('files written from a service id stay in the storage folder', () => {
   let emu: Emulator;
@@ -17,13 +18,11 @@ describe('files written from a service id stay in the storage folder', () => {
   let dir: string;
 
   before(async () => {
-    emu = await startEmulator({});
-    client = new AzureOpenAIClient({ endpoint: emu.url, auth: { kind: 'apiKey', apiKey: emu.apiKey } });
+    ({ emu, client } = await emulatorClient());
     dir = await mkdtemp(join(tmpdir(), 'stored-ids-'));
   });
   after(async () => {
-    await client.close();
-    await emu.close();
+    await closeAll(client, emu);
     await rm(dir, { recursive: true, force: true });
   });
 

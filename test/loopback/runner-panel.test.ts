@@ -1,39 +1,34 @@
 import assert from 'node:assert/strict';
-import { runPanelChat as runChat } from '../support/panelRun';
+import { runPanelChat } from '../support/panelRun';
 import { AzureOpenAIClient } from '../../src/service/client';
 import { ServiceError } from '../../src/service/errors';
 import { startEmulator, type Emulator } from '../../src/emulator/server';
+import { closeAll, deployment, emulatorClient } from '../support/emulatorClient';
 
-describe('chat engine against the emulator', () => {
+describe('chat runner with the panel\'s options against the emulator', () => {
   let emu: Emulator;
   let client: AzureOpenAIClient;
-  before(async () => {
-    emu = await startEmulator({
-      config: {
-        rateLimitWindowSeconds: 2,
-        deployments: [
-          { name: 'chat', model: 'gpt-4o', version: '1', sku: 'Standard', capacity: 1, requestsPerMinute: 1000, tokensPerMinute: 1e7 },
-          // A name that does not reveal the model family: the engine learns it from the service.
-          { name: 'reasoner', model: 'o3-mini', version: '1', sku: 'Standard', capacity: 1, requestsPerMinute: 1000, tokensPerMinute: 1e7 },
-          { name: 'tiny', model: 'gpt-4o', version: '1', sku: 'Standard', capacity: 1, requestsPerMinute: 1, tokensPerMinute: 1e7 },
-        ],
-      },
-    });
-    client = new AzureOpenAIClient({ endpoint: emu.url, auth: { kind: 'apiKey', apiKey: emu.apiKey } });
-  });
-  after(async () => {
-    await client.close();
-    await emu.close();
-  });
+  before(async () => ({ emu, client } = await emulatorClient({
+    config: {
+      rateLimitWindowSeconds: 2,
+      deployments: [
+        deployment('chat', 'gpt-4o'),
+        // A name that does not reveal the model family: the engine learns it from the service.
+        deployment('reasoner', 'o3-mini'),
+        deployment('tiny', 'gpt-4o', { requestsPerMinute: 1 }),
+      ],
+    },
+  })));
+  after(() => closeAll(client, emu));
 
   const base = { systemPrompt: 'Be brief.', route: 'v1' as const };
   const run = (deployment: string, content: string, params = {}, extra = {}) =>
-    runChat({ client, deployment, messages: [{ role: 'user', content }], params: { ...base, ...params }, signal: new AbortController().signal, onDelta: () => {}, ...extra });
+    runPanelChat({ client, deployment, messages: [{ role: 'user', content }], params: { ...base, ...params }, signal: new AbortController().signal, onDelta: () => {}, ...extra });
 
   it('streams a reply with usage, on both routes', async () => {
     for (const route of ['v1', 'deployment'] as const) {
       const pieces: string[] = [];
-      const r = await runChat({
+      const r = await runPanelChat({
         client,
         deployment: 'chat',
         messages: [{ role: 'user', content: 'hi' }],
@@ -98,7 +93,8 @@ describe('chat engine against the emulator', () => {
     try {
       const ac = new AbortController();
       let seen = 0;
-      const r = await runChat({ client: c, deployment: 'gpt-4o', messages: [{ role: 'user', content: '/long 3000' }], params: base, signal: ac.signal, onDelta: () => ++seen === 10 && ac.abort() });
+      const messages = [{ role: 'user' as const, content: '/long 3000' }];
+      const r = await runPanelChat({ client: c, deployment: 'gpt-4o', messages, params: base, signal: ac.signal, onDelta: () => ++seen === 10 && ac.abort() });
       assert.equal(r.stopped, true);
       assert.ok(r.content.length > 0);
     } finally {

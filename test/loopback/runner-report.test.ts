@@ -9,33 +9,28 @@ import { ApiMemory } from '../../src/chat/apiMemory';
 import { PANEL_RUN, VSCODE_CHAT_RUN, type RunnerOptions } from '../../src/chat/engine/options';
 import type { RequestReport } from '../../src/chat/engine/report';
 import { runChat, type RunRequest } from '../../src/chat/engine/runner';
-import { startEmulator, type Emulator } from '../../src/emulator/server';
+import type { Emulator } from '../../src/emulator/server';
 import { AzureOpenAIClient } from '../../src/service/client';
 import { recordingServer, refuseParameter } from '../support/bodyRecorder';
 import { refusesParam, scripted, status, streamed } from '../support/scriptedServer';
+import { closeAll, deployment, emulatorClient } from '../support/emulatorClient';
 
 const ask = (text: string): RunRequest['messages'] => [{ role: 'user', parts: [{ type: 'text', text }] }];
 
 describe('chat runner: one report per request (emulator)', () => {
   let emu: Emulator;
   let client: AzureOpenAIClient;
-  before(async () => {
-    emu = await startEmulator({
-      config: {
-        rateLimitWindowSeconds: 30,
-        deployments: [
-          { name: 'chat', model: 'gpt-4o', version: '2024-11-20', sku: 'Standard', capacity: 1, requestsPerMinute: 1000, tokensPerMinute: 1e7 },
-          { name: 'codex', model: 'gpt-5-codex', version: '1', sku: 'Standard', capacity: 1, requestsPerMinute: 1000, tokensPerMinute: 1e7 },
-          { name: 'scarce', model: 'gpt-4o', version: '1', sku: 'Standard', capacity: 1, requestsPerMinute: 1, tokensPerMinute: 1e7 },
-        ],
-      },
-    });
-    client = new AzureOpenAIClient({ endpoint: emu.url, auth: { kind: 'apiKey', apiKey: emu.apiKey } });
-  });
-  after(async () => {
-    await client.close();
-    await emu.close();
-  });
+  before(async () => ({ emu, client } = await emulatorClient({
+    config: {
+      rateLimitWindowSeconds: 30,
+      deployments: [
+        deployment('chat', 'gpt-4o', { version: '2024-11-20' }),
+        deployment('codex', 'gpt-5-codex'),
+        deployment('scarce', 'gpt-4o', { requestsPerMinute: 1 }),
+      ],
+    },
+  })));
+  after(() => closeAll(client, emu));
 
   async function run(request: Partial<RunRequest>, options: RunnerOptions = VSCODE_CHAT_RUN) {
     const reports: RequestReport[] = [];

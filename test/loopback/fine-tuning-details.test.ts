@@ -3,12 +3,13 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startEmulator, type Emulator } from '../../src/emulator/server';
+import type { Emulator } from '../../src/emulator/server';
 import { lossCurve, MAX_EVENTS, readJobDetails, type FineTuningReader } from '../../src/jobs/fineTuningDetails';
 import { jobView } from '../../src/jobs/fineTuningView';
-import { AzureOpenAIClient } from '../../src/service/client';
+import type { AzureOpenAIClient } from '../../src/service/client';
 import type { FineTuningJob } from '../../src/service/jobTypes';
 import { isJobView, parseFineTuningHostMessage } from '../../src/webview/fineTuning/protocol';
+import { closeAll, emulatorClient } from '../support/emulatorClient';
 
 const example = (i: number) => JSON.stringify({ messages: [{ role: 'user', content: `question ${i}` }, { role: 'assistant', content: `answer ${i}` }] });
 
@@ -32,13 +33,11 @@ describe('fine-tuning job details from the emulator', () => {
   let dir: string;
 
   before(async () => {
-    emu = await startEmulator({ config: { jobs: { stepMs: 10 } } });
-    client = new AzureOpenAIClient({ endpoint: emu.url, auth: { kind: 'apiKey', apiKey: emu.apiKey } });
+    ({ emu, client } = await emulatorClient({ config: { jobs: { stepMs: 10 } } }));
     dir = await mkdtemp(join(tmpdir(), 'ft-details-'));
   });
   after(async () => {
-    await client.close();
-    await emu.close();
+    await closeAll(client, emu);
     await rm(dir, { recursive: true, force: true });
   });
 
