@@ -174,9 +174,9 @@ async function reloadWithModelConsumer(page: Page): Promise<void> {
  * A notification with `text`, as a toast or, once the toast is gone (an information message hides
  * itself after a while), in the notification center.
  */
-async function expectNotification(page: Page, text: RegExp): Promise<void> {
+async function expectNotification(page: Page, text: RegExp, toastMs = 20_000): Promise<void> {
   const item = page.locator('.notification-list-item', { hasText: text }).first();
-  const shown = await item.waitFor({ timeout: 20_000 }).then(() => true, () => false);
+  const shown = await item.waitFor({ timeout: toastMs }).then(() => true, () => false);
   if (shown) return;
   await runCommand(page, 'Notifications: Show Notifications');
   await item.waitFor({ timeout: 30_000 }).catch(async () => {
@@ -313,6 +313,9 @@ export async function walkthroughThroughTheUi(page: Page, _emulator: EmulatorHan
   // its steps' events when a walkthrough is first shown, and does not count what came before.
   await openWalkthrough(page);
   await runCommand(page, 'LM Consumer: Ask an Azure OpenAI Model');
+  // The consumer may wait up to 30 s for the models of the emulator started again, then asks: its
+  // first word, an answer or why not, and then what it was (a failure lists the notifications).
+  await expectNotification(page, /LM Consumer: /, 60_000);
   await expectNotification(page, /LM Consumer: gpt-4o-mini \(Local emulator\) answered [1-9]\d* characters/);
   await expectChecked(page, "Use a deployment in VS Code's chat");
 

@@ -5,10 +5,11 @@ const vscode = require('vscode');
 exports.activate = (context) => {
   context.subscriptions.push(
     vscode.commands.registerCommand('lmConsumer.ask', async () => {
-      // A connection just added is listed a moment later (after its deployments are read): bounded wait.
+      // A connection just added (or an emulator started again on another port) is listed a moment
+      // later, after its deployments are read: a bounded wait, generous for a loaded machine.
       let models = [];
       let model;
-      for (let i = 0; i < 40 && !model; i++) {
+      for (let i = 0; i < 120 && !model; i++) {
         if (i > 0) await new Promise((resolve) => setTimeout(resolve, 250));
         models = await vscode.lm.selectChatModels({ vendor: 'azure-openai' });
         model = models.find((m) => m.name.startsWith('gpt-4o-mini ('));
