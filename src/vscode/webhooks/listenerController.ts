@@ -57,7 +57,7 @@ export class ListenerController implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   /** Fires when listening starts or stops, or a session begins or ends (the events have their own owner). */
   readonly onDidChange = this.changed.event;
-  /** The extension's global storage folder (events, ids, a downloaded cloudflared). */
+  /** The extension's global storage folder (a downloaded cloudflared lives there). */
   readonly storageDir: string;
   private readonly subscriptions: vscode.Disposable[];
 
