@@ -21,6 +21,11 @@ export default {
     'src/service/hostTransport.ts',
     'src/service/nodeTransport.ts',
     'src/service/proxyRules.ts',
+    // The typed change event of the core's owners, and the deployment catalog that fires one.
+    'src/service/emitter.ts',
+    'src/service/deploymentCatalog.ts',
+    // The Events view's redraw and log-line throttles (plain timers, no vscode import).
+    'src/vscode/webhooks/burst.ts',
     'src/webview/chat/markdown.ts',
     // The chat page's protocol checks (its data model's are under src/chat/).
     'src/webview/chat/protocol.ts',

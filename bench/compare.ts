@@ -1,15 +1,15 @@
 /**
- * Issue 27 (c): the spread between the moments the requests of one compare round leave (undici's
- * sendHeaders, as the compare runner measures it), 4 deployments on two emulators (two
- * connections, both APIs), against the same 4 requests started one after another, each awaiting
- * its answer's headers before the next is sent.
+ * Issue 27 (c): the spread between the moments the requests of one compare round arrive at the
+ * emulators (seen from outside the runner: Node's `http.server.request.start`), 4 deployments on
+ * two emulators (two connections, both APIs), against the same 4 requests started one after
+ * another, each awaiting its answer's headers before the next is sent.
  */
 import { ApiMemory } from '../src/chat/apiMemory';
 import { runCompareRound, type CompareTarget } from '../src/chat/compare/compareRun';
-import { LeaveMoments } from '../src/chat/compare/leaveMoments';
 import { median } from '../src/chat/compare/summary';
 import { startEmulator, type Emulator } from '../src/emulator/server';
 import { AzureOpenAIClient } from '../src/service/client';
+import { Arrivals } from '../test/support/arrivals';
 
 type Row = { benchmark: string; ours: string; reference: string; ratio: string; goal: string };
 
@@ -19,7 +19,7 @@ const prompt = { messages: [{ role: 'user' as const, parts: [{ type: 'text' as c
 
 /** The 4 requests one after another, each sent once the previous one's headers came back. */
 async function sequentialSpread(targets: readonly CompareTarget[]): Promise<number> {
-  const leaving = new LeaveMoments(targets.map((t) => t.client.endpoint), targets.length);
+  const leaving = new Arrivals(targets.map((t) => t.client.endpoint));
   const reads: Array<Promise<void>> = [];
   for (const t of targets) {
     let headers!: () => void;
@@ -33,6 +33,18 @@ async function sequentialSpread(targets: readonly CompareTarget[]): Promise<numb
   await Promise.all(reads);
   leaving.stop();
   return leaving.spreadMs ?? NaN;
+}
+
+/** One compare round, and how far apart its requests arrived. */
+async function roundSpread(targets: readonly CompareTarget[]): Promise<number> {
+  const arrivals = new Arrivals(targets.map((t) => t.client.endpoint));
+  try {
+    const round = await runCompareRound(targets, prompt, { signal: new AbortController().signal, apiMemory: new ApiMemory() });
+    if (round.columns.some((c) => c.outcome !== 'ok')) throw new Error(`A compare round failed: ${JSON.stringify(round.columns.map((c) => c.failure))}`);
+  } finally {
+    arrivals.stop();
+  }
+  return arrivals.spreadMs ?? NaN;
 }
 
 export async function benchCompareRows(rounds = 40): Promise<Row[]> {
@@ -58,12 +70,10 @@ export async function benchCompareRows(rounds = 40): Promise<Row[]> {
     const reference: number[] = [];
     const fresh: number[] = [];
     // The first round also opens the connections: reported apart.
-    fresh.push((await runCompareRound(targets, prompt, { signal: new AbortController().signal, apiMemory: new ApiMemory() })).leaveSpreadMs ?? NaN);
+    fresh.push(await roundSpread(targets));
     await sequentialSpread(chatTargets);
     for (let i = 0; i < rounds; i++) {
-      const round = await runCompareRound(targets, prompt, { signal: new AbortController().signal, apiMemory: new ApiMemory() });
-      if (round.columns.some((c) => c.outcome !== 'ok')) throw new Error(`A compare round failed: ${JSON.stringify(round.columns.map((c) => c.failure))}`);
-      ours.push(round.leaveSpreadMs ?? NaN);
+      ours.push(await roundSpread(targets));
       reference.push(await sequentialSpread(chatTargets));
     }
     const m = median(ours)!;
@@ -71,7 +81,7 @@ export async function benchCompareRows(rounds = 40): Promise<Row[]> {
     const ref = median(reference)!;
     return [
       {
-        benchmark: `Compare (c): spread of the moments 4 requests leave (2 connections, both APIs), median of ${rounds} rounds`,
+        benchmark: `Compare (c): spread of the moments 4 requests arrive (2 connections, both APIs), median of ${rounds} rounds`,
         ours: `${m.toFixed(2)} ms (worst ${worst.toFixed(2)} ms; first round, connecting: ${fresh[0].toFixed(2)} ms)`,
         reference: `${ref.toFixed(2)} ms (one after another, each awaiting its headers)`,
         ratio: (ref / m).toFixed(1),

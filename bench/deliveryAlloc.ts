@@ -15,7 +15,7 @@ import { Session } from 'node:inspector';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WebhookListener } from '../src/webhooks/receive/listener';
-import { signedHeaders } from '../src/webhooks/receive/signature';
+import { signedHeaders } from '../src/webhooks/signature';
 import { WebhookEvents } from '../src/webhooks/store/webhookEvents';
 
 const SECRET = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;

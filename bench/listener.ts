@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'undici';
-import { generateSecret, signedHeaders } from '../src/webhooks/receive/signature';
+import { generateSecret, signedHeaders } from '../src/webhooks/signature';
 
 const DURATION_MS = Number(process.env.BENCH_LISTENER_MS ?? 10_000);
 

@@ -17,7 +17,7 @@
  *    deliveries and 20 batch results opened, against itself after the first reply and against a
  *    window with only a minimal extension (issue #35; `BENCH_ONLY=memory`).
  * 9. The package users install against its goal, and its tokenizer ranks against the library's form.
- * 10. Compare (issue 27 c): the spread between the moments the requests of one round leave.
+ * 10. Compare (issue 27 c): the spread between the moments the requests of one round arrive.
  *
  * Everything runs on 127.0.0.1 with bounded loops.
  */

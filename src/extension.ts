@@ -3,6 +3,7 @@
  * commands and the trees; lists load when the view shows them, the emulator when started.
  */
 import * as vscode from 'vscode';
+import { join } from 'node:path';
 import { AuthManager } from './vscode/auth/authManager';
 import { ChatManager } from './vscode/chat/chatManager';
 import { registerCommands } from './vscode/commands';
@@ -36,6 +37,7 @@ import { watchJobEvents } from './vscode/jobs/jobEvents';
 import { JobNotices } from './vscode/jobs/jobNotices';
 import { JobsTree } from './vscode/tree/jobsTree';
 import type { RequestReport } from './chat/engine/report';
+import { WebhookEvents } from './webhooks/store/webhookEvents';
 import { WalkthroughProgress } from './vscode/walkthrough';
 
 /**
@@ -84,10 +86,14 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi {
     walkthrough.report(r);
   };
   const chat = new ChatManager(context, store, clients, catalog, report);
-  const listener = new ListenerController(context.globalStorageUri, store, endpoints, context.workspaceState, context.globalState);
+  // The received webhook events: the listener records into them, the views, jobs and chat read them.
+  const storageDir = context.globalStorageUri.fsPath;
+  const events = new WebhookEvents({ eventsPath: join(storageDir, 'webhook-events.jsonl'), idsPath: join(storageDir, 'webhook-ids.txt'), maxStored: setting('webhooks.maxStoredEvents') });
+  void events.ready();
+  const listener = new ListenerController(context.globalStorageUri, store, endpoints, events, context.workspaceState, context.globalState);
   // Background chat replies finish as soon as their response.* delivery is verified.
-  context.subscriptions.push(chat.watchResponseEvents(listener.events));
-  const eventsTree = new EventsTree(listener.events);
+  context.subscriptions.push(chat.watchResponseEvents(events));
+  const eventsTree = new EventsTree(events);
   const lm = new LanguageModels(store, auth, clients, catalog, report);
   const eventsView = vscode.window.createTreeView(Views.events, { treeDataProvider: eventsTree });
   // A burst's summary notification reveals the rows it sums up.
@@ -95,11 +101,11 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi {
     const group = jobsTree.group(connectionId, kind);
     if (group) await resourcesView.reveal(group, { expand: true, focus: true, select: true });
   });
-  const inspector = new DeliveryInspector(context.extensionUri, listener, eventsView);
+  const inspector = new DeliveryInspector(context.extensionUri, listener, events, eventsView);
   const results = new ResultsDocuments(context.globalStorageUri.fsPath);
   const fineTuningPanels = new FineTuningPanels(context.extensionUri, jobs, clients);
   const services: Services = {
-    context, store, auth, clients, catalog, endpoints, tree, emulator, chat, listener, eventsTree, lm, inspector,
+    context, store, auth, clients, catalog, endpoints, tree, emulator, chat, listener, events, eventsTree, lm, inspector,
     jobs, jobNotices, fineTuningPanels, results, usage, usageView, usageStatus,
   };
 
@@ -113,6 +119,7 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi {
     emulator,
     chat,
     listener,
+    events,
     eventsTree,
     lm,
     usage,
@@ -122,7 +129,7 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi {
     resourcesView,
     walkthrough,
     eventsView,
-    showEventsViewStatus(eventsView, listener),
+    showEventsViewStatus(eventsView, listener, events),
     inspector,
     // Whether the environment's connection is imported yet follows the store.
     store.onDidChange(() => void updateEnvironmentContext(services)),

@@ -5,7 +5,7 @@
  */
 import type { WebhookEvent } from '../service/types';
 import { webhookTransport } from '../webhooks/send/outbound';
-import { signedHeaders } from '../webhooks/receive/signature';
+import { signedHeaders } from '../webhooks/signature';
 import type { EmulatorConfig } from './config';
 import { randomId } from './wire';
 

@@ -5,7 +5,6 @@
  * plain Node (nodeTransport.ts) and, inside VS Code, the host's network support for every
  * non-loopback target (hostTransport.ts). `transportFor` picks one from the settings.
  */
-import { channel } from 'node:diagnostics_channel';
 import type { Readable } from 'node:stream';
 
 export interface TransportRequest {
@@ -44,12 +43,6 @@ export interface Transport {
 
 /** undici's defaults, so a caller that sets neither waits as long as before. */
 export const DEFAULT_TIMEOUT_MS = 300_000;
-
-/**
- * Told `{ request: { origin } }` when a request's headers are written to its connection: undici's
- * own channel, on which the bundled undici, Node's fetch and VS Code's fetch all publish.
- */
-export const REQUEST_SENT = channel('undici:client:sendHeaders');
 
 /**
  * A proxy refused (407, 403, 502...): undici says so only in its message, for a tunnel ("Proxy

@@ -19,6 +19,7 @@ import type { DeliveryInspector } from './webhooks/deliveryInspector';
 import type { WebhookEndpoints } from './webhooks/endpoints';
 import type { EventsTree } from './webhooks/eventsTree';
 import type { ListenerController } from './webhooks/listenerController';
+import type { WebhookEvents } from '../webhooks/store/webhookEvents';
 
 export interface Services {
   context: vscode.ExtensionContext;
@@ -33,8 +34,10 @@ export interface Services {
   tree: ResourcesTree;
   emulator: EmulatorController;
   chat: ChatManager;
-  /** The webhook listener, its tunnel and the received events. */
+  /** The webhook listener and its tunnel, as VS Code shows them (status bar, output channel). */
   listener: ListenerController;
+  /** The received webhook events: their one owner, which the listener records into. */
+  events: WebhookEvents;
   eventsTree: EventsTree;
   /** The delivery inspector panel (one, following the Events view's selection). */
   inspector: DeliveryInspector;

@@ -68,7 +68,7 @@ describe('compare deployments', () => {
     assert.equal(refused.failure?.kind, 'rate_limited');
     assert.ok(refused.failure!.retryAt! > Date.now(), 'a countdown to show');
     assert.ok(posted.some((m) => m.type === 'delta' && m.id.endsWith('/gpt-4o')), 'replies streamed');
-    assert.ok(posted.some((m) => m.type === 'roundEnded' && m.leaveSpreadMs !== undefined), 'the requests were timed as they left');
+    assert.ok(posted.some((m) => m.type === 'roundEnded'), 'the page was told the round ended');
 
     const doc = await panel.export();
     const text = doc.getText();

@@ -78,7 +78,7 @@ describe('debugging with webhooks (debug type azure-openai-webhooks)', () => {
     // The service delivers through the tunnel; the listener verifies it and the app gets it.
     const before = app.received.length;
     await emitServiceEvent(emu, 'batch.completed', { id: 'batch_dbg' });
-    const r = await eventually(() => api.services.listener.events.list().find((x) => x.endpointId === endpoint.id && x.forward));
+    const r = await eventually(() => api.services.events.list().find((x) => x.endpointId === endpoint.id && x.forward));
     assert.equal(r.verdict, 'verified');
     assert.equal(r.forward?.status, 202);
     assert.equal(app.received.length, before + 1);
@@ -144,11 +144,11 @@ describe('debugging with webhooks (debug type azure-openai-webhooks)', () => {
       await settings().update('webhooks.forwardTo', 'http://127.0.0.1:9/setting', vscode.ConfigurationTarget.Global);
       const before = app.received.length;
       await emitServiceEvent(emu, 'batch.completed', { id: 'batch_launch' });
-      const r = await eventually(() => api.services.listener.events.list().find((x) => x.endpointId === created.id && x.forward));
+      const r = await eventually(() => api.services.events.list().find((x) => x.endpointId === created.id && x.forward));
       assert.equal(api.services.inspector.open(r.id)?.appUrl, app.url, 'the inspector says where replays go');
       await api.services.inspector.receive({ type: 'replay', eventId: r.id });
       await eventually(() => (app.received.length === before + 2 ? true : undefined));
-      assert.equal(api.services.listener.events.get(r.id)?.replays?.at(-1)?.url, app.url);
+      assert.equal(api.services.events.get(r.id)?.replays?.at(-1)?.url, app.url);
       await vscode.debug.stopDebugging(session);
       await eventually(() => !api.services.listener.running || undefined);
       await eventually(async () => !(await client.listWebhookEndpointsPage()).data.some((e) => e.id === created.id) || undefined);

@@ -32,7 +32,7 @@ describe('webhooks: the Events view with many deliveries', () => {
     this.timeout(120_000);
     const api = await workbench();
     for (let i = 0; i < TOP_ROWS + EXTRA; i++) await emitServiceEvent(emu, 'response.completed', { id: `resp_many_${i}` });
-    await eventually(() => api.services.listener.events.list().length === TOP_ROWS + EXTRA || undefined);
+    await eventually(() => api.services.events.list().length === TOP_ROWS + EXTRA || undefined);
     const top = api.eventsTree.getChildren();
     assert.equal(top.length, TOP_ROWS + 1);
     const older = top.at(-1) as OlderEventsNode;

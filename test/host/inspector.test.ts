@@ -8,7 +8,7 @@ import type { Emulator } from '../../src/emulator/server';
 import type { AzureOpenAIClient } from '../../src/service/client';
 import type { ConnectionInfo } from '../../src/vscode/connections/connectionStore';
 import type { DeliveryView, InspectorHostMessage } from '../../src/webhooks/inspect/inspectorProtocol';
-import { signedHeaders } from '../../src/webhooks/receive/signature';
+import { signedHeaders } from '../../src/webhooks/signature';
 import { startAnsweringApp, type AnsweringApp } from '../support/answeringApp';
 import { closeEmulatedService, emulatedService, eventually, EXTENSION_ID, workbench } from './support';
 
@@ -50,7 +50,7 @@ describe('delivery inspector', () => {
     const api = await workbench();
     secret = (await api.services.store.signingSecret(conn.id, res!.endpointId))!;
     const resp = await client.createResponse({ model: 'gpt-4o', input: 'inspect me', background: true });
-    const r = await eventually(() => api.services.listener.events.list().find((x) => x.eventType === 'response.completed' && x.forward));
+    const r = await eventually(() => api.services.events.list().find((x) => x.eventType === 'response.completed' && x.forward));
     assert.equal(r.forward?.status, 401);
 
     // The row: type, then the verdict and the app's answer before the time; a warning icon in the error colour.
@@ -86,7 +86,7 @@ describe('delivery inspector', () => {
   it("edit and replay reaches the app re-signed; the new answer shows beside the old", async () => {
     const api = await workbench();
     fixApp();
-    const r = api.services.listener.events.list().find((x) => x.eventType === 'response.completed')!;
+    const r = api.services.events.list().find((x) => x.eventType === 'response.completed')!;
     const posted: InspectorHostMessage[] = [];
     const sub = api.services.inspector.onDidPost((m) => posted.push(m));
     const edited = JSON.stringify({ ...JSON.parse(r.body), data: { ...JSON.parse(r.body).data, note: 'edited in the inspector' } });
@@ -112,7 +112,7 @@ describe('delivery inspector', () => {
 
   it('copy as curl carries a fresh signature, not the secret', async () => {
     const api = await workbench();
-    const r = api.services.listener.events.list().find((x) => x.eventType === 'response.completed')!;
+    const r = api.services.events.list().find((x) => x.eventType === 'response.completed')!;
     await api.services.inspector.receive({ type: 'copyCurl', eventId: r.id });
     const curl = await vscode.env.clipboard.readText();
     assert.match(curl, new RegExp(`^curl -X POST '${app.url}'`));
@@ -137,7 +137,7 @@ describe('delivery inspector', () => {
     await chat.idle();
     const reply = chat.conversation.turns.at(-1)!;
     assert.equal(reply.backgroundStatus, 'completed', reply.error?.message);
-    const event = await eventually(() => api.services.listener.events.list().find((x) => x.eventType === 'response.completed' && x.body.includes(reply.responseId!)));
+    const event = await eventually(() => api.services.events.list().find((x) => x.eventType === 'response.completed' && x.body.includes(reply.responseId!)));
     chat.panel.dispose();
     await eventually(() => !api.services.chat.panel(opened!.conversationId));
     // From the inspector's button, as the user clicks it: the saved conversation opens again.
@@ -147,7 +147,7 @@ describe('delivery inspector', () => {
     assert.deepEqual(await exec('openEventConversation', { eventId: event.id }), { conversationId: opened!.conversationId });
     // A response no conversation here asked for (created by another app): nothing opens.
     const other = await client.createResponse({ model: 'gpt-4o', input: 'from another app', background: true });
-    const foreign = await eventually(() => api.services.listener.events.list().find((x) => x.eventType === 'response.completed' && x.body.includes(other.id)));
+    const foreign = await eventually(() => api.services.events.list().find((x) => x.eventType === 'response.completed' && x.body.includes(other.id)));
     assert.equal(await exec('openEventConversation', { eventId: foreign.id }), undefined);
     reopened.panel.dispose();
   });
@@ -160,7 +160,7 @@ describe('delivery inspector', () => {
     // A proxy pretty-printed the JSON on the way.
     const res = await fetch(`${localUrl}/webhook`, { method: 'POST', headers, body: JSON.stringify(JSON.parse(signed), null, 2) });
     assert.equal(res.status, 400);
-    const rejected = await eventually(() => api.services.listener.events.list().find((x) => x.webhookId === 'msg_pretty'));
+    const rejected = await eventually(() => api.services.events.list().find((x) => x.webhookId === 'msg_pretty'));
     const posted: InspectorHostMessage[] = [];
     const sub = api.services.inspector.onDidPost((m) => posted.push(m));
     const node = await eventually(() => api.eventsTree.rows().find((n) => n.record.id === rejected.id));

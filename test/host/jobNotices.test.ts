@@ -46,7 +46,7 @@ describe('jobs: a burst of batches that end at once', () => {
     const input = await client.jobs.files.upload(file, { purpose: 'batch' });
     const ids = await Promise.all(Array.from({ length: BATCHES }, async () => (await client.jobs.batches.create({ input_file_id: input.id, endpoint: '/v1/chat/completions' })).id));
     // Every batch's delivery verified, and each ending either shown or counted for the summary.
-    await eventually(() => api.services.listener.events.list().filter((r) => r.verdict === 'verified' && r.eventType?.startsWith('batch.')).length === BATCHES || undefined);
+    await eventually(() => api.services.events.list().filter((r) => r.verdict === 'verified' && r.eventType?.startsWith('batch.')).length === BATCHES || undefined);
     await eventually(() => notices.shown.length + notices.held === BATCHES || undefined);
     const singles = notices.shown.map((n) => n.message);
     assert.equal(singles.length, NOTICE_CAP, `one by one: ${singles.join(' | ')}`);

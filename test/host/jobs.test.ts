@@ -138,7 +138,7 @@ describe('jobs: incoming calls through the listener', () => {
     const api = await workbench();
     const id = await ring();
     await eventually(() => api.services.jobs.call(conn.id, id));
-    const record = await eventually(() => api.services.listener.events.list().find((r) => r.eventType === 'realtime.call.incoming' && r.body.includes(id)));
+    const record = await eventually(() => api.services.events.list().find((r) => r.eventType === 'realtime.call.incoming' && r.body.includes(id)));
     const view = api.services.inspector.open(record.id);
     assert.equal(view?.call?.callId, id);
     assert.equal(view?.call?.actionable, true);

@@ -13,7 +13,7 @@ import { startReleaseServer } from '../support/releaseServer';
 import { clearConnections, closeEmulatedService, emitServiceEvent, emulatedService, eventually, settingsAndLogFiles, workbench } from './support';
 
 const exec = <T>(cmd: string, ...args: unknown[]) => execAsOurs<T>(cmd, ...args);
-const records = async () => (await workbench()).services.listener.events.list();
+const records = async () => (await workbench()).services.events.list();
 
 describe('webhook listener in VS Code', () => {
   let emu: Emulator;
@@ -129,7 +129,7 @@ describe('webhook listener in VS Code', () => {
     await listening();
     const api = await workbench();
     const body = JSON.stringify({ object: 'event', id: 'evt_bad', type: 'batch.failed', created_at: 1, data: {} });
-    const { signedHeaders, generateSecret } = await import('../../src/webhooks/receive/signature');
+    const { signedHeaders, generateSecret } = await import('../../src/webhooks/signature');
     const res = await fetch(`${api.services.listener.state!.localUrl}/webhook`, { method: 'POST', headers: signedHeaders(generateSecret(), 'msg_bad', body), body });
     assert.equal(res.status, 400);
     const r = await eventually(async () => (await records()).find((x) => x.webhookId === 'msg_bad'));
@@ -154,10 +154,10 @@ describe('webhook listener in VS Code', () => {
     await exec('filterEvents', { types: ['batch.completed'], verdicts: [] });
     assert.ok(api.eventsTree.rows().every((n: EventNode) => n.record.eventType === 'batch.completed'));
     await exec('filterEvents', {});
-    assert.equal(api.eventsTree.rows().length, api.services.listener.events.list().length);
-    await api.services.listener.events.flush();
+    assert.equal(api.eventsTree.rows().length, api.services.events.list().length);
+    await api.services.events.flush();
     const reloaded = await new EventStore(join(api.services.context.globalStorageUri.fsPath, 'webhook-events.jsonl')).load();
-    assert.deepEqual(reloaded.map((r) => r.id), api.services.listener.events.list().map((r) => r.id));
+    assert.deepEqual(reloaded.map((r) => r.id), api.services.events.list().map((r) => r.id));
   });
 
   it('after a reload cut listening off, the view says so, and Listen Again points the same endpoint at the new listener', async () => {

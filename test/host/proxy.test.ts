@@ -69,7 +69,7 @@ describe('VS Code proxy settings', () => {
       await exec('startListening', { connectionId: conn!.id, endpoint: { mode: 'create', name: 'proxied', eventTypes: ['batch.completed'] } });
       assert.deepEqual(await exec('sendTestEvent', { eventType: 'batch.completed' }), { status: 200, sentBy: 'service' });
       const api = await workbench();
-      const r = await eventually(() => api.services.listener.events.list().find((x) => x.eventType === 'batch.completed' && x.forward));
+      const r = await eventually(() => api.services.events.list().find((x) => x.eventType === 'batch.completed' && x.forward));
       // VS Code's fetch forwards plain http to the proxy (or tunnels it): either way the proxy is asked for the app.
       assert.ok(proxy.targets.some((t) => t.includes(`app.${REMOTE}:8443`)), `the proxy was asked for the app: ${proxy.targets}`);
       assert.ok(r.forward?.error || (r.forward?.status ?? 0) >= 500, `the proxy could not reach a host that does not exist: ${JSON.stringify(r.forward)}`);

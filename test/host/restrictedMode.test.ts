@@ -67,7 +67,7 @@ describe('Restricted Mode: an untrusted folder', function () {
     const started = await exec<{ endpointId: string }>('startListening', { connectionId: conn.id, endpoint: { mode: 'create', name: 'restricted', eventTypes: ['response.completed'] } });
     assert.ok(started?.endpointId);
     await client.createResponse({ model: 'gpt-4o', input: 'notify me', background: true });
-    const r = await eventually(() => api.services.listener.events.list().find((x) => x.eventType === 'response.completed'));
+    const r = await eventually(() => api.services.events.list().find((x) => x.eventType === 'response.completed'));
     assert.equal(r.verdict, 'verified');
     await exec('stopListening', { deleteEndpoint: true });
   });

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { execAsOurs } from './support';
 import type { Emulator } from '../../src/emulator/server';
 import type { AzureOpenAIClient } from '../../src/service/client';
-import { signedHeaders } from '../../src/webhooks/receive/signature';
+import { signedHeaders } from '../../src/webhooks/signature';
 import type { PendingRotation } from '../../src/webhooks/endpoints/rotation';
 import type { ConnectionInfo } from '../../src/vscode/connections/connectionStore';
 import type { WebhookNode } from '../../src/vscode/tree/nodes';
@@ -29,10 +29,10 @@ describe('rotating a signing secret in VS Code', () => {
   /** Emits an event on the service; the listener's verdicts on the deliveries it caused, by endpoint. */
   async function deliveredTo(): Promise<string[]> {
     const api = await workbench();
-    const before = api.services.listener.events.list().length;
+    const before = api.services.events.list().length;
     const { deliveries } = await emitServiceEvent(emu, 'batch.completed', { id: 'batch_r' });
     const fresh = await eventually(() => {
-      const all = api.services.listener.events.list();
+      const all = api.services.events.list();
       return all.length - before >= deliveries.length ? all.slice(0, all.length - before) : undefined;
     });
     return fresh.map((r) => `${r.endpointId}:${r.verdict}`).sort();

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { DeploymentCatalog } from '../../src/chat/deploymentCatalog';
+import { DeploymentCatalog } from '../../src/service/deploymentCatalog';
 import { isChatDeployment } from '../../src/chat/lm/catalog';
 import { startEmulator, type Emulator } from '../../src/emulator/server';
 import { AzureOpenAIClient } from '../../src/service/client';
@@ -36,6 +36,7 @@ function catalogOf(connections: Conn[], clock = { now: 0 }, maxAgeMs?: number) {
       clients.push(client);
       return client.listDeployments();
     },
+    canChat: isChatDeployment,
     now: () => clock.now,
     maxAgeMs,
   });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { explainForwardError, FORWARD_BODY_CAP, FORWARD_MAX_HEADERS, forwardDelivery } from '../../src/webhooks/send/forward';
 import { WebhookListener, type DeliveryRecord } from '../../src/webhooks/receive/listener';
 import { forwardFailed, latestAnswer } from '../../src/webhooks/store/records';
-import { generateSecret, signedHeaders } from '../../src/webhooks/receive/signature';
+import { generateSecret, signedHeaders } from '../../src/webhooks/signature';
 import { EventStore } from '../../src/webhooks/store/stores';
 import { startAnsweringApp, type Answer } from '../support/answeringApp';
 import { freePort } from '../support/ports';

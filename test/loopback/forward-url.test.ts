@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { deliveryView } from '../../src/webhooks/inspect/deliveryView';
 import { forwardUrlProblem, maskedUrl } from '../../src/webhooks/send/forward';
 import { WebhookListener, type DeliveryRecord } from '../../src/webhooks/receive/listener';
-import { generateSecret, signedHeaders } from '../../src/webhooks/receive/signature';
+import { generateSecret, signedHeaders } from '../../src/webhooks/signature';
 import { EventStore } from '../../src/webhooks/store/stores';
 import { eventually, startReceiver } from '../support/receiver';
 

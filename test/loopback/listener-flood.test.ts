@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { WebhookListener, type DeliveryRecord } from '../../src/webhooks/receive/listener';
-import { generateSecret, signedHeaders } from '../../src/webhooks/receive/signature';
+import { generateSecret, signedHeaders } from '../../src/webhooks/signature';
 import { flood } from '../support/flood';
 import { eventually } from '../support/receiver';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { Webhook } from 'standardwebhooks';
 import { WebhookListener, type DeliveryRecord } from '../../src/webhooks/receive/listener';
 import { replayableBody } from '../../src/webhooks/send/replayable';
-import { generateSecret, signedHeaders } from '../../src/webhooks/receive/signature';
+import { generateSecret, signedHeaders } from '../../src/webhooks/signature';
 import { eventually, startReceiver } from '../support/receiver';
 
 describe('webhook listener forwarding a large delivery', () => {

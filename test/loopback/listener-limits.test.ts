@@ -4,7 +4,7 @@ import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { diagnose } from '../../src/webhooks/inspect/doctor';
 import { WebhookListener, type DeliveryRecord } from '../../src/webhooks/receive/listener';
-import { generateSecret, signedHeaders } from '../../src/webhooks/receive/signature';
+import { generateSecret, signedHeaders } from '../../src/webhooks/signature';
 import { deliver } from '../support/ownConnection';
 import { eventually } from '../support/receiver';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { diagnose } from '../../src/webhooks/inspect/doctor';
 import { WebhookListener, type DeliveryRecord } from '../../src/webhooks/receive/listener';
 import { REJECTED_BODY_PREFIX } from '../../src/webhooks/receive/rejections';
-import { generateSecret, secretHint, signedHeaders } from '../../src/webhooks/receive/signature';
+import { generateSecret, secretHint, signedHeaders } from '../../src/webhooks/signature';
 import { eventually } from '../support/receiver';
 
 describe('the listener traces each verdict', () => {

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
 import { WebhookListener, type DeliveryRecord } from '../../src/webhooks/receive/listener';
-import { generateSecret, signedHeaders } from '../../src/webhooks/receive/signature';
+import { generateSecret, signedHeaders } from '../../src/webhooks/signature';
 import { exchange, statuses } from '../support/rawHttp';
 import { eventually } from '../support/receiver';
 

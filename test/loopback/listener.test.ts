@@ -8,7 +8,7 @@ import OpenAI from 'openai';
 import { Webhook } from 'standardwebhooks';
 import { startEmulator } from '../../src/emulator/server';
 import { WebhookListener, type DeliveryRecord } from '../../src/webhooks/receive/listener';
-import { generateSecret, signedHeaders } from '../../src/webhooks/receive/signature';
+import { generateSecret, signedHeaders } from '../../src/webhooks/signature';
 import { EventStore, FileDedupeStore } from '../../src/webhooks/store/stores';
 import { eventually, startReceiver } from '../support/receiver';
 

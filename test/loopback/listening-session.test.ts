@@ -2,6 +2,7 @@
  * Listening sessions against the real parts on loopback: the emulator (the service), the listener,
  * a localtunnel server. Each session has its own endpoint, forward target and undo; a re-pointed
  * endpoint's original URL is kept before it changes and put back once, by the last session to go.
+ * What the listener receives is recorded in the received events by the core, with no host between.
  */
 import assert from 'node:assert/strict';
 import { startEmulator, type Emulator } from '../../src/emulator/server';
@@ -14,6 +15,8 @@ import { WebhookListener } from '../../src/webhooks/receive/listener';
 import { Listening, type SessionEndpoints } from '../../src/webhooks/session/listeningSession';
 import { KeptOriginalUrls, type KeyValueState } from '../../src/webhooks/session/originalUrls';
 import type { DeliveryRecord, ForwardResult } from '../../src/webhooks/store/records';
+import { WebhookEvents } from '../../src/webhooks/store/webhookEvents';
+import { scratchDir } from '../support/scratchDir';
 import { eventually, startReceiver } from '../support/receiver';
 
 /** VS Code's Memento, in memory. */
@@ -27,6 +30,7 @@ describe('listening sessions', function () {
   let emu: Emulator;
   let client: AzureOpenAIClient;
   let listening: Listening;
+  let events: WebhookEvents;
   let kept: KeptOriginalUrls;
   let state: ReturnType<typeof memento>;
   const secrets = new Map<string, string>();
@@ -70,16 +74,21 @@ describe('listening sessions', function () {
     delivered.length = 0;
     forwarded.length = 0;
     keptAtUpdate.length = 0;
+    const dir = scratchDir('listening-');
+    events = new WebhookEvents({ eventsPath: join(dir, 'events.jsonl'), idsPath: join(dir, 'ids.txt') });
     listening = new Listening({
-      createListener: (wiring) =>
-        new WebhookListener({ ...wiring, onDelivery: (r) => delivered.push(r), onForwarded: (record, forward) => forwarded.push({ record, forward }) }),
+      createListener: (wiring) => new WebhookListener(wiring),
+      events,
       defaultForwardTo: () => 'http://127.0.0.1:1/setting',
       originals: kept,
     });
+    listening.onDidDeliver((r) => delivered.push(r));
+    listening.onDidForward((f) => forwarded.push(f));
   });
   afterEach(async () => {
     await listening.stop();
     listening.dispose();
+    events.dispose();
   });
 
   it('a session starts the listener, points a new endpoint at it, verifies with its secret, forwards to its app, and undoes all of it', async () => {
@@ -98,6 +107,8 @@ describe('listening sessions', function () {
       await client.testWebhookEndpoint(s.endpointId!, 'batch.completed');
       const f = await eventually(() => forwarded[0]);
       assert.deepEqual([f.record.verdict, f.record.endpointId, f.forward.status, f.forward.url], ['verified', s.endpointId, 202, app.url]);
+      assert.deepEqual(events.list().map((r) => [r.id, r.verdict, r.forward?.status]), [[f.record.id, 'verified', 202]], 'in the received events, the answer with it');
+      assert.deepEqual(delivered.map((r) => r.id), [f.record.id], 'and the host was told, to say so');
       assert.ok(changes >= 1);
       assert.deepEqual(await s.undo(), []);
       assert.equal(await urlOf(s.endpointId!), undefined, 'the endpoint it created is deleted');
@@ -260,6 +271,7 @@ describe('listening sessions', function () {
   it('a tunnel that cannot start leaves no listener behind', async () => {
     const handles: Array<{ running: boolean }> = [];
     const own = new Listening({
+      events,
       createListener: (wiring) => {
         const l = new WebhookListener(wiring);
         handles.push(l);

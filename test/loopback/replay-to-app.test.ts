@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { Webhook } from 'standardwebhooks';
 import type { DeliveryRecord } from '../../src/webhooks/store/records';
 import { replayToApp, signedCurl } from '../../src/webhooks/send/resend';
-import { generateSecret } from '../../src/webhooks/receive/signature';
+import { generateSecret } from '../../src/webhooks/signature';
 import { startAnsweringApp } from '../support/answeringApp';
 
 const secret = generateSecret();

@@ -13,7 +13,7 @@ import { removeDownloadedCloudflared } from '../../src/tunnels/cloudflaredRemove
 import { WebhookListener } from '../../src/webhooks/receive/listener';
 import type { DeliveryRecord, KnownSecret } from '../../src/webhooks/store/records';
 import { defaultShell, replay, replayToApp, sendSigned, sendTestEvent, signedCurl, testEventBody } from '../../src/webhooks/send/resend';
-import { generateSecret } from '../../src/webhooks/receive/signature';
+import { generateSecret } from '../../src/webhooks/signature';
 import { eventually, startReceiver } from '../support/receiver';
 import { scratchDir } from '../support/scratchDir';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { PREFIX } from '../../src/vscode/contributions';
 import { resolveSetting, SETTING_CHOOSER, SETTING_LIMITS, USER_ONLY_SETTINGS } from '../../src/vscode/settingRules';
 import { WebhookListener, type DeliveryRecord } from '../../src/webhooks/receive/listener';
-import { generateSecret, signedHeaders } from '../../src/webhooks/receive/signature';
+import { generateSecret, signedHeaders } from '../../src/webhooks/signature';
 import { eventually } from '../support/receiver';
 
 const pkg = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as {

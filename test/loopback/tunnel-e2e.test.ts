@@ -6,7 +6,7 @@ import { AzureOpenAIClient } from '../../src/service/client';
 import { LocalTunnel } from '../../src/tunnels/providers';
 import type { Tunnel } from '../../src/tunnels/tunnel';
 import { WebhookListener, type DeliveryRecord, type KnownSecret } from '../../src/webhooks/receive/listener';
-import { signedHeaders } from '../../src/webhooks/receive/signature';
+import { signedHeaders } from '../../src/webhooks/signature';
 import { eventually } from '../support/receiver';
 import { startLocaltunnelServer } from '../support/localtunnelServer';
 

@@ -13,14 +13,17 @@ import { CloudflaredTunnel, LocalTunnel } from '../../src/tunnels/providers';
 import { WebhookListener } from '../../src/webhooks/receive/listener';
 import { Listening, type SessionEndpoints, type TunnelMoved, type TunnelStatus } from '../../src/webhooks/session/listeningSession';
 import type { DeliveryRecord } from '../../src/webhooks/store/records';
+import { WebhookEvents } from '../../src/webhooks/store/webhookEvents';
 import { startLocaltunnelServer } from '../support/localtunnelServer';
 import { eventually } from '../support/receiver';
+import { scratchDir } from '../support/scratchDir';
 
 describe('a tunnel that drops', function () {
   this.timeout(60_000);
   let emu: Emulator;
   let client: AzureOpenAIClient;
   let listening: Listening;
+  let events: WebhookEvents;
   const secrets = new Map<string, string>();
   const delivered: DeliveryRecord[] = [];
   const health: TunnelStatus[] = [];
@@ -54,17 +57,22 @@ describe('a tunnel that drops', function () {
   });
   beforeEach(() => {
     delivered.length = health.length = moves.length = 0;
+    const dir = scratchDir('tunnel-reopen-');
+    events = new WebhookEvents({ eventsPath: join(dir, 'events.jsonl'), idsPath: join(dir, 'ids.txt') });
     listening = new Listening({
-      createListener: (wiring) => new WebhookListener({ ...wiring, onDelivery: (r) => delivered.push(r) }),
+      createListener: (wiring) => new WebhookListener(wiring),
+      events,
       defaultForwardTo: () => undefined,
       reopenDelaysMs: [100, 300, 600],
     });
+    listening.onDidDeliver((r) => delivered.push(r));
     listening.onDidChangeTunnel((t) => health.push(t));
     listening.onDidMoveTunnel((m) => moves.push(m));
   });
   afterEach(async () => {
     await listening.stop();
     listening.dispose();
+    events.dispose();
   });
 
   /** Sends a test event to the endpoint and waits for the listener to record it. */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import { generateSecret } from '../../src/webhooks/receive/signature';
+import { generateSecret } from '../../src/webhooks/signature';
 import { checkVerifier } from '../../src/webhooks/send/verifierCheck';
 import { startAnsweringApp } from '../support/answeringApp';
 import { freePort } from '../support/ports';

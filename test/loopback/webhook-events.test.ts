@@ -7,10 +7,10 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Emitter } from '../../src/webhooks/store/emitter';
+import { Emitter } from '../../src/service/emitter';
 import { WebhookListener } from '../../src/webhooks/receive/listener';
 import { MAX_REPLAYS, type DeliveryRecord, type ForwardResult } from '../../src/webhooks/store/records';
-import { generateSecret, signedHeaders } from '../../src/webhooks/receive/signature';
+import { generateSecret, signedHeaders } from '../../src/webhooks/signature';
 import { WebhookEvents } from '../../src/webhooks/store/webhookEvents';
 import { eventually, startReceiver } from '../support/receiver';
 

@@ -11,7 +11,7 @@ import { WebhookListener } from '../../src/webhooks/receive/listener';
 import { webhookOutbound } from '../../src/webhooks/send/outbound';
 import type { DeliveryRecord, KnownSecret } from '../../src/webhooks/store/records';
 import { replayToApp, sendTestEvent } from '../../src/webhooks/send/resend';
-import { generateSecret } from '../../src/webhooks/receive/signature';
+import { generateSecret } from '../../src/webhooks/signature';
 import { checkVerifier } from '../../src/webhooks/send/verifierCheck';
 import { startAnsweringApp, type AnsweringApp } from '../support/answeringApp';
 import { startProxy, type TestProxy } from '../support/proxyServer';

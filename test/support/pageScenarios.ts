@@ -121,7 +121,7 @@ export const COMPARE: Scenario = {
     const limited = column('b', { outcome: 'failed', finishReason: null, failure: { kind: 'rate_limited', message: pseudo('Too many requests.'), status: 429, retryAt: Date.now() + 60_000 } });
     await page.post({ type: 'column', column: ok });
     await page.post({ type: 'column', column: limited });
-    await page.post({ type: 'roundEnded', leaveSpreadMs: 1.25 });
+    await page.post({ type: 'roundEnded' });
     await page.post({ type: 'summary', summaries: [{ id: 'a', answered: 3, rounds: 3, firstTokenMs: stat(120), totalMs: stat(900), tokensPerSecond: stat(30), costUsd: stat(0.0001) }] });
     await snapshot();
     await page.post({ type: 'column', column: column('b', { outcome: 'stopped', tokens: { prompt: 10, cached: 0, completion: 2, reasoning: 0 } }) });
@@ -138,7 +138,6 @@ export const COMPARE: Scenario = {
     '10 in, 20 out, 5 reasoning',
     '(estimate)',
     'Rate limited: try again in',
-    'requests left within 1.3 ms',
     'Every column has ended.',
     'Median (range) of 3/3 runs',
     'Continue in Chat with gpt-4o',

@@ -2,7 +2,7 @@
 // and spaced while the burst goes on (each redraw sends every visible row to VS Code again).
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { BurstGate, LineBudget } from '../../src/webhooks/store/burst';
+import { BurstGate, LineBudget } from '../../src/vscode/webhooks/burst';
 
 async function until(what: string, ok: () => boolean): Promise<void> {
   for (let i = 0; i < 200 && !ok(); i++) await sleep(10);

@@ -1,11 +1,9 @@
 /**
- * The compare view's plain pieces: a column's figures and failures, medians and ranges, where a
- * request went, and the Markdown export a user pastes elsewhere.
+ * The compare view's plain pieces: a column's figures and failures, medians and ranges, and the
+ * Markdown export a user pastes elsewhere.
  */
 import assert from 'node:assert/strict';
-import { REQUEST_SENT } from '../../src/service/transport';
 import { answeredColumn, failedColumn, failureOfColumn, tokensPerSecond, type ColumnResult } from '../../src/chat/compare/column';
-import { LeaveMoments, originOf, spreadOf } from '../../src/chat/compare/leaveMoments';
 import { cell, compareMarkdown, costText, dollars, endText, ms, perSecond, tokensText } from '../../src/chat/compare/markdown';
 import { median, statOf, summarize } from '../../src/chat/compare/summary';
 import { ServiceError } from '../../src/service/errors';
@@ -86,46 +84,6 @@ describe('compare: medians and where requests went', () => {
     assert.deepEqual(a, { id: 'a', answered: 2, rounds: 3, totalMs: { median: 20, min: 10, max: 30 }, completionTokens: { median: 20, min: 10, max: 30 } });
     assert.deepEqual(b.totalMs, { median: 6, min: 5, max: 7 });
     assert.equal(summarize(['c'], rounds)[0].answered, 0);
-  });
-
-  it('origins and spreads', () => {
-    assert.equal(originOf('http://127.0.0.1:99'), 'http://127.0.0.1:99');
-    assert.equal(originOf(new URL('https://a.example/x?y')), 'https://a.example');
-    assert.equal(originOf(42), undefined);
-    assert.equal(originOf('not a url'), undefined);
-    assert.equal(spreadOf([]), undefined);
-    assert.equal(spreadOf([4]), undefined);
-    assert.equal(spreadOf([7, 3, 5]), 4);
-    assert.equal(spreadOf([2, 3]), 1);
-    assert.equal(originOf({ toString: () => 'http://127.0.0.1:5' }), undefined, 'only a string or a URL');
-    const none = new LeaveMoments(['http://127.0.0.1:1'], 2);
-    none.stop();
-    none.stop();
-    assert.equal(none.spreadMs, undefined);
-  });
-
-  it('counts the first requests to its origins only, then stops listening', () => {
-    const sendHeaders = REQUEST_SENT;
-    const moments = new LeaveMoments(['http://127.0.0.1:7/openai/v1', 'nonsense'], 2);
-    assert.equal(sendHeaders.hasSubscribers, true);
-    for (const m of [null, {}, { request: null }, { request: {} }, { request: { origin: 'http://127.0.0.1:8' } }]) sendHeaders.publish(m);
-    assert.equal(moments.moments.length, 0);
-    sendHeaders.publish({ request: { origin: 'http://127.0.0.1:7' } });
-    assert.equal(moments.spreadMs, undefined);
-    sendHeaders.publish({ request: { origin: new URL('http://127.0.0.1:7/x') } });
-    assert.equal(moments.moments.length, 2);
-    assert.ok(moments.spreadMs! >= 0 && moments.spreadMs! < 1000);
-    assert.equal(sendHeaders.hasSubscribers, false, 'done once all have left');
-    sendHeaders.publish({ request: { origin: 'http://127.0.0.1:7' } });
-    assert.equal(moments.moments.length, 2);
-    const capped = new LeaveMoments(['http://127.0.0.1:7'], 1);
-    const other = (m: unknown) => void m;
-    sendHeaders.subscribe(other);
-    sendHeaders.publish({ request: { origin: 'http://127.0.0.1:7' } });
-    sendHeaders.publish({ request: { origin: 'http://127.0.0.1:7' } });
-    assert.equal(capped.moments.length, 1, 'no more than expected');
-    sendHeaders.unsubscribe(other);
-    capped.stop();
   });
 });
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { deliveryView, responseIdOf } from '../../src/webhooks/inspect/deliveryView';
 import { isDeliveryView, MAX_EDITED_BODY, parseInspectorHostMessage, parseInspectorViewMessage } from '../../src/webhooks/inspect/inspectorProtocol';
 import type { DeliveryRecord } from '../../src/webhooks/store/records';
-import { generateSecret, signedHeaders } from '../../src/webhooks/receive/signature';
+import { generateSecret, signedHeaders } from '../../src/webhooks/signature';
 import { traceVerification } from '../../src/webhooks/inspect/trace';
 
 const secret = generateSecret();

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { diagnose, type EndpointInfo } from '../../src/webhooks/inspect/doctor';
 import type { DeliveryRecord, KnownSecret } from '../../src/webhooks/store/records';
-import { generateSecret, secretHint, signedHeaders } from '../../src/webhooks/receive/signature';
+import { generateSecret, secretHint, signedHeaders } from '../../src/webhooks/signature';
 import { traceVerification } from '../../src/webhooks/inspect/trace';
 
 const NOW = 1_800_000_000_000;

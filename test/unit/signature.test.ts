@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import OpenAI from 'openai';
 import { Webhook } from 'standardwebhooks';
-import { generateSecret, secretHint, sign, signedHeaders, verify } from '../../src/webhooks/receive/signature';
+import { generateSecret, secretHint, sign, signedHeaders, verify } from '../../src/webhooks/signature';
 
 // The Standard Webhooks specification's reference vector.
 const REF = {

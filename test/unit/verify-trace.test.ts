@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import type { KnownSecret } from '../../src/webhooks/store/records';
-import { generateSecret, secretKey, verify } from '../../src/webhooks/receive/signature';
+import { generateSecret, secretKey, verify } from '../../src/webhooks/signature';
 import { traceVerification } from '../../src/webhooks/inspect/trace';
 
 const secret = generateSecret();

@@ -2,7 +2,7 @@
  * One compare round: the same prompt to 2–4 deployments of any connections, through the one chat
  * runner (which picks each model's API), started together. Every request is prepared first (each
  * target's own preparation, such as a sign-in token, awaited for all), then all are started in one
- * synchronous loop, so they leave within a few milliseconds of each other (measured: leaveMoments).
+ * synchronous loop, so they leave within a few milliseconds of each other (measured by `npm run bench`).
  * A column's failure stays in its column; the round's signal (Stop) stops every column.
  */
 import * as l10n from '@vscode/l10n';
@@ -18,7 +18,6 @@ import type { StreamingClient } from '../engine/streams';
 import type { ApiMemory } from '../apiMemory';
 import { DEFAULT_PRICES, type PriceTable } from '../../usage/prices';
 import { answeredColumn, failedColumn, type ColumnResult } from './column';
-import { LeaveMoments } from './leaveMoments';
 import { MAX_COLUMNS, MIN_COLUMNS } from './limits';
 
 export { MAX_COLUMNS, MIN_COLUMNS };
@@ -62,8 +61,6 @@ export interface CompareOptions extends CompareListener {
 export interface CompareRound {
   /** In the targets' order. */
   columns: ColumnResult[];
-  /** Last − first moment a request left (ms), when at least two left. */
-  leaveSpreadMs?: number;
 }
 
 /** Refuses a compare of fewer than 2 or more than 4 deployments, or the same one twice. */
@@ -89,11 +86,6 @@ export async function runCompareRound(targets: readonly CompareTarget[], prompt:
   checkTargets(targets);
   const prices = options.prices ?? DEFAULT_PRICES;
   const started = await prepareAll(targets, options.signal);
-  const going = started.filter((s) => !s.failure);
-  const leaving = new LeaveMoments(
-    going.map((s) => s.target.client.endpoint),
-    going.length,
-  );
   // From here to the end of the loop nothing awaits: every request is started in this one turn.
   const runs = started.map((s) => {
     const { target } = s;
@@ -134,14 +126,5 @@ export async function runCompareRound(targets: readonly CompareTarget[], prompt:
       (err: unknown) => finish(failedColumn(target.id, err, timing(), fallback, content)),
     );
   });
-  let columns: ColumnResult[];
-  try {
-    columns = await Promise.all(runs);
-  } finally {
-    // Also when a listener threw: the channel is never left subscribed.
-    leaving.stop();
-  }
-  const round: CompareRound = { columns };
-  if (leaving.spreadMs !== undefined) round.leaveSpreadMs = leaving.spreadMs;
-  return round;
+  return { columns: await Promise.all(runs) };
 }

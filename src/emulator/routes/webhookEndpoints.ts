@@ -4,7 +4,7 @@
  */
 import { isLoopbackHost } from '../../service/connection';
 import { WEBHOOK_EVENT_TYPES } from '../../service/types';
-import { generateSecret, secretHint } from '../../webhooks/receive/signature';
+import { generateSecret, secretHint } from '../../webhooks/signature';
 import type { Route, RouteContext } from '../router';
 import type { StoredEndpoint } from '../state';
 import { invalidRequest, nowSeconds, randomId, sendJson } from '../wire';

@@ -18,7 +18,7 @@ export const EVENT_SCHEME = 'aoai-webhook-event';
 function recordOf(s: Services, arg: unknown): DeliveryRecord {
   if (arg instanceof EventNode) return arg.record;
   const id = (arg as { eventId?: string } | undefined)?.eventId;
-  const r = id ? s.listener.events.get(id) : undefined;
+  const r = id ? s.events.get(id) : undefined;
   if (!r) throw new Error(vscode.l10n.t('Choose an event in the Webhook Events view.'));
   return r;
 }
@@ -27,7 +27,7 @@ function recordOf(s: Services, arg: unknown): DeliveryRecord {
 export function eventDocuments(s: Services): vscode.Disposable {
   return vscode.workspace.registerTextDocumentContentProvider(EVENT_SCHEME, {
     provideTextDocumentContent: (uri) => {
-      const r = s.listener.events.get(uri.path.replace(/^\//, '').replace(/\.json$/, ''));
+      const r = s.events.get(uri.path.replace(/^\//, '').replace(/\.json$/, ''));
       return r ? prettyBody(r.body) : vscode.l10n.t('This event is no longer stored.');
     },
   });
@@ -112,7 +112,7 @@ export async function filterEvents(s: Services, arg: unknown): Promise<EventFilt
   const tree = s.eventsTree;
   let filter = arg as EventFilter | undefined;
   if (!filter || typeof filter !== 'object') {
-    const types = [...new Set(s.listener.events.list().map((r) => r.eventType).filter((t): t is string => !!t))];
+    const types = [...new Set(s.events.list().map((r) => r.eventType).filter((t): t is string => !!t))];
     type Pick = vscode.QuickPickItem & { value: string; group: 'verdict' | 'type' };
     const items: Pick[] = [
       ...VERDICTS.map((v) => ({ label: verdictName(v), value: v, group: 'verdict' as const, picked: !!tree.filter.verdicts?.includes(v) })),
@@ -134,7 +134,7 @@ export async function clearEvents(s: Services, arg: unknown): Promise<boolean> {
     const ok = await vscode.window.showWarningMessage(vscode.l10n.t('Clear every received webhook event?'), { modal: true }, clear);
     if (ok !== clear) return false;
   }
-  await s.listener.clear();
+  await s.events.clear();
   logInfo('Cleared the received webhook events.');
   return true;
 }

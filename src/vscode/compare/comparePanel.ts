@@ -145,7 +145,7 @@ export class ComparePanel implements vscode.Disposable {
           },
           onRound: (round) => {
             last.rounds.push(round);
-            this.post({ type: 'roundEnded', ...(round.leaveSpreadMs !== undefined ? { leaveSpreadMs: round.leaveSpreadMs } : {}) });
+            this.post({ type: 'roundEnded' });
             if (runs > 1) this.post({ type: 'summary', summaries: summarize(targets.map((t) => t.id), last.rounds) });
             if (last.rounds.length < runs && !run.signal.aborted) this.post({ type: 'roundStarted', round: last.rounds.length + 1, of: runs });
           },

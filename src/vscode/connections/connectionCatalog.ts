@@ -4,7 +4,8 @@
  * panel and VS Code's model picker all read it, so one Refresh reaches all three.
  */
 import type * as vscode from 'vscode';
-import { DeploymentCatalog } from '../../chat/deploymentCatalog';
+import { isChatDeployment } from '../../chat/lm/catalog';
+import { DeploymentCatalog } from '../../service/deploymentCatalog';
 import type { AuthManager } from '../auth/authManager';
 import type { ClientCache } from './clients';
 import type { ConnectionInfo, ConnectionStore } from './connectionStore';
@@ -13,7 +14,7 @@ export class ConnectionCatalog extends DeploymentCatalog<ConnectionInfo> impleme
   private readonly subscriptions: vscode.Disposable[];
 
   constructor(store: ConnectionStore, auth: AuthManager, clients: ClientCache) {
-    super({ connections: () => store.list(), list: (conn) => clients.listDeployments(conn) });
+    super({ connections: () => store.list(), list: (conn) => clients.listDeployments(conn), canChat: isChatDeployment });
     this.subscriptions = [
       store.onDidChange(() => this.prune()),
       store.onDidChangeSecret((e) => e.kind === 'apiKey' && this.refresh(e.connectionId)),
@@ -22,7 +23,8 @@ export class ConnectionCatalog extends DeploymentCatalog<ConnectionInfo> impleme
     ];
   }
 
-  dispose(): void {
+  override dispose(): void {
     this.subscriptions.forEach((d) => d.dispose());
+    super.dispose();
   }
 }

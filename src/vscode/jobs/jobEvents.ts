@@ -80,7 +80,7 @@ export async function onJobDelivery(s: Services, r: DeliveryRecord): Promise<voi
  */
 export function watchJobEvents(s: Services, tree: JobsTree): vscode.Disposable {
   let running = s.listener.running;
-  const recorded = s.listener.events.onDidRecord((r) => {
+  const recorded = s.events.onDidRecord((r) => {
     void onJobDelivery(s, r).catch((err: unknown) => logError(`A ${r.eventType ?? 'webhook'} delivery: ${errorText(err)}`));
   });
   const changed = s.listener.onDidChange(() => {

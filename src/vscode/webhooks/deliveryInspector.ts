@@ -9,6 +9,7 @@ import { loadNetwork } from '../bundles';
 import { callOf, deliveryView, subjectOf } from '../../webhooks/inspect/deliveryView';
 import { parseInspectorViewMessage, type CallAction, type DeliveryView, type InspectorHostMessage, type InspectorViewMessage } from '../../webhooks/inspect/inspectorProtocol';
 import type { DeliveryRecord } from '../../webhooks/store/records';
+import type { WebhookEvents } from '../../webhooks/store/webhookEvents';
 import { owned } from '../commands/args';
 import { Commands, ContextKeys, Views } from '../contributions';
 import { redact } from '../log';
@@ -30,12 +31,13 @@ export class DeliveryInspector implements vscode.Disposable {
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly listener: ListenerController,
+    private readonly events: WebhookEvents,
     readonly eventsView: vscode.TreeView<EventsViewNode>,
   ) {
     this.subs = [
       // After a window reload: the page saved the id of the delivery it showed.
       registerPanelSerializer(Views.inspector, async (panel, state) => {
-        await listener.ready();
+        await events.ready();
         const id = (state as { eventId?: unknown } | undefined)?.eventId;
         this.adopt(panel);
         this.show(typeof id === 'string' ? id : undefined, true);
@@ -46,8 +48,8 @@ export class DeliveryInspector implements vscode.Disposable {
         if (this.host && node?.type === 'event' && node.record.id !== this.currentId) this.show(node.record.id);
       }),
       // A new version of the delivery shown (the app's answer, a replay), or the events were cleared or loaded.
-      listener.events.onDidUpdate((id) => this.host && id === this.currentId && this.show(id)),
-      listener.events.onDidReset(() => this.host && this.show(this.currentId)),
+      events.onDidUpdate((id) => this.host && id === this.currentId && this.show(id)),
+      events.onDidReset(() => this.host && this.show(this.currentId)),
       // Listening started or stopped: the doctor's view of the endpoints and where replays go changed.
       listener.onDidChange(() => this.host && this.show(this.currentId)),
     ];
@@ -123,7 +125,7 @@ export class DeliveryInspector implements vscode.Disposable {
 
   private show(recordId: string | undefined, force = false): DeliveryView | undefined {
     this.currentId = recordId;
-    const r = recordId ? this.listener.events.get(recordId) : undefined;
+    const r = recordId ? this.events.get(recordId) : undefined;
     if (!r) {
       if (this.host) this.host.panel.title = vscode.l10n.t('Delivery');
       this.shownJson = undefined;
@@ -157,7 +159,7 @@ export class DeliveryInspector implements vscode.Disposable {
   }
 
   private record(eventId: string): DeliveryRecord {
-    const r = this.listener.events.get(eventId);
+    const r = this.events.get(eventId);
     if (!r) throw new Error(vscode.l10n.t('This delivery is no longer stored.'));
     return r;
   }
@@ -242,7 +244,8 @@ export class DeliveryInspector implements vscode.Disposable {
     const answer = await loadNetwork().replayToApp(r, this.listener.knownSecrets(), app, body, this.listener.outbound());
     // Not busy first: the page then announces the new answer, which the events' owner shows at once.
     this.post({ type: 'busy', busy: false });
-    this.listener.addReplay(r, answer);
+    this.events.replayed(r.id, answer);
+    this.listener.logReplay(r, answer);
     this.show(r.id);
   }
 

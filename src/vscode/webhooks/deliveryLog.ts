@@ -4,7 +4,7 @@
  * each forward and replay, and the payload itself at Debug level.
  */
 import * as vscode from 'vscode';
-import { LineBudget } from '../../webhooks/store/burst';
+import { LineBudget } from './burst';
 import type { DeliveryRecord, ForwardResult } from '../../webhooks/store/records';
 import { redact } from '../log';
 

@@ -6,7 +6,7 @@ import { rowText } from '../plainText';
 import { setContext } from '../settings';
 import { eventRowText, eventTooltipMarkdown, verdictName } from './eventTooltip';
 import type { WebhookEvents } from '../../webhooks/store/webhookEvents';
-import { BurstGate } from '../../webhooks/store/burst';
+import { BurstGate } from './burst';
 import { clockTime, dateTime, groupDigits } from '../../text/format';
 
 export interface EventFilter {

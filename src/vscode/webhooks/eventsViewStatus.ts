@@ -5,16 +5,17 @@
 import * as vscode from 'vscode';
 import { Commands } from '../contributions';
 import { plainLine } from '../plainText';
+import type { WebhookEvents } from '../../webhooks/store/webhookEvents';
 import type { ListenerController } from './listenerController';
 import { tunnelViewMessage } from './tunnelHealth';
 
 /** What the view says above its rows: where it listens, or that new deliveries are not received. */
-export function eventsViewMessage(listener: ListenerController): string | undefined {
+export function eventsViewMessage(listener: ListenerController, events: WebhookEvents): string | undefined {
   const state = listener.state;
   if (state) return tunnelViewMessage(state.tunnel) ?? vscode.l10n.t('Listening at {0} for "{1}".', `${state.publicUrl}/webhook`, state.connection.label);
   const last = listener.interrupted;
   if (last) return vscode.l10n.t('Not listening since the window reloaded: new deliveries for "{0}" are not received.', last.connectionLabel);
-  return listener.events.size ? vscode.l10n.t('Not listening: new deliveries are not received.') : undefined;
+  return events.size ? vscode.l10n.t('Not listening: new deliveries are not received.') : undefined;
 }
 
 /**
@@ -22,7 +23,7 @@ export function eventsViewMessage(listener: ListenerController): string | undefi
  * activates only when the user opens one of its views or panels, runs one of its commands or
  * starts its debug type, so the offer comes when the user is at work with webhooks or chat.
  */
-export function showEventsViewStatus(view: vscode.TreeView<unknown>, listener: ListenerController): vscode.Disposable {
+export function showEventsViewStatus(view: vscode.TreeView<unknown>, listener: ListenerController, events: WebhookEvents): vscode.Disposable {
   let offered = false;
   const offer = async () => {
     const last = listener.interrupted;
@@ -41,11 +42,11 @@ export function showEventsViewStatus(view: vscode.TreeView<unknown>, listener: L
     else if (pick === notNow) await listener.forgetInterrupted();
   };
   const update = () => {
-    view.message = eventsViewMessage(listener);
+    view.message = eventsViewMessage(listener, events);
     void offer();
   };
-  void listener.ready().then(update);
+  void events.ready().then(update);
   // Listening started or stopped, or the first delivery arrived or the events were cleared (the message says whether any are kept).
-  const first = () => listener.events.size === 1 && update();
-  return vscode.Disposable.from(listener.onDidChange(update), listener.events.onDidRecord(first), listener.events.onDidReset(update));
+  const first = () => events.size === 1 && update();
+  return vscode.Disposable.from(listener.onDidChange(update), events.onDidRecord(first), events.onDidReset(update));
 }

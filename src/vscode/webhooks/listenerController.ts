@@ -1,19 +1,17 @@
 /**
  * The VS Code side of listening for webhooks: it builds the core's `Listening` (listener, tunnel,
- * sessions, secrets) and `WebhookEvents` (the received events) with the user's settings, and
- * shows them: the "Azure OpenAI Webhooks" output channel, the status bar item, and the memento
- * that offers to listen again after a reload.
+ * sessions, secrets; it records every delivery in the received events itself) with the user's
+ * settings, and shows it: the "Azure OpenAI Webhooks" output channel, the status bar item, and
+ * the memento that offers to listen again after a reload, for the user's own session.
  */
 import * as vscode from 'vscode';
-import { join } from 'node:path';
 import type { Transport } from '../../service/transport';
 import type { TunnelProvider } from '../../tunnels/tunnel';
-import { BurstGate } from '../../webhooks/store/burst';
 import { Listening } from '../../webhooks/session/listeningSession';
 import type { EndpointPlan, ListeningSession, ListeningState as CoreState, SessionEndpoints, SessionStart, TunnelStatus } from '../../webhooks/session/listeningSession';
 import { KeptOriginalUrls } from '../../webhooks/session/originalUrls';
 import type { DeliveryRecord, ForwardResult, KnownSecret } from '../../webhooks/store/records';
-import { WebhookEvents } from '../../webhooks/store/webhookEvents';
+import type { WebhookEvents } from '../../webhooks/store/webhookEvents';
 import type { WebhookEndpoint } from '../../service/types';
 import type { ConnectionInfo, ConnectionStore } from '../connections/connectionStore';
 import { loadNetwork } from '../bundles';
@@ -21,6 +19,7 @@ import { Commands, ContextKeys, type ProviderChoice } from '../contributions';
 import { proxySettings } from '../proxySettings';
 import { markdownLine } from '../plainText';
 import { optionalSetting, setContext, setting } from '../settings';
+import { BurstGate } from './burst';
 import type { WebhookEndpoints } from './endpoints';
 import { DeliveryLog } from './deliveryLog';
 import { logTunnelHealth, logTunnelMove, tunnelStatusBar } from './tunnelHealth';
@@ -46,7 +45,6 @@ export interface InterruptedListening {
 const INTERRUPTED_KEY = 'aoaiWorkbench.listening';
 
 export class ListenerController implements vscode.Disposable {
-  readonly events: WebhookEvents;
   readonly listening: Listening<ConnectionInfo>;
   /** Endpoint URLs debug sessions changed, until they are put back (global state: every window, across crashes). */
   readonly originalUrls: KeptOriginalUrls;
@@ -59,8 +57,7 @@ export class ListenerController implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   /** Fires when listening starts or stops, or a session begins or ends (the events have their own owner). */
   readonly onDidChange = this.changed.event;
-  private readonly loaded: Promise<void>;
-  /** The extension's global storage folder (events, ids, a downloaded cloudflared). */
+  /** The extension's global storage folder (a downloaded cloudflared lives there). */
   readonly storageDir: string;
   private readonly subscriptions: vscode.Disposable[];
 
@@ -68,12 +65,13 @@ export class ListenerController implements vscode.Disposable {
     storage: vscode.Uri,
     private readonly connections: ConnectionStore,
     private readonly endpoints: WebhookEndpoints,
+    /** The received events (their count is in the status bar). */
+    private readonly events: WebhookEvents,
     /** This window's workspace state: where an interrupted listening session is remembered. */
     private readonly windowState: vscode.Memento,
     globalState: vscode.Memento,
   ) {
     this.storageDir = storage.fsPath;
-    this.events = new WebhookEvents({ eventsPath: join(this.storageDir, 'webhook-events.jsonl'), idsPath: join(this.storageDir, 'webhook-ids.txt'), maxStored: setting('webhooks.maxStoredEvents') });
     this.originalUrls = new KeptOriginalUrls(globalState);
     this.listening = new Listening<ConnectionInfo>({
       createListener: (wiring) =>
@@ -81,11 +79,9 @@ export class ListenerController implements vscode.Disposable {
           ...wiring,
           port: setting('webhooks.port'),
           toleranceSeconds: setting('webhooks.toleranceSeconds'),
-          dedupe: this.events.dedupe,
           outbound: () => this.outbound(),
-          onDelivery: (r) => this.delivered(r),
-          onForwarded: (r, f) => this.forwarded(r, f),
         }),
+      events,
       defaultForwardTo: () => optionalSetting('webhooks.forwardTo'),
       originals: this.originalUrls,
     });
@@ -103,10 +99,11 @@ export class ListenerController implements vscode.Disposable {
       }),
       this.listening.onDidChangeTunnel((t) => this.tunnelChanged(t)),
       this.listening.onDidMoveTunnel((m) => logTunnelMove(this.output, m)),
+      this.listening.onDidDeliver((r) => this.log.delivered(r)),
+      this.listening.onDidForward(({ record, forward }) => this.log.forwarded(record, forward)),
       this.events.onDidRecord(status),
       this.events.onDidReset(status),
     ];
-    this.loaded = this.events.load();
     this.statusItem.name = vscode.l10n.t('Azure OpenAI webhook listener');
     this.statusItem.command = Commands.listenerActions;
     this.updateStatus();
@@ -116,10 +113,6 @@ export class ListenerController implements vscode.Disposable {
   get output(): vscode.LogOutputChannel {
     this.channel ??= vscode.window.createOutputChannel('Azure OpenAI Webhooks', { log: true });
     return this.channel;
-  }
-
-  ready(): Promise<void> {
-    return this.loaded;
   }
 
   get running(): boolean {
@@ -208,7 +201,6 @@ export class ListenerController implements vscode.Disposable {
     if (!interrupted) await this.windowState.update(INTERRUPTED_KEY, undefined);
     this.userSession = undefined;
     await this.listening.stop();
-    await this.events.flush();
     this.log.endBurst();
     if (state) this.output.info('Stopped listening.');
     return state;
@@ -240,24 +232,9 @@ export class ListenerController implements vscode.Disposable {
       .then((c) => c && vscode.commands.executeCommand(Commands.startListening));
   }
 
-  private delivered(r: DeliveryRecord): void {
-    this.events.record(r);
-    this.log.delivered(r);
-  }
-
-  private forwarded(r: DeliveryRecord, f: ForwardResult): void {
-    this.events.forwarded(r.id, f);
-    this.log.forwarded(r, f);
-  }
-
-  /** Keeps a replay's answer with its event (the newest few), on disk and in the views. */
-  addReplay(r: DeliveryRecord, answer: ForwardResult): void {
-    this.events.replayed(r.id, answer);
+  /** The output channel's line for a replay's answer (the answer itself is kept by the received events). */
+  logReplay(r: DeliveryRecord, answer: ForwardResult): void {
     this.log.replayed(r, answer);
-  }
-
-  clear(): Promise<void> {
-    return this.events.clear();
   }
 
   /** The status bar follows a burst of deliveries twice a second, not once per delivery. */
@@ -290,7 +267,6 @@ export class ListenerController implements vscode.Disposable {
     // stop() logs its last line, so the channel goes after it.
     void this.stop(true).finally(() => {
       this.channel?.dispose();
-      this.events.dispose();
       this.listening.dispose();
     });
     this.statusItem.dispose();

@@ -8,7 +8,7 @@
  */
 import { createHash, createHmac } from 'node:crypto';
 import type { KnownSecret } from '../store/records';
-import { secretHint, secretKey } from '../receive/signature';
+import { secretHint, secretKey } from '../signature';
 
 export const REQUIRED_HEADERS = ['webhook-id', 'webhook-timestamp', 'webhook-signature'] as const;
 /** Base64 characters of a signature shown: 48 bits, to compare, not to use. */

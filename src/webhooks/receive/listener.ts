@@ -9,7 +9,7 @@ import type { Transport } from '../../service/transport';
 import { forwardDelivery } from '../send/forward';
 import { createWebhookServer, type Answer, type ReceivedRequest, type WebhookServer } from './server';
 import { IdWindow, recordId, type DedupeStore, type DeliveryRecord, type ForwardResult, type KnownSecret, type Verdict } from '../store/records';
-import { verify, DEFAULT_TOLERANCE_SECONDS } from './signature';
+import { verify, DEFAULT_TOLERANCE_SECONDS } from '../signature';
 import { traceVerification } from '../inspect/trace';
 import { capHeader, RejectionLimiter, REJECTED_BODY_PREFIX, senderOf, type RejectionLimits } from './rejections';
 

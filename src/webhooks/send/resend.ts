@@ -11,7 +11,7 @@ import { FORWARD_TIMEOUT_MS } from './forwardErrors';
 import { webhookTransport } from './outbound';
 import type { DeliveryRecord, ForwardResult, KnownSecret } from '../store/records';
 import { replayableBody } from './replayable';
-import { signedHeaders } from '../receive/signature';
+import { signedHeaders } from '../signature';
 
 export const newWebhookId = (): string => `msg_${randomBytes(12).toString('hex')}`;
 

@@ -9,7 +9,7 @@ import type { Transport } from '../../service/transport';
 import { forwardDelivery } from './forward';
 import type { ForwardResult } from '../store/records';
 import { newWebhookId, testEventBody } from './resend';
-import { signedHeaders } from '../receive/signature';
+import { signedHeaders } from '../signature';
 
 export type Probe = 'signed' | 'tampered' | 'stale';
 

@@ -4,17 +4,20 @@
  * sessions using it. A `ListeningSession` is one use of it — "Start Listening", or a debug session —
  * with its own endpoint pointed at the listener, its own forward target, and an undo for what it
  * changed. A verified delivery goes to the app of the session whose endpoint it came through.
+ * Every delivery the listener answers goes straight to the received events' owner (`WebhookEvents`),
+ * here in the core; the host only hears of it (`onDidDeliver`, `onDidForward`) to say so.
  */
 import * as l10n from '@vscode/l10n';
 import type { WebhookEndpoint } from '../../service/types';
 import type { TunnelProvider } from '../../tunnels/tunnel';
-import { Emitter, type Event } from '../store/emitter';
+import { Emitter, type Event } from '../../service/emitter';
 import type { DeliveryRecord, KnownSecret } from '../store/records';
+import type { WebhookEvents } from '../store/webhookEvents';
 import type { OriginalUrls } from './originalUrls';
 import { TunnelKeeper, type TunnelMove } from './tunnelKeeper';
-import type { ConnectionRef, EndpointPlan, ListenerHandle, ListenerWiring, ListeningState, SessionEndpoints, SessionStart, TunnelMoved, TunnelStatus } from './types';
+import type { ConnectionRef, EndpointPlan, Forwarded, ListenerHandle, ListenerWiring, ListeningState, SessionEndpoints, SessionStart, TunnelMoved, TunnelStatus } from './types';
 
-export type { ConnectionRef, EndpointPlan, ListenerHandle, ListenerWiring, ListeningState, SessionEndpoints, SessionStart, TunnelMoved, TunnelStatus } from './types';
+export type { ConnectionRef, EndpointPlan, Forwarded, ListenerHandle, ListenerWiring, ListeningState, SessionEndpoints, SessionStart, TunnelMoved, TunnelStatus } from './types';
 export type { TunnelHealth } from './tunnelKeeper';
 
 interface Line<C extends ConnectionRef> {
@@ -64,16 +67,24 @@ export class Listening<C extends ConnectionRef = ConnectionRef> {
   private readonly changed = new Emitter<void>();
   private readonly tunnelChanged = new Emitter<TunnelStatus>();
   private readonly tunnelMoved = new Emitter<TunnelMoved>();
+  private readonly delivered = new Emitter<DeliveryRecord>();
+  private readonly forwarded = new Emitter<Forwarded>();
   /** Listening started or stopped, a session began or ended, or the tunnel's health changed. */
   readonly onDidChange: Event<void> = this.changed.event;
   /** The tunnel dropped, is being reopened (each attempt), is back, or could not come back. */
   readonly onDidChangeTunnel: Event<TunnelStatus> = this.tunnelChanged.event;
   /** A reopened tunnel has a new URL: the state says it, and the sessions' endpoints were pointed at it. */
   readonly onDidMoveTunnel: Event<TunnelMoved> = this.tunnelMoved.event;
+  /** The listener answered a delivery, now in the received events (a duplicate counted there). */
+  readonly onDidDeliver: Event<DeliveryRecord> = this.delivered.event;
+  /** A delivery's forward ended; the app's answer is kept with its event. */
+  readonly onDidForward: Event<Forwarded> = this.forwarded.event;
 
   constructor(
     private readonly host: {
       createListener(wiring: ListenerWiring): ListenerHandle;
+      /** The received events: every delivery the listener answers is recorded there. */
+      events: WebhookEvents;
       /** Where replays go when no session says otherwise (the user's setting). */
       defaultForwardTo(): string | undefined;
       /** Where a re-pointed endpoint's URL survives a crash until it is put back. */
@@ -186,7 +197,10 @@ export class Listening<C extends ConnectionRef = ConnectionRef> {
     }
   }
 
-  /** Stops the listener and the tunnel. Sessions keep their undo (a debug session still puts its endpoint back). */
+  /**
+   * Stops the listener and the tunnel, and resolves once what it received is on disk. Sessions
+   * keep their undo (a debug session still puts its endpoint back).
+   */
   async stop(): Promise<ListeningState<C> | undefined> {
     const line = this.line;
     this.line = undefined;
@@ -194,15 +208,32 @@ export class Listening<C extends ConnectionRef = ConnectionRef> {
     this.secrets = [];
     // What a session still running elsewhere puts back stays with it; a new listener keeps its own count.
     this.repointed.clear();
+    if (line) {
+      await line.keeper?.stop().catch(() => undefined);
+      await line.listener.stop();
+    }
+    // Duplicate counts waiting for their write included; also when not listening (a replay's answer).
+    await this.host.events.flush();
     if (!line) return undefined;
-    await line.keeper?.stop().catch(() => undefined);
-    await line.listener.stop();
     this.changed.fire();
     return line.state;
   }
 
   private async open(connection: C, provider: TunnelProvider | undefined, signal?: AbortSignal): Promise<void> {
-    const listener = this.host.createListener({ secrets: () => this.secrets, forwardTo: (r) => this.forwardTarget(r) });
+    const { events } = this.host;
+    const listener = this.host.createListener({
+      secrets: () => this.secrets,
+      forwardTo: (r) => this.forwardTarget(r),
+      dedupe: events.dedupe,
+      onDelivery: (record) => {
+        events.record(record);
+        this.delivered.fire(record);
+      },
+      onForwarded: (record, forward) => {
+        events.forwarded(record.id, forward);
+        this.forwarded.fire({ record, forward });
+      },
+    });
     const localUrl = await listener.start();
     const line: Line<C> = { state: { connection, localUrl, publicUrl: localUrl, provider: provider ? provider.id : 'none' }, listener };
     if (provider) {
@@ -246,5 +277,7 @@ export class Listening<C extends ConnectionRef = ConnectionRef> {
     this.changed.dispose();
     this.tunnelChanged.dispose();
     this.tunnelMoved.dispose();
+    this.delivered.dispose();
+    this.forwarded.dispose();
   }
 }

@@ -5,7 +5,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import { isLasting, type Tunnel, type TunnelProvider } from '../../tunnels/tunnel';
-import { Emitter, type Event } from '../store/emitter';
+import { Emitter, type Event } from '../../service/emitter';
 
 export type TunnelHealth =
   | { kind: 'open'; url: string }

@@ -1,7 +1,7 @@
 /** What listening for webhooks is made of, and what it says: shared by `Listening`, its sessions and the host. */
 import type { WebhookEndpoint } from '../../service/types';
 import type { TunnelProvider, TunnelProviderId } from '../../tunnels/tunnel';
-import type { KnownSecret, DeliveryRecord } from '../store/records';
+import type { DedupeStore, DeliveryRecord, ForwardResult, KnownSecret } from '../store/records';
 import type { TunnelHealth, TunnelMove } from './tunnelKeeper';
 
 /** The listener as a session uses it (a WebhookListener, built by the host with its settings). */
@@ -11,10 +11,20 @@ export interface ListenerHandle {
   stop(): Promise<void>;
 }
 
-/** What the listener asks the sessions on every delivery. */
+/** What the listener asks the sessions on every delivery, and where it hands each one over. */
 export interface ListenerWiring {
   secrets: () => KnownSecret[];
   forwardTo: (record: DeliveryRecord) => string | undefined;
+  /** The webhook-ids processed (the received events'), so a redelivery is a duplicate. */
+  dedupe: DedupeStore;
+  onDelivery: (record: DeliveryRecord) => void;
+  onForwarded: (record: DeliveryRecord, forward: ForwardResult) => void;
+}
+
+/** A delivery's forward and the app's answer, once kept with its event. */
+export interface Forwarded {
+  record: DeliveryRecord;
+  forward: ForwardResult;
 }
 
 /** The connection's endpoints, as the host changes them (so the tree and the secrets follow). */

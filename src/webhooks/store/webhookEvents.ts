@@ -8,7 +8,7 @@
  * gone; they never take a row of their own in the verified window, so replays cannot push out
  * real events. Counts are written at most once per `countWriteMs` per record, not once per replay.
  */
-import { Emitter, type Event } from './emitter';
+import { Emitter, type Event } from '../../service/emitter';
 import { MAX_REPLAYS, type DedupeStore, type DeliveryRecord, type ForwardResult } from './records';
 import { EventStore, FileDedupeStore } from './stores';
 
@@ -34,6 +34,7 @@ export class WebhookEvents {
   private readonly recorded = new Emitter<DeliveryRecord>();
   private readonly updated = new Emitter<string>();
   private readonly reset = new Emitter<void>();
+  private loaded: Promise<void> | undefined;
 
   /** A new row: a delivery arrived (or a new duplicate count, its original gone). */
   readonly onDidRecord: Event<DeliveryRecord> = this.recorded.event;
@@ -53,6 +54,11 @@ export class WebhookEvents {
   async load(): Promise<void> {
     await this.store.load();
     this.reset.fire();
+  }
+
+  /** Resolves once the events on disk are loaded (loading them when nobody has yet). */
+  ready(): Promise<void> {
+    return (this.loaded ??= this.load());
   }
 
   get size(): number {

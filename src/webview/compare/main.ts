@@ -177,7 +177,6 @@ function handle(msg: CompareHostMessage): void {
     case 'column':
       return showColumn(msg.column);
     case 'roundEnded':
-      $('spread').textContent = msg.leaveSpreadMs === undefined ? '' : l10n.t('requests left within {0} ms', msg.leaveSpreadMs.toFixed(1));
       $('status').textContent = l10n.t('Every column has ended.');
       return;
     case 'summary':

@@ -12,7 +12,6 @@ export function compareBodyHtml(): string {
   return `
 <header>
   <h1 id="title">${h(l10n.t('Compare deployments'))}</h1>
-  <span id="spread" class="muted"></span>
 </header>
 <details class="settings" id="settings">
   <summary>${h(l10n.t('System prompt and parameters'))}</summary>

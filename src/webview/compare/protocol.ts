@@ -35,7 +35,7 @@ export type CompareHostMessage =
   | { type: 'roundStarted'; round: number; of: number }
   | { type: 'delta'; id: string; text: string }
   | { type: 'column'; column: ColumnResult }
-  | { type: 'roundEnded'; leaveSpreadMs?: number }
+  | { type: 'roundEnded' }
   | { type: 'summary'; summaries: ColumnSummary[] }
   | { type: 'busy'; busy: boolean }
   | { type: 'attachments'; items: Chip[]; imageInput: boolean };
@@ -134,7 +134,7 @@ export function parseCompareHostMessage(v: unknown): CompareHostMessage | undefi
     case 'column':
       return isColumn(v.column) ? { type: 'column', column: v.column } : undefined;
     case 'roundEnded':
-      return optNumber(v.leaveSpreadMs) ? { type: 'roundEnded', ...(v.leaveSpreadMs !== undefined ? { leaveSpreadMs: v.leaveSpreadMs as number } : {}) } : undefined;
+      return { type: 'roundEnded' };
     case 'summary':
       return Array.isArray(v.summaries) && v.summaries.every(isSummary) ? { type: 'summary', summaries: v.summaries } : undefined;
     case 'busy':

@@ -1,7 +1,9 @@
 /**
  * A typed change event for the core, shaped like VS Code's `Event<T>` (a function that takes a
  * listener and returns something to dispose), so the VS Code layer subscribes to core owners
- * directly and the core still imports no `vscode`.
+ * directly and the core still imports no `vscode`. It lives at the bottom of the core because
+ * owners in several folders fire one: listening and the received events (`webhooks/`) and the
+ * deployment catalog (here); `text/` holds text only.
  */
 export interface Disposable {
   dispose(): void;

@@ -1,10 +1,12 @@
 /**
  * The deployments of every connection, listed once and read by all: the sidebar shows them all,
  * the chat panel's picker and VS Code's model picker offer those that can chat. One owner, one
- * change event, so a Refresh, a new key or a sign-in change reaches every reader at once.
+ * change event, so a Refresh, a new key or a sign-in change reaches every reader at once. It sits
+ * with the connections it lists (the window's `ConnectionCatalog` keeps it in step with the
+ * connection store); which deployments can chat is the chat's to say (`canChat`).
  */
-import type { Deployment } from '../service/types';
-import { isChatDeployment } from './lm/catalog';
+import { Emitter, type Event } from './emitter';
+import type { Deployment } from './types';
 
 export interface CatalogConnection {
   readonly id: string;
@@ -22,6 +24,8 @@ export interface DeploymentCatalogOptions<C extends CatalogConnection> {
   connections: () => readonly C[];
   /** Lists a connection's deployments from the service. */
   list: (conn: C) => Promise<Deployment[]>;
+  /** Whether the chats can use a deployment (the chat core's `isChatDeployment`). */
+  canChat: (deployment: Deployment) => boolean;
   /** How long a list (or a failure) answers `deployments()`: VS Code asks for its models often. */
   maxAgeMs?: number;
   now?: () => number;
@@ -31,13 +35,6 @@ export interface ChatDeployment<C> {
   connection: C;
   deployment: Deployment;
 }
-
-export interface Disposable {
-  dispose(): void;
-}
-
-/** The id of the connection whose list changed; undefined when every list was dropped. */
-type Listener = (connectionId: string | undefined) => void;
 
 interface Entry {
   /** The connection as it was listed: a changed connection (endpoint, auth) lists afresh. */
@@ -52,7 +49,7 @@ const keyOf = (conn: CatalogConnection) => JSON.stringify(conn);
 
 export class DeploymentCatalog<C extends CatalogConnection> {
   private readonly entries = new Map<string, Entry>();
-  private readonly listeners = new Set<Listener>();
+  private readonly changed = new Emitter<string | undefined>();
   private readonly maxAgeMs: number;
   private readonly now: () => number;
 
@@ -61,17 +58,11 @@ export class DeploymentCatalog<C extends CatalogConnection> {
     this.now = options.now ?? Date.now;
   }
 
-  /** Fires when a list arrives or fails, and when lists are dropped (read them again then). */
-  readonly onDidChange = (listener: Listener): Disposable => {
-    // A wrapper per subscription, so the same function subscribed twice is two subscriptions.
-    const once: Listener = (id) => listener(id);
-    this.listeners.add(once);
-    return { dispose: () => this.listeners.delete(once) };
-  };
-
-  private fire(connectionId: string | undefined): void {
-    for (const l of [...this.listeners]) l(connectionId);
-  }
+  /**
+   * Fires when a list arrives or fails, and when lists are dropped (read them again then): the id
+   * of the connection whose list changed, undefined when every list was dropped.
+   */
+  readonly onDidChange: Event<string | undefined> = this.changed.event;
 
   private entry(conn: C): Entry | undefined {
     const e = this.entries.get(conn.id);
@@ -106,7 +97,7 @@ export class DeploymentCatalog<C extends CatalogConnection> {
 
   /** The deployments a user can chat with: chat models, ready, on an API the chat speaks. */
   async chatDeployments(conn: C): Promise<Deployment[]> {
-    return (await this.deployments(conn)).filter(isChatDeployment);
+    return (await this.deployments(conn)).filter(this.options.canChat);
   }
 
   /** Every connection's chat deployments; one connection's failure (`failed`) hides none of the others. */
@@ -128,7 +119,7 @@ export class DeploymentCatalog<C extends CatalogConnection> {
   refresh(connectionId?: string): void {
     if (connectionId === undefined) this.entries.clear();
     else this.entries.delete(connectionId);
-    this.fire(connectionId);
+    this.changed.fire(connectionId);
   }
 
   /** Drops the lists of connections that were removed or changed. */
@@ -159,6 +150,10 @@ export class DeploymentCatalog<C extends CatalogConnection> {
   private settle(id: string, entry: Entry, outcome: Pick<Entry, 'items' | 'error'>): void {
     if (this.entries.get(id) !== entry) return;
     this.entries.set(id, { key: entry.key, at: this.now(), ...outcome });
-    this.fire(id);
+    this.changed.fire(id);
+  }
+
+  dispose(): void {
+    this.changed.dispose();
   }
 }
