@@ -100,8 +100,11 @@ export class EventStore {
     this.signed = new ArrivalWindow(cap);
     this.rejected = new ArrivalWindow(rejectedCap);
     this.log = new AppendLog(path, (cap + rejectedCap) * 2, async (lines) => {
-      const kept = await readRecords(lines, cap, rejectedCap, (_, line) => line);
-      return [...kept.signed.values(), ...kept.rejected.values()];
+      // The kept lines wait as bytes outside the JS heap: a line read is a slice of the 64 KiB piece
+      // of the file it came in, so holding it held the whole file in the young generation while
+      // the compaction ran between deliveries, and each scavenge then copied or promoted it all.
+      const kept = await readRecords(lines, cap, rejectedCap, (_, line) => Buffer.from(line, 'utf8'));
+      return [...kept.signed.values(), ...kept.rejected.values()].map((bytes) => bytes.toString('utf8'));
     }, WRITE_GATHER_MS);
   }
 
