@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { AppendLog, fileLines } from '../../storage/appendLog';
 import { ArrivalWindow } from '../receive/arrivalWindow';
+import { ownString } from '../../text/ownString';
 import { IdWindow, type DedupeStore, type DeliveryRecord } from './records';
 
 /** How long a change waits for others to join its write (see AppendLog). */
@@ -29,7 +30,8 @@ export class FileDedupeStore implements DedupeStore {
       for (const id of readFileSync(path, 'utf8').split('\n')) {
         if (!id) continue;
         lines++;
-        this.window.add(id);
+        // Its own string: a piece of `split` is a slice that would hold the whole file for as long as the id is kept.
+        this.window.add(ownString(id));
       }
     } catch {
       /* first run */
