@@ -152,7 +152,7 @@ export class WebhookListener {
       headers,
       webhookId: headers['webhook-id'],
       timestamp: headers['webhook-timestamp'],
-      path: capHeader(target),
+      path: shared(capHeader(target)),
       verdict,
       status,
       body: '',
@@ -192,7 +192,7 @@ export class WebhookListener {
       return { record: signed, raw, received, known, macs };
     }
     if (typeof event?.id === 'string') signed.eventId = event.id;
-    if (typeof event?.type === 'string') signed.eventType = event.type;
+    if (typeof event?.type === 'string') signed.eventType = shared(event.type);
     this.dedupe.add(webhookId);
     return { record: signed, raw, received, known, macs };
   }
@@ -235,13 +235,31 @@ export class WebhookListener {
   }
 }
 
+/** Headers whose values repeat from one delivery to the next: kept as one string each (see `shared`). */
+const REPEATED_HEADERS = new Set(['user-agent', 'content-type', 'content-length', 'host', 'accept', 'accept-encoding', 'connection', 'x-forwarded-proto', 'x-forwarded-host']);
+const sharedValues = new Map<string, string>();
+
+/**
+ * One string for a value every record repeats (the sender's user-agent, the event type, the path):
+ * a thousand records are kept, each survives a scavenge or two, and a copy in each was young
+ * bytes every burst copied and promoted. Bounded: a sender that varies them only refills it.
+ */
+function shared(value: string): string {
+  const held = sharedValues.get(value);
+  if (held !== undefined) return held;
+  // Stryker disable next-line ConditionalExpression,EqualityOperator,BlockStatement: a cache bound: any bound gives equal strings
+  if (sharedValues.size >= 256) sharedValues.clear();
+  if (value.length <= 256) sharedValues.set(value, value);
+  return value;
+}
+
 function signedHeadersOf(received: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
   let n = 0;
   for (const name in received) {
     if (n++ >= MAX_SIGNED_HEADERS) break;
     const value = received[name];
-    out[name] = REDACTED_HEADERS.has(name) ? `(not stored: ${value.length} characters)` : capHeader(value);
+    out[name] = REDACTED_HEADERS.has(name) ? `(not stored: ${value.length} characters)` : REPEATED_HEADERS.has(name) ? shared(capHeader(value)) : capHeader(value);
   }
   return out;
 }
@@ -251,7 +269,7 @@ function keptHeadersOf(received: Record<string, string>): Record<string, string>
   const out: Record<string, string> = {};
   for (const h of KEPT_HEADERS) {
     const v = received[h];
-    if (v !== undefined) out[h] = capHeader(v);
+    if (v !== undefined) out[h] = REPEATED_HEADERS.has(h) ? shared(capHeader(v)) : capHeader(v);
   }
   return out;
 }

@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { AppendLog, fileLines } from '../../storage/appendLog';
 import { ArrivalWindow } from '../receive/arrivalWindow';
+import { ownString } from '../../text/ownString';
 import { IdWindow, type DedupeStore, type DeliveryRecord } from './records';
 
 /** How long a change waits for others to join its write (see AppendLog). */
@@ -29,7 +30,8 @@ export class FileDedupeStore implements DedupeStore {
       for (const id of readFileSync(path, 'utf8').split('\n')) {
         if (!id) continue;
         lines++;
-        this.window.add(id);
+        // Its own string: a piece of `split` is a slice that would hold the whole file for as long as the id is kept.
+        this.window.add(ownString(id));
       }
     } catch {
       /* first run */
@@ -100,8 +102,11 @@ export class EventStore {
     this.signed = new ArrivalWindow(cap);
     this.rejected = new ArrivalWindow(rejectedCap);
     this.log = new AppendLog(path, (cap + rejectedCap) * 2, async (lines) => {
-      const kept = await readRecords(lines, cap, rejectedCap, (_, line) => line);
-      return [...kept.signed.values(), ...kept.rejected.values()];
+      // The kept lines wait as bytes outside the JS heap: a line read is a slice of the 64 KiB piece
+      // of the file it came in, so holding it held the whole file in the young generation while
+      // the compaction ran between deliveries, and each scavenge then copied or promoted it all.
+      const kept = await readRecords(lines, cap, rejectedCap, (_, line) => Buffer.from(line, 'utf8'));
+      return [...kept.signed.values(), ...kept.rejected.values()].map((bytes) => bytes.toString('utf8'));
     }, WRITE_GATHER_MS);
   }
 
