@@ -64,7 +64,7 @@ const mark = (what: string, extra: object = {}) => {
 async function run(n: number, rate: number): Promise<void> {
   const { WebhookListener } = await import('../src/webhooks/receive/listener');
   const { WebhookEvents } = await import('../src/webhooks/store/webhookEvents');
-  const { BurstGate } = await import('../src/webhooks/store/burst');
+  const { BurstGate } = await import('../src/vscode/webhooks/burst');
   const dir = mkdtempSync(join(tmpdir(), 'delivery-survival-'));
   const events = new WebhookEvents({ eventsPath: join(dir, 'events.jsonl'), idsPath: join(dir, 'ids') });
   await events.load();

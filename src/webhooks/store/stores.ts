@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { AppendLog, fileLines } from '../../storage/appendLog';
 import { ArrivalWindow } from '../receive/arrivalWindow';
-import { ownString } from '../../text/ownString';
+import { ownString } from '../receive/ownString';
 import { IdWindow, type DedupeStore, type DeliveryRecord } from './records';
 
 /** How long a change waits for others to join its write (see AppendLog). */
