@@ -85,7 +85,7 @@ const HEAD = /\{"at":(0|[1-9]\d{0,14}),/y;
  */
 const TAIL = new RegExp(
   [
-    '"(chat|responses)","route":"(v1|deployment)","source":"(panel|vscode-chat|compare|batch)"',
+    '"(chat|responses)","route":"(v1|deployment)","source":"(panel|vscode-chat|compare|batch|inline)"',
     `(?:,"requests":${N})?`,
     `,"tokens":\\{"prompt":${N},"cached":${N},"completion":${N},"reasoning":${N}\\}`,
     `(?:,"firstTokenMs":${N})?(?:,"totalMs":${N})?`,
