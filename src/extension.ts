@@ -14,6 +14,7 @@ import { ConnectionCatalog } from './vscode/connections/connectionCatalog';
 import { ConnectionStore, type ConnectionInfo } from './vscode/connections/connectionStore';
 import { Views } from './vscode/contributions';
 import { EmulatorController } from './vscode/emulatorController';
+import { registerInline } from './vscode/inline';
 import { LanguageModels } from './vscode/lm';
 import { disposeLog } from './vscode/log';
 import type { Services } from './vscode/services';
@@ -135,6 +136,8 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi {
     // Batches, fine-tuning jobs and calls follow their deliveries; the Calls group shows while listening.
     watchJobEvents(services, jobsTree),
     ...registerCommands(services),
+    // Inline suggestions: nothing loads until a deployment is chosen for them.
+    registerInline(services, report),
     registerWebhookDebugging(services),
   );
   void dropStaleLocalConnections(services).then(() => offerEnvironmentImport(services));

@@ -98,3 +98,17 @@ describe('inline suggestions: what is never sent', () => {
     assert.equal(await withheld({ scheme: 'vscode-remote', fsPath: join(repo, 'src/app.ts'), relativePath: 'src/app.ts' }, rules, git), undefined);
   });
 });
+
+describe('inline suggestions: who chooses the settings', () => {
+  it('a workspace may add exclude patterns, never remove one, and cannot choose the deployment, the budgets or turn suggestions on', async () => {
+    const { resolveSetting } = await import('../../src/vscode/settingRules');
+    const defaultValue = [...DEFAULT_EXCLUDE];
+    assert.deepEqual(resolveSetting('inline.exclude', { defaultValue, workspaceValue: [] }), defaultValue);
+    assert.deepEqual(resolveSetting('inline.exclude', { defaultValue, workspaceValue: ['generated/**'], workspaceFolderValue: ['*.log'] }), [...defaultValue, 'generated/**', '*.log']);
+    assert.deepEqual(resolveSetting('inline.exclude', { defaultValue, globalValue: ['*.pem'], workspaceValue: ['*.pem', 'out/**'] }), ['*.pem', 'out/**']);
+    assert.equal(resolveSetting('inline.deployment', { defaultValue: '', workspaceValue: 'attacker-deployment' }), '');
+    assert.equal(resolveSetting('inline.enabled', { defaultValue: true, globalValue: false, workspaceValue: true }), false);
+    assert.equal(resolveSetting('inline.maxTokensPerDay', { defaultValue: 2_000_000, workspaceValue: 1e9 }), 2_000_000);
+    assert.equal(resolveSetting('inline.debounceMs', { defaultValue: 150, workspaceValue: 99_999 }), 2000);
+  });
+});

@@ -13,7 +13,7 @@ import { modelProfile } from '../modelProfile';
 import type { ChatRoute } from '../../service/types';
 import type { InlineBudget, Pause } from './budget';
 import { SuggestionCache } from './cache';
-import { buildInlinePrompt, type InlineContext } from './prompt';
+import { buildInlinePrompt, clipSuffix, type InlineContext } from './prompt';
 import { shapeSuggestion } from './shape';
 
 export interface InlineTarget {
@@ -60,16 +60,26 @@ export class InlineEngine {
     this.cache = deps.cache ?? new SuggestionCache();
   }
 
+  /** The cache's key: what the request depends on (open tabs aside: see cache.ts). */
+  private keyOf(ctx: InlineContext, target: InlineTarget): string {
+    const { connection, deployment } = target;
+    return SuggestionCache.key({ connection, deployment, path: ctx.path, languageId: ctx.languageId, suffix: clipSuffix(ctx.suffix) });
+  }
+
+  /** What the cache has for the cursor, without a request (shown at once, before any debounce). */
+  cached(ctx: InlineContext, target: InlineTarget): string | undefined {
+    return this.cache.get(this.keyOf(ctx, target), ctx.prefix);
+  }
+
   /** What to show at the cursor: a cached rest (no request), a pause, or a new answer. */
   async suggest(ctx: InlineContext, target: InlineTarget, signal: AbortSignal): Promise<InlineOutcome> {
-    const prompt = buildInlinePrompt(ctx);
-    const { connection, deployment } = target;
-    const key = SuggestionCache.key({ connection, deployment, path: ctx.path, languageId: ctx.languageId, suffix: prompt.suffix });
+    const key = this.keyOf(ctx, target);
     const hit = this.cache.get(key, ctx.prefix);
     if (hit !== undefined) return { kind: 'suggestion', text: hit, cached: true };
     const pause = this.deps.budget.pause();
     if (pause) return { kind: 'paused', pause };
     if (signal.aborted) return { kind: 'cancelled' };
+    const prompt = buildInlinePrompt(ctx);
     const model = target.model || target.deployment;
     const effort = lowestEffort(model);
     const request: RunRequest = {

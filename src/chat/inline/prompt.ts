@@ -67,7 +67,7 @@ function tail(text: string, max: number): string {
 }
 
 /** The start of `text`, at most `max` characters, ending at a line's end when it has to be cut. */
-function head(text: string, max: number): string {
+export function head(text: string, max: number): string {
   if (text.length <= max) return text;
   const cut = text.slice(0, max);
   const nl = cut.lastIndexOf('\n');
@@ -75,6 +75,9 @@ function head(text: string, max: number): string {
 }
 
 /** The first lines of the open tabs, each whole tab or fewer lines, all within the token budget. */
+/** The text after the cursor as sent (and as the cache keys it). */
+export const clipSuffix = (suffix: string) => head(suffix, PROMPT_LIMITS.suffixChars);
+
 export function tabContext(tabs: readonly OpenTab[], currentPath: string, budget: number = PROMPT_LIMITS.tabTokens): OpenTab[] {
   const out: OpenTab[] = [];
   let left = budget;
@@ -121,7 +124,7 @@ export interface InlinePrompt {
 export function buildInlinePrompt(ctx: InlineContext): InlinePrompt {
   const mode = lineMode(ctx.prefix, ctx.suffix);
   const prefix = tail(ctx.prefix, PROMPT_LIMITS.prefixChars);
-  const suffix = head(ctx.suffix, PROMPT_LIMITS.suffixChars);
+  const suffix = clipSuffix(ctx.suffix);
   const parts: string[] = [];
   const tabs = tabContext(ctx.tabs ?? [], ctx.path);
   if (tabs.length) {
