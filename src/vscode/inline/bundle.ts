@@ -17,6 +17,9 @@ export function startInline(host: InlineHost): InlineController {
   return controller;
 }
 
+/** The running controller, if any. */
+export const currentInline = (): InlineController | undefined => controller;
+
 export function stopInline(): void {
   controller?.dispose();
   controller = undefined;

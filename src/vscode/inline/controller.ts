@@ -162,6 +162,11 @@ export class InlineController implements vscode.Disposable {
     });
   }
 
+  /** A request is in flight. */
+  get thinking(): boolean {
+    return this.inFlight > 0;
+  }
+
   private busy(delta: number): void {
     this.inFlight += delta;
     const thinking = this.inFlight > 0;
