@@ -77,6 +77,9 @@ describe('inline suggestions', function () {
     const { loadInline } = await workbench();
     const controller = loadInline().currentInline();
     assert.ok(controller, 'suggestions are on from the previous test');
+    // The previous test's editors closed and their last requests answered: nothing else can arrive.
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await eventually(() => !controller.thinking, 30_000, 'no inline request in flight');
     const sent = svc.emu.stats.requests;
     const withheld = new Promise<InlineState>((resolve) => {
       const sub = controller.onDidChange((s) => s.kind === 'withheld' && (sub.dispose(), resolve(s)));
