@@ -123,6 +123,8 @@ const builds = [
   // The network stack (clients, chat engine, listener, tunnels), required on first use
   // (src/vscode/bundles.ts): activation draws the trees and registers commands without it.
   { ...common, entryPoints: { network: 'src/bundles/network.ts' }, outdir: 'dist', plugins: [fromSharedBundles(SHARED)] },
+  // Inline suggestions, required once a deployment is chosen for them (src/vscode/bundles.ts).
+  { ...common, entryPoints: { inline: 'src/vscode/inline/bundle.ts' }, outdir: 'dist', external: ['vscode'], plugins: [fromSharedBundles(L10N)] },
   // The usage log and its tables, required on the first record, read or view (src/vscode/bundles.ts).
   { ...common, entryPoints: { 'usage-log': 'src/bundles/usage.ts' }, outdir: 'dist', plugins: [fromSharedBundles(L10N)] },
   // The pages' fixed markup: drawn when a panel opens, not at activation.

@@ -15,6 +15,8 @@ import { ConnectionCatalog } from './vscode/connections/connectionCatalog';
 import { ConnectionStore, type ConnectionInfo } from './vscode/connections/connectionStore';
 import { Views } from './vscode/contributions';
 import { EmulatorController } from './vscode/emulatorController';
+import { loadInline } from './vscode/bundles';
+import { registerInline } from './vscode/inline';
 import { LanguageModels } from './vscode/lm';
 import { disposeLog } from './vscode/log';
 import type { Services } from './vscode/services';
@@ -58,6 +60,8 @@ export interface TestInternals {
   setting: typeof setting;
   /** Marks arguments as our own UI's, so a command asks nothing more (askFirst.ts). */
   owned: typeof owned;
+  /** The inline suggestions' bundle (its controller's state is what the status bar shows). */
+  loadInline: typeof loadInline;
 }
 
 /** Registered only when the host test runner sets AOAI_WORKBENCH_TEST_INTERNALS=1. */
@@ -142,12 +146,14 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi {
     // Batches, fine-tuning jobs and calls follow their deliveries; the Calls group shows while listening.
     watchJobEvents(services, jobsTree),
     ...registerCommands(services),
+    // Inline suggestions: nothing loads until a deployment is chosen for them.
+    registerInline(services, report),
     registerWebhookDebugging(services),
   );
   void dropStaleLocalConnections(services).then(() => offerEnvironmentImport(services));
   stopOnDeactivate = () => Promise.all([listener.stop(true), usage.flush()]);
   if (process.env.AOAI_WORKBENCH_TEST_INTERNALS === '1') {
-    const internals: TestInternals = { services, eventsTree, eventsView, setting, owned };
+    const internals: TestInternals = { services, eventsTree, eventsView, setting, owned, loadInline };
     context.subscriptions.push(vscode.commands.registerCommand(TEST_INTERNALS_COMMAND, () => internals));
   }
   return { apiVersion: 1, connections: () => store.list(), onDidChangeConnections: store.onDidChange };

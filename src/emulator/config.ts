@@ -39,6 +39,8 @@ export interface EmulatorConfig {
   armPageSize: number;
   /** Delay between streamed tokens, so a stream looks like a real one. */
   streamTokenDelayMs: number;
+  /** Chat Completions streams: time from the headers to the first token (a model's thinking time; a slow answer to cancel). */
+  firstTokenDelayMs: number;
   /** Background responses: time spent queued, then in progress. */
   responseQueuedMs: number;
   responseInProgressMs: number;
@@ -90,6 +92,7 @@ export const DEFAULT_CONFIG: EmulatorConfig = {
   ],
   armPageSize: 50,
   streamTokenDelayMs: 0,
+  firstTokenDelayMs: 0,
   responseQueuedMs: 200,
   responseInProgressMs: 500,
   rateLimitWindowSeconds: 60,
@@ -135,6 +138,7 @@ export function resolveConfig(partial: Partial<EmulatorConfig> = {}): EmulatorCo
   }
   const timings: Array<[string, unknown, number]> = [
     ['jobs.stepMs', config.jobs.stepMs, 0],
+    ['firstTokenDelayMs', config.firstTokenDelayMs, 0],
     ['calls.ringMs', config.calls.ringMs, 1],
     ['files.maxBytes', config.files.maxBytes, 1],
     ['files.maxBatchBytes', config.files.maxBatchBytes, 1],

@@ -10,11 +10,13 @@
  *   /fail            (responses API) the background response ends as failed
  *   /incomplete      (responses API) the background response ends as incomplete
  *
- * Anything else is echoed back with a short note, so a reply visibly depends on the prompt.
+ * A file sent with `<cursor/>` in it is a code completion request: the answer is the code to
+ * insert there (codeCompletion.ts). Anything else is echoed back with a short note, so a reply visibly depends on the prompt.
  */
 import { decode, encode } from 'gpt-tokenizer/encoding/o200k_base';
+import { completeAtCursor } from './codeCompletion';
 
-export type Directive = 'echo' | 'markdown' | 'code' | 'long' | 'filter' | 'filter-stream' | 'fail' | 'incomplete';
+export type Directive = 'echo' | 'complete' | 'markdown' | 'code' | 'long' | 'filter' | 'filter-stream' | 'fail' | 'incomplete';
 
 export interface Reply {
   directive: Directive;
@@ -113,6 +115,8 @@ export function reply(lastUserMessage: string, deployment: string): Reply {
     case 'incomplete':
       return { directive: 'incomplete', text: prose(30, hash(text)) };
   }
+  const code = completeAtCursor(lastUserMessage);
+  if (code !== undefined) return { directive: 'complete', text: code };
   return {
     directive: 'echo',
     text: `You said: ${text}\n\nThis is the local emulator answering as deployment "${deployment}". Try /markdown, /code python or /long 500.`,

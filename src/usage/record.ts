@@ -6,8 +6,8 @@
 import type { ChatRoute } from '../service/types';
 
 export type UsageApi = 'chat' | 'responses';
-export type UsageSource = 'panel' | 'vscode-chat' | 'compare' | 'batch';
-export const USAGE_SOURCES: readonly UsageSource[] = ['panel', 'vscode-chat', 'compare', 'batch'];
+export type UsageSource = 'panel' | 'vscode-chat' | 'compare' | 'batch' | 'inline';
+export const USAGE_SOURCES: readonly UsageSource[] = ['panel', 'vscode-chat', 'compare', 'batch', 'inline'];
 
 /** How the request ended. `waitMs`: the wait the service asked for; `status`: the HTTP status, when there was one. */
 export type UsageOutcome =

@@ -15,6 +15,8 @@ export type TokenizerBundle = typeof import('../bundles/tokenizer');
 export type UsageBundle = typeof import('../bundles/usage');
 /** The local emulator (it loads the tokenizer and undici from their bundles). */
 export type EmulatorBundle = typeof import('../emulator/server');
+/** Inline suggestions: their provider, status bar item and engine, loaded once a deployment is chosen. */
+export type InlineBundle = typeof import('./inline/bundle');
 /** The pages' fixed markup, drawn when a panel opens. */
 export type MarkupBundle = typeof import('../bundles/markup');
 
@@ -30,3 +32,4 @@ export const loadEmulator = onFirstUse<EmulatorBundle>('emulator-lib.js');
 export const loadTokenizer = onFirstUse<TokenizerBundle>('tokenizer.js');
 export const loadUsage = onFirstUse<UsageBundle>('usage-log.js');
 export const loadMarkup = onFirstUse<MarkupBundle>('markup.js');
+export const loadInline = onFirstUse<InlineBundle>('inline.js');

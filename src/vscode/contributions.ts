@@ -79,6 +79,10 @@ export const Commands = {
   hangUpCall: 'aoaiWorkbench.hangUpCall',
   compareDeployments: 'aoaiWorkbench.compareDeployments',
   showUsage: 'aoaiWorkbench.showUsage',
+  /** Inline suggestions (ghost text) from the deployment picked here, from the tree's menu, the palette or the status bar. */
+  useForInline: 'aoaiWorkbench.inline.useDeployment',
+  /** Inline suggestions on or off (the status bar item's click). */
+  toggleInline: 'aoaiWorkbench.inline.toggle',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];
@@ -159,6 +163,16 @@ export interface SettingValues {
   'usage.maxSizeMB': number;
   /** Model name (or "model@version") to prices; read through readPriceSetting, which checks each entry. */
   'usage.prices': Record<string, unknown>;
+  /** Inline suggestions: the connection's id and the deployment (both empty: off, nothing loads). */
+  'inline.connection': string;
+  'inline.deployment': string;
+  'inline.enabled': boolean;
+  'inline.debounceMs': number;
+  /** Gitignore-style patterns of files that send nothing. */
+  'inline.exclude': string[];
+  'inline.untitled': boolean;
+  'inline.maxRequestsPerHour': number;
+  'inline.maxTokensPerDay': number;
 }
 
 export type SettingKey = keyof SettingValues;
@@ -184,4 +198,12 @@ export const SETTING_DEFAULTS: SettingValues = {
   'usage.maxAgeDays': 90,
   'usage.maxSizeMB': 32,
   'usage.prices': {},
+  'inline.connection': '',
+  'inline.deployment': '',
+  'inline.enabled': true,
+  'inline.debounceMs': 150,
+  'inline.exclude': ['.env*', '*.pem', '*.key', '**/secrets/**'],
+  'inline.untitled': false,
+  'inline.maxRequestsPerHour': 600,
+  'inline.maxTokensPerDay': 2_000_000,
 };

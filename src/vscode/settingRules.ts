@@ -51,7 +51,24 @@ export const SETTING_CHOOSER: Record<SettingKey, 'user' | 'folder'> = {
   'usage.maxAgeDays': 'user',
   'usage.maxSizeMB': 'user',
   'usage.prices': 'user',
+  // Yes: the deployment is where the code being typed goes; a repository must not pick it, nor turn
+  // suggestions on where the user turned them off, nor send untitled documents.
+  'inline.connection': 'user',
+  'inline.deployment': 'user',
+  'inline.enabled': 'user',
+  'inline.untitled': 'user',
+  // No: how long to wait after a keystroke; every request still goes to the user's own deployment.
+  'inline.debounceMs': 'folder',
+  // A folder may add patterns, never remove one: its list is added to the user's (WIDEN_ONLY_SETTINGS),
+  // so a repository can keep its own generated or secret files out but cannot send a .env.
+  'inline.exclude': 'folder',
+  // Yes: what the user agreed to spend; a repository must not raise it.
+  'inline.maxRequestsPerHour': 'user',
+  'inline.maxTokensPerDay': 'user',
 };
+
+/** Lists a workspace or folder may only add to: the user's (or the default) list, then theirs. */
+export const WIDEN_ONLY_SETTINGS: ReadonlySet<SettingKey> = new Set<SettingKey>(['inline.exclude']);
 
 /** Settings whose workspace and folder values are ignored. */
 export const USER_ONLY_SETTINGS: ReadonlySet<SettingKey> = new Set(
@@ -76,7 +93,16 @@ export const SETTING_LIMITS: Partial<Record<SettingKey, { min: number; max: numb
   // The usage log's caps: a month's chart needs 30 days; a gigabyte is far past a busy year.
   'usage.maxAgeDays': { min: 1, max: 3650 },
   'usage.maxSizeMB': { min: 1, max: 1024 },
+  // Past 2 s a suggestion comes too late to help.
+  'inline.debounceMs': { min: 0, max: 2000 },
+  'inline.maxRequestsPerHour': { min: 1, max: 100_000 },
+  'inline.maxTokensPerDay': { min: 1000, max: 1_000_000_000 },
 };
+
+function widened<T>(inspected: InspectedSetting<T>, fallback: T): T {
+  const lists = [inspected.globalValue ?? fallback, inspected.workspaceValue, inspected.workspaceFolderValue].filter(Array.isArray) as unknown[][];
+  return [...new Set(lists.flat().filter((v) => typeof v === 'string'))] as T;
+}
 
 export function resolveSetting<K extends SettingKey>(
   key: K,
@@ -84,6 +110,7 @@ export function resolveSetting<K extends SettingKey>(
   warn: (message: string) => void = () => undefined,
 ): SettingValues[K] {
   const fallback = inspected.defaultValue ?? SETTING_DEFAULTS[key];
+  if (WIDEN_ONLY_SETTINGS.has(key)) return widened(inspected, fallback);
   const value = USER_ONLY_SETTINGS.has(key)
     ? (inspected.globalValue ?? fallback)
     : (inspected.workspaceFolderValue ?? inspected.workspaceValue ?? inspected.globalValue ?? fallback);

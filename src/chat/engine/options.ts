@@ -11,7 +11,7 @@
  */
 
 /** Where a request came from, for the usage report (issue 27 adds compare and batch). */
-export type RequestSource = 'panel' | 'vscode-chat' | 'compare';
+export type RequestSource = 'panel' | 'vscode-chat' | 'compare' | 'inline';
 
 export interface RunnerOptions {
   source: RequestSource;
@@ -47,3 +47,9 @@ export const VSCODE_CHAT_RUN: Readonly<RunnerOptions> = { source: 'vscode-chat',
  * filtered reply keeps what arrived, nothing is stored on the service and no thinking is shown.
  */
 export const COMPARE_RUN: Readonly<RunnerOptions> = { source: 'compare', waitOutRateLimits: false, store: false, reasoningSummaries: false, failFiltered: false };
+
+/**
+ * Inline suggestions: a 429 pauses them (the status bar says until when; nothing waits), nothing
+ * is stored on the service, no thinking is shown, and a filtered answer is simply no suggestion.
+ */
+export const INLINE_RUN: Readonly<RunnerOptions> = { source: 'inline', waitOutRateLimits: false, store: false, reasoningSummaries: false, failFiltered: false };

@@ -225,6 +225,14 @@ async function streamChat(
   const chunk = (choices: unknown[], usage: unknown = null) => ({ id: s.id, object: 'chat.completion.chunk', created: s.created, model: s.model, system_fingerprint: 'fp_emulator', choices, usage });
   await write({ id: '', object: '', created: 0, model: '', prompt_filter_results: PROMPT_FILTER, choices: [], usage: null });
   const delay = ctx.state.config.streamTokenDelayMs;
+  const first = ctx.state.config.firstTokenDelayMs;
+  // The wait ends early when the client closes, so a cancelled request is counted at once.
+  if (first > 0) {
+    await new Promise<void>((r) => {
+      const t = setTimeout(r, first);
+      res.once('close', () => (clearTimeout(t), r()));
+    });
+  }
   for (const delta of s.deltas) {
     if (closed) return ctx.state.streamAborted();
     if (delay > 0) await new Promise((r) => setTimeout(r, delay));

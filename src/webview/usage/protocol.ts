@@ -9,7 +9,7 @@ import type { UsageSource } from '../../usage/record';
 import { isObj, isText } from '../../service/shapes';
 import type { DeploymentLimits } from './headroom';
 
-export const SOURCES: readonly UsageSource[] = ['panel', 'vscode-chat', 'compare', 'batch'];
+export const SOURCES: readonly UsageSource[] = ['panel', 'vscode-chat', 'compare', 'batch', 'inline'];
 /** A source as the filter names it, in the display language. */
 export function sourceLabel(s: UsageSource): string {
   const labels: Record<UsageSource, string> = {
@@ -17,6 +17,7 @@ export function sourceLabel(s: UsageSource): string {
     'vscode-chat': l10n.t('VS Code chat'),
     compare: l10n.t({ message: 'Compare', comment: ['Where a request came from: the compare view'] }),
     batch: l10n.t('Batch'),
+    inline: l10n.t({ message: 'Inline suggestions', comment: ['Where a request came from: ghost text in the editor'] }),
   };
   return labels[s];
 }
