@@ -2,7 +2,7 @@
 // Connection wizard, settings files as the Settings editor writes them.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Frame, Page } from 'playwright-core';
+import type { Frame, Locator, Page } from 'playwright-core';
 import type { ArtifactsFolder, CodeServerHandle, EmulatorHandle } from './handles';
 
 /**
@@ -57,9 +57,8 @@ export async function addConnectionThroughTheUi(page: Page, emulator: EmulatorHa
   const tree = page.locator('.pane-body .monaco-list').filter({ has: page.locator('.monaco-list-row') }).first();
   const connectionRow = page.locator('.monaco-list-row', { hasText: 'UI Emulator' }).first();
   await connectionRow.waitFor({ timeout: 30_000 });
-  await connectionRow.click();
   const deploymentsRow = page.locator('.monaco-list-row', { hasText: 'Deployments' }).first();
-  await deploymentsRow.waitFor();
+  await expandRow(connectionRow, deploymentsRow);
   await deploymentsRow.click();
   await page.locator('.monaco-list-row', { hasText: 'gpt-4o-mini' }).first().waitFor({ timeout: 30_000 });
   const webhooksRow = page.locator('.monaco-list-row', { hasText: 'Webhook endpoints' }).first();
@@ -70,6 +69,22 @@ export async function addConnectionThroughTheUi(page: Page, emulator: EmulatorHa
   // The key the user typed is nowhere on screen.
   const text = await page.locator('body').innerText();
   if (text.includes(emulator.key)) throw new Error('the API key is visible in the workbench');
+}
+
+/**
+ * Opens a tree row until `child` shows. A click toggles: a row the tree expanded by itself (a new
+ * connection is revealed) would close, so a row is clicked only while it says it is collapsed.
+ */
+async function expandRow(row: Locator, child: Locator): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    if ((await row.getAttribute('aria-expanded')) !== 'true') await row.click();
+    const shown = await child.waitFor({ timeout: 10_000 }).then(() => true, () => false);
+    if (shown) return;
+    if (attempt === 2) {
+      const state = await row.getAttribute('aria-expanded');
+      throw new Error(`the child row never showed under "${await row.innerText()}" (aria-expanded ${state})`);
+    }
+  }
 }
 
 export async function runCommand(page: Page, title: string): Promise<void> {
