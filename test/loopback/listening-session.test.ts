@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { CloudflaredTunnel, ManualTunnel } from '../../src/tunnels/providers';
 import { WebhookListener } from '../../src/webhooks/receive/listener';
 import { Listening, type SessionEndpoints } from '../../src/webhooks/session/listeningSession';
+import { emulatorEndpoints } from '../support/sessionEndpoints';
 import { KeptOriginalUrls, type KeyValueState } from '../../src/webhooks/session/originalUrls';
 import type { DeliveryRecord, ForwardResult } from '../../src/webhooks/store/records';
 import { WebhookEvents } from '../../src/webhooks/store/webhookEvents';
@@ -40,24 +41,8 @@ describe('listening sessions', function () {
   const keptAtUpdate: string[][] = [];
   const conn = { id: 'c1', label: 'Local service' };
 
-  const endpoints: SessionEndpoints = {
-    all: async () => {
-      const all = [];
-      for await (const e of client.listWebhookEndpoints()) all.push(e);
-      return all;
-    },
-    create: async (input) => {
-      const { signing_secret, ...e } = await client.createWebhookEndpoint(input);
-      secrets.set(e.id, signing_secret);
-      return e;
-    },
-    update: async (id, url) => {
-      keptAtUpdate.push(kept.list().map((k) => `${k.endpointId}=${k.url}`));
-      return client.updateWebhookEndpoint(id, { url });
-    },
-    remove: (id) => client.deleteWebhookEndpoint(id),
-    secretOf: async (id) => secrets.get(id),
-  };
+  const endpoints = emulatorEndpoints(() => client, secrets, () => keptAtUpdate.push(kept.list().map((k) => `${k.endpointId}=${k.url}`)));
+
   const urlOf = async (id: string) => (await endpoints.all()).find((e) => e.id === id)?.url;
 
   before(async () => {

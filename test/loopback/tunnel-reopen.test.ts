@@ -11,7 +11,8 @@ import { startEmulator, type Emulator } from '../../src/emulator/server';
 import { AzureOpenAIClient } from '../../src/service/client';
 import { CloudflaredTunnel, LocalTunnel } from '../../src/tunnels/providers';
 import { WebhookListener } from '../../src/webhooks/receive/listener';
-import { Listening, type SessionEndpoints, type TunnelMoved, type TunnelStatus } from '../../src/webhooks/session/listeningSession';
+import { Listening, type TunnelMoved, type TunnelStatus } from '../../src/webhooks/session/listeningSession';
+import { emulatorEndpoints } from '../support/sessionEndpoints';
 import type { DeliveryRecord } from '../../src/webhooks/store/records';
 import { WebhookEvents } from '../../src/webhooks/store/webhookEvents';
 import { startLocaltunnelServer } from '../support/localtunnelServer';
@@ -29,21 +30,8 @@ describe('a tunnel that drops', function () {
   const health: TunnelStatus[] = [];
   const moves: TunnelMoved[] = [];
   const conn = { id: 'c1', label: 'Local service' };
-  const endpoints: SessionEndpoints = {
-    all: async () => {
-      const all = [];
-      for await (const e of client.listWebhookEndpoints()) all.push(e);
-      return all;
-    },
-    create: async (input) => {
-      const { signing_secret, ...e } = await client.createWebhookEndpoint(input);
-      secrets.set(e.id, signing_secret);
-      return e;
-    },
-    update: (id, url) => client.updateWebhookEndpoint(id, { url }),
-    remove: (id) => client.deleteWebhookEndpoint(id),
-    secretOf: async (id) => secrets.get(id),
-  };
+  const endpoints = emulatorEndpoints(() => client, secrets);
+
   const urlOf = async (id: string) => (await endpoints.all()).find((e) => e.id === id)?.url;
   const kinds = () => health.map((h) => (h.health.kind === 'reopening' ? `reopening ${h.health.attempt}/${h.health.attempts}` : h.health.kind));
 
