@@ -14,13 +14,14 @@
  * SURVIVAL_SNAPSHOT=file: a heap snapshot half-way through the burst (it collects garbage first).
  */
 import { fork, spawn } from 'node:child_process';
-import { createHmac, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request, Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { getHeapSpaceStatistics, writeHeapSnapshot } from 'node:v8';
+import { signedHeaders } from '../src/webhooks/signature';
 
 const SECRET = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
 const USER_AGENT = 'OpenAI/1.0 (+https://platform.openai.com/docs/webhooks)';
@@ -28,7 +29,6 @@ const USER_AGENT = 'OpenAI/1.0 (+https://platform.openai.com/docs/webhooks)';
 /** The sender: 4 keep-alive connections, paced when asked, like the host bench's emulator. */
 async function send(url: string, n: number, rate: number, tag: string): Promise<void> {
   const agent = new Agent({ keepAlive: true, maxSockets: 4 });
-  const key = Buffer.from(SECRET.slice(6), 'base64');
   const t0 = Date.now();
   let next = 0;
   const one = async (): Promise<void> => {
@@ -39,8 +39,7 @@ async function send(url: string, n: number, rate: number, tag: string): Promise<
       const created = Math.floor(Date.now() / 1000);
       const body = JSON.stringify({ id: `evt_${randomUUID().replace(/-/g, '')}`, object: 'event', created_at: created, type: 'response.completed', data: { id: `resp_${tag}_${i}` } });
       const id = `msg_${randomUUID().replace(/-/g, '')}`;
-      const signature = createHmac('sha256', key).update(`${id}.${created}.${body}`).digest('base64');
-      const headers = { 'user-agent': USER_AGENT, 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(created), 'webhook-signature': `v1,${signature}` };
+      const headers = { 'user-agent': USER_AGENT, 'content-type': 'application/json', ...signedHeaders(SECRET, id, body, created * 1000) };
       await new Promise<void>((resolve, reject) => {
         const req = request(`${url}/webhook`, { method: 'POST', agent, headers }, (res) => {
           res.resume().on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`answered ${res.statusCode}`))));
