@@ -8,7 +8,7 @@ import type { Page } from 'playwright-core';
 import { chatFrame } from './chat';
 import type { ArtifactsFolder, CodeServerHandle, EmulatorHandle } from './handles';
 import { closeNotifications, frameWith, notification, row } from './jobs';
-import { runCommand } from './workbench';
+import { expandRow, runCommand } from './workbench';
 
 /**
  * One step of a wizard: waits for the quick input titled `titlePart`, acts, and waits for the step to
@@ -61,9 +61,8 @@ export async function deployThroughTheUi(page: Page, _emulator: EmulatorHandle, 
   writeFileSync(join(server.folder, 'train.jsonl'), Array.from({ length: 10 }, (_, i) => example(i)).join('\n') + '\n');
   await addConnectionFromAzureThroughTheUi(page, 'Emulator via Entra ID');
   // Deployments come from Resource Manager on such a connection.
-  await row(page, 'Emulator via Entra ID').click();
-  await row(page, /^Deployments/).click();
-  await row(page, 'gpt-4o-mini').waitFor({ timeout: 30_000 });
+  await expandRow(row(page, 'Emulator via Entra ID'), row(page, /^Deployments/));
+  await expandRow(row(page, /^Deployments/), row(page, 'gpt-4o-mini'));
   await page.screenshot({ path: join(artifacts, 'deploy-connection-from-azure.png') });
 
   await runCommand(page, 'Azure OpenAI: Create Fine-tuning Job');
@@ -73,10 +72,9 @@ export async function deployThroughTheUi(page: Page, _emulator: EmulatorHandle, 
   await answer(page, '(4/4)', 'capitals');
   await notification(page, /Fine-tuning job ftjob-\S+ created/);
   await closeNotifications(page);
-  await row(page, /^Fine-tuning jobs/).click();
   // "gpt-4.1-mini-2025-04-14 (capitals)" while it trains, its model's name once it has.
   const jobRow = row(page, /capitals/);
-  await jobRow.waitFor({ timeout: 30_000 });
+  await expandRow(row(page, /^Fine-tuning jobs/), jobRow);
   await jobRow.click();
   const frame = await frameWith(page, '#loss-table');
   await frame.locator('#status-badge', { hasText: 'succeeded' }).waitFor({ timeout: 120_000 });

@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame, Locator, Page } from 'playwright-core';
 import type { ArtifactsFolder, CodeServerHandle, EmulatorHandle } from './handles';
-import { addConnectionThroughTheUi, answer, runCommand, setWebviewWidth, useTheme } from './workbench';
+import { addConnectionThroughTheUi, answer, expandRow, runCommand, setWebviewWidth, useTheme } from './workbench';
 
 /** The frame of the page that has `selector`. */
 export async function frameWith(page: Page, selector: string): Promise<Frame> {
@@ -78,8 +78,7 @@ export async function batchThroughTheUi(page: Page, emulator: EmulatorHandle, ar
   writeFileSync(join(server.folder, 'questions.jsonl'), ['alpha', 'beta', 'gamma'].map((q) => line(q, `say ${q}`)).join('\n') + '\n');
   await addConnectionThroughTheUi(page, emulator, artifacts);
   await listenFor(page, ['batch.completed']);
-  await row(page, /^Batches/).click();
-  await row(page, 'No batches yet').waitFor({ timeout: 30_000 });
+  await expandRow(row(page, /^Batches/), row(page, 'No batches yet'));
 
   await runCommand(page, 'Azure OpenAI: Create Batch');
   const widget = page.locator('.quick-input-widget');
@@ -147,8 +146,7 @@ export async function callThroughTheUi(page: Page, emulator: EmulatorHandle, art
   const { call_id: callId } = (await res.json()) as { call_id: string };
 
   const ringing = await notification(page, 'Incoming call from sip:+15550100@pstn.example to sip:support@example.com');
-  await row(page, /^Calls/).click();
-  await page.locator('.monaco-list-row', { hasText: 'sip:+15550100@pstn.example' }).filter({ hasText: 'ringing' }).first().waitFor({ timeout: 30_000 });
+  await expandRow(row(page, /^Calls/), page.locator('.monaco-list-row', { hasText: 'sip:+15550100@pstn.example' }).filter({ hasText: 'ringing' }).first());
   await page.screenshot({ path: join(artifacts, 'call-ringing.png') });
 
   // Accept… from the notification: the one realtime deployment, the instructions prefilled.
@@ -222,14 +220,12 @@ export async function fineTuningThroughTheUi(page: Page, emulator: EmulatorHandl
   await widget.locator('.monaco-list-row', { hasText: 'train.jsonl' }).first().click();
   await page.screenshot({ path: join(artifacts, 'fine-tuning-wizard.png') });
   await answer(page, '(4/4)', 'ui');
-  await row(page, /^Fine-tuning jobs/).click();
-  await page.screenshot({ path: join(artifacts, 'fine-tuning-created.png') });
   await notification(page, /Fine-tuning job ftjob-\S+ created/);
-  await closeNotifications(page);
-
   // Its row opens its page, which follows the job as it trains.
   const jobRow = row(page, 'gpt-4.1-mini-2025-04-14 (ui)');
-  await jobRow.waitFor({ timeout: 30_000 });
+  await expandRow(row(page, /^Fine-tuning jobs/), jobRow);
+  await page.screenshot({ path: join(artifacts, 'fine-tuning-created.png') });
+  await closeNotifications(page);
   await jobRow.click();
   const frame = await frameWith(page, '#loss-table');
   await frame.locator('#title', { hasText: 'gpt-4.1-mini-2025-04-14' }).waitFor({ timeout: 30_000 });

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import type { ArtifactsFolder, CodeServerHandle, EmulatorHandle } from './handles';
 import { backgroundResponse, inspectorFrame } from './webhooks';
-import { runCommand } from './workbench';
+import { expandRow, runCommand } from './workbench';
 
 /** The connection's name, typed by the user: data (its dash makes it one). */
 const CONNECTION = 'QPS-Emulator';
@@ -107,11 +107,11 @@ export async function pseudoLocaleThroughTheUi(page: Page, emulator: EmulatorHan
   await step('(4/4)', CONNECTION);
 
   // The connection, its deployments and its (empty) webhook endpoints.
-  await page.locator('.monaco-list-row', { hasText: CONNECTION }).first().click({ timeout: 30_000 });
-  await page.locator('.monaco-list-row', { hasText: t('Deployments') }).first().click({ timeout: 30_000 });
-  await page.locator('.monaco-list-row', { hasText: 'gpt-4o-mini' }).first().waitFor({ timeout: 30_000 });
-  await page.locator('.monaco-list-row', { hasText: t('Webhook endpoints') }).first().click();
-  await page.locator('.monaco-list-row', { hasText: t('No webhook endpoints yet: click to create one') }).first().waitFor({ timeout: 30_000 });
+  const treeRow = (text: string) => page.locator('.monaco-list-row', { hasText: text }).first();
+  await treeRow(CONNECTION).waitFor({ timeout: 30_000 });
+  await expandRow(treeRow(CONNECTION), treeRow(t('Deployments')));
+  await expandRow(treeRow(t('Deployments')), treeRow('gpt-4o-mini'));
+  await expandRow(treeRow(t('Webhook endpoints')), treeRow(t('No webhook endpoints yet: click to create one')));
   await sidebar('connection');
 
   // Start Listening from the palette; a delivery arrives, verified, and opens in the inspector.

@@ -59,11 +59,9 @@ export async function addConnectionThroughTheUi(page: Page, emulator: EmulatorHa
   await connectionRow.waitFor({ timeout: 30_000 });
   const deploymentsRow = page.locator('.monaco-list-row', { hasText: 'Deployments' }).first();
   await expandRow(connectionRow, deploymentsRow);
-  await deploymentsRow.click();
-  await page.locator('.monaco-list-row', { hasText: 'gpt-4o-mini' }).first().waitFor({ timeout: 30_000 });
+  await expandRow(deploymentsRow, page.locator('.monaco-list-row', { hasText: 'gpt-4o-mini' }).first());
   const webhooksRow = page.locator('.monaco-list-row', { hasText: 'Webhook endpoints' }).first();
-  await webhooksRow.click();
-  await page.locator('.monaco-list-row', { hasText: 'No webhook endpoints yet' }).first().waitFor({ timeout: 30_000 });
+  await expandRow(webhooksRow, page.locator('.monaco-list-row', { hasText: 'No webhook endpoints yet' }).first());
   await tree.waitFor();
   await page.screenshot({ path: join(artifacts, 'ui-add-connection.png') });
   // The key the user typed is nowhere on screen.
@@ -74,8 +72,10 @@ export async function addConnectionThroughTheUi(page: Page, emulator: EmulatorHa
 /**
  * Opens a tree row until `child` shows. A click toggles: a row the tree expanded by itself (a new
  * connection is revealed) would close, so a row is clicked only while it says it is collapsed.
+ * A click can also land on a neighbour while rows above are still loading (a CI run's click on
+ * "Webhook endpoints" left it closed): the row is clicked again while it stays collapsed.
  */
-async function expandRow(row: Locator, child: Locator): Promise<void> {
+export async function expandRow(row: Locator, child: Locator): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     if ((await row.getAttribute('aria-expanded')) !== 'true') await row.click();
     const shown = await child.waitFor({ timeout: 10_000 }).then(() => true, () => false);
