@@ -1,14 +1,31 @@
 // The linter guards what the developers' guide promises: the layers (the core never imports
-// `vscode` nor the VS Code layer, the service layer sits at the bottom, the pages are browser code
-// sharing only plain modules with the host), no import cycles, and lines that stay readable.
-// test/unit/lint-layers.test.ts breaks each layer rule on purpose and expects the lint to fail.
+// `vscode` nor the VS Code layer, the core's floors build on the ones below, the pages are browser
+// code sharing only plain modules with the host), no import cycles between files or folders (type
+// imports count), files read at once and lines that stay readable.
+// test/unit/lint-layers.test.ts breaks each rule on purpose and expects the lint to fail.
 import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
+import { floorPlanRules } from './eslint/floorPlan.mjs';
 
 const NODE_BUILTINS = ['node:*', 'fs', 'fs/*', 'path', 'os', 'crypto', 'http', 'https', 'net', 'tls', 'dns', 'child_process', 'stream', 'url', 'util', 'zlib', 'events', 'buffer'];
 
 /** Folders that never import `vscode`: plain Node (and the webview, a browser). */
 const CORE = ['src/bundles', 'src/storage', 'src/text', 'src/chat', 'src/jobs', 'src/auth', 'src/service', 'src/webhooks', 'src/tunnels', 'src/emulator', 'src/webview', 'src/usage'];
+
+/**
+ * The core's floors, bottom first: a folder imports from its own floor and those below, never from
+ * one above (type imports included). Within a floor the cycle rule keeps the folders in one order.
+ * The bundles are the lazily loaded entry points of what they bundle, so they sit on top.
+ */
+const FLOORS = [
+  ['src/service', 'src/storage', 'src/text'],
+  ['src/auth', 'src/tunnels'],
+  ['src/jobs', 'src/usage', 'src/chat'],
+  ['src/webhooks'],
+  ['src/emulator', 'src/webview'],
+  ['src/bundles'],
+];
+const FLOOR_PLAN = FLOORS.map((floor) => floor.map((f) => f.slice('src/'.length)).join('/')).join(' → ');
 
 /**
  * The host's modules the pages (src/webview) may use: plain data and functions. They are bundled
@@ -53,6 +70,7 @@ const noIcu = {
 /** No line past 200 characters, whatever it holds (max-len lets long strings through). */
 const local = {
   rules: {
+    ...floorPlanRules,
     'hard-line-limit': {
       meta: { type: 'layout', schema: [{ type: 'integer' }] },
       create(context) {
@@ -83,11 +101,11 @@ function layerZones() {
   const pageFrom = PAGE_SHARED.map((f) => `./${f.slice('src/'.length)}`);
   return [
     ...CORE.map((target) => ({ target, ...toVscode })),
-    {
-      target: 'src/service',
-      from: ['src/chat', 'src/webhooks', 'src/tunnels', 'src/emulator'],
-      message: 'The service layer is the bottom of the core: chat, webhooks, tunnels and the emulator build on it, never the other way.',
-    },
+    ...FLOORS.slice(0, -1).map((floor, i) => ({
+      target: floor,
+      from: FLOORS.slice(i + 1).flat(),
+      message: `The core's floors, bottom first: ${FLOOR_PLAN}. A floor never imports one above it (type imports too).`,
+    })),
     {
       target: ['src/webview', ...PAGE_SHARED],
       from: 'src',
@@ -126,8 +144,11 @@ export function lintConfig(root) {
       files: ['src/**/*.ts'],
       rules: {
         'import-x/no-restricted-paths': ['error', { basePath: root, zones: layerZones() }],
-        // A cycle makes the load order decide what a module sees, and hides which room owns what.
-        'import-x/no-cycle': ['error', { ignoreExternal: true }],
+        // A cycle makes the load order decide what a module sees, and hides which room owns what;
+        // a type-only one too (import-x/no-cycle skips those), between files and between folders.
+        'local/no-cycle-with-types': ['error', { root }],
+        // A file a reader takes in at once; blank lines and comments count, since they are read too.
+        'max-lines': ['error', { max: 300, skipBlankLines: false, skipComments: false }],
       },
     },
     {

@@ -18,7 +18,7 @@ import { promisify } from 'node:util';
 import { request } from 'undici';
 import type { RequestReport } from '../src/chat/engine/report';
 import { startEmulator } from '../src/emulator/server';
-import { usageRecordOf } from '../src/usage/fromReport';
+import { usageRecordOf } from '../src/chat/engine/usageRecord';
 import { createUsageRecord, rateLimitFromHeaders, serializeUsageRecord, type UsageInput, type UsageRecord } from '../src/usage/record';
 import { DEFAULT_USAGE_CAPS, UsageLog } from '../src/usage/usageLog';
 

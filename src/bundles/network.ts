@@ -23,5 +23,5 @@ export { CLOUDFLARED_VERSION, cloudflaredDownloadUrl, downloadCloudflared } from
 export { removeDownloadedCloudflared } from '../tunnels/cloudflaredRemove';
 export { checkBatchInput, deploymentInfo } from '../jobs/batchInput';
 export { checkTrainingData } from '../jobs/trainingData';
-export { BatchResults, downloadInput, downloadResults, findRequest } from '../jobs/batchResults';
+export { BatchResults, downloadResults, requestOfLine } from '../jobs/batchResults';
 export { envFileWarnings, writeEnvVariable } from '../webhooks/endpoints/dotenvFile';

@@ -8,5 +8,5 @@ export { UsageLog, usageCaps } from '../usage/usageLog';
 export { readPriceSetting } from '../usage/prices';
 export { usageTableCsv } from '../usage/csv';
 export { dayLabel } from '../usage/days';
-export { usageRecordOf } from '../usage/fromReport';
+export { usageRecordOf } from '../chat/engine/usageRecord';
 export { batchUsageRecords, claimOnce } from '../usage/batchUsage';

@@ -1,12 +1,9 @@
 /** Everything the emulator remembers while it runs. */
 import type { WebhookEvent } from '../service/types';
-import type { StoredResponse } from './responses/run';
+import type { BatchObject, Call, StoredJob, StoredResponse } from './stored';
 import type { DeploymentConfig, EmulatorConfig } from './config';
 import { Deliverer, type Delivery } from './deliveries';
-import type { BatchObject } from './jobs/batches';
 import { FileStore } from './jobs/files';
-import type { StoredJob } from './jobs/fineTune';
-import type { Call } from './jobs/calls';
 import { RateLimiter } from './rateLimiter';
 import { nowSeconds, randomId } from './wire';
 

@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FilesApi } from '../service/files';
+import type { JobsApi } from '../service/jobs';
 import type { Batch } from '../service/jobTypes';
 import { storedIdPath } from '../storage/storedId';
 import { LineIndex } from './lineIndex';
@@ -202,4 +203,10 @@ export async function findRequest(inputPath: string, customId: string, signal?: 
     { signal },
   );
   return found;
+}
+
+/** The request a result line answers: the line of the batch's input file (downloaded once, kept beside its results) with its custom_id. */
+export async function requestOfLine(jobs: JobsApi, batchId: string, customId: string, storage: string): Promise<Record<string, unknown> | undefined> {
+  const batch = await jobs.batches.retrieve(batchId);
+  return findRequest(await downloadInput(jobs.files, batchId, batch.input_file_id, storage), customId);
 }

@@ -4,7 +4,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { realGit } from '../support/realGit';
-import { gitignoreSays } from '../../src/webhooks/endpoints/gitignore';
+import { gitignoreSays } from '../../src/storage/gitignore';
 
 
 /** What git itself says (exit 0: ignored, 1: not), where git is installed. */

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Emulator } from '../../src/emulator/server';
 import { lossCurve, MAX_EVENTS, readJobDetails, type FineTuningReader } from '../../src/jobs/fineTuningDetails';
-import { jobView } from '../../src/jobs/fineTuningView';
+import { jobView } from '../../src/vscode/jobs/fineTuningView';
 import type { AzureOpenAIClient } from '../../src/service/client';
 import type { FineTuningJob } from '../../src/service/jobTypes';
 import { isJobView, parseFineTuningHostMessage } from '../../src/webview/fineTuning/protocol';

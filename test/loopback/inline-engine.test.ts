@@ -7,7 +7,7 @@ import { InlineEngine, type InlineTarget } from '../../src/chat/inline/engine';
 import type { InlineContext } from '../../src/chat/inline/prompt';
 import { startEmulator, type Emulator } from '../../src/emulator/server';
 import { AzureOpenAIClient } from '../../src/service/client';
-import { usageRecordOf } from '../../src/usage/fromReport';
+import { usageRecordOf } from '../../src/chat/engine/usageRecord';
 import { UsageLog } from '../../src/usage/usageLog';
 import { eventually } from '../support/receiver';
 import { scratchDir } from '../support/scratchDir';

@@ -1,7 +1,7 @@
 /** The fine-tuning job page's data: the loss curve from every shape the service may send, the view the host builds, and the protocol's checks. */
 import assert from 'node:assert/strict';
 import { lossCurve } from '../../src/jobs/fineTuningDetails';
-import { jobView, EVENTS_SHOWN } from '../../src/jobs/fineTuningView';
+import { jobView, EVENTS_SHOWN } from '../../src/vscode/jobs/fineTuningView';
 import type { FineTuningCheckpoint, FineTuningEvent, FineTuningJob } from '../../src/service/jobTypes';
 import { isJobView, parseFineTuningHostMessage, parseFineTuningViewMessage } from '../../src/webview/fineTuning/protocol';
 import { fineTuningJob } from '../support/fineTuningJob';

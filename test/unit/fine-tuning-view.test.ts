@@ -4,7 +4,7 @@
  * optional field present only when the service said it.
  */
 import assert from 'node:assert/strict';
-import { jobView } from '../../src/jobs/fineTuningView';
+import { jobView } from '../../src/vscode/jobs/fineTuningView';
 import type { FineTuningCheckpoint, FineTuningEvent, FineTuningJob } from '../../src/service/jobTypes';
 import { isJobView } from '../../src/webview/fineTuning/protocol';
 import { fineTuningJob } from '../support/fineTuningJob';

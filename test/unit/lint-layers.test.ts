@@ -1,5 +1,5 @@
-// The lint guards the layers: probe files that break each rule, laid out like the project in a
-// temporary folder and linted through ESLint's API with the project's own configuration, fail
+// The lint guards the floor plan: probe files that break each rule, laid out like the project in
+// a temporary folder and linted through ESLint's API with the project's own configuration, fail
 // it; the same imports in the right direction pass.
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,6 +13,9 @@ const root = resolve(__dirname, '..', '..');
 /** Past each length limit by one character: a code line of 161 (max-len) and a string line of 201 (the hard limit). */
 const LONG_LINES = `export const ${'a'.repeat(143)} = 1;\nexport const text = '${'x'.repeat(178)}';\n`;
 
+/** `n` lines of code. */
+const linesOfCode = (n: number) => Array.from({ length: n }, (_, i) => `export const a${i} = ${i};`).join('\n') + '\n';
+
 /** The probe project: file → source. */
 const PROBES: Record<string, string> = {
   'src/vscode/log.ts': 'export const logError = (s: string) => s;\n',
@@ -21,7 +24,7 @@ const PROBES: Record<string, string> = {
   // Breaks a rule each.
   'src/auth/importsHost.ts': "import { logError } from '../vscode/log';\nexport const a = logError;\n",
   'src/webhooks/deep/importsHostFromAfar.ts': "import { logError } from '../../../src/vscode/log';\nexport const a = logError;\n",
-  'src/service/importsChat.ts': "import { run } from '../chat/engine';\nexport const a = run;\n",
+  'src/storage/importsChat.ts': "import type { Shape } from '../chat/shapes';\nexport const a = (s: Shape) => s;\n",
   'src/chat/ping.ts': "import { pong } from './pong';\nexport const ping = () => pong;\n",
   'src/chat/pong.ts': "import { ping } from './ping';\nexport const pong = () => ping;\n",
   'src/webview/importsNode.ts': "import { readFileSync } from 'node:fs';\nexport const a = readFileSync;\n",
@@ -33,6 +36,15 @@ const PROBES: Record<string, string> = {
   // ICU in the extension host (10 MB on first use); a page may use it.
   'src/vscode/localeCalls.ts': "export const a = (n: number, s: string) => [n.toLocaleString(), s.localeCompare('b'), new Intl.NumberFormat().format(n)];\n",
   'src/webview/localeCalls.ts': "export const a = (n: number, s: string) => [n.toLocaleString(), s.localeCompare('b'), new Intl.NumberFormat().format(n)];\n",
+  // The floors, the cycles and the size, with type-only imports.
+  'src/chat/shapes.ts': 'export interface Shape { n: number }\n',
+  'src/auth/importsChatType.ts': "import type { Shape } from '../chat/shapes';\nexport const a = (s: Shape) => s.n;\n",
+  'src/jobs/left.ts': "import type { Right } from './right';\nexport interface Left { r?: Right }\n",
+  'src/jobs/right.ts': "import type { Left } from './left';\nexport interface Right { l?: Left }\n",
+  'src/usage/usesChat.ts': "import type { Shape } from '../chat/shapes';\nexport type A = Shape;\n",
+  'src/chat/usesUsage.ts': "import type { A } from '../usage/usesChat';\nexport type B = A;\n",
+  'src/text/full.ts': linesOfCode(300),
+  'src/text/tooLong.ts': linesOfCode(301),
   // Long lines where an exemption once turned both length rules off.
   'src/emulator/longLines.ts': LONG_LINES,
   'test/unit/longLines.test.ts': LONG_LINES,
@@ -73,15 +85,40 @@ describe('lint: the layers and cycles', function () {
     }
   });
 
-  it('the service layer importing the chat fails', () => {
-    const [m, ...rest] = fired('src/service/importsChat.ts');
+  it('a lower floor importing a higher one fails (storage, on the bottom floor, importing the chat)', () => {
+    const [m, ...rest] = fired('src/storage/importsChat.ts');
     assert.equal(rest.length, 0);
     assert.equal(m.ruleId, 'import-x/no-restricted-paths');
-    assert.match(m.message, /service layer is the bottom of the core/);
+    assert.match(m.message, /floors, bottom first: service\/storage\/text → auth\/tunnels → jobs\/usage\/chat → webhooks → emulator\/webview → bundles\. A floor never imports one above it/);
   });
 
-  it('an import cycle fails, in both files', () => {
-    for (const file of ['src/chat/ping.ts', 'src/chat/pong.ts']) assert.deepEqual(fired(file).map((m) => m.ruleId), ['import-x/no-cycle'], file);
+  it('a floor importing only a type from a floor above fails too', () => {
+    const [m, ...rest] = fired('src/auth/importsChatType.ts');
+    assert.equal(rest.length, 0);
+    assert.equal(m.ruleId, 'import-x/no-restricted-paths');
+    assert.match(m.message, /A floor never imports one above it/);
+  });
+
+  it('an import cycle fails, in both files, and so does one made of type imports', () => {
+    for (const file of ['src/chat/ping.ts', 'src/chat/pong.ts', 'src/jobs/left.ts', 'src/jobs/right.ts']) {
+      assert.deepEqual(fired(file).map((m) => m.ruleId), ['local/no-cycle-with-types'], file);
+    }
+    assert.deepEqual(fired('src/jobs/left.ts').map((m) => m.message), ['Import cycle (type imports count): src/jobs/left.ts → src/jobs/right.ts → src/jobs/left.ts. Move what both need below both.']);
+  });
+
+  it('two folders importing each other fail, through type imports alone, at the imports that close the circle', () => {
+    assert.deepEqual(fired('src/usage/usesChat.ts').map((m) => [m.ruleId, m.message]), [
+      ['local/no-cycle-with-types', 'Folder cycle (type imports count): src/usage → src/chat → src/usage. One of the two folders sits above the other: move what the lower one needs down.'],
+    ]);
+    assert.deepEqual(fired('src/chat/usesUsage.ts').map((m) => m.message), [
+      'Folder cycle (type imports count): src/chat → src/usage → src/chat. One of the two folders sits above the other: move what the lower one needs down.',
+    ]);
+    assert.deepEqual(fired('src/chat/shapes.ts'), [], 'a file of the folder that takes no part in the circle');
+  });
+
+  it('a file of 301 lines fails; 300 pass', () => {
+    assert.deepEqual(fired('src/text/tooLong.ts').map((m) => [m.ruleId, m.message]), [['max-lines', 'File has too many lines (301). Maximum allowed is 300.']]);
+    assert.deepEqual(fired('src/text/full.ts'), []);
   });
 
   it('a page importing a Node module or host code fails, and so does a module shared with the pages', () => {

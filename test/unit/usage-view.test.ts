@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import type { RequestReport } from '../../src/chat/engine/report';
 import { aggregateUsage } from '../../src/usage/aggregate';
-import { usageRecordOf } from '../../src/usage/fromReport';
+import { usageRecordOf } from '../../src/chat/engine/usageRecord';
 import { compactCount, dollars, statusText, todayTotals } from '../../src/vscode/usage/todayTotals';
 import { formatPercentiles, isUsageSummary, parseUsageHostMessage, parseUsageViewMessage } from '../../src/webview/usage/protocol';
 

@@ -5,7 +5,7 @@
  * user allowed that folder, and anything that is not a file (a diff, an output, a settings view).
  */
 import ignore from 'ignore';
-import { gitignoreSays } from '../../webhooks/endpoints/gitignore';
+import { gitignoreSays } from '../../storage/gitignore';
 
 /** `aoaiWorkbench.inline.exclude`'s default: environment files, keys and certificates, secrets folders. */
 export const DEFAULT_EXCLUDE: readonly string[] = ['.env*', '*.pem', '*.key', '**/secrets/**'];

@@ -6,17 +6,13 @@
 import type { EmulatorState } from '../state';
 import { isBatchDeployment } from '../routes/chat';
 import { jsonLines } from './files';
+import type { BatchError } from '../stored';
+
+export type { BatchError };
 
 export const MAX_BATCH_LINES = 100_000;
 /** The service lists many problems at once; a file full of them is cut here. */
 const MAX_ERRORS = 50;
-
-export interface BatchError {
-  code: string;
-  message: string;
-  param: string | null;
-  line: number | null;
-}
 
 export interface BatchLine {
   line: number;

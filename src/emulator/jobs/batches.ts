@@ -11,40 +11,11 @@ import { answerResponseLine } from '../routes/responses';
 import { HttpError, invalidRequest, nowSeconds, randomId } from '../wire';
 import { validateBatchInput, type BatchError, type BatchLine } from './batchLines';
 import { stepMs, wait } from './clock';
+import type { BatchStatus, BatchObject } from '../stored';
 
-export type BatchStatus = 'validating' | 'failed' | 'in_progress' | 'finalizing' | 'completed' | 'expired' | 'cancelling' | 'cancelled';
+export type { BatchStatus, BatchObject };
+
 export const BATCH_FINAL: ReadonlySet<BatchStatus> = new Set(['failed', 'completed', 'expired', 'cancelled']);
-
-export interface BatchObject {
-  id: string;
-  object: 'batch';
-  endpoint: string;
-  model: string | null;
-  errors: { object: 'list'; data: BatchError[] } | null;
-  input_file_id: string;
-  completion_window: string;
-  status: BatchStatus;
-  output_file_id: string | null;
-  error_file_id: string | null;
-  created_at: number;
-  in_progress_at: number | null;
-  expires_at: number;
-  finalizing_at: number | null;
-  completed_at: number | null;
-  failed_at: number | null;
-  expired_at: number | null;
-  cancelling_at: number | null;
-  cancelled_at: number | null;
-  request_counts: { total: number; completed: number; failed: number };
-  usage: {
-    input_tokens: number;
-    input_tokens_details: { cached_tokens: number };
-    output_tokens: number;
-    output_tokens_details: { reasoning_tokens: number };
-    total_tokens: number;
-  };
-  metadata: Record<string, string> | null;
-}
 
 export function newBatch(inputFileId: string, endpoint: string, window: string, metadata: Record<string, string> | null): BatchObject {
   const now = nowSeconds();

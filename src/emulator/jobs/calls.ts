@@ -6,29 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import type { EmulatorState } from '../state';
 import { nowSeconds, randomId } from '../wire';
+import type { CallState, SipHeader, Call } from '../stored';
 
-export type CallState = 'ringing' | 'accepted' | 'rejected' | 'referred' | 'ended';
-
-export interface SipHeader {
-  name: string;
-  value: string;
-}
-
-export interface Call {
-  call_id: string;
-  state: CallState;
-  from: string;
-  to: string;
-  sip_headers: SipHeader[];
-  created_at: number;
-  updated_at: number;
-  /** Why it ended: the caller's side of it (no_answer, hangup), the reject's SIP status, the refer's target. */
-  end_reason?: string;
-  status_code?: number;
-  target_uri?: string;
-  /** The session the call was accepted with (its `model` is the realtime deployment). */
-  session?: Record<string, unknown>;
-}
+export type { CallState, SipHeader, Call };
 
 /** Headers the service strips before it shows an INVITE's headers. */
 const PRIVATE_HEADERS = /^(authorization|proxy-authorization|www-authenticate|proxy-authenticate)$/i;

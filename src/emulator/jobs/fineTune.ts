@@ -7,63 +7,12 @@
 import type { EmulatorState } from '../state';
 import { nowSeconds, randomId } from '../wire';
 import { stepMs, wait } from './clock';
-import { checkTrainingData, type Method } from './fineTuneData';
+import { checkTrainingData } from './fineTuneData';
+import type { JobStatus, Hyper, FineTuningJob, JobEvent, Checkpoint, StoredJob } from '../stored';
 
-export type JobStatus = 'validating_files' | 'queued' | 'running' | 'paused' | 'succeeded' | 'failed' | 'cancelled';
+export type { JobStatus, FineTuningJob, JobEvent, Checkpoint, StoredJob };
+
 export const JOB_FINAL: ReadonlySet<JobStatus> = new Set(['succeeded', 'failed', 'cancelled']);
-
-type Hyper = Record<string, number | 'auto'>;
-
-export interface FineTuningJob {
-  id: string;
-  object: 'fine_tuning.job';
-  model: string;
-  created_at: number;
-  finished_at: number | null;
-  estimated_finish: number | null;
-  fine_tuned_model: string | null;
-  error: { code: string; message: string; param: string | null } | null;
-  organization_id: string;
-  training_file: string;
-  validation_file: string | null;
-  result_files: string[];
-  trained_tokens: number | null;
-  seed: number;
-  status: JobStatus;
-  hyperparameters: Hyper;
-  method: { type: Method } & Record<string, unknown>;
-  integrations: unknown[] | null;
-  metadata: Record<string, string> | null;
-  suffix: string | null;
-  user_provided_suffix: string | null;
-}
-
-export interface JobEvent {
-  id: string;
-  object: 'fine_tuning.job.event';
-  created_at: number;
-  level: 'info' | 'warn' | 'error';
-  message: string;
-  type: 'message' | 'metrics';
-  data?: Record<string, unknown>;
-}
-
-export interface Checkpoint {
-  id: string;
-  object: 'fine_tuning.job.checkpoint';
-  created_at: number;
-  fine_tuned_model_checkpoint: string;
-  fine_tuning_job_id: string;
-  step_number: number;
-  metrics: Record<string, number>;
-}
-
-/** The job with what the emulator keeps beside it (events and checkpoints, oldest first). */
-export interface StoredJob {
-  job: FineTuningJob;
-  events: JobEvent[];
-  checkpoints: Checkpoint[];
-}
 
 export function logEvent(stored: StoredJob, message: string, level: JobEvent['level'] = 'info', data?: Record<string, unknown>): void {
   stored.events.push({ id: randomId('ftevent-', 16), object: 'fine_tuning.job.event', created_at: nowSeconds(), level, message, type: data ? 'metrics' : 'message', ...(data ? { data } : {}) });

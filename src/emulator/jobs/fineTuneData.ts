@@ -5,8 +5,9 @@
 import { countTokens } from '../responder';
 import type { EmulatorState } from '../state';
 import { jsonLines, type LineProblem } from './files';
+import type { Method } from '../stored';
 
-export type Method = 'supervised' | 'dpo' | 'reinforcement';
+export type { Method };
 
 const SFT_DPO = ['gpt-4o-2024-08-06', 'gpt-4.1-2025-04-14', 'gpt-4.1-mini-2025-04-14', 'gpt-4.1-nano-2025-04-14'];
 const SFT_ONLY = ['gpt-4o-mini-2024-07-18', 'Ministral-3B', 'Qwen-32B', 'Llama-3.3-70B-Instruct', 'gpt-oss-20b'];

@@ -6,10 +6,10 @@ import type { EmulatorState } from '../state';
 import { tokenPieces } from '../responder';
 import type { PlannedCall } from '../tools';
 import { nowSeconds, randomId } from '../wire';
-import { EventLog } from './eventLog';
-import type { InputItem } from './request';
+import type { Status, StoredResponse } from '../stored';
 
-export type Status = 'queued' | 'in_progress' | 'completed' | 'failed' | 'incomplete' | 'cancelled';
+export type { Status, StoredResponse };
+
 export const FINAL: ReadonlySet<string> = new Set(['completed', 'failed', 'incomplete', 'cancelled']);
 
 /** What the model will produce, decided before anything is sent. */
@@ -34,15 +34,6 @@ function obfuscation(delta: string): string {
   let s = '';
   for (let i = 0, n = 16 - (delta.length % 16); i < n; i++) s += PAD[Math.floor(Math.random() * PAD.length)];
   return s;
-}
-
-export interface StoredResponse {
-  object: Record<string, unknown> & { id: string; status: Status; output: Array<Record<string, unknown>> };
-  input: InputItem[];
-  /** Every item of the conversation up to and including this response's output (for previous_response_id). */
-  history: Array<Record<string, unknown>>;
-  log: EventLog;
-  deleted?: boolean;
 }
 
 export interface Timing {

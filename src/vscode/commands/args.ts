@@ -6,6 +6,9 @@ import { plainLine } from '../plainText';
 import type { Services } from '../services';
 import { isJobNode } from '../tree/jobNodes';
 import { ConnectionNode, DeploymentNode, GroupNode, LoadMoreNode, MessageNode, WebhookNode, type TreeNode } from '../tree/nodes';
+import { isMarkedOwned } from '../ownedArgs';
+
+export { owned } from '../ownedArgs';
 
 /** Arguments tests and scripts pass instead of a tree node (no UI involved). */
 export interface ConnectionArgs {
@@ -18,19 +21,8 @@ export function isNode(arg: unknown): arg is TreeNode {
   return rows.some((row) => arg instanceof row) || isJobNode(arg);
 }
 
-/**
- * Arguments our own notifications, pages and pickers pass: marked here, where no link, task or
- * other extension can reach, so a command run with them asks nothing more (see askFirst.ts).
- */
-const OWNED = new WeakSet<object>();
-
-export function owned<T extends object>(args: T): T {
-  OWNED.add(args);
-  return args;
-}
-
 /** What our own UI passed: a tree row, arguments marked as ours, or the document an editor title button is on (it says nothing more). */
-export const isOwned = (arg: unknown): boolean => isNode(arg) || arg instanceof vscode.Uri || (!!arg && typeof arg === 'object' && OWNED.has(arg));
+export const isOwned = (arg: unknown): boolean => isNode(arg) || arg instanceof vscode.Uri || isMarkedOwned(arg);
 
 /**
  * Plain arguments, or undefined when the command came from a tree node, without any, or from an

@@ -183,10 +183,7 @@ export async function openBatchResultLine(s: Services, arg: unknown): Promise<Re
 }
 
 async function requestOf(s: Services, conn: Parameters<Services['clients']['get']>[0], batchId: string, customId: string) {
-  const client = await s.clients.get(conn);
-  const batch = await client.jobs.batches.retrieve(batchId);
-  const net = loadNetwork();
-  return net.findRequest(await net.downloadInput(client.jobs.files, batchId, batch.input_file_id, s.results.storageFor(conn.id)), customId);
+  return loadNetwork().requestOfLine((await s.clients.get(conn)).jobs, batchId, customId, s.results.storageFor(conn.id));
 }
 
 export interface ExportResultsArgs {

@@ -11,7 +11,6 @@ import { InlineBudget } from '../../chat/inline/budget';
 import { InlineEngine, type InlineTarget } from '../../chat/inline/engine';
 import { GitIgnoredFiles, withheld, type DocumentFacts, type ExclusionRules } from '../../chat/inline/exclude';
 import type { InlineContext, OpenTab } from '../../chat/inline/prompt';
-import { loadNetwork, type NetworkBundle } from '../bundles';
 import type { InlineHost } from './host';
 import { InlineStatus, type InlineState } from './status';
 
@@ -35,8 +34,7 @@ export class InlineController implements vscode.Disposable {
 
   constructor(private readonly host: InlineHost) {
     this.budget = new InlineBudget(this.limits());
-    const run = (...args: Parameters<NetworkBundle['runChat']>) => loadNetwork().runChat(...args);
-    this.engine = new InlineEngine({ run, budget: this.budget, onReport: (r) => host.report(r) });
+    this.engine = new InlineEngine({ run: host.runChat, budget: this.budget, onReport: (r) => host.report(r) });
     this.subs = [
       this.status,
       this.changed,

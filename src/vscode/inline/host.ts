@@ -5,6 +5,7 @@
  */
 import type * as vscode from 'vscode';
 import type { RequestReport } from '../../chat/engine/report';
+import type { runChat } from '../../chat/engine/runner';
 import type { InlineTarget } from '../../chat/inline/engine';
 import type { DeploymentOption } from '../../chat/model';
 import type { SettingKey, SettingValues } from '../contributions';
@@ -13,6 +14,8 @@ export interface InlineHost {
   setting<K extends SettingKey>(key: K): SettingValues[K];
   updateSetting<K extends SettingKey>(key: K, value: SettingValues[K]): Thenable<void>;
   onDidChangeSettings(keys: SettingKey[], listener: () => void): vscode.Disposable;
+  /** The one runner, from the network bundle the extension loaded (the inline bundle carries no copy). */
+  runChat: typeof runChat;
   /** The usage recorder's `report`. */
   report(r: RequestReport): void;
   logError(message: string): void;

@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import type { RequestReport } from '../../chat/engine/report';
-import { loadInline } from '../bundles';
+import { loadInline, loadNetwork } from '../bundles';
 import { command } from '../commands/registry';
 import { Commands } from '../contributions';
 import { logError } from '../log';
@@ -17,6 +17,7 @@ export function registerInline(s: Services, report: (r: RequestReport) => void):
     setting,
     updateSetting,
     onDidChangeSettings,
+    runChat: (...args) => loadNetwork().runChat(...args),
     report,
     logError,
     globalState: s.context.globalState,

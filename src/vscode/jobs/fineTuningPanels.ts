@@ -6,12 +6,12 @@
  */
 import * as vscode from 'vscode';
 import { readJobDetails, type JobDetails } from '../../jobs/fineTuningDetails';
-import { jobView } from '../../jobs/fineTuningView';
+import { jobView } from './fineTuningView';
 import { JOB_FINAL, type FineTuningJob } from '../../service/jobTypes';
 import { parseFineTuningViewMessage, type FineTuningHostMessage, type FineTuningViewMessage, type JobAction } from '../../webview/fineTuning/protocol';
 import type { ClientCache } from '../connections/clients';
 import type { ConnectionInfo } from '../connections/connectionStore';
-import { owned } from '../commands/args';
+import { owned } from '../ownedArgs';
 import { Commands, Views } from '../contributions';
 import { errorText } from '../log';
 import { PanelHost } from '../webview/panelHost';

@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import { callOf, subjectOf } from '../../webhooks/inspect/deliveryView';
 import type { DeliveryRecord } from '../../webhooks/store/records';
 import type { ConnectionInfo } from '../connections/connectionStore';
-import { owned } from '../commands/args';
+import { owned } from '../ownedArgs';
 import { Commands } from '../contributions';
 import { errorText, logError } from '../log';
 import type { Services } from '../services';

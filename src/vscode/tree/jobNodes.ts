@@ -6,16 +6,22 @@ import * as vscode from 'vscode';
 import type { Batch, FineTuningJob } from '../../service/jobTypes';
 import { Commands } from '../contributions';
 import type { CallEntry, JobKind } from '../jobs/jobLists';
-import type { ConnectionNode } from './nodes';
+import type { ConnectionInfo } from '../connections/connectionStore';
 import { clockTime, dateTime, groupDigits } from '../../text/format';
 import { partyMarkdown, partyRow } from '../jobs/callParty';
 import { cutText, markdownLine, rowText } from '../plainText';
+
+/** The connection row a group sits under (nodes.ts's ConnectionNode, named by its shape: nodes.ts lists job nodes). */
+interface ConnectionRow {
+  readonly type: 'connection';
+  readonly info: ConnectionInfo;
+}
 
 export class JobGroupNode {
   readonly type = 'jobGroup';
   constructor(
     readonly kind: JobKind,
-    readonly parent: ConnectionNode,
+    readonly parent: ConnectionRow,
   ) {}
   get connection() {
     return this.parent.info;

@@ -10,7 +10,7 @@ import { callOf, deliveryView, subjectOf } from '../../webhooks/inspect/delivery
 import { parseInspectorViewMessage, type CallAction, type DeliveryView, type InspectorHostMessage, type InspectorViewMessage } from '../../webhooks/inspect/inspectorProtocol';
 import type { DeliveryRecord } from '../../webhooks/store/records';
 import type { WebhookEvents } from '../../webhooks/store/webhookEvents';
-import { owned } from '../commands/args';
+import { owned } from '../ownedArgs';
 import { Commands, ContextKeys, Views } from '../contributions';
 import { redact } from '../log';
 import { setContext, setting } from '../settings';

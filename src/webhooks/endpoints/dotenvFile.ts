@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import * as l10n from '@vscode/l10n';
 import { decodeEnvFile, setEnvVariable } from './dotenv';
 import { GIT_NOT_ALLOWED, gitToRun, type GitChoice } from './gitExecutable';
-import { gitignoreSays } from './gitignore';
+import { gitignoreSays } from '../../storage/gitignore';
 
 export interface EnvFileWrite {
   replaced: boolean;

@@ -7,7 +7,6 @@
  * and the service's own hint (`whsec_...abcd`).
  */
 import { createHash, createHmac } from 'node:crypto';
-import type { KnownSecret } from '../store/records';
 import { secretHint, secretKey } from '../signature';
 
 export const REQUIRED_HEADERS = ['webhook-id', 'webhook-timestamp', 'webhook-signature'] as const;
@@ -43,6 +42,14 @@ export interface Reserialized {
   /** A few characters around it, each side (sender-controlled text: shown as text only). */
   received: string;
   signed: string;
+}
+
+/** A signing secret the listener tries, with the endpoint it belongs to. */
+export interface KnownSecret {
+  endpointId: string;
+  secret: string;
+  /** The endpoint's name, for people (traces show it instead of the id). */
+  label?: string;
 }
 
 export interface VerifyTrace {

@@ -6,16 +6,11 @@
 import { randomBytes } from 'node:crypto';
 import type { VerifyTrace } from '../inspect/trace';
 
+export type { KnownSecret } from '../inspect/trace';
+
 /** A new record's local id: 96 random bits (a UUID's text cost the host ten times the bytes to build). */
 export function recordId(): string {
   return randomBytes(12).toString('base64url');
-}
-
-export interface KnownSecret {
-  endpointId: string;
-  secret: string;
-  /** The endpoint's name, for people (traces show it instead of the id). */
-  label?: string;
 }
 
 export type Verdict = 'verified' | 'duplicate' | 'rejected' | 'malformed';

@@ -1,7 +1,7 @@
 /** What a fine-tuning job's page is sent: plain data for its protocol, built on the host side. */
-import type { JobView } from '../webview/fineTuning/protocol';
-import { JOB_FINAL } from '../service/jobTypes';
-import { lossCurve, type JobDetails } from './fineTuningDetails';
+import type { JobView } from '../../webview/fineTuning/protocol';
+import { JOB_FINAL } from '../../service/jobTypes';
+import { lossCurve, type JobDetails } from '../../jobs/fineTuningDetails';
 
 /** Events sent to the page: the newest ones (the chart reads all of them). */
 export const EVENTS_SHOWN = 500;

@@ -2,8 +2,8 @@
  * The runner's report of one request as the usage log keeps it. No `vscode` import: tested in
  * plain Node, and bundled with the usage log (dist/usage-log.js).
  */
-import type { RequestReport } from '../chat/engine/report';
-import { createUsageRecord, type UsageOutcome, type UsageRecord } from './record';
+import type { RequestReport } from './report';
+import { createUsageRecord, type UsageOutcome, type UsageRecord } from '../../usage/record';
 
 function outcomeOf(r: RequestReport): UsageOutcome {
   switch (r.outcome) {
