@@ -18,6 +18,8 @@
  *    window with only a minimal extension (issue #35; `BENCH_ONLY=memory`).
  * 9. The package users install against its goal, and its tokenizer ranks against the library's form.
  * 10. Compare (issue 27 c): the spread between the moments the requests of one round arrive.
+ * 11. Inline suggestions (issue #38): keystroke to ghost text beside the same request sent directly,
+ *     requests per 100 keystrokes, typing through a suggestion, a cancel to its socket's close.
  *
  * Everything runs on 127.0.0.1 with bounded loops.
  */
@@ -32,6 +34,7 @@ import { startEmulator } from '../src/emulator/server';
 import { benchActivation, median, type Activation } from './activation';
 import { benchBatchResults } from './batchResults';
 import { benchCompareRows } from './compare';
+import { benchInlineRows } from './inline';
 import { BATCHES, benchHostMemory, DELIVERIES, LATER_MS, REPLIES, STEPS, type Step, type WindowMemory } from './hostMemory';
 import { benchListener } from './listener';
 import { benchPackage } from './package';
@@ -500,7 +503,7 @@ async function benchPackageRows(): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  // BENCH_ONLY=listener,sse runs a subset (names: sse, listener, flood, replays, emulator, chat, tokens, firsttoken, activation, usage, batchresults, compare, memory, package).
+  // BENCH_ONLY=listener,sse runs a subset (names: sse, listener, flood, replays, emulator, chat, tokens, firsttoken, activation, usage, batchresults, compare, inline, memory, package).
   const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
   const all: Array<[string, () => Promise<void>]> = [
     ['sse', benchSse],
@@ -515,6 +518,7 @@ async function main(): Promise<void> {
     ['usage', benchUsageRows],
     ['batchresults', benchBatchResultsRows],
     ['compare', async () => void rows.push(...(await benchCompareRows()))],
+    ['inline', async () => void rows.push(...(await benchInlineRows()))],
     ['memory', benchMemoryRows],
     ['package', benchPackageRows],
   ];

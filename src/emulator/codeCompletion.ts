@@ -5,6 +5,8 @@
  *
  * - a line under way that an earlier line of the file starts the same way is finished as that
  *   line was (a known pattern echoed);
+ * - an empty line under a block opener the file has had before gets the body that followed it
+ *   there (a repeated block, several lines);
  * - an empty body under a function's signature gets `return` of its parameters (`a + b`), on a
  *   new line when the cursor is right after the opener;
  * - anything else gets nothing, as a model with nothing to add answers.
@@ -60,9 +62,32 @@ function knownLine(prefix: string): string | undefined {
   return undefined;
 }
 
+/** How many blanks a line starts with. */
+const indentOf = (line: string) => /^\s*/.exec(line)![0].length;
+
+/** On an empty line under an opener that appeared earlier: the lines that were under it there, up to its closing line. */
+function knownBlock(prefix: string): string | undefined {
+  const lines = prefix.split('\n');
+  if (lines.at(-1)!.trim() !== '') return undefined;
+  let at = lines.length - 2;
+  while (at >= 0 && lines[at].trim() === '') at--;
+  const opener = lines[at];
+  if (!opener || !/[{:]\s*$/.test(opener)) return undefined;
+  const earlier = lines.slice(0, at).lastIndexOf(opener);
+  if (earlier < 0) return undefined;
+  const outer = indentOf(opener);
+  const body: string[] = [];
+  for (const line of lines.slice(earlier + 1, at)) {
+    if (line.trim() !== '' && indentOf(line) <= outer) break;
+    body.push(line);
+  }
+  // As a model echoes them: each line at its depth (the client fits the first to the cursor).
+  return body.length ? body.join('\n') : undefined;
+}
+
 /** The insertion a model would answer with, '' for nothing; undefined when the message is not a code completion request. */
 export function completeAtCursor(message: string): string | undefined {
   const file = fileAtCursor(message);
   if (!file) return undefined;
-  return body(file.prefix, file.language) ?? knownLine(file.prefix) ?? '';
+  return knownBlock(file.prefix) ?? body(file.prefix, file.language) ?? knownLine(file.prefix) ?? '';
 }

@@ -1,13 +1,16 @@
 /**
  * Inline suggestions in a real editor, from the emulator's deployment: picking the deployment
  * turns them on, ghost text appears where the code asks for it, Tab accepts it, typing its next
- * characters sends nothing new, and a .env file sends nothing at all.
+ * characters sends nothing new, a .env file sends nothing at all, a keystroke closes the request
+ * in flight, the hour's budget pauses them with the status bar saying so, and the usage view
+ * lists what they spent under their own source.
  */
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { InlineState } from '../../src/vscode/inline/status';
+import type { UsageHostMessage } from '../../src/webview/usage/protocol';
 import { closeEmulatedService, emulatedService, eventually, execAsOurs, workbench, type EmulatedService } from './support';
 
 const config = () => vscode.workspace.getConfiguration('aoaiWorkbench');
@@ -42,7 +45,7 @@ describe('inline suggestions', function () {
     svc = await emulatedService('Inline emulator');
   });
   after(async () => {
-    for (const key of ['inline.connection', 'inline.deployment']) await config().update(key, undefined, vscode.ConfigurationTarget.Global);
+    for (const key of ['inline.connection', 'inline.deployment', 'inline.maxRequestsPerHour']) await config().update(key, undefined, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand('workbench.action.files.revert');
     await closeEmulatedService(svc);
   });
@@ -89,5 +92,82 @@ describe('inline suggestions', function () {
     assert.deepEqual(await withheld, { kind: 'withheld', why: 'excluded' });
     assert.match(controller.status.tooltip, /Nothing is sent for this file/);
     assert.equal(svc.emu.stats.requests, sent, 'no request for .env');
+  });
+
+  /** Suggestions are on from the first test; every editor closed and no request left in flight. */
+  async function quiet() {
+    const controller = (await workbench()).loadInline().currentInline();
+    assert.ok(controller, 'suggestions are on from the first test');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await eventually(() => !controller.thinking, 60_000, 'no inline request in flight');
+    return controller;
+  }
+
+  it('inline: a keystroke cancels the request in flight: the emulator sees it closed before its first word', async () => {
+    const controller = await quiet();
+    // The emulator holds its first token back for 20 s: a request it counts as closed was cancelled
+    // (one left alone would be answered whole, and counted as completed).
+    svc.emu.config.firstTokenDelayMs = 20_000;
+    try {
+      const sent = svc.emu.stats.requests;
+      const states: string[] = [];
+      const watch = controller.onDidChange((st) => states.push(`${Date.now() % 100_000} ${st.kind}`));
+      await openAt('slow.ts', 'export function slow(n: number): number {\n  |\n}\n');
+      // The trigger command resolves once its suggestion is in, so it is not awaited; asked again
+      // (which cancels the call before) only when nothing reached the emulator in 5 s.
+      await eventually(async () => {
+        void vscode.commands.executeCommand('editor.action.inlineSuggest.trigger');
+        for (let i = 0; i < 50 && svc.emu.stats.requests === sent; i++) await new Promise((r) => setTimeout(r, 100));
+        return svc.emu.stats.requests > sent || undefined;
+      }, 30_000, 'the request to reach the emulator');
+      const closed = svc.emu.stats.streamsAborted;
+      const typedAt = Date.now();
+      await vscode.commands.executeCommand('type', { text: 'r' });
+      await eventually(() => svc.emu.stats.streamsAborted > closed || undefined, 15_000, 'the emulator to see the request closed after the keystroke').catch((e) => {
+        throw new Error(`${e.message}; typed at ${typedAt % 100_000}; states ${states.join(', ')}; stats ${JSON.stringify(svc.emu.stats)}`);
+      });
+      watch.dispose();
+    } finally {
+      svc.emu.config.firstTokenDelayMs = 0;
+    }
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+  });
+
+  it('inline: past the hour\'s request budget nothing is sent, and the status bar says suggestions are paused and why', async () => {
+    const controller = await quiet();
+    // Every test before sent at least one request this hour: a budget of one is spent.
+    await config().update('inline.maxRequestsPerHour', 1, vscode.ConfigurationTarget.Global);
+    const sent = svc.emu.stats.requests;
+    const paused = new Promise<InlineState>((resolve) => {
+      const sub = controller.onDidChange((s) => s.kind === 'paused' && (sub.dispose(), resolve(s)));
+    });
+    await openAt('budget.ts', 'export function inc(a: number): number {\n  |\n}\n');
+    await vscode.commands.executeCommand('editor.action.inlineSuggest.trigger');
+    const state = await paused;
+    assert.equal(state.kind === 'paused' && state.pause.reason, 'requests');
+    assert.match(controller.status.text, /^\$\(debug-pause\) gpt-4o$/);
+    assert.match(controller.status.tooltip, /Paused until \d\d:\d\d: the hour's request budget is spent \(aoaiWorkbench\.inline\.maxRequestsPerHour\)\./);
+    assert.equal(svc.emu.stats.requests, sent, 'nothing was sent past the budget');
+    await config().update('inline.maxRequestsPerHour', undefined, vscode.ConfigurationTarget.Global);
+  });
+
+  it('inline: the usage view lists the suggestions\' requests under their own source, with their tokens', async () => {
+    await quiet();
+    const api = await workbench();
+    const sent: UsageHostMessage[] = [];
+    const watching = api.services.usageView.onDidPost((m) => sent.push(m));
+    try {
+      await execAsOurs('showUsage');
+      const before = sent.length;
+      await api.services.usageView.receive({ type: 'filter', filter: { connection: svc.conn.id, source: 'inline' } });
+      const row = await eventually(() => {
+        const m = sent.slice(before).reverse().find((x): x is Extract<UsageHostMessage, { type: 'summary' }> => x.type === 'summary');
+        return m?.summary.deployments.find((d) => d.deployment === 'gpt-4o' && d.windows.today.requests >= 2);
+      }, 30_000, 'the usage view\'s inline row');
+      assert.ok(row.windows.today.promptTokens > 0 && row.windows.today.completionTokens > 0, JSON.stringify(row.windows.today));
+      await api.services.usageView.receive({ type: 'filter', filter: { connection: '', source: '' } });
+    } finally {
+      watching.dispose();
+    }
   });
 });

@@ -65,6 +65,13 @@ describe('inline suggestions against the emulator', () => {
     assert.deepEqual(opener, { kind: 'suggestion', text: '\n  return x;', cached: false });
   });
 
+  it('repeats a block the file had under the same opener, lines and indentation kept', async () => {
+    const clamp = 'export function clamp(v: number, lo: number, hi: number): number {\n';
+    const file = `${clamp}  if (v < lo) return lo;\n  if (v > hi) return hi;\n  return v;\n}\n\n${clamp}  |\n}\n`;
+    const out = await engine().suggest(at(file, 'src/clamp.ts'), target(), signal());
+    assert.deepEqual(out, { kind: 'suggestion', text: 'if (v < lo) return lo;\n  if (v > hi) return hi;\n  return v;', cached: false });
+  });
+
   it('typing through a suggestion sends nothing new, and Backspace back to its start shows it again', async () => {
     const e = engine();
     await e.suggest(at(BODY), target(), signal());

@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InlineBudget, nextMidnight } from '../../src/chat/inline/budget';
 import { SuggestionCache } from '../../src/chat/inline/cache';
+import { afterDebounce } from '../../src/chat/inline/engine';
 import { DEFAULT_EXCLUDE, GitIgnoredFiles, matchingPattern, withheld } from '../../src/chat/inline/exclude';
 import { scratchDir } from '../support/scratchDir';
 
@@ -110,5 +111,17 @@ describe('inline suggestions: who chooses the settings', () => {
     assert.equal(resolveSetting('inline.enabled', { defaultValue: true, globalValue: false, workspaceValue: true }), false);
     assert.equal(resolveSetting('inline.maxTokensPerDay', { defaultValue: 2_000_000, workspaceValue: 1e9 }), 2_000_000);
     assert.equal(resolveSetting('inline.debounceMs', { defaultValue: 150, workspaceValue: 99_999 }), 2000);
+  });
+});
+
+describe('inline suggestions: the debounce', () => {
+  it('lets a call through once the wait passed, and ends it as soon as the next keystroke cancels it', async () => {
+    assert.equal(await afterDebounce(5, new AbortController().signal), true);
+    assert.equal(await afterDebounce(0, new AbortController().signal), true);
+    const keystroke = new AbortController();
+    const waiting = afterDebounce(60_000, keystroke.signal);
+    keystroke.abort();
+    assert.equal(await waiting, false, 'a cancelled wait ends at once, not after its minute');
+    assert.equal(await afterDebounce(5, keystroke.signal), false, 'an already cancelled call sends nothing');
   });
 });

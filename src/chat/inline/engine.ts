@@ -53,6 +53,19 @@ export interface InlineEngineDeps {
   onReport?: (report: RequestReport) => void;
 }
 
+/**
+ * Waits the debounce before a request: true when it passed, false when `signal` aborted meanwhile
+ * (the next keystroke; VS Code cancels the call before it).
+ */
+export function afterDebounce(ms: number, signal: AbortSignal): Promise<boolean> {
+  if (ms <= 0 || signal.aborted) return Promise.resolve(!signal.aborted);
+  return new Promise((resolve) => {
+    const stop = () => (clearTimeout(timer), resolve(false));
+    const timer = setTimeout(() => (signal.removeEventListener('abort', stop), resolve(true)), ms);
+    signal.addEventListener('abort', stop, { once: true });
+  });
+}
+
 export class InlineEngine {
   readonly cache: SuggestionCache;
 

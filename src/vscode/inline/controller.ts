@@ -8,7 +8,7 @@
  */
 import * as vscode from 'vscode';
 import { InlineBudget } from '../../chat/inline/budget';
-import { InlineEngine, type InlineTarget } from '../../chat/inline/engine';
+import { afterDebounce, InlineEngine, type InlineTarget } from '../../chat/inline/engine';
 import { GitIgnoredFiles, withheld, type DocumentFacts, type ExclusionRules } from '../../chat/inline/exclude';
 import type { InlineContext, OpenTab } from '../../chat/inline/prompt';
 import type { InlineHost } from './host';
@@ -127,10 +127,13 @@ export class InlineController implements vscode.Disposable {
     const item = (text: string) => (text ? [new vscode.InlineCompletionItem(text, new vscode.Range(pos, pos))] : undefined);
     const hit = this.engine.cached(ctx, target);
     if (hit !== undefined) return item(hit);
-    if (!(await this.debounce(token))) return undefined;
-    ctx.tabs = await this.tabs(doc);
     const abort = new AbortController();
     const cancel = token.onCancellationRequested(() => abort.abort());
+    if (!(await afterDebounce(this.host.setting('inline.debounceMs'), abort.signal)) || token.isCancellationRequested) {
+      cancel.dispose();
+      return undefined;
+    }
+    ctx.tabs = await this.tabs(doc);
     this.busy(+1);
     try {
       const out = await this.engine.suggest(ctx, target, abort.signal);
@@ -148,16 +151,6 @@ export class InlineController implements vscode.Disposable {
       cancel.dispose();
       this.busy(-1);
     }
-  }
-
-  /** Waits the debounce; false when the call was cancelled meanwhile (the next keystroke). */
-  private debounce(token: vscode.CancellationToken): Promise<boolean> {
-    const ms = this.host.setting('inline.debounceMs');
-    if (ms <= 0) return Promise.resolve(!token.isCancellationRequested);
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => (sub.dispose(), resolve(true)), ms);
-      const sub = token.onCancellationRequested(() => (clearTimeout(timer), sub.dispose(), resolve(false)));
-    });
   }
 
   /** A request is in flight. */
