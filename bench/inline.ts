@@ -53,8 +53,10 @@ async function keystrokeToGhost(engine: InlineEngine, target: InlineTarget, clie
     ours.push(performance.now() - t0);
     if (out.kind !== 'suggestion' || !out.text) throw new Error(`no suggestion: ${JSON.stringify(out)}`);
     const { messages, maxTokens } = buildInlinePrompt(ctx);
+    const plain = messages.map((m) => ({ role: m.role, content: m.parts.map((p) => ('text' in p ? p.text : '')).join('') }));
+    const request = { deployment: target.deployment, messages: plain, max_tokens: maxTokens, temperature: 0 };
     const t1 = performance.now();
-    const stream = client.streamChatCompletion({ deployment: target.deployment, messages: messages.map((m) => ({ role: m.role, content: m.parts.map((p) => ('text' in p ? p.text : '')).join('') })), max_tokens: maxTokens, temperature: 0 }, { retryRateLimits: false });
+    const stream = client.streamChatCompletion(request, { retryRateLimits: false });
     for await (const _ of stream);
     direct.push(performance.now() - t1);
   }
