@@ -6,6 +6,8 @@
  *   /code [lang]     a short explanation and one fenced code block
  *   /long N          about N tokens of prose (for long-reply demos and benchmarks)
  *   /filter          the prompt is "blocked": HTTP 400 content_filter (hate, violence)
+ *   /filter jailbreak, /filter indirect_attack
+ *                    the same refusal by the prompt shield: the category detected and filtered
  *   /filter-stream   the reply starts, then the stream ends with finish_reason content_filter
  *   /fail            (responses API) the background response ends as failed
  *   /incomplete      (responses API) the background response ends as incomplete
@@ -21,6 +23,8 @@ export type Directive = 'echo' | 'complete' | 'markdown' | 'code' | 'long' | 'fi
 export interface Reply {
   directive: Directive;
   text: string;
+  /** `/filter`'s category, when one was named. */
+  filter?: string;
 }
 
 const WORDS = (
@@ -107,7 +111,7 @@ export function reply(lastUserMessage: string, deployment: string): Reply {
       return { directive: 'long', text: prose(n, hash(text)) };
     }
     case 'filter':
-      return { directive: 'filter', text: '' };
+      return m[2] ? { directive: 'filter', text: '', filter: m[2] } : { directive: 'filter', text: '' };
     case 'filter-stream':
       return { directive: 'filter-stream', text: prose(40, hash(text)) };
     case 'fail':

@@ -5,6 +5,7 @@
  * messages are in the user's language once the extension configures it (src/vscode/strings.ts).
  */
 import * as l10n from '@vscode/l10n';
+import { filterAdvice, trippedText, verdictsOf, type FilterVerdict } from './contentFilter';
 
 export type ServiceErrorKind =
   | 'http' // the service answered with a non-2xx status
@@ -26,6 +27,8 @@ export interface ServiceErrorInit {
   retryAfterMs?: number;
   /** Content filter categories that fired (hate, violence, ...). */
   filteredCategories?: string[];
+  /** Every category the content filter reported on the refused prompt, with its severity. */
+  filterVerdicts?: FilterVerdict[];
   /** The deployment the request named (its 404 names it). */
   deployment?: string;
   /** How the request authenticated: shapes the advice on 401/403. */
@@ -48,6 +51,7 @@ export class ServiceError extends Error {
   readonly requestId?: string;
   readonly retryAfterMs?: number;
   readonly filteredCategories?: string[];
+  readonly filterVerdicts?: FilterVerdict[];
   readonly deployment?: string;
 
   constructor(private readonly init: ServiceErrorInit) {
@@ -61,6 +65,7 @@ export class ServiceError extends Error {
     this.requestId = init.requestId;
     this.retryAfterMs = init.retryAfterMs;
     this.filteredCategories = init.filteredCategories;
+    this.filterVerdicts = init.filterVerdicts;
     this.deployment = init.deployment;
   }
 
@@ -129,9 +134,11 @@ export function describe(init: ServiceErrorInit): string {
     return withDetail(l10n.t('Not found (404) on {0}. Check the endpoint URL; this resource may not offer this API.', host), init);
   }
   if (status === 400 && code === 'content_filter') {
-    const cats = init.filteredCategories?.length ? ` (${init.filteredCategories.join(', ')})` : '';
+    const verdicts = init.filterVerdicts ?? [];
+    const tripped = trippedText(verdicts);
+    const what = tripped ? l10n.t('The content filter blocked the prompt: {0}.', tripped) : l10n.t('The content filter blocked the prompt.');
     const id = init.requestId ? ` ${l10n.t('(request id {0})', init.requestId)}` : '';
-    return `${l10n.t('The content filter blocked this request{0}. Rephrase the message and send it again.', cats)}${id}`;
+    return `${what} ${filterAdvice(verdicts, 'prompt')}${id}`;
   }
   if (status === 429) {
     const when = init.retryAfterMs !== undefined ? l10n.t('Retry in {0}.', seconds(init.retryAfterMs)) : l10n.t('Retry in a little while.');
@@ -243,7 +250,7 @@ export function filteredCategories(results: unknown): string[] {
 }
 
 /** Reads the service's error body in every spelling seen on the wire. */
-export function parseErrorBody(text: string): Pick<ServiceErrorInit, 'code' | 'serviceMessage' | 'param' | 'filteredCategories'> {
+export function parseErrorBody(text: string): Pick<ServiceErrorInit, 'code' | 'serviceMessage' | 'param' | 'filteredCategories' | 'filterVerdicts'> {
   let body: ErrorBody;
   try {
     body = JSON.parse(text) as ErrorBody;
@@ -254,12 +261,15 @@ export function parseErrorBody(text: string): Pick<ServiceErrorInit, 'code' | 's
   if (!body || typeof body !== 'object') return {};
   const err = body.error && typeof body.error === 'object' ? body.error : undefined;
   const inner = err?.innererror ?? err?.inner_error;
-  const cats = filteredCategories(inner?.content_filter_result ?? inner?.content_filter_results);
+  const results = inner?.content_filter_result ?? inner?.content_filter_results;
+  const cats = filteredCategories(results);
+  const verdicts = verdictsOf(results, 'prompt');
   return {
     code: str(err?.code) ?? str(body.code),
     serviceMessage: str(err?.message) ?? str(body.message),
     param: str(err?.param),
     filteredCategories: cats.length ? cats : undefined,
+    filterVerdicts: verdicts.length ? verdicts : undefined,
   };
 }
 

@@ -106,9 +106,13 @@ describe('language model provider: calls and refusals in words', () => {
   });
 
   it('the content filter names its categories; the provider reads the error by its name', () => {
-    const e = new ReplyFilteredError('chat', ['hate', 'violence']);
+    const e = new ReplyFilteredError('chat', [
+      { category: 'hate', severity: 'high', filtered: true, side: 'reply' },
+      { category: 'violence', severity: 'medium', filtered: true, side: 'reply' },
+      { category: 'sexual', severity: 'safe', filtered: false, side: 'reply' },
+    ]);
     assert.equal(e.name, 'ReplyFilteredError');
-    assert.match(e.message, /"chat" part way \(hate, violence\)\. Rephrase/);
+    assert.match(e.message, /"chat" part way: hate \(high\), violence \(medium\)\. Ask in another way/);
   });
 
   it('an image a tool returned is refused for a model that reads none, on both APIs', () => {

@@ -7,6 +7,7 @@ import { ServiceError } from '../../service/errors';
 import type { Usage } from '../../service/types';
 import type { ChatApi } from '../modelProfile';
 import type { ChatErrorInfo } from '../model';
+import { filterAdvice, trippedText, type FilterVerdict } from '../../service/contentFilter';
 
 export interface RunResult {
   content: string;
@@ -32,9 +33,12 @@ export interface RunResult {
 export class ReplyFilteredError extends Error {
   override readonly name = 'ReplyFilteredError';
 
-  constructor(deployment: string, categories: readonly string[] = []) {
-    const cats = categories.length ? ` (${categories.join(', ')})` : '';
-    super(l10n.t('The content filter stopped the reply of "{0}" part way{1}. Rephrase the request and send it again.', deployment, cats));
+  constructor(deployment: string, verdicts: readonly FilterVerdict[] = []) {
+    const tripped = trippedText(verdicts);
+    const what = tripped
+      ? l10n.t('The content filter stopped the reply of "{0}" part way: {1}.', deployment, tripped)
+      : l10n.t('The content filter stopped the reply of "{0}" part way.', deployment);
+    super(`${what} ${filterAdvice(verdicts, 'reply')}`);
   }
 }
 

@@ -5,7 +5,8 @@
  * filter ended is marked `filtered`, for the runner to say so.
  */
 import type { AzureOpenAIClient, ChatOptions } from '../../service/client';
-import { ServiceError, filteredCategories } from '../../service/errors';
+import { verdictsOf, type FilterVerdict } from '../../service/contentFilter';
+import { ServiceError } from '../../service/errors';
 import { ResponseAccumulator } from '../../service/responsesStream';
 import type { ChatRequest, ResponseRequest, Usage } from '../../service/types';
 import type { Headers } from './report';
@@ -31,8 +32,8 @@ export class Reply {
   responseId?: string;
   /** Something arrived: the request is under way and is never sent again. */
   arrived = false;
-  /** The content filter ended the reply (with the categories it named, if any). */
-  filtered?: string[];
+  /** The content filter ended the reply: what it reported on it (empty when it said nothing more). */
+  filtered?: FilterVerdict[];
 }
 
 export interface StreamCall {
@@ -62,7 +63,7 @@ export async function streamChatReply(call: StreamCall, request: ChatRequest, ro
     calls.add(choice.delta?.tool_calls);
     if (choice.finish_reason) {
       reply.finishReason = choice.finish_reason;
-      if (choice.finish_reason === 'content_filter') reply.filtered = filteredCategories(choice.content_filter_results);
+      if (choice.finish_reason === 'content_filter') reply.filtered = verdictsOf(choice.content_filter_results, 'reply');
       // Whole calls go out as soon as the model says it is done with them.
       calls.take().forEach(sink.onToolCall);
     }

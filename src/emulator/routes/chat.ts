@@ -62,7 +62,16 @@ function parseChat(body: Record<string, unknown>, deployment: DeploymentConfig):
   };
 }
 
-export function contentFilterError(): HttpError {
+/** What the filter reports on a refused prompt: hate and violence, or a prompt shield's category. */
+function refusedPrompt(shield?: string): Record<string, unknown> {
+  const shields = ['jailbreak', 'indirect_attack'];
+  if (!shield || !shields.includes(shield)) {
+    return { hate: { filtered: true, severity: 'high' }, self_harm: SAFE, sexual: SAFE, violence: { filtered: true, severity: 'medium' } };
+  }
+  return { ...SAFE_RESULTS, ...Object.fromEntries(shields.map((s) => [s, { filtered: s === shield, detected: s === shield }])) };
+}
+
+export function contentFilterError(shield?: string): HttpError {
   return new HttpError(400, {
     error: {
       message:
@@ -74,7 +83,7 @@ export function contentFilterError(): HttpError {
       status: 400,
       innererror: {
         code: 'ResponsibleAIPolicyViolation',
-        content_filter_result: { hate: { filtered: true, severity: 'high' }, self_harm: SAFE, sexual: SAFE, violence: { filtered: true, severity: 'medium' } },
+        content_filter_result: refusedPrompt(shield),
       },
     },
   });
@@ -139,7 +148,7 @@ export function prepareChat(ctx: { state: RouteContext['state'] }, body: Record<
   } else {
     const lastUser = [...chat.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
     const answer = reply(lastUser, deployment.name);
-    if (answer.directive === 'filter') throw contentFilterError();
+    if (answer.directive === 'filter') throw contentFilterError(answer.filter);
     filterStream = answer.directive === 'filter-stream';
     text = answer.text;
     call = planToolCall(chat.tools, chat.toolChoice, lastUser);
