@@ -5,6 +5,7 @@
 import { chatThroughTheUi, reasoningThroughTheUi } from './chat';
 import { chatUxThroughTheUi } from './chatUx';
 import { compareThroughTheUi } from './compare';
+import { inlineThroughTheUi } from './inline';
 import { deployThroughTheUi } from './deploy';
 import type { Journey } from './handles';
 import { batchThroughTheUi, callThroughTheUi, fineTuningThroughTheUi } from './jobs';
@@ -49,6 +50,12 @@ export const journeys: readonly TitledJourney[] = [
   {
     title: "UI: a delivery the app refused opens in the inspector from its row (trace, headers, the app's HTML as text); edit and replay shows the new answer; themes, narrow",
     run: inspectThroughTheUi,
+  },
+  {
+    title:
+      'UI: inline suggestions: Use Deployment for Inline Suggestions from the palette, ghost text from the emulator in a TypeScript file, ' +
+      "the status bar names the deployment, Tab takes it (UPDATE_MEDIA=1 writes the README's picture)",
+    run: inlineThroughTheUi,
   },
   { title: "UI: Rotate Signing Secret from an endpoint's context menu: both rows marked during the overlap, Finish Rotation leaves one", run: rotateThroughTheUi },
   {

@@ -200,7 +200,7 @@ async function expectNotification(page: Page, text: RegExp, toastMs = 20_000): P
 }
 
 /** A README picture: the whole window, downscaled and quantized to a small PNG (UPDATE_MEDIA=1). */
-async function readmePicture(page: Page, artifacts: ArtifactsFolder, name: string): Promise<void> {
+export async function readmePicture(page: Page, artifacts: ArtifactsFolder, name: string): Promise<void> {
   const png = await page.screenshot();
   writeFileSync(join(artifacts, `readme-${name}.png`), png);
   if (!UPDATE_MEDIA) return;
