@@ -72,6 +72,27 @@ describe('inline suggestions against the emulator', () => {
     assert.deepEqual(out, { kind: 'suggestion', text: 'if (v < lo) return lo;\n  if (v > hi) return hi;\n  return v;', cached: false });
   });
 
+  it('a block streams: its first complete line is handed on before the rest arrives, and the whole is cached', async () => {
+    const paced = await startEmulator({ config: { streamTokenDelayMs: 20, deployments: [deployment('coder', 'gpt-4o-mini')] } });
+    const pacedClient = new AzureOpenAIClient({ endpoint: paced.url, auth: { kind: 'apiKey', apiKey: paced.apiKey } });
+    try {
+      const clamp = 'export function clamp(v: number, lo: number, hi: number): number {\n';
+      const file = `${clamp}  if (v < lo) return lo;\n  if (v > hi) return hi;\n  return v;\n}\n\n${clamp}  |\n}\n`;
+      const e = engine();
+      let first: { text: string; settled: boolean } | undefined;
+      let settled = false;
+      const whole = e.suggest(at(file, 'src/clamp.ts'), target('coder', pacedClient), signal(), (text) => (first = { text, settled }));
+      void whole.then(() => (settled = true));
+      const out = await whole;
+      assert.deepEqual(first, { text: 'if (v < lo) return lo;', settled: false }, 'the first line came while the rest was still on its way');
+      assert.deepEqual(out, { kind: 'suggestion', text: 'if (v < lo) return lo;\n  if (v > hi) return hi;\n  return v;', cached: false });
+      assert.equal(e.cached(at(file, 'src/clamp.ts'), target('coder', pacedClient)), out.kind === 'suggestion' ? out.text : '', 'the whole block is kept');
+    } finally {
+      await pacedClient.close();
+      await paced.close();
+    }
+  });
+
   it('typing through a suggestion sends nothing new, and Backspace back to its start shows it again', async () => {
     const e = engine();
     await e.suggest(at(BODY), target(), signal());

@@ -66,6 +66,21 @@ export function afterDebounce(ms: number, signal: AbortSignal): Promise<boolean>
   });
 }
 
+/** A stream reader that hands on the complete lines received, shaped, once there is code in them. */
+function firstLinesOf(ctx: InlineContext, onFirstLines: (text: string) => void): (piece: string) => void {
+  let received = '';
+  let done = false;
+  return (piece) => {
+    if (done) return;
+    received += piece;
+    const complete = received.slice(0, received.lastIndexOf('\n') + 1);
+    const text = complete && shapeSuggestion(complete, { prefix: ctx.prefix, suffix: ctx.suffix, mode: 'multi' });
+    if (!text || !text.trim()) return;
+    done = true;
+    onFirstLines(text);
+  };
+}
+
 export class InlineEngine {
   readonly cache: SuggestionCache;
 
@@ -84,8 +99,12 @@ export class InlineEngine {
     return this.cache.get(this.keyOf(ctx, target), ctx.prefix);
   }
 
-  /** What to show at the cursor: a cached rest (no request), a pause, or a new answer. */
-  async suggest(ctx: InlineContext, target: InlineTarget, signal: AbortSignal): Promise<InlineOutcome> {
+  /**
+   * What to show at the cursor: a cached rest (no request), a pause, or a new answer. A block is
+   * streamed: `onFirstLines` gets its complete lines, shaped, as soon as the first one is in (the
+   * editor can show them while the rest comes); the outcome is the whole block, then cached.
+   */
+  async suggest(ctx: InlineContext, target: InlineTarget, signal: AbortSignal, onFirstLines?: (text: string) => void): Promise<InlineOutcome> {
     const key = this.keyOf(ctx, target);
     const hit = this.cache.get(key, ctx.prefix);
     if (hit !== undefined) return { kind: 'suggestion', text: hit, cached: true };
@@ -105,7 +124,7 @@ export class InlineEngine {
       messages: prompt.messages,
       sampling: effort ? { maxTokens: prompt.maxTokens + REASONING_ROOM, reasoningEffort: effort } : { maxTokens: prompt.maxTokens, temperature: 0 },
       signal,
-      onText: () => undefined,
+      onText: onFirstLines && prompt.mode === 'multi' ? firstLinesOf(ctx, onFirstLines) : () => undefined,
       onReport: (r) => this.reported(r),
     };
     this.deps.budget.request();

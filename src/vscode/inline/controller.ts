@@ -8,12 +8,14 @@
  */
 import * as vscode from 'vscode';
 import { InlineBudget } from '../../chat/inline/budget';
-import { afterDebounce, InlineEngine, type InlineTarget } from '../../chat/inline/engine';
+import { afterDebounce, InlineEngine, type InlineOutcome, type InlineTarget } from '../../chat/inline/engine';
 import { GitIgnoredFiles, withheld, type DocumentFacts, type ExclusionRules } from '../../chat/inline/exclude';
 import type { InlineContext, OpenTab } from '../../chat/inline/prompt';
 import type { InlineHost } from './host';
 import { InlineStatus, type InlineState } from './status';
 
+/** How long a block's first lines wait for the rest before they are shown alone. */
+const WHOLE_GRACE_MS = 120;
 /** Open tabs sent for context, at most. */
 const MAX_TABS = 4;
 export const UNTRUSTED_ALLOWED = 'inline.untrustedFoldersAllowed';
@@ -135,22 +137,25 @@ export class InlineController implements vscode.Disposable {
     }
     ctx.tabs = await this.tabs(doc);
     this.busy(+1);
-    try {
-      const out = await this.engine.suggest(ctx, target, abort.signal);
-      if (out.kind === 'paused') this.set({ kind: 'paused', pause: out.pause });
-      else if (out.kind === 'failed') {
-        const message = out.error instanceof Error ? out.error.message : String(out.error);
-        this.host.logError(`Inline suggestion from ${target.deployment}: ${message}`);
-        this.set({ kind: 'failed', message });
-      } else if (out.kind === 'suggestion') {
-        if (this.state.kind !== 'ready' && this.state.kind !== 'thinking') this.set({ kind: 'ready' });
-        return item(out.text);
-      }
-      return undefined;
-    } finally {
+    // A block's first complete lines are shown while a slow rest streams in (the whole is cached for
+    // the next call); an answer that is all there a moment later is shown whole.
+    let early!: (text: string) => void;
+    const firstLines = new Promise<string>((resolve) => (early = resolve)).then((text) => new Promise<string>((r) => setTimeout(r, WHOLE_GRACE_MS, text)));
+    const whole = this.engine.suggest(ctx, target, abort.signal, early).finally(() => {
       cancel.dispose();
       this.busy(-1);
+    });
+    const out = await Promise.race([whole, firstLines.then((text): InlineOutcome => ({ kind: 'suggestion', text, cached: false }))]);
+    if (out.kind === 'paused') this.set({ kind: 'paused', pause: out.pause });
+    else if (out.kind === 'failed') {
+      const message = out.error instanceof Error ? out.error.message : String(out.error);
+      this.host.logError(`Inline suggestion from ${target.deployment}: ${message}`);
+      this.set({ kind: 'failed', message });
+    } else if (out.kind === 'suggestion') {
+      if (this.state.kind !== 'ready' && this.state.kind !== 'thinking') this.set({ kind: 'ready' });
+      return item(out.text);
     }
+    return undefined;
   }
 
   /** A request is in flight. */
