@@ -8,7 +8,7 @@ import tseslint from 'typescript-eslint';
 const NODE_BUILTINS = ['node:*', 'fs', 'fs/*', 'path', 'os', 'crypto', 'http', 'https', 'net', 'tls', 'dns', 'child_process', 'stream', 'url', 'util', 'zlib', 'events', 'buffer'];
 
 /** Folders that never import `vscode`: plain Node (and the webview, a browser). */
-const CORE = ['src/bundles', 'src/storage', 'src/text', 'src/chat', 'src/jobs', 'src/auth', 'src/service', 'src/webhooks', 'src/tunnels', 'src/emulator', 'src/webview', 'src/usage'];
+const CORE = ['src/bundles', 'src/storage', 'src/text', 'src/chat', 'src/jobs', 'src/auth', 'src/service', 'src/webhooks', 'src/tunnels', 'src/emulator', 'src/webview', 'src/usage', 'src/trace'];
 
 /**
  * The host's modules the pages (src/webview) may use: plain data and functions. They are bundled

@@ -17,6 +17,8 @@ export type UsageBundle = typeof import('../bundles/usage');
 export type EmulatorBundle = typeof import('../emulator/server');
 /** Inline suggestions: their provider, status bar item and engine, loaded once a deployment is chosen. */
 export type InlineBundle = typeof import('./inline/bundle');
+/** OpenTelemetry's OTLP/HTTP exporter, loaded only when the user set an OTLP endpoint. */
+export type OtlpBundle = typeof import('../bundles/otlp');
 /** The pages' fixed markup, drawn when a panel opens. */
 export type MarkupBundle = typeof import('../bundles/markup');
 
@@ -32,4 +34,5 @@ export const loadEmulator = onFirstUse<EmulatorBundle>('emulator-lib.js');
 export const loadTokenizer = onFirstUse<TokenizerBundle>('tokenizer.js');
 export const loadUsage = onFirstUse<UsageBundle>('usage-log.js');
 export const loadMarkup = onFirstUse<MarkupBundle>('markup.js');
+export const loadOtlp = onFirstUse<OtlpBundle>('otlp.js');
 export const loadInline = onFirstUse<InlineBundle>('inline.js');
