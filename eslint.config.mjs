@@ -35,6 +35,8 @@ const PAGE_SHARED = [
   'src/chat/compare/figures.ts',
   // Numbers and times written without ICU (the usage summary sorts with it).
   'src/text/format.ts',
+  // A trace's spans as the timeline page shows them (plain data types).
+  'src/trace/types.ts',
 ];
 
 /**

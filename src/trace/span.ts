@@ -7,37 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 
-export type AttributeValue = string | number | boolean | string[];
-export type Attributes = Record<string, AttributeValue>;
-
-/** OTLP's span kinds that the workbench uses: a request to the service, work of its own, a delivery received. */
-export type SpanKind = 'client' | 'internal' | 'server';
-
-export interface TraceSpan {
-  spanId: string;
-  parentSpanId?: string;
-  name: string;
-  kind: SpanKind;
-  start: number;
-  end: number;
-  /** An error span says what went wrong in words (`error.type` holds its class). */
-  error?: string;
-  attributes: Attributes;
-}
-
-/** What a trace is of: a chat turn, a Compare run, a batch, a background response. */
-export type TraceKind = 'turn' | 'compare' | 'batch' | 'background';
-
-export interface Trace {
-  traceId: string;
-  kind: TraceKind;
-  /** Names only (the deployment, the batch's id): never the prompt. */
-  title: string;
-  start: number;
-  end: number;
-  /** The root span first, the others in the order they started. */
-  spans: TraceSpan[];
-}
+export type { AttributeValue, Attributes, SpanKind, Trace, TraceKind, TraceSpan } from './types';
 
 export const newTraceId = (): string => randomBytes(16).toString('hex');
 export const newSpanId = (): string => randomBytes(8).toString('hex');
