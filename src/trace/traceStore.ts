@@ -11,6 +11,8 @@ import type { Trace } from './span';
 /** A trace line past this many bytes is kept in memory only (a turn with content captured can be large). */
 export const MAX_TRACE_BYTES = 512 * 1024;
 export const DEFAULT_MAX_TRACES = 200;
+/** How long a trace waits for others before they are written together. */
+const WRITE_AFTER_MS = 250;
 
 function parse(line: string): Trace | undefined {
   try {
@@ -25,6 +27,8 @@ function parse(line: string): Trace | undefined {
 export class TraceStore {
   private readonly log: AppendLog;
   private traces: Trace[] = [];
+  private unwritten: Trace[] = [];
+  private timer: NodeJS.Timeout | undefined;
   private readonly added = new Emitter<Trace>();
   readonly onDidAdd = this.added.event;
 
@@ -65,17 +69,27 @@ export class TraceStore {
     return this.traces.find((t) => t.traceId === traceId);
   }
 
-  /** Keeps the trace; resolves once it is on disk. */
-  add(trace: Trace): Promise<void> {
+  /**
+   * Keeps the trace. The caller pays a push: the trace is written a moment later, with the others
+   * of that moment (`flush()` writes now and resolves once they are on disk). Hand over a trace
+   * you no longer change.
+   */
+  add(trace: Trace): void {
     this.keep(trace);
     this.added.fire(trace);
-    const line = JSON.stringify(trace);
-    if (Buffer.byteLength(line) > MAX_TRACE_BYTES) return Promise.resolve();
-    return this.log.append(line);
+    this.unwritten.push(trace);
+    this.timer ??= setTimeout(() => void this.flush(), WRITE_AFTER_MS).unref();
   }
 
-  flush(): Promise<void> {
-    return this.log.flush();
+  async flush(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const traces = this.unwritten.splice(0);
+    for (const t of traces) {
+      const line = JSON.stringify(t);
+      if (Buffer.byteLength(line) <= MAX_TRACE_BYTES) void this.log.append(line);
+    }
+    await this.log.flush();
   }
 
   private keep(trace: Trace): void {
@@ -84,6 +98,7 @@ export class TraceStore {
   }
 
   dispose(): void {
+    clearTimeout(this.timer);
     this.added.dispose();
   }
 }
