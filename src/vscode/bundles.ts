@@ -19,6 +19,8 @@ export type EmulatorBundle = typeof import('../emulator/server');
 export type InlineBundle = typeof import('./inline/bundle');
 /** OpenTelemetry's OTLP/HTTP exporter, loaded only when the user set an OTLP endpoint. */
 export type OtlpBundle = typeof import('../bundles/otlp');
+/** Traces in the editor: their store, the export to the user's collector, the timeline page. */
+export type TraceBundle = typeof import('./trace/bundle');
 /** The pages' fixed markup, drawn when a panel opens. */
 export type MarkupBundle = typeof import('../bundles/markup');
 
@@ -35,4 +37,5 @@ export const loadTokenizer = onFirstUse<TokenizerBundle>('tokenizer.js');
 export const loadUsage = onFirstUse<UsageBundle>('usage-log.js');
 export const loadMarkup = onFirstUse<MarkupBundle>('markup.js');
 export const loadOtlp = onFirstUse<OtlpBundle>('otlp.js');
+export const loadTrace = onFirstUse<TraceBundle>('trace.js');
 export const loadInline = onFirstUse<InlineBundle>('inline.js');
