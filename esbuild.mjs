@@ -127,6 +127,10 @@ const builds = [
   { ...common, entryPoints: { inline: 'src/vscode/inline/bundle.ts' }, outdir: 'dist', external: ['vscode'], plugins: [fromSharedBundles(L10N)] },
   // The usage log and its tables, required on the first record, read or view (src/vscode/bundles.ts).
   { ...common, entryPoints: { 'usage-log': 'src/bundles/usage.ts' }, outdir: 'dist', plugins: [fromSharedBundles(L10N)] },
+  // Traces in the editor (store, export, timeline), required on the first traced reply or Show Trace (src/vscode/bundles.ts).
+  { ...common, entryPoints: { trace: 'src/vscode/trace/bundle.ts' }, outdir: 'dist', external: ['vscode'], plugins: [fromSharedBundles(L10N)] },
+  // OpenTelemetry's OTLP/HTTP exporter, required only when the user set an OTLP endpoint (src/vscode/bundles.ts).
+  { ...common, entryPoints: { otlp: 'src/bundles/otlp.ts' }, outdir: 'dist' },
   // The pages' fixed markup: drawn when a panel opens, not at activation.
   { ...common, entryPoints: { markup: 'src/bundles/markup.ts' }, outdir: 'dist', plugins: [fromSharedBundles(L10N)] },
   // @azure/identity (Azure CLI, DefaultAzureCredential), required only when a connection uses it.

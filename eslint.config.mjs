@@ -10,7 +10,7 @@ import { floorPlanRules } from './eslint/floorPlan.mjs';
 const NODE_BUILTINS = ['node:*', 'fs', 'fs/*', 'path', 'os', 'crypto', 'http', 'https', 'net', 'tls', 'dns', 'child_process', 'stream', 'url', 'util', 'zlib', 'events', 'buffer'];
 
 /** Folders that never import `vscode`: plain Node (and the webview, a browser). */
-const CORE = ['src/bundles', 'src/storage', 'src/text', 'src/chat', 'src/jobs', 'src/auth', 'src/service', 'src/webhooks', 'src/tunnels', 'src/emulator', 'src/webview', 'src/usage'];
+const CORE = ['src/bundles', 'src/storage', 'src/text', 'src/chat', 'src/jobs', 'src/auth', 'src/service', 'src/webhooks', 'src/tunnels', 'src/emulator', 'src/webview', 'src/usage', 'src/trace'];
 
 /**
  * The core's floors, bottom first: a folder imports from its own floor and those below, never from
@@ -21,7 +21,7 @@ const FLOORS = [
   ['src/service', 'src/storage', 'src/text'],
   ['src/auth', 'src/tunnels'],
   ['src/jobs', 'src/usage', 'src/chat'],
-  ['src/webhooks'],
+  ['src/webhooks', 'src/trace'],
   ['src/emulator', 'src/webview'],
   ['src/bundles'],
 ];
@@ -52,6 +52,8 @@ const PAGE_SHARED = [
   'src/chat/compare/figures.ts',
   // Numbers and times written without ICU (the usage summary sorts with it).
   'src/text/format.ts',
+  // A trace's spans as the timeline page shows them (plain data types).
+  'src/trace/types.ts',
 ];
 
 /**

@@ -20,6 +20,8 @@
  * 10. Compare (issue 27 c): the spread between the moments the requests of one round arrive.
  * 11. Inline suggestions (issue #38): keystroke to ghost text beside the same request sent directly,
  *     requests per 100 keystrokes, typing through a suggestion, a cancel to its socket's close.
+ * 12. Traces (issue 39, point 4): a turn's trace against its request, kept and exported over OTLP,
+ *     and the timeline page ready for a turn of 50 spans (`BENCH_ONLY=trace`).
  *
  * Everything runs on 127.0.0.1 with bounded loops.
  */
@@ -40,6 +42,7 @@ import { benchListener } from './listener';
 import { benchPackage } from './package';
 import { benchLmFirstToken } from './lmFirstToken';
 import { benchTokenCount } from './tokenCount';
+import { benchTrace } from './trace';
 import { benchUsage } from './usage';
 import { saveResults, table, type Row } from './results';
 import { benchWebview } from './webview';
@@ -437,6 +440,41 @@ async function benchUsageRows(): Promise<void> {
   });
 }
 
+/** Issue 39, point 4: a trace's cost to its request (kept; exported over OTLP) and Show Trace's page. */
+async function benchTraceRows(): Promise<void> {
+  const r = await benchTrace();
+  const share = (us: number) => (us / 1000 / r.requestMs) * 100;
+  const reference = `${r.requestMs.toFixed(2)} ms (a chat request through the runner to the emulator, loopback, median of ${r.rounds})`;
+  rows.push({
+    benchmark: "Trace of a request, spans built and kept (exporter off), on the caller's path (written a moment later)",
+    ours: `${r.keepUs.toFixed(1)} µs`,
+    reference,
+    ratio: `${share(r.keepUs).toFixed(2)} %`,
+    goal: `<= 1 %: ${share(r.keepUs) <= 1 ? 'yes' : 'NO'}`,
+  });
+  rows.push({
+    benchmark: 'Trace of a request with the OTLP exporter on, to a collector on loopback (its own process): CPU per trace, batched as the setting sends them',
+    ours: `${r.exportCpuUs.toFixed(1)} µs CPU`,
+    reference,
+    ratio: `${share(r.exportCpuUs).toFixed(2)} %`,
+    goal: `<= 3 %: ${share(r.exportCpuUs) <= 3 ? 'yes' : 'NO'}`,
+  });
+  rows.push({
+    benchmark: 'Trace kept with its own write to disk, and exported one trace a request (CPU per trace)',
+    ours: `${r.keepCpuUs.toFixed(0)} µs; ${r.exportSingleCpuUs.toFixed(0)} µs CPU`,
+    reference,
+    ratio: `${share(r.keepCpuUs).toFixed(1)} %; ${share(r.exportSingleCpuUs).toFixed(1)} %`,
+    goal: 'info',
+  });
+  rows.push({
+    benchmark: `Show Trace for a turn of 50 spans: page ready (navigation to spans drawn, Chromium, median of ${r.pageRounds})`,
+    ours: `${r.pageReadyMs.toFixed(0)} ms`,
+    reference: '—',
+    ratio: '—',
+    goal: `<= 200 ms: ${r.pageReadyMs <= 200 ? 'yes' : 'NO'}`,
+  });
+}
+
 /**
  * Issue #35: the extension host does not grow with use. After 200 chat replies, 10,000 deliveries
  * and 20 batch results opened, its RSS is within 20 MB of what it was after the first reply, and
@@ -503,7 +541,7 @@ async function benchPackageRows(): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  // BENCH_ONLY=listener,sse runs a subset (names: sse, listener, flood, replays, emulator, chat, tokens, firsttoken, activation, usage, batchresults, compare, inline, memory, package).
+  // BENCH_ONLY=listener,sse runs a subset (names: sse, listener, flood, replays, emulator, chat, tokens, firsttoken, activation, usage, batchresults, compare, inline, trace, memory, package).
   const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
   const all: Array<[string, () => Promise<void>]> = [
     ['sse', benchSse],
@@ -519,6 +557,7 @@ async function main(): Promise<void> {
     ['batchresults', benchBatchResultsRows],
     ['compare', async () => void rows.push(...(await benchCompareRows()))],
     ['inline', async () => void rows.push(...(await benchInlineRows()))],
+    ['trace', benchTraceRows],
     ['memory', benchMemoryRows],
     ['package', benchPackageRows],
   ];

@@ -15,7 +15,7 @@ import { ConnectionCatalog } from './vscode/connections/connectionCatalog';
 import { ConnectionStore, type ConnectionInfo } from './vscode/connections/connectionStore';
 import { Views } from './vscode/contributions';
 import { EmulatorController } from './vscode/emulatorController';
-import { loadInline } from './vscode/bundles';
+import { loadInline } from './vscode/layerBundles';
 import { registerInline } from './vscode/inline';
 import { LanguageModels } from './vscode/lm';
 import { disposeLog } from './vscode/log';

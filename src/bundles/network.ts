@@ -25,3 +25,4 @@ export { checkBatchInput, deploymentInfo } from '../jobs/batchInput';
 export { checkTrainingData } from '../jobs/trainingData';
 export { BatchResults, downloadResults, requestOfLine } from '../jobs/batchResults';
 export { envFileWarnings, writeEnvVariable } from '../webhooks/endpoints/dotenvFile';
+export { deliveryView } from '../webhooks/inspect/deliveryView';

@@ -15,13 +15,13 @@ export type TokenizerBundle = typeof import('../bundles/tokenizer');
 export type UsageBundle = typeof import('../bundles/usage');
 /** The local emulator (it loads the tokenizer and undici from their bundles). */
 export type EmulatorBundle = typeof import('../emulator/server');
-/** Inline suggestions: their provider, status bar item and engine, loaded once a deployment is chosen. */
-export type InlineBundle = typeof import('./inline/bundle');
+/** OpenTelemetry's OTLP/HTTP exporter, loaded only when the user set an OTLP endpoint. */
+export type OtlpBundle = typeof import('../bundles/otlp');
 /** The pages' fixed markup, drawn when a panel opens. */
 export type MarkupBundle = typeof import('../bundles/markup');
 
 /** Requires `dist/<file>` once, on the first call. This code runs from dist/extension.js, so `__dirname` is dist/. */
-function onFirstUse<T>(file: string): () => T {
+export function onFirstUse<T>(file: string): () => T {
   let loaded: T | undefined;
   return () => (loaded ??= require(join(__dirname, file)) as T);
 }
@@ -32,4 +32,4 @@ export const loadEmulator = onFirstUse<EmulatorBundle>('emulator-lib.js');
 export const loadTokenizer = onFirstUse<TokenizerBundle>('tokenizer.js');
 export const loadUsage = onFirstUse<UsageBundle>('usage-log.js');
 export const loadMarkup = onFirstUse<MarkupBundle>('markup.js');
-export const loadInline = onFirstUse<InlineBundle>('inline.js');
+export const loadOtlp = onFirstUse<OtlpBundle>('otlp.js');

@@ -79,6 +79,7 @@ export const Commands = {
   hangUpCall: 'aoaiWorkbench.hangUpCall',
   compareDeployments: 'aoaiWorkbench.compareDeployments',
   showUsage: 'aoaiWorkbench.showUsage',
+  showTrace: 'aoaiWorkbench.showTrace',
   /** Inline suggestions (ghost text) from the deployment picked here, from the tree's menu, the palette or the status bar. */
   useForInline: 'aoaiWorkbench.inline.useDeployment',
   /** Inline suggestions on or off (the status bar item's click). */
@@ -173,6 +174,10 @@ export interface SettingValues {
   'inline.untitled': boolean;
   'inline.maxRequestsPerHour': number;
   'inline.maxTokensPerDay': number;
+  /** Traces: the user's OTLP/HTTP collector (empty: nothing is sent), how many are kept, prompts and replies in them. */
+  'telemetry.otlpEndpoint': string;
+  'telemetry.maxTraces': number;
+  'telemetry.captureContent': boolean;
 }
 
 export type SettingKey = keyof SettingValues;
@@ -206,4 +211,7 @@ export const SETTING_DEFAULTS: SettingValues = {
   'inline.untitled': false,
   'inline.maxRequestsPerHour': 600,
   'inline.maxTokensPerDay': 2_000_000,
+  'telemetry.otlpEndpoint': '',
+  'telemetry.maxTraces': 200,
+  'telemetry.captureContent': false,
 };

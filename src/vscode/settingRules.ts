@@ -65,6 +65,11 @@ export const SETTING_CHOOSER: Record<SettingKey, 'user' | 'folder'> = {
   // Yes: what the user agreed to spend; a repository must not raise it.
   'inline.maxRequestsPerHour': 'user',
   'inline.maxTokensPerDay': 'user',
+  // Yes: where every turn's trace is sent; and whether prompts and replies go into traces at all.
+  'telemetry.otlpEndpoint': 'user',
+  'telemetry.captureContent': 'user',
+  // No: how many traces this computer keeps (bounded below).
+  'telemetry.maxTraces': 'folder',
 };
 
 /** Lists a workspace or folder may only add to: the user's (or the default) list, then theirs. */
@@ -97,6 +102,7 @@ export const SETTING_LIMITS: Partial<Record<SettingKey, { min: number; max: numb
   'inline.debounceMs': { min: 0, max: 2000 },
   'inline.maxRequestsPerHour': { min: 1, max: 100_000 },
   'inline.maxTokensPerDay': { min: 1000, max: 1_000_000_000 },
+  'telemetry.maxTraces': { min: 1, max: 5000 },
 };
 
 function widened<T>(inspected: InspectedSetting<T>, fallback: T): T {

@@ -14,6 +14,7 @@ import { compareBodyHtml } from '../../src/webview/compare/markup';
 import { fineTuningBodyHtml } from '../../src/webview/fineTuning/markup';
 import { inspectorBodyHtml } from '../../src/webview/inspector/markup';
 import { pageDocument } from '../../src/webview/shared/pageDocument';
+import { traceBodyHtml } from '../../src/webview/trace/markup';
 import { usageBodyHtml } from '../../src/webview/usage/markup';
 import { buildPageScript, launch, openDocument, type PageScript } from '../support/pageHarness';
 import { THEMES, type ThemeName } from '../support/pageThemes';
@@ -25,6 +26,7 @@ const PAGES: { style: string; script: PageScript; page?: string; markup: () => s
   { style: 'inspector.css', script: 'inspector', markup: inspectorBodyHtml },
   { style: 'usage.css', script: 'usage', markup: usageBodyHtml },
   { style: 'fineTuning.css', script: 'pages', page: 'fineTuning', markup: fineTuningBodyHtml },
+  { style: 'trace.css', script: 'pages', page: 'trace', markup: traceBodyHtml },
 ];
 
 /** The page's document as the extension builds it, its files served from `origin`. */

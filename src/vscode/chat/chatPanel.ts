@@ -216,6 +216,7 @@ export class ChatPanel implements vscode.Disposable {
     this.post({ type: 'turnStarted', turn });
     const panel = {
       post: (msg: HostMessage) => this.post(msg), save: () => this.save(), background: this.background, cutOff: () => this.cutOff, onReport: this.deps.onReport,
+      storage: this.deps.conversations.dir,
     };
     return this.track(turn, (client, model, signal) => streamReply({ conversation: c, turn, client, model, signal, ...panel }));
   }

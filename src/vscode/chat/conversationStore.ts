@@ -15,7 +15,8 @@ export interface ConversationSummary {
 }
 
 export class ConversationStore {
-  private readonly dir: vscode.Uri;
+  /** The conversations' folder in global storage (traces keep beside it). */
+  readonly dir: vscode.Uri;
 
   constructor(storage: vscode.Uri) {
     this.dir = vscode.Uri.joinPath(storage, 'conversations');

@@ -13,7 +13,8 @@ import { ThrottledSave } from '../../chat/replyDraft';
 import { estimateUsage } from '../../chat/tokenEstimate';
 import type { AzureOpenAIClient } from '../../service/client';
 import type { HostMessage } from '../../webview/chat/protocol';
-import { loadNetwork } from '../bundles';
+import type { Uri } from 'vscode';
+import { loadTrace } from '../layerBundles';
 import { BackgroundReplies } from './backgroundReplies';
 
 export interface ReplyContext {
@@ -31,6 +32,8 @@ export interface ReplyContext {
   cutOff: () => boolean;
   /** Where each request's usage report goes (the usage log). */
   onReport?: RunRequest['onReport'];
+  /** The conversations' folder: the reply's trace is kept beside it (src/vscode/trace). */
+  storage: Uri;
 }
 
 /** Runs the reply to its end; false when the panel closed while a background reply was followed. */
@@ -63,7 +66,7 @@ export async function streamReply(x: ReplyContext): Promise<boolean> {
   turn.streaming = true;
   c.turns.push(turn);
   try {
-    const { stopped, ...result } = await loadNetwork().runChat(input, PANEL_RUN);
+    const { stopped, ...result } = await loadTrace().tracedRun(x.storage, input, PANEL_RUN);
     const interrupted = stopped && x.cutOff();
     Object.assign(turn, result, { stopped: (stopped && !interrupted) || undefined, interrupted: interrupted || undefined });
     // Stopped before the service sent its figures: count locally, and say so.

@@ -4,6 +4,7 @@
  * work is in the core and in the parts of `Services`.
  */
 import * as vscode from 'vscode';
+import { loadTrace } from '../layerBundles';
 import { Commands } from '../contributions';
 import { log } from '../log';
 import type { Services } from '../services';
@@ -48,6 +49,7 @@ export function registerCommands(s: Services): vscode.Disposable[] {
     }),
     command(Commands.showLog, vscode.l10n.t('Could not show the log'), () => log().show()),
     command(Commands.showUsage, vscode.l10n.t('Could not show the usage'), () => s.usageView.show()),
+    command(Commands.showTrace, vscode.l10n.t('Could not show the trace'), () => loadTrace().showTrace(s.context)),
     // Webhook endpoints
     command(Commands.createWebhookEndpoint, vscode.l10n.t('Could not create the webhook endpoint'), (arg) => createEndpoint(s, arg)),
     command(Commands.editWebhookEndpoint, vscode.l10n.t('Could not update the webhook endpoint'), (arg) => editEndpoint(s, arg)),

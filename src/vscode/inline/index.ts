@@ -4,7 +4,8 @@
  */
 import * as vscode from 'vscode';
 import type { RequestReport } from '../../chat/engine/report';
-import { loadInline, loadNetwork } from '../bundles';
+import { loadNetwork } from '../bundles';
+import { loadInline } from '../layerBundles';
 import { command } from '../commands/registry';
 import { Commands } from '../contributions';
 import { logError } from '../log';

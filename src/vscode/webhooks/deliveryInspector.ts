@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { loadNetwork } from '../bundles';
-import { callOf, deliveryView, subjectOf } from '../../webhooks/inspect/deliveryView';
+import { callOf, subjectOf } from '../../webhooks/inspect/deliveryView';
 import { parseInspectorViewMessage, type CallAction, type DeliveryView, type InspectorHostMessage, type InspectorViewMessage } from '../../webhooks/inspect/inspectorProtocol';
 import type { DeliveryRecord } from '../../webhooks/store/records';
 import type { WebhookEvents } from '../../webhooks/store/webhookEvents';
@@ -112,7 +112,8 @@ export class DeliveryInspector implements vscode.Disposable {
   /** The view of a stored delivery, with what is known of the endpoints for the doctor. */
   viewOf(r: DeliveryRecord): DeliveryView {
     const state = this.listener.state;
-    return deliveryView(r, {
+    // The view and its signature doctor come with the network bundle: activation carries neither.
+    return loadNetwork().deliveryView(r, {
       appUrl: this.listener.forwardTarget(r),
       doctor: { endpoints: this.listener.endpointList, listenerUrl: state && `${state.publicUrl}/webhook` },
     });

@@ -1,0 +1,104 @@
+/**
+ * The last N traces, kept on disk with the usage log's care: one JSON line per trace in an
+ * append-only file created readable by the user only (src/storage/appendLog.ts), compacted to the
+ * newest N, so the traces survive a reload and the file never grows past its cap. The store owns
+ * the traces: it fires `onDidAdd` for each one added.
+ */
+import { AppendLog, fileLines } from '../storage/appendLog';
+import { Emitter } from '../service/emitter';
+import type { Trace } from './span';
+
+/** A trace line past this many bytes is kept in memory only (a turn with content captured can be large). */
+export const MAX_TRACE_BYTES = 512 * 1024;
+export const DEFAULT_MAX_TRACES = 200;
+/** How long a trace waits for others before they are written together. */
+const WRITE_AFTER_MS = 250;
+
+function parse(line: string): Trace | undefined {
+  try {
+    const t = JSON.parse(line) as Trace;
+    return typeof t?.traceId === 'string' && Array.isArray(t.spans) ? t : undefined;
+  } catch {
+    // A torn last line (a crash mid-write) is skipped.
+    return undefined;
+  }
+}
+
+export class TraceStore {
+  private readonly log: AppendLog;
+  private traces: Trace[] = [];
+  private unwritten: Trace[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private readonly added = new Emitter<Trace>();
+  readonly onDidAdd = this.added.event;
+
+  private constructor(
+    readonly path: string,
+    readonly maxTraces: number,
+  ) {
+    const max = maxTraces;
+    // Compaction rewrites the file: let it grow a tenth past the cap first.
+    this.log = new AppendLog(path, max + Math.max(8, Math.floor(max / 10)), async (lines) => {
+      const kept: string[] = [];
+      for await (const line of lines) {
+        kept.push(line);
+        if (kept.length > max) kept.shift();
+      }
+      return kept;
+    });
+  }
+
+  static async open(path: string, maxTraces = DEFAULT_MAX_TRACES): Promise<TraceStore> {
+    const store = new TraceStore(path, Math.max(1, Math.floor(maxTraces)));
+    let lines = 0;
+    for await (const line of fileLines(path)) {
+      lines++;
+      const t = parse(line);
+      if (t) store.keep(t);
+    }
+    store.log.setLineCount(lines);
+    return store;
+  }
+
+  /** Newest last. */
+  all(): readonly Trace[] {
+    return this.traces;
+  }
+
+  get(traceId: string): Trace | undefined {
+    return this.traces.find((t) => t.traceId === traceId);
+  }
+
+  /**
+   * Keeps the trace. The caller pays a push: the trace is written a moment later, with the others
+   * of that moment (`flush()` writes now and resolves once they are on disk). Hand over a trace
+   * you no longer change.
+   */
+  add(trace: Trace): void {
+    this.keep(trace);
+    this.added.fire(trace);
+    this.unwritten.push(trace);
+    this.timer ??= setTimeout(() => void this.flush(), WRITE_AFTER_MS).unref();
+  }
+
+  async flush(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const traces = this.unwritten.splice(0);
+    for (const t of traces) {
+      const line = JSON.stringify(t);
+      if (Buffer.byteLength(line) <= MAX_TRACE_BYTES) void this.log.append(line);
+    }
+    await this.log.flush();
+  }
+
+  private keep(trace: Trace): void {
+    this.traces.push(trace);
+    if (this.traces.length > this.maxTraces) this.traces.splice(0, this.traces.length - this.maxTraces);
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.added.dispose();
+  }
+}

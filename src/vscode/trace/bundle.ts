@@ -1,0 +1,115 @@
+/**
+ * Traces in the editor, bundled apart as `dist/trace.js` (esbuild.mjs) and required on the first
+ * traced reply or Show Trace (src/vscode/bundles.ts): the store of the last N traces in global
+ * storage, the export to the user's collector when `aoaiWorkbench.telemetry.otlpEndpoint` is set
+ * (dist/otlp.js loaded then, never otherwise), and the timeline page.
+ */
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { RunnerOptions } from '../../chat/engine/options';
+import type { RunRequest } from '../../chat/engine/runner';
+import type { RunResult } from '../../chat/engine/result';
+import { dateTime } from '../../text/format';
+import { TraceBuilder } from '../../trace/builder';
+import { TraceExportQueue } from '../../trace/exportQueue';
+import { TraceStore } from '../../trace/traceStore';
+import type { Trace, TraceKind } from '../../trace/types';
+import { loadNetwork, loadOtlp } from '../bundles';
+import { log } from '../log';
+import { setting } from '../settings';
+import { showTimeline } from './timeline';
+
+let store: Promise<TraceStore> | undefined;
+let queue: { endpoint: string; queue: TraceExportQueue; close: () => Promise<void> } | undefined;
+
+/** The store, in global storage (`storage` is its folder, or a folder in it for a chat's reply). */
+function traces(storage: vscode.Uri): Promise<TraceStore> {
+  return (store ??= TraceStore.open(join(storage.fsPath, 'traces.jsonl'), setting('telemetry.maxTraces')));
+}
+
+const extensionVersion = (): string => String(vscode.extensions.getExtension('aoai-workbench.aoai-workbench')?.packageJSON?.version ?? '');
+
+/** Hands the trace to the user's collector when an endpoint is set; nothing is loaded or sent otherwise. */
+function exportTrace(trace: Trace): void {
+  const endpoint = setting('telemetry.otlpEndpoint').trim();
+  if (queue && queue.endpoint !== endpoint) {
+    void queue.close();
+    queue = undefined;
+  }
+  if (!endpoint) return;
+  if (!queue) {
+    let sender: InstanceType<ReturnType<typeof loadOtlp>['OtlpTraceSender']> | undefined;
+    const q = new TraceExportQueue({
+      send: (batch) => (sender ??= new (loadOtlp().OtlpTraceSender)(endpoint, extensionVersion())).send(batch),
+      onError: (err) => log().appendLine(`Traces could not be sent to ${endpoint}: ${err instanceof Error ? err.message : String(err)}`),
+    });
+    queue = { endpoint, queue: q, close: async () => (await q.flush(), await sender?.shutdown()) };
+  }
+  queue.queue.add(trace);
+}
+
+export interface TracedRun {
+  input: RunRequest;
+  traceId: string;
+  /** Ends the trace (the reply or the error it ended with), keeps it and exports it. */
+  end(outcome: { result?: RunResult; error?: unknown }): void;
+}
+
+/** A request traced: its hooks record spans; `end` keeps the trace (never throws). */
+export function traced(storage: vscode.Uri, kind: TraceKind, title: string, input: RunRequest): TracedRun {
+  const capture = setting('telemetry.captureContent');
+  let server: { address: string; port?: number } | undefined;
+  try {
+    const url = new URL(input.client.endpoint);
+    server = { address: url.hostname, port: url.port ? Number(url.port) : undefined };
+  } catch {
+    // An endpoint that is not a URL names no server.
+  }
+  const builder = new TraceBuilder(kind, title, { captureContent: capture, server });
+  return {
+    input: builder.observe(input),
+    traceId: builder.traceId,
+    end: ({ result, error }) => {
+      try {
+        const trace = builder.finish({ result, error, input: capture ? input.messages : undefined });
+        void traces(storage).then((s) => s.add(trace));
+        exportTrace(trace);
+      } catch (err) {
+        log().appendLine(`The trace could not be kept: ${String(err)}`);
+      }
+    },
+  };
+}
+
+/** The panel's reply, traced: the runner's run with its trace kept beside the conversations (`conversations`: their folder). */
+export async function tracedRun(conversations: vscode.Uri, input: RunRequest, options: RunnerOptions): Promise<RunResult> {
+  const t = traced(vscode.Uri.joinPath(conversations, '..'), 'turn', input.deployment, input);
+  try {
+    const result = await loadNetwork().runChat(t.input, options);
+    t.end({ result });
+    return result;
+  } catch (error) {
+    t.end({ error });
+    throw error;
+  }
+}
+
+/** Show Trace: the trace given, else one picked from the newest. */
+export async function showTrace(context: Pick<vscode.ExtensionContext, 'globalStorageUri' | 'extensionUri'>, traceId?: string): Promise<void> {
+  const s = await traces(context.globalStorageUri);
+  let trace = traceId ? s.get(traceId) : undefined;
+  if (!trace) {
+    const items = [...s.all()].reverse().map((t) => ({ label: t.spans[0].name, description: dateTime(t.start), detail: `${t.spans.length} spans, ${t.end - t.start} ms`, trace: t }));
+    if (!items.length) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('No traces yet: send a message in a chat panel, and its trace is kept here.'));
+      return;
+    }
+    trace = (await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Show Trace'), placeHolder: vscode.l10n.t('Pick a trace, newest first') }))?.trace;
+  }
+  if (trace) showTimeline(context.extensionUri, trace);
+}
+
+/** Writes what waits (the extension's deactivate). */
+export async function flushTraces(): Promise<void> {
+  await Promise.all([store?.then((s) => s.flush()), queue?.queue.flush()]);
+}
