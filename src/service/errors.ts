@@ -5,6 +5,7 @@
  * messages are in the user's language once the extension configures it (src/vscode/strings.ts).
  */
 import * as l10n from '@vscode/l10n';
+import { blockedSummary, filterAdvice, readFilterError, type FilterVerdict } from './contentFilter';
 
 export type ServiceErrorKind =
   | 'http' // the service answered with a non-2xx status
@@ -26,6 +27,8 @@ export interface ServiceErrorInit {
   retryAfterMs?: number;
   /** Content filter categories that fired (hate, violence, ...). */
   filteredCategories?: string[];
+  /** The content filter's verdicts in a 400 `content_filter` body (contentFilter.ts). */
+  filterVerdicts?: FilterVerdict[];
   /** The deployment the request named (its 404 names it). */
   deployment?: string;
   /** How the request authenticated: shapes the advice on 401/403. */
@@ -48,6 +51,7 @@ export class ServiceError extends Error {
   readonly requestId?: string;
   readonly retryAfterMs?: number;
   readonly filteredCategories?: string[];
+  readonly filterVerdicts?: FilterVerdict[];
   readonly deployment?: string;
 
   constructor(private readonly init: ServiceErrorInit) {
@@ -61,6 +65,7 @@ export class ServiceError extends Error {
     this.requestId = init.requestId;
     this.retryAfterMs = init.retryAfterMs;
     this.filteredCategories = init.filteredCategories;
+    this.filterVerdicts = init.filterVerdicts;
     this.deployment = init.deployment;
   }
 
@@ -129,8 +134,10 @@ export function describe(init: ServiceErrorInit): string {
     return withDetail(l10n.t('Not found (404) on {0}. Check the endpoint URL; this resource may not offer this API.', host), init);
   }
   if (status === 400 && code === 'content_filter') {
-    const cats = init.filteredCategories?.length ? ` (${init.filteredCategories.join(', ')})` : '';
     const id = init.requestId ? ` ${l10n.t('(request id {0})', init.requestId)}` : '';
+    const summary = init.filterVerdicts && blockedSummary(init.filterVerdicts);
+    if (summary) return `${summary} ${filterAdvice(init.filterVerdicts!).join(' ')}${id}`;
+    const cats = init.filteredCategories?.length ? ` (${init.filteredCategories.join(', ')})` : '';
     return `${l10n.t('The content filter blocked this request{0}. Rephrase the message and send it again.', cats)}${id}`;
   }
   if (status === 429) {
@@ -243,7 +250,7 @@ export function filteredCategories(results: unknown): string[] {
 }
 
 /** Reads the service's error body in every spelling seen on the wire. */
-export function parseErrorBody(text: string): Pick<ServiceErrorInit, 'code' | 'serviceMessage' | 'param' | 'filteredCategories'> {
+export function parseErrorBody(text: string): Pick<ServiceErrorInit, 'code' | 'serviceMessage' | 'param' | 'filteredCategories' | 'filterVerdicts'> {
   let body: ErrorBody;
   try {
     body = JSON.parse(text) as ErrorBody;
@@ -260,6 +267,7 @@ export function parseErrorBody(text: string): Pick<ServiceErrorInit, 'code' | 's
     serviceMessage: str(err?.message) ?? str(body.message),
     param: str(err?.param),
     filteredCategories: cats.length ? cats : undefined,
+    filterVerdicts: cats.length ? readFilterError(body) : undefined,
   };
 }
 

@@ -84,14 +84,14 @@ describe('language model requests against the emulator', () => {
 
   it('turns refusals into messages that say what happened and what to do', async () => {
     await assert.rejects(run('missing', user('hi')).done, /The deployment "missing" does not exist on 127\.0\.0\.1:\d+\. Check the name/);
-    await assert.rejects(run('chat', user('/filter')).done, /The content filter blocked this request \(hate, violence\)\. Rephrase/);
+    await assert.rejects(run('chat', user('/filter')).done, /Blocked by the content filter: hate \(high severity\) in the prompt, violence \(medium severity\) in the prompt\. Rephrase/);
     await run('one-a-minute', user('hi')).done;
     await assert.rejects(run('one-a-minute', user('hi')).done, /Rate limit reached on 127\.0\.0\.1:\d+\. Retry in \d+ seconds?\./);
   });
 
   it('a reply the content filter stops part way keeps what arrived and then says so', async () => {
     const { c, done } = run('chat', user('/filter-stream tell me'));
-    await assert.rejects(done, (e: Error) => e instanceof ReplyFilteredError && /stopped the reply of "chat" part way \(violence\)\. Rephrase/.test(e.message));
+    await assert.rejects(done, (e: Error) => e instanceof ReplyFilteredError && /stopped the reply of "chat" part way: violence \(medium severity\) in the reply\. Ask again/.test(e.message));
     assert.ok(c.text.length > 0, 'the text before the filter was reported');
   });
 });

@@ -3,6 +3,7 @@
  * keeps them on the turn, the language model provider hands them to VS Code.
  */
 import * as l10n from '@vscode/l10n';
+import { filterAdvice, verdictPhrase, type FilterVerdict } from '../../service/contentFilter';
 import { ServiceError } from '../../service/errors';
 import type { Usage } from '../../service/types';
 import type { ChatApi } from '../modelProfile';
@@ -26,15 +27,21 @@ export interface RunResult {
   responseId?: string;
   /** What was changed to get an answer, or how it ended, for the reply to say. */
   notes?: string[];
+  /** The content filter's verdicts worth telling (blocked, detected or above safe), prompt and reply. */
+  filterVerdicts?: FilterVerdict[];
 }
 
 /** The content filter ended a reply that had begun. */
 export class ReplyFilteredError extends Error {
   override readonly name = 'ReplyFilteredError';
 
-  constructor(deployment: string, categories: readonly string[] = []) {
-    const cats = categories.length ? ` (${categories.join(', ')})` : '';
-    super(l10n.t('The content filter stopped the reply of "{0}" part way{1}. Rephrase the request and send it again.', deployment, cats));
+  constructor(deployment: string, verdicts: readonly FilterVerdict[] = []) {
+    const blocked = verdicts.filter((v) => v.filtered);
+    super(
+      blocked.length
+        ? `${l10n.t('The content filter stopped the reply of "{0}" part way: {1}.', deployment, blocked.map(verdictPhrase).join(', '))} ${filterAdvice(blocked).join(' ')}`
+        : l10n.t('The content filter stopped the reply of "{0}" part way. Rephrase the request and send it again.', deployment),
+    );
   }
 }
 

@@ -3,15 +3,13 @@ import type { ServerResponse } from 'node:http';
 import { modelProfile } from '../../chat/modelProfile';
 import type { DeploymentConfig } from '../config';
 import { countChatPromptTokens, readMessages, type ReadMessage } from '../chatMessages';
+import { contentFilterError, PROMPT_FILTER, replyFilterResults, SAFE_RESULTS } from '../filterResults';
 import { reply, tokenPieces, countTokens } from '../responder';
 import { parseToolChoice, parseTools, planToolCall, toolResultReply, type PlannedCall, type ToolChoice, type ToolSpec } from '../tools';
 import type { Route, RouteContext } from '../router';
 import { passRateLimits } from './rateGate';
 import { HttpError, azureError, invalidRequest, nowSeconds, randomId, sendJson, writeOrDrain } from '../wire';
 
-const SAFE = { filtered: false, severity: 'safe' };
-const SAFE_RESULTS = { hate: SAFE, self_harm: SAFE, sexual: SAFE, violence: SAFE };
-const PROMPT_FILTER = [{ prompt_index: 0, content_filter_results: { ...SAFE_RESULTS, jailbreak: { filtered: false, detected: false } } }];
 
 /** o-series and gpt-5 models take `max_completion_tokens` and only the default temperature. */
 export const isReasoningModel = (model: string) => /^(o\d|gpt-5)/i.test(model);
@@ -62,23 +60,7 @@ function parseChat(body: Record<string, unknown>, deployment: DeploymentConfig):
   };
 }
 
-export function contentFilterError(): HttpError {
-  return new HttpError(400, {
-    error: {
-      message:
-        "The response was filtered due to the prompt triggering Azure OpenAI's content management policy. Please modify your prompt and retry. " +
-        'To learn more about our content filtering policies please read our documentation: https://go.microsoft.com/fwlink/?linkid=2198766',
-      type: null,
-      param: 'prompt',
-      code: 'content_filter',
-      status: 400,
-      innererror: {
-        code: 'ResponsibleAIPolicyViolation',
-        content_filter_result: { hate: { filtered: true, severity: 'high' }, self_harm: SAFE, sexual: SAFE, violence: { filtered: true, severity: 'medium' } },
-      },
-    },
-  });
-}
+export { contentFilterError };
 
 const BATCH_SKUS = /batch/i;
 
@@ -121,6 +103,8 @@ export interface PreparedChat {
   pieces: string[];
   call?: PlannedCall;
   finish: string;
+  /** `/annotate`: the reply carries a detected (not blocked) protected-material annotation. */
+  annotate: boolean;
   usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
 }
 
@@ -133,13 +117,15 @@ export function prepareChat(ctx: { state: RouteContext['state'] }, body: Record<
   let text: string;
   let call: PlannedCall | undefined;
   let filterStream = false;
+  let annotate = false;
   if (last.role === 'tool') {
     const name = chat.messages.flatMap((m) => m.toolCalls).find((c) => c.id === last.toolCallId)?.name;
     text = toolResultReply(name, last.content);
   } else {
     const lastUser = [...chat.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
     const answer = reply(lastUser, deployment.name);
-    if (answer.directive === 'filter') throw contentFilterError();
+    if (answer.directive === 'filter') throw contentFilterError(answer.filterCategory);
+    annotate = answer.directive === 'annotate';
     filterStream = answer.directive === 'filter-stream';
     text = answer.text;
     call = planToolCall(chat.tools, chat.toolChoice, lastUser);
@@ -154,7 +140,7 @@ export function prepareChat(ctx: { state: RouteContext['state'] }, body: Record<
   const promptTokens = countChatPromptTokens(chat.messages, chat.rawTools);
   const completionTokens = finish === 'length' || call ? pieces.length : countTokens(text);
   const usage = { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
-  return { deployment, stream: chat.stream, includeUsage: chat.includeUsage, pieces, call, finish, usage };
+  return { deployment, stream: chat.stream, includeUsage: chat.includeUsage, pieces, call, finish, annotate, usage };
 }
 
 const modelOf = (d: DeploymentConfig) => `${d.model}-${d.version}`;
@@ -164,7 +150,7 @@ export function chatCompletionBody(p: PreparedChat, id = randomId('chatcmpl-'), 
   const message = p.call
     ? { role: 'assistant', content: null, refusal: null, tool_calls: [{ id: callId, type: 'function', function: { name: p.call.name, arguments: p.pieces.join('') } }] }
     : { role: 'assistant', content: p.pieces.join(''), refusal: null };
-  const finalFilter = p.finish === 'content_filter' ? { ...SAFE_RESULTS, violence: { filtered: true, severity: 'medium' } } : SAFE_RESULTS;
+  const finalFilter = replyFilterResults(p.finish, p.annotate);
   return {
     id,
     object: 'chat.completion',
@@ -199,6 +185,7 @@ async function handleChat(ctx: RouteContext, deploymentName: string | undefined)
     model: modelOf(p.deployment),
     deltas,
     finish: p.finish,
+    annotate: p.annotate,
     usage: p.includeUsage ? p.usage : undefined,
     headers: rateHeaders,
   });
@@ -207,7 +194,7 @@ async function handleChat(ctx: RouteContext, deploymentName: string | undefined)
 /** Azure's frame sequence: prompt annotations, role + first token, tokens, finish, usage, [DONE]. */
 async function streamChat(
   ctx: RouteContext,
-  s: { id: string; created: number; model: string; deltas: object[]; finish: string; usage?: object; headers: Record<string, string> },
+  s: { id: string; created: number; model: string; deltas: object[]; finish: string; annotate: boolean; usage?: object; headers: Record<string, string> },
 ): Promise<void> {
   const res: ServerResponse = ctx.res;
   res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', ...ctx.baseHeaders, ...s.headers });
@@ -239,7 +226,7 @@ async function streamChat(
     await write(chunk([{ index: 0, finish_reason: null, delta, content_filter_results: SAFE_RESULTS }]));
   }
   if (closed) return ctx.state.streamAborted();
-  const finalFilter = s.finish === 'content_filter' ? { ...SAFE_RESULTS, violence: { filtered: true, severity: 'medium' } } : SAFE_RESULTS;
+  const finalFilter = replyFilterResults(s.finish, s.annotate);
   await write(chunk([{ index: 0, finish_reason: s.finish, delta: {}, content_filter_results: finalFilter }]));
   if (s.usage) await write(chunk([], s.usage));
   await write('[DONE]');

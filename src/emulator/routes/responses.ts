@@ -41,7 +41,7 @@ function plan(req: ResponseRequest, history: Array<Record<string, unknown>>, dep
     text = toolResultReply(typeof name === 'string' ? name : undefined, String(last.output));
   } else {
     const answer = reply(prompt, deploymentName);
-    if (answer.directive === 'filter') throw contentFilterError();
+    if (answer.directive === 'filter') throw contentFilterError(answer.filterCategory);
     ({ text, directive } = answer);
     call = planToolCall(req.tools, req.toolChoice, prompt);
   }
