@@ -46,6 +46,8 @@ export interface EmulatorConfig {
   responseInProgressMs: number;
   /** Length of the rate-limit window; 60 s like the service, shorter to meet a limit sooner. */
   rateLimitWindowSeconds: number;
+  /** Prompt caching: how long a prompt stays cached after its last use (the service: 5 to 10 minutes idle). */
+  promptCacheSeconds: number;
   maxBodyBytes: number;
   /** Accept Entra ID access tokens from this issuer (besides the API key). */
   entra?: EntraConfig;
@@ -96,6 +98,7 @@ export const DEFAULT_CONFIG: EmulatorConfig = {
   responseQueuedMs: 200,
   responseInProgressMs: 500,
   rateLimitWindowSeconds: 60,
+  promptCacheSeconds: 300,
   maxBodyBytes: 4 * 1024 * 1024,
   jobs: { stepMs: 2_000 },
   files: { maxBytes: 512 * 1024 * 1024, maxBatchBytes: 200 * 1024 * 1024 },
@@ -139,6 +142,7 @@ export function resolveConfig(partial: Partial<EmulatorConfig> = {}): EmulatorCo
   const timings: Array<[string, unknown, number]> = [
     ['jobs.stepMs', config.jobs.stepMs, 0],
     ['firstTokenDelayMs', config.firstTokenDelayMs, 0],
+    ['promptCacheSeconds', config.promptCacheSeconds, 0],
     ['calls.ringMs', config.calls.ringMs, 1],
     ['files.maxBytes', config.files.maxBytes, 1],
     ['files.maxBatchBytes', config.files.maxBatchBytes, 1],

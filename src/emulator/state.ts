@@ -7,6 +7,7 @@ import type { BatchObject } from './jobs/batches';
 import { FileStore } from './jobs/files';
 import type { StoredJob } from './jobs/fineTune';
 import type { Call } from './jobs/calls';
+import { PromptCache } from './promptCache';
 import { RateLimiter } from './rateLimiter';
 import { nowSeconds, randomId } from './wire';
 
@@ -30,6 +31,7 @@ export interface EmulatorStats {
 
 export class EmulatorState {
   readonly limits: RateLimiter;
+  readonly promptCache: PromptCache;
   readonly deliverer: Deliverer;
   readonly endpoints = new Map<string, StoredEndpoint>();
   readonly responses = new Map<string, StoredResponse>();
@@ -47,6 +49,7 @@ export class EmulatorState {
     readonly log: (line: string) => void,
   ) {
     this.limits = new RateLimiter(config.rateLimitWindowSeconds * 1000);
+    this.promptCache = new PromptCache(config.promptCacheSeconds * 1000);
     this.deliverer = new Deliverer(config.delivery, log);
   }
 

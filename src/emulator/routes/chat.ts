@@ -4,6 +4,7 @@ import { modelProfile } from '../../chat/modelProfile';
 import type { DeploymentConfig } from '../config';
 import { countChatPromptTokens, readMessages, type ReadMessage } from '../chatMessages';
 import { contentFilterError, PROMPT_FILTER, replyFilterResults, SAFE_RESULTS } from '../filterResults';
+import { promptTokens } from '../promptCache';
 import { reply, tokenPieces, countTokens } from '../responder';
 import { parseToolChoice, parseTools, planToolCall, toolResultReply, type PlannedCall, type ToolChoice, type ToolSpec } from '../tools';
 import type { Route, RouteContext } from '../router';
@@ -105,7 +106,15 @@ export interface PreparedChat {
   finish: string;
   /** `/annotate`: the reply carries a detected (not blocked) protected-material annotation. */
   annotate: boolean;
-  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number; prompt_tokens_details?: { cached_tokens: number } };
+}
+
+/** The cached part of a prompt that repeats an earlier one's prefix (promptCache.ts), as the usage reports it when there is one. */
+function cachedPrompt(state: RouteContext['state'], deployment: string, key: unknown, chat: ParsedChat, billed: number) {
+  const parts = [JSON.stringify(chat.rawTools), ...chat.messages.map((m) => `${m.role}\n${m.content}`)];
+  const bucket = `${deployment}\n${typeof key === 'string' ? key : ''}`;
+  const cached = state.promptCache.use(bucket, promptTokens(parts), billed);
+  return cached ? { prompt_tokens_details: { cached_tokens: cached } } : {};
 }
 
 export function prepareChat(ctx: { state: RouteContext['state'] }, body: Record<string, unknown>, deploymentName: string | undefined, batch = false): PreparedChat {
@@ -139,7 +148,8 @@ export function prepareChat(ctx: { state: RouteContext['state'] }, body: Record<
   }
   const promptTokens = countChatPromptTokens(chat.messages, chat.rawTools);
   const completionTokens = finish === 'length' || call ? pieces.length : countTokens(text);
-  const usage = { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
+  const cached = cachedPrompt(ctx.state, deployment.name, body.prompt_cache_key, chat, promptTokens);
+  const usage = { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens, ...cached };
   return { deployment, stream: chat.stream, includeUsage: chat.includeUsage, pieces, call, finish, annotate, usage };
 }
 

@@ -4,6 +4,7 @@
  * state after configurable delays, and each final state emits its `response.*` webhook event.
  */
 import type { ServerResponse } from 'node:http';
+import { promptTokens } from '../promptCache';
 import { countTokens, reply } from '../responder';
 import type { Route, RouteContext } from '../router';
 import { planToolCall, toolResultReply } from '../tools';
@@ -120,6 +121,9 @@ export function prepareResponse(ctx: { state: EmulatorState }, body: Record<stri
     history = prev.history;
   }
   const p = plan(req, history, deployment.name);
+  const parts = [JSON.stringify(req.rawTools), req.instructions ?? '', ...[...history, ...req.items].map(({ id: _id, ...item }) => JSON.stringify(item))];
+  const key = typeof body.prompt_cache_key === 'string' ? body.prompt_cache_key : '';
+  p.cachedTokens = ctx.state.promptCache.use(`${deployment.name}\n${key}`, promptTokens(parts), p.inputTokens);
   p.obfuscate = (body.stream_options as { include_obfuscation?: unknown } | undefined)?.include_obfuscation !== false;
   const outputTokens = countTokens(p.call ? p.call.arguments : p.text) + (p.reasoning?.tokens ?? 0);
   const stored: StoredResponse = { object: responseObject(req, `${deployment.model}-${deployment.version}`), input: req.items, history: [...history, ...req.items], log: new EventLog() };
