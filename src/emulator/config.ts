@@ -78,6 +78,8 @@ export const DEFAULT_CONFIG: EmulatorConfig = {
     { name: 'gpt-5-codex', model: 'gpt-5-codex', version: '2025-09-15', sku: 'GlobalStandard', capacity: 20, requestsPerMinute: 120, tokensPerMinute: 200_000 },
     // Batch jobs only (the service refuses live calls on it); the batches' `model` names it.
     { name: 'gpt-4o-mini-batch', model: 'gpt-4o-mini', version: '2024-07-18', sku: 'GlobalBatch', capacity: 1000, requestsPerMinute: 1_000, tokensPerMinute: 1_000_000 },
+    // Answers from gpt-4.1-nano or gpt-4.1-mini by the prompt's length (modelRouter.ts); the answer's `model` says which.
+    { name: 'model-router', model: 'model-router', version: '2025-05-19', sku: 'GlobalStandard', capacity: 50, requestsPerMinute: 300, tokensPerMinute: 100_000 },
     // Incoming calls are accepted with it (`model` of /realtime/calls/{id}/accept).
     { name: 'gpt-realtime', model: 'gpt-realtime', version: '2025-08-28', sku: 'GlobalStandard', capacity: 10, requestsPerMinute: 100, tokensPerMinute: 100_000 },
   ],

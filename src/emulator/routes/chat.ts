@@ -4,6 +4,7 @@ import { modelProfile } from '../../chat/modelProfile';
 import type { DeploymentConfig } from '../config';
 import { countChatPromptTokens, readMessages, type ReadMessage } from '../chatMessages';
 import { contentFilterError, PROMPT_FILTER, replyFilterResults, SAFE_RESULTS } from '../filterResults';
+import { answeringModel } from '../modelRouter';
 import { promptTokens } from '../promptCache';
 import { reply, tokenPieces, countTokens } from '../responder';
 import { parseToolChoice, parseTools, planToolCall, toolResultReply, type PlannedCall, type ToolChoice, type ToolSpec } from '../tools';
@@ -153,7 +154,8 @@ export function prepareChat(ctx: { state: RouteContext['state'] }, body: Record<
   return { deployment, stream: chat.stream, includeUsage: chat.includeUsage, pieces, call, finish, annotate, usage };
 }
 
-const modelOf = (d: DeploymentConfig) => `${d.model}-${d.version}`;
+/** The model that answers: a model-router deployment's choice, else the deployment's own (modelRouter.ts). */
+const modelOf = (p: PreparedChat) => answeringModel(p.deployment, p.usage.prompt_tokens);
 
 /** The `chat.completion` object of a prepared (non-streamed) completion. */
 export function chatCompletionBody(p: PreparedChat, id = randomId('chatcmpl-'), callId = randomId('call_')): Record<string, unknown> {
@@ -165,7 +167,7 @@ export function chatCompletionBody(p: PreparedChat, id = randomId('chatcmpl-'), 
     id,
     object: 'chat.completion',
     created: nowSeconds(),
-    model: modelOf(p.deployment),
+    model: modelOf(p),
     choices: [{ index: 0, message, finish_reason: p.finish, logprobs: null, content_filter_results: finalFilter }],
     usage: p.usage,
     prompt_filter_results: PROMPT_FILTER,
@@ -192,7 +194,7 @@ async function handleChat(ctx: RouteContext, deploymentName: string | undefined)
   await streamChat(ctx, {
     id,
     created: nowSeconds(),
-    model: modelOf(p.deployment),
+    model: modelOf(p),
     deltas,
     finish: p.finish,
     annotate: p.annotate,

@@ -4,6 +4,7 @@
  * state after configurable delays, and each final state emits its `response.*` webhook event.
  */
 import type { ServerResponse } from 'node:http';
+import { answeringModel } from '../modelRouter';
 import { promptTokens } from '../promptCache';
 import { countTokens, reply } from '../responder';
 import type { Route, RouteContext } from '../router';
@@ -126,7 +127,8 @@ export function prepareResponse(ctx: { state: EmulatorState }, body: Record<stri
   p.cachedTokens = ctx.state.promptCache.use(`${deployment.name}\n${key}`, promptTokens(parts), p.inputTokens);
   p.obfuscate = (body.stream_options as { include_obfuscation?: unknown } | undefined)?.include_obfuscation !== false;
   const outputTokens = countTokens(p.call ? p.call.arguments : p.text) + (p.reasoning?.tokens ?? 0);
-  const stored: StoredResponse = { object: responseObject(req, `${deployment.model}-${deployment.version}`), input: req.items, history: [...history, ...req.items], log: new EventLog() };
+  const object = responseObject(req, answeringModel(deployment, p.inputTokens));
+  const stored: StoredResponse = { object, input: req.items, history: [...history, ...req.items], log: new EventLog() };
   return { req, deployment, plan: p, stored, tokens: p.inputTokens + Math.min(outputTokens, p.maxOutputTokens ?? Infinity) };
 }
 
