@@ -81,3 +81,16 @@ describe('content filter verdicts in words', () => {
     assert.deepEqual(readFilterError({ error: 'nope' }), []);
   });
 });
+
+describe('content filter verdicts on a saved turn', () => {
+  const turn = (filterVerdicts: unknown) => ({ id: 't', role: 'assistant', content: 'x', createdAt: 1, filterVerdicts });
+
+  it('a turn keeps its verdicts (for the badge) through the page protocol and the saved conversation; a malformed list fails the turn', async () => {
+    const { isTurn } = await import('../../src/chat/model');
+    assert.ok(isTurn(turn(readFilterVerdicts({ choices: [{ content_filter_results: { protected_material_text: { filtered: false, detected: true } } }] }))));
+    assert.ok(isTurn(turn(undefined)));
+    assert.ok(!isTurn(turn([{ key: 'hate', category: 'hate', where: 'elsewhere', filtered: true }])));
+    assert.ok(!isTurn(turn('hate')));
+    assert.ok(!isTurn(turn(Array.from({ length: 41 }, () => ({ key: 'hate', category: 'hate', where: 'reply', filtered: false })))));
+  });
+});

@@ -144,7 +144,7 @@ export function turnElement(t: ChatTurn, assistantName: string, renderer: Render
     foot.className = 'turn-foot';
     foot.textContent = formatUsage(t);
     el.append(foot);
-    addTurnExtras(el, t.reasoningSummary, t.notes, renderer);
+    addTurnExtras(el, t.reasoningSummary, t.notes, renderer, t.filterVerdicts);
   }
   return el;
 }
