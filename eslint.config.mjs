@@ -43,6 +43,8 @@ const PAGE_SHARED = [
   'src/webhooks/inspect/sipParty.ts',
   'src/service/types.ts',
   'src/service/shapes.ts',
+  // Content filter verdicts in words: the chat page shows them behind a badge (plain, l10n only).
+  'src/service/contentFilter.ts',
   // The usage view's tables (the page imports their types only).
   'src/usage/aggregate.ts',
   'src/usage/days.ts',

@@ -4,6 +4,7 @@
  * is conversation.ts). The checks here are the ones both sides of the page protocol apply to what
  * they receive (src/webview/chat/protocol.ts). Plain data, no keys or tokens.
  */
+import type { FilterVerdict } from '../service/contentFilter';
 import type { Usage } from '../service/types';
 import { isObj, isText, type Obj } from '../service/shapes';
 
@@ -77,6 +78,8 @@ export interface ChatTurn {
   responseId?: string;
   /** What the engine changed to get an answer (a parameter dropped, the API switched). */
   notes?: string[];
+  /** The content filter's verdicts on the prompt and the reply (contentFilter.ts), shown on request. */
+  filterVerdicts?: FilterVerdict[];
   /** A background reply's status on the service (queued, in_progress, then final). */
   backgroundStatus?: BackgroundStatus;
   /** Saved while its reply was still arriving (see replyDraft.ts). */
@@ -157,6 +160,9 @@ export function parseParams(v: unknown): Partial<ChatParams> | undefined {
   return out;
 }
 
+const isVerdict = (v: unknown): boolean =>
+  isObj(v) && isStr(v.key, 64) && isStr(v.category, 64) && (v.where === 'prompt' || v.where === 'reply') && typeof v.filtered === 'boolean' && (v.severity === undefined || isStr(v.severity, 16));
+
 /** The optional fields a turn may carry, each of its type when present. */
 function optionalTurnFields(v: Obj): boolean {
   return (
@@ -164,6 +170,7 @@ function optionalTurnFields(v: Obj): boolean {
     (v.reasoningSummary === undefined || isStr(v.reasoningSummary)) &&
     (v.responseId === undefined || isStr(v.responseId, 200)) &&
     (v.notes === undefined || (Array.isArray(v.notes) && v.notes.length <= 20 && v.notes.every((n) => isStr(n, 1000)))) &&
+    (v.filterVerdicts === undefined || (Array.isArray(v.filterVerdicts) && v.filterVerdicts.length <= 40 && v.filterVerdicts.every(isVerdict))) &&
     (v.backgroundStatus === undefined || BACKGROUND_STATUSES.includes(v.backgroundStatus as string)) &&
     (v.streaming === undefined || typeof v.streaming === 'boolean') &&
     (v.interrupted === undefined || typeof v.interrupted === 'boolean')

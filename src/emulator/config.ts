@@ -46,6 +46,8 @@ export interface EmulatorConfig {
   responseInProgressMs: number;
   /** Length of the rate-limit window; 60 s like the service, shorter to meet a limit sooner. */
   rateLimitWindowSeconds: number;
+  /** Prompt caching: how long a prompt stays cached after its last use (the service: 5 to 10 minutes idle). */
+  promptCacheSeconds: number;
   maxBodyBytes: number;
   /** Accept Entra ID access tokens from this issuer (besides the API key). */
   entra?: EntraConfig;
@@ -76,6 +78,8 @@ export const DEFAULT_CONFIG: EmulatorConfig = {
     { name: 'gpt-5-codex', model: 'gpt-5-codex', version: '2025-09-15', sku: 'GlobalStandard', capacity: 20, requestsPerMinute: 120, tokensPerMinute: 200_000 },
     // Batch jobs only (the service refuses live calls on it); the batches' `model` names it.
     { name: 'gpt-4o-mini-batch', model: 'gpt-4o-mini', version: '2024-07-18', sku: 'GlobalBatch', capacity: 1000, requestsPerMinute: 1_000, tokensPerMinute: 1_000_000 },
+    // Answers from gpt-4.1-nano or gpt-4.1-mini by the prompt's length (modelRouter.ts); the answer's `model` says which.
+    { name: 'model-router', model: 'model-router', version: '2025-05-19', sku: 'GlobalStandard', capacity: 50, requestsPerMinute: 300, tokensPerMinute: 100_000 },
     // Incoming calls are accepted with it (`model` of /realtime/calls/{id}/accept).
     { name: 'gpt-realtime', model: 'gpt-realtime', version: '2025-08-28', sku: 'GlobalStandard', capacity: 10, requestsPerMinute: 100, tokensPerMinute: 100_000 },
   ],
@@ -96,6 +100,7 @@ export const DEFAULT_CONFIG: EmulatorConfig = {
   responseQueuedMs: 200,
   responseInProgressMs: 500,
   rateLimitWindowSeconds: 60,
+  promptCacheSeconds: 300,
   maxBodyBytes: 4 * 1024 * 1024,
   jobs: { stepMs: 2_000 },
   files: { maxBytes: 512 * 1024 * 1024, maxBatchBytes: 200 * 1024 * 1024 },
@@ -139,6 +144,7 @@ export function resolveConfig(partial: Partial<EmulatorConfig> = {}): EmulatorCo
   const timings: Array<[string, unknown, number]> = [
     ['jobs.stepMs', config.jobs.stepMs, 0],
     ['firstTokenDelayMs', config.firstTokenDelayMs, 0],
+    ['promptCacheSeconds', config.promptCacheSeconds, 0],
     ['calls.ringMs', config.calls.ringMs, 1],
     ['files.maxBytes', config.files.maxBytes, 1],
     ['files.maxBatchBytes', config.files.maxBatchBytes, 1],

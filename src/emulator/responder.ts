@@ -6,8 +6,8 @@
  *   /code [lang]     a short explanation and one fenced code block
  *   /long N          about N tokens of prose (for long-reply demos and benchmarks)
  *   /filter          the prompt is "blocked": HTTP 400 content_filter (hate, violence)
- *   /filter jailbreak, /filter indirect_attack
- *                    the same refusal by the prompt shield: the category detected and filtered
+ *   /filter CATEGORY the same, with that category alone (jailbreak, protected_material_code, ...)
+ *   /annotate        a plain reply annotated (not blocked) as protected material text
  *   /filter-stream   the reply starts, then the stream ends with finish_reason content_filter
  *   /fail            (responses API) the background response ends as failed
  *   /incomplete      (responses API) the background response ends as incomplete
@@ -17,14 +17,15 @@
  */
 import { decode, encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { completeAtCursor } from './codeCompletion';
+import { FILTER_CATEGORIES } from './filterResults';
 
-export type Directive = 'echo' | 'complete' | 'markdown' | 'code' | 'long' | 'filter' | 'filter-stream' | 'fail' | 'incomplete';
+export type Directive = 'echo' | 'complete' | 'markdown' | 'code' | 'long' | 'filter' | 'filter-stream' | 'annotate' | 'fail' | 'incomplete';
 
 export interface Reply {
   directive: Directive;
   text: string;
-  /** `/filter`'s category, when one was named. */
-  filter?: string;
+  /** `/filter CATEGORY`: the one category the 400 names. */
+  filterCategory?: string;
 }
 
 const WORDS = (
@@ -111,7 +112,9 @@ export function reply(lastUserMessage: string, deployment: string): Reply {
       return { directive: 'long', text: prose(n, hash(text)) };
     }
     case 'filter':
-      return m[2] ? { directive: 'filter', text: '', filter: m[2] } : { directive: 'filter', text: '' };
+      return { directive: 'filter', text: '', filterCategory: FILTER_CATEGORIES.find((c) => c === m[2]) };
+    case 'annotate':
+      return { directive: 'annotate', text: prose(30, hash(text)) };
     case 'filter-stream':
       return { directive: 'filter-stream', text: prose(40, hash(text)) };
     case 'fail':

@@ -4,6 +4,7 @@ import type { BatchObject, Call, StoredJob, StoredResponse } from './stored';
 import type { DeploymentConfig, EmulatorConfig } from './config';
 import { Deliverer, type Delivery } from './deliveries';
 import { FileStore } from './jobs/files';
+import { PromptCache } from './promptCache';
 import { RateLimiter } from './rateLimiter';
 import { nowSeconds, randomId } from './wire';
 
@@ -27,6 +28,7 @@ export interface EmulatorStats {
 
 export class EmulatorState {
   readonly limits: RateLimiter;
+  readonly promptCache: PromptCache;
   readonly deliverer: Deliverer;
   readonly endpoints = new Map<string, StoredEndpoint>();
   readonly responses = new Map<string, StoredResponse>();
@@ -44,6 +46,7 @@ export class EmulatorState {
     readonly log: (line: string) => void,
   ) {
     this.limits = new RateLimiter(config.rateLimitWindowSeconds * 1000);
+    this.promptCache = new PromptCache(config.promptCacheSeconds * 1000);
     this.deliverer = new Deliverer(config.delivery, log);
   }
 

@@ -1,88 +1,164 @@
 /**
- * Azure's content filter verdicts read into words (issue #39): which category, how severe, whether
- * the prompt or the reply tripped it, and what to do. One reader for every place the service puts
- * them: a refused request's `innererror.content_filter_result(s)`, the prompt's and each choice's
- * `content_filter_results` in Chat Completions, and the same objects in the Responses API.
- * Names and severities come from outside: they are shown as text, cut, and never as markup.
+ * Azure's content filter verdicts read into words: which category, how severe, whether the prompt
+ * or the reply tripped it, and what to do. One reader for every shape the service sends: a 400
+ * `content_filter` error (`innererror.content_filter_result`, or the spec's `inner_error` /
+ * `content_filter_results`), a 200 with `prompt_filter_results[]` and a choice's
+ * `content_filter_results`, and the Responses API's `content_filters[]` (`source_type` prompt or
+ * completion). Names and details from the service are kept as text, never as markup.
  */
 import * as l10n from '@vscode/l10n';
 
-export type FilterSide = 'prompt' | 'reply';
+export type FilterCategory =
+  | 'hate'
+  | 'sexual'
+  | 'violence'
+  | 'self_harm'
+  | 'jailbreak'
+  | 'protected_material_text'
+  | 'protected_material_code'
+  | 'indirect_attack'
+  | 'profanity'
+  | 'custom_blocklists'
+  | 'other';
+
+export type FilterSeverity = 'safe' | 'low' | 'medium' | 'high';
 
 export interface FilterVerdict {
-  /** The service's name: hate, sexual, violence, self_harm, jailbreak, protected_material_text… */
-  category: string;
-  /** safe, low, medium, high (the harm categories); absent for the detected-or-not ones. */
-  severity?: string;
+  category: FilterCategory;
+  /** The service's own key, kept for a category this reader does not know (shown as text). */
+  key: string;
+  where: 'prompt' | 'reply';
+  /** The request or the reply was blocked for it. */
   filtered: boolean;
-  detected?: boolean;
-  side: FilterSide;
+  /** Severity categories (hate, sexual, violence, self_harm) carry one; detection categories do not. */
+  severity?: FilterSeverity;
 }
 
-const cut = (s: string) => s.replace(/[^\w-]/g, '').slice(0, 40);
+const KNOWN: readonly FilterCategory[] = [
+  'hate',
+  'sexual',
+  'violence',
+  'self_harm',
+  'jailbreak',
+  'protected_material_text',
+  'protected_material_code',
+  'indirect_attack',
+  'profanity',
+  'custom_blocklists',
+];
+const SEVERITIES: readonly FilterSeverity[] = ['safe', 'low', 'medium', 'high'];
 
-/** Every category of one result object (`{ hate: { filtered, severity }, jailbreak: { filtered, detected } … }`). */
-export function verdictsOf(results: unknown, side: FilterSide): FilterVerdict[] {
-  if (!results || typeof results !== 'object' || Array.isArray(results)) return [];
+const record = (v: unknown): Record<string, unknown> | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
+
+/**
+ * The verdicts worth telling in one result object: each category filtered, detected, or at a
+ * severity above safe. A safe, undetected category says nothing and is left out.
+ */
+export function readFilterResults(results: unknown, where: FilterVerdict['where']): FilterVerdict[] {
   const out: FilterVerdict[] = [];
-  for (const [name, value] of Object.entries(results as Record<string, unknown>)) {
-    if (!value || typeof value !== 'object') continue;
-    const v = value as { filtered?: unknown; severity?: unknown; detected?: unknown };
-    if (typeof v.filtered !== 'boolean') continue;
-    const verdict: FilterVerdict = { category: cut(name), filtered: v.filtered, side };
-    if (typeof v.severity === 'string') verdict.severity = cut(v.severity);
-    if (typeof v.detected === 'boolean') verdict.detected = v.detected;
-    out.push(verdict);
+  for (const [key, raw] of Object.entries(record(results) ?? {})) {
+    const v = record(raw);
+    if (!v || key === 'error') continue;
+    const severity = SEVERITIES.includes(v.severity as FilterSeverity) ? (v.severity as FilterSeverity) : undefined;
+    const filtered = v.filtered === true;
+    const notable = filtered || v.detected === true || (severity !== undefined && severity !== 'safe');
+    if (!notable) continue;
+    const category = KNOWN.includes(key as FilterCategory) ? (key as FilterCategory) : 'other';
+    out.push({ category, key: key.slice(0, 64), where, filtered, severity });
   }
   return out;
 }
 
-/** The prompt's annotations: `prompt_filter_results` (Chat Completions) or `prompt_filter_result(s)` in other spellings. */
-export function promptVerdicts(list: unknown): FilterVerdict[] {
-  const items = (Array.isArray(list) ? list : list ? [list] : []) as Array<{ content_filter_results?: unknown; content_filter_result?: unknown } | null>;
-  return items.flatMap((item) => verdictsOf(item?.content_filter_results ?? item?.content_filter_result, 'prompt'));
+/** Every verdict in a chat completion, a chunk of one, or a Responses API object. */
+export function readFilterVerdicts(body: unknown): FilterVerdict[] {
+  const b = record(body) ?? {};
+  const out: FilterVerdict[] = [];
+  for (const p of Array.isArray(b.prompt_filter_results) ? b.prompt_filter_results : []) out.push(...readFilterResults(record(p)?.content_filter_results, 'prompt'));
+  for (const c of Array.isArray(b.choices) ? b.choices : []) out.push(...readFilterResults(record(c)?.content_filter_results, 'reply'));
+  // Responses API: `content_filters: [{ source_type: 'prompt' | 'completion', blocked, content_filter_results }]`.
+  for (const f of Array.isArray(b.content_filters) ? b.content_filters : []) {
+    const entry = record(f);
+    out.push(...readFilterResults(entry?.content_filter_results, entry?.source_type === 'prompt' ? 'prompt' : 'reply'));
+  }
+  return out;
 }
 
-/** What a person reads for a category. */
-export function categoryName(category: string): string {
-  const names: Record<string, string> = {
-    hate: l10n.t('hate'),
-    sexual: l10n.t('sexual content'),
-    violence: l10n.t('violence'),
-    self_harm: l10n.t('self-harm'),
-    jailbreak: l10n.t('a jailbreak attempt'),
-    indirect_attack: l10n.t('an indirect attack (instructions hidden in a document or a tool result)'),
-    protected_material_text: l10n.t('protected text (lyrics, articles, recipes…)'),
-    protected_material_code: l10n.t('protected code (from public repositories)'),
-    profanity: l10n.t('profanity'),
-    custom_blocklists: l10n.t('a custom blocklist'),
-  };
-  return names[category] ?? category;
+/** The verdicts of a 400 error body, either spelling (`innererror`/`inner_error`, `content_filter_result(s)`); the prompt tripped them. */
+export function readFilterError(body: unknown): FilterVerdict[] {
+  const err = record(record(body)?.error);
+  const inner = record(err?.innererror) ?? record(err?.inner_error);
+  return readFilterResults(inner?.content_filter_result ?? inner?.content_filter_results, 'prompt');
 }
 
-/** "hate (high), violence (medium)" for the verdicts that filtered. */
-export function trippedText(verdicts: readonly FilterVerdict[]): string {
-  return verdicts
-    .filter((v) => v.filtered)
-    .map((v) => (v.severity && v.severity !== 'safe' ? l10n.t('{0} ({1})', categoryName(v.category), v.severity) : categoryName(v.category)))
-    .join(', ');
+/** The category's name in the user's words. */
+export function categoryName(v: FilterVerdict): string {
+  switch (v.category) {
+    case 'hate':
+      return l10n.t('hate');
+    case 'sexual':
+      return l10n.t('sexual content');
+    case 'violence':
+      return l10n.t('violence');
+    case 'self_harm':
+      return l10n.t('self-harm');
+    case 'jailbreak':
+      return l10n.t('jailbreak (prompt attack)');
+    case 'protected_material_text':
+      return l10n.t('protected material (text)');
+    case 'protected_material_code':
+      return l10n.t('protected material (code)');
+    case 'indirect_attack':
+      return l10n.t('indirect attack (in a document or tool result)');
+    case 'profanity':
+      return l10n.t('profanity');
+    case 'custom_blocklists':
+      return l10n.t('a custom blocklist');
+    default:
+      return v.key;
+  }
 }
 
-/** What to change, for what tripped and on which side. */
-export function filterAdvice(verdicts: readonly FilterVerdict[], side: FilterSide): string {
-  const tripped = new Set(verdicts.filter((v) => v.filtered).map((v) => v.category));
-  const advice: string[] = [];
-  if (tripped.has('jailbreak')) {
-    advice.push(l10n.t('The instructions or the message read as an attempt to get around the model\'s rules: shorten or rephrase the system prompt, and the message.'));
+/** "violence (medium) in the prompt": one verdict as a phrase. */
+export function verdictPhrase(v: FilterVerdict): string {
+  const name = v.severity && v.severity !== 'safe' ? l10n.t('{0} ({1} severity)', categoryName(v), v.severity) : categoryName(v);
+  return v.where === 'prompt' ? l10n.t('{0} in the prompt', name) : l10n.t('{0} in the reply', name);
+}
+
+/** Categories with advice of their own; the others (severity categories, blocklists, unknown) get "rephrase". */
+const SPECIFIC: readonly FilterCategory[] = ['jailbreak', 'indirect_attack', 'protected_material_text', 'protected_material_code'];
+
+/** What to do about the verdicts that blocked: one hint per kind of cause, and where the filter is configured. */
+export function filterAdvice(verdicts: readonly FilterVerdict[]): string[] {
+  const blocked = verdicts.filter((v) => v.filtered);
+  const hints: string[] = [];
+  if (blocked.some((v) => v.category === 'jailbreak')) {
+    hints.push(l10n.t('The instructions read as an attempt to override the model: the system prompt or the message trips the jailbreak filter. Shorten or rephrase the instructions.'));
   }
-  if (tripped.has('indirect_attack')) advice.push(l10n.t('A document or tool result in the conversation carries instructions: leave it out, or mark it as data.'));
-  if (tripped.has('protected_material_text') || tripped.has('protected_material_code')) {
-    advice.push(l10n.t('The reply would repeat protected material: ask for a summary or an answer in its own words.'));
+  if (blocked.some((v) => v.category === 'indirect_attack')) {
+    hints.push(l10n.t('Text inside an attached document or a tool result reads as instructions to the model: remove it or mark it as data.'));
   }
-  const harms = ['hate', 'sexual', 'violence', 'self_harm', 'profanity', 'custom_blocklists'].some((c) => tripped.has(c));
-  if (harms || advice.length === 0) {
-    advice.push(side === 'prompt' ? l10n.t('Rephrase the message and send it again.') : l10n.t('Ask in another way: the reply crossed the deployment\'s thresholds.'));
+  if (blocked.some((v) => v.category.startsWith('protected_material'))) {
+    hints.push(l10n.t('The reply matched known published text or code: ask for an original answer or a summary instead.'));
   }
-  advice.push(l10n.t('The thresholds are the deployment\'s content filter (Resource Manager: raiPolicyName).'));
-  return advice.join(' ');
+  if (blocked.some((v) => !SPECIFIC.includes(v.category))) {
+    hints.push(
+      blocked.some((v) => v.where === 'prompt')
+        ? l10n.t('Rephrase the message and send it again.')
+        : l10n.t('Ask again in other words, or ask for a shorter reply.'),
+    );
+  }
+  if (blocked.length) hints.push(l10n.t("The filter configuration is on the deployment: Resource Manager's raiPolicyName (Azure AI Foundry → Guardrails + controls)."));
+  return hints;
+}
+
+/** One sentence naming what was blocked, or undefined when no verdict blocked anything. */
+export function blockedSummary(verdicts: readonly FilterVerdict[]): string | undefined {
+  const blocked = verdicts.filter((v) => v.filtered);
+  if (!blocked.length) return undefined;
+  return l10n.t('Blocked by the content filter: {0}.', blocked.map(verdictPhrase).join(', '));
+}
+
+/** Annotations on a reply that was not blocked (detected, or above safe), for a badge shown on request. */
+export function annotations(verdicts: readonly FilterVerdict[]): FilterVerdict[] {
+  return verdicts.filter((v) => !v.filtered);
 }

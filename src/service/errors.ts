@@ -5,7 +5,7 @@
  * messages are in the user's language once the extension configures it (src/vscode/strings.ts).
  */
 import * as l10n from '@vscode/l10n';
-import { filterAdvice, trippedText, verdictsOf, type FilterVerdict } from './contentFilter';
+import { blockedSummary, filterAdvice, readFilterError, type FilterVerdict } from './contentFilter';
 
 export type ServiceErrorKind =
   | 'http' // the service answered with a non-2xx status
@@ -27,7 +27,7 @@ export interface ServiceErrorInit {
   retryAfterMs?: number;
   /** Content filter categories that fired (hate, violence, ...). */
   filteredCategories?: string[];
-  /** Every category the content filter reported on the refused prompt, with its severity. */
+  /** The content filter's verdicts in a 400 `content_filter` body (contentFilter.ts). */
   filterVerdicts?: FilterVerdict[];
   /** The deployment the request named (its 404 names it). */
   deployment?: string;
@@ -134,11 +134,11 @@ export function describe(init: ServiceErrorInit): string {
     return withDetail(l10n.t('Not found (404) on {0}. Check the endpoint URL; this resource may not offer this API.', host), init);
   }
   if (status === 400 && code === 'content_filter') {
-    const verdicts = init.filterVerdicts ?? [];
-    const tripped = trippedText(verdicts);
-    const what = tripped ? l10n.t('The content filter blocked the prompt: {0}.', tripped) : l10n.t('The content filter blocked the prompt.');
     const id = init.requestId ? ` ${l10n.t('(request id {0})', init.requestId)}` : '';
-    return `${what} ${filterAdvice(verdicts, 'prompt')}${id}`;
+    const summary = init.filterVerdicts && blockedSummary(init.filterVerdicts);
+    if (summary) return `${summary} ${filterAdvice(init.filterVerdicts!).join(' ')}${id}`;
+    const cats = init.filteredCategories?.length ? ` (${init.filteredCategories.join(', ')})` : '';
+    return `${l10n.t('The content filter blocked this request{0}. Rephrase the message and send it again.', cats)}${id}`;
   }
   if (status === 429) {
     const when = init.retryAfterMs !== undefined ? l10n.t('Retry in {0}.', seconds(init.retryAfterMs)) : l10n.t('Retry in a little while.');
@@ -261,15 +261,13 @@ export function parseErrorBody(text: string): Pick<ServiceErrorInit, 'code' | 's
   if (!body || typeof body !== 'object') return {};
   const err = body.error && typeof body.error === 'object' ? body.error : undefined;
   const inner = err?.innererror ?? err?.inner_error;
-  const results = inner?.content_filter_result ?? inner?.content_filter_results;
-  const cats = filteredCategories(results);
-  const verdicts = verdictsOf(results, 'prompt');
+  const cats = filteredCategories(inner?.content_filter_result ?? inner?.content_filter_results);
   return {
     code: str(err?.code) ?? str(body.code),
     serviceMessage: str(err?.message) ?? str(body.message),
     param: str(err?.param),
     filteredCategories: cats.length ? cats : undefined,
-    filterVerdicts: verdicts.length ? verdicts : undefined,
+    filterVerdicts: cats.length ? readFilterError(body) : undefined,
   };
 }
 

@@ -111,7 +111,7 @@ describe('chat panel', () => {
     await panel.receive({ type: 'send', text: '/filter' });
     await panel.idle();
     reply = panel.conversation.turns.at(-1)!;
-    assert.match(reply.error?.message ?? '', /content filter blocked the prompt: hate \(high\), violence \(medium\)/);
+    assert.match(reply.error?.message ?? '', /Blocked by the content filter: hate \(high severity\) in the prompt, violence \(medium severity\) in the prompt\..*raiPolicyName/);
 
     const wrong = (await exec<ConnectionInfo>('addConnection', { endpoint: emu.url, apiKey: 'not-the-key-000', label: 'Wrong key' }))!;
     await panel.receive({ type: 'setDeployment', connectionId: wrong.id, deployment: 'gpt-4o' });

@@ -145,7 +145,7 @@ describe('language model provider', function () {
 
   it('refusals reach the consumer as messages that say what happened and what to do', async () => {
     const gpt4o = byDeployment(models, 'gpt-4o');
-    await assert.rejects(send(gpt4o, [vscode.LanguageModelChatMessage.User('/filter')]), /The content filter blocked the prompt: hate \(high\), violence \(medium\)\. Rephrase/);
+    await assert.rejects(send(gpt4o, [vscode.LanguageModelChatMessage.User('/filter')]), /Blocked by the content filter: hate \(high severity\) in the prompt, violence .* Rephrase/);
     const limited = byDeployment(models, 'one-a-minute');
     await send(limited, [vscode.LanguageModelChatMessage.User('first')]);
     await assert.rejects(send(limited, [vscode.LanguageModelChatMessage.User('second')]), /Rate limit reached on 127\.0\.0\.1:\d+\. Retry in \d+ seconds?\./);

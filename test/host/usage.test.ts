@@ -126,4 +126,37 @@ describe('usage: recorded from both chats, shown in the usage view and the statu
     const table = api.services.usage.prices();
     assert.equal(table.get('gpt-4o')?.input, 2.5, 'the malformed gpt-4o entry is ignored: the shipped price stays');
   });
+
+  it('the same long prompt twice in the panel: the second reply\'s usage and the usage view show the cached tokens', async () => {
+    const api = await workbench();
+    const opened = await exec<{ conversationId: string }>('openChat', { connectionId: conn.id, deployment: 'mini' });
+    const panel = api.services.chat.panel(opened!.conversationId)!;
+    const finished: ChatTurn[] = [];
+    panel.onDidPost((m) => m.type === 'turnFinished' && finished.push(m.turn));
+    // About 1,500 tokens, over the 1,024 a cached prefix needs; the second request starts with the first one's prompt.
+    const long = Array.from({ length: 1500 }, (_, i) => `item${i}`).join(' ');
+    await panel.receive({ type: 'send', text: long });
+    await panel.idle();
+    await panel.receive({ type: 'send', text: long });
+    await panel.idle();
+    const cachedOf = (t: ChatTurn | undefined) => t?.usage?.prompt_tokens_details?.cached_tokens ?? 0;
+    assert.equal(finished.length, 2, 'two replies');
+    assert.equal(cachedOf(finished[0]), 0);
+    assert.ok(cachedOf(finished[1]) >= 1024, JSON.stringify(finished[1].usage));
+
+    const sent: UsageHostMessage[] = [];
+    const watching = api.services.usageView.onDidPost((m) => sent.push(m));
+    try {
+      await exec('showUsage');
+      await api.services.usageView.receive({ type: 'filter', filter: { connection: conn.id, source: '' } });
+      const today = await eventually(() => {
+        const summary = [...sent].reverse().find((m): m is Extract<UsageHostMessage, { type: 'summary' }> => m.type === 'summary')?.summary;
+        const w = summary?.deployments.find((x) => x.connectionId === conn.id && x.deployment === 'mini')?.windows.today;
+        return w && w.cachedTokens >= 1024 ? w : undefined;
+      }, 15_000);
+      assert.equal(today.cachedTokens, cachedOf(finished[1]));
+    } finally {
+      watching.dispose();
+    }
+  });
 });

@@ -176,7 +176,7 @@ describe('service client against the emulator', () => {
     await rejectsWith(client.createChatCompletion({ deployment: 'gpt-4o', messages: [{ role: 'user', content: '/filter' }] }), (e) => {
       assert.equal(e.code, 'content_filter');
       assert.deepEqual(e.filteredCategories, ['hate', 'violence']);
-      assert.match(e.message, /content filter blocked the prompt: hate \(high\), violence \(medium\)/);
+      assert.match(e.message, /Blocked by the content filter: hate \(high severity\) in the prompt, violence \(medium severity\) in the prompt\. Rephrase/);
     });
   });
 

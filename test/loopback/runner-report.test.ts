@@ -242,7 +242,7 @@ describe('chat runner: reports and refusals on a scripted service', () => {
     const panel = await run(client, {}, PANEL_RUN);
     const reply = (await panel.done) as { content: string; notes?: string[]; finishReason: string };
     assert.deepEqual([reply.content, reply.finishReason, reply.notes], ['Once upon', 'content_filter', [error.message]]);
-    assert.match(error.message, /stopped the reply of "dep" part way: violence\. Ask in another way/);
+    assert.match(error.message, /stopped the reply of "dep" part way: violence in the reply\. Ask again in other words/);
     assert.deepEqual([vscodeChat.reports[0].outcome, panel.reports[0].outcome], ['content_filter', 'content_filter']);
   });
 

@@ -146,7 +146,7 @@ describe('language model requests on the Responses API (emulator)', () => {
 
   it('refusals read as what happened and what to do', async () => {
     await assert.rejects(run('missing-codex', user('hi'), { model: 'gpt-5-codex' }).done, /The deployment "missing-codex" does not exist on 127\.0\.0\.1:\d+\. Check the name/);
-    await assert.rejects(run('gpt-5-codex', user('/filter'), { model: 'gpt-5-codex' }).done, /content filter blocked the prompt: hate \(high\), violence \(medium\)\. Rephrase.*raiPolicyName/);
+    await assert.rejects(run('gpt-5-codex', user('/filter'), { model: 'gpt-5-codex' }).done, /Blocked by the content filter: hate \(high severity\) in the prompt.*Rephrase/);
     await assert.rejects(run('gpt-5-codex', user('/fail'), { model: 'gpt-5-codex' }).done, /broke off \(server_error\)\. Try again/);
   });
 });
@@ -233,7 +233,7 @@ describe('the Responses route over a scripted loopback server', () => {
       onText: (t) => text.push(t),
       onToolCall: () => {},
     });
-    await assert.rejects(done, /content filter stopped the reply of "codex" part way\. Ask in another way/);
+    await assert.rejects(done, /content filter stopped the reply of "codex" part way\. Rephrase/);
     await s.client.close();
     assert.deepEqual(text, ['Once upon']);
   });

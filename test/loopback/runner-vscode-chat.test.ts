@@ -84,25 +84,14 @@ describe('language model requests against the emulator', () => {
 
   it('turns refusals into messages that say what happened and what to do', async () => {
     await assert.rejects(run('missing', user('hi')).done, /The deployment "missing" does not exist on 127\.0\.0\.1:\d+\. Check the name/);
-    await assert.rejects(run('chat', user('/filter')).done, /The content filter blocked the prompt: hate \(high\), violence \(medium\)\. Rephrase/);
-    // The prompt shield: named, with what to change, and where the thresholds are set.
-    await assert.rejects(
-      run('chat', user('/filter jailbreak')).done,
-      new RegExp(
-        "The content filter blocked the prompt: a jailbreak attempt\\. The instructions or the message read as an attempt to get around the model's rules: " +
-          "shorten or rephrase the system prompt, and the message\\. The thresholds are the deployment's content filter \\(Resource Manager: raiPolicyName\\)\\. " +
-          '\\(request id [0-9a-f-]+\\)$',
-      ),
-    );
-    const indirect = /blocked the prompt: an indirect attack \(instructions hidden in a document or a tool result\)\. A document or tool result/;
-    await assert.rejects(run('chat', user('/filter indirect_attack')).done, indirect);
+    await assert.rejects(run('chat', user('/filter')).done, /Blocked by the content filter: hate \(high severity\) in the prompt, violence \(medium severity\) in the prompt\. Rephrase/);
     await run('one-a-minute', user('hi')).done;
     await assert.rejects(run('one-a-minute', user('hi')).done, /Rate limit reached on 127\.0\.0\.1:\d+\. Retry in \d+ seconds?\./);
   });
 
   it('a reply the content filter stops part way keeps what arrived and then says so', async () => {
     const { c, done } = run('chat', user('/filter-stream tell me'));
-    await assert.rejects(done, (e: Error) => e instanceof ReplyFilteredError && /stopped the reply of "chat" part way: violence \(medium\)\. Ask in another way/.test(e.message));
+    await assert.rejects(done, (e: Error) => e instanceof ReplyFilteredError && /stopped the reply of "chat" part way: violence \(medium severity\) in the reply\. Ask again/.test(e.message));
     assert.ok(c.text.length > 0, 'the text before the filter was reported');
   });
 });

@@ -1,66 +1,96 @@
-// The content filter's verdicts in words, from each shape the service sends them in: a refused
-// request's innererror, the prompt's annotations and a choice's, with the prompt shields
-// (detected, no severity), protected material (with its citation) and blocklists.
+/**
+ * The content filter reader over every shape the service sends (Azure's Chat Completions
+ * description: prompt_filter_results, a choice's content_filter_results, the 400 error in both
+ * spellings; the Responses API's content_filters): category, severity, prompt or reply, advice.
+ */
 import assert from 'node:assert/strict';
-import { categoryName, filterAdvice, promptVerdicts, trippedText, verdictsOf } from '../../src/service/contentFilter';
-import { parseErrorBody } from '../../src/service/errors';
+import { annotations, blockedSummary, filterAdvice, readFilterError, readFilterVerdicts } from '../../src/service/contentFilter';
+import { ServiceError, parseErrorBody } from '../../src/service/errors';
 
 const SAFE = { filtered: false, severity: 'safe' };
+const SAFE_RESULTS = { hate: SAFE, self_harm: SAFE, sexual: SAFE, violence: SAFE };
 
-describe('content filter verdicts', () => {
-  it('reads a refused request as the service sends it: each category, its severity, the prompt side', () => {
-    const body = JSON.stringify({
-      error: {
-        code: 'content_filter',
-        status: 400,
-        innererror: {
-          code: 'ResponsibleAIPolicyViolation',
-          content_filter_result: { hate: SAFE, jailbreak: { filtered: true, detected: true }, self_harm: SAFE, sexual: SAFE, violence: { filtered: true, severity: 'medium' } },
+describe('content filter verdicts in words', () => {
+  it('a 400 with innererror.content_filter_result (the wire form): the prompt tripped jailbreak, and the message says to rephrase the instructions and where the filter is configured', () => {
+    const result = { ...SAFE_RESULTS, jailbreak: { filtered: true, detected: true } };
+    const body = { error: { code: 'content_filter', status: 400, innererror: { code: 'ResponsibleAIPolicyViolation', content_filter_result: result } } };
+    const verdicts = readFilterError(body);
+    assert.deepEqual(verdicts, [{ category: 'jailbreak', key: 'jailbreak', where: 'prompt', filtered: true, severity: undefined }]);
+    const err = new ServiceError({ kind: 'http', host: 'example.openai.azure.com', status: 400, ...parseErrorBody(JSON.stringify(body)) });
+    assert.match(err.message, /jailbreak \(prompt attack\) in the prompt/);
+    assert.match(err.message, /Shorten or rephrase the instructions/);
+    assert.match(err.message, /raiPolicyName/);
+    assert.deepEqual(err.filteredCategories, ['jailbreak']);
+  });
+
+  it("the spec's spelling (inner_error.content_filter_results) reads the same, with each severity category's level", () => {
+    const results = { ...SAFE_RESULTS, hate: { filtered: true, severity: 'high' }, violence: { filtered: true, severity: 'medium' } };
+    const body = { error: { code: 'content_filter', inner_error: { code: 'ResponsibleAIPolicyViolation', content_filter_results: results } } };
+    const verdicts = readFilterError(body);
+    assert.deepEqual(verdicts.map((v) => [v.category, v.severity, v.where]), [['hate', 'high', 'prompt'], ['violence', 'medium', 'prompt']]);
+    assert.equal(blockedSummary(verdicts), 'Blocked by the content filter: hate (high severity) in the prompt, violence (medium severity) in the prompt.');
+    assert.ok(filterAdvice(verdicts).includes('Rephrase the message and send it again.'));
+  });
+
+  it('a 200 chat completion: prompt_filter_results and the choice read apart; a safe category says nothing; a detected but not blocked one is an annotation', () => {
+    const body = {
+      prompt_filter_results: [
+        {
+          prompt_index: 0,
+          content_filter_results: { ...SAFE_RESULTS, jailbreak: { filtered: false, detected: false }, indirect_attack: { filtered: true, detected: true } },
         },
-      },
-    });
-    const { filterVerdicts, filteredCategories } = parseErrorBody(body);
-    assert.deepEqual(filteredCategories, ['jailbreak', 'violence']);
-    assert.deepEqual(filterVerdicts?.find((v) => v.category === 'jailbreak'), { category: 'jailbreak', filtered: true, detected: true, side: 'prompt' });
-    assert.equal(trippedText(filterVerdicts!), 'a jailbreak attempt, violence (medium)');
-    // The Responses API's spelling of the same object.
-    const responses = { error: { code: 'content_filter', inner_error: { content_filter_results: { sexual: { filtered: true, severity: 'high' } } } } };
-    assert.deepEqual(parseErrorBody(JSON.stringify(responses)).filterVerdicts, [{ category: 'sexual', severity: 'high', filtered: true, side: 'prompt' }]);
+      ],
+      choices: [
+        {
+          index: 0,
+          finish_reason: 'stop',
+          content_filter_results: { ...SAFE_RESULTS, protected_material_code: { filtered: false, detected: true, citation: { URL: 'https://example.com', license: 'MIT' } } },
+        },
+      ],
+    };
+    const verdicts = readFilterVerdicts(body);
+    assert.deepEqual(verdicts.map((v) => `${v.category}/${v.where}/${v.filtered}`), ['indirect_attack/prompt/true', 'protected_material_code/reply/false']);
+    assert.deepEqual(annotations(verdicts).map((v) => v.category), ['protected_material_code']);
+    assert.match(filterAdvice(verdicts).join(' '), /attached document or a tool result/);
   });
 
-  it("reads the prompt's annotations and a reply's, protected material and blocklists included", () => {
-    const annotations = { hate: SAFE, indirect_attack: { filtered: false, detected: false }, custom_blocklists: { filtered: false, details: [] } };
-    const prompt = promptVerdicts([{ prompt_index: 0, content_filter_results: annotations }]);
-    assert.deepEqual(prompt.map((v) => [v.category, v.filtered, v.side]), [['hate', false, 'prompt'], ['indirect_attack', false, 'prompt'], ['custom_blocklists', false, 'prompt']]);
-    const reply = verdictsOf(
-      {
-        protected_material_code: { filtered: true, detected: true, citation: { URL: 'https://github.com/x/y', license: 'MIT' } },
-        protected_material_text: { filtered: false, detected: false },
-        profanity: { filtered: false, detected: false },
-      },
-      'reply',
-    );
-    assert.equal(trippedText(reply), 'protected code (from public repositories)');
-    const advice = /^The reply would repeat protected material: ask for a summary or an answer in its own words\. The thresholds are the deployment's content filter \(Resource/;
-    assert.match(filterAdvice(reply, 'reply'), advice);
+  it("a reply ended by the filter (finish_reason content_filter): the reply's category and severity, and advice for a reply", () => {
+    const verdicts = readFilterVerdicts({ choices: [{ index: 0, finish_reason: 'content_filter', content_filter_results: { ...SAFE_RESULTS, sexual: { filtered: true, severity: 'medium' } } }] });
+    assert.equal(blockedSummary(verdicts), 'Blocked by the content filter: sexual content (medium severity) in the reply.');
+    assert.ok(filterAdvice(verdicts).includes('Ask again in other words, or ask for a shorter reply.'));
   });
 
-  it('says what to change for each kind of refusal, on the side that tripped', () => {
-    const one = (category: string, side: 'prompt' | 'reply') => filterAdvice([{ category, filtered: true, side }], side);
-    assert.match(one('jailbreak', 'prompt'), /shorten or rephrase the system prompt/);
-    assert.match(one('indirect_attack', 'prompt'), /A document or tool result in the conversation carries instructions/);
-    assert.match(one('hate', 'prompt'), /^Rephrase the message and send it again\./);
-    assert.match(one('violence', 'reply'), /^Ask in another way: the reply crossed the deployment's thresholds\./);
-    assert.match(filterAdvice([], 'prompt'), /^Rephrase the message/, 'a refusal that names nothing still says what to do');
+  it("the Responses API's content_filters: source_type prompt or completion, protected material text in the reply", () => {
+    const body = {
+      object: 'response',
+      content_filters: [
+        { blocked: false, source_type: 'prompt', content_filter_results: { ...SAFE_RESULTS, jailbreak: { filtered: false, detected: false } } },
+        { blocked: true, source_type: 'completion', content_filter_results: { ...SAFE_RESULTS, protected_material_text: { filtered: true, detected: true } } },
+      ],
+    };
+    const verdicts = readFilterVerdicts(body);
+    assert.deepEqual(verdicts.map((v) => `${v.category}/${v.where}`), ['protected_material_text/reply']);
+    assert.match(filterAdvice(verdicts).join(' '), /original answer/);
   });
 
-  it('keeps what came from outside as plain names: no markup, bounded, unknown categories shown as named', () => {
-    const odd = verdictsOf({ '<img src=x onerror=alert(1)>': { filtered: true, severity: '<b>high</b>' }, [`x${'y'.repeat(500)}`]: { filtered: true } }, 'prompt');
-    assert.deepEqual(odd.map((v) => v.category), ['imgsrcxonerroralert1', `x${'y'.repeat(39)}`]);
-    assert.equal(odd[0].severity, 'bhighb');
-    assert.equal(categoryName('brand_new_category'), 'brand_new_category');
-    assert.deepEqual(verdictsOf({ hate: 'yes', violence: { severity: 'high' }, list: [1] }, 'reply'), [], 'entries without a filtered flag say nothing');
-    assert.deepEqual(verdictsOf([{ hate: SAFE }], 'reply'), []);
-    assert.deepEqual(verdictsOf(null, 'reply'), []);
+  it("an unknown category from the service is kept under its own name, as text; garbage reads as nothing", () => {
+    const verdicts = readFilterVerdicts({ choices: [{ content_filter_results: { '<b>new_thing</b>': { filtered: true } } }] });
+    assert.equal(verdicts[0].category, 'other');
+    assert.equal(blockedSummary(verdicts), 'Blocked by the content filter: <b>new_thing</b> in the reply.');
+    for (const junk of [null, 3, 'x', [], { choices: 'no' }, { prompt_filter_results: [null] }]) assert.deepEqual(readFilterVerdicts(junk), []);
+    assert.deepEqual(readFilterError({ error: 'nope' }), []);
+  });
+});
+
+describe('content filter verdicts on a saved turn', () => {
+  const turn = (filterVerdicts: unknown) => ({ id: 't', role: 'assistant', content: 'x', createdAt: 1, filterVerdicts });
+
+  it('a turn keeps its verdicts (for the badge) through the page protocol and the saved conversation; a malformed list fails the turn', async () => {
+    const { isTurn } = await import('../../src/chat/model');
+    assert.ok(isTurn(turn(readFilterVerdicts({ choices: [{ content_filter_results: { protected_material_text: { filtered: false, detected: true } } }] }))));
+    assert.ok(isTurn(turn(undefined)));
+    assert.ok(!isTurn(turn([{ key: 'hate', category: 'hate', where: 'elsewhere', filtered: true }])));
+    assert.ok(!isTurn(turn('hate')));
+    assert.ok(!isTurn(turn(Array.from({ length: 41 }, () => ({ key: 'hate', category: 'hate', where: 'reply', filtered: false })))));
   });
 });

@@ -24,9 +24,7 @@ describe('error messages', () => {
     assert.match(msg({ status: 401, code: '401' }), /Access denied \(401\).*Check the connection's key and endpoint/);
     assert.match(msg({ status: 403 }), /Forbidden.*Cognitive Services OpenAI User/);
     assert.match(msg({ status: 404, code: 'DeploymentNotFound', deployment: 'gpt-x' }), /deployment "gpt-x" does not exist on res\.openai\.azure\.com/);
-    const verdict = (category: string, severity: string) => ({ category, severity, filtered: true, side: 'prompt' as const });
-    const filtered = msg({ status: 400, code: 'content_filter', filterVerdicts: [verdict('hate', 'high'), verdict('violence', 'medium')] });
-    assert.match(filtered, /content filter blocked the prompt: hate \(high\), violence \(medium\)\. Rephrase/);
+    assert.match(msg({ status: 400, code: 'content_filter', filteredCategories: ['hate', 'violence'] }), /content filter blocked this request \(hate, violence\)\. Rephrase/);
     assert.match(msg({ status: 429, retryAfterMs: 7_200 }), /Rate limit reached .*Retry in 8 seconds/);
     assert.match(msg({ status: 503 }), /failed \(HTTP 503\).*try again/);
   });

@@ -1,6 +1,7 @@
 // The language model provider's details a consumer notices: what images and texts cost in tokens,
 // which API and names go on the wire, how model options are read, and what each refusal says.
 import assert from 'node:assert/strict';
+import { readFilterResults } from '../../src/service/contentFilter';
 import { buildChatRequest, UnsupportedInputError } from '../../src/chat/engine/chatRequest';
 import { lmModelEntries } from '../../src/chat/lm/catalog';
 import { ModelOptionError, readModelOptions } from '../../src/chat/lm/modelOptions';
@@ -106,13 +107,10 @@ describe('language model provider: calls and refusals in words', () => {
   });
 
   it('the content filter names its categories; the provider reads the error by its name', () => {
-    const e = new ReplyFilteredError('chat', [
-      { category: 'hate', severity: 'high', filtered: true, side: 'reply' },
-      { category: 'violence', severity: 'medium', filtered: true, side: 'reply' },
-      { category: 'sexual', severity: 'safe', filtered: false, side: 'reply' },
-    ]);
+    const verdicts = readFilterResults({ hate: { filtered: true, severity: 'high' }, violence: { filtered: true, severity: 'medium' } }, 'reply');
+    const e = new ReplyFilteredError('chat', verdicts);
     assert.equal(e.name, 'ReplyFilteredError');
-    assert.match(e.message, /"chat" part way: hate \(high\), violence \(medium\)\. Ask in another way/);
+    assert.match(e.message, /"chat" part way: hate \(high severity\) in the reply, violence \(medium severity\) in the reply\. Ask again/);
   });
 
   it('an image a tool returned is refused for a model that reads none, on both APIs', () => {

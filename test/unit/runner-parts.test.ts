@@ -81,11 +81,7 @@ describe('chat runner API choice and errors', () => {
     assert.deepEqual(errorInfo(e), { message: e.message, kind: 'http', status: 429, code: '429', retryAfterMs: 5 });
     assert.deepEqual(errorInfo(new Error('boom')), { message: 'boom', kind: 'unknown' });
     assert.deepEqual(errorInfo('plain'), { message: 'plain', kind: 'unknown' });
-    assert.equal(
-      new ReplyFilteredError('d').message,
-      'The content filter stopped the reply of "d" part way. Ask in another way: the reply crossed the deployment\'s thresholds. ' +
-        "The thresholds are the deployment's content filter (Resource Manager: raiPolicyName).",
-    );
+    assert.equal(new ReplyFilteredError('d').message, 'The content filter stopped the reply of "d" part way. Rephrase the request and send it again.');
   });
 });
 

@@ -71,8 +71,11 @@ export const costText = (c: Pick<ColumnResult, 'tokens' | 'costUsd'>) => (c.toke
 
 export function tokensText(c: Pick<ColumnResult, 'tokens'>): string {
   if (!c.tokens) return '–';
-  const { prompt, completion, reasoning } = c.tokens;
-  return reasoning ? l10n.t('{0} in, {1} out, {2} reasoning', prompt, completion, reasoning) : l10n.t('{0} in, {1} out', prompt, completion);
+  const { prompt, cached, completion, reasoning } = c.tokens;
+  const parts = [l10n.t('{0} in, {1} out', prompt, completion)];
+  if (cached) parts.push(l10n.t('{0} cached', cached));
+  if (reasoning) parts.push(l10n.t('{0} reasoning', reasoning));
+  return parts.join(', ');
 }
 
 /** How the column ended, in words. */

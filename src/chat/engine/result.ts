@@ -3,11 +3,11 @@
  * keeps them on the turn, the language model provider hands them to VS Code.
  */
 import * as l10n from '@vscode/l10n';
+import { filterAdvice, verdictPhrase, type FilterVerdict } from '../../service/contentFilter';
 import { ServiceError } from '../../service/errors';
 import type { Usage } from '../../service/types';
 import type { ChatApi } from '../modelProfile';
 import type { ChatErrorInfo } from '../model';
-import { filterAdvice, trippedText, type FilterVerdict } from '../../service/contentFilter';
 
 export interface RunResult {
   content: string;
@@ -27,6 +27,8 @@ export interface RunResult {
   responseId?: string;
   /** What was changed to get an answer, or how it ended, for the reply to say. */
   notes?: string[];
+  /** The content filter's verdicts worth telling (blocked, detected or above safe), prompt and reply. */
+  filterVerdicts?: FilterVerdict[];
 }
 
 /** The content filter ended a reply that had begun. */
@@ -34,11 +36,12 @@ export class ReplyFilteredError extends Error {
   override readonly name = 'ReplyFilteredError';
 
   constructor(deployment: string, verdicts: readonly FilterVerdict[] = []) {
-    const tripped = trippedText(verdicts);
-    const what = tripped
-      ? l10n.t('The content filter stopped the reply of "{0}" part way: {1}.', deployment, tripped)
-      : l10n.t('The content filter stopped the reply of "{0}" part way.', deployment);
-    super(`${what} ${filterAdvice(verdicts, 'reply')}`);
+    const blocked = verdicts.filter((v) => v.filtered);
+    super(
+      blocked.length
+        ? `${l10n.t('The content filter stopped the reply of "{0}" part way: {1}.', deployment, blocked.map(verdictPhrase).join(', '))} ${filterAdvice(blocked).join(' ')}`
+        : l10n.t('The content filter stopped the reply of "{0}" part way. Rephrase the request and send it again.', deployment),
+    );
   }
 }
 

@@ -169,6 +169,7 @@ class Run {
     if (reply.reasoningSummary) r.reasoningSummary = reply.reasoningSummary;
     if (reply.responseId) r.responseId = reply.responseId;
     if (this.notes.length) r.notes = [...this.notes];
+    if (reply.verdicts.length) r.filterVerdicts = [...reply.verdicts];
     return r;
   }
 

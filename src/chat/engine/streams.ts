@@ -5,7 +5,7 @@
  * filter ended is marked `filtered`, for the runner to say so.
  */
 import type { AzureOpenAIClient, ChatOptions } from '../../service/client';
-import { verdictsOf, type FilterVerdict } from '../../service/contentFilter';
+import { readFilterResults, readFilterVerdicts, type FilterVerdict } from '../../service/contentFilter';
 import { ServiceError } from '../../service/errors';
 import { ResponseAccumulator } from '../../service/responsesStream';
 import type { ChatRequest, ResponseRequest, Usage } from '../../service/types';
@@ -32,8 +32,16 @@ export class Reply {
   responseId?: string;
   /** Something arrived: the request is under way and is never sent again. */
   arrived = false;
-  /** The content filter ended the reply: what it reported on it (empty when it said nothing more). */
+  /** The content filter ended the reply (with the verdicts that blocked it, if named). */
   filtered?: FilterVerdict[];
+  /** Every verdict worth telling, once each (the service repeats a choice's results on every chunk). */
+  verdicts: FilterVerdict[] = [];
+
+  noteVerdicts(found: readonly FilterVerdict[]): void {
+    for (const v of found) {
+      if (!this.verdicts.some((o) => o.key === v.key && o.where === v.where && o.filtered === v.filtered && o.severity === v.severity)) this.verdicts.push(v);
+    }
+  }
 }
 
 export interface StreamCall {
@@ -53,6 +61,7 @@ export async function streamChatReply(call: StreamCall, request: ChatRequest, ro
     reply.arrived = true;
     if (chunk.model) reply.model = chunk.model;
     if (chunk.usage) reply.usage = chunk.usage;
+    reply.noteVerdicts(readFilterVerdicts(chunk));
     const choice = chunk.choices?.find((c) => c.index === 0);
     if (!choice) continue;
     const text = choice.delta?.content;
@@ -63,7 +72,7 @@ export async function streamChatReply(call: StreamCall, request: ChatRequest, ro
     calls.add(choice.delta?.tool_calls);
     if (choice.finish_reason) {
       reply.finishReason = choice.finish_reason;
-      if (choice.finish_reason === 'content_filter') reply.filtered = verdictsOf(choice.content_filter_results, 'reply');
+      if (choice.finish_reason === 'content_filter') reply.filtered = readFilterResults(choice.content_filter_results, 'reply').filter((v) => v.filtered);
       // Whole calls go out as soon as the model says it is done with them.
       calls.take().forEach(sink.onToolCall);
     }
@@ -85,6 +94,7 @@ export async function streamResponsesReply(call: StreamCall, request: ResponseRe
     reply.arrived = true;
     const piece = acc.add(ev);
     cached = cachedTokens(ev.response?.usage) ?? cached;
+    if (ev.response) reply.noteVerdicts(readFilterVerdicts(ev.response));
     if (piece.reasoning) sink.onReasoning?.(piece.reasoning);
     if (piece.text) sink.onText(piece.text);
     const item = ev.item;
@@ -98,5 +108,5 @@ export async function streamResponsesReply(call: StreamCall, request: ResponseRe
   if (acc.status === 'failed') {
     throw new ServiceError({ kind: 'stream', host: call.client.host, code: acc.error?.code ?? 'failed', serviceMessage: acc.error?.message ?? 'the response failed' });
   }
-  if (acc.incompleteReason === 'content_filter') reply.filtered = [];
+  if (acc.incompleteReason === 'content_filter') reply.filtered = reply.verdicts.filter((v) => v.filtered);
 }

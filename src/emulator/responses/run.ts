@@ -23,6 +23,8 @@ export interface Plan {
   incomplete?: boolean;
   maxOutputTokens: number | null;
   inputTokens: number;
+  /** The part of the input a repeated prefix had cached (promptCache.ts). */
+  cachedTokens?: number;
   /** Pad delta events with `obfuscation` (the default; `stream_options.include_obfuscation: false` turns it off). */
   obfuscate?: boolean;
 }
@@ -75,7 +77,7 @@ export async function runResponse(state: EmulatorState, stored: StoredResponse, 
   if (plan.fail) {
     r.status = 'failed';
     r.error = { code: 'server_error', message: 'The response failed (the emulator was asked to fail it with /fail).' };
-    r.usage = usage(plan.inputTokens, 0, 0);
+    r.usage = usage(plan.inputTokens, 0, 0, plan.cachedTokens);
     log.append('response.failed', { response: snapshot() });
     return finish(state, stored);
   }
@@ -151,7 +153,7 @@ export async function runResponse(state: EmulatorState, stored: StoredResponse, 
   }
   if (halted()) return log.end();
 
-  r.usage = usage(plan.inputTokens, outputTokens + reasoningTokens, reasoningTokens);
+  r.usage = usage(plan.inputTokens, outputTokens + reasoningTokens, reasoningTokens, plan.cachedTokens);
   if (cut) {
     r.status = 'incomplete';
     r.incomplete_details = { reason: 'max_output_tokens' };
@@ -164,10 +166,10 @@ export async function runResponse(state: EmulatorState, stored: StoredResponse, 
   finish(state, stored);
 }
 
-function usage(input: number, output: number, reasoning: number) {
+function usage(input: number, output: number, reasoning: number, cached = 0) {
   return {
     input_tokens: input,
-    input_tokens_details: { cached_tokens: 0 },
+    input_tokens_details: { cached_tokens: cached },
     output_tokens: output,
     output_tokens_details: { reasoning_tokens: reasoning },
     total_tokens: input + output,

@@ -3,15 +3,15 @@ import type { ServerResponse } from 'node:http';
 import { modelProfile } from '../../chat/modelProfile';
 import type { DeploymentConfig } from '../config';
 import { countChatPromptTokens, readMessages, type ReadMessage } from '../chatMessages';
+import { contentFilterError, PROMPT_FILTER, replyFilterResults, SAFE_RESULTS } from '../filterResults';
+import { answeringModel } from '../modelRouter';
+import { promptTokens } from '../promptCache';
 import { reply, tokenPieces, countTokens } from '../responder';
 import { parseToolChoice, parseTools, planToolCall, toolResultReply, type PlannedCall, type ToolChoice, type ToolSpec } from '../tools';
 import type { Route, RouteContext } from '../router';
 import { passRateLimits } from './rateGate';
 import { HttpError, azureError, invalidRequest, nowSeconds, randomId, sendJson, writeOrDrain } from '../wire';
 
-const SAFE = { filtered: false, severity: 'safe' };
-const SAFE_RESULTS = { hate: SAFE, self_harm: SAFE, sexual: SAFE, violence: SAFE };
-const PROMPT_FILTER = [{ prompt_index: 0, content_filter_results: { ...SAFE_RESULTS, jailbreak: { filtered: false, detected: false } } }];
 
 /** o-series and gpt-5 models take `max_completion_tokens` and only the default temperature. */
 export const isReasoningModel = (model: string) => /^(o\d|gpt-5)/i.test(model);
@@ -62,32 +62,7 @@ function parseChat(body: Record<string, unknown>, deployment: DeploymentConfig):
   };
 }
 
-/** What the filter reports on a refused prompt: hate and violence, or a prompt shield's category. */
-function refusedPrompt(shield?: string): Record<string, unknown> {
-  const shields = ['jailbreak', 'indirect_attack'];
-  if (!shield || !shields.includes(shield)) {
-    return { hate: { filtered: true, severity: 'high' }, self_harm: SAFE, sexual: SAFE, violence: { filtered: true, severity: 'medium' } };
-  }
-  return { ...SAFE_RESULTS, ...Object.fromEntries(shields.map((s) => [s, { filtered: s === shield, detected: s === shield }])) };
-}
-
-export function contentFilterError(shield?: string): HttpError {
-  return new HttpError(400, {
-    error: {
-      message:
-        "The response was filtered due to the prompt triggering Azure OpenAI's content management policy. Please modify your prompt and retry. " +
-        'To learn more about our content filtering policies please read our documentation: https://go.microsoft.com/fwlink/?linkid=2198766',
-      type: null,
-      param: 'prompt',
-      code: 'content_filter',
-      status: 400,
-      innererror: {
-        code: 'ResponsibleAIPolicyViolation',
-        content_filter_result: refusedPrompt(shield),
-      },
-    },
-  });
-}
+export { contentFilterError };
 
 const BATCH_SKUS = /batch/i;
 
@@ -130,7 +105,17 @@ export interface PreparedChat {
   pieces: string[];
   call?: PlannedCall;
   finish: string;
-  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+  /** `/annotate`: the reply carries a detected (not blocked) protected-material annotation. */
+  annotate: boolean;
+  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number; prompt_tokens_details?: { cached_tokens: number } };
+}
+
+/** The cached part of a prompt that repeats an earlier one's prefix (promptCache.ts), as the usage reports it when there is one. */
+function cachedPrompt(state: RouteContext['state'], deployment: string, key: unknown, chat: ParsedChat, billed: number) {
+  const parts = [JSON.stringify(chat.rawTools), ...chat.messages.map((m) => `${m.role}\n${m.content}`)];
+  const bucket = `${deployment}\n${typeof key === 'string' ? key : ''}`;
+  const cached = state.promptCache.use(bucket, promptTokens(parts), billed);
+  return cached ? { prompt_tokens_details: { cached_tokens: cached } } : {};
 }
 
 export function prepareChat(ctx: { state: RouteContext['state'] }, body: Record<string, unknown>, deploymentName: string | undefined, batch = false): PreparedChat {
@@ -142,13 +127,15 @@ export function prepareChat(ctx: { state: RouteContext['state'] }, body: Record<
   let text: string;
   let call: PlannedCall | undefined;
   let filterStream = false;
+  let annotate = false;
   if (last.role === 'tool') {
     const name = chat.messages.flatMap((m) => m.toolCalls).find((c) => c.id === last.toolCallId)?.name;
     text = toolResultReply(name, last.content);
   } else {
     const lastUser = [...chat.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
     const answer = reply(lastUser, deployment.name);
-    if (answer.directive === 'filter') throw contentFilterError(answer.filter);
+    if (answer.directive === 'filter') throw contentFilterError(answer.filterCategory);
+    annotate = answer.directive === 'annotate';
     filterStream = answer.directive === 'filter-stream';
     text = answer.text;
     call = planToolCall(chat.tools, chat.toolChoice, lastUser);
@@ -162,23 +149,25 @@ export function prepareChat(ctx: { state: RouteContext['state'] }, body: Record<
   }
   const promptTokens = countChatPromptTokens(chat.messages, chat.rawTools);
   const completionTokens = finish === 'length' || call ? pieces.length : countTokens(text);
-  const usage = { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
-  return { deployment, stream: chat.stream, includeUsage: chat.includeUsage, pieces, call, finish, usage };
+  const cached = cachedPrompt(ctx.state, deployment.name, body.prompt_cache_key, chat, promptTokens);
+  const usage = { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens, ...cached };
+  return { deployment, stream: chat.stream, includeUsage: chat.includeUsage, pieces, call, finish, annotate, usage };
 }
 
-const modelOf = (d: DeploymentConfig) => `${d.model}-${d.version}`;
+/** The model that answers: a model-router deployment's choice, else the deployment's own (modelRouter.ts). */
+const modelOf = (p: PreparedChat) => answeringModel(p.deployment, p.usage.prompt_tokens);
 
 /** The `chat.completion` object of a prepared (non-streamed) completion. */
 export function chatCompletionBody(p: PreparedChat, id = randomId('chatcmpl-'), callId = randomId('call_')): Record<string, unknown> {
   const message = p.call
     ? { role: 'assistant', content: null, refusal: null, tool_calls: [{ id: callId, type: 'function', function: { name: p.call.name, arguments: p.pieces.join('') } }] }
     : { role: 'assistant', content: p.pieces.join(''), refusal: null };
-  const finalFilter = p.finish === 'content_filter' ? { ...SAFE_RESULTS, violence: { filtered: true, severity: 'medium' } } : SAFE_RESULTS;
+  const finalFilter = replyFilterResults(p.finish, p.annotate);
   return {
     id,
     object: 'chat.completion',
     created: nowSeconds(),
-    model: modelOf(p.deployment),
+    model: modelOf(p),
     choices: [{ index: 0, message, finish_reason: p.finish, logprobs: null, content_filter_results: finalFilter }],
     usage: p.usage,
     prompt_filter_results: PROMPT_FILTER,
@@ -205,9 +194,10 @@ async function handleChat(ctx: RouteContext, deploymentName: string | undefined)
   await streamChat(ctx, {
     id,
     created: nowSeconds(),
-    model: modelOf(p.deployment),
+    model: modelOf(p),
     deltas,
     finish: p.finish,
+    annotate: p.annotate,
     usage: p.includeUsage ? p.usage : undefined,
     headers: rateHeaders,
   });
@@ -216,7 +206,7 @@ async function handleChat(ctx: RouteContext, deploymentName: string | undefined)
 /** Azure's frame sequence: prompt annotations, role + first token, tokens, finish, usage, [DONE]. */
 async function streamChat(
   ctx: RouteContext,
-  s: { id: string; created: number; model: string; deltas: object[]; finish: string; usage?: object; headers: Record<string, string> },
+  s: { id: string; created: number; model: string; deltas: object[]; finish: string; annotate: boolean; usage?: object; headers: Record<string, string> },
 ): Promise<void> {
   const res: ServerResponse = ctx.res;
   res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', ...ctx.baseHeaders, ...s.headers });
@@ -248,7 +238,7 @@ async function streamChat(
     await write(chunk([{ index: 0, finish_reason: null, delta, content_filter_results: SAFE_RESULTS }]));
   }
   if (closed) return ctx.state.streamAborted();
-  const finalFilter = s.finish === 'content_filter' ? { ...SAFE_RESULTS, violence: { filtered: true, severity: 'medium' } } : SAFE_RESULTS;
+  const finalFilter = replyFilterResults(s.finish, s.annotate);
   await write(chunk([{ index: 0, finish_reason: s.finish, delta: {}, content_filter_results: finalFilter }]));
   if (s.usage) await write(chunk([], s.usage));
   await write('[DONE]');

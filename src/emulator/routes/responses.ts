@@ -4,6 +4,8 @@
  * state after configurable delays, and each final state emits its `response.*` webhook event.
  */
 import type { ServerResponse } from 'node:http';
+import { answeringModel } from '../modelRouter';
+import { promptTokens } from '../promptCache';
 import { countTokens, reply } from '../responder';
 import type { Route, RouteContext } from '../router';
 import { planToolCall, toolResultReply } from '../tools';
@@ -41,7 +43,7 @@ function plan(req: ResponseRequest, history: Array<Record<string, unknown>>, dep
     text = toolResultReply(typeof name === 'string' ? name : undefined, String(last.output));
   } else {
     const answer = reply(prompt, deploymentName);
-    if (answer.directive === 'filter') throw contentFilterError(answer.filter);
+    if (answer.directive === 'filter') throw contentFilterError(answer.filterCategory);
     ({ text, directive } = answer);
     call = planToolCall(req.tools, req.toolChoice, prompt);
   }
@@ -120,9 +122,13 @@ export function prepareResponse(ctx: { state: EmulatorState }, body: Record<stri
     history = prev.history;
   }
   const p = plan(req, history, deployment.name);
+  const parts = [JSON.stringify(req.rawTools), req.instructions ?? '', ...[...history, ...req.items].map(({ id: _id, ...item }) => JSON.stringify(item))];
+  const key = typeof body.prompt_cache_key === 'string' ? body.prompt_cache_key : '';
+  p.cachedTokens = ctx.state.promptCache.use(`${deployment.name}\n${key}`, promptTokens(parts), p.inputTokens);
   p.obfuscate = (body.stream_options as { include_obfuscation?: unknown } | undefined)?.include_obfuscation !== false;
   const outputTokens = countTokens(p.call ? p.call.arguments : p.text) + (p.reasoning?.tokens ?? 0);
-  const stored: StoredResponse = { object: responseObject(req, `${deployment.model}-${deployment.version}`), input: req.items, history: [...history, ...req.items], log: new EventLog() };
+  const object = responseObject(req, answeringModel(deployment, p.inputTokens));
+  const stored: StoredResponse = { object, input: req.items, history: [...history, ...req.items], log: new EventLog() };
   return { req, deployment, plan: p, stored, tokens: p.inputTokens + Math.min(outputTokens, p.maxOutputTokens ?? Infinity) };
 }
 

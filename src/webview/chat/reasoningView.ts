@@ -2,8 +2,10 @@
  * A reasoning model's summary of its thinking, in a collapsed section above the answer, and the
  * notes on what the engine changed to get the reply. Both are untrusted: while streaming the summary
  * is set as text; once finished it goes through the same sanitising Markdown renderer as replies.
+ * The content filter's verdicts on the reply sit behind a small badge beside them.
  */
 import * as l10n from '@vscode/l10n';
+import { filterAdvice, verdictPhrase, type FilterVerdict } from '../../service/contentFilter';
 import type { Renderer } from './markdown';
 
 function reasoningSection(): HTMLDetailsElement {
@@ -28,8 +30,33 @@ export function appendReasoning(turn: Element, text: string): void {
   body.textContent = (body.textContent ?? '') + text;
 }
 
+/**
+ * The content filter's verdicts on a reply, behind a small badge: collapsed, never hidden, each
+ * verdict as text (names from the service are text, not markup).
+ */
+function filterBadge(verdicts: readonly FilterVerdict[]): HTMLElement {
+  const box = document.createElement('details');
+  box.className = 'filter-badge';
+  const head = document.createElement('summary');
+  head.textContent = verdicts.some((v) => v.filtered) ? l10n.t('Content filter: blocked') : l10n.t('Content filter: {0} annotation(s)', verdicts.length);
+  box.append(head);
+  for (const line of [...verdicts.map((v) => (v.filtered ? verdictPhrase(v) : l10n.t('{0} (detected, not blocked)', verdictPhrase(v)))), ...filterAdvice(verdicts)]) {
+    const row = document.createElement('div');
+    row.textContent = line;
+    box.append(row);
+  }
+  return box;
+}
+
 /** The finished turn's extras: its reasoning summary (rendered) and its notes. */
-export function addTurnExtras(turn: HTMLElement, reasoningSummary: string | undefined, notes: readonly string[] | undefined, renderer: Renderer): void {
+export function addTurnExtras(
+  turn: HTMLElement,
+  reasoningSummary: string | undefined,
+  notes: readonly string[] | undefined,
+  renderer: Renderer,
+  verdicts?: readonly FilterVerdict[],
+): void {
+  if (verdicts?.length) turn.querySelector(':scope > .turn-foot')?.before(filterBadge(verdicts));
   if (reasoningSummary) {
     appendReasoning(turn, '');
     turn.querySelector('.reasoning-text')!.innerHTML = renderer.render(reasoningSummary);

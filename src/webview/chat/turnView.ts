@@ -4,16 +4,24 @@ import type { ChatTurn } from '../../chat/model';
 import { escapeHtml, type Renderer } from './markdown';
 import { addTurnExtras } from './reasoningView';
 
+/** "1,152 cached, 64 reasoning": the parts of the counts billed apart, or '' when none. */
+export function tokenDetails(cached: number | undefined, reasoning: number | undefined): string {
+  const parts: string[] = [];
+  if (cached) parts.push(l10n.t('{0} cached', cached));
+  if (reasoning) parts.push(l10n.t('{0} reasoning', reasoning));
+  return parts.join(', ');
+}
+
 export function formatUsage(t: ChatTurn): string {
   const parts: string[] = [];
   if (t.model) parts.push(t.model);
   if (t.latencyMs !== undefined) parts.push(l10n.t('{0} s', (t.latencyMs / 1000).toFixed(1)));
   if (t.usage) {
     const u = t.usage;
-    const reasoning = u.completion_tokens_details?.reasoning_tokens;
-    const sum = reasoning
-      ? l10n.t('{0} + {1} = {2} tokens ({3} reasoning)', u.prompt_tokens, u.completion_tokens, u.total_tokens, reasoning)
-      : l10n.t('{0} + {1} = {2} tokens', u.prompt_tokens, u.completion_tokens, u.total_tokens);
+    // Cached input is billed at the model's cached rate, reasoning as output: each said apart.
+    const details = tokenDetails(u.prompt_tokens_details?.cached_tokens, u.completion_tokens_details?.reasoning_tokens);
+    const plain = l10n.t('{0} + {1} = {2} tokens', u.prompt_tokens, u.completion_tokens, u.total_tokens);
+    const sum = details ? `${plain} (${details})` : plain;
     parts.push(t.usageEstimated ? l10n.t('about {0} (estimated)', sum) : sum);
   }
   if (t.finishReason === 'length') parts.push(l10n.t('cut at the token limit'));
@@ -136,7 +144,7 @@ export function turnElement(t: ChatTurn, assistantName: string, renderer: Render
     foot.className = 'turn-foot';
     foot.textContent = formatUsage(t);
     el.append(foot);
-    addTurnExtras(el, t.reasoningSummary, t.notes, renderer);
+    addTurnExtras(el, t.reasoningSummary, t.notes, renderer, t.filterVerdicts);
   }
   return el;
 }
