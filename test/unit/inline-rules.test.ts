@@ -67,6 +67,26 @@ describe('inline suggestions: the budget', () => {
     now = 35_000;
     assert.equal(budget.pause(), undefined);
   });
+
+  it('a reload keeps what was spent (the hour\'s requests, the day\'s tokens, a 429\'s pause); a malformed state is left out', () => {
+    const now = new Date(2026, 10, 28, 15, 0).getTime();
+    const before = new InlineBudget({ requestsPerHour: 2, tokensPerDay: 1000 }, () => now);
+    before.request();
+    before.request();
+    before.spent(1000);
+    before.rateLimited(60_000);
+    const after = new InlineBudget({ requestsPerHour: 2, tokensPerDay: 1000 }, () => now);
+    after.restore(JSON.parse(JSON.stringify(before.snapshot())));
+    assert.deepEqual(after.pause(), { reason: 'rateLimited', until: now + 60_000 });
+    const later = new InlineBudget({ requestsPerHour: 2, tokensPerDay: 1000 }, () => now + 60_000);
+    later.restore(before.snapshot());
+    assert.deepEqual(later.pause(), { reason: 'requests', until: now + 3_600_000 });
+    assert.equal(later.tokensToday, 1000);
+    const fresh = new InlineBudget({ requestsPerHour: 2, tokensPerDay: 1000 }, () => now);
+    for (const bad of [undefined, null, 'x', { sent: ['a', -1, NaN], tokens: 'lots', dayEnds: 5, rateLimitedUntil: Infinity }]) fresh.restore(bad);
+    assert.equal(fresh.pause(), undefined);
+    assert.equal(fresh.tokensToday, 0);
+  });
 });
 
 describe('inline suggestions: what is never sent', () => {

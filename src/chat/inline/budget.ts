@@ -1,7 +1,8 @@
 /**
  * The limits on what inline suggestions may spend: requests in the last hour, tokens today (the
  * local day), and the pause a 429 asks for. Each is checked before a request leaves; past one,
- * suggestions pause until the time it names. In memory, for this window.
+ * suggestions pause until the time it names. Its state is kept across reloads by its owner
+ * (snapshot/restore), so a reload does not hand out a new hour's or day's budget.
  */
 
 export type PauseReason = 'requests' | 'tokens' | 'rateLimited';
@@ -17,7 +18,16 @@ export interface BudgetLimits {
   tokensPerDay: number;
 }
 
+/** What a reload keeps: the requests of the last hour, today's tokens and a 429's pause. */
+export interface BudgetState {
+  sent: number[];
+  tokens: number;
+  dayEnds: number;
+  rateLimitedUntil: number;
+}
+
 const HOUR_MS = 3_600_000;
+const isTime = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x) && x >= 0;
 
 /** The next local midnight after `at`. */
 export function nextMidnight(at: number): number {
@@ -63,6 +73,19 @@ export class InlineBudget {
   /** The service answered 429: nothing leaves for `waitMs` (its retry-after). */
   rateLimited(waitMs: number): void {
     this.rateLimitedUntil = Math.max(this.rateLimitedUntil, this.now() + waitMs);
+  }
+
+  snapshot(): BudgetState {
+    this.pause();
+    return { sent: [...this.sent], tokens: this.tokens, dayEnds: this.dayEnds, rateLimitedUntil: this.rateLimitedUntil };
+  }
+
+  /** Takes back a snapshot of an earlier session; anything malformed in it is left out. */
+  restore(state: unknown): void {
+    const s = (state ?? {}) as Partial<Record<keyof BudgetState, unknown>>;
+    if (Array.isArray(s.sent)) this.sent = s.sent.filter(isTime).sort((a, b) => a - b).slice(-100_000);
+    if (isTime(s.tokens) && isTime(s.dayEnds)) (this.tokens = s.tokens), (this.dayEnds = s.dayEnds);
+    if (isTime(s.rateLimitedUntil)) this.rateLimitedUntil = s.rateLimitedUntil;
   }
 
   /** Tokens counted today, for the status bar. */

@@ -14,6 +14,8 @@ import type { InlineContext, OpenTab } from '../../chat/inline/prompt';
 import type { InlineHost } from './host';
 import { InlineStatus, type InlineState } from './status';
 
+/** The budget's state, kept across reloads (a reload must not hand out a new hour's requests). */
+const BUDGET_STATE = 'inline.budget';
 /** How long a block's first lines wait for the rest before they are shown alone. */
 const WHOLE_GRACE_MS = 120;
 /** Open tabs sent for context, at most. */
@@ -36,6 +38,7 @@ export class InlineController implements vscode.Disposable {
 
   constructor(private readonly host: InlineHost) {
     this.budget = new InlineBudget(this.limits());
+    this.budget.restore(host.globalState.get(BUDGET_STATE));
     this.engine = new InlineEngine({ run: host.runChat, budget: this.budget, onReport: (r) => host.report(r) });
     this.subs = [
       this.status,
@@ -144,6 +147,7 @@ export class InlineController implements vscode.Disposable {
     const whole = this.engine.suggest(ctx, target, abort.signal, early).finally(() => {
       cancel.dispose();
       this.busy(-1);
+      void this.host.globalState.update(BUDGET_STATE, this.budget.snapshot());
     });
     const out = await Promise.race([whole, firstLines.then((text): InlineOutcome => ({ kind: 'suggestion', text, cached: false }))]);
     if (out.kind === 'paused') this.set({ kind: 'paused', pause: out.pause });
