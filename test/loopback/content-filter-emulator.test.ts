@@ -5,11 +5,10 @@
  */
 import assert from 'node:assert/strict';
 import { ApiMemory } from '../../src/chat/apiMemory';
-import { PANEL_RUN } from '../../src/chat/engine/options';
-import { runChat, type RunRequest } from '../../src/chat/engine/runner';
 import type { Emulator } from '../../src/emulator/server';
 import type { AzureOpenAIClient } from '../../src/service/client';
 import { closeAll, deployment, emulatorClient } from '../support/emulatorClient';
+import { runPanelChat } from '../support/panelRun';
 
 describe('content filter verdicts from the emulator, through the runner', () => {
   let emu: Emulator;
@@ -18,18 +17,15 @@ describe('content filter verdicts from the emulator, through the runner', () => 
   after(() => closeAll(client, emu));
 
   const run = (text: string, deploymentName = 'chat') =>
-    runChat(
-      {
-        client,
-        deployment: deploymentName,
-        messages: [{ role: 'user', parts: [{ type: 'text', text }] }],
-        sampling: {},
-        signal: new AbortController().signal,
-        onText: () => {},
-        apiMemory: new ApiMemory(),
-      } satisfies RunRequest,
-      PANEL_RUN,
-    );
+    runPanelChat({
+      client,
+      deployment: deploymentName,
+      messages: [{ role: 'user', content: text }],
+      params: { systemPrompt: '', route: 'v1' },
+      signal: new AbortController().signal,
+      onDelta: () => {},
+      apiMemory: new ApiMemory(),
+    });
 
   for (const [name, deploymentName] of [['Chat Completions', 'chat'], ['Responses', 'codex']] as const) {
     it(`${name}: "/filter jailbreak" fails with a message naming the jailbreak filter, the prompt, and raiPolicyName`, async () => {

@@ -5,15 +5,14 @@
  */
 import assert from 'node:assert/strict';
 import { ApiMemory } from '../../src/chat/apiMemory';
-import { PANEL_RUN } from '../../src/chat/engine/options';
 import type { RequestReport } from '../../src/chat/engine/report';
-import { runChat } from '../../src/chat/engine/runner';
 import { ROUTER_LONG_MODEL, ROUTER_SHORT_MODEL } from '../../src/emulator/modelRouter';
 import type { Emulator } from '../../src/emulator/server';
 import type { AzureOpenAIClient } from '../../src/service/client';
 import { usageRecordOf } from '../../src/chat/engine/usageRecord';
 import { DEFAULT_PRICES, costOf, priceFor } from '../../src/usage/prices';
 import { closeAll, deployment, emulatorClient } from '../support/emulatorClient';
+import { runPanelChat } from '../support/panelRun';
 
 describe('model router: the model that answered', () => {
   let emu: Emulator;
@@ -23,21 +22,17 @@ describe('model router: the model that answered', () => {
 
   async function ask(text: string, api?: 'chat' | 'responses') {
     const reports: RequestReport[] = [];
-    const result = await runChat(
-      {
-        client,
-        deployment: 'router',
-        model: 'model-router',
-        api,
-        messages: [{ role: 'user', parts: [{ type: 'text', text }] }],
-        sampling: {},
-        signal: new AbortController().signal,
-        onText: () => {},
-        onReport: (r) => reports.push(r),
-        apiMemory: new ApiMemory(),
-      },
-      PANEL_RUN,
-    );
+    const result = await runPanelChat({
+      client,
+      deployment: 'router',
+      model: 'model-router',
+      messages: [{ role: 'user', content: text }],
+      params: { systemPrompt: '', route: 'v1', api },
+      signal: new AbortController().signal,
+      onDelta: () => {},
+      onReport: (r) => reports.push(r),
+      apiMemory: new ApiMemory(),
+    });
     return { result, report: reports.at(-1)! };
   }
 

@@ -5,13 +5,12 @@
  */
 import assert from 'node:assert/strict';
 import { ApiMemory } from '../../src/chat/apiMemory';
-import { PANEL_RUN } from '../../src/chat/engine/options';
 import type { RequestReport } from '../../src/chat/engine/report';
-import { runChat } from '../../src/chat/engine/runner';
 import type { Emulator } from '../../src/emulator/server';
 import type { AzureOpenAIClient } from '../../src/service/client';
 import { DEFAULT_PRICES, costOf, priceFor } from '../../src/usage/prices';
 import { closeAll, deployment, emulatorClient } from '../support/emulatorClient';
+import { runPanelChat } from '../support/panelRun';
 
 describe('prompt caching: the same long prompt twice', () => {
   let emu: Emulator;
@@ -24,19 +23,16 @@ describe('prompt caching: the same long prompt twice', () => {
 
   async function ask(deploymentName: string, text: string): Promise<RequestReport> {
     const reports: RequestReport[] = [];
-    await runChat(
-      {
-        client,
-        deployment: deploymentName,
-        messages: [{ role: 'user', parts: [{ type: 'text', text }] }],
-        sampling: {},
-        signal: new AbortController().signal,
-        onText: () => {},
-        onReport: (r) => reports.push(r),
-        apiMemory: new ApiMemory(),
-      },
-      PANEL_RUN,
-    );
+    await runPanelChat({
+      client,
+      deployment: deploymentName,
+      messages: [{ role: 'user', content: text }],
+      params: { systemPrompt: '', route: 'v1' },
+      signal: new AbortController().signal,
+      onDelta: () => {},
+      onReport: (r) => reports.push(r),
+      apiMemory: new ApiMemory(),
+    });
     // A Responses-only deployment is first asked on Chat Completions (refused, its own report), then answers.
     const answered = reports.filter((r) => r.outcome === 'ok');
     assert.equal(answered.length, 1);
