@@ -78,7 +78,8 @@ export async function addConnectionThroughTheUi(page: Page, emulator: EmulatorHa
 export async function expandRow(row: Locator, child: Locator): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     if ((await row.getAttribute('aria-expanded')) !== 'true') await row.click();
-    const shown = await child.waitFor({ timeout: 10_000 }).then(() => true, () => false);
+    // 20 s a try: a loaded run (one core busy) once took over 30 s to list a connection's groups.
+    const shown = await child.waitFor({ timeout: 20_000 }).then(() => true, () => false);
     if (shown) return;
     if (attempt === 2) {
       const state = await row.getAttribute('aria-expanded');
