@@ -77,7 +77,13 @@ export async function addConnectionThroughTheUi(page: Page, emulator: EmulatorHa
  */
 export async function expandRow(row: Locator, child: Locator): Promise<void> {
   for (let attempt = 0; ; attempt++) {
-    if ((await row.getAttribute('aria-expanded')) !== 'true') await row.click();
+    if ((await row.getAttribute('aria-expanded')) !== 'true') {
+      // A row's tooltip, shown while the pointer rested on the row above, can cover this one (a
+      // loaded run's click waited 30 s under it): the pointer leaves the tree first.
+      await row.page().mouse.move(0, 0);
+      await row.page().locator('.context-view .workbench-hover, .context-view .monaco-hover').first().waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
+      await row.click({ timeout: 10_000 }).catch(() => undefined);
+    }
     // 20 s a try: a loaded run (one core busy) once took over 30 s to list a connection's groups.
     const shown = await child.waitFor({ timeout: 20_000 }).then(() => true, () => false);
     if (shown) return;
