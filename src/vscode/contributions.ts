@@ -156,6 +156,7 @@ export interface SettingValues {
   'webhooks.port': number;
   'webhooks.toleranceSeconds': number;
   'webhooks.forwardTo': string;
+  'webhooks.routes': Record<string, string>;
   'webhooks.debugForwardToAnyHost': boolean;
   'webhooks.maxStoredEvents': number;
   /** What an accepted call's realtime session is told first (Accept Call… prefills it). */
@@ -197,6 +198,7 @@ export const SETTING_DEFAULTS: SettingValues = {
   'webhooks.port': 0,
   'webhooks.toleranceSeconds': 300,
   'webhooks.forwardTo': '',
+  'webhooks.routes': {},
   'webhooks.debugForwardToAnyHost': false,
   'webhooks.maxStoredEvents': 1000,
   'calls.instructions': 'You are a helpful assistant answering a phone call. Greet the caller and keep your answers short.',

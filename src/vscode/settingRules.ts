@@ -43,6 +43,9 @@ export const SETTING_CHOOSER: Record<SettingKey, 'user' | 'folder'> = {
   'webhooks.maxStoredEvents': 'user',
   // Yes: every verified delivery (the user's data) is sent there.
   'webhooks.forwardTo': 'user',
+  // Yes, as forwardTo: each route sends every verified delivery of its types there (and only to
+  // this machine: checkRoutes skips any other host).
+  'webhooks.routes': 'user',
   'webhooks.debugForwardToAnyHost': 'user',
   // Yes: the realtime model that speaks for the user to a caller would follow the repository's
   // instructions (ask the caller for data, say anything in the user's name).

@@ -144,7 +144,14 @@ class WebhookDebugAdapter implements vscode.DebugAdapter {
       ? { mode: 'update' as const, endpointId: c.endpoint }
       : { mode: 'create' as const, name: vscode.l10n.t('VS Code debug: {0}', c.name), eventTypes: c.eventTypes };
     // The session undoes what it did, itself included: the endpoint put back (or deleted), the listener stopped if it started it.
-    const session = await s.listener.startSession({ connection: conn, tunnel, endpoint, forwardTo: () => c.forwardTo, undoEndpoint: true });
+    const session = await s.listener.startSession({
+      connection: conn,
+      tunnel,
+      endpoint,
+      forwardTo: () => c.forwardTo,
+      routes: () => c.routes,
+      undoEndpoint: true,
+    });
     this.undo = async () => {
       for (const err of await session.undo()) logError(`Debug session "${c.name}": could not undo a step: ${err.message}`);
     };

@@ -229,8 +229,9 @@ export class DeliveryInspector implements vscode.Disposable {
   /** Re-signs and sends to the app; its answer is kept with the event and shown beside the earlier ones. */
   private async replay(r: DeliveryRecord, body: string | undefined): Promise<void> {
     // The app of the session the delivery came through (a debug session's), else the user's setting.
-    const app = this.listener.forwardTarget(r);
-    if (!app) {
+    const route = this.listener.forwardRoute(r);
+    const app = route?.url;
+    if (!route || !app) {
       const setIt = vscode.l10n.t('No app to replay to: set "{0}" in your user settings to your app\'s webhook URL (e.g. {1}).', 'aoaiWorkbench.webhooks.forwardTo', 'http://localhost:3000/webhook');
       throw new Error(setIt);
     }
@@ -242,7 +243,7 @@ export class DeliveryInspector implements vscode.Disposable {
       }
     }
     this.post({ type: 'busy', busy: true, text: vscode.l10n.t('Replaying to {0}…', app) });
-    const answer = await loadNetwork().replayToApp(r, this.listener.knownSecrets(), app, body, this.listener.outbound());
+    const answer = await loadNetwork().replayToApp(r, this.listener.knownSecrets(), route, body, this.listener.outbound());
     // Not busy first: the page then announces the new answer, which the events' owner shows at once.
     this.post({ type: 'busy', busy: false });
     this.events.replayed(r.id, answer);

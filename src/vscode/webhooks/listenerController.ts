@@ -20,6 +20,8 @@ import { proxySettings } from '../proxySettings';
 import { markdownLine } from '../plainText';
 import { optionalSetting, setContext, setting } from '../settings';
 import { BurstGate } from './burst';
+import { userRoutes } from './routesSetting';
+import type { Route } from '../../webhooks/send/routes';
 import type { WebhookEndpoints } from './endpoints';
 import { DeliveryLog } from './deliveryLog';
 import { logTunnelHealth, logTunnelMove, tunnelStatusBar } from './tunnelHealth';
@@ -83,6 +85,7 @@ export class ListenerController implements vscode.Disposable {
         }),
       events,
       defaultForwardTo: () => optionalSetting('webhooks.forwardTo'),
+      defaultRoutes: userRoutes,
       originals: this.originalUrls,
     });
     const status = () => this.scheduleStatus();
@@ -139,8 +142,13 @@ export class ListenerController implements vscode.Disposable {
   }
 
   /** The app a delivery (or a replay of it) goes to: its session's, else the newest session's, else the user's setting. */
-  forwardTarget(record?: Pick<DeliveryRecord, 'endpointId'>): string | undefined {
+  forwardTarget(record?: Pick<DeliveryRecord, 'endpointId' | 'eventType'>): string | undefined {
     return this.listening.forwardTarget(record);
+  }
+
+  /** The same, with the per-event route that chose it. */
+  forwardRoute(record?: Pick<DeliveryRecord, 'endpointId' | 'eventType'>): Route | undefined {
+    return this.listening.forwardRoute(record);
   }
 
   private outboundCache: { key: string; transport: Transport } | undefined;
@@ -175,7 +183,7 @@ export class ListenerController implements vscode.Disposable {
   /** "Start Listening": the listener and, when given, the tunnel in front of it (see `providerFor`), afresh. */
   async start(connection: ConnectionInfo, provider: TunnelProvider | undefined, signal?: AbortSignal): Promise<ListeningState> {
     const forwardTo = () => optionalSetting('webhooks.forwardTo');
-    this.userSession = await this.startSession({ connection, tunnel: provider, endpoint: { mode: 'skip' }, forwardTo, replace: true, signal });
+    this.userSession = await this.startSession({ connection, tunnel: provider, endpoint: { mode: 'skip' }, forwardTo, routes: userRoutes, replace: true, signal });
     await this.remember();
     const state = this.state!;
     const behind = provider ? ` behind ${provider.label} at ${state.publicUrl}` : '';

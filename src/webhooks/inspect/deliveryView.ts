@@ -26,6 +26,7 @@ function answerView(f: ForwardResult): AnswerView {
     kind: f.kind ?? 'forward',
     edited: !!f.edited,
     url: f.url,
+    ...(f.route ? { route: f.route } : {}),
     ...(f.at !== undefined ? { at: f.at } : {}),
     ...(f.webhookId ? { webhookId: f.webhookId } : {}),
     ...(f.status !== undefined ? { status: f.status } : {}),

@@ -21,6 +21,8 @@ export interface AnswerView {
   kind: 'forward' | 'replay';
   edited: boolean;
   url: string;
+  /** The per-event route that chose the URL (`batch.*`); absent: the forward URL. */
+  route?: string;
   at?: number;
   webhookId?: string;
   status?: number;
@@ -150,7 +152,7 @@ const isShort = (v: unknown): v is string => isStr(v, 10_000);
 
 function isAnswer(v: unknown): v is AnswerView {
   return (
-    isObj(v) && (v.kind === 'forward' || v.kind === 'replay') && isBool(v.edited) && isStr(v.url, 10_000) && optNum(v.at) &&
+    isObj(v) && (v.kind === 'forward' || v.kind === 'replay') && isBool(v.edited) && isStr(v.url, 10_000) && optStr(v.route, 1000) && optNum(v.at) &&
     optStr(v.webhookId, 1000) && optNum(v.status) && optStr(v.error, 10_000) && isBool(v.ok) && isNum(v.durationMs) &&
     arrayOf(v.headers, isHeader) && isStr(v.body) && optStr(v.bodyNote, 1000)
   );

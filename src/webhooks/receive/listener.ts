@@ -7,6 +7,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Transport } from '../../service/transport';
 import { forwardDelivery } from '../send/forward';
+import type { Route } from '../send/routes';
 import { createWebhookServer, type Answer, type ReceivedRequest, type WebhookServer } from './server';
 import { IdWindow, recordId, type DedupeStore, type DeliveryRecord, type ForwardResult, type KnownSecret, type Verdict } from '../store/records';
 import { verify, DEFAULT_TOLERANCE_SECONDS } from '../signature';
@@ -30,7 +31,7 @@ export interface ListenerOptions {
   keepAliveTimeoutMs?: number;
   dedupe?: DedupeStore;
   /** Where a verified delivery is passed on (like `stripe listen --forward-to`): the app of the session it belongs to. */
-  forwardTo?: (record: DeliveryRecord) => string | undefined;
+  forwardTo?: (record: DeliveryRecord) => string | Route | undefined;
   /** How forwards go out (the user's proxy: see `webhookOutbound`); direct by default. */
   outbound?: () => Transport;
   /** Called after the answer has been sent, for every request that reached a verdict; the record is frozen. */
@@ -218,15 +219,15 @@ export class WebhookListener {
       /* a listener of ours must not take the server down */
     }
     const target = record.verdict === 'verified' && raw ? this.options.forwardTo?.(record) : undefined;
-    if (target) void this.forward(record, target, raw!, received!);
+    if (target) void this.forward(record, typeof target === 'string' ? { url: target } : target, raw!, received!);
   }
 
   /** Passes on the bytes and headers that arrived, not the stored (possibly cut) copy, and keeps the app's answer. */
-  private async forward(record: DeliveryRecord, url: string, body: Buffer, received: Record<string, string>): Promise<void> {
+  private async forward(record: DeliveryRecord, route: Route, body: Buffer, received: Record<string, string>): Promise<void> {
     const headers: Record<string, string> = {};
     // Stryker disable next-line ConditionalExpression: undici sends no header for an undefined value
     for (const h of KEPT_HEADERS) if (received[h] !== undefined) headers[h] = received[h];
-    const forward = await forwardDelivery({ url, headers, body, outbound: this.options.outbound?.() });
+    const forward = await forwardDelivery({ url: route.url, route: route.pattern, headers, body, outbound: this.options.outbound?.() });
     try {
       this.options.onForwarded?.(record, forward);
     } catch {

@@ -26,6 +26,8 @@ export interface ForwardRequest {
   kind?: ForwardResult['kind'];
   webhookId?: string;
   edited?: boolean;
+  /** The route pattern that chose the URL (`batch.*`), kept with the answer for the inspector. */
+  route?: string;
   /** How it goes out (the user's proxy: see `webhookOutbound`); direct by default. */
   outbound?: Transport;
 }
@@ -33,12 +35,13 @@ export interface ForwardRequest {
 /** POSTs once (a delivery is not idempotent: never retried) and records the app's answer. */
 export async function forwardDelivery(req: ForwardRequest): Promise<ForwardResult> {
   const t0 = Date.now();
-  const base: Pick<ForwardResult, 'url' | 'at' | 'kind' | 'webhookId' | 'edited'> = {
+  const base: Pick<ForwardResult, 'url' | 'at' | 'kind' | 'webhookId' | 'edited' | 'route'> = {
     url: maskedUrl(req.url),
     at: t0,
     ...(req.kind && req.kind !== 'forward' ? { kind: req.kind } : {}),
     ...(req.webhookId ? { webhookId: req.webhookId } : {}),
     ...(req.edited ? { edited: true } : {}),
+    ...(req.route ? { route: req.route } : {}),
   };
   const refused = forwardUrlProblem(req.url);
   if (refused) return { ...base, error: refused, durationMs: 0 };

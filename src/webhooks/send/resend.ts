@@ -12,6 +12,7 @@ import { webhookTransport } from './outbound';
 import type { DeliveryRecord, ForwardResult, KnownSecret } from '../store/records';
 import { replayableBody } from './replayable';
 import { signedHeaders } from '../signature';
+import type { Route } from './routes';
 
 export const newWebhookId = (): string => `msg_${randomBytes(12).toString('hex')}`;
 
@@ -137,15 +138,16 @@ export async function replay(
 export async function replayToApp(
   record: DeliveryRecord,
   known: readonly KnownSecret[],
-  url: string,
+  target: string | Route,
   editedBody?: string,
   outbound?: Transport,
 ): Promise<ForwardResult> {
+  const { url, pattern } = typeof target === 'string' ? { url: target, pattern: undefined } : target;
   const body = editedBody ?? replayableBody(record);
   const secret = secretThatVerified(record, known);
   const webhookId = newWebhookId();
   const headers = { 'content-type': 'application/json', 'user-agent': 'aoai-workbench replay', ...signedHeaders(secret, webhookId, body) };
-  return forwardDelivery({ url, headers, body, kind: 'replay', webhookId, edited: editedBody !== undefined && editedBody !== record.body, outbound });
+  return forwardDelivery({ url, route: pattern, headers, body, kind: 'replay', webhookId, edited: editedBody !== undefined && editedBody !== record.body, outbound });
 }
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { isIPv4 } from 'node:net';
 import { WEBHOOK_EVENT_TYPES } from '../../service/types';
 import type { TunnelProviderId } from '../../tunnels/tunnel';
+import { checkRoutes, type Routes } from '../send/routes';
 
 export const DEBUG_TYPE = 'azure-openai-webhooks';
 
@@ -27,6 +28,8 @@ export interface WebhookDebugConfig {
   eventTypes: string[];
   /** none: the tunnel setting (a local service needs none). */
   tunnel?: TunnelProviderId | 'none';
+  /** Per-event routes, as the user setting holds them (taken before `forwardTo`; loopback only). */
+  routes?: Routes;
 }
 
 export type Checked = { ok: true; config: WebhookDebugConfig } | { ok: false; error: string };
@@ -67,6 +70,9 @@ export function checkDebugConfig(raw: unknown): Checked {
     }
     eventTypes = [...new Set(raw.eventTypes as string[])];
   }
+  const routes = checkRoutes(raw.routes);
+  // Refused, not skipped: a launch configuration is read before anything starts, so the user can fix it.
+  if (routes.problems.length) return { ok: false, error: `"routes": ${routes.problems[0]}` };
   if (raw.tunnel !== undefined && !TUNNELS.includes(raw.tunnel as (typeof TUNNELS)[number])) {
     return { ok: false, error: l10n.t('"{0}" must be one of {1}.', 'tunnel', TUNNELS.join(', ')) };
   }
@@ -79,6 +85,7 @@ export function checkDebugConfig(raw: unknown): Checked {
       ...(raw.endpoint !== undefined ? { endpoint: (raw.endpoint as string).trim() } : {}),
       eventTypes,
       ...(raw.tunnel !== undefined ? { tunnel: raw.tunnel as WebhookDebugConfig['tunnel'] } : {}),
+      ...(Object.keys(routes.routes).length ? { routes: routes.routes } : {}),
     },
   };
 }
@@ -126,7 +133,9 @@ export function forwardRefusal(config: Pick<WebhookDebugConfig, 'forwardTo'>, al
 
 /** What a configuration does, as a key: the same key is the same request, so the user's yes still holds; any change asks again. */
 export function debugConsentKey(config: WebhookDebugConfig, connectionId: string): string {
-  const what = [config.forwardTo, connectionId, config.endpoint ?? null, [...config.eventTypes].sort(), config.tunnel ?? null];
+  const what: unknown[] = [config.forwardTo, connectionId, config.endpoint ?? null, [...config.eventTypes].sort(), config.tunnel ?? null];
+  // Routes join the key only when there are some, so the yes given to a configuration without routes still holds.
+  if (config.routes) what.push(Object.entries(config.routes).sort());
   return createHash('sha256').update(JSON.stringify(what)).digest('hex');
 }
 
@@ -139,7 +148,9 @@ export function debugConsentText(config: WebhookDebugConfig, connectionLabel: st
   return {
     message: l10n.t('Start "{0}"? It forwards the webhook deliveries of "{1}" to {2}.', config.name, connectionLabel, host),
     detail: [
-      l10n.t('Every verified delivery goes to {0}.', config.forwardTo),
+      config.routes
+        ? l10n.t('Verified deliveries go by their routes ({0}), the other types to {1}.', Object.entries(config.routes).map(([p, u]) => `${p} → ${u}`).join(', '), config.forwardTo)
+        : l10n.t('Every verified delivery goes to {0}.', config.forwardTo),
       l10n.t('On "{0}": {1}', connectionLabel, endpoint),
       tunnelLabel
         ? l10n.t('A {0} makes the listener reachable from the internet while the session runs.', tunnelLabel)

@@ -15,6 +15,7 @@ import type { DeliveryRecord, KnownSecret } from '../store/records';
 import type { WebhookEvents } from '../store/webhookEvents';
 import type { OriginalUrls } from './originalUrls';
 import { TunnelKeeper, type TunnelMove } from './tunnelKeeper';
+import { routeFor, type Route, type Routes } from '../send/routes';
 import type { ConnectionRef, EndpointPlan, Forwarded, ListenerHandle, ListenerWiring, ListeningState, SessionEndpoints, SessionStart, TunnelMoved, TunnelStatus } from './types';
 
 export type { ConnectionRef, EndpointPlan, Forwarded, ListenerHandle, ListenerWiring, ListeningState, SessionEndpoints, SessionStart, TunnelMoved, TunnelStatus } from './types';
@@ -40,11 +41,16 @@ export class ListeningSession<C extends ConnectionRef = ConnectionRef> {
   constructor(
     readonly state: ListeningState<C>,
     private readonly target: () => string | undefined,
+    private readonly routes: () => Routes | undefined = () => undefined,
   ) {}
 
-  /** Where this session's verified deliveries (and replays of them) go. */
-  forwardTarget(): string | undefined {
-    return this.target();
+  /** Where this session's verified deliveries (and replays of them) go: the route of their type, else the forward URL. */
+  forwardRoute(type?: string): Route | undefined {
+    return routeFor(type, this.routes(), this.target());
+  }
+
+  forwardTarget(type?: string): string | undefined {
+    return this.forwardRoute(type)?.url;
   }
 
   /** Undoes every step, newest first; a step that fails does not keep the others from running. */
@@ -87,6 +93,8 @@ export class Listening<C extends ConnectionRef = ConnectionRef> {
       events: WebhookEvents;
       /** Where replays go when no session says otherwise (the user's setting). */
       defaultForwardTo(): string | undefined;
+      /** The user's per-event routes (checked), used like the default forward URL. */
+      defaultRoutes?(): Routes | undefined;
       /** Where a re-pointed endpoint's URL survives a crash until it is put back. */
       originals?: OriginalUrls;
       /** Pauses before each attempt to reopen a dropped tunnel (their count bounds the attempts). */
@@ -103,10 +111,15 @@ export class Listening<C extends ConnectionRef = ConnectionRef> {
   }
 
   /** The app a verified delivery goes to: its endpoint's session's, else the newest session's, else the default. */
-  forwardTarget(record?: Pick<DeliveryRecord, 'endpointId'>): string | undefined {
+  forwardTarget(record?: Pick<DeliveryRecord, 'endpointId' | 'eventType'>): string | undefined {
+    return this.forwardRoute(record)?.url;
+  }
+
+  /** The same, with the route that chose it (the inspector shows it). */
+  forwardRoute(record?: Pick<DeliveryRecord, 'endpointId' | 'eventType'>): Route | undefined {
     const newestFirst = [...this.sessions].reverse();
     const session = newestFirst.find((s) => record?.endpointId !== undefined && s.endpointId === record.endpointId) ?? newestFirst[0];
-    return session ? session.forwardTarget() : this.host.defaultForwardTo();
+    return session ? session.forwardRoute(record?.eventType) : routeFor(record?.eventType, this.host.defaultRoutes?.(), this.host.defaultForwardTo());
   }
 
   /** Starts a session: the listener and tunnel when not running, the endpoint pointed here, the secrets to verify with. */
@@ -118,7 +131,7 @@ export class Listening<C extends ConnectionRef = ConnectionRef> {
     }
     if (!this.line) await this.open(o.connection, o.tunnel, o.signal);
     const line = this.line!;
-    const session = new ListeningSession<C>(line.state, o.forwardTo);
+    const session = new ListeningSession<C>(line.state, o.forwardTo, o.routes);
     this.sessions.push(session);
     // The last session to leave a listener stops it (unless another start replaced that listener since).
     session.steps.push(async () => {
@@ -223,7 +236,7 @@ export class Listening<C extends ConnectionRef = ConnectionRef> {
     const { events } = this.host;
     const listener = this.host.createListener({
       secrets: () => this.secrets,
-      forwardTo: (r) => this.forwardTarget(r),
+      forwardTo: (r) => this.forwardRoute(r),
       dedupe: events.dedupe,
       onDelivery: (record) => {
         events.record(record);

@@ -3,6 +3,7 @@ import type { WebhookEndpoint } from '../../service/types';
 import type { TunnelProvider, TunnelProviderId } from '../../tunnels/tunnel';
 import type { DedupeStore, DeliveryRecord, ForwardResult, KnownSecret } from '../store/records';
 import type { TunnelHealth, TunnelMove } from './tunnelKeeper';
+import type { Route, Routes } from '../send/routes';
 
 /** The listener as a session uses it (a WebhookListener, built by the host with its settings). */
 export interface ListenerHandle {
@@ -14,7 +15,7 @@ export interface ListenerHandle {
 /** What the listener asks the sessions on every delivery, and where it hands each one over. */
 export interface ListenerWiring {
   secrets: () => KnownSecret[];
-  forwardTo: (record: DeliveryRecord) => string | undefined;
+  forwardTo: (record: DeliveryRecord) => Route | undefined;
   /** The webhook-ids processed (the received events'), so a redelivery is a duplicate. */
   dedupe: DedupeStore;
   onDelivery: (record: DeliveryRecord) => void;
@@ -77,6 +78,8 @@ export interface SessionStart<C extends ConnectionRef> {
   endpoint: EndpointPlan;
   /** Where this session's verified deliveries go (a function: a setting can change meanwhile). */
   forwardTo: () => string | undefined;
+  /** Per-event routes taken before `forwardTo` (the user's setting, or the launch configuration's). */
+  routes?: () => Routes | undefined;
   /** Undo puts the endpoint back as it was (a debug session). Otherwise the change stays; Stop Listening offers to delete. */
   undoEndpoint?: boolean;
   /** Stop what is running (for any connection) and start afresh ("Start Listening"); else join it, same connection only. */

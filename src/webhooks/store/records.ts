@@ -26,6 +26,8 @@ export interface ForwardResult {
   webhookId?: string;
   /** A replay of a body edited in the inspector. */
   edited?: boolean;
+  /** The per-event route that chose the URL (`batch.*`, `*`); absent: the forward URL. */
+  route?: string;
   status?: number;
   /** The app's answer headers, values capped. */
   headers?: Record<string, string>;

@@ -35,7 +35,8 @@ export function answerCard(a: AnswerView, index: number): HTMLElement {
   if (a.at) h.append(el('span', ` · ${time(a.at)}`, 'muted'));
   const status = el('p', undefined, 'status');
   status.append(icon(a.ok ? 'pass' : 'error'), el('strong', a.status !== undefined ? String(a.status) : l10n.t('No answer')), el('span', ` · ${l10n.t('{0} ms', a.durationMs)}`, 'muted'));
-  const to = el('p', `POST ${a.url}${a.webhookId ? ` · webhook-id ${a.webhookId}` : ''}`, 'muted mono');
+  const route = a.route ? ` · ${l10n.t('route {0}', a.route)}` : '';
+  const to = el('p', `POST ${a.url}${route}${a.webhookId ? ` · webhook-id ${a.webhookId}` : ''}`, 'muted mono');
   card.append(h, status, to);
   if (a.error) card.append(el('p', a.error, 'error-text'));
   if (a.headers.length) {
