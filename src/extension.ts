@@ -15,7 +15,7 @@ import { ConnectionCatalog } from './vscode/connections/connectionCatalog';
 import { ConnectionStore, type ConnectionInfo } from './vscode/connections/connectionStore';
 import { Views } from './vscode/contributions';
 import { EmulatorController } from './vscode/emulatorController';
-import { loadedTrace, loadInline } from './vscode/layerBundles';
+import { loadInline, loadTrace } from './vscode/layerBundles';
 import { registerInline } from './vscode/inline';
 import { LanguageModels } from './vscode/lm';
 import { disposeLog } from './vscode/log';
@@ -165,6 +165,6 @@ let stopOnDeactivate: (() => Promise<unknown>) | undefined;
 export async function deactivate(): Promise<void> {
   await stopOnDeactivate?.().catch(() => undefined);
   // A trace waits a moment before it is written: a reload right after a reply keeps it.
-  await loadedTrace()?.flushTraces().catch(() => undefined);
+  await loadTrace.ifLoaded()?.flushTraces().catch(() => undefined);
   disposeLog();
 }

@@ -20,10 +20,16 @@ export type OtlpBundle = typeof import('../bundles/otlp');
 /** The pages' fixed markup, drawn when a panel opens. */
 export type MarkupBundle = typeof import('../bundles/markup');
 
+/** A bundle's loader: the first call requires it; `ifLoaded` gives it only when something already did. */
+export interface BundleLoader<T> {
+  (): T;
+  ifLoaded(): T | undefined;
+}
+
 /** Requires `dist/<file>` once, on the first call. This code runs from dist/extension.js, so `__dirname` is dist/. */
-export function onFirstUse<T>(file: string): () => T {
+export function onFirstUse<T>(file: string): BundleLoader<T> {
   let loaded: T | undefined;
-  return () => (loaded ??= require(join(__dirname, file)) as T);
+  return Object.assign(() => (loaded ??= require(join(__dirname, file)) as T), { ifLoaded: () => loaded });
 }
 
 export const loadNetwork = onFirstUse<NetworkBundle>('network.js');

@@ -11,9 +11,4 @@ export type InlineBundle = typeof import('./inline/bundle');
 export type TraceBundle = typeof import('./trace/bundle');
 
 export const loadInline = onFirstUse<InlineBundle>('inline.js');
-
-const requireTrace = onFirstUse<TraceBundle>('trace.js');
-let traceBundle: TraceBundle | undefined;
-export const loadTrace = (): TraceBundle => (traceBundle ??= requireTrace());
-/** The trace bundle if something loaded it: deactivate writes its waiting traces, and loads nothing. */
-export const loadedTrace = (): TraceBundle | undefined => traceBundle;
+export const loadTrace = onFirstUse<TraceBundle>('trace.js');

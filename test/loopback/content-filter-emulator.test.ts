@@ -4,11 +4,10 @@
  * ends names the reply's category; an annotated reply keeps its annotation on the result.
  */
 import assert from 'node:assert/strict';
-import { ApiMemory } from '../../src/chat/apiMemory';
 import type { Emulator } from '../../src/emulator/server';
 import type { AzureOpenAIClient } from '../../src/service/client';
 import { closeAll, deployment, emulatorClient } from '../support/emulatorClient';
-import { runPanelChat } from '../support/panelRun';
+import { panelTurn } from '../support/panelRun';
 
 describe('content filter verdicts from the emulator, through the runner', () => {
   let emu: Emulator;
@@ -16,16 +15,7 @@ describe('content filter verdicts from the emulator, through the runner', () => 
   before(async () => ({ emu, client } = await emulatorClient({ config: { deployments: [deployment('chat', 'gpt-4o'), deployment('codex', 'gpt-5-codex')] } })));
   after(() => closeAll(client, emu));
 
-  const run = (text: string, deploymentName = 'chat') =>
-    runPanelChat({
-      client,
-      deployment: deploymentName,
-      messages: [{ role: 'user', content: text }],
-      params: { systemPrompt: '', route: 'v1' },
-      signal: new AbortController().signal,
-      onDelta: () => {},
-      apiMemory: new ApiMemory(),
-    });
+  const run = (text: string, deploymentName = 'chat') => panelTurn(client, deploymentName, text);
 
   for (const [name, deploymentName] of [['Chat Completions', 'chat'], ['Responses', 'codex']] as const) {
     it(`${name}: "/filter jailbreak" fails with a message naming the jailbreak filter, the prompt, and raiPolicyName`, async () => {

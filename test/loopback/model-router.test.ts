@@ -4,7 +4,6 @@
  * record and its estimated cost follow the model that answered, not the deployment's.
  */
 import assert from 'node:assert/strict';
-import { ApiMemory } from '../../src/chat/apiMemory';
 import type { RequestReport } from '../../src/chat/engine/report';
 import { ROUTER_LONG_MODEL, ROUTER_SHORT_MODEL } from '../../src/emulator/modelRouter';
 import type { Emulator } from '../../src/emulator/server';
@@ -12,7 +11,7 @@ import type { AzureOpenAIClient } from '../../src/service/client';
 import { usageRecordOf } from '../../src/chat/engine/usageRecord';
 import { DEFAULT_PRICES, costOf, priceFor } from '../../src/usage/prices';
 import { closeAll, deployment, emulatorClient } from '../support/emulatorClient';
-import { runPanelChat } from '../support/panelRun';
+import { panelTurn } from '../support/panelRun';
 
 describe('model router: the model that answered', () => {
   let emu: Emulator;
@@ -22,17 +21,7 @@ describe('model router: the model that answered', () => {
 
   async function ask(text: string, api?: 'chat' | 'responses') {
     const reports: RequestReport[] = [];
-    const result = await runPanelChat({
-      client,
-      deployment: 'router',
-      model: 'model-router',
-      messages: [{ role: 'user', content: text }],
-      params: { systemPrompt: '', route: 'v1', api },
-      signal: new AbortController().signal,
-      onDelta: () => {},
-      onReport: (r) => reports.push(r),
-      apiMemory: new ApiMemory(),
-    });
+    const result = await panelTurn(client, 'router', text, { model: 'model-router', api, onReport: (r) => reports.push(r) });
     return { result, report: reports.at(-1)! };
   }
 

@@ -4,13 +4,12 @@
  * cost prices them at the model's cached rate, so the saving shows.
  */
 import assert from 'node:assert/strict';
-import { ApiMemory } from '../../src/chat/apiMemory';
 import type { RequestReport } from '../../src/chat/engine/report';
 import type { Emulator } from '../../src/emulator/server';
 import type { AzureOpenAIClient } from '../../src/service/client';
 import { DEFAULT_PRICES, costOf, priceFor } from '../../src/usage/prices';
 import { closeAll, deployment, emulatorClient } from '../support/emulatorClient';
-import { runPanelChat } from '../support/panelRun';
+import { panelTurn } from '../support/panelRun';
 
 describe('prompt caching: the same long prompt twice', () => {
   let emu: Emulator;
@@ -23,16 +22,7 @@ describe('prompt caching: the same long prompt twice', () => {
 
   async function ask(deploymentName: string, text: string): Promise<RequestReport> {
     const reports: RequestReport[] = [];
-    await runPanelChat({
-      client,
-      deployment: deploymentName,
-      messages: [{ role: 'user', content: text }],
-      params: { systemPrompt: '', route: 'v1' },
-      signal: new AbortController().signal,
-      onDelta: () => {},
-      onReport: (r) => reports.push(r),
-      apiMemory: new ApiMemory(),
-    });
+    await panelTurn(client, deploymentName, text, { onReport: (r) => reports.push(r) });
     // A Responses-only deployment is first asked on Chat Completions (refused, its own report), then answers.
     const answered = reports.filter((r) => r.outcome === 'ok');
     assert.equal(answered.length, 1);

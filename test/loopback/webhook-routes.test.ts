@@ -5,14 +5,15 @@
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { startEmulator, type Emulator } from '../../src/emulator/server';
-import { AzureOpenAIClient } from '../../src/service/client';
+import type { Emulator } from '../../src/emulator/server';
+import type { AzureOpenAIClient } from '../../src/service/client';
 import { WebhookListener } from '../../src/webhooks/receive/listener';
 import { replayToApp } from '../../src/webhooks/send/resend';
 import { Listening } from '../../src/webhooks/session/listeningSession';
 import type { Forwarded } from '../../src/webhooks/session/types';
 import { WebhookEvents } from '../../src/webhooks/store/webhookEvents';
 import { deliveryView } from '../../src/webhooks/inspect/deliveryView';
+import { closeAll, emulatorClient } from '../support/emulatorClient';
 import { emulatorEndpoints } from '../support/sessionEndpoints';
 import { scratchDir } from '../support/scratchDir';
 import { eventually, startReceiver } from '../support/receiver';
@@ -21,14 +22,8 @@ describe('webhook routes on loopback', function () {
   this.timeout(60_000);
   let emu: Emulator;
   let client: AzureOpenAIClient;
-  before(async () => {
-    emu = await startEmulator({ config: { delivery: { maxAttempts: 1, retryBaseMs: 100, timeoutMs: 3000 } } });
-    client = new AzureOpenAIClient({ endpoint: emu.url, auth: { kind: 'apiKey', apiKey: emu.apiKey } });
-  });
-  after(async () => {
-    await client.close();
-    await emu.close();
-  });
+  before(async () => ({ emu, client } = await emulatorClient({ config: { delivery: { maxAttempts: 1, retryBaseMs: 100, timeoutMs: 3000 } } })));
+  after(() => closeAll(client, emu));
 
   it('a batch event goes to the batch app, a response event to forwardTo, and a replay follows the same route', async () => {
     const main = await startReceiver();

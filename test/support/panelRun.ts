@@ -8,7 +8,7 @@ import { PANEL_RUN } from '../../src/chat/engine/options';
 import type { RequestReport } from '../../src/chat/engine/report';
 import type { RunResult } from '../../src/chat/engine/result';
 import { runChat } from '../../src/chat/engine/runner';
-import type { ApiMemory } from '../../src/chat/apiMemory';
+import { ApiMemory } from '../../src/chat/apiMemory';
 import type { ChatParams } from '../../src/chat/model';
 import type { AzureOpenAIClient } from '../../src/service/client';
 import type { ChatMessage } from '../../src/service/types';
@@ -52,4 +52,24 @@ export function runPanelChat(input: PanelRunInput): Promise<RunResult> {
     },
     { ...PANEL_RUN, maxRetryWaitMs: input.maxRetryWaitMs },
   );
+}
+
+/** One user message, sent as the panel sends it on the v1 route with no system prompt; nothing streamed is kept. */
+export function panelTurn(
+  client: AzureOpenAIClient,
+  deployment: string,
+  text: string,
+  more: { model?: string; api?: ChatParams['api']; onReport?: (report: RequestReport) => void } = {},
+): Promise<RunResult> {
+  return runPanelChat({
+    client,
+    deployment,
+    model: more.model,
+    messages: [{ role: 'user', content: text }],
+    params: { systemPrompt: '', route: 'v1', api: more.api },
+    signal: new AbortController().signal,
+    onDelta: () => {},
+    onReport: more.onReport,
+    apiMemory: new ApiMemory(),
+  });
 }

@@ -1,6 +1,7 @@
 /** What a repository's launch.json may do without asking: forward only to this machine, and ask once per configuration. */
 import assert from 'node:assert/strict';
-import { checkDebugConfig, debugConsentKey, debugConsentText, forwardRefusal, isLoopbackUrl, type WebhookDebugConfig } from '../../src/webhooks/session/debugConfig';
+import { checkDebugConfig, debugConsentKey, debugConsentText, forwardRefusal, type WebhookDebugConfig } from '../../src/webhooks/session/debugConfig';
+import { isLoopbackUrl } from '../../src/webhooks/send/forwardUrl';
 
 const config = (raw: Record<string, unknown>): WebhookDebugConfig => {
   const r = checkDebugConfig({ name: 'Hooks', ...raw });

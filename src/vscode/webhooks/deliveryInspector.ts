@@ -230,8 +230,7 @@ export class DeliveryInspector implements vscode.Disposable {
   private async replay(r: DeliveryRecord, body: string | undefined): Promise<void> {
     // The app of the session the delivery came through (a debug session's), else the user's setting.
     const route = this.listener.forwardRoute(r);
-    const app = route?.url;
-    if (!route || !app) {
+    if (!route) {
       const setIt = vscode.l10n.t('No app to replay to: set "{0}" in your user settings to your app\'s webhook URL (e.g. {1}).', 'aoaiWorkbench.webhooks.forwardTo', 'http://localhost:3000/webhook');
       throw new Error(setIt);
     }
@@ -242,7 +241,7 @@ export class DeliveryInspector implements vscode.Disposable {
         throw new Error(vscode.l10n.t('The edited body is not JSON ({0}): fix it, or it would be refused as malformed.', (err as Error).message));
       }
     }
-    this.post({ type: 'busy', busy: true, text: vscode.l10n.t('Replaying to {0}…', app) });
+    this.post({ type: 'busy', busy: true, text: vscode.l10n.t('Replaying to {0}…', route.url) });
     const answer = await loadNetwork().replayToApp(r, this.listener.knownSecrets(), route, body, this.listener.outbound());
     // Not busy first: the page then announces the new answer, which the events' owner shows at once.
     this.post({ type: 'busy', busy: false });

@@ -2,6 +2,14 @@
  * What a forward URL may be and how it is shown: plain string work, apart from forward.ts so that
  * the inspector's view (loaded at activation) does not pull the network stack into the main bundle.
  */
+import { isIPv4 } from 'node:net';
+
+/** This machine by address: `localhost`, 127.0.0.0/8 or ::1 (no other name: a resolver would decide where deliveries go). */
+export function isLoopbackUrl(url: string): boolean {
+  const host = new URL(url).hostname;
+  return host === 'localhost' || host === '[::1]' || (isIPv4(host) && host.startsWith('127.'));
+}
+
 /**
  * Why a forward URL is refused, if it is: a user name or password in it would be sent with every
  * delivery and kept wherever the URL is shown (events on disk, the log), so it is not used at all.

@@ -1,10 +1,10 @@
 /**
  * Per-event routes: which of the user's apps an event type goes to (`"batch.*"` → the batch
- * handler, `"*"` → the rest), like stripe listen's `--forward-to` per event. Every forward, replay
- * and fixture send asks `routeFor`, so they cannot disagree. Routes send only to this machine: a
+ * handler, `"*"` → the rest), like stripe listen's `--forward-to` per event. Every forward and replay
+ * asks `routeFor`, so they cannot disagree. Routes send only to this machine: a
  * route is the user's data leaving on each delivery, and a typo must not send it elsewhere.
  */
-import { isIPv4 } from 'node:net';
+import { isLoopbackUrl } from './forwardUrl';
 
 /** Event-type pattern → app URL, as the setting and the launch configuration hold them. */
 export type Routes = Readonly<Record<string, string>>;
@@ -24,12 +24,6 @@ export interface CheckedRoutes {
 
 /** An exact type (`batch.completed`), a prefix (`batch.*`, `fine_tuning.job.*`) or `*`. */
 const PATTERN = /^(\*|[a-z0-9_]+(\.[a-z0-9_]+)*(\.\*)?)$/i;
-
-/** This machine by address: `localhost`, 127.0.0.0/8 or ::1 (no other name: a resolver would decide where deliveries go). */
-function isLoopbackHost(url: URL): boolean {
-  const host = url.hostname;
-  return host === 'localhost' || host === '[::1]' || (isIPv4(host) && host.startsWith('127.'));
-}
 
 /** Keeps the routes that may be used; says of each other one what is wrong and what to write instead. */
 export function checkRoutes(raw: unknown): CheckedRoutes {
@@ -56,7 +50,7 @@ export function checkRoutes(raw: unknown): CheckedRoutes {
       problems.push(`The route ${shown} is not an http:// or https:// URL: it is skipped.`);
     } else if (url.username || url.password) {
       problems.push(`The route ${shown} holds a user name or password: nothing is sent to it (it would be stored and shown with every event).`);
-    } else if (!isLoopbackHost(url)) {
+    } else if (!isLoopbackUrl(url.href)) {
       problems.push(`The route ${shown} sends deliveries to ${url.host}, which is not this machine: routes go only to localhost, 127.0.0.1 or [::1].`);
     } else {
       routes[pattern] = url.href;

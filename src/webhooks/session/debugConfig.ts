@@ -5,9 +5,9 @@
  */
 import * as l10n from '@vscode/l10n';
 import { createHash } from 'node:crypto';
-import { isIPv4 } from 'node:net';
 import { WEBHOOK_EVENT_TYPES } from '../../service/types';
 import type { TunnelProviderId } from '../../tunnels/tunnel';
+import { isLoopbackUrl } from '../send/forwardUrl';
 import { checkRoutes, type Routes } from '../send/routes';
 
 export const DEBUG_TYPE = 'azure-openai-webhooks';
@@ -109,12 +109,6 @@ export const DEBUG_CONSENTS_KEY = 'aoaiWorkbench.webhookDebugConsents';
 
 /** The user setting that lets a launch configuration forward to another machine. */
 export const FORWARD_ANY_HOST_SETTING = 'aoaiWorkbench.webhooks.debugForwardToAnyHost';
-
-/** This machine by address: `localhost`, 127.0.0.0/8 or ::1 (no other name: a resolver would decide where deliveries go). */
-export function isLoopbackUrl(url: string): boolean {
-  const host = new URL(url).hostname;
-  return host === 'localhost' || host === '[::1]' || (isIPv4(host) && host.startsWith('127.'));
-}
 
 /**
  * Why a configuration may not forward where it says, if it may not: a repository's launch.json

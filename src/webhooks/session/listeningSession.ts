@@ -49,10 +49,6 @@ export class ListeningSession<C extends ConnectionRef = ConnectionRef> {
     return routeFor(type, this.routes(), this.target());
   }
 
-  forwardTarget(type?: string): string | undefined {
-    return this.forwardRoute(type)?.url;
-  }
-
   /** Undoes every step, newest first; a step that fails does not keep the others from running. */
   async undo(): Promise<Error[]> {
     const failed: Error[] = [];
