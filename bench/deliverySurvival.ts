@@ -67,14 +67,16 @@ async function run(n: number, rate: number): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'delivery-survival-'));
   const events = new WebhookEvents({ eventsPath: join(dir, 'events.jsonl'), idsPath: join(dir, 'ids') });
   await events.load();
-  // The Events view's redraw (its 100 top rows, a node per row kept by id) and the status bar's count.
-  let nodes = new Map<string, { record: unknown }>();
+  // The Events view's redraw (a node per row kept by id, holding the row's summary; its 100 top rows
+  // drawn, each record decoded for its row) and the status bar's count.
+  let nodes = new Map<string, { summary: unknown }>();
   let rows: string[] = [];
   const view = new BurstGate(() => {
     const previous = nodes;
     nodes = new Map();
-    for (const r of events.list()) nodes.set(r.id, previous.get(r.id) ?? { record: r });
-    rows = events.list().slice(0, 100).map((r) => `${r.eventType ?? 'delivery'} ${r.verdict} ${new Date(r.receivedAt).toLocaleTimeString()}`);
+    const summaries = events.summaries();
+    for (const s of summaries) nodes.set(s.id, previous.get(s.id) ?? { summary: s });
+    rows = summaries.slice(0, 100).map((s) => s.record()).map((r) => `${r.eventType ?? 'delivery'} ${r.verdict} ${new Date(r.receivedAt).toLocaleTimeString()}`);
   }, 50, 1_000);
   let status = '';
   const statusGate = new BurstGate(() => (status = `Listening · ${events.size}`));
