@@ -11,11 +11,12 @@
  * from a sender process, under --trace-gc-nvp; this process sums the scavenges of the burst.
  * SURVIVAL_NODE: the node to run (e.g. code-server's); SURVIVAL_FLAGS: more V8 flags (e.g.
  * `--min-semi-space-size=32`, the young generation the host has after 200 chat replies);
- * SURVIVAL_SNAPSHOT=file: a heap snapshot half-way through the burst (it collects garbage first).
+ * SURVIVAL_SNAPSHOT=file: a heap snapshot half-way through the burst (it collects garbage first);
+ * SURVIVAL_PROFILE=file: a sampled heap profile of the burst's allocations that no scavenge collected.
  */
 import { fork, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request, Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -67,14 +68,16 @@ async function run(n: number, rate: number): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'delivery-survival-'));
   const events = new WebhookEvents({ eventsPath: join(dir, 'events.jsonl'), idsPath: join(dir, 'ids') });
   await events.load();
-  // The Events view's redraw (its 100 top rows, a node per row kept by id) and the status bar's count.
-  let nodes = new Map<string, { record: unknown }>();
+  // The Events view's redraw (a node per row kept by id, holding the row's summary; its 100 top rows
+  // drawn, each record decoded for its row) and the status bar's count.
+  let nodes = new Map<string, { summary: unknown }>();
   let rows: string[] = [];
   const view = new BurstGate(() => {
     const previous = nodes;
     nodes = new Map();
-    for (const r of events.list()) nodes.set(r.id, previous.get(r.id) ?? { record: r });
-    rows = events.list().slice(0, 100).map((r) => `${r.eventType ?? 'delivery'} ${r.verdict} ${new Date(r.receivedAt).toLocaleTimeString()}`);
+    const summaries = events.summaries();
+    for (const s of summaries) nodes.set(s.id, previous.get(s.id) ?? { summary: s });
+    rows = summaries.slice(0, 100).map((s) => s.record()).map((r) => `${r.eventType ?? 'delivery'} ${r.verdict} ${new Date(r.receivedAt).toLocaleTimeString()}`);
   }, 50, 1_000);
   let status = '';
   const statusGate = new BurstGate(() => (status = `Listening · ${events.size}`));
@@ -95,8 +98,22 @@ async function run(n: number, rate: number): Promise<void> {
   mark('start');
   const snapshot = process.env.SURVIVAL_SNAPSHOT;
   if (snapshot) onGot = () => got === Math.floor(n / 2) && (writeHeapSnapshot(snapshot), undefined);
+  // What survived a scavenge, by where it was allocated: the sampling heap profiler keeping only what no scavenge collected.
+  const profile = process.env.SURVIVAL_PROFILE;
+  const session = profile ? new (await import('node:inspector')).Session() : undefined;
+  const post = (method: string, params?: object) =>
+    new Promise<unknown>((resolve, reject) => session!.post(method, params, (err, r) => (err ? reject(err) : resolve(r))));
+  if (session) {
+    session.connect();
+    await post('HeapProfiler.startSampling', { samplingInterval: 8192, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: false });
+  }
   const t0 = Date.now();
   await burst(n, rate, 'run');
+  if (session) {
+    const { profile: sampled } = (await post('HeapProfiler.stopSampling')) as { profile: unknown };
+    writeFileSync(profile!, JSON.stringify(sampled));
+    session.disconnect();
+  }
   mark('end', { seconds: (Date.now() - t0) / 1000, kept: events.size, rows: rows.length, status });
   global.gc?.();
   mark('gc');

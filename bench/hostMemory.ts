@@ -83,6 +83,8 @@ export interface Sample {
   loaded?: string[];
   /** BENCH_MEMORY_SMAPS: V8's spaces, MB committed/resident. */
   spaces?: Record<string, string>;
+  /** BENCH_MEMORY_GCS: the scavenges since the step before (MB survived; what had survived when one grew new space). */
+  gcs?: { scavenges: number; survived: number; grewAfter: number[]; full: number; newSpace: number[] };
 }
 export type WindowMemory = Record<Step, Sample> & {
   /** VS Code's own extensions active by the end (ours and the minimal one left out): both windows should run the same. */
@@ -306,12 +308,14 @@ async function measure(scripts: CodeServerScripts, server: CodeServer, browser: 
           ...(process.env.BENCH_MEMORY_ALLOC ? { BENCH_MEMORY_ALLOC: process.env.BENCH_MEMORY_ALLOC } : {}),
           ...(process.env.BENCH_MEMORY_SMAPS ? { BENCH_MEMORY_SMAPS: '1' } : {}),
           ...(process.env.BENCH_MEMORY_HIDE_VIEW ? { BENCH_MEMORY_HIDE_VIEW: '1' } : {}),
+          ...(process.env.BENCH_MEMORY_GCS ? { BENCH_MEMORY_GCS: '1' } : {}),
         };
         await page.goto(scripts.workbenchUrl(server, { extensionPath: scripts.testHarnessExtension(server), testsPath: probe, env }));
         const figures = JSON.parse(await line) as WindowMemory;
         if (warmUp && which === 'ours') control.deliverySeconds.pop();
         if (!warmUp) result[which].push(figures);
         if (!warmUp) result.windowSeconds[which].push((Date.now() - t0) / 1000);
+        if (process.env.BENCH_MEMORY_GCS && !warmUp) for (const step of STEPS) console.log(`  ${which} ${step} scavenges: ${JSON.stringify(figures[step].gcs)}`);
         if (process.env.BENCH_MEMORY_SMAPS && !warmUp) {
           for (const step of STEPS) {
             const f = figures[step];

@@ -19,8 +19,32 @@ const mem = () => {
   try { status = require('fs').readFileSync('/proc/self/status', 'utf8'); } catch {}
   const code = require('v8').getHeapSpaceStatistics().find((x) => x.space_name === 'code_space');
   const sample = { rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, anon: kb(status, 'RssAnon'), file: kb(status, 'RssFile'), code: code && code.space_size };
-  return process.env.BENCH_MEMORY_SMAPS ? { ...sample, maps: maps(), loaded: loaded(), spaces: spaces() } : sample;
+  const more = process.env.BENCH_MEMORY_GCS ? { ...sample, gcs: scavenges() } : sample;
+  return process.env.BENCH_MEMORY_SMAPS ? { ...more, maps: maps(), loaded: loaded(), spaces: spaces() } : more;
 };
+// Investigation only (BENCH_MEMORY_GCS=1): the scavenges since the last sample, from V8's GC profiler
+// (no flags needed): how many, what survived them (copied within new space + promoted to old space,
+// both V8's count towards doubling new space), what survived before a scavenge that grew it, and
+// the full collections.
+const profiler = process.env.BENCH_MEMORY_GCS && new (require('v8').GCProfiler)();
+if (profiler) profiler.start();
+function scavenges() {
+  const { statistics } = profiler.stop();
+  profiler.start();
+  const used = (s, name) => { const x = s.heapSpaceStatistics.find((y) => y.spaceName === name); return x ? x.spaceUsedSize : 0; };
+  const size = (s) => s.heapSpaceStatistics.find((y) => y.spaceName === 'new_space').spaceSize;
+  const out = { scavenges: 0, survived: 0, grewAfter: [], full: 0, newSpace: [] };
+  for (const g of statistics) {
+    const b = g.beforeGC, a = g.afterGC;
+    if (g.gcType !== 'Scavenge') { if (g.gcType === 'MarkSweepCompact') out.full++; continue; }
+    out.scavenges++;
+    out.survived += used(a, 'new_space') + used(a, 'new_large_object_space') + used(a, 'old_space') - used(b, 'old_space') + used(a, 'large_object_space') - used(b, 'large_object_space');
+    if (size(a) > size(b)) out.grewAfter.push(mb(out.survived));
+    if (!out.newSpace.includes(mb(size(a)))) out.newSpace.push(mb(size(a)));
+  }
+  out.survived = mb(out.survived);
+  return out;
+}
 // Investigation only (BENCH_MEMORY_SMAPS=1): V8's spaces, MB committed/resident (physical).
 const mb = (bytes) => Math.round(bytes / 1e5) / 10;
 const spaces = () =>

@@ -112,7 +112,7 @@ export async function filterEvents(s: Services, arg: unknown): Promise<EventFilt
   const tree = s.eventsTree;
   let filter = arg as EventFilter | undefined;
   if (!filter || typeof filter !== 'object') {
-    const types = [...new Set(s.events.list().map((r) => r.eventType).filter((t): t is string => !!t))];
+    const types = [...new Set(s.events.summaries().map((r) => r.eventType).filter((t): t is string => !!t))];
     type Pick = vscode.QuickPickItem & { value: string; group: 'verdict' | 'type' };
     const items: Pick[] = [
       ...VERDICTS.map((v) => ({ label: verdictName(v), value: v, group: 'verdict' as const, picked: !!tree.filter.verdicts?.includes(v) })),

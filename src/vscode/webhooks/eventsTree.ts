@@ -5,7 +5,7 @@ import { Commands, ContextKeys } from '../contributions';
 import { rowText } from '../plainText';
 import { setContext } from '../settings';
 import { eventRowText, eventTooltipMarkdown, verdictName } from './eventTooltip';
-import type { WebhookEvents } from '../../webhooks/store/webhookEvents';
+import type { EventSummary, WebhookEvents } from '../../webhooks/store/webhookEvents';
 import { BurstGate } from './burst';
 import { clockTime, dateTime, groupDigits } from '../../text/format';
 
@@ -39,12 +39,20 @@ export const TOP_ROWS = 100;
 
 export class EventNode {
   readonly type = 'event';
-  /** The newest version of the row's record (a forward's answer, a replay or a duplicate count makes a new one). */
   constructor(
-    public record: DeliveryRecord,
+    /** The row's record as of the last redraw (a forward's answer, a replay or a duplicate count makes a new version). */
+    public summary: EventSummary,
     /** The Older deliveries row it is under, if it is not at the top. */
     public parent?: OlderEventsNode,
   ) {}
+
+  /**
+   * The record, decoded from the bytes the store keeps (a new object each time): rows hold no
+   * decoded record, so a burst's thousand rows cost their summaries only (issue #35).
+   */
+  get record(): DeliveryRecord {
+    return this.summary.record();
+  }
 }
 
 /** "Older deliveries": the rows past the newest `TOP_ROWS` (of the filter's). */
@@ -83,9 +91,9 @@ export class EventsTree implements vscode.TreeDataProvider<EventsViewNode>, vsco
     if (all) return this.changed.fire(undefined);
     for (const id of ids) {
       const node = this.nodes.get(id);
-      const record = this.events.get(id);
-      if (!node || !record) continue;
-      node.record = record;
+      const summary = this.events.summary(id);
+      if (!node || !summary) continue;
+      node.summary = summary;
       this.changed.fire(node);
     }
   }
@@ -109,12 +117,12 @@ export class EventsTree implements vscode.TreeDataProvider<EventsViewNode>, vsco
     const previous = this.nodes;
     this.nodes = new Map();
     this.ordered = this.events
-      .list()
+      .summaries()
       .filter((r) => (!types?.length || types.includes(r.eventType ?? '')) && (!verdicts?.length || verdicts.includes(r.verdict)))
       .map((r, i) => {
         // The same node for the same row, so `reveal` and the selection find it.
         const n = previous.get(r.id) ?? new EventNode(r);
-        n.record = r;
+        n.summary = r;
         n.parent = i < TOP_ROWS ? undefined : this.older;
         this.nodes.set(r.id, n);
         return n;

@@ -103,37 +103,5 @@ export interface DedupeStore {
   add(webhookId: string): void;
 }
 
-/**
- * The last `cap` ids, oldest forgotten first, every operation O(1). (A Set trimmed through
- * `values().next()` is not: V8 keeps deleted slots until it rehashes, and the scan past them cost
- * more than verifying the signature.)
- */
-export class IdWindow implements DedupeStore {
-  private readonly set = new Set<string>();
-  private readonly ring: string[];
-  private next = 0;
-
-  constructor(readonly cap = 10_000) {
-    this.ring = new Array<string>(cap);
-  }
-
-  has(id: string): boolean {
-    return this.set.has(id);
-  }
-
-  /** False when the id was already there. */
-  add(id: string): boolean {
-    if (this.set.has(id)) return false;
-    const evicted = this.ring[this.next];
-    if (evicted !== undefined) this.set.delete(evicted);
-    this.ring[this.next] = id;
-    this.next = (this.next + 1) % this.cap;
-    this.set.add(id);
-    return true;
-  }
-
-  /** Oldest first. */
-  ids(): string[] {
-    return [...this.ring.slice(this.next), ...this.ring.slice(0, this.next)].filter((id) => id !== undefined);
-  }
-}
+/** The dedupe window, kept outside the JS heap (see idWindow.ts). */
+export { IdWindow } from './idWindow';

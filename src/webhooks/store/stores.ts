@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { AppendLog, fileLines } from '../../storage/appendLog';
 import { ArrivalWindow } from '../receive/arrivalWindow';
 import { ownString } from '../receive/ownString';
+import { RecordPacker, webhookIdHash, type PackedRecord } from './packed';
 import { IdWindow, type DedupeStore, type DeliveryRecord } from './records';
 
 /** How long a change waits for others to join its write (see AppendLog). */
@@ -89,10 +90,15 @@ async function readRecords<T>(lines: AsyncIterable<string>, cap: number, rejecte
   return { signed, rejected, lines: count };
 }
 
+/**
+ * The received deliveries, each kept as its JSON bytes outside the JS heap (see packed.ts) and
+ * decoded when asked for: `get` and `list` give a new frozen object each call.
+ */
 export class EventStore {
-  private signed: ArrivalWindow<DeliveryRecord>;
-  private rejected: ArrivalWindow<DeliveryRecord>;
+  private signed: ArrivalWindow<PackedRecord>;
+  private rejected: ArrivalWindow<PackedRecord>;
   private readonly log: AppendLog;
+  private readonly packer = new RecordPacker();
 
   constructor(
     private readonly path: string,
@@ -111,18 +117,23 @@ export class EventStore {
   }
 
   async load(): Promise<DeliveryRecord[]> {
-    const { signed, rejected, lines } = await readRecords(fileLines(this.path), this.cap, this.rejectedCap, (r) => r);
+    const { signed, rejected, lines } = await readRecords(fileLines(this.path), this.cap, this.rejectedCap, (r, line) => this.packer.pack(r, line));
     this.log.setLineCount(lines);
     this.signed = signed;
     this.rejected = rejected;
     return this.list();
   }
 
-  /** Newest first (by arrival; at the same time, the verified one first). */
+  /** Newest first (by arrival; at the same time, the verified one first), decoded. */
   list(): DeliveryRecord[] {
+    return this.summaries().map((p) => p.record());
+  }
+
+  /** Newest first, as `list`, without decoding the records. */
+  summaries(): PackedRecord[] {
     const signed = this.signed.values();
     const rejected = this.rejected.values();
-    const out: DeliveryRecord[] = [];
+    const out: PackedRecord[] = [];
     let i = signed.length - 1;
     let j = rejected.length - 1;
     while (i >= 0 || j >= 0) {
@@ -137,18 +148,34 @@ export class EventStore {
   }
 
   get(id: string): DeliveryRecord | undefined {
+    return this.summary(id)?.record();
+  }
+
+  summary(id: string): PackedRecord | undefined {
     return this.signed.get(id) ?? this.rejected.get(id);
+  }
+
+  /** The newest record with this webhook-id that `accept`s it (compared whole: the hash only picks candidates). */
+  findByWebhookId(webhookId: string | undefined, accept: (s: PackedRecord) => boolean): DeliveryRecord | undefined {
+    const hook = webhookIdHash(webhookId);
+    for (const s of this.summaries()) {
+      if (s.hook !== hook || !accept(s)) continue;
+      const r = s.record();
+      if (r.webhookId === webhookId) return r;
+    }
+    return undefined;
   }
 
   /** Adds or updates a record; resolves once it is on disk. */
   put(record: DeliveryRecord): Promise<void> {
-    this.hold(record);
-    return this.log.append(JSON.stringify(record));
+    const json = JSON.stringify(record);
+    this.keep(record, json);
+    return this.log.append(json);
   }
 
   /** Adds or updates a record in memory only; `put` it later to keep it (a burst of counts is written once). */
   hold(record: DeliveryRecord): void {
-    windowFor(record.id, record.verdict, this.signed, this.rejected).put(record.id, record.receivedAt, record);
+    this.keep(record, JSON.stringify(record));
   }
 
   clear(): Promise<void> {
@@ -159,5 +186,9 @@ export class EventStore {
 
   flush(): Promise<void> {
     return this.log.flush();
+  }
+
+  private keep(record: DeliveryRecord, json: string): void {
+    windowFor(record.id, record.verdict, this.signed, this.rejected).put(record.id, record.receivedAt, this.packer.pack(record, json));
   }
 }

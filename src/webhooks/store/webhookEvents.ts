@@ -1,6 +1,7 @@
 /**
  * The one owner of received webhook events: the event store (on disk), the webhook-ids processed,
- * and who is told what changed. A record is frozen when the listener hands it over; a forward's
+ * and who is told what changed. Records are kept as bytes and decoded on access: each `get` or
+ * `list` gives new frozen objects, equal to the ones recorded. A record is frozen when the listener hands it over; a forward's
  * answer, a replay or a count of duplicates is a new version of it, written here and nowhere else.
  *
  * Duplicates (a webhook-id processed already: a redelivery, or someone replaying a signed delivery
@@ -10,7 +11,10 @@
  */
 import { Emitter, type Event } from '../../service/emitter';
 import { MAX_REPLAYS, type DedupeStore, type DeliveryRecord, type ForwardResult } from './records';
+import type { EventSummary } from './packed';
 import { EventStore, FileDedupeStore } from './stores';
+
+export type { EventSummary } from './packed';
 
 export interface WebhookEventsOptions {
   /** The events file and the processed-ids file. */
@@ -69,9 +73,19 @@ export class WebhookEvents {
     return this.store.get(id);
   }
 
-  /** Newest first. */
+  /** A row's summary: its record's newest version, not decoded. */
+  summary(id: string): EventSummary | undefined {
+    return this.store.summary(id);
+  }
+
+  /** Newest first. Each record is decoded from its stored bytes: for rows, `summaries` decodes none. */
   list(): DeliveryRecord[] {
     return this.store.list();
+  }
+
+  /** Newest first, as `list`: each row's id, arrival, verdict and type, and its record when asked. */
+  summaries(): readonly EventSummary[] {
+    return this.store.summaries();
   }
 
   /** A delivery the listener answered: kept as it is (frozen), or counted when it is a duplicate. */
@@ -130,7 +144,7 @@ export class WebhookEvents {
 
   private countDuplicate(r: DeliveryRecord): void {
     // Newest first: the row that counts this webhook-id (never a rejected delivery's: its id was not processed).
-    const held = this.store.list().find((x) => x.webhookId === r.webhookId && x.verdict !== 'rejected');
+    const held = this.store.findByWebhookId(r.webhookId, (x) => x.verdict !== 'rejected');
     if (held) {
       const count = (h: DeliveryRecord) => (h.verdict === 'duplicate' ? { ...h, count: (h.count ?? 1) + 1 } : { ...h, duplicates: { count: (h.duplicates?.count ?? 0) + 1, lastAt: r.receivedAt } });
       this.revise(held.id, count, false);
