@@ -5,6 +5,7 @@ import { DEFAULT_API_VERSION, normalizeEndpoint, type ConnectionOptions } from '
 import { ServiceError } from './errors';
 import { HttpClient, type HttpRequest } from './http';
 import { JobsApi } from './jobs';
+import { pageQuery } from './jobTypes';
 import { ResponseAccumulator, readResponseStream } from './responsesStream';
 import type {
   ChatCompletion,
@@ -90,16 +91,7 @@ export class AzureOpenAIClient {
     const { url, body } = this.chatTarget(req, options.route ?? 'v1', options.apiVersion);
     const { signal, retryRateLimits, onHeaders } = options;
     const res = await this.http.stream({ method: 'POST', url, body: { ...body, stream: true }, signal, deployment: req.deployment, retryRateLimits, onHeaders });
-    let finished = false;
-    try {
-      yield* readChatStream(res.body, this.host);
-      finished = true;
-    } catch (cause) {
-      throw cause instanceof ServiceError ? cause : this.http.toError(cause, this.host, options);
-    } finally {
-      // Stopped early (break, abort, error): drop the connection rather than drain it.
-      if (!finished) res.body.destroy();
-    }
+    yield* this.read(res.body, readChatStream, options);
   }
 
   /**
@@ -128,24 +120,29 @@ export class AzureOpenAIClient {
   async *streamResponse(params: ResponseRequest, options: ResponseOptions = {}): AsyncGenerator<ResponseStreamEvent> {
     const { signal, retryRateLimits, onHeaders } = options;
     const res = await this.http.stream({ method: 'POST', url: this.v1('/responses'), body: { ...params, stream: true }, signal, deployment: params.model, retryRateLimits, onHeaders });
-    yield* this.events(res.body, options);
+    yield* this.read(res.body, readResponseStream, options);
   }
 
   /** Picks a background response's stream up again after the event numbered `startingAfter`. */
   async *resumeResponse(id: string, startingAfter: number, options: CallOptions = {}): AsyncGenerator<ResponseStreamEvent> {
     const url = this.v1(`/responses/${encodeURIComponent(id)}?stream=true&starting_after=${encodeURIComponent(String(startingAfter))}`);
     const res = await this.http.stream({ method: 'GET', url, signal: options.signal });
-    yield* this.events(res.body, options);
+    yield* this.read(res.body, readResponseStream, options);
   }
 
-  private async *events(body: Awaited<ReturnType<HttpClient['stream']>>['body'], options: CallOptions): AsyncGenerator<ResponseStreamEvent> {
+  private async *read<T>(
+    body: Awaited<ReturnType<HttpClient['stream']>>['body'],
+    reader: (body: AsyncIterable<Uint8Array | string>, host: string) => AsyncGenerator<T>,
+    options: CallOptions,
+  ): AsyncGenerator<T> {
     let finished = false;
     try {
-      yield* readResponseStream(body, this.host);
+      yield* reader(body, this.host);
       finished = true;
     } catch (cause) {
       throw cause instanceof ServiceError ? cause : this.http.toError(cause, this.host, options);
     } finally {
+      // Stopped early (break, abort, error): drop the connection rather than drain it.
       if (!finished) body.destroy();
     }
   }
@@ -196,11 +193,7 @@ export class AzureOpenAIClient {
   }
 
   async listWebhookEndpointsPage(params: { after?: string; limit?: number } = {}, options: CallOptions = {}): Promise<ListPage<WebhookEndpoint>> {
-    const q = new URLSearchParams();
-    if (params.after) q.set('after', params.after);
-    if (params.limit) q.set('limit', String(params.limit));
-    const qs = q.size ? `?${q}` : '';
-    const page = await this.http.json<ListPage<WebhookEndpoint> | WebhookEndpoint[]>({ method: 'GET', url: this.webhooks(qs), signal: options.signal });
+    const page = await this.http.json<ListPage<WebhookEndpoint> | WebhookEndpoint[]>({ method: 'GET', url: this.webhooks(pageQuery(params)), signal: options.signal });
     // Accept a bare array too: the list shape is not documented for Azure.
     if (Array.isArray(page)) return { object: 'list', data: page.map((e) => checkEndpoint(e, this.host)), has_more: false };
     if (!page || !Array.isArray(page.data)) throw new ServiceError({ kind: 'invalid-response', host: this.host, serviceMessage: 'the webhook endpoint list has no data array' });
