@@ -17,6 +17,8 @@ export { Waker, followResponse, resultOf, startBackground } from '../chat/engine
 export { WebhookListener } from '../webhooks/receive/listener';
 export { defaultShell, replay, replayToApp, sendTestEvent, signedCurl } from '../webhooks/send/resend';
 export { checkVerifier } from '../webhooks/send/verifierCheck';
+export { FIXTURE_VARIANTS, answeredAsExpected, sendFixture } from '../webhooks/fixtures/send';
+export { readScenario, runScenario } from '../webhooks/fixtures/order';
 export { webhookOutbound } from '../webhooks/send/outbound';
 export { CloudflaredTunnel, DevTunnel, LocalTunnel, ManualTunnel, NgrokTunnel } from '../tunnels/providers';
 export { CLOUDFLARED_VERSION, cloudflaredDownloadUrl, downloadCloudflared } from '../tunnels/cloudflaredDownload';

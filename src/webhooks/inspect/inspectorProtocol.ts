@@ -126,6 +126,8 @@ export type InspectorViewMessage =
   | { type: 'replay'; eventId: string; body?: string }
   | { type: 'copyCurl'; eventId: string; body?: string }
   | { type: 'openPayload'; eventId: string }
+  /** Save as Fixture… (a verified delivery stored whole, as for replay). */
+  | { type: 'saveFixture'; eventId: string }
   | { type: 'fetchResponse'; eventId: string }
   | { type: 'openConversation'; eventId: string }
   /** The delivery's call (the host reads its id from the stored delivery, not from the page). */
@@ -219,6 +221,7 @@ export function parseInspectorViewMessage(v: unknown): InspectorViewMessage | un
       if (!isId(v.eventId) || !optStr(v.body, MAX_EDITED_BODY)) return undefined;
       return v.body === undefined ? { type: v.type, eventId: v.eventId } : { type: v.type, eventId: v.eventId, body: v.body as string };
     case 'openPayload':
+    case 'saveFixture':
     case 'fetchResponse':
     case 'openConversation':
     case 'openSubject':
