@@ -7,6 +7,7 @@ import type { Emulator } from '../../src/emulator/server';
 import type { AzureOpenAIClient } from '../../src/service/client';
 import type { ConnectionInfo } from '../../src/vscode/connections/connectionStore';
 import type { FixtureSendOutcome } from '../../src/vscode/fixtures/sends';
+import type { ScenarioRun } from '../../src/webhooks/fixtures/order';
 import type { DeliveryRecord } from '../../src/webhooks/store/records';
 import { startAnsweringApp, type AnsweringApp } from '../support/answeringApp';
 import { closeEmulatedService, emitServiceEvent, emulatedService, eventually, execAsOurs, workbench } from './support';
@@ -131,5 +132,27 @@ describe('webhook fixtures', () => {
     const sent = await execAsOurs<FixtureSendOutcome>('sendFixture', { uri: vscode.Uri.file(path).toString(), variant: 'send' });
     assert.deepEqual([sent.answers[0].status, sent.answers[0].route, sent.url], [200, 'batch.*', batchApp.url]);
     assert.deepEqual(types(batchApp, batchBefore), ['batch.completed', 'batch.completed']);
+  });
+
+  it("New Fixture from Catalog names the connection's batch; Send Fixtures in Order sends the folder's fixtures by name", async () => {
+    const input = join(fixturesDir, '..', 'fixture-batch-input.jsonl');
+    const request = { custom_id: 'a', method: 'POST', url: '/v1/chat/completions', body: { model: 'gpt-4o-mini-batch', messages: [{ role: 'user', content: 'hi' }] } };
+    writeFileSync(input, JSON.stringify(request));
+    try {
+      const batch = await execAsOurs<{ id: string }>('createBatch', { connectionId: conn.id, file: input, endpoint: '/v1/chat/completions' });
+      const path = await execAsOurs<string>('newFixtureFromCatalog', { type: 'batch.expired' });
+      const made = JSON.parse(readFileSync(path, 'utf8'));
+      assert.deepEqual([made.type, made.body.type, made.body.object, made.body.data.id], ['batch.expired', 'batch.expired', 'event', batch.id]);
+    } finally {
+      rmSync(input, { force: true });
+    }
+    const [mainBefore, batchBefore] = [app.received.length, batchApp.received.length];
+    const run = await execAsOurs<ScenarioRun<FixtureSendOutcome>>('sendFixturesInOrder', { folder: fixturesDir, delayMs: 0 });
+    const sent = run.done.map((d) => [d.result.type, d.result.answers[0].status]);
+    // batch.completed-…, batch.expired-…, response.completed-…: by name; not-a-fixture.json skipped.
+    assert.deepEqual(sent, [['batch.completed', 200], ['batch.expired', 200], ['response.completed', 200]]);
+    assert.equal(run.cancelled, false);
+    assert.equal(batchApp.received.length - batchBefore, 2, 'the batch fixtures to the batch app');
+    assert.equal(app.received.length - mainBefore, 1);
   });
 });
