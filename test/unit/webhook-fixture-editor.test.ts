@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
+import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { DEFAULT_FIXTURES_FOLDER, fixturesFolderIn, fixturesFolderProblem } from '../../src/webhooks/fixtures/folder';
+import { DEFAULT_FIXTURES_FOLDER, fixturesFolderIn, fixturesFolderOnDisk, fixturesFolderProblem } from '../../src/webhooks/fixtures/folder';
 import { serializeFixture, parseFixture } from '../../src/webhooks/fixtures/format';
 import { CATALOG_TYPES, catalogFixture, fixtureOfDelivery, notSavable } from '../../src/webhooks/fixtures/fromDelivery';
 import { fixtureInText } from '../../src/webhooks/fixtures/lens';
@@ -36,6 +38,23 @@ describe('webhook fixtures in the editor: folder, delivery, catalog, lens', () =
     assert.equal(fixturesFolderProblem('webhook-fixtures'), undefined);
     // A name with two dots that is not ".." is a name.
     assert.equal(fixturesFolderIn(root, 'a..b'), join(root, 'a..b'));
+  });
+
+  it("a workspace's link out of itself is not written through; a folder still to be made is fine", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'fixture-folder-'));
+    try {
+      const root = join(dir, 'repo');
+      await mkdir(join(root, 'real'), { recursive: true });
+      await mkdir(join(dir, 'elsewhere'));
+      await symlink(join(dir, 'elsewhere'), join(root, DEFAULT_FIXTURES_FOLDER), 'dir');
+      await assert.rejects(fixturesFolderOnDisk(root, ''), /a link to a folder outside the workspace folder/);
+      await assert.rejects(fixturesFolderOnDisk(root, `${DEFAULT_FIXTURES_FOLDER}/deeper/still`), /outside the workspace folder/);
+      await symlink(join(root, 'real'), join(root, 'inside'), 'dir');
+      assert.equal(await fixturesFolderOnDisk(root, 'inside/hooks'), join(root, 'inside', 'hooks'), 'a link within the workspace is fine');
+      assert.equal(await fixturesFolderOnDisk(root, 'not/yet/made'), join(root, 'not', 'yet', 'made'));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('a verified delivery becomes a fixture without its signature; a rejected or cut one is refused in words', () => {
