@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import * as vscode from 'vscode';
@@ -99,7 +99,7 @@ describe('webhook fixtures', () => {
     // The inspector opens on the delivery the fixture came from, the send's answer beside the forward's.
     await eventually(() => api.services.inspector.isOpen && api.services.inspector.shownId === r.id);
     const view = api.services.inspector.viewOf(api.services.events.get(r.id)!);
-    assert.deepEqual(view.answers.map((a) => [a.kind, a.status]), [['forward', 200], ['replay', 200]]);
+    assert.deepEqual(view.answers.map((a) => [a.kind, a.status, a.fixture]), [['forward', 200, undefined], ['replay', 200, true]]);
     assert.deepEqual(JSON.parse(view.answers[1].body), { app: 'main', handled: 'resp_fixture_1', type: 'response.completed' });
 
     // Another secret: the sound app refuses it, which is what a correct handler does; the delivery's
@@ -115,7 +115,7 @@ describe('webhook fixtures', () => {
     assert.deepEqual(await ourLenses(vscode.Uri.file(other)), []);
   });
 
-  it('a batch event routed to a second app', async () => {
+  it('a batch event routed to a second app; a fixture of it follows the route', async () => {
     const api = await workbench();
     const [mainBefore, batchBefore] = [app.received.length, batchApp.received.length];
     const batch = await delivered('batch.completed', 'batch_routed_1');
@@ -132,6 +132,20 @@ describe('webhook fixtures', () => {
     const sent = await execAsOurs<FixtureSendOutcome>('sendFixture', { uri: vscode.Uri.file(path).toString(), variant: 'send' });
     assert.deepEqual([sent.answers[0].status, sent.answers[0].route, sent.url], [200, 'batch.*', batchApp.url]);
     assert.deepEqual(types(batchApp, batchBefore), ['batch.completed', 'batch.completed']);
+
+    // A workspace may move the folder within itself, never out of it.
+    const escape = join(fixturesDir, '..', '..', 'fixtures-escape');
+    await settings().update('webhooks.fixturesFolder', '../fixtures-escape', vscode.ConfigurationTarget.Workspace);
+    try {
+      assert.equal(await execAsOurs('saveAsFixture', { eventId: batch.id }), undefined, 'refused');
+      assert.ok(!existsSync(escape), 'nothing written outside the workspace folder');
+      await settings().update('webhooks.fixturesFolder', 'webhook-fixtures/batches', vscode.ConfigurationTarget.Workspace);
+      const inside = await execAsOurs<string>('saveAsFixture', { eventId: batch.id });
+      assert.ok(inside.startsWith(join(fixturesDir, 'batches')), inside);
+      rmSync(join(fixturesDir, 'batches'), { recursive: true, force: true });
+    } finally {
+      await settings().update('webhooks.fixturesFolder', undefined, vscode.ConfigurationTarget.Workspace);
+    }
   });
 
   it("New Fixture from Catalog names the connection's batch; Send Fixtures in Order sends the folder's fixtures by name", async () => {

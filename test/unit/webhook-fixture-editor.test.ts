@@ -8,6 +8,8 @@ import { serializeFixture, parseFixture } from '../../src/webhooks/fixtures/form
 import { CATALOG_TYPES, catalogFixture, fixtureOfDelivery, notSavable } from '../../src/webhooks/fixtures/fromDelivery';
 import { fixtureInText } from '../../src/webhooks/fixtures/lens';
 import { sendFixture } from '../../src/webhooks/fixtures/send';
+import { deliveryView } from '../../src/webhooks/inspect/deliveryView';
+import { isDeliveryView } from '../../src/webhooks/inspect/inspectorProtocol';
 import { shapeFlags } from '../../src/webhooks/fixtures/shape';
 import type { DeliveryRecord } from '../../src/webhooks/store/records';
 
@@ -106,14 +108,19 @@ describe('webhook fixtures in the editor: folder, delivery, catalog, lens', () =
     assert.equal(flagged.flags[0]!.line, 2, 'on the "type" line');
   });
 
-  it('a fixture send keeps the route that chose the app with each answer, as a replay does', async () => {
+  it('a fixture send keeps the route that chose the app with each answer, as a replay does, marked as from a fixture', async () => {
     const server = createServer((req, res) => req.resume().on('end', () => res.writeHead(204).end()));
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     try {
       const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/batch`;
       const secret = `whsec_${Buffer.from('0123456789abcdef0123456789abcdef').toString('base64')}`;
       const r = await sendFixture({ fixture: catalogFixture('batch.failed'), variant: 'twice', url, route: 'batch.*', secret });
-      assert.deepEqual(r.answers.map((a) => [a.status, a.route, a.kind]), [[204, 'batch.*', 'replay'], [204, 'batch.*', 'replay']]);
+      assert.deepEqual(r.answers.map((a) => [a.status, a.route, a.kind, a.fixture]), [[204, 'batch.*', 'replay', true], [204, 'batch.*', 'replay', true]]);
+      // The inspector tells them from its own replays.
+      const view = deliveryView(record({ replays: r.answers }));
+      assert.deepEqual(view.answers.map((a) => a.fixture), [true, true]);
+      assert.ok(isDeliveryView(view));
+      assert.ok(!isDeliveryView({ ...view, answers: [{ ...view.answers[0], fixture: 'yes' }] }));
       const plain = await sendFixture({ fixture: catalogFixture('batch.failed'), variant: 'send', url, secret });
       assert.equal(plain.answers[0]!.route, undefined, 'no route: the forward URL');
     } finally {

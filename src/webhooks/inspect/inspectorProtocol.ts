@@ -20,6 +20,8 @@ export interface HeaderView {
 export interface AnswerView {
   kind: 'forward' | 'replay';
   edited: boolean;
+  /** Sent from a fixture file rather than replayed from the inspector. */
+  fixture?: boolean;
   url: string;
   /** The per-event route that chose the URL (`batch.*`); absent: the forward URL. */
   route?: string;
@@ -154,7 +156,7 @@ const isShort = (v: unknown): v is string => isStr(v, 10_000);
 
 function isAnswer(v: unknown): v is AnswerView {
   return (
-    isObj(v) && (v.kind === 'forward' || v.kind === 'replay') && isBool(v.edited) && isStr(v.url, 10_000) && optStr(v.route, 1000) && optNum(v.at) &&
+    isObj(v) && (v.kind === 'forward' || v.kind === 'replay') && isBool(v.edited) && (v.fixture === undefined || isBool(v.fixture)) && isStr(v.url, 10_000) && optStr(v.route, 1000) && optNum(v.at) &&
     optStr(v.webhookId, 1000) && optNum(v.status) && optStr(v.error, 10_000) && isBool(v.ok) && isNum(v.durationMs) &&
     arrayOf(v.headers, isHeader) && isStr(v.body) && optStr(v.bodyNote, 1000)
   );
