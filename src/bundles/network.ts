@@ -17,6 +17,15 @@ export { Waker, followResponse, resultOf, startBackground } from '../chat/engine
 export { WebhookListener } from '../webhooks/receive/listener';
 export { defaultShell, replay, replayToApp, sendTestEvent, signedCurl } from '../webhooks/send/resend';
 export { checkVerifier } from '../webhooks/send/verifierCheck';
+// Webhook fixtures' core: dist/fixtures.js (the editor's side) takes it from here, one copy.
+export { FIXTURE_VARIANTS, answeredAsExpected, sendFixture } from '../webhooks/fixtures/send';
+export { readScenario, runScenario } from '../webhooks/fixtures/order';
+export { parseFixture, serializeFixture } from '../webhooks/fixtures/format';
+export { catalogFixture, fixtureOfDelivery, subjectKindOf } from '../webhooks/fixtures/fromDelivery';
+export { fixtureBaseName, saveFixture } from '../webhooks/fixtures/save';
+export { fixturesFolderIn, fixturesFolderOnDisk } from '../webhooks/fixtures/folder';
+export { fixtureInText } from '../webhooks/fixtures/lens';
+export { shapeFlags } from '../webhooks/fixtures/shape';
 export { webhookOutbound } from '../webhooks/send/outbound';
 export { CloudflaredTunnel, DevTunnel, LocalTunnel, ManualTunnel, NgrokTunnel } from '../tunnels/providers';
 export { CLOUDFLARED_VERSION, cloudflaredDownloadUrl, downloadCloudflared } from '../tunnels/cloudflaredDownload';
@@ -25,4 +34,4 @@ export { checkBatchInput, deploymentInfo } from '../jobs/batchInput';
 export { checkTrainingData } from '../jobs/trainingData';
 export { BatchResults, downloadResults, requestOfLine } from '../jobs/batchResults';
 export { envFileWarnings, writeEnvVariable } from '../webhooks/endpoints/dotenvFile';
-export { deliveryView } from '../webhooks/inspect/deliveryView';
+export { deliveryView, responseIdOf } from '../webhooks/inspect/deliveryView';

@@ -60,6 +60,11 @@ export const Commands = {
   clearEvents: 'aoaiWorkbench.clearEvents',
   inspectEvent: 'aoaiWorkbench.inspectEvent',
   checkVerifier: 'aoaiWorkbench.checkVerifier',
+  /** Webhook fixtures (#40): a delivery kept as a file in the workspace, sent again from its CodeLens. */
+  saveAsFixture: 'aoaiWorkbench.saveAsFixture',
+  sendFixture: 'aoaiWorkbench.sendFixture',
+  sendFixturesInOrder: 'aoaiWorkbench.sendFixturesInOrder',
+  newFixtureFromCatalog: 'aoaiWorkbench.newFixtureFromCatalog',
   createBatch: 'aoaiWorkbench.createBatch',
   cancelBatch: 'aoaiWorkbench.cancelBatch',
   openBatchResults: 'aoaiWorkbench.openBatchResults',
@@ -159,6 +164,8 @@ export interface SettingValues {
   'webhooks.routes': Record<string, string>;
   'webhooks.debugForwardToAnyHost': boolean;
   'webhooks.maxStoredEvents': number;
+  /** Where Save as Fixture writes, relative to the workspace folder. */
+  'webhooks.fixturesFolder': string;
   /** What an accepted call's realtime session is told first (Accept Call… prefills it). */
   'calls.instructions': string;
   'usage.maxAgeDays': number;
@@ -201,6 +208,7 @@ export const SETTING_DEFAULTS: SettingValues = {
   'webhooks.routes': {},
   'webhooks.debugForwardToAnyHost': false,
   'webhooks.maxStoredEvents': 1000,
+  'webhooks.fixturesFolder': 'webhook-fixtures',
   'calls.instructions': 'You are a helpful assistant answering a phone call. Greet the caller and keep your answers short.',
   'usage.maxAgeDays': 90,
   'usage.maxSizeMB': 32,

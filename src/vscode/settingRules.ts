@@ -47,6 +47,10 @@ export const SETTING_CHOOSER: Record<SettingKey, 'user' | 'folder'> = {
   // this machine: checkRoutes skips any other host).
   'webhooks.routes': 'user',
   'webhooks.debugForwardToAnyHost': 'user',
+  // No: it names a folder inside the workspace folder (".." and absolute paths are refused, and a link
+  // out of the workspace is not written through: fixtures/folder.ts), where fixtures are written; what is
+  // sent, signed with which secret, and where, stays the user's.
+  'webhooks.fixturesFolder': 'folder',
   // Yes: the realtime model that speaks for the user to a caller would follow the repository's
   // instructions (ask the caller for data, say anything in the user's name).
   'calls.instructions': 'user',

@@ -95,7 +95,9 @@ describe('delivery inspector protocol', () => {
     assert.deepEqual(parseInspectorViewMessage({ type: 'copyCurl', eventId: 'rec_1' }), { type: 'copyCurl', eventId: 'rec_1' });
     assert.deepEqual(parseInspectorViewMessage({ type: 'ready' }), { type: 'ready' });
     assert.deepEqual(parseInspectorViewMessage({ type: 'openConversation', eventId: 'rec_1', body: '{}' }), { type: 'openConversation', eventId: 'rec_1' });
+    assert.deepEqual(parseInspectorViewMessage({ type: 'saveFixture', eventId: 'rec_1', path: '/etc/passwd' }), { type: 'saveFixture', eventId: 'rec_1' }, 'the page names no file');
     for (const bad of [
+      { type: 'saveFixture' },
       { type: 'openConversation' },
       { type: 'replay' },
       { type: 'replay', eventId: '' },

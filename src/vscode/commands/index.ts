@@ -25,6 +25,7 @@ import { startWebhookDebugging } from '../webhooks/debugSession';
 import { checkVerifier, deleteDownloadedCloudflared, downloadCloudflaredWithProgress, listenerActions, resumeListening, sendTestEvent, startListening, stopListening } from './listener';
 import { chooseTunnelProvider } from './tunnelChoice';
 import { askingFirst } from './askFirst';
+import { fixtureCommands } from './fixtureCommands';
 import { copyField, copySecret, createEndpoint, deleteEndpoint, editEndpoint } from './webhookEndpoints';
 
 export function registerCommands(s: Services): vscode.Disposable[] {
@@ -93,6 +94,8 @@ export function registerCommands(s: Services): vscode.Disposable[] {
     command(Commands.openEventConversation, vscode.l10n.t('Could not open the conversation'), (arg) => openEventConversation(s, arg)),
     command(Commands.filterEvents, vscode.l10n.t('Could not filter the events'), (arg) => filterEvents(s, arg)),
     command(Commands.clearEvents, vscode.l10n.t('Could not clear the events'), (arg) => clearEvents(s, arg)),
+    // Webhook fixtures: Save as Fixture, their CodeLens sends, a folder in order, the catalog
+    ...fixtureCommands(s, command),
     // Batches, fine-tuning jobs and calls
     command(Commands.createBatch, vscode.l10n.t('Could not create the batch'), (arg) => createBatch(s, arg)),
     command(Commands.cancelBatch, vscode.l10n.t('Could not cancel the batch'), (arg) => cancelBatch(s, arg)),

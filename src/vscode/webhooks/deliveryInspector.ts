@@ -187,6 +187,9 @@ export class DeliveryInspector implements vscode.Disposable {
       case 'openPayload':
         await vscode.commands.executeCommand(Commands.openEventPayload, { eventId: msg.eventId });
         return;
+      case 'saveFixture':
+        await vscode.commands.executeCommand(Commands.saveAsFixture, owned({ eventId: msg.eventId }));
+        return;
       case 'fetchResponse':
         await vscode.commands.executeCommand(Commands.fetchEventResponse, { eventId: msg.eventId });
         return;

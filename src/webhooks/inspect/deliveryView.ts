@@ -25,6 +25,7 @@ function answerView(f: ForwardResult): AnswerView {
   return {
     kind: f.kind ?? 'forward',
     edited: !!f.edited,
+    ...(f.fixture ? { fixture: true } : {}),
     url: f.url,
     ...(f.route ? { route: f.route } : {}),
     ...(f.at !== undefined ? { at: f.at } : {}),

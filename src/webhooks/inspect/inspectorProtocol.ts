@@ -20,6 +20,8 @@ export interface HeaderView {
 export interface AnswerView {
   kind: 'forward' | 'replay';
   edited: boolean;
+  /** Sent from a fixture file rather than replayed from the inspector. */
+  fixture?: boolean;
   url: string;
   /** The per-event route that chose the URL (`batch.*`); absent: the forward URL. */
   route?: string;
@@ -126,6 +128,8 @@ export type InspectorViewMessage =
   | { type: 'replay'; eventId: string; body?: string }
   | { type: 'copyCurl'; eventId: string; body?: string }
   | { type: 'openPayload'; eventId: string }
+  /** Save as Fixture… (a verified delivery stored whole, as for replay). */
+  | { type: 'saveFixture'; eventId: string }
   | { type: 'fetchResponse'; eventId: string }
   | { type: 'openConversation'; eventId: string }
   /** The delivery's call (the host reads its id from the stored delivery, not from the page). */
@@ -152,7 +156,7 @@ const isShort = (v: unknown): v is string => isStr(v, 10_000);
 
 function isAnswer(v: unknown): v is AnswerView {
   return (
-    isObj(v) && (v.kind === 'forward' || v.kind === 'replay') && isBool(v.edited) && isStr(v.url, 10_000) && optStr(v.route, 1000) && optNum(v.at) &&
+    isObj(v) && (v.kind === 'forward' || v.kind === 'replay') && isBool(v.edited) && (v.fixture === undefined || isBool(v.fixture)) && isStr(v.url, 10_000) && optStr(v.route, 1000) && optNum(v.at) &&
     optStr(v.webhookId, 1000) && optNum(v.status) && optStr(v.error, 10_000) && isBool(v.ok) && isNum(v.durationMs) &&
     arrayOf(v.headers, isHeader) && isStr(v.body) && optStr(v.bodyNote, 1000)
   );
@@ -219,6 +223,7 @@ export function parseInspectorViewMessage(v: unknown): InspectorViewMessage | un
       if (!isId(v.eventId) || !optStr(v.body, MAX_EDITED_BODY)) return undefined;
       return v.body === undefined ? { type: v.type, eventId: v.eventId } : { type: v.type, eventId: v.eventId, body: v.body as string };
     case 'openPayload':
+    case 'saveFixture':
     case 'fetchResponse':
     case 'openConversation':
     case 'openSubject':

@@ -26,6 +26,8 @@ export interface ForwardRequest {
   kind?: ForwardResult['kind'];
   webhookId?: string;
   edited?: boolean;
+  /** Sent from a fixture file (see ForwardResult). */
+  fixture?: boolean;
   /** The route pattern that chose the URL (`batch.*`), kept with the answer for the inspector. */
   route?: string;
   /** How it goes out (the user's proxy: see `webhookOutbound`); direct by default. */
@@ -35,12 +37,13 @@ export interface ForwardRequest {
 /** POSTs once (a delivery is not idempotent: never retried) and records the app's answer. */
 export async function forwardDelivery(req: ForwardRequest): Promise<ForwardResult> {
   const t0 = Date.now();
-  const base: Pick<ForwardResult, 'url' | 'at' | 'kind' | 'webhookId' | 'edited' | 'route'> = {
+  const base: Pick<ForwardResult, 'url' | 'at' | 'kind' | 'webhookId' | 'edited' | 'fixture' | 'route'> = {
     url: maskedUrl(req.url),
     at: t0,
     ...(req.kind && req.kind !== 'forward' ? { kind: req.kind } : {}),
     ...(req.webhookId ? { webhookId: req.webhookId } : {}),
     ...(req.edited ? { edited: true } : {}),
+    ...(req.fixture ? { fixture: true } : {}),
     ...(req.route ? { route: req.route } : {}),
   };
   const refused = forwardUrlProblem(req.url);

@@ -26,6 +26,8 @@ export interface ForwardResult {
   webhookId?: string;
   /** A replay of a body edited in the inspector. */
   edited?: boolean;
+  /** Sent from a fixture file (its CodeLens, or a folder in order) rather than replayed from here. */
+  fixture?: boolean;
   /** The per-event route that chose the URL (`batch.*`, `*`); absent: the forward URL. */
   route?: string;
   status?: number;

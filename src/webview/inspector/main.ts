@@ -41,7 +41,7 @@ function render(d: DeliveryView): void {
   $('reason').hidden = !d.reason;
 
   // Actions: only a verified, whole body can be re-signed.
-  for (const a of ['replay', 'edit', 'curl']) (document.querySelector(`[data-action="${a}"]`) as HTMLButtonElement).disabled = !d.replayable || busy;
+  for (const a of ['replay', 'edit', 'curl', 'fixture']) (document.querySelector(`[data-action="${a}"]`) as HTMLButtonElement).disabled = !d.replayable || busy;
   for (const a of ['fetch', 'conversation']) (document.querySelector(`[data-action="${a}"]`) as HTMLButtonElement).hidden = !d.responseId;
   const subject = document.querySelector<HTMLButtonElement>('[data-action="subject"]')!;
   subject.hidden = !d.subject;
@@ -237,6 +237,8 @@ document.addEventListener('click', (e) => {
       return openEditor();
     case 'curl':
       return post({ type: 'copyCurl', eventId });
+    case 'fixture':
+      return post({ type: 'saveFixture', eventId });
     case 'payload':
       return post({ type: 'openPayload', eventId });
     case 'fetch':

@@ -19,6 +19,8 @@ export function inspectorBodyHtml(): string {
         <span class="codicon codicon-edit" aria-hidden="true"></span>${h(l10n.t('Edit and replay'))}</button>
       <button type="button" data-action="curl" class="secondary" title="${h(l10n.t('A curl command signed now (the signature, never the secret)'))}">
         <span class="codicon codicon-terminal" aria-hidden="true"></span>${h(l10n.t('Copy as curl'))}</button>
+      <button type="button" data-action="fixture" class="secondary" title="${h(l10n.t('Keep it as a JSON file in the workspace, to send again from the editor (no signature, no secret)'))}">
+        <span class="codicon codicon-save-as" aria-hidden="true"></span>${h(l10n.t('Save as fixture'))}</button>
       <button type="button" data-action="payload" class="secondary"><span class="codicon codicon-json" aria-hidden="true"></span>${h(l10n.t('Open payload'))}</button>
       <button type="button" data-action="fetch" class="secondary" hidden><span class="codicon codicon-cloud-download" aria-hidden="true"></span>${h(l10n.t('Fetch response'))}</button>
       <button type="button" data-action="conversation" class="secondary" hidden title="${h(l10n.t('The chat conversation whose reply this response is'))}">

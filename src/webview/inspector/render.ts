@@ -29,7 +29,14 @@ export function fillKv(dl: HTMLElement, rows: Array<[string, string]>): void {
 
 export function answerCard(a: AnswerView, index: number): HTMLElement {
   const card = el('article', undefined, `answer ${a.ok ? 'ok' : 'fail'}`);
-  const heading = a.kind === 'forward' ? l10n.t('Forwarded on arrival') : a.edited ? l10n.t('Replay {0} (edited body)', index) : l10n.t('Replay {0}', index);
+  const heading =
+    a.kind === 'forward'
+      ? l10n.t('Forwarded on arrival')
+      : a.fixture
+        ? l10n.t('Replay {0} (from a fixture file)', index)
+        : a.edited
+          ? l10n.t('Replay {0} (edited body)', index)
+          : l10n.t('Replay {0}', index);
   card.setAttribute('aria-label', `${heading}: ${a.status ?? l10n.t('no answer')}`);
   const h = el('h3', heading);
   if (a.at) h.append(el('span', ` · ${time(a.at)}`, 'muted'));
