@@ -54,11 +54,11 @@ describe('the l10n bundle', () => {
     assert.deepEqual(bad, []);
   });
 
-  it('package.json points VS Code at the bundles, and the package ships them', () => {
+  it('package.json points VS Code at the bundles, and the package ships the translated ones', () => {
     const manifest = read(join(root, 'package.json')) as { l10n?: string; scripts: Record<string, string> };
     assert.equal(manifest.l10n, './l10n');
     assert.match(manifest.scripts.l10n, /l10n-dev export --outDir \.\/l10n \.\/src/);
     const shipped = readFileSync(join(root, '.vscodeignore'), 'utf8').split('\n');
-    for (const pattern of ['!package.nls*.json', '!l10n/bundle.l10n*.json', '*.qps-ploc.json']) assert.ok(shipped.includes(pattern), pattern);
+    for (const pattern of ['!package.nls*.json', '!l10n/bundle.l10n.*.json', '*.qps-ploc.json']) assert.ok(shipped.includes(pattern), pattern);
   });
 });
