@@ -6,7 +6,7 @@ import { ServiceError } from './errors';
 import { HttpClient, type HttpRequest } from './http';
 import { JobsApi } from './jobs';
 import { pageQuery } from './jobTypes';
-import { ResponseAccumulator, readResponseStream } from './responsesStream';
+import { readResponseStream } from './responsesStream';
 import type {
   ChatCompletion,
   ChatCompletionChunk,
@@ -145,20 +145,6 @@ export class AzureOpenAIClient {
       // Stopped early (break, abort, error): drop the connection rather than drain it.
       if (!finished) body.destroy();
     }
-  }
-
-  /** Streams and folds: calls `on` with each piece of text or reasoning; what arrived stays in `into`. */
-  async streamResponseInto(
-    params: ResponseRequest,
-    on: (piece: { text?: string; reasoning?: string }) => void,
-    options: ResponseOptions = {},
-    into = new ResponseAccumulator(),
-  ): Promise<ResponseAccumulator> {
-    for await (const ev of this.streamResponse(params, options)) {
-      const piece = into.add(ev);
-      if (piece.text || piece.reasoning) on(piece);
-    }
-    return into;
   }
 
   async deleteResponse(id: string, options: CallOptions = {}): Promise<void> {
