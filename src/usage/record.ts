@@ -206,18 +206,3 @@ export function tokensFromServiceUsage(usage: unknown): Partial<UsageTokens> {
   };
   return Object.fromEntries(Object.entries(tokens).filter(([, v]) => v !== undefined));
 }
-
-/** The `x-ratelimit-*` headers of a response (any header shape undici or node:http gives), or undefined when none came. */
-export function rateLimitFromHeaders(headers: Record<string, string | string[] | undefined>): RateLimitHeadroom | undefined {
-  const num = (key: string): number | undefined => {
-    const raw = headers[key];
-    const text = (Array.isArray(raw) ? raw[0] : raw)?.trim();
-    return text ? count(Number(text)) : undefined;
-  };
-  return headroomOf({
-    remainingRequests: num('x-ratelimit-remaining-requests'),
-    remainingTokens: num('x-ratelimit-remaining-tokens'),
-    limitRequests: num('x-ratelimit-limit-requests'),
-    limitTokens: num('x-ratelimit-limit-tokens'),
-  });
-}
