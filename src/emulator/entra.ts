@@ -7,7 +7,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRemoteJWKSet, customFetch, errors as joseErrors, jwtVerify, type FetchImplementation, type JWTPayload } from 'jose';
-import { Agent, fetch } from 'undici';
+import { createSecureContext } from 'node:tls';
+import { NodeTransport } from '../service/nodeTransport';
 import { azureError, type HttpError } from './wire';
 
 export interface EntraConfig {
@@ -50,9 +51,12 @@ export class EntraValidator {
     private readonly log: (line: string) => void = () => {},
   ) {
     // Straight to the issuer (the emulator is a test tool, no proxy rules apply), trusting its own CA when one is configured.
-    const dispatcher = new Agent({ connect: { timeout: 10_000, ca: config.caFile ? readFileSync(config.caFile) : undefined } });
-    const fetchKeys: FetchImplementation = async (url, { headers, ...init }) =>
-      (await fetch(url, { ...init, headers: Object.fromEntries(headers), dispatcher })) as unknown as Response;
+    const secureContext = config.caFile ? createSecureContext({ ca: readFileSync(config.caFile) }) : undefined;
+    const transport = new NodeTransport({}, { connectTimeoutMs: 10_000, secureContext }, {});
+    const fetchKeys: FetchImplementation = async (url, { signal }) => {
+      const res = await transport.request(url, { signal });
+      return new Response(await res.body.text(), { status: res.statusCode });
+    };
     const options = { timeoutDuration: 10_000, cooldownDuration: JWKS_REFETCH_MS, cacheMaxAge: Infinity, [customFetch]: fetchKeys };
     this.keys = createRemoteJWKSet(new URL(config.jwksUri), options);
     this.audiences = {
