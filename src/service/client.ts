@@ -1,6 +1,6 @@
 /** The data-plane client of one resource: chat, responses, webhook endpoints, deployments. */
 import * as l10n from '@vscode/l10n';
-import { ChatAccumulator, readChatStream, type StreamResult } from './chatStream';
+import { readChatStream } from './chatStream';
 import { DEFAULT_API_VERSION, normalizeEndpoint, type ConnectionOptions } from './connection';
 import { ServiceError } from './errors';
 import { HttpClient, type HttpRequest } from './http';
@@ -92,18 +92,6 @@ export class AzureOpenAIClient {
     const { signal, retryRateLimits, onHeaders } = options;
     const res = await this.http.stream({ method: 'POST', url, body: { ...body, stream: true }, signal, deployment: req.deployment, retryRateLimits, onHeaders });
     yield* this.read(res.body, readChatStream, options);
-  }
-
-  /**
-   * Streams and collects: calls `onText` with each piece, returns the whole reply. What arrived
-   * before an error or an abort stays in `into`, for callers that keep a stopped reply.
-   */
-  async streamChat(req: ChatRequest, onText: (text: string) => void, options: ChatOptions = {}, into = new ChatAccumulator()): Promise<StreamResult> {
-    for await (const chunk of this.streamChatCompletion(req, options)) {
-      const text = into.add(chunk);
-      if (text) onText(text);
-    }
-    return into;
   }
 
   // ---- responses --------------------------------------------------------------------------
