@@ -8,19 +8,6 @@
  */
 import * as l10n from '@vscode/l10n';
 
-export type FilterCategory =
-  | 'hate'
-  | 'sexual'
-  | 'violence'
-  | 'self_harm'
-  | 'jailbreak'
-  | 'protected_material_text'
-  | 'protected_material_code'
-  | 'indirect_attack'
-  | 'profanity'
-  | 'custom_blocklists'
-  | 'other';
-
 export type FilterSeverity = 'safe' | 'low' | 'medium' | 'high';
 
 export interface FilterVerdict {
@@ -34,18 +21,22 @@ export interface FilterVerdict {
   severity?: FilterSeverity;
 }
 
-const KNOWN: readonly FilterCategory[] = [
-  'hate',
-  'sexual',
-  'violence',
-  'self_harm',
-  'jailbreak',
-  'protected_material_text',
-  'protected_material_code',
-  'indirect_attack',
-  'profanity',
-  'custom_blocklists',
-];
+/** The categories this reader knows, each with its name in the user's words. */
+const NAMES = {
+  hate: () => l10n.t('hate'),
+  sexual: () => l10n.t('sexual content'),
+  violence: () => l10n.t('violence'),
+  self_harm: () => l10n.t('self-harm'),
+  jailbreak: () => l10n.t('jailbreak (prompt attack)'),
+  protected_material_text: () => l10n.t('protected material (text)'),
+  protected_material_code: () => l10n.t('protected material (code)'),
+  indirect_attack: () => l10n.t('indirect attack (in a document or tool result)'),
+  profanity: () => l10n.t('profanity'),
+  custom_blocklists: () => l10n.t('a custom blocklist'),
+};
+
+export type FilterCategory = keyof typeof NAMES | 'other';
+
 const SEVERITIES: readonly FilterSeverity[] = ['safe', 'low', 'medium', 'high'];
 
 const record = (v: unknown): Record<string, unknown> | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
@@ -63,7 +54,7 @@ export function readFilterResults(results: unknown, where: FilterVerdict['where'
     const filtered = v.filtered === true;
     const notable = filtered || v.detected === true || (severity !== undefined && severity !== 'safe');
     if (!notable) continue;
-    const category = KNOWN.includes(key as FilterCategory) ? (key as FilterCategory) : 'other';
+    const category = Object.hasOwn(NAMES, key) ? (key as FilterCategory) : 'other';
     out.push({ category, key: key.slice(0, 64), where, filtered, severity });
   }
   return out;
@@ -90,32 +81,9 @@ export function readFilterError(body: unknown): FilterVerdict[] {
   return readFilterResults(inner?.content_filter_result ?? inner?.content_filter_results, 'prompt');
 }
 
-/** The category's name in the user's words. */
+/** The category's name in the user's words; the service's own key for one this reader does not know. */
 export function categoryName(v: FilterVerdict): string {
-  switch (v.category) {
-    case 'hate':
-      return l10n.t('hate');
-    case 'sexual':
-      return l10n.t('sexual content');
-    case 'violence':
-      return l10n.t('violence');
-    case 'self_harm':
-      return l10n.t('self-harm');
-    case 'jailbreak':
-      return l10n.t('jailbreak (prompt attack)');
-    case 'protected_material_text':
-      return l10n.t('protected material (text)');
-    case 'protected_material_code':
-      return l10n.t('protected material (code)');
-    case 'indirect_attack':
-      return l10n.t('indirect attack (in a document or tool result)');
-    case 'profanity':
-      return l10n.t('profanity');
-    case 'custom_blocklists':
-      return l10n.t('a custom blocklist');
-    default:
-      return v.key;
-  }
+  return v.category === 'other' ? v.key : NAMES[v.category]();
 }
 
 /** "violence (medium) in the prompt": one verdict as a phrase. */
