@@ -70,17 +70,13 @@ async function answerLine(state: EmulatorState, batch: BatchObject, line: BatchL
   } catch (err) {
     if (err instanceof HttpError) return { ok: false, json: out(err.status, err.body) };
     state.log(`batch ${batch.id} line ${line.line} failed in the emulator: ${(err as Error)?.stack ?? err}`);
-    return {
-      ok: false,
-      json: JSON.stringify({
-        id: randomId('batch_req_', 16),
-        custom_id: line.customId,
-        response: null,
-        error: { code: 'server_error', message: 'The request failed on the server.' },
-      }),
-    };
+    return { ok: false, json: errorLine(line, 'server_error', 'The request failed on the server.') };
   }
 }
+
+/** A line the service did not answer: no response, only why. */
+const errorLine = (line: BatchLine, code: string, message: string) =>
+  JSON.stringify({ id: randomId('batch_req_', 16), custom_id: line.customId, response: null, error: { code, message } });
 
 function addUsage(batch: BatchObject, input: number, output: number, reasoning: number): void {
   batch.usage.input_tokens += input;
@@ -142,14 +138,8 @@ export async function runBatch(state: EmulatorState, batch: BatchObject): Promis
     await wait(state, perLine);
     if (cancelled(batch)) return finishCancel(state, batch, output, errors);
     if (i >= expireAfter) {
-      for (const rest of checked.lines.slice(i)) {
-        errors.push(JSON.stringify({
-          id: randomId('batch_req_', 16),
-          custom_id: rest.customId,
-          response: null,
-          error: { code: 'batch_expired', message: 'This request could not be executed before the completion window expired.' },
-        }));
-      }
+      const why = 'This request could not be executed before the completion window expired.';
+      for (const rest of checked.lines.slice(i)) errors.push(errorLine(rest, 'batch_expired', why));
       writeFiles(state, batch, output, errors);
       return end(state, batch, 'expired');
     }
