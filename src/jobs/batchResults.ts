@@ -95,11 +95,6 @@ export class BatchResults {
     return this.count;
   }
 
-  /** The output file's rows, counted to the end (error rows come after them). */
-  private async outputCount(): Promise<number> {
-    return this.output ? this.output.done : 0;
-  }
-
   private async lines(from: number, count: number): Promise<Array<{ bytes: Buffer; index: number; source: ResultRow['source'] }>> {
     const rows: Array<{ bytes: Buffer; index: number; source: ResultRow['source'] }> = [];
     if (this.output) {
@@ -108,7 +103,8 @@ export class BatchResults {
       if (rows.length === count) return rows;
     }
     if (this.errors) {
-      const outputs = await this.outputCount();
+      // Error rows come after every output row: the output file is counted to its end first.
+      const outputs = (await this.output?.done) ?? 0;
       const start = Math.max(0, from - outputs);
       const got = await this.errors.read(start, count - rows.length);
       got.forEach((bytes, i) => rows.push({ bytes, index: outputs + start + i, source: 'error' }));
