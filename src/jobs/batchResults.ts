@@ -11,6 +11,7 @@ import { pipeline } from 'node:stream/promises';
 import type { FilesApi } from '../service/files';
 import type { JobsApi } from '../service/jobs';
 import type { Batch } from '../service/jobTypes';
+import { endsWithNewline } from '../storage/appendLog';
 import { storedIdPath } from '../storage/storedId';
 import { LineIndex } from './lineIndex';
 import { eachLine, parseObject } from './lines';
@@ -152,15 +153,6 @@ export class BatchResults {
     // Stryker disable next-line EqualityOperator: a page from the total on is empty and writes nothing
     for (let from = 0; from < total; from += pageSize) yield (await this.page(from, pageSize)).map((r) => `${csvLine(r)}\n`).join('');
   }
-}
-
-async function endsWithNewline(path: string): Promise<boolean> {
-  const { size } = await stat(path);
-  if (size === 0) return true;
-  const stream = createReadStream(path, { start: size - 1 });
-  for await (const chunk of stream as AsyncIterable<Buffer>) return chunk[chunk.length - 1] === 10;
-  // Stryker disable next-line BooleanLiteral: only a file cut short between stat and read gets here
-  return true;
 }
 
 /** Writes through a temporary file, so a failed export never leaves half a file under the name asked for. */
