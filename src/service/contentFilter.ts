@@ -7,6 +7,7 @@
  * completion). Names and details from the service are kept as text, never as markup.
  */
 import * as l10n from '@vscode/l10n';
+import { asObj } from './shapes';
 
 export type FilterSeverity = 'safe' | 'low' | 'medium' | 'high';
 
@@ -39,16 +40,14 @@ export type FilterCategory = keyof typeof NAMES | 'other';
 
 const SEVERITIES: readonly FilterSeverity[] = ['safe', 'low', 'medium', 'high'];
 
-const record = (v: unknown): Record<string, unknown> | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
-
 /**
  * The verdicts worth telling in one result object: each category filtered, detected, or at a
  * severity above safe. A safe, undetected category says nothing and is left out.
  */
 export function readFilterResults(results: unknown, where: FilterVerdict['where']): FilterVerdict[] {
   const out: FilterVerdict[] = [];
-  for (const [key, raw] of Object.entries(record(results) ?? {})) {
-    const v = record(raw);
+  for (const [key, raw] of Object.entries(asObj(results) ?? {})) {
+    const v = asObj(raw);
     if (!v || key === 'error') continue;
     const severity = SEVERITIES.includes(v.severity as FilterSeverity) ? (v.severity as FilterSeverity) : undefined;
     const filtered = v.filtered === true;
@@ -62,13 +61,13 @@ export function readFilterResults(results: unknown, where: FilterVerdict['where'
 
 /** Every verdict in a chat completion, a chunk of one, or a Responses API object. */
 export function readFilterVerdicts(body: unknown): FilterVerdict[] {
-  const b = record(body) ?? {};
+  const b = asObj(body) ?? {};
   const out: FilterVerdict[] = [];
-  for (const p of Array.isArray(b.prompt_filter_results) ? b.prompt_filter_results : []) out.push(...readFilterResults(record(p)?.content_filter_results, 'prompt'));
-  for (const c of Array.isArray(b.choices) ? b.choices : []) out.push(...readFilterResults(record(c)?.content_filter_results, 'reply'));
+  for (const p of Array.isArray(b.prompt_filter_results) ? b.prompt_filter_results : []) out.push(...readFilterResults(asObj(p)?.content_filter_results, 'prompt'));
+  for (const c of Array.isArray(b.choices) ? b.choices : []) out.push(...readFilterResults(asObj(c)?.content_filter_results, 'reply'));
   // Responses API: `content_filters: [{ source_type: 'prompt' | 'completion', blocked, content_filter_results }]`.
   for (const f of Array.isArray(b.content_filters) ? b.content_filters : []) {
-    const entry = record(f);
+    const entry = asObj(f);
     out.push(...readFilterResults(entry?.content_filter_results, entry?.source_type === 'prompt' ? 'prompt' : 'reply'));
   }
   return out;
@@ -76,8 +75,8 @@ export function readFilterVerdicts(body: unknown): FilterVerdict[] {
 
 /** The verdicts of a 400 error body, either spelling (`innererror`/`inner_error`, `content_filter_result(s)`); the prompt tripped them. */
 export function readFilterError(body: unknown): FilterVerdict[] {
-  const err = record(record(body)?.error);
-  const inner = record(err?.innererror) ?? record(err?.inner_error);
+  const err = asObj(asObj(body)?.error);
+  const inner = asObj(err?.innererror) ?? asObj(err?.inner_error);
   return readFilterResults(inner?.content_filter_result ?? inner?.content_filter_results, 'prompt');
 }
 
