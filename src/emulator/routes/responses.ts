@@ -15,7 +15,8 @@ import { azureError, invalidRequest, nowSeconds, randomId, sendJson, writeOrDrai
 import { EventLog } from '../responses/eventLog';
 import { countItemTokens, lastUserText, parseResponseRequest, type ResponseRequest } from '../responses/request';
 import { FINAL, cancelRun, runResponse, type Plan, type StoredResponse, type Timing } from '../responses/run';
-import { contentFilterError, liveDeployment, requireApiVersion } from './chat';
+import { contentFilterError } from '../filterResults';
+import { liveDeployment, requireApiVersion } from './chat';
 import { listPage } from './listing';
 import { passRateLimits } from './rateGate';
 
