@@ -67,6 +67,11 @@ export class EmulatorState {
     return { event, delivered: this.deliverer.send(event, targets) };
   }
 
+  /** Resolves after `ms`; never, if the emulator closes first (a job just stops there). */
+  wait(ms: number): Promise<void> {
+    return new Promise((resolve) => this.later(Math.max(0, ms), resolve));
+  }
+
   /** A timer that is cleared when the emulator closes. */
   later(ms: number, fn: () => void): void {
     const t = setTimeout(() => {
