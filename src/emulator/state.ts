@@ -47,7 +47,7 @@ export class EmulatorState {
   ) {
     this.limits = new RateLimiter(config.rateLimitWindowSeconds * 1000);
     this.promptCache = new PromptCache(config.promptCacheSeconds * 1000);
-    this.deliverer = new Deliverer(config.delivery, log);
+    this.deliverer = new Deliverer(config.delivery, log, (ms, fn) => this.later(ms, fn));
   }
 
   deployment(name: string): DeploymentConfig | undefined {
