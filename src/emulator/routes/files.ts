@@ -21,7 +21,8 @@ function tooLarge(message: string): HttpError {
 /** The upload's form, read by the platform's own multipart parser; a malformed body is the caller's 400. */
 async function readForm(raw: Buffer, contentType: string): Promise<FormData> {
   try {
-    return await new Response(raw, { headers: { 'content-type': contentType } }).formData();
+    // A Buffer is such bytes; the DOM typings the tests' program adds ask for an ArrayBuffer-backed view.
+    return await new Response(raw as Uint8Array<ArrayBuffer>, { headers: { 'content-type': contentType } }).formData();
   } catch {
     throw invalidRequest('The upload is not valid multipart/form-data: send the fields `file` and `purpose` as a form.', null, 'invalid_multipart');
   }
