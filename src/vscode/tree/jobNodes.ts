@@ -126,7 +126,8 @@ export function duration(seconds: number): string {
 const when = (seconds: number | null | undefined) => (seconds ? dateTime(seconds * 1000) : undefined);
 const ended = (b: Batch) => b.completed_at ?? b.failed_at ?? b.expired_at ?? b.cancelled_at ?? null;
 
-function md(lines: Array<string | undefined | false>): vscode.MarkdownString {
+/** A row's tooltip: Markdown paragraphs (the empty ones left out), never HTML. */
+export function md(lines: Array<string | undefined | false>): vscode.MarkdownString {
   const m = new vscode.MarkdownString(lines.filter(Boolean).join('\n\n'));
   m.supportHtml = false;
   return m;
