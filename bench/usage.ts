@@ -16,10 +16,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { request } from 'undici';
-import type { RequestReport } from '../src/chat/engine/report';
+import { rateLimitOf, type RequestReport } from '../src/chat/engine/report';
 import { startEmulator } from '../src/emulator/server';
 import { usageRecordOf } from '../src/chat/engine/usageRecord';
-import { createUsageRecord, rateLimitFromHeaders, serializeUsageRecord, type UsageInput, type UsageRecord } from '../src/usage/record';
+import { createUsageRecord, serializeUsageRecord, type UsageInput, type UsageRecord } from '../src/usage/record';
 import { DEFAULT_USAGE_CAPS, UsageLog } from '../src/usage/usageLog';
 
 const run = promisify(execFile);
@@ -174,7 +174,7 @@ async function benchRecord(dir: string, rounds: number): Promise<UsageBench['rec
         firstTokenMs: Number(t1 - t0) / 1e6,
         totalMs: Number(t1 - t0) / 1e6,
         outcome: { kind: 'ok' },
-        rateLimit: rateLimitFromHeaders(res.headers),
+        rateLimit: rateLimitOf(res.headers),
       };
       // What the caller pays: handing its figures to the log (the record is built and written a moment later, off its path).
       const a0 = process.hrtime.bigint();

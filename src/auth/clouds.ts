@@ -22,8 +22,6 @@ export interface CloudEnvironment {
   vscodeProviderId: 'microsoft' | 'microsoft-sovereign-cloud';
   /** Whether Entra ID's instance discovery knows the authority (false for custom authorities). */
   knownAuthority: boolean;
-  /** Where the Azure portal is, for messages. */
-  portal: string;
 }
 
 export const CLOUDS: Record<Exclude<CloudName, 'Custom'>, CloudEnvironment> = {
@@ -36,7 +34,6 @@ export const CLOUDS: Record<Exclude<CloudName, 'Custom'>, CloudEnvironment> = {
     dataPlaneScopes: ['https://ai.azure.com/.default', 'https://cognitiveservices.azure.com/.default'],
     vscodeProviderId: 'microsoft',
     knownAuthority: true,
-    portal: 'https://portal.azure.com',
   },
   AzureUSGovernment: {
     name: 'AzureUSGovernment',
@@ -46,7 +43,6 @@ export const CLOUDS: Record<Exclude<CloudName, 'Custom'>, CloudEnvironment> = {
     dataPlaneScopes: ['https://cognitiveservices.azure.us/.default'],
     vscodeProviderId: 'microsoft-sovereign-cloud',
     knownAuthority: true,
-    portal: 'https://portal.azure.us',
   },
   AzureChinaCloud: {
     name: 'AzureChinaCloud',
@@ -56,7 +52,6 @@ export const CLOUDS: Record<Exclude<CloudName, 'Custom'>, CloudEnvironment> = {
     dataPlaneScopes: ['https://cognitiveservices.azure.cn/.default'],
     vscodeProviderId: 'microsoft-sovereign-cloud',
     knownAuthority: true,
-    portal: 'https://portal.azure.cn',
   },
 };
 
@@ -66,7 +61,6 @@ export interface CustomCloudSetting {
   resourceManagerEndpoint?: unknown;
   managementScope?: unknown;
   dataPlaneScopes?: unknown;
-  portal?: unknown;
 }
 
 export class CloudConfigError extends Error {
@@ -108,6 +102,5 @@ export function resolveCloud(name: unknown, custom?: CustomCloudSetting): CloudE
     dataPlaneScopes: scopes.length ? scopes : CLOUDS.AzureCloud.dataPlaneScopes,
     vscodeProviderId: 'microsoft-sovereign-cloud',
     knownAuthority: false,
-    portal: typeof c.portal === 'string' && c.portal ? c.portal : 'the Azure portal',
   };
 }

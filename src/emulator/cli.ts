@@ -6,6 +6,7 @@
  *   AOAI_EMULATOR_KEY=<key>
  * then one line per request on stderr. SIGINT/SIGTERM stop it.
  */
+import { parseArgs } from 'node:util';
 import { ConfigError, loadConfigFile, type EmulatorConfig } from './config';
 import { startEmulator } from './server';
 
@@ -24,47 +25,25 @@ interface CliOptions {
 
 class UsageError extends Error {}
 
-function parseArgs(argv: string[]): CliOptions | 'help' {
-  const out: CliOptions = { port: 0, host: '127.0.0.1' };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
-    const value = () => {
-      const v = inline ?? argv[++i];
-      if (v === undefined || v === '') throw new UsageError(`${flag} needs a value.`);
-      return v;
-    };
-    switch (flag) {
-      case '-h':
-      case '--help':
-        return 'help';
-      case '--port': {
-        const v = value();
-        const port = Number(v);
-        if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535 (got "${v}").`);
-        out.port = port;
-        break;
-      }
-      case '--host':
-        out.host = value();
-        break;
-      case '--api-key':
-        out.apiKey = value();
-        break;
-      case '--config':
-        out.config = loadConfigFile(value());
-        break;
-      default:
-        throw new UsageError(`Unknown option "${arg}".`);
-    }
+function readArgs(args: string[]): CliOptions | 'help' {
+  const text = { type: 'string' } as const;
+  let values;
+  try {
+    ({ values } = parseArgs({ args, options: { port: text, host: text, 'api-key': text, config: text, help: { type: 'boolean', short: 'h' } } }));
+  } catch (err) {
+    throw new UsageError((err as Error).message);
   }
-  return out;
+  if (values.help) return 'help';
+  for (const [flag, value] of Object.entries(values)) if (value === '') throw new UsageError(`--${flag} needs a value.`);
+  const port = Number(values.port ?? 0);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535 (got "${values.port}").`);
+  return { port, host: values.host ?? '127.0.0.1', apiKey: values['api-key'], config: values.config ? loadConfigFile(values.config) : undefined };
 }
 
 async function main(): Promise<void> {
   let options: CliOptions | 'help';
   try {
-    options = parseArgs(process.argv.slice(2));
+    options = readArgs(process.argv.slice(2));
   } catch (err) {
     if (err instanceof UsageError || err instanceof ConfigError) {
       process.stderr.write(`emulator: ${err.message}\n\n${USAGE}\n`);

@@ -39,12 +39,13 @@ const MAX_KEPT = 1000;
 
 export class Deliverer {
   private readonly deliveries: Delivery[] = [];
-  private readonly timers = new Set<NodeJS.Timeout>();
   private closed = false;
 
   constructor(
     private readonly config: EmulatorConfig['delivery'],
     private readonly log: (line: string) => void,
+    /** Schedules a retry on a timer the emulator clears when it closes. */
+    private readonly later: (ms: number, fn: () => void) => void,
   ) {}
 
   list(): Delivery[] {
@@ -95,17 +96,11 @@ export class Deliverer {
     } else if (n >= this.config.maxAttempts) {
       d.state = 'failed';
     } else if (!this.closed) {
-      const timer = setTimeout(() => {
-        this.timers.delete(timer);
-        void this.attempt(d, target, body);
-      }, this.config.retryBaseMs * 2 ** (n - 1));
-      this.timers.add(timer);
+      this.later(this.config.retryBaseMs * 2 ** (n - 1), () => void this.attempt(d, target, body));
     }
   }
 
   close(): void {
     this.closed = true;
-    for (const t of this.timers) clearTimeout(t);
-    this.timers.clear();
   }
 }

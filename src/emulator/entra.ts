@@ -6,10 +6,9 @@
  * InvalidAuthenticationToken* / ExpiredAuthenticationToken / AuthorizationFailed.
  */
 import { readFileSync } from 'node:fs';
-import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JSONWebKeySet, type JWTPayload } from 'jose';
+import { createRemoteJWKSet, customFetch, errors as joseErrors, jwtVerify, type FetchImplementation, type JWTPayload } from 'jose';
 import { createSecureContext } from 'node:tls';
 import { NodeTransport } from '../service/nodeTransport';
-import type { Transport } from '../service/transport';
 import { azureError, type HttpError } from './wire';
 
 export interface EntraConfig {
@@ -42,67 +41,37 @@ const JWKS_REFETCH_MS = 5_000;
 
 const withSlashes = (list: string[]) => list.flatMap((a) => [a.replace(/\/+$/, ''), `${a.replace(/\/+$/, '')}/`]);
 
-async function fetchJson(url: string, transport: Transport): Promise<unknown> {
-  const res = await transport.request(url, { headersTimeout: 10_000, bodyTimeout: 10_000 });
-  if (res.statusCode !== 200) {
-    await res.body.dump();
-    throw new Error(`${url} answered ${res.statusCode}`);
-  }
-  return res.body.json();
-}
-
 export class EntraValidator {
-  private keys?: ReturnType<typeof createLocalJWKSet>;
-  private loading?: Promise<void>;
-  private loadedAt = 0;
-  /** Trusts the issuer's own CA when one is configured (a test identity provider). */
-  private readonly transport: Transport;
+  /** jose fetches the issuer's keys, and again for a `kid` it does not know. */
+  private readonly keys: ReturnType<typeof createRemoteJWKSet>;
   private readonly audiences: Record<Plane, string[]>;
 
   constructor(
     private readonly config: EntraConfig,
     private readonly log: (line: string) => void = () => {},
   ) {
+    // Straight to the issuer (the emulator is a test tool, no proxy rules apply), trusting its own CA when one is configured.
     const secureContext = config.caFile ? createSecureContext({ ca: readFileSync(config.caFile) }) : undefined;
-    // Straight to the issuer: the emulator is a test tool, no proxy rules apply.
-    this.transport = new NodeTransport({}, { connectTimeoutMs: 10_000, secureContext }, {});
+    const transport = new NodeTransport({}, { connectTimeoutMs: 10_000, secureContext }, {});
+    const fetchKeys: FetchImplementation = async (url, { signal }) => {
+      const res = await transport.request(url, { signal });
+      return new Response(await res.body.text(), { status: res.statusCode });
+    };
+    const options = { timeoutDuration: 10_000, cooldownDuration: JWKS_REFETCH_MS, cacheMaxAge: Infinity, [customFetch]: fetchKeys };
+    this.keys = createRemoteJWKSet(new URL(config.jwksUri), options);
     this.audiences = {
       data: withSlashes(config.dataAudiences ?? DEFAULT_DATA_AUDIENCES),
       management: withSlashes(config.managementAudiences ?? DEFAULT_MANAGEMENT_AUDIENCES),
     };
   }
 
-  private load(): Promise<void> {
-    this.loading ??= fetchJson(this.config.jwksUri, this.transport)
-      .then((jwks) => {
-        this.keys = createLocalJWKSet(jwks as JSONWebKeySet);
-        this.loadedAt = Date.now();
-      })
-      .finally(() => (this.loading = undefined));
-    return this.loading;
-  }
-
-  private async verify(token: string, plane: Plane): Promise<JWTPayload> {
-    if (!this.keys) await this.load();
-    // A token that never expires is refused, as the service does.
-    const options = { issuer: this.config.issuer, audience: this.audiences[plane], clockTolerance: 5, requiredClaims: ['exp'] };
-    try {
-      return (await jwtVerify(token, this.keys!, options)).payload;
-    } catch (err) {
-      // A key we do not know yet: the issuer may have rolled its keys.
-      if (err instanceof joseErrors.JWKSNoMatchingKey && Date.now() - this.loadedAt > JWKS_REFETCH_MS) {
-        await this.load();
-        return (await jwtVerify(token, this.keys!, options)).payload;
-      }
-      throw err;
-    }
-  }
-
   /** Whether the token is good for this plane, and if not, the service's answer. */
   async check(token: string, plane: Plane, operation: string): Promise<Authenticated> {
     let payload: JWTPayload;
     try {
-      payload = await this.verify(token, plane);
+      // A token that never expires is refused, as the service does.
+      const options = { issuer: this.config.issuer, audience: this.audiences[plane], clockTolerance: 5, requiredClaims: ['exp'] };
+      payload = (await jwtVerify(token, this.keys, options)).payload;
     } catch (err) {
       this.log(`token rejected (${plane}): ${(err as Error).message}`);
       return { error: rejection(err, plane, this.audiences[plane][0]) };

@@ -3,6 +3,7 @@
  * `startEmulator()` is what tests, `npm start` and the CLI use.
  */
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolveConfig, type EmulatorConfig } from './config';
@@ -161,13 +162,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   server.requestTimeout = 120_000;
   server.keepAliveTimeout = 30_000;
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  // Rejects with the listen error (a port in use).
+  await once(server.listen(options.port ?? 0, options.host ?? '127.0.0.1'), 'listening');
   const addr = server.address() as AddressInfo;
   const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
   state.url = `http://${host}:${addr.port}`;

@@ -47,7 +47,7 @@ export class EmulatorState {
   ) {
     this.limits = new RateLimiter(config.rateLimitWindowSeconds * 1000);
     this.promptCache = new PromptCache(config.promptCacheSeconds * 1000);
-    this.deliverer = new Deliverer(config.delivery, log);
+    this.deliverer = new Deliverer(config.delivery, log, (ms, fn) => this.later(ms, fn));
   }
 
   deployment(name: string): DeploymentConfig | undefined {
@@ -65,6 +65,11 @@ export class EmulatorState {
       .filter((e) => e.event_types.includes(type))
       .map((e) => ({ id: e.id, url: e.url, signingSecret: e.signing_secret }));
     return { event, delivered: this.deliverer.send(event, targets) };
+  }
+
+  /** Resolves after `ms`; never, if the emulator closes first (a job just stops there). */
+  wait(ms: number): Promise<void> {
+    return new Promise((resolve) => this.later(Math.max(0, ms), resolve));
   }
 
   /** A timer that is cleared when the emulator closes. */

@@ -1,4 +1,5 @@
 /** Request reading and error answers in the service's own JSON shape. */
+import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /** An error the emulator answers with; thrown anywhere in a route. */
@@ -79,11 +80,7 @@ export function parseJsonObject(req: IncomingMessage, raw: Buffer): Record<strin
   return value as Record<string, unknown>;
 }
 
-export function randomId(prefix: string, bytes = 12): string {
-  let s = '';
-  for (let i = 0; i < bytes; i++) s += Math.floor(Math.random() * 256).toString(16).padStart(2, '0');
-  return prefix + s;
-}
+export const randomId = (prefix: string, bytes = 12) => prefix + randomBytes(bytes).toString('hex');
 
 export const nowSeconds = () => Math.floor(Date.now() / 1000);
 

@@ -11,6 +11,7 @@ import { pipeline } from 'node:stream/promises';
 import type { FilesApi } from '../service/files';
 import type { JobsApi } from '../service/jobs';
 import type { Batch } from '../service/jobTypes';
+import { endsWithNewline } from '../storage/appendLog';
 import { storedIdPath } from '../storage/storedId';
 import { LineIndex } from './lineIndex';
 import { eachLine, parseObject } from './lines';
@@ -95,11 +96,6 @@ export class BatchResults {
     return this.count;
   }
 
-  /** The output file's rows, counted to the end (error rows come after them). */
-  private async outputCount(): Promise<number> {
-    return this.output ? this.output.done : 0;
-  }
-
   private async lines(from: number, count: number): Promise<Array<{ bytes: Buffer; index: number; source: ResultRow['source'] }>> {
     const rows: Array<{ bytes: Buffer; index: number; source: ResultRow['source'] }> = [];
     if (this.output) {
@@ -108,7 +104,8 @@ export class BatchResults {
       if (rows.length === count) return rows;
     }
     if (this.errors) {
-      const outputs = await this.outputCount();
+      // Error rows come after every output row: the output file is counted to its end first.
+      const outputs = (await this.output?.done) ?? 0;
       const start = Math.max(0, from - outputs);
       const got = await this.errors.read(start, count - rows.length);
       got.forEach((bytes, i) => rows.push({ bytes, index: outputs + start + i, source: 'error' }));
@@ -156,15 +153,6 @@ export class BatchResults {
     // Stryker disable next-line EqualityOperator: a page from the total on is empty and writes nothing
     for (let from = 0; from < total; from += pageSize) yield (await this.page(from, pageSize)).map((r) => `${csvLine(r)}\n`).join('');
   }
-}
-
-async function endsWithNewline(path: string): Promise<boolean> {
-  const { size } = await stat(path);
-  if (size === 0) return true;
-  const stream = createReadStream(path, { start: size - 1 });
-  for await (const chunk of stream as AsyncIterable<Buffer>) return chunk[chunk.length - 1] === 10;
-  // Stryker disable next-line BooleanLiteral: only a file cut short between stat and read gets here
-  return true;
 }
 
 /** Writes through a temporary file, so a failed export never leaves half a file under the name asked for. */

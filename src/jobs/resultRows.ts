@@ -4,6 +4,7 @@
  * show them as text, never as markup.
  */
 import * as l10n from '@vscode/l10n';
+import { asObj, type Obj } from '../service/shapes';
 import { csvField } from '../text/csv';
 
 export interface ResultRow {
@@ -29,30 +30,28 @@ function short(text: string): string {
   return first.length > SHORT ? `${first.slice(0, SHORT - 1)}…` : first;
 }
 
-type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : undefined);
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
 /** The text of a chat completion or a Responses API response. */
 export function replyText(body: Obj | undefined): string {
-  const choice = obj((body?.choices as unknown[] | undefined)?.[0]);
-  const message = obj(choice?.message);
+  const choice = asObj((body?.choices as unknown[] | undefined)?.[0]);
+  const message = asObj(choice?.message);
   if (message) {
     if (typeof message.content === 'string' && message.content) return message.content;
     if (typeof message.refusal === 'string' && message.refusal) return message.refusal;
-    const call = obj((message.tool_calls as unknown[] | undefined)?.[0]);
-    if (call) return `→ ${str(obj(call.function)?.name)}(…)`;
+    const call = asObj((message.tool_calls as unknown[] | undefined)?.[0]);
+    if (call) return `→ ${str(asObj(call.function)?.name)}(…)`;
     return '';
   }
   if (typeof body?.output_text === 'string') return body.output_text;
   // Stryker disable next-line ArrayDeclaration: an item in place of no output is no object: nothing is read from it
   for (const item of Array.isArray(body?.output) ? (body.output as unknown[]) : []) {
-    const it = obj(item);
+    const it = asObj(item);
     if (it?.type === 'function_call') return `→ ${str(it.name)}(…)`;
     // Stryker disable next-line ArrayDeclaration: as above, for a part in place of no content
     for (const part of Array.isArray(it?.content) ? (it.content as unknown[]) : []) {
-      const p = obj(part);
+      const p = asObj(part);
       if (p?.type === 'output_text' && typeof p.text === 'string') return p.text;
       if (p?.type === 'refusal' && typeof p.refusal === 'string') return p.refusal;
     }
@@ -61,7 +60,7 @@ export function replyText(body: Obj | undefined): string {
 }
 
 function errorText(e: unknown): string {
-  const err = obj(e);
+  const err = asObj(e);
   if (!err) return '';
   const code = str(err.code);
   const message = str(err.message);
@@ -72,15 +71,15 @@ function errorText(e: unknown): string {
 export function toRow(bytes: Buffer, index: number, source: ResultRow['source']): ResultRow {
   let line: Obj | undefined;
   try {
-    line = obj(JSON.parse(bytes.toString('utf8')));
+    line = asObj(JSON.parse(bytes.toString('utf8')));
   } catch {
     // Not JSON: no object, said below.
   }
   if (!line) return { index, source, customId: '', ok: false, reply: '', error: l10n.t('This line of the results file is not a JSON object.') };
-  const response = obj(line.response);
-  const body = obj(response?.body);
+  const response = asObj(line.response);
+  const body = asObj(response?.body);
   const statusCode = num(response?.status_code);
-  const usage = obj(body?.usage);
+  const usage = asObj(body?.usage);
   const error = errorText(line.error) || errorText(body?.error);
   const ok = statusCode !== undefined && statusCode >= 200 && statusCode < 300 && !error;
   return {

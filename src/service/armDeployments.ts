@@ -3,6 +3,7 @@
  * `{account}/deployments/{name}`): long-running, so the deployment is watched until its
  * provisioning state settles, with progress, within a bounded wait.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import * as l10n from '@vscode/l10n';
 import { EndpointError } from './connection';
 import { ServiceError } from './errors';
@@ -47,15 +48,11 @@ interface ArmDeploymentBody {
   properties?: { provisioningState?: string; model?: { name?: string; version?: string } };
 }
 
-function sleep(ms: number, host: string, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const stop = () => reject(new ServiceError({ kind: 'aborted', host, cause: signal?.reason }));
-    if (signal?.aborted) return stop();
-    const t = setTimeout(resolve, ms);
-    // Stryker disable next-line ObjectLiteral,BooleanLiteral: a signal aborts once: the listener runs once either way
-    signal?.addEventListener('abort', () => (clearTimeout(t), stop()), { once: true });
+/** The wait between polls, cut short by the caller's signal. */
+const pause = (ms: number, host: string, signal?: AbortSignal) =>
+  sleep(ms, undefined, { signal }).catch(() => {
+    throw new ServiceError({ kind: 'aborted', host, cause: signal?.reason });
   });
-}
 
 export class ArmDeploymentsApi {
   constructor(
@@ -109,7 +106,7 @@ export class ArmDeploymentsApi {
       options.onProgress?.('Deleting');
       // Stryker disable next-line EqualityOperator: the very millisecond of the deadline decides nothing
       if (Date.now() >= deadline) throw this.tooLong(name, 'delete', maxWaitMs);
-      await sleep(options.pollMs ?? 2_000, this.host, options.signal);
+      await pause(options.pollMs ?? 2_000, this.host, options.signal);
     }
     options.onProgress?.('Deleted');
   }
@@ -125,7 +122,7 @@ export class ArmDeploymentsApi {
       if (current && SETTLED.has(state.toLowerCase())) return current;
       // Stryker disable next-line EqualityOperator: the very millisecond of the deadline decides nothing
       if (Date.now() >= deadline) throw this.tooLong(name, 'create', maxWaitMs);
-      await sleep(options.pollMs ?? 2_000, this.host, options.signal);
+      await pause(options.pollMs ?? 2_000, this.host, options.signal);
       current = await this.get(accountId, name, options.signal);
     }
   }

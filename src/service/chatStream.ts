@@ -1,7 +1,7 @@
-/** Turns a chat completion SSE body into chunks, and chunks into a finished reply. */
+/** Turns a chat completion SSE body into chunks (the chat engine folds them into a reply). */
 import { ServiceError, parseErrorBody } from './errors';
 import { DONE, jsonEvents } from './jsonEvents';
-import type { ChatCompletionChunk, Usage } from './types';
+import type { ChatCompletionChunk } from './types';
 
 /**
  * Yields each JSON frame up to `[DONE]`. A mid-stream `{"error":…}` frame throws a ServiceError;
@@ -20,33 +20,4 @@ export async function* readChatStream(body: AsyncIterable<Uint8Array | string>, 
     yield frame as ChatCompletionChunk;
   }
   throw new ServiceError({ kind: 'stream', host, code: 'incomplete', serviceMessage: 'the stream ended before [DONE]' });
-}
-
-export interface StreamResult {
-  content: string;
-  finishReason: string | null;
-  usage?: Usage;
-  model?: string;
-  id?: string;
-}
-
-/** Folds chunks of choice 0 into the reply a user would see. */
-export class ChatAccumulator implements StreamResult {
-  content = '';
-  finishReason: string | null = null;
-  usage?: Usage;
-  model?: string;
-  id?: string;
-
-  add(chunk: ChatCompletionChunk): string {
-    if (chunk.id) this.id = chunk.id;
-    if (chunk.model) this.model = chunk.model;
-    if (chunk.usage) this.usage = chunk.usage;
-    const choice = chunk.choices?.find((c) => c.index === 0);
-    if (!choice) return '';
-    if (choice.finish_reason) this.finishReason = choice.finish_reason;
-    const text = choice.delta?.content ?? '';
-    this.content += text;
-    return text;
-  }
 }

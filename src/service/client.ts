@@ -1,12 +1,12 @@
 /** The data-plane client of one resource: chat, responses, webhook endpoints, deployments. */
 import * as l10n from '@vscode/l10n';
-import { ChatAccumulator, readChatStream, type StreamResult } from './chatStream';
+import { readChatStream } from './chatStream';
 import { DEFAULT_API_VERSION, normalizeEndpoint, type ConnectionOptions } from './connection';
 import { ServiceError } from './errors';
 import { HttpClient, type HttpRequest } from './http';
 import { JobsApi } from './jobs';
 import { pageQuery } from './jobTypes';
-import { ResponseAccumulator, readResponseStream } from './responsesStream';
+import { readResponseStream } from './responsesStream';
 import type {
   ChatCompletion,
   ChatCompletionChunk,
@@ -94,18 +94,6 @@ export class AzureOpenAIClient {
     yield* this.read(res.body, readChatStream, options);
   }
 
-  /**
-   * Streams and collects: calls `onText` with each piece, returns the whole reply. What arrived
-   * before an error or an abort stays in `into`, for callers that keep a stopped reply.
-   */
-  async streamChat(req: ChatRequest, onText: (text: string) => void, options: ChatOptions = {}, into = new ChatAccumulator()): Promise<StreamResult> {
-    for await (const chunk of this.streamChatCompletion(req, options)) {
-      const text = into.add(chunk);
-      if (text) onText(text);
-    }
-    return into;
-  }
-
   // ---- responses --------------------------------------------------------------------------
 
   createResponse(params: ResponseRequest, options: ResponseOptions = {}): Promise<ResponseObject> {
@@ -145,20 +133,6 @@ export class AzureOpenAIClient {
       // Stopped early (break, abort, error): drop the connection rather than drain it.
       if (!finished) body.destroy();
     }
-  }
-
-  /** Streams and folds: calls `on` with each piece of text or reasoning; what arrived stays in `into`. */
-  async streamResponseInto(
-    params: ResponseRequest,
-    on: (piece: { text?: string; reasoning?: string }) => void,
-    options: ResponseOptions = {},
-    into = new ResponseAccumulator(),
-  ): Promise<ResponseAccumulator> {
-    for await (const ev of this.streamResponse(params, options)) {
-      const piece = into.add(ev);
-      if (piece.text || piece.reasoning) on(piece);
-    }
-    return into;
   }
 
   async deleteResponse(id: string, options: CallOptions = {}): Promise<void> {

@@ -7,19 +7,7 @@
  * completion). Names and details from the service are kept as text, never as markup.
  */
 import * as l10n from '@vscode/l10n';
-
-export type FilterCategory =
-  | 'hate'
-  | 'sexual'
-  | 'violence'
-  | 'self_harm'
-  | 'jailbreak'
-  | 'protected_material_text'
-  | 'protected_material_code'
-  | 'indirect_attack'
-  | 'profanity'
-  | 'custom_blocklists'
-  | 'other';
+import { asObj } from './shapes';
 
 export type FilterSeverity = 'safe' | 'low' | 'medium' | 'high';
 
@@ -34,21 +22,23 @@ export interface FilterVerdict {
   severity?: FilterSeverity;
 }
 
-const KNOWN: readonly FilterCategory[] = [
-  'hate',
-  'sexual',
-  'violence',
-  'self_harm',
-  'jailbreak',
-  'protected_material_text',
-  'protected_material_code',
-  'indirect_attack',
-  'profanity',
-  'custom_blocklists',
-];
-const SEVERITIES: readonly FilterSeverity[] = ['safe', 'low', 'medium', 'high'];
+/** The categories this reader knows, each with its name in the user's words. */
+const NAMES = {
+  hate: () => l10n.t('hate'),
+  sexual: () => l10n.t('sexual content'),
+  violence: () => l10n.t('violence'),
+  self_harm: () => l10n.t('self-harm'),
+  jailbreak: () => l10n.t('jailbreak (prompt attack)'),
+  protected_material_text: () => l10n.t('protected material (text)'),
+  protected_material_code: () => l10n.t('protected material (code)'),
+  indirect_attack: () => l10n.t('indirect attack (in a document or tool result)'),
+  profanity: () => l10n.t('profanity'),
+  custom_blocklists: () => l10n.t('a custom blocklist'),
+};
 
-const record = (v: unknown): Record<string, unknown> | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
+export type FilterCategory = keyof typeof NAMES | 'other';
+
+const SEVERITIES: readonly FilterSeverity[] = ['safe', 'low', 'medium', 'high'];
 
 /**
  * The verdicts worth telling in one result object: each category filtered, detected, or at a
@@ -56,14 +46,14 @@ const record = (v: unknown): Record<string, unknown> | undefined => (v && typeof
  */
 export function readFilterResults(results: unknown, where: FilterVerdict['where']): FilterVerdict[] {
   const out: FilterVerdict[] = [];
-  for (const [key, raw] of Object.entries(record(results) ?? {})) {
-    const v = record(raw);
+  for (const [key, raw] of Object.entries(asObj(results) ?? {})) {
+    const v = asObj(raw);
     if (!v || key === 'error') continue;
     const severity = SEVERITIES.includes(v.severity as FilterSeverity) ? (v.severity as FilterSeverity) : undefined;
     const filtered = v.filtered === true;
     const notable = filtered || v.detected === true || (severity !== undefined && severity !== 'safe');
     if (!notable) continue;
-    const category = KNOWN.includes(key as FilterCategory) ? (key as FilterCategory) : 'other';
+    const category = Object.hasOwn(NAMES, key) ? (key as FilterCategory) : 'other';
     out.push({ category, key: key.slice(0, 64), where, filtered, severity });
   }
   return out;
@@ -71,13 +61,13 @@ export function readFilterResults(results: unknown, where: FilterVerdict['where'
 
 /** Every verdict in a chat completion, a chunk of one, or a Responses API object. */
 export function readFilterVerdicts(body: unknown): FilterVerdict[] {
-  const b = record(body) ?? {};
+  const b = asObj(body) ?? {};
   const out: FilterVerdict[] = [];
-  for (const p of Array.isArray(b.prompt_filter_results) ? b.prompt_filter_results : []) out.push(...readFilterResults(record(p)?.content_filter_results, 'prompt'));
-  for (const c of Array.isArray(b.choices) ? b.choices : []) out.push(...readFilterResults(record(c)?.content_filter_results, 'reply'));
+  for (const p of Array.isArray(b.prompt_filter_results) ? b.prompt_filter_results : []) out.push(...readFilterResults(asObj(p)?.content_filter_results, 'prompt'));
+  for (const c of Array.isArray(b.choices) ? b.choices : []) out.push(...readFilterResults(asObj(c)?.content_filter_results, 'reply'));
   // Responses API: `content_filters: [{ source_type: 'prompt' | 'completion', blocked, content_filter_results }]`.
   for (const f of Array.isArray(b.content_filters) ? b.content_filters : []) {
-    const entry = record(f);
+    const entry = asObj(f);
     out.push(...readFilterResults(entry?.content_filter_results, entry?.source_type === 'prompt' ? 'prompt' : 'reply'));
   }
   return out;
@@ -85,37 +75,14 @@ export function readFilterVerdicts(body: unknown): FilterVerdict[] {
 
 /** The verdicts of a 400 error body, either spelling (`innererror`/`inner_error`, `content_filter_result(s)`); the prompt tripped them. */
 export function readFilterError(body: unknown): FilterVerdict[] {
-  const err = record(record(body)?.error);
-  const inner = record(err?.innererror) ?? record(err?.inner_error);
+  const err = asObj(asObj(body)?.error);
+  const inner = asObj(err?.innererror) ?? asObj(err?.inner_error);
   return readFilterResults(inner?.content_filter_result ?? inner?.content_filter_results, 'prompt');
 }
 
-/** The category's name in the user's words. */
+/** The category's name in the user's words; the service's own key for one this reader does not know. */
 export function categoryName(v: FilterVerdict): string {
-  switch (v.category) {
-    case 'hate':
-      return l10n.t('hate');
-    case 'sexual':
-      return l10n.t('sexual content');
-    case 'violence':
-      return l10n.t('violence');
-    case 'self_harm':
-      return l10n.t('self-harm');
-    case 'jailbreak':
-      return l10n.t('jailbreak (prompt attack)');
-    case 'protected_material_text':
-      return l10n.t('protected material (text)');
-    case 'protected_material_code':
-      return l10n.t('protected material (code)');
-    case 'indirect_attack':
-      return l10n.t('indirect attack (in a document or tool result)');
-    case 'profanity':
-      return l10n.t('profanity');
-    case 'custom_blocklists':
-      return l10n.t('a custom blocklist');
-    default:
-      return v.key;
-  }
+  return v.category === 'other' ? v.key : NAMES[v.category]();
 }
 
 /** "violence (medium) in the prompt": one verdict as a phrase. */

@@ -80,12 +80,6 @@ export class ServiceError extends Error {
     if (this.kind === 'network') return !['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'CERT_HAS_EXPIRED', 'EPROXY'].includes(this.code ?? '');
     return this.status !== undefined && this.status >= 500;
   }
-
-  /** True when trying again later can succeed (rate limit, server trouble, network). */
-  get transient(): boolean {
-    if (this.kind === 'network' || this.kind === 'timeout') return true;
-    return this.status === 429 || (this.status !== undefined && this.status >= 500);
-  }
 }
 
 function seconds(ms: number): string {

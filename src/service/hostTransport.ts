@@ -8,6 +8,7 @@
  * No dispatcher option reaches the host's fetch, so the timeouts are timers on an AbortSignal.
  */
 import { Readable } from 'node:stream';
+import { json, text } from 'node:stream/consumers';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { isLocalhostName } from './loopback';
 import { DEFAULT_TIMEOUT_MS, ProxyRefusedError, type Transport, type TransportBody, type TransportRequest, type TransportResponse } from './transport';
@@ -29,13 +30,8 @@ function bodyOf(stream: WebReadableStream | null, bodyTimeout: number, stop: (er
   let timer = bodyTimeout > 0 ? setTimeout(() => stop(timeoutError('UND_ERR_BODY_TIMEOUT')), bodyTimeout) : undefined;
   body.on('data', () => timer?.refresh());
   body.once('close', () => clearTimeout(timer));
-  const read = async (): Promise<string> => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of body) chunks.push(Buffer.from(chunk as Uint8Array));
-    return Buffer.concat(chunks).toString('utf8');
-  };
-  body.text = read;
-  body.json = async () => JSON.parse(await read()) as unknown;
+  body.text = () => text(body);
+  body.json = () => json(body);
   body.dump = async () => {
     clearTimeout(timer);
     timer = undefined;

@@ -5,6 +5,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import type { Readable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { DEFAULT_RETRY, DEFAULT_TIMEOUTS, type AuthSource, type RetryPolicy, type Timeouts } from './connection';
 import { ServiceError, parseErrorBody, parseRetryAfter } from './errors';
 import { proxyRefusal, transportFor, type ProxySettings, type Transport } from './proxy';
@@ -64,25 +65,6 @@ function header(headers: HttpResponse['headers'], name: string): string | undefi
 export function backoffDelay(attempt: number, policy: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs'>, random: () => number = Math.random): number {
   const exp = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
   return exp / 2 + random() * (exp / 2);
-}
-
-/** Wait that can be cut short by the caller's signal. */
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      // Stryker disable next-line StringLiteral: only tidies the listener of a signal this request no longer uses
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      // Stryker disable next-line CallExpression: a timer left running resolves a promise already rejected: no effect
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    // Stryker disable next-line ObjectLiteral,BooleanLiteral: an abort fires once anyway
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 export class HttpClient {
@@ -215,7 +197,7 @@ export class HttpClient {
 
   private async backoff(wait: number, signal: AbortSignal | undefined, host: string) {
     try {
-      await sleep(wait, signal);
+      await sleep(wait, undefined, { signal });
     } catch (cause) {
       throw new ServiceError({ kind: 'aborted', host, cause });
     }

@@ -3,6 +3,7 @@
  * service's own samples show (ISO timestamps, `"Validating"`, null counts, a list under `value`).
  */
 import { ServiceError } from './errors';
+import { isObj } from './shapes';
 
 export interface FileObject {
   id: string;
@@ -112,10 +113,6 @@ export function seconds(v: unknown): number | null {
 
 const TIMES = ['created_at', 'in_progress_at', 'finalizing_at', 'completed_at', 'failed_at', 'expired_at', 'cancelling_at', 'cancelled_at', 'expires_at', 'finished_at', 'estimated_finish'];
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 function invalid(host: string, what: string): ServiceError {
   return new ServiceError({ kind: 'invalid-response', host, serviceMessage: `expected ${what}` });
 }
@@ -132,10 +129,10 @@ const count = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v :
 const fileId = (v: unknown) => (typeof v === 'string' && v ? v : null);
 
 export function toBatch(raw: unknown, host: string): Batch {
-  if (!isRecord(raw) || typeof raw.id !== 'string' || !raw.id) throw invalid(host, 'a batch object');
+  if (!isObj(raw) || typeof raw.id !== 'string' || !raw.id) throw invalid(host, 'a batch object');
   const b = tidy(raw);
-  const counts = isRecord(raw.request_counts) ? raw.request_counts : {};
-  const errors = isRecord(raw.errors) && Array.isArray(raw.errors.data) ? (raw.errors as unknown as Batch['errors']) : null;
+  const counts = isObj(raw.request_counts) ? raw.request_counts : {};
+  const errors = isObj(raw.errors) && Array.isArray(raw.errors.data) ? (raw.errors as unknown as Batch['errors']) : null;
   return {
     ...(b as unknown as Batch),
     object: 'batch',
@@ -145,13 +142,13 @@ export function toBatch(raw: unknown, host: string): Batch {
     endpoint: typeof raw.endpoint === 'string' ? raw.endpoint : null,
     errors,
     request_counts: { total: count(counts.total), completed: count(counts.completed), failed: count(counts.failed) },
-    metadata: isRecord(raw.metadata) ? (raw.metadata as Record<string, string>) : null,
+    metadata: isObj(raw.metadata) ? (raw.metadata as Record<string, string>) : null,
     created_at: seconds(raw.created_at) ?? 0,
   };
 }
 
 export function toJob(raw: unknown, host: string): FineTuningJob {
-  if (!isRecord(raw) || typeof raw.id !== 'string' || !raw.id) throw invalid(host, 'a fine-tuning job object');
+  if (!isObj(raw) || typeof raw.id !== 'string' || !raw.id) throw invalid(host, 'a fine-tuning job object');
   const j = tidy(raw);
   return {
     ...(j as unknown as FineTuningJob),
@@ -161,7 +158,7 @@ export function toJob(raw: unknown, host: string): FineTuningJob {
     created_at: seconds(raw.created_at) ?? 0,
     finished_at: seconds(raw.finished_at),
     fine_tuned_model: fileId(raw.fine_tuned_model),
-    error: isRecord(raw.error) && (raw.error.code || raw.error.message) ? (raw.error as FineTuningJob['error']) : null,
+    error: isObj(raw.error) && (raw.error.code || raw.error.message) ? (raw.error as FineTuningJob['error']) : null,
     validation_file: fileId(raw.validation_file),
     result_files: Array.isArray(raw.result_files) ? raw.result_files.filter((f): f is string => typeof f === 'string') : [],
     trained_tokens: typeof raw.trained_tokens === 'number' ? raw.trained_tokens : null,
@@ -169,7 +166,7 @@ export function toJob(raw: unknown, host: string): FineTuningJob {
 }
 
 export function toFile(raw: unknown, host: string): FileObject {
-  if (!isRecord(raw) || typeof raw.id !== 'string' || !raw.id) throw invalid(host, 'a file object');
+  if (!isObj(raw) || typeof raw.id !== 'string' || !raw.id) throw invalid(host, 'a file object');
   return { ...(tidy(raw) as unknown as FileObject), object: 'file', bytes: typeof raw.bytes === 'number' ? raw.bytes : null, created_at: seconds(raw.created_at) ?? 0 };
 }
 
@@ -178,8 +175,8 @@ export function toFile(raw: unknown, host: string): FileObject {
  * `item`. The cursor is the last id, unless the service repeats the one we sent (no progress).
  */
 export function toPage<T extends { id: string }>(raw: unknown, host: string, item: (x: unknown, host: string) => T, after?: string): Page<T> {
-  const list = isRecord(raw) ? (Array.isArray(raw.data) ? raw.data : raw.value) : undefined;
-  if (!isRecord(raw) || !Array.isArray(list)) throw invalid(host, 'a list with a data array');
+  const list = isObj(raw) ? (Array.isArray(raw.data) ? raw.data : raw.value) : undefined;
+  if (!isObj(raw) || !Array.isArray(list)) throw invalid(host, 'a list with a data array');
   const data = list.map((x) => item(x, host));
   const last = (typeof raw.last_id === 'string' && raw.last_id) || data.at(-1)?.id;
   const hasMore = raw.has_more === true && !!last && last !== after;

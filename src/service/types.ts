@@ -168,7 +168,6 @@ export const WEBHOOK_EVENT_TYPES = [
   'fine_tuning.job.cancelled',
   'realtime.call.incoming',
 ] as const;
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 export interface WebhookEndpoint {
   id: string;

@@ -181,7 +181,8 @@ export async function* fileLines(path: string): AsyncIterable<string> {
   }
 }
 
-async function endsWithNewline(path: string): Promise<boolean> {
+/** Whether a file's last byte is a newline (an empty or missing file starts a fresh line too). */
+export async function endsWithNewline(path: string): Promise<boolean> {
   let file: FileHandle;
   try {
     file = await open(path, 'r');

@@ -10,6 +10,7 @@ import { createWriteStream, existsSync } from 'node:fs';
 import { chmod, mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { promisify } from 'node:util';
 import * as l10n from '@vscode/l10n';
 import { isLoopbackHost } from '../service/connection';
 import { transportFor, type ProxySettings } from '../service/proxy';
@@ -86,10 +87,9 @@ export interface Downloaded {
   bytes: number;
 }
 
-function run(file: string, args: string[], timeoutMs: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile(file, args, { timeout: timeoutMs, windowsHide: true }, (err, stdout, stderr) => (err ? reject(err) : resolve(`${stdout}${stderr}`)));
-  });
+async function run(file: string, args: string[], timeoutMs: number): Promise<string> {
+  const { stdout, stderr } = await promisify(execFile)(file, args, { timeout: timeoutMs, windowsHide: true });
+  return `${stdout}${stderr}`;
 }
 
 /** https, or http to this machine only: anything else could be swapped on the way. */

@@ -8,6 +8,7 @@
  */
 import { mkdir, open } from 'node:fs/promises';
 import { eachLine, parseObject } from '../jobs/lines';
+import { asObj, type Obj } from '../service/shapes';
 import { storedIdPath } from '../storage/storedId';
 import { createUsageRecord, tokensFromServiceUsage, type UsageApi, type UsageOutcome, type UsageRecord, type UsageTokens } from './record';
 
@@ -32,8 +33,6 @@ export interface BatchUsageOptions {
   now?: () => number;
 }
 
-type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : undefined);
 const text = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : undefined);
 const seconds = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v * 1000 : undefined);
 
@@ -68,12 +67,12 @@ export async function batchUsageRecords(files: { output?: string; error?: string
   const endpointApi: UsageApi = batch.endpoint?.includes('responses') ? 'responses' : 'chat';
   const groups = new Map<string, Group>();
   const add = (line: Obj) => {
-    const response = obj(line.response);
-    const error = obj(line.error);
+    const response = asObj(line.response);
+    const error = asObj(line.error);
     if (!response && text(error?.code) === 'batch_expired') return;
-    const body = obj(response?.body);
+    const body = asObj(response?.body);
     const status = typeof response?.status_code === 'number' ? response.status_code : undefined;
-    const outcome = lineOutcome(status, text(error?.code) ?? text(obj(body?.error)?.code));
+    const outcome = lineOutcome(status, text(error?.code) ?? text(asObj(body?.error)?.code));
     const api: UsageApi = body?.object === 'response' ? 'responses' : body?.object === 'chat.completion' ? 'chat' : endpointApi;
     const model = text(body?.model);
     const at = Math.floor((seconds(body?.created) ?? seconds(body?.created_at) ?? fallbackAt) / MINUTE_MS) * MINUTE_MS;

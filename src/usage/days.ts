@@ -1,7 +1,7 @@
 /**
  * Calendar days in the user's time zone: "today" starts at the user's midnight, and a day across
  * a daylight-saving change is 23 or 25 hours long. A zone is a function from an instant to its
- * offset from UTC, so tests can pass any zone without touching the process's TZ.
+ * offset from UTC, so tests can pass any zone without touching the process's TZ (test/support/zones.ts).
  */
 
 /** Minutes to add to UTC to get the local time at `epochMs` (Berlin in summer: 120). */
@@ -12,27 +12,6 @@ const MINUTE_MS = 60_000;
 
 /** The zone of this process (the TZ variable, or the system's). */
 export const localZone: ZoneOffset = (epochMs) => -new Date(epochMs).getTimezoneOffset();
-
-/** An IANA zone ("Europe/Berlin"); throws a RangeError for a name Intl does not know. */
-export function ianaZone(timeZone: string): ZoneOffset {
-  // Tests' zones by name: the extension host itself keeps to `localZone`, without ICU.
-  // eslint-disable-next-line no-restricted-globals
-  const format = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-  });
-  return (epochMs) => {
-    const p: Record<string, number> = {};
-    for (const part of format.formatToParts(epochMs)) p[part.type] = Number(part.value);
-    const asUtc = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute);
-    return Math.round((asUtc - Math.floor(epochMs / MINUTE_MS) * MINUTE_MS) / MINUTE_MS);
-  };
-}
 
 /** The local calendar date of an instant, as "YYYY-MM-DD". */
 export function dayLabel(epochMs: number, zone: ZoneOffset = localZone): string {

@@ -128,22 +128,20 @@ export function serializeUsageRecord(record: UsageRecord): string {
   return JSON.stringify(record);
 }
 
-function readOutcome(o: unknown): UsageOutcome | undefined {
+/** A stored outcome's kind is known and its numbers are counts. */
+function outcomeValid(o: unknown): boolean {
   // A string or a number has no `kind` either.
   const { kind, waitMs, status } = (o ?? {}) as Record<string, unknown>;
-  if (!OUTCOMES.includes(kind as UsageOutcome['kind'])) return undefined;
-  if (kind === 'rate_limited') return waitMs === undefined || isCount(waitMs) ? { kind, waitMs } : undefined;
-  if (kind === 'error') return status === undefined || isCount(status) ? { kind, status } : undefined;
-  return { kind } as UsageOutcome;
+  if (!OUTCOMES.includes(kind as UsageOutcome['kind'])) return false;
+  if (kind === 'rate_limited') return waitMs === undefined || isCount(waitMs);
+  return kind !== 'error' || status === undefined || isCount(status);
 }
 
-function readHeadroom(r: unknown): RateLimitHeadroom | undefined | false {
-  if (r === undefined) return undefined;
-  if (!r || typeof r !== 'object') return false;
-  const h = r as Record<string, unknown>;
+/** Stored headroom is absent, or an object whose numbers are counts. */
+function headroomValid(r: unknown): boolean {
+  if (r === undefined) return true;
   const keys = ['remainingRequests', 'remainingTokens', 'limitRequests', 'limitTokens'] as const;
-  if (keys.some((k) => h[k] !== undefined && !isCount(h[k]))) return false;
-  return headroomOf(h);
+  return !!r && typeof r === 'object' && !keys.some((k) => (r as Record<string, unknown>)[k] !== undefined && !isCount((r as Record<string, unknown>)[k]));
 }
 
 /** A stored record checked field by field (unknown fields dropped), or undefined when it is not one. */
@@ -158,26 +156,9 @@ export function validateUsageRecord(value: unknown): UsageRecord | undefined {
   if (v.requests !== undefined && !(isCount(v.requests) && v.requests > 1)) return undefined;
   if (!isCount(t.prompt) || !isCount(t.cached) || !isCount(t.completion) || !isCount(t.reasoning)) return undefined;
   if ((v.firstTokenMs !== undefined && !isCount(v.firstTokenMs)) || (v.totalMs !== undefined && !isCount(v.totalMs))) return undefined;
-  const outcome = readOutcome(v.outcome);
-  const rateLimit = readHeadroom(v.rateLimit);
-  if (!outcome || rateLimit === false) return undefined;
-  return {
-    at: v.at,
-    connectionId: v.connectionId,
-    connectionLabel: v.connectionLabel,
-    deployment: v.deployment,
-    model: v.model as string | undefined,
-    modelVersion: v.modelVersion as string | undefined,
-    api: v.api,
-    route: v.route,
-    source: v.source as UsageSource,
-    requests: v.requests as number | undefined,
-    tokens: { prompt: t.prompt, cached: t.cached, completion: t.completion, reasoning: t.reasoning },
-    firstTokenMs: v.firstTokenMs as number | undefined,
-    totalMs: v.totalMs as number | undefined,
-    outcome,
-    rateLimit,
-  };
+  if (!outcomeValid(v.outcome) || !headroomValid(v.rateLimit)) return undefined;
+  // Every field checked: building the record keeps each as it is and drops the unknown ones.
+  return createUsageRecord(v as unknown as UsageInput);
 }
 
 /** One line of the log as a record, or undefined for a torn or foreign line. */
@@ -205,19 +186,4 @@ export function tokensFromServiceUsage(usage: unknown): Partial<UsageTokens> {
     reasoning: count(chat ? detail('completion_tokens_details', 'reasoning_tokens') : detail('output_tokens_details', 'reasoning_tokens')),
   };
   return Object.fromEntries(Object.entries(tokens).filter(([, v]) => v !== undefined));
-}
-
-/** The `x-ratelimit-*` headers of a response (any header shape undici or node:http gives), or undefined when none came. */
-export function rateLimitFromHeaders(headers: Record<string, string | string[] | undefined>): RateLimitHeadroom | undefined {
-  const num = (key: string): number | undefined => {
-    const raw = headers[key];
-    const text = (Array.isArray(raw) ? raw[0] : raw)?.trim();
-    return text ? count(Number(text)) : undefined;
-  };
-  return headroomOf({
-    remainingRequests: num('x-ratelimit-remaining-requests'),
-    remainingTokens: num('x-ratelimit-remaining-tokens'),
-    limitRequests: num('x-ratelimit-limit-requests'),
-    limitTokens: num('x-ratelimit-limit-tokens'),
-  });
 }

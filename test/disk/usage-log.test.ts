@@ -9,7 +9,7 @@ import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFi
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { ianaZone } from '../../src/usage/days';
+import { ianaZone } from '../support/zones';
 import { createUsageRecord, serializeUsageRecord, type UsageInput, type UsageRecord } from '../../src/usage/record';
 import { DEFAULT_USAGE_CAPS, FLUSH_AT, FLUSH_MS, surveyUsageFile, usageCaps, usageLines, UsageLog, type UsageCaps } from '../../src/usage/usageLog';
 

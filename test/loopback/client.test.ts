@@ -8,6 +8,7 @@ import { startEmulator, type Emulator } from '../../src/emulator/server';
 import { freePort } from '../support/ports';
 import { startTestIssuer } from '../support/testIssuer';
 import { eventually } from '../support/receiver';
+import { streamChat } from '../support/streamChat';
 
 const messages = [
   { role: 'system' as const, content: 'You are terse.' },
@@ -50,7 +51,7 @@ describe('service client against the emulator', () => {
 
     it(`streams a chat on the ${route} route, the same text as the plain reply, with usage`, async () => {
       const pieces: string[] = [];
-      const result = await client.streamChat({ deployment: 'gpt-4o', messages: [{ role: 'user', content: '/markdown' }], stream_options: { include_usage: true } }, (t) => pieces.push(t), { route });
+      const result = await streamChat(client, { deployment: 'gpt-4o', messages: [{ role: 'user', content: '/markdown' }], stream_options: { include_usage: true } }, (t) => pieces.push(t), { route });
       const plain = await client.createChatCompletion({ deployment: 'gpt-4o', messages: [{ role: 'user', content: '/markdown' }] }, { route });
       assert.ok(pieces.length > 20, 'the reply arrives in many pieces');
       assert.equal(result.content, plain.choices[0].message.content);
@@ -67,7 +68,7 @@ describe('service client against the emulator', () => {
       const ac = new AbortController();
       let received = '';
       await rejectsWith(
-        c.streamChat({ deployment: 'gpt-4o', messages: [{ role: 'user', content: '/long 2000' }] }, (t) => {
+        streamChat(c, { deployment: 'gpt-4o', messages: [{ role: 'user', content: '/long 2000' }] }, (t) => {
           received += t;
           if (received.length > 50) ac.abort();
         }, { signal: ac.signal }),
@@ -114,7 +115,7 @@ describe('service client against the emulator', () => {
   });
 
   it('ends a filtered stream with finish_reason content_filter', async () => {
-    const r = await client.streamChat({ deployment: 'gpt-4o', messages: [{ role: 'user', content: '/filter-stream' }] }, () => {});
+    const r = await streamChat(client, { deployment: 'gpt-4o', messages: [{ role: 'user', content: '/filter-stream' }] }, () => {});
     assert.equal(r.finishReason, 'content_filter');
   });
 

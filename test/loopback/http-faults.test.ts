@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { AzureOpenAIClient } from '../../src/service/client';
 import { ServiceError } from '../../src/service/errors';
 import { reset, scripted, status, type Step } from '../support/scriptedServer';
+import { streamChat } from '../support/streamChat';
 
 const req = { deployment: 'd', messages: [{ role: 'user' as const, content: 'x' }] };
 
@@ -140,7 +141,7 @@ describe('HTTP layer under faults', () => {
     const c = new AzureOpenAIClient({ endpoint: s.url, auth: { kind: 'apiKey', apiKey: 'k' }, retry: fast });
     let text = '';
     try {
-      await assert.rejects(c.streamChat(req, (t) => (text += t)), (e: unknown) => e instanceof ServiceError && (e.kind === 'network' || e.kind === 'stream'));
+      await assert.rejects(streamChat(c, req, (t) => (text += t)), (e: unknown) => e instanceof ServiceError && (e.kind === 'network' || e.kind === 'stream'));
       assert.equal(text, 'Hel');
       assert.equal(s.hits(), 1);
     } finally {

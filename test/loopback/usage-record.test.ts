@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { startEmulator, type Emulator } from '../../src/emulator/server';
-import { createUsageRecord, rateLimitFromHeaders, serializeUsageRecord, tokensFromServiceUsage, type UsageInput } from '../../src/usage/record';
+import { rateLimitOf } from '../../src/chat/engine/report';
+import { createUsageRecord, serializeUsageRecord, tokensFromServiceUsage, type UsageInput } from '../../src/usage/record';
 import { UsageLog } from '../../src/usage/usageLog';
 
 describe('usage record of a real request', () => {
@@ -37,7 +38,7 @@ describe('usage record of a real request', () => {
       if (chunk.usage) usage = chunk.usage;
     }
     assert.ok(reply.length > 20 && usage, 'the emulator answered');
-    const headroom = rateLimitFromHeaders(res.headers);
+    const headroom = rateLimitOf(res.headers);
     assert.deepEqual(headroom, {
       remainingRequests: Number(res.headers['x-ratelimit-remaining-requests']),
       remainingTokens: Number(res.headers['x-ratelimit-remaining-tokens']),

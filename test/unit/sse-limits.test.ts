@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { ChatAccumulator, readChatStream } from '../../src/service/chatStream';
+import { readChatStream } from '../../src/service/chatStream';
+import { ChatAccumulator } from '../support/streamChat';
 import { ServiceError } from '../../src/service/errors';
 import { SseLimitError, SseParser } from '../../src/service/sse';
 

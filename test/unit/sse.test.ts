@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { readChatStream, ChatAccumulator } from '../../src/service/chatStream';
+import { readChatStream } from '../../src/service/chatStream';
+import { ChatAccumulator } from '../support/streamChat';
 import { ServiceError } from '../../src/service/errors';
 import { SseParser, type SseEvent } from '../../src/service/sse';
 import { randomSplit, seededRandom } from '../support/random';

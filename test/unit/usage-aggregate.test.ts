@@ -5,7 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { aggregateUsage, type AggregateOptions } from '../../src/usage/aggregate';
-import { ianaZone, lastDays } from '../../src/usage/days';
+import { lastDays } from '../../src/usage/days';
+import { ianaZone } from '../support/zones';
 import { NOW, usageRecord } from '../support/usageRecords';
 import type { UsageRecord } from '../../src/usage/record';
 

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { aggregateUsage } from '../../src/usage/aggregate';
 import { usageTableCsv } from '../../src/usage/csv';
-import { ianaZone } from '../../src/usage/days';
+import { ianaZone } from '../support/zones';
 import { csvField } from '../../src/text/csv';
 import { NOW, usageRecord } from '../support/usageRecords';
 

@@ -4,7 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { dayLabel, ianaZone, lastDays, localZone, startOfDay } from '../../src/usage/days';
+import { dayLabel, lastDays, localZone, startOfDay } from '../../src/usage/days';
+import { ianaZone } from '../support/zones';
 
 const H = 3_600_000;
 const at = (iso: string) => Date.parse(iso);

@@ -6,13 +6,13 @@ import assert from 'node:assert/strict';
 import {
   createUsageRecord,
   parseUsageLine,
-  rateLimitFromHeaders,
   serializeUsageRecord,
   tokensFromServiceUsage,
   validateUsageRecord,
   type UsageInput,
   type UsageRecord,
 } from '../../src/usage/record';
+import { rateLimitOf } from '../../src/chat/engine/report';
 
 const base: UsageInput = {
   at: 1_790_000_000_000,
@@ -237,6 +237,8 @@ describe('usage record', () => {
   });
 
   it('reads the rate-limit headers the service sent, and nothing from headers it did not', () => {
+    // As a request's report reads them (chat/engine/report.ts) and its usage record keeps them.
+    const rateLimitFromHeaders = (headers: Record<string, string | string[]>) => createUsageRecord({ ...base, rateLimit: rateLimitOf(headers) }).rateLimit;
     assert.deepEqual(
       rateLimitFromHeaders({ 'x-ratelimit-remaining-requests': '299', 'x-ratelimit-remaining-tokens': ['48700', '1'], 'x-ratelimit-limit-requests': ' 300 ', 'x-ratelimit-limit-tokens': '50000' }),
       { remainingRequests: 299, remainingTokens: 48_700, limitRequests: 300, limitTokens: 50_000 },

@@ -10,7 +10,6 @@ import { chatCompletionBody, prepareChat } from '../routes/chat';
 import { answerResponseLine } from '../routes/responses';
 import { HttpError, invalidRequest, nowSeconds, randomId } from '../wire';
 import { validateBatchInput, type BatchError, type BatchLine } from './batchLines';
-import { stepMs, wait } from './clock';
 import type { BatchStatus, BatchObject } from '../stored';
 
 export type { BatchStatus, BatchObject };
@@ -70,17 +69,13 @@ async function answerLine(state: EmulatorState, batch: BatchObject, line: BatchL
   } catch (err) {
     if (err instanceof HttpError) return { ok: false, json: out(err.status, err.body) };
     state.log(`batch ${batch.id} line ${line.line} failed in the emulator: ${(err as Error)?.stack ?? err}`);
-    return {
-      ok: false,
-      json: JSON.stringify({
-        id: randomId('batch_req_', 16),
-        custom_id: line.customId,
-        response: null,
-        error: { code: 'server_error', message: 'The request failed on the server.' },
-      }),
-    };
+    return { ok: false, json: errorLine(line, 'server_error', 'The request failed on the server.') };
   }
 }
+
+/** A line the service did not answer: no response, only why. */
+const errorLine = (line: BatchLine, code: string, message: string) =>
+  JSON.stringify({ id: randomId('batch_req_', 16), custom_id: line.customId, response: null, error: { code, message } });
 
 function addUsage(batch: BatchObject, input: number, output: number, reasoning: number): void {
   batch.usage.input_tokens += input;
@@ -112,8 +107,8 @@ const cancelled = (batch: BatchObject) => batch.status === 'cancelling';
 
 /** Runs a created batch to its final state (`metadata.emulate`: "fail" or "expire" decide the outcome). */
 export async function runBatch(state: EmulatorState, batch: BatchObject): Promise<void> {
-  const step = stepMs(state);
-  await wait(state, step);
+  const step = state.config.jobs.stepMs;
+  await state.wait(step);
   if (cancelled(batch)) return finishCancel(state, batch, [], []);
   const emulate = batch.metadata?.emulate;
   if (emulate === 'fail') {
@@ -139,17 +134,11 @@ export async function runBatch(state: EmulatorState, batch: BatchObject): Promis
   const perLine = step / checked.lines.length;
   const expireAfter = emulate === 'expire' ? Math.ceil(checked.lines.length / 2) : Infinity;
   for (const [i, line] of checked.lines.entries()) {
-    await wait(state, perLine);
+    await state.wait(perLine);
     if (cancelled(batch)) return finishCancel(state, batch, output, errors);
     if (i >= expireAfter) {
-      for (const rest of checked.lines.slice(i)) {
-        errors.push(JSON.stringify({
-          id: randomId('batch_req_', 16),
-          custom_id: rest.customId,
-          response: null,
-          error: { code: 'batch_expired', message: 'This request could not be executed before the completion window expired.' },
-        }));
-      }
+      const why = 'This request could not be executed before the completion window expired.';
+      for (const rest of checked.lines.slice(i)) errors.push(errorLine(rest, 'batch_expired', why));
       writeFiles(state, batch, output, errors);
       return end(state, batch, 'expired');
     }
@@ -159,14 +148,14 @@ export async function runBatch(state: EmulatorState, batch: BatchObject): Promis
   }
   batch.status = 'finalizing';
   batch.finalizing_at = nowSeconds();
-  await wait(state, step);
+  await state.wait(step);
   writeFiles(state, batch, output, errors);
   end(state, batch, 'completed');
 }
 
 /** Cancelling lasts a step, then the batch is cancelled with what had finished kept. */
 async function finishCancel(state: EmulatorState, batch: BatchObject, output: string[], errors: string[]): Promise<void> {
-  await wait(state, stepMs(state));
+  await state.wait(state.config.jobs.stepMs);
   writeFiles(state, batch, output, errors);
   end(state, batch, 'cancelled');
 }

@@ -6,7 +6,6 @@
  */
 import type { EmulatorState } from '../state';
 import { nowSeconds, randomId } from '../wire';
-import { stepMs, wait } from './clock';
 import { checkTrainingData } from './fineTuneData';
 import type { JobStatus, Hyper, FineTuningJob, JobEvent, Checkpoint, StoredJob } from '../stored';
 
@@ -49,9 +48,9 @@ const stopped = (job: FineTuningJob) => JOB_FINAL.has(job.status);
 
 export async function runJob(state: EmulatorState, stored: StoredJob): Promise<void> {
   const { job } = stored;
-  const step = stepMs(state);
+  const step = state.config.jobs.stepMs;
   logEvent(stored, `Validating training file: ${job.training_file}${job.validation_file ? ` and validation file: ${job.validation_file}` : ''}`);
-  await wait(state, step);
+  await state.wait(step);
   if (stopped(job)) return;
   if (job.metadata?.emulate === 'fail') return failJob(state, stored, 'invalid_training_file', 'The job failed: metadata.emulate is "fail", so the emulator failed it.', 'metadata');
   const checked: Array<{ examples: number; tokens: number }> = [];
@@ -66,7 +65,7 @@ export async function runJob(state: EmulatorState, stored: StoredJob): Promise<v
   const { examples, tokens } = checked[0];
   job.status = 'queued';
   logEvent(stored, 'Files validated, moving job to queued state');
-  await wait(state, step);
+  await state.wait(step);
   if (stopped(job)) return;
 
   const h = resolve(job.hyperparameters, examples);
@@ -81,9 +80,9 @@ export async function runJob(state: EmulatorState, stored: StoredJob): Promise<v
   const rows: string[] = ['step,train_loss,train_mean_token_accuracy,valid_loss,validation_mean_token_accuracy,full_valid_loss,full_valid_mean_token_accuracy'];
   const name = `${job.model}.ft-${job.id.slice('ftjob-'.length)}${job.suffix ? `-${job.suffix}` : ''}`;
   for (let epoch = 1; epoch <= h.n_epochs; epoch++) {
-    await wait(state, step);
+    await state.wait(step);
     // A paused job waits where it is (bounded by the emulator's life: its timers end with it).
-    while ((job.status as JobStatus) === 'paused') await wait(state, Math.max(20, step / 4));
+    while ((job.status as JobStatus) === 'paused') await state.wait(Math.max(20, step / 4));
     if (stopped(job)) return;
     for (let s = (epoch - 1) * perEpoch + 1; s <= epoch * perEpoch; s++) {
       const m = { step: s, train_loss: lossAt(s, total), train_mean_token_accuracy: accuracyAt(s, total) };

@@ -5,7 +5,6 @@
  */
 
 export interface LoggedEvent {
-  seq: number;
   type: string;
   /** Serialised when logged: later changes to the response do not leak into earlier events. */
   json: string;
@@ -16,14 +15,10 @@ export class EventLog {
   private readonly waiters = new Set<() => void>();
   private ended = false;
 
-  get closed(): boolean {
-    return this.ended;
-  }
-
   append(type: string, body: Record<string, unknown>): void {
     if (this.ended) return;
     const seq = this.events.length;
-    this.events.push({ seq, type, json: JSON.stringify({ type, ...body, sequence_number: seq }) });
+    this.events.push({ type, json: JSON.stringify({ type, ...body, sequence_number: seq }) });
     this.wake();
   }
 

@@ -6,7 +6,6 @@
 import type { DeploymentConfig } from '../config';
 import type { Route, RouteContext } from '../router';
 import { azureError, sendJson } from '../wire';
-import { stepMs } from '../jobs/clock';
 import { ACCOUNT, accountDeployments, armApiVersion, armDeployment, findAccount } from './catalog';
 
 const DEPLOYMENT = new RegExp(`${ACCOUNT}/deployments/([^/]+)$`, 'i');
@@ -67,7 +66,7 @@ async function put(ctx: RouteContext, params: string[]): Promise<void> {
   next.provisioningState = 'Accepted';
   all.push(next);
   account.deployments?.push(name);
-  ctx.state.later(stepMs(ctx.state), () => {
+  ctx.state.later(ctx.state.config.jobs.stepMs, () => {
     next.provisioningState = 'Succeeded';
   });
   sendJson(ctx.res, 201, armDeployment(sub, account, next), ctx.baseHeaders);

@@ -12,7 +12,6 @@ import type { Route, RouteContext } from '../router';
 import { passRateLimits } from './rateGate';
 import { HttpError, azureError, invalidRequest, nowSeconds, randomId, sendJson, writeOrDrain } from '../wire';
 
-
 /** o-series and gpt-5 models take `max_completion_tokens` and only the default temperature. */
 export const isReasoningModel = (model: string) => /^(o\d|gpt-5)/i.test(model);
 
@@ -62,7 +61,6 @@ function parseChat(body: Record<string, unknown>, deployment: DeploymentConfig):
   };
 }
 
-export { contentFilterError };
 
 const BATCH_SKUS = /batch/i;
 
@@ -246,7 +244,7 @@ async function streamChat(
   ctx.state.stats.streamsCompleted++;
 }
 
-function requireApiVersion(ctx: RouteContext): void {
+export function requireApiVersion(ctx: RouteContext): void {
   if (!ctx.url.searchParams.get('api-version')) {
     throw azureError(400, 'BadRequest', "Missing required query parameter 'api-version'. Add ?api-version=2024-10-21 (or use the v1 route, /openai/v1/chat/completions).");
   }
@@ -263,5 +261,3 @@ export const chatRoutes: Route[] = [
     },
   },
 ];
-
-export { requireApiVersion };

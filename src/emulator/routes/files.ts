@@ -5,7 +5,6 @@
 import type { Route, RouteContext } from '../router';
 import { HttpError, invalidRequest, readBody, sendJson } from '../wire';
 import { UPLOAD_PURPOSES, missing, type StoredFile } from '../jobs/files';
-import { multipartBoundary, parseMultipart, type Part } from '../jobs/multipart';
 import { listPage } from './listing';
 
 const DAY = 86_400;
@@ -19,15 +18,25 @@ function tooLarge(message: string): HttpError {
   return new HttpError(413, { error: { message, type: 'invalid_request_error', param: 'file', code: 'file_too_large' } });
 }
 
-function field(parts: Part[], ...names: string[]): string | undefined {
-  const p = parts.find((x) => names.includes(x.name) && x.filename === undefined);
-  return p?.data.toString('utf8');
+/** The upload's form, read by the platform's own multipart parser; a malformed body is the caller's 400. */
+async function readForm(raw: Buffer, contentType: string): Promise<FormData> {
+  try {
+    // A Buffer is such bytes; the DOM typings the tests' program adds ask for an ArrayBuffer-backed view.
+    return await new Response(raw as Uint8Array<ArrayBuffer>, { headers: { 'content-type': contentType } }).formData();
+  } catch {
+    throw invalidRequest('The upload is not valid multipart/form-data: send the fields `file` and `purpose` as a form.', null, 'invalid_multipart');
+  }
+}
+
+/** The first of `names` sent as a plain field (not a file). */
+function field(form: FormData, ...names: string[]): string | undefined {
+  return names.map((n) => form.get(n)).find((v) => typeof v === 'string');
 }
 
 /** `expires_after[seconds]` (the SDK) or `expires_after.seconds` (Azure's curl sample), anchored at creation. */
-function expiry(parts: Part[], purpose: string): number | undefined {
-  const anchor = field(parts, 'expires_after[anchor]', 'expires_after.anchor');
-  const raw = field(parts, 'expires_after[seconds]', 'expires_after.seconds');
+function expiry(form: FormData, purpose: string): number | undefined {
+  const anchor = field(form, 'expires_after[anchor]', 'expires_after.anchor');
+  const raw = field(form, 'expires_after[seconds]', 'expires_after.seconds');
   if (raw === undefined && anchor === undefined) return undefined;
   if (anchor !== undefined && anchor !== 'created_at') {
     throw invalidRequest(`Invalid 'expires_after.anchor': '${anchor}'. The only supported value is 'created_at'.`, 'expires_after.anchor', 'invalid_value');
@@ -42,8 +51,8 @@ function expiry(parts: Part[], purpose: string): number | undefined {
 
 async function upload(ctx: RouteContext): Promise<void> {
   const limits = ctx.state.config.files;
-  const boundary = multipartBoundary(ctx.req.headers['content-type']);
-  if (!boundary) {
+  const contentType = ctx.req.headers['content-type'] ?? '';
+  if (!/^multipart\/form-data\b.*\bboundary=/i.test(contentType)) {
     ctx.req.resume();
     throw invalidRequest('Upload files as multipart/form-data with the fields `file` and `purpose`.', null, 'unsupported_content_type', 415);
   }
@@ -51,20 +60,21 @@ async function upload(ctx: RouteContext): Promise<void> {
   const raw = await readBody(ctx.req, limits.maxBytes + 64 * 1024).catch((err: unknown) => {
     throw err instanceof HttpError && err.status === 413 ? tooLarge(`The file is larger than the limit of ${mib(limits.maxBytes)} per file.`) : err;
   });
-  const parts = parseMultipart(raw, boundary);
-  const purpose = field(parts, 'purpose');
+  const form = await readForm(raw, contentType);
+  const purpose = field(form, 'purpose');
   if (!purpose) throw invalidRequest("Missing required parameter: 'purpose'.", 'purpose', 'missing_required_parameter');
   if (!(UPLOAD_PURPOSES as readonly string[]).includes(purpose)) {
     throw invalidRequest(`Invalid value for 'purpose': '${purpose}'. Supported values are: ${UPLOAD_PURPOSES.map((p) => `'${p}'`).join(', ')}.`, 'purpose', 'invalid_value');
   }
-  const file = parts.find((p) => p.name === 'file' && p.filename !== undefined);
-  if (!file) throw invalidRequest("Missing required parameter: 'file'. Send the file as a form field named 'file' with a filename.", 'file', 'missing_required_parameter');
-  if (file.data.length > limits.maxBytes) throw tooLarge(`The file is ${mib(file.data.length)}; the limit is ${mib(limits.maxBytes)} per file.`);
-  if (purpose === 'batch' && file.data.length > limits.maxBatchBytes) {
-    throw tooLarge(`A batch input file may be at most ${mib(limits.maxBatchBytes)}; this one is ${mib(file.data.length)}. Split it into several batches.`);
+  const file = form.get('file');
+  if (!(file instanceof Blob)) throw invalidRequest("Missing required parameter: 'file'. Send the file as a form field named 'file' with a filename.", 'file', 'missing_required_parameter');
+  if (file.size > limits.maxBytes) throw tooLarge(`The file is ${mib(file.size)}; the limit is ${mib(limits.maxBytes)} per file.`);
+  if (purpose === 'batch' && file.size > limits.maxBatchBytes) {
+    throw tooLarge(`A batch input file may be at most ${mib(limits.maxBatchBytes)}; this one is ${mib(file.size)}. Split it into several batches.`);
   }
-  if (file.data.length === 0) throw invalidRequest('The file is empty.', 'file', 'empty_file');
-  const created = ctx.state.files.add(file.filename || 'upload', purpose, Buffer.from(file.data), expiry(parts, purpose));
+  if (file.size === 0) throw invalidRequest('The file is empty.', 'file', 'empty_file');
+  const name = (file as File).name || 'upload';
+  const created = ctx.state.files.add(name, purpose, Buffer.from(await file.arrayBuffer()), expiry(form, purpose));
   sendJson(ctx.res, 200, created, ctx.baseHeaders);
 }
 

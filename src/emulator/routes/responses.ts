@@ -15,7 +15,9 @@ import { azureError, invalidRequest, nowSeconds, randomId, sendJson, writeOrDrai
 import { EventLog } from '../responses/eventLog';
 import { countItemTokens, lastUserText, parseResponseRequest, type ResponseRequest } from '../responses/request';
 import { FINAL, cancelRun, runResponse, type Plan, type StoredResponse, type Timing } from '../responses/run';
-import { contentFilterError, liveDeployment, requireApiVersion } from './chat';
+import { contentFilterError } from '../filterResults';
+import { liveDeployment, requireApiVersion } from './chat';
+import { listPage } from './listing';
 import { passRateLimits } from './rateGate';
 
 /** Stored responses kept at most; the oldest go first. */
@@ -223,17 +225,8 @@ function remove(ctx: RouteContext, id: string): void {
 }
 
 function inputItems(ctx: RouteContext, id: string): void {
-  const r = find(ctx, id);
-  const q = ctx.url.searchParams;
-  const limit = q.get('limit') === null ? 20 : Number(q.get('limit'));
-  if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw invalidRequest(`Invalid 'limit': expected an integer from 1 to 100, but got '${q.get('limit')}'.`, 'limit', 'invalid_value');
-  const order = q.get('order') ?? 'desc';
-  if (order !== 'asc' && order !== 'desc') throw invalidRequest(`Invalid value: '${order}'. Supported values are: 'asc' and 'desc'.`, 'order', 'invalid_value');
-  let items = order === 'asc' ? [...r.input] : [...r.input].reverse();
-  const after = q.get('after');
-  if (after) items = items.slice(items.findIndex((i) => i.id === after) + 1);
-  const data = items.slice(0, limit);
-  sendJson(ctx.res, 200, { object: 'list', data, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null, has_more: items.length > limit }, ctx.baseHeaders);
+  const newestFirst = [...find(ctx, id).input].reverse();
+  sendJson(ctx.res, 200, listPage(ctx, newestFirst, { defaultLimit: 20, maxLimit: 100, ordered: true }), ctx.baseHeaders);
 }
 
 /**

@@ -5,22 +5,11 @@ import type { Services } from '../services';
 import { BatchNode, CallNode, FineTuningJobNode, JobGroupNode } from '../tree/jobNodes';
 import { resolveConnection } from '../commands/args';
 
-export interface BatchArgs {
-  connectionId?: string;
-  batchId: string;
-}
+/** The `connectionId` of plain arguments, if they name one. */
+const connectionIdOf = (arg: unknown) => (arg as { connectionId?: string } | undefined)?.connectionId;
 
-export interface JobArgs {
-  connectionId?: string;
-  jobId: string;
-}
-
-export interface CallArgs {
-  connectionId?: string;
-  callId: string;
-}
-
-function connectionOf(s: Services, id: string | undefined): ConnectionInfo {
+function connectionOf(s: Services, arg: unknown): ConnectionInfo {
+  const id = connectionIdOf(arg);
   const all = s.store.list();
   const conn = id ? s.store.get(id) : all.length === 1 ? all[0] : undefined;
   if (!conn) {
@@ -37,22 +26,22 @@ function field(arg: unknown, key: string): string {
 
 export function batchTarget(s: Services, arg: unknown): { conn: ConnectionInfo; batchId: string } {
   if (arg instanceof BatchNode) return { conn: arg.connection, batchId: arg.batch.id };
-  return { conn: connectionOf(s, (arg as BatchArgs | undefined)?.connectionId), batchId: field(arg, 'batchId') };
+  return { conn: connectionOf(s, arg), batchId: field(arg, 'batchId') };
 }
 
 export function jobTarget(s: Services, arg: unknown): { conn: ConnectionInfo; jobId: string } {
   if (arg instanceof FineTuningJobNode) return { conn: arg.connection, jobId: arg.job.id };
-  return { conn: connectionOf(s, (arg as JobArgs | undefined)?.connectionId), jobId: field(arg, 'jobId') };
+  return { conn: connectionOf(s, arg), jobId: field(arg, 'jobId') };
 }
 
 export function callTarget(s: Services, arg: unknown): { conn: ConnectionInfo; callId: string } {
   if (arg instanceof CallNode) return { conn: arg.connection, callId: arg.call.id };
-  return { conn: connectionOf(s, (arg as CallArgs | undefined)?.connectionId), callId: field(arg, 'callId') };
+  return { conn: connectionOf(s, arg), callId: field(arg, 'callId') };
 }
 
 /** The connection of a create command: its group's row, `connectionId`, the only one, or a pick. */
 export function connectionFor(s: Services, arg: unknown, purpose: string): Promise<ConnectionInfo | undefined> {
   if (arg instanceof JobGroupNode) return Promise.resolve(arg.connection);
-  const id = (arg as { connectionId?: string } | undefined)?.connectionId;
+  const id = connectionIdOf(arg);
   return resolveConnection(s, id ? { connectionId: id } : undefined, purpose);
 }

@@ -53,7 +53,8 @@ export class AzureOpenAIChatProvider implements vscode.LanguageModelChatProvider
       this.deps.store.list().map(async (conn) => {
         if (options.silent && !(await this.signedInSilently(conn))) return [];
         try {
-          return this.toInformation(lmModelEntries(conn, await this.deps.catalog.chatDeployments(conn)));
+          // An entry has exactly the fields VS Code reads, and the three it hands back with each request.
+          return lmModelEntries(conn, await this.deps.catalog.chatDeployments(conn));
         } catch (err) {
           // One connection's trouble (network, expired key) must not hide the others' models.
           if (!token.isCancellationRequested) logError(`Deployments of ${conn.label} for VS Code's chat: ${errorText(err)}`);
@@ -78,23 +79,6 @@ export class AzureOpenAIChatProvider implements vscode.LanguageModelChatProvider
     } catch {
       return false;
     }
-  }
-
-  private toInformation(entries: LmModelEntry[]): AzureModelInformation[] {
-    return entries.map((e) => ({
-      id: e.id,
-      name: e.name,
-      family: e.family,
-      version: e.version,
-      detail: e.detail,
-      tooltip: e.tooltip,
-      maxInputTokens: e.maxInputTokens,
-      maxOutputTokens: e.maxOutputTokens,
-      capabilities: e.capabilities,
-      connectionId: e.connectionId,
-      deployment: e.deployment,
-      model: e.model,
-    }));
   }
 
   async provideLanguageModelChatResponse(

@@ -93,31 +93,26 @@ const groupLook = (kind: JobKind): { label: string; icon: string; empty: string;
     calls: () => ({ label: vscode.l10n.t('Calls'), icon: 'call-incoming', empty: vscode.l10n.t('No calls yet: they appear when one rings') }),
   })[kind]();
 
-/** The icon of a status: running ones spin, finished ones say how they ended. */
+/** The icon of each status, and its color: running ones (any other status) spin, finished ones say how they ended. */
+const STATUS_ICONS = new Map(
+  Object.entries({
+    completed: ['pass', 'testing.iconPassed'],
+    succeeded: ['pass', 'testing.iconPassed'],
+    accepted: ['pass', 'testing.iconPassed'],
+    failed: ['error', 'errorForeground'],
+    expired: ['watch', 'list.warningForeground'],
+    cancelled: ['circle-slash'],
+    rejected: ['circle-slash'],
+    ended: ['circle-slash'],
+    paused: ['debug-pause'],
+    referred: ['arrow-right'],
+    ringing: ['bell-dot', 'list.warningForeground'],
+  }),
+);
+
 function statusIcon(status: string): vscode.ThemeIcon {
-  const color = (id: string) => new vscode.ThemeColor(id);
-  switch (status) {
-    case 'completed':
-    case 'succeeded':
-    case 'accepted':
-      return new vscode.ThemeIcon('pass', color('testing.iconPassed'));
-    case 'failed':
-      return new vscode.ThemeIcon('error', color('errorForeground'));
-    case 'expired':
-      return new vscode.ThemeIcon('watch', color('list.warningForeground'));
-    case 'cancelled':
-    case 'rejected':
-    case 'ended':
-      return new vscode.ThemeIcon('circle-slash');
-    case 'paused':
-      return new vscode.ThemeIcon('debug-pause');
-    case 'referred':
-      return new vscode.ThemeIcon('arrow-right');
-    case 'ringing':
-      return new vscode.ThemeIcon('bell-dot', color('list.warningForeground'));
-    default:
-      return new vscode.ThemeIcon('sync~spin');
-  }
+  const [icon, color] = STATUS_ICONS.get(status) ?? ['sync~spin'];
+  return new vscode.ThemeIcon(icon!, color ? new vscode.ThemeColor(color) : undefined);
 }
 
 /** "3 min", "1 h 5 min", "40 s". */
@@ -131,7 +126,8 @@ export function duration(seconds: number): string {
 const when = (seconds: number | null | undefined) => (seconds ? dateTime(seconds * 1000) : undefined);
 const ended = (b: Batch) => b.completed_at ?? b.failed_at ?? b.expired_at ?? b.cancelled_at ?? null;
 
-function md(lines: Array<string | undefined | false>): vscode.MarkdownString {
+/** A row's tooltip: Markdown paragraphs (the empty ones left out), never HTML. */
+export function md(lines: Array<string | undefined | false>): vscode.MarkdownString {
   const m = new vscode.MarkdownString(lines.filter(Boolean).join('\n\n'));
   m.supportHtml = false;
   return m;

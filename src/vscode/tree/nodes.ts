@@ -7,7 +7,7 @@ import { tokenSourceLabel } from '../auth/authManager';
 import type { ConnectionInfo } from '../connections/connectionStore';
 import { Commands } from '../contributions';
 import { cutText, markdownLine, rowText } from '../plainText';
-import type { JobNode } from './jobNodes';
+import { md, type JobNode } from './jobNodes';
 import { hostOf } from '../../chat/naming';
 
 export type GroupKind = 'deployments' | 'webhookEndpoints';
@@ -103,12 +103,6 @@ export class LoadMoreNode {
 
 export type TreeNode = ConnectionNode | GroupNode | DeploymentNode | WebhookNode | MessageNode | LoadMoreNode | JobNode;
 
-function md(lines: string[]): vscode.MarkdownString {
-  const m = new vscode.MarkdownString(lines.join('\n\n'));
-  m.supportHtml = false;
-  return m;
-}
-
 /** The service's and Azure's words in a tooltip (names, URLs, ids): literal Markdown text, one line. */
 const escapeMd = (s: string) => markdownLine(s, 300);
 
@@ -134,7 +128,7 @@ export function toTreeItem(node: Exclude<TreeNode, JobNode>, group?: LoadState):
           vscode.l10n.t('Endpoint: {0}', escapeMd(c.endpoint)),
           vscode.l10n.t('Authentication: {0}', escapeMd(auth)),
           c.armId ? vscode.l10n.t('Resource: {0}', escapeMd(c.armId)) : '',
-        ].filter(Boolean),
+        ],
       );
       item.iconPath = new vscode.ThemeIcon(c.local ? 'vm' : 'cloud');
       item.contextValue = 'connection';
@@ -176,7 +170,7 @@ export function toTreeItem(node: Exclude<TreeNode, JobNode>, group?: LoadState):
           d.provisioningState ? vscode.l10n.t('State: {0}', escapeMd(d.provisioningState)) : '',
           d.source === 'models' ? `_${vscode.l10n.t('Listed from the models API: this name may not be a deployment.')}_` : '',
           chat ? '' : `_${vscode.l10n.t('Not a chat model: the chat pickers do not offer it.')}_`,
-        ].filter(Boolean),
+        ],
       );
       item.iconPath = new vscode.ThemeIcon('hubot');
       // Open Chat shows on chat deployments only (the same test as the chat pickers').

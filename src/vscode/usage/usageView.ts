@@ -39,9 +39,7 @@ export class UsageView implements vscode.Disposable {
     private readonly connections: Pick<ConnectionStore, 'get'>,
     private readonly catalog: Pick<ConnectionCatalog, 'state' | 'load' | 'onDidChange'>,
   ) {
-    this.subs = [this.posted, recorder.onDidChange(() => this.host && this.schedule())];
-    const listed = catalog.onDidChange(() => this.host && this.schedule());
-    this.subs.push({ dispose: () => listed.dispose() });
+    this.subs = [this.posted, recorder.onDidChange(() => this.host && this.schedule()), catalog.onDidChange(() => this.host && this.schedule())];
   }
 
   get isOpen(): boolean {
