@@ -129,6 +129,8 @@ const builds = [
   { ...common, entryPoints: { 'usage-log': 'src/bundles/usage.ts' }, outdir: 'dist', plugins: [fromSharedBundles(L10N)] },
   // Traces in the editor (store, export, timeline), required on the first traced reply or Show Trace (src/vscode/bundles.ts).
   { ...common, entryPoints: { trace: 'src/vscode/trace/bundle.ts' }, outdir: 'dist', external: ['vscode'], plugins: [fromSharedBundles(L10N)] },
+  // Check My Handler and Copy as Test (their commands), required on first use (src/vscode/layerBundles.ts).
+  { ...common, entryPoints: { handler: 'src/vscode/webhooks/handlerBundle.ts' }, outdir: 'dist', external: ['vscode'], plugins: [fromSharedBundles(L10N)] },
   // OpenTelemetry's OTLP/HTTP exporter, required only when the user set an OTLP endpoint (src/vscode/bundles.ts).
   // OpenTelemetry's ES module builds: esbuild can leave out what the exporter does not use (the
   // CommonJS ones pull in all of semantic-conventions and sdk-metrics: 263 KB instead of 27).

@@ -59,6 +59,8 @@ const ASKS: Partial<Record<CommandId, Describe>> = {
     has(a, 'connectionId') ? vscode.l10n.t('Listen for webhooks of {0}: open a public tunnel to this machine and point a webhook endpoint of the resource at it?', on) : undefined,
   [Commands.stopListening]: (a) => (a.deleteEndpoint === true ? vscode.l10n.t('Stop listening and delete the webhook endpoint created for it?') : undefined),
   [Commands.checkVerifier]: (a) => (has(a, 'url') ? vscode.l10n.t('Send three test deliveries signed with your signing secret to {0}?', shown(a.url)) : undefined),
+  [Commands.checkHandler]: (a) => (has(a, 'url') ? vscode.l10n.t('Send about 26 test deliveries signed with your signing secret to {0}?', shown(a.url)) : undefined),
+  [Commands.copyFixtureAsTest]: (a) => (has(a, 'path') ? vscode.l10n.t('Write a webhook test to {0}?', shown(a.path)) : undefined),
   [Commands.clearEvents]: (a) => (a.confirm === false ? vscode.l10n.t('Delete every received delivery kept on this machine?') : undefined),
   [Commands.createBatch]: (a, on) => (has(a, 'file') ? vscode.l10n.t('Upload {0} to {1} and start a batch (billed)?', shown(a.file), on) : undefined),
   [Commands.cancelBatch]: (a, on) => vscode.l10n.t('Cancel the batch {0} on {1}?', shown(a.batchId), on),
