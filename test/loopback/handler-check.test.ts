@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { Webhook } from 'standardwebhooks';
 import type { Transport } from '../../src/service/transport';
 import { fixtureOf } from '../../src/webhooks/fixtures/format';
-import { BURST_SIZE, checkHandler, type HandlerReport } from '../../src/webhooks/fixtures/handlerCheck';
+import { BURST_SIZE, checkHandler, handlerUrlProblem, type HandlerReport } from '../../src/webhooks/fixtures/handlerCheck';
 import { handlerReportMarkdown } from '../../src/webhooks/fixtures/handlerReport';
 import { webhookTransport } from '../../src/webhooks/send/outbound';
 import { generateSecret } from '../../src/webhooks/signature';
@@ -114,7 +114,7 @@ describe('Check My Handler against apps on this machine', () => {
     assert.match(report.summary, /did not answer a correctly signed delivery: ECONNREFUSED: nothing is listening there/);
   });
 
-  it('a URL off this machine is refused before anything is sent', async () => {
+  it('a URL off this machine is refused before anything is sent; loopback and .localhost names are not', async () => {
     let sent = 0;
     const counting: Transport = {
       request: (...a) => (sent++, webhookTransport.request(...a)),
@@ -125,5 +125,8 @@ describe('Check My Handler against apps on this machine', () => {
       await assert.rejects(checkHandler({ fixture, url, secret, outbound: counting }), (e: Error) => /only to this machine|user name or password|not a URL/.test(e.message));
     }
     assert.equal(sent, 0, 'nothing was sent');
+    for (const here of ['http://localhost:3000/webhook', 'http://127.0.0.2:3000/', 'http://[::1]:3000/', 'http://myapp.localhost:3000/hook']) {
+      assert.equal(handlerUrlProblem(here), undefined, here);
+    }
   });
 });
