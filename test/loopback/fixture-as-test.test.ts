@@ -3,6 +3,7 @@ import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { transformSync } from 'esbuild';
 import { Webhook } from 'standardwebhooks';
 import { fixtureOf } from '../../src/webhooks/fixtures/format';
 import { runnersFor, testFolder, testOfFixture, usesTypeScript, type TestRunner } from '../../src/webhooks/fixtures/asTest';
@@ -132,6 +133,14 @@ describe('Copy as Test: the generated tests run against apps on this machine', (
     assert.match(vitest.text, /import \{ Webhook \} from 'standardwebhooks';/);
     assert.match(vitest.text, /process\.env\.WEBHOOK_SECRET \?\? TEST_SECRET/);
     assert.match(vitest.text, /"http:\/\/localhost:3001\/hooks\/batch"/);
+    // Vitest and Jest are not installed here: their tests are at least valid code, TypeScript and JavaScript.
+    for (const runner of ['vitest', 'jest'] as const) {
+      for (const typescript of [true, false]) {
+        const t = testOfFixture({ fixture, url: 'http://localhost:3000/webhook', runner, typescript, testSecret });
+        assert.doesNotThrow(() => transformSync(t.text, { loader: typescript ? 'ts' : 'js', format: runner === 'jest' && !typescript ? 'cjs' : 'esm' }), `${runner} ${t.fileName}`);
+        assert.match(t.text, /toMatch\(\/\^2\\d\\d \/\)/);
+      }
+    }
     const py = testOfFixture({ fixture, url: 'http://localhost:8000/webhook', runner: 'pytest', testSecret });
     assert.equal(py.fileName, 'test_batch_completed_webhook.py');
     assert.match(py.text, /^from standardwebhooks import Webhook$/m);
