@@ -65,6 +65,10 @@ export const Commands = {
   sendFixture: 'aoaiWorkbench.sendFixture',
   sendFixturesInOrder: 'aoaiWorkbench.sendFixturesInOrder',
   newFixtureFromCatalog: 'aoaiWorkbench.newFixtureFromCatalog',
+  /** A handler's contract (valid, duplicate, stale, wrong secret, tampered, burst) checked with a fixture. */
+  checkHandler: 'aoaiWorkbench.checkHandler',
+  /** A fixture written as a ready test for the user's project (node:test, vitest, jest, pytest). */
+  copyFixtureAsTest: 'aoaiWorkbench.copyFixtureAsTest',
   createBatch: 'aoaiWorkbench.createBatch',
   cancelBatch: 'aoaiWorkbench.cancelBatch',
   openBatchResults: 'aoaiWorkbench.openBatchResults',

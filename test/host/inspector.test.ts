@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import * as vscode from 'vscode';
@@ -9,6 +11,8 @@ import type { AzureOpenAIClient } from '../../src/service/client';
 import type { ConnectionInfo } from '../../src/vscode/connections/connectionStore';
 import type { DeliveryView, InspectorHostMessage } from '../../src/webhooks/inspect/inspectorProtocol';
 import { signedHeaders } from '../../src/webhooks/signature';
+import { fixtureOf, serializeFixture } from '../../src/webhooks/fixtures/format';
+import type { HandlerReport } from '../../src/webhooks/fixtures/handlerCheck';
 import { startAnsweringApp, type AnsweringApp } from '../support/answeringApp';
 import { closeEmulatedService, emulatedService, eventually, EXTENSION_ID, workbench } from './support';
 
@@ -126,6 +130,28 @@ describe('delivery inspector', () => {
     assert.equal(report?.sound, true, report?.summary);
     assert.deepEqual(report.results.map((r) => [r.probe, r.passed]), [['signed', true], ['tampered', true], ['stale', true]]);
     assert.equal(app.received.length, before + 3);
+  });
+
+  it('Check My Handler on an open fixture: six checks against the app, the report beside it; Copy as Test writes a node:test file', async () => {
+    const api = await workbench();
+    const dir = await mkdtemp(join(tmpdir(), 'handler-'));
+    const fixture = fixtureOf('response.completed', JSON.stringify({ object: 'event', id: 'evt_fx', type: 'response.completed', created_at: 1, data: { id: 'resp_fx' } }), {});
+    const file = vscode.Uri.file(join(dir, 'response.completed.json'));
+    await writeFile(file.fsPath, serializeFixture(fixture));
+    await vscode.window.showTextDocument(file);
+    const before = app.received.length;
+    const report = await exec<HandlerReport>('checkHandler', { url: app.url, endpointId: api.services.listener.state?.endpointId });
+    const outcomes = report?.results.map((r) => [r.check, r.outcome]);
+    // The app answers {"handled": …} to the repeat too: it says it processed it again.
+    assert.deepEqual(outcomes, [['valid', 'pass'], ['duplicate', 'fail'], ['stale', 'pass'], ['wrongSecret', 'pass'], ['tampered', 'pass'], ['burst', 'pass']], report?.summary);
+    assert.equal(app.received.length, before + 26, 'each check sent once');
+    const shown = await eventually(() => vscode.window.visibleTextEditors.find((e) => e.document.getText().startsWith('# Check My Handler')));
+    assert.match(shown.document.getText(), /## ❌ The same webhook-id twice/);
+    const path = await exec<string>('copyFixtureAsTest', { uri: file.toString(), path: join(dir, 'response.completed.webhook.test.mjs'), runner: 'node', url: app.url });
+    assert.equal(path, join(dir, 'response.completed.webhook.test.mjs'));
+    assert.match(await readFile(path, 'utf8'), /import \{ Webhook \} from 'standardwebhooks';/);
+    await eventually(() => vscode.window.visibleTextEditors.find((e) => e.document.uri.fsPath === path));
+    await rm(dir, { recursive: true, force: true });
   });
 
   it("Open conversation: a background reply's response.completed delivery leads back to the chat it came from", async () => {

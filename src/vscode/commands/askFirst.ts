@@ -65,6 +65,8 @@ const ASKS: Partial<Record<CommandId, Describe>> = {
   [Commands.sendFixturesInOrder]: (a) =>
     has(a, 'folder') ? vscode.l10n.t("Sign every fixture in {0} with your webhook endpoint's secret and send them to your app?", shown(a.folder)) : undefined,
   [Commands.newFixtureFromCatalog]: (a) => (has(a, 'type') ? vscode.l10n.t('Write a new {0} fixture file into your workspace?', shown(a.type)) : undefined),
+  [Commands.checkHandler]: (a) => (has(a, 'url') ? vscode.l10n.t('Send about 26 test deliveries signed with your signing secret to {0}?', shown(a.url)) : undefined),
+  [Commands.copyFixtureAsTest]: (a) => (has(a, 'path') ? vscode.l10n.t('Write a webhook test to {0}?', shown(a.path)) : undefined),
   [Commands.clearEvents]: (a) => (a.confirm === false ? vscode.l10n.t('Delete every received delivery kept on this machine?') : undefined),
   [Commands.createBatch]: (a, on) => (has(a, 'file') ? vscode.l10n.t('Upload {0} to {1} and start a batch (billed)?', shown(a.file), on) : undefined),
   [Commands.cancelBatch]: (a, on) => vscode.l10n.t('Cancel the batch {0} on {1}?', shown(a.batchId), on),

@@ -214,6 +214,7 @@ export async function listenerActions(s: Services): Promise<void> {
     { label: vscode.l10n.t('Copy webhook URL'), detail: `${state.publicUrl}/webhook`, action: 'copy' },
     { label: vscode.l10n.t('Send test event'), action: 'test' },
     { label: vscode.l10n.t('Check my webhook verifier'), action: 'verifier' },
+    { label: vscode.l10n.t('Check my handler'), action: 'handler' },
     { label: vscode.l10n.t('Show webhook log'), action: 'log' },
     { label: vscode.l10n.t('Stop listening'), action: 'stop' },
   ] as const;
@@ -221,6 +222,7 @@ export async function listenerActions(s: Services): Promise<void> {
   if (pick === 'copy') await vscode.env.clipboard.writeText(`${state.publicUrl}/webhook`);
   if (pick === 'test') await vscode.commands.executeCommand(Commands.sendTestEvent);
   if (pick === 'verifier') await vscode.commands.executeCommand(Commands.checkVerifier);
+  if (pick === 'handler') await vscode.commands.executeCommand(Commands.checkHandler);
   if (pick === 'log') s.listener.output.show();
   if (pick === 'stop') await vscode.commands.executeCommand(Commands.stopListening);
 }
