@@ -47,7 +47,6 @@ const PAGE_SHARED = [
   'src/service/contentFilter.ts',
   // The usage view's tables (the page imports their types only).
   'src/usage/aggregate.ts',
-  'src/usage/dayTotals.ts',
   'src/usage/days.ts',
   'src/usage/prices.ts',
   'src/usage/record.ts',

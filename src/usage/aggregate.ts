@@ -5,12 +5,40 @@
  * is capped (32 MB by default, about 100,000 records): what is kept is a few numbers per record.
  */
 import { lastDays, localZone, type ZoneOffset } from './days';
-import { addToDay, CHART_DAYS, windowsOf, type Day, type WindowName, type WindowStats } from './dayTotals';
-import { DEFAULT_PRICES, type PriceTable } from './prices';
+import { costOf, DEFAULT_PRICES, priceFor, type PriceTable } from './prices';
 import type { RateLimitHeadroom, UsageRecord, UsageSource } from './record';
 import { compareText } from '../text/format';
 
-export { WINDOW_DAYS, type Percentiles, type WindowName, type WindowStats } from './dayTotals';
+export type WindowName = 'today' | 'week' | 'month';
+/** How many calendar days each window spans, today included. */
+export const WINDOW_DAYS: Readonly<Record<WindowName, number>> = { today: 1, week: 7, month: 30 };
+const WINDOWS = Object.keys(WINDOW_DAYS) as WindowName[];
+/** The chart's days: the month's window. Older records are not summed. */
+const CHART_DAYS = WINDOW_DAYS.month;
+
+export interface Percentiles {
+  p50: number;
+  p95: number;
+}
+
+export interface WindowStats {
+  requests: number;
+  promptTokens: number;
+  cachedTokens: number;
+  completionTokens: number;
+  reasoningTokens: number;
+  /** Answered 429. */
+  rateLimited: number;
+  /** Ended in another error. */
+  errors: number;
+  /** Over the requests that completed (outcome ok); undefined when none did. */
+  firstTokenMs?: Percentiles;
+  totalMs?: Percentiles;
+  /** Estimated US dollars of the requests whose model has a price; undefined when none has. */
+  cost?: number;
+  /** Requests left out of `cost`: their model has no price. */
+  unpricedRequests: number;
+}
 
 export interface DailyUsage {
   tokensIn: number;
@@ -31,17 +59,6 @@ export interface DeploymentUsage {
   daily: DailyUsage[];
   /** The latest rate-limit headers, and when they came. */
   headroom?: RateLimitHeadroom & { at: number };
-  /**
-   * The deployment's answered requests by the model that answered them, when more than one did
-   * (a model router, or a model upgraded in the period): most requests first.
-   */
-  answeredBy?: AnsweredBy[];
-}
-
-/** What one model answered for a deployment: its requests' figures, per window. */
-export interface AnsweredBy {
-  model: string;
-  windows: Record<WindowName, WindowStats>;
 }
 
 export interface UsageSummary {
@@ -69,6 +86,26 @@ export interface AggregateOptions {
   notBefore?: number;
 }
 
+/** Tokens of one day priced alike (the same model, version, and batch or not): a price applies to their sum. */
+interface Priced {
+  model?: string;
+  modelVersion?: string;
+  batch: boolean;
+  requests: number;
+  prompt: number;
+  /** Cached tokens as the price counts them: never more than the record's prompt. */
+  cached: number;
+  completion: number;
+}
+
+/** One deployment's day: requests, prompt, cached, completion, reasoning, 429s, errors; times; tokens by price (a few). */
+interface Day {
+  counts: number[];
+  firstToken: number[];
+  total: number[];
+  priced: Priced[];
+}
+
 /** A record's place: its time, then its line (the later line wins a tie). */
 interface Latest {
   at: number;
@@ -80,12 +117,15 @@ interface Group {
   latest: Latest & { record: UsageRecord };
   headroom?: Latest & { rateLimit: RateLimitHeadroom };
   days: Array<Day | undefined>;
-  /** The answered requests again, by the model the answer named. */
-  byModel: Map<string, Array<Day | undefined>>;
 }
 
-/** A request an answer came back to, so its record names the model that answered (not the deployment's). */
-const answered = (r: UsageRecord) => r.outcome.kind === 'ok' || r.outcome.kind === 'stopped' || r.outcome.kind === 'content_filter';
+/** Nearest-rank p50 and p95 of some times; undefined when there are none. */
+function percentiles(times: readonly number[]): Percentiles | undefined {
+  if (!times.length) return undefined;
+  const sorted = Float64Array.from(times).sort();
+  const rank = (q: number) => sorted[Math.ceil(q * sorted.length) - 1];
+  return { p50: rank(0.5), p95: rank(0.95) };
+}
 
 /** Sums records fed one by one, in the log's order; `summary()` gives the tables. */
 class UsageAggregator {
@@ -128,33 +168,86 @@ class UsageAggregator {
     let byName = this.groups.get(r.connectionId);
     if (!byName) this.groups.set(r.connectionId, (byName = new Map()));
     let g = byName.get(r.deployment);
-    if (!g) byName.set(r.deployment, (g = { latest: { at: r.at, seq, record: r }, days: [], byModel: new Map() }));
+    if (!g) byName.set(r.deployment, (g = { latest: { at: r.at, seq, record: r }, days: [] }));
     if (later(r.at, seq, g.latest)) g.latest = { at: r.at, seq, record: r };
     if (r.rateLimit && later(r.at, seq, g.headroom)) g.headroom = { at: r.at, seq, rateLimit: r.rateLimit };
-    addToDay(g.days, day, r);
-    if (r.model && answered(r)) {
-      let days = g.byModel.get(r.model);
-      if (!days) g.byModel.set(r.model, (days = []));
-      addToDay(days, day, r);
+    const d = (g.days[day] ??= { counts: [0, 0, 0, 0, 0, 0, 0], firstToken: [], total: [], priced: [] } as Day);
+    // A batch's record stands for its requests of one minute and outcome; a request's record for one.
+    const n = r.requests ?? 1;
+    const t = r.tokens;
+    const c = d.counts;
+    c[0] += n;
+    c[1] += t.prompt;
+    c[2] += t.cached;
+    c[3] += t.completion;
+    c[4] += t.reasoning;
+    const kind = r.outcome.kind;
+    if (kind === 'rate_limited') c[5] += n;
+    else if (kind === 'error') c[6] += n;
+    // Times only where they were measured (never for a batch's lines), of requests that completed.
+    else if (kind === 'ok') {
+      if (r.firstTokenMs !== undefined) d.firstToken.push(r.firstTokenMs);
+      if (r.totalMs !== undefined) d.total.push(r.totalMs);
     }
+    const batch = r.source === 'batch';
+    let p = d.priced.find((x) => x.batch === batch && x.model === r.model && x.modelVersion === r.modelVersion);
+    if (!p) d.priced.push((p = { model: r.model, modelVersion: r.modelVersion, batch, requests: 0, prompt: 0, cached: 0, completion: 0 }));
+    p.requests += n;
+    p.prompt += t.prompt;
+    p.cached += Math.min(t.cached, t.prompt);
+    p.completion += t.completion;
   }
 
   summary(): UsageSummary {
     const prices = this.options.prices ?? DEFAULT_PRICES;
+    /** A day's cost (undefined when nothing of it has a price) and the requests without one. */
+    const costOfDay = (d: Day) => {
+      let cost: number | undefined;
+      let unpriced = 0;
+      for (const p of d.priced) {
+        const price = priceFor(prices, p.model, p.modelVersion);
+        if (price) cost = (cost ?? 0) + costOf(price, p, p.batch);
+        else unpriced += p.requests;
+      }
+      return { cost, unpriced };
+    };
     const deployments: DeploymentUsage[] = [];
     for (const g of [...this.groups.values()].flatMap((m) => [...m.values()])) {
-      const { windows, costs } = windowsOf(g.days, prices);
+      const costs = g.days.map((d) => d && costOfDay(d));
+      const windows = {} as Record<WindowName, WindowStats>;
+      for (const w of WINDOWS) {
+        const sums = [0, 0, 0, 0, 0, 0, 0];
+        const days: Day[] = [];
+        let cost: number | undefined;
+        let unpriced = 0;
+        for (let day = CHART_DAYS - WINDOW_DAYS[w]; day < CHART_DAYS; day++) {
+          const d = g.days[day];
+          if (!d) continue;
+          days.push(d);
+          d.counts.forEach((v, i) => (sums[i] += v));
+          const dayCost = costs[day]!;
+          if (dayCost.cost !== undefined) cost = (cost ?? 0) + dayCost.cost;
+          unpriced += dayCost.unpriced;
+        }
+        const [requests, promptTokens, cachedTokens, completionTokens, reasoningTokens, rateLimited, errors] = sums;
+        windows[w] = {
+          requests,
+          promptTokens,
+          cachedTokens,
+          completionTokens,
+          reasoningTokens,
+          rateLimited,
+          errors,
+          firstTokenMs: percentiles(days.flatMap((d) => d.firstToken)),
+          totalMs: percentiles(days.flatMap((d) => d.total)),
+          cost,
+          unpricedRequests: unpriced,
+        };
+      }
       const daily = this.labels.map((_, i) => ({ tokensIn: g.days[i]?.counts[1] ?? 0, tokensOut: g.days[i]?.counts[3] ?? 0, cost: costs[i]?.cost }));
       const { connectionId, connectionLabel, deployment, model, modelVersion } = g.latest.record;
       const headroom = g.headroom && { ...g.headroom.rateLimit, at: g.headroom.at };
-      // One model answering everything is the usual case, said by the row's model already.
-      const answeredBy =
-        g.byModel.size > 1
-          ? [...g.byModel]
-              .map(([m, days]) => ({ model: m, windows: windowsOf(days, prices).windows }))
-              .sort((a, b) => b.windows.month.requests - a.windows.month.requests)
-          : undefined;
-      deployments.push({ connectionId, connectionLabel, deployment, model, modelVersion, windows, daily, headroom, answeredBy });
+      deployments.push({ connectionId, connectionLabel, deployment, model, modelVersion, windows, daily, headroom });
     }
     deployments.sort((a, b) => compareText(a.connectionLabel, b.connectionLabel) || compareText(a.deployment, b.deployment));
     const connections = [...this.connections].map(([id, c]) => ({ id, label: c.label })).sort((a, b) => compareText(a.label, b.label));

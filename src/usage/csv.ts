@@ -3,7 +3,7 @@
  * Names come from the service and the user's settings: a cell that a spreadsheet would run as a
  * formula (=, +, -, @) gets a leading apostrophe. A cost without a price stays empty, never 0.
  */
-import { WINDOW_DAYS, type DeploymentUsage, type Percentiles, type UsageSummary, type WindowName, type WindowStats } from './aggregate';
+import { WINDOW_DAYS, type Percentiles, type UsageSummary, type WindowName } from './aggregate';
 import { csvField } from '../text/csv';
 
 type Cell = string | number | undefined;
@@ -14,30 +14,6 @@ const dollars = (v: number | undefined) => (v === undefined ? undefined : Math.r
 const p = (x: Percentiles | undefined, k: keyof Percentiles) => x?.[k];
 
 const WINDOW_LABEL: Record<WindowName, string> = { today: 'today', week: `${WINDOW_DAYS.week} days`, month: `${WINDOW_DAYS.month} days` };
-
-/** A deployment's figures in one window, in the header's order. */
-function cells(window: WindowName, d: DeploymentUsage, w: WindowStats): Cell[] {
-  return [
-    WINDOW_LABEL[window],
-    d.connectionLabel,
-    d.deployment,
-    d.model,
-    d.modelVersion,
-    w.requests,
-    w.promptTokens,
-    w.cachedTokens,
-    w.completionTokens,
-    w.reasoningTokens,
-    p(w.firstTokenMs, 'p50'),
-    p(w.firstTokenMs, 'p95'),
-    p(w.totalMs, 'p50'),
-    p(w.totalMs, 'p95'),
-    w.rateLimited,
-    w.errors,
-    dollars(w.cost),
-    w.unpricedRequests,
-  ];
-}
 
 /** Per deployment and window: requests, tokens, times, 429s and the estimated cost. */
 export function usageTableCsv(summary: UsageSummary): string {
@@ -61,14 +37,33 @@ export function usageTableCsv(summary: UsageSummary): string {
       'other errors',
       'estimated cost (USD)',
       'requests without a price',
-      'answered by',
     ]),
   ];
   for (const window of Object.keys(WINDOW_DAYS) as WindowName[]) {
     for (const d of summary.deployments) {
-      lines.push(row([...cells(window, d, d.windows[window]), undefined]));
-      // A model router's (or an upgraded model's) answered requests again, one row per model that answered.
-      for (const m of d.answeredBy ?? []) lines.push(row([...cells(window, { ...d, model: m.model, modelVersion: undefined }, m.windows[window]), m.model]));
+      const w = d.windows[window];
+      lines.push(
+        row([
+          WINDOW_LABEL[window],
+          d.connectionLabel,
+          d.deployment,
+          d.model,
+          d.modelVersion,
+          w.requests,
+          w.promptTokens,
+          w.cachedTokens,
+          w.completionTokens,
+          w.reasoningTokens,
+          p(w.firstTokenMs, 'p50'),
+          p(w.firstTokenMs, 'p95'),
+          p(w.totalMs, 'p50'),
+          p(w.totalMs, 'p95'),
+          w.rateLimited,
+          w.errors,
+          dollars(w.cost),
+          w.unpricedRequests,
+        ]),
+      );
     }
   }
   return `${lines.join('\r\n')}\r\n`;

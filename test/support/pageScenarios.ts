@@ -274,9 +274,6 @@ export const USAGE: Scenario = {
       usageRecord({ outcome: { kind: 'rate_limited', waitMs: 3000 }, at: NOW - 86_400_000 * 3 }),
       usageRecord({ outcome: { kind: 'error', status: 500 } }),
       usageRecord({ deployment: 'tuned', model: 'my-finetune', source: 'vscode-chat' }),
-      // A model router: two models answered it, each shown in a row under it.
-      usageRecord({ deployment: 'model-router', model: 'gpt-4.1-nano', modelVersion: undefined }),
-      usageRecord({ deployment: 'model-router', model: 'gpt-4.1-mini', modelVersion: undefined }),
     ];
     const summary = await aggregateUsage(records, { now: NOW, zone: () => 0 });
     await page.post({ type: 'summary', summary, filter: { connection: '', source: '' } });
@@ -292,11 +289,10 @@ export const USAGE: Scenario = {
     await page.post({ type: 'summary', summary: older, filter: { connection: 'c1', source: '' } });
     await snapshot();
   },
-  data: ['my-finetune', 'gpt-4o', 'tuned', 'Emulator', 'model-router', 'gpt-4.1-nano', 'gpt-4.1-mini'],
+  data: ['my-finetune', 'gpt-4o', 'tuned', 'Emulator'],
   english: [
     'No usage recorded yet',
-    'Requests per deployment, the last 30 days: 3 deployments',
-    'answered by',
+    'Requests per deployment, the last 30 days: 2 deployments',
     'Requests per deployment, today',
     'Requests per deployment, the last 7 days',
     '(1 failed)',

@@ -82,29 +82,6 @@ describe('usage aggregation', () => {
     assert.equal(s.deployments[0].windows.today.cost, 12.5);
   });
 
-  it('splits a model router\'s answered requests by the model that answered, each priced at its own model; one model gives no split', async () => {
-    const tokens = { prompt: 1e6, cached: 0, completion: 0, reasoning: 0 };
-    const router = (model: string | undefined, over: Partial<UsageRecord> = {}) => rec({ deployment: 'model-router', model, modelVersion: undefined, tokens, ...over });
-    const s = await summarize([
-      router('gpt-4.1-nano'),
-      router('gpt-4.1-mini'),
-      router('gpt-4.1-nano', { at: NOW - 3 * D }),
-      // A refusal before any answer names the deployment's model, not one that answered: not in the split.
-      router('model-router', { outcome: { kind: 'error', status: 500 }, tokens: { prompt: 0, cached: 0, completion: 0, reasoning: 0 } }),
-      rec(),
-    ]);
-    const r = s.deployments.find((d) => d.deployment === 'model-router')!;
-    assert.equal(r.windows.month.requests, 4);
-    assert.deepEqual(
-      r.answeredBy?.map((m) => [m.model, m.windows.today.requests, m.windows.month.requests, m.windows.month.cost]),
-      [
-        ['gpt-4.1-nano', 1, 2, 0.2],
-        ['gpt-4.1-mini', 1, 1, 0.4],
-      ],
-    );
-    assert.equal(s.deployments.find((d) => d.deployment === 'gpt-4o')!.answeredBy, undefined);
-  });
-
   it('leaves out records made before the log\'s age cap, the one made at the cap itself counted', async () => {
     const s = await summarize([rec({ at: NOW - 10 * D }), rec({ at: NOW - 5 * D }), rec({ at: NOW - 5 * D - 1 })], { notBefore: NOW - 5 * D });
     assert.equal(s.deployments[0].windows.month.requests, 1);

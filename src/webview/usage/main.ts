@@ -96,21 +96,6 @@ function row(d: DeploymentUsage, w: WindowStats): HTMLTableRowElement {
   return tr;
 }
 
-/** A row under a deployment's for one model that answered it (a router's choice): its answered requests' figures. */
-function answeredRow(d: DeploymentUsage, model: string, w: WindowStats): HTMLTableRowElement {
-  const tr = row(d, w);
-  tr.classList.add('answered-by');
-  // The deployment's name is said to a screen reader moving down the rows' headers, not shown again.
-  tr.firstElementChild!.replaceChildren(el('span', `${d.deployment}, `, 'visually-hidden'), el('span', l10n.t('answered by {0}', model), 'name'));
-  return tr;
-}
-
-/** A deployment's row, and one under it for each model that answered it when more than one did. */
-function rows(d: DeploymentUsage, win: WindowName): HTMLTableRowElement[] {
-  const by = (d.answeredBy ?? []).filter((m) => m.windows[win].requests > 0);
-  return [row(d, d.windows[win]), ...(by.length > 1 ? by.map((m) => answeredRow(d, m.model, m.windows[win])) : [])];
-}
-
 /** Above the table: the period, whether filtered, how many deployments (each sentence whole, for translators). */
 function headingText(win: WindowName, filtered: boolean, n: number): string {
   const period = { today: l10n.t('today'), week: l10n.t('the last 7 days'), month: l10n.t('the last 30 days') }[win];
@@ -135,19 +120,19 @@ function render(): void {
   $('empty').hidden = anything;
   $('content').hidden = !anything;
   if (!anything) return;
-  const shown = s.deployments.filter((d) => d.windows[win].requests > 0);
+  const rows = s.deployments.filter((d) => d.windows[win].requests > 0);
   // Said above the table (a caption would scroll away with a wide table) and, for screen readers, as its caption.
-  const heading = headingText(win, filtered, shown.length);
+  const heading = headingText(win, filtered, rows.length);
   $('usage-heading').textContent = heading;
   $('usage-caption').textContent = heading;
   const body = $('usage-rows');
-  body.replaceChildren(...shown.flatMap((d) => rows(d, win)));
-  if (!shown.length) {
+  body.replaceChildren(...rows.map((d) => row(d, d.windows[win])));
+  if (!rows.length) {
     const tr = el('tr');
     tr.append(Object.assign(el('td', noRequestsText(win, filtered)), { colSpan: 8 }));
     body.append(tr);
   }
-  const unpriced = shown.some((d) => d.windows[win].unpricedRequests > 0);
+  const unpriced = rows.some((d) => d.windows[win].unpricedRequests > 0);
   $('cost-note').textContent = [
     l10n.t('Costs are estimates from list prices (Prices sets your own), for requests in the chosen period.'),
     ...(unpriced ? [l10n.t('A model without a price shows tokens only.')] : []),

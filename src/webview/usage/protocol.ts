@@ -65,12 +65,11 @@ function isHeadroom(v: unknown): boolean {
   return ['remainingRequests', 'remainingTokens', 'limitRequests', 'limitTokens'].every((k) => optional(v[k], isCount));
 }
 
-const isWindows = (w: unknown) => isObj(w) && isWindow(w.today) && isWindow(w.week) && isWindow(w.month);
-
 function isDeployment(v: unknown, days: number): v is DeploymentUsage {
   if (!isObj(v) || !isStr(v.connectionId) || !isStr(v.connectionLabel) || !isStr(v.deployment)) return false;
   if (!optional(v.model, isStr) || !optional(v.modelVersion, isStr) || !optional(v.headroom, isHeadroom)) return false;
-  if (!isWindows(v.windows) || !optional(v.answeredBy, (a) => isList(a, (m) => isObj(m) && isStr(m.model) && isWindows(m.windows), 100))) return false;
+  const w = v.windows;
+  if (!isObj(w) || !isWindow(w.today) || !isWindow(w.week) || !isWindow(w.month)) return false;
   return isList(v.daily, isDaily) && v.daily.length === days;
 }
 
