@@ -86,6 +86,8 @@ export interface ChatTurn {
   streaming?: boolean;
   /** The window reloaded or the extension host stopped while this reply streamed: what arrived is kept. */
   interrupted?: boolean;
+  /** The reply's trace (src/trace), opened by its Show Trace button. */
+  traceId?: string;
 }
 
 export type BackgroundStatus = 'queued' | 'in_progress' | 'completed' | 'failed' | 'cancelled' | 'incomplete';
@@ -173,7 +175,8 @@ function optionalTurnFields(v: Obj): boolean {
     (v.filterVerdicts === undefined || (Array.isArray(v.filterVerdicts) && v.filterVerdicts.length <= 40 && v.filterVerdicts.every(isVerdict))) &&
     (v.backgroundStatus === undefined || BACKGROUND_STATUSES.includes(v.backgroundStatus as string)) &&
     (v.streaming === undefined || typeof v.streaming === 'boolean') &&
-    (v.interrupted === undefined || typeof v.interrupted === 'boolean')
+    (v.interrupted === undefined || typeof v.interrupted === 'boolean') &&
+    (v.traceId === undefined || isStr(v.traceId, 64))
   );
 }
 

@@ -66,7 +66,7 @@ export async function streamReply(x: ReplyContext): Promise<boolean> {
   turn.streaming = true;
   c.turns.push(turn);
   try {
-    const { stopped, ...result } = await loadTrace().tracedRun(x.storage, input, PANEL_RUN);
+    const { stopped, ...result } = await loadTrace().tracedRun(x.storage, input, PANEL_RUN, (traceId) => (turn.traceId = traceId));
     const interrupted = stopped && x.cutOff();
     Object.assign(turn, result, { stopped: (stopped && !interrupted) || undefined, interrupted: interrupted || undefined });
     // Stopped before the service sent its figures: count locally, and say so.

@@ -49,7 +49,7 @@ export function registerCommands(s: Services): vscode.Disposable[] {
     }),
     command(Commands.showLog, vscode.l10n.t('Could not show the log'), () => log().show()),
     command(Commands.showUsage, vscode.l10n.t('Could not show the usage'), () => s.usageView.show()),
-    command(Commands.showTrace, vscode.l10n.t('Could not show the trace'), () => loadTrace().showTrace(s.context)),
+    command(Commands.showTrace, vscode.l10n.t('Could not show the trace'), (traceId?: unknown) => loadTrace().showTrace(s.context, typeof traceId === 'string' ? traceId : undefined)),
     // Webhook endpoints
     command(Commands.createWebhookEndpoint, vscode.l10n.t('Could not create the webhook endpoint'), (arg) => createEndpoint(s, arg)),
     command(Commands.editWebhookEndpoint, vscode.l10n.t('Could not update the webhook endpoint'), (arg) => editEndpoint(s, arg)),

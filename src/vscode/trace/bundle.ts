@@ -82,8 +82,9 @@ export function traced(storage: vscode.Uri, kind: TraceKind, title: string, inpu
 }
 
 /** The panel's reply, traced: the runner's run with its trace kept beside the conversations (`conversations`: their folder). */
-export async function tracedRun(conversations: vscode.Uri, input: RunRequest, options: RunnerOptions): Promise<RunResult> {
+export async function tracedRun(conversations: vscode.Uri, input: RunRequest, options: RunnerOptions, named?: (traceId: string) => void): Promise<RunResult> {
   const t = traced(vscode.Uri.joinPath(conversations, '..'), 'turn', input.deployment, input);
+  named?.(t.traceId);
   try {
     const result = await loadNetwork().runChat(t.input, options);
     t.end({ result });
@@ -98,6 +99,10 @@ export async function tracedRun(conversations: vscode.Uri, input: RunRequest, op
 export async function showTrace(context: Pick<vscode.ExtensionContext, 'globalStorageUri' | 'extensionUri'>, traceId?: string): Promise<void> {
   const s = await traces(context.globalStorageUri);
   let trace = traceId ? s.get(traceId) : undefined;
+  if (traceId && !trace) {
+    void vscode.window.showInformationMessage(vscode.l10n.t('That trace is no longer kept: only the newest {0} are (the setting aoaiWorkbench.telemetry.maxTraces).', s.maxTraces));
+    return;
+  }
   if (!trace) {
     const items = [...s.all()].reverse().map((t) => ({ label: t.spans[0].name, description: dateTime(t.start), detail: `${t.spans.length} spans, ${t.end - t.start} ms`, trace: t }));
     if (!items.length) {

@@ -52,7 +52,11 @@ function toolbar(t: ChatTurn): string {
           toolButton('edit', 'edit', l10n.t('Edit this message (the conversation continues from it)'), t.id),
           toolButton('copy-turn', 'copy', l10n.t('Copy this message'), t.id),
         ]
-      : [toolButton('copy-turn', 'copy', l10n.t('Copy the reply as Markdown'), t.id), toolButton('regenerate', 'refresh', l10n.t('Regenerate the reply'), t.id)];
+      : [
+          toolButton('copy-turn', 'copy', l10n.t('Copy the reply as Markdown'), t.id),
+          toolButton('regenerate', 'refresh', l10n.t('Regenerate the reply'), t.id),
+          ...(t.traceId ? [toolButton('show-trace', 'pulse', l10n.t('Show Trace: what this reply\'s requests did, on a timeline'), t.id)] : []),
+        ];
   return `<div class="turn-tools" role="toolbar" aria-label="${escapeHtml(l10n.t('Message actions'))}">${buttons.join('')}</div>`;
 }
 
