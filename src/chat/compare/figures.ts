@@ -34,6 +34,8 @@ export interface ColumnResult {
   /** What the runner changed or saw (a parameter left out, the content filter ending the reply). */
   notes: string[];
   failure?: ColumnFailure;
+  /** The column's trace (src/trace), when it was traced: Show Trace opens it. */
+  traceId?: string;
 }
 
 export interface Stat {

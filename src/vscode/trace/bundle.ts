@@ -48,30 +48,36 @@ function exportTrace(trace: Trace): void {
   queue.queue.add(trace);
 }
 
-export interface TracedRun {
-  input: RunRequest;
+/** A trace under way: `observe` wraps a request's hooks (any number), `end` keeps and exports it (never throws). */
+export interface Tracer {
   traceId: string;
-  /** Ends the trace (the reply or the error it ended with), keeps it and exports it. */
+  builder: TraceBuilder;
+  observe(request: RunRequest): RunRequest;
   end(outcome: { result?: RunResult; error?: unknown }): void;
 }
 
-/** A request traced: its hooks record spans; `end` keeps the trace (never throws). */
-export function traced(storage: vscode.Uri, kind: TraceKind, title: string, input: RunRequest): TracedRun {
+/** A trace of `kind` (`storage`: global storage); `endpoint` names the service's server in the spans. */
+export function tracer(storage: vscode.Uri, kind: TraceKind, title: string, endpoint?: string): Tracer {
   const capture = setting('telemetry.captureContent');
   let server: { address: string; port?: number } | undefined;
   try {
-    const url = new URL(input.client.endpoint);
+    const url = new URL(endpoint ?? '');
     server = { address: url.hostname, port: url.port ? Number(url.port) : undefined };
   } catch {
     // An endpoint that is not a URL names no server.
   }
   const builder = new TraceBuilder(kind, title, { captureContent: capture, server });
+  let input: unknown;
   return {
-    input: builder.observe(input),
     traceId: builder.traceId,
+    builder,
+    observe: (request) => {
+      if (capture) input = request.messages;
+      return builder.observe(request);
+    },
     end: ({ result, error }) => {
       try {
-        const trace = builder.finish({ result, error, input: capture ? input.messages : undefined });
+        const trace = builder.finish({ result, error, input });
         void traces(storage).then((s) => s.add(trace));
         exportTrace(trace);
       } catch (err) {
@@ -83,10 +89,10 @@ export function traced(storage: vscode.Uri, kind: TraceKind, title: string, inpu
 
 /** The panel's reply, traced: the runner's run with its trace kept beside the conversations (`conversations`: their folder). */
 export async function tracedRun(conversations: vscode.Uri, input: RunRequest, options: RunnerOptions, named?: (traceId: string) => void): Promise<RunResult> {
-  const t = traced(vscode.Uri.joinPath(conversations, '..'), 'turn', input.deployment, input);
+  const t = tracer(vscode.Uri.joinPath(conversations, '..'), 'turn', input.deployment, input.client.endpoint);
   named?.(t.traceId);
   try {
-    const result = await loadNetwork().runChat(t.input, options);
+    const result = await loadNetwork().runChat(t.observe(input), options);
     t.end({ result });
     return result;
   } catch (error) {
