@@ -50,7 +50,9 @@ describe('compare protocol', () => {
     assert.ok(isColumn(column));
     assert.ok(isColumn({ ...column, failure: { kind: 'rate_limited', message: 'Wait.', status: 429, retryAt: 5 } }));
     assert.ok(isColumn({ ...column, traceId: 'a'.repeat(32) }));
-    for (const bad of [{ traceId: 5 }, { traceId: 'a'.repeat(65) }, { outcome: 'great' }, { totalMs: 'slow' }, { tokens: { prompt: 1 } }, { notes: [1] }, { failure: { kind: 'oops', message: '' } }, { finishReason: 3 }, { content: 7 }]) {
+    assert.equal(isColumn({ ...column, traceId: 5 }), false);
+    assert.equal(isColumn({ ...column, traceId: 'a'.repeat(65) }), false);
+    for (const bad of [{ outcome: 'great' }, { totalMs: 'slow' }, { tokens: { prompt: 1 } }, { notes: [1] }, { failure: { kind: 'oops', message: '' } }, { finishReason: 3 }, { content: 7 }]) {
       assert.equal(isColumn({ ...column, ...bad }), false, JSON.stringify(bad));
     }
     assert.deepEqual(parseCompareHostMessage({ type: 'column', column }), { type: 'column', column });
