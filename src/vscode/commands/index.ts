@@ -9,7 +9,7 @@ import { Commands } from '../contributions';
 import { log } from '../log';
 import type { Services } from '../services';
 import { GroupNode, type TreeNode } from '../tree/nodes';
-import { JobGroupNode } from '../tree/jobNodes';
+import { BatchNode, JobGroupNode } from '../tree/jobNodes';
 import { cancelBatch, createBatch, exportBatchResults, openBatchResultLine, openBatchResults, turnResultsPage } from './batches';
 import { acceptCall, hangUpCall, rejectCall, transferCall } from './calls';
 import { actOnJob, createFineTuningJob, deployFineTunedModel, openFineTuningJob } from './fineTuning';
@@ -49,7 +49,10 @@ export function registerCommands(s: Services): vscode.Disposable[] {
     }),
     command(Commands.showLog, vscode.l10n.t('Could not show the log'), () => log().show()),
     command(Commands.showUsage, vscode.l10n.t('Could not show the usage'), () => s.usageView.show()),
-    command(Commands.showTrace, vscode.l10n.t('Could not show the trace'), (traceId?: unknown) => loadTrace().showTrace(s.context, typeof traceId === 'string' ? traceId : undefined)),
+    command(Commands.showTrace, vscode.l10n.t('Could not show the trace'), (arg?: unknown) =>
+      // A trace's id (a reply's, a column's button), or a batch's row in the sidebar.
+      loadTrace().showTrace(s.context, typeof arg === 'string' ? arg : arg instanceof BatchNode ? { batchId: arg.batch.id } : undefined),
+    ),
     // Webhook endpoints
     command(Commands.createWebhookEndpoint, vscode.l10n.t('Could not create the webhook endpoint'), (arg) => createEndpoint(s, arg)),
     command(Commands.editWebhookEndpoint, vscode.l10n.t('Could not update the webhook endpoint'), (arg) => editEndpoint(s, arg)),

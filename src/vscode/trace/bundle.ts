@@ -10,11 +10,14 @@ import type { RunnerOptions } from '../../chat/engine/options';
 import type { RunRequest } from '../../chat/engine/runner';
 import type { RunResult } from '../../chat/engine/result';
 import { dateTime } from '../../text/format';
+import type { Batch } from '../../service/jobTypes';
+import { BatchTrace } from '../../trace/batchTrace';
 import { TraceBuilder } from '../../trace/builder';
 import { TraceExportQueue } from '../../trace/exportQueue';
 import { TraceStore } from '../../trace/traceStore';
 import type { Trace, TraceKind } from '../../trace/types';
 import { loadNetwork, loadOtlp } from '../bundles';
+import type { JobLists } from '../jobs/jobLists';
 import { log } from '../log';
 import { setting } from '../settings';
 import { showTimeline } from './timeline';
@@ -75,16 +78,19 @@ export function tracer(storage: vscode.Uri, kind: TraceKind, title: string, endp
       if (capture) input = request.messages;
       return builder.observe(request);
     },
-    end: ({ result, error }) => {
-      try {
-        const trace = builder.finish({ result, error, input });
-        void traces(storage).then((s) => s.add(trace));
-        exportTrace(trace);
-      } catch (err) {
-        log().appendLine(`The trace could not be kept: ${String(err)}`);
-      }
-    },
+    end: ({ result, error }) => keep(storage, () => builder.finish({ result, error, input })),
   };
+}
+
+/** Keeps a finished trace in the store and hands it to the user's collector (never throws). */
+export function keep(storage: vscode.Uri, finished: () => Trace): void {
+  try {
+    const trace = finished();
+    void traces(storage).then((s) => s.add(trace));
+    exportTrace(trace);
+  } catch (err) {
+    log().appendLine(`The trace could not be kept: ${String(err)}`);
+  }
 }
 
 /** The panel's reply, traced: the runner's run with its trace kept beside the conversations (`conversations`: their folder). */
@@ -101,12 +107,50 @@ export async function tracedRun(conversations: vscode.Uri, input: RunRequest, op
   }
 }
 
-/** Show Trace: the trace given, else one picked from the newest. */
-export async function showTrace(context: Pick<vscode.ExtensionContext, 'globalStorageUri' | 'extensionUri'>, traceId?: string): Promise<void> {
+/**
+ * A batch created by the Create Batch command, traced: the command times its steps into the trace,
+ * then the trace follows the batch through the job lists (their owner fires a change on each poll
+ * or batch.* delivery that moved it) and is kept once the batch ends. Nothing here polls.
+ */
+export interface TracedBatch {
+  trace: BatchTrace;
+  /** The batch exists: follow it until it ends (a window closed first loses its trace). */
+  follow(batch: Batch): void;
+  /** Creating it failed: its trace is kept with the reason. */
+  failed(error: unknown): void;
+}
+
+export function traceBatch(storage: vscode.Uri, jobs: Pick<JobLists, 'onDidChange' | 'list'>, connectionId: string): TracedBatch {
+  const trace = new BatchTrace();
+  return {
+    trace,
+    follow(batch) {
+      trace.created(batch.id);
+      const seen = (b: Batch | undefined) => {
+        const ended = b && trace.saw(b);
+        if (ended) keep(storage, () => ended);
+        return !!ended;
+      };
+      if (seen(batch)) return;
+      const watching = jobs.onDidChange(({ connectionId: id, kind }) => {
+        if (id !== connectionId || kind !== 'batches') return;
+        if (seen(jobs.list<Batch>(connectionId, 'batches').items.find((x) => x.id === batch.id))) watching.dispose();
+      });
+    },
+    failed: (error) => keep(storage, () => trace.failed(error)),
+  };
+}
+
+/** Show Trace: the trace given (by its id, or a batch's by the batch's id), else one picked from the newest. */
+export async function showTrace(context: Pick<vscode.ExtensionContext, 'globalStorageUri' | 'extensionUri'>, which?: string | { batchId: string }): Promise<void> {
   const s = await traces(context.globalStorageUri);
-  let trace = traceId ? s.get(traceId) : undefined;
-  if (traceId && !trace) {
-    void vscode.window.showInformationMessage(vscode.l10n.t('That trace is no longer kept: only the newest {0} are (the setting aoaiWorkbench.telemetry.maxTraces).', s.maxTraces));
+  let trace = typeof which === 'string' ? s.get(which) : which && s.all().findLast((t) => t.kind === 'batch' && t.title === which.batchId);
+  if (which && !trace) {
+    void vscode.window.showInformationMessage(
+      typeof which === 'string'
+        ? vscode.l10n.t('That trace is no longer kept: only the newest {0} are (the setting aoaiWorkbench.telemetry.maxTraces).', s.maxTraces)
+        : vscode.l10n.t('No trace of the batch {0}: a batch created here is traced, and its trace kept once it ends (while this window is open).', which.batchId),
+    );
     return;
   }
   if (!trace) {

@@ -55,7 +55,7 @@ function toolbar(t: ChatTurn): string {
       : [
           toolButton('copy-turn', 'copy', l10n.t('Copy the reply as Markdown'), t.id),
           toolButton('regenerate', 'refresh', l10n.t('Regenerate the reply'), t.id),
-          ...(t.traceId ? [toolButton('show-trace', 'pulse', l10n.t('Show Trace: what this reply\'s requests did, on a timeline'), t.id)] : []),
+          ...(t.traceId ? [toolButton('show-trace', 'list-tree', l10n.t('Show Trace: what this reply\'s requests did, on a timeline'), t.id)] : []),
         ];
   return `<div class="turn-tools" role="toolbar" aria-label="${escapeHtml(l10n.t('Message actions'))}">${buttons.join('')}</div>`;
 }

@@ -62,7 +62,7 @@ function buildColumn(head: ColumnHead): ColumnView {
   cont.addEventListener('click', () => vscode.post({ type: 'continueInChat', id: head.id }));
   const trace = el('button', undefined, 'secondary');
   trace.type = 'button';
-  trace.append(icon('pulse'), l10n.t('Show Trace'));
+  trace.append(icon('list-tree'), l10n.t('Show Trace'));
   trace.hidden = true;
   trace.setAttribute('aria-label', l10n.t('Show the trace of {0}', head.label));
   trace.addEventListener('click', () => vscode.post({ type: 'showTrace', id: head.id }));
