@@ -5,6 +5,7 @@
  * is capped (32 MB by default, about 100,000 records): what is kept is a few numbers per record.
  */
 import { lastDays, localZone, type ZoneOffset } from './days';
+import { answeredBy, type AnsweredUsage, type PricedTokens } from './answered';
 import { costOf, DEFAULT_PRICES, priceFor, type PriceTable } from './prices';
 import type { RateLimitHeadroom, UsageRecord, UsageSource } from './record';
 import { compareText } from '../text/format';
@@ -59,6 +60,8 @@ export interface DeploymentUsage {
   daily: DailyUsage[];
   /** The latest rate-limit headers, and when they came. */
   headroom?: RateLimitHeadroom & { at: number };
+  /** Split by the model that answered, when more than one did (a model router): see answered.ts. */
+  answeredBy?: Array<AnsweredUsage<WindowName>>;
 }
 
 export interface UsageSummary {
@@ -86,24 +89,12 @@ export interface AggregateOptions {
   notBefore?: number;
 }
 
-/** Tokens of one day priced alike (the same model, version, and batch or not): a price applies to their sum. */
-interface Priced {
-  model?: string;
-  modelVersion?: string;
-  batch: boolean;
-  requests: number;
-  prompt: number;
-  /** Cached tokens as the price counts them: never more than the record's prompt. */
-  cached: number;
-  completion: number;
-}
-
 /** One deployment's day: requests, prompt, cached, completion, reasoning, 429s, errors; times; tokens by price (a few). */
 interface Day {
   counts: number[];
   firstToken: number[];
   total: number[];
-  priced: Priced[];
+  priced: PricedTokens[];
 }
 
 /** A record's place: its time, then its line (the later line wins a tie). */
@@ -247,7 +238,8 @@ class UsageAggregator {
       const daily = this.labels.map((_, i) => ({ tokensIn: g.days[i]?.counts[1] ?? 0, tokensOut: g.days[i]?.counts[3] ?? 0, cost: costs[i]?.cost }));
       const { connectionId, connectionLabel, deployment, model, modelVersion } = g.latest.record;
       const headroom = g.headroom && { ...g.headroom.rateLimit, at: g.headroom.at };
-      deployments.push({ connectionId, connectionLabel, deployment, model, modelVersion, windows, daily, headroom });
+      const split = answeredBy(this.labels.map((_, i) => g.days[i]), WINDOW_DAYS, prices);
+      deployments.push({ connectionId, connectionLabel, deployment, model, modelVersion, windows, daily, headroom, ...(split ? { answeredBy: split } : {}) });
     }
     deployments.sort((a, b) => compareText(a.connectionLabel, b.connectionLabel) || compareText(a.deployment, b.deployment));
     const connections = [...this.connections].map(([id, c]) => ({ id, label: c.label })).sort((a, b) => compareText(a.label, b.label));

@@ -37,6 +37,7 @@ export function usageTableCsv(summary: UsageSummary): string {
       'other errors',
       'estimated cost (USD)',
       'requests without a price',
+      'answered by',
     ]),
   ];
   for (const window of Object.keys(WINDOW_DAYS) as WindowName[]) {
@@ -62,8 +63,19 @@ export function usageTableCsv(summary: UsageSummary): string {
           w.errors,
           dollars(w.cost),
           w.unpricedRequests,
+          undefined,
         ]),
       );
+      // A model router's rows by the model that answered: requests, tokens and cost, the rest its deployment's.
+      for (const a of d.answeredBy ?? []) {
+        const s = a.windows[window];
+        if (!s.requests) continue;
+        // Reasoning tokens, times, 429s and other errors are the deployment's row's only.
+        const blank = Array<undefined>(7).fill(undefined);
+        const tokens = [s.requests, s.promptTokens, s.cachedTokens, s.completionTokens];
+        const names = [WINDOW_LABEL[window], d.connectionLabel, d.deployment, d.model, d.modelVersion];
+        lines.push(row([...names, ...tokens, ...blank, dollars(s.cost), undefined, a.model]));
+      }
     }
   }
   return `${lines.join('\r\n')}\r\n`;

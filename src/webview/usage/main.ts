@@ -96,6 +96,22 @@ function row(d: DeploymentUsage, w: WindowStats): HTMLTableRowElement {
   return tr;
 }
 
+/** A model router's deployment: a row under it for each model that answered in the period (requests, tokens, cost). */
+function answeredRows(d: DeploymentUsage, win: WindowName): HTMLTableRowElement[] {
+  return (d.answeredBy ?? [])
+    .filter((a) => a.windows[win].requests > 0)
+    .map((a) => {
+      const w = a.windows[win];
+      const tr = el('tr', undefined, 'answered');
+      const name = el('th', undefined, 'sub');
+      name.scope = 'row';
+      name.append(el('span', l10n.t('answered by {0}', a.model), 'name'));
+      const cost = w.cost === undefined ? figure(l10n.t('tokens only'), l10n.t('(no price)')) : figure(estimate(w.cost));
+      tr.append(name, figure(count(w.requests)), figure(count(w.promptTokens), `(${count(w.cachedTokens)})`), figure(count(w.completionTokens)), el('td'), el('td'), el('td'), cost);
+      return tr;
+    });
+}
+
 /** Above the table: the period, whether filtered, how many deployments (each sentence whole, for translators). */
 function headingText(win: WindowName, filtered: boolean, n: number): string {
   const period = { today: l10n.t('today'), week: l10n.t('the last 7 days'), month: l10n.t('the last 30 days') }[win];
@@ -126,7 +142,7 @@ function render(): void {
   $('usage-heading').textContent = heading;
   $('usage-caption').textContent = heading;
   const body = $('usage-rows');
-  body.replaceChildren(...rows.map((d) => row(d, d.windows[win])));
+  body.replaceChildren(...rows.flatMap((d) => [row(d, d.windows[win]), ...answeredRows(d, win)]));
   if (!rows.length) {
     const tr = el('tr');
     tr.append(Object.assign(el('td', noRequestsText(win, filtered)), { colSpan: 8 }));
