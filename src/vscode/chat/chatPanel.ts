@@ -268,8 +268,8 @@ export class ChatPanel implements vscode.Disposable {
   }
 
   /** A `response.*` webhook delivery arrived for this response id. */
-  wake(responseId: string): void {
-    this.background.wake(responseId);
+  wake(...delivery: Parameters<BackgroundReplies['wake']>): void {
+    this.background.wake(...delivery);
   }
 
   /** The deployment lists changed (a Refresh, a sign-in): the picker shows them as they are now. */

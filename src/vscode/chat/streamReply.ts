@@ -56,7 +56,7 @@ export async function streamReply(x: ReplyContext): Promise<boolean> {
     onRetryWait: (seconds) => post({ type: 'retryCountdown', turnId: turn.id, seconds }),
   };
   if (c.params.background) {
-    await x.background.start(input, turn);
+    await x.background.start(input, turn, x.storage);
     // Saved while queued: a reload picks the reply up again by its id.
     c.turns.push(turn);
     await x.save();

@@ -10,6 +10,7 @@ import { log } from '../log';
 import type { Services } from '../services';
 import { GroupNode, type TreeNode } from '../tree/nodes';
 import { BatchNode, JobGroupNode } from '../tree/jobNodes';
+import { EventNode } from '../webhooks/eventsTree';
 import { cancelBatch, createBatch, exportBatchResults, openBatchResultLine, openBatchResults, turnResultsPage } from './batches';
 import { acceptCall, hangUpCall, rejectCall, transferCall } from './calls';
 import { actOnJob, createFineTuningJob, deployFineTunedModel, openFineTuningJob } from './fineTuning';
@@ -50,8 +51,8 @@ export function registerCommands(s: Services): vscode.Disposable[] {
     command(Commands.showLog, vscode.l10n.t('Could not show the log'), () => log().show()),
     command(Commands.showUsage, vscode.l10n.t('Could not show the usage'), () => s.usageView.show()),
     command(Commands.showTrace, vscode.l10n.t('Could not show the trace'), (arg?: unknown) =>
-      // A trace's id (a reply's, a column's button), or a batch's row in the sidebar.
-      loadTrace().showTrace(s.context, typeof arg === 'string' ? arg : arg instanceof BatchNode ? { batchId: arg.batch.id } : undefined),
+      // A trace's id (a reply's, a column's button), a batch's row in the sidebar, or a delivery's row in Events.
+      loadTrace().showTrace(s.context, typeof arg === 'string' ? arg : arg instanceof BatchNode ? { batchId: arg.batch.id } : arg instanceof EventNode ? { deliveryId: arg.summary.id } : undefined),
     ),
     // Webhook endpoints
     command(Commands.createWebhookEndpoint, vscode.l10n.t('Could not create the webhook endpoint'), (arg) => createEndpoint(s, arg)),

@@ -11,6 +11,8 @@ import type { RunRequest } from '../../chat/engine/runner';
 import type { RunResult } from '../../chat/engine/result';
 import { dateTime } from '../../text/format';
 import type { Batch } from '../../service/jobTypes';
+import type { ResponseObject } from '../../service/types';
+import { BackgroundTrace, DELIVERY, type ForwardAnswer } from '../../trace/backgroundTrace';
 import { BatchTrace } from '../../trace/batchTrace';
 import { TraceBuilder } from '../../trace/builder';
 import { TraceExportQueue } from '../../trace/exportQueue';
@@ -21,6 +23,8 @@ import type { JobLists } from '../jobs/jobLists';
 import { log } from '../log';
 import { setting } from '../settings';
 import { showTimeline } from './timeline';
+
+export { forwardOf } from '../../trace/backgroundTrace';
 
 let store: Promise<TraceStore> | undefined;
 let queue: { endpoint: string; queue: TraceExportQueue; close: () => Promise<void> } | undefined;
@@ -59,16 +63,20 @@ export interface Tracer {
   end(outcome: { result?: RunResult; error?: unknown }): void;
 }
 
+/** The service's host and port, for server.address / server.port; none for an endpoint that is not a URL. */
+function serverOf(endpoint: string | undefined): { address: string; port?: number } | undefined {
+  try {
+    const url = new URL(endpoint ?? '');
+    return { address: url.hostname, port: url.port ? Number(url.port) : undefined };
+  } catch {
+    return undefined;
+  }
+}
+
 /** A trace of `kind` (`storage`: global storage); `endpoint` names the service's server in the spans. */
 export function tracer(storage: vscode.Uri, kind: TraceKind, title: string, endpoint?: string): Tracer {
   const capture = setting('telemetry.captureContent');
-  let server: { address: string; port?: number } | undefined;
-  try {
-    const url = new URL(endpoint ?? '');
-    server = { address: url.hostname, port: url.port ? Number(url.port) : undefined };
-  } catch {
-    // An endpoint that is not a URL names no server.
-  }
+  const server = serverOf(endpoint);
   const builder = new TraceBuilder(kind, title, { captureContent: capture, server });
   let input: unknown;
   return {
@@ -79,6 +87,26 @@ export function tracer(storage: vscode.Uri, kind: TraceKind, title: string, endp
       return builder.observe(request);
     },
     end: ({ result, error }) => keep(storage, () => builder.finish({ result, error, input })),
+  };
+}
+
+/** Traces still waiting for a part (a forward's answer), by id: Show Trace waits for them. */
+const pending = new Map<string, Promise<void>>();
+
+/** A background reply's trace: `end` keeps it, once the forward of the delivery that ended the wait is answered. */
+export function tracedBackground(storage: vscode.Uri, deployment: string, endpoint?: string) {
+  const trace = new BackgroundTrace(deployment, { captureContent: false, server: serverOf(endpoint) });
+  return {
+    trace,
+    end(r: ResponseObject | undefined, error: unknown, forwarded?: () => Promise<ForwardAnswer | undefined>): void {
+      const at = Date.now();
+      if (!trace.endedBy || !forwarded) return keep(storage, () => trace.finish(r, { error }, at));
+      const kept = forwarded()
+        .catch(() => undefined)
+        .then((forward) => keep(storage, () => trace.finish(r, { error, forward }, at)))
+        .finally(() => pending.delete(trace.traceId));
+      pending.set(trace.traceId, kept);
+    },
   };
 }
 
@@ -141,15 +169,28 @@ export function traceBatch(storage: vscode.Uri, jobs: Pick<JobLists, 'onDidChang
   };
 }
 
+/** What Show Trace opens: a trace's id, a batch's trace, or the trace a delivery is in (a background reply's). */
+export type TraceOf = string | { batchId: string } | { deliveryId: string };
+
+function findTrace(all: readonly Trace[], which: TraceOf): Trace | undefined {
+  if (typeof which === 'string') return all.find((t) => t.traceId === which);
+  if ('batchId' in which) return all.findLast((t) => t.kind === 'batch' && t.title === which.batchId);
+  return all.findLast((t) => t.spans.some((span) => span.attributes[DELIVERY.id] === which.deliveryId));
+}
+
 /** Show Trace: the trace given (by its id, or a batch's by the batch's id), else one picked from the newest. */
-export async function showTrace(context: Pick<vscode.ExtensionContext, 'globalStorageUri' | 'extensionUri'>, which?: string | { batchId: string }): Promise<void> {
+export async function showTrace(context: Pick<vscode.ExtensionContext, 'globalStorageUri' | 'extensionUri'>, which?: TraceOf): Promise<void> {
+  if (typeof which === 'string') await pending.get(which);
+  else if (which && 'deliveryId' in which) await Promise.all(pending.values());
   const s = await traces(context.globalStorageUri);
-  let trace = typeof which === 'string' ? s.get(which) : which && s.all().findLast((t) => t.kind === 'batch' && t.title === which.batchId);
+  let trace = which && findTrace(s.all(), which);
   if (which && !trace) {
     void vscode.window.showInformationMessage(
       typeof which === 'string'
         ? vscode.l10n.t('That trace is no longer kept: only the newest {0} are (the setting aoaiWorkbench.telemetry.maxTraces).', s.maxTraces)
-        : vscode.l10n.t('No trace of the batch {0}: a batch created here is traced, and its trace kept once it ends (while this window is open).', which.batchId),
+        : 'batchId' in which
+          ? vscode.l10n.t('No trace of the batch {0}: a batch created here is traced, and its trace kept once it ends (while this window is open).', which.batchId)
+          : vscode.l10n.t("No trace holds this delivery: a delivery is traced when it ends the wait of a chat panel's background reply."),
     );
     return;
   }
