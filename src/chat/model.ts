@@ -29,6 +29,9 @@ export interface ChatParams {
   reasoningEffort?: ReasoningEffort;
   /** Send replies in the background (Responses API): followed by id, cancellable, kept across reloads. */
   background?: boolean;
+  /** prompt_cache_key and prompt_cache_retention: sent on the v1 route only (the dated api-versions' descriptions lack them). */
+  promptCacheKey?: string;
+  promptCacheRetention?: 'in_memory' | '24h';
 }
 
 export interface ChatErrorInfo {
@@ -158,6 +161,14 @@ export function parseParams(v: unknown): Partial<ChatParams> | undefined {
   if (v.apiVersion !== undefined) {
     if (!isStr(v.apiVersion, 64) || !/^[\w.-]*$/.test(v.apiVersion)) return undefined;
     out.apiVersion = v.apiVersion || undefined;
+  }
+  if (v.promptCacheKey !== undefined) {
+    if (v.promptCacheKey !== null && !isStr(v.promptCacheKey, 1024)) return undefined;
+    out.promptCacheKey = (v.promptCacheKey as string | null) || undefined;
+  }
+  if (v.promptCacheRetention !== undefined) {
+    if (v.promptCacheRetention !== null && v.promptCacheRetention !== 'in_memory' && v.promptCacheRetention !== '24h') return undefined;
+    out.promptCacheRetention = v.promptCacheRetention ?? undefined;
   }
   return out;
 }
