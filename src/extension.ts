@@ -98,7 +98,7 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi {
   // Background chat replies finish as soon as their response.* delivery is verified.
   context.subscriptions.push(chat.watchResponseEvents(events));
   const eventsTree = new EventsTree(events);
-  const lm = new LanguageModels(store, auth, clients, catalog, report);
+  const lm = new LanguageModels(store, auth, clients, catalog, report, context.globalStorageUri);
   const eventsView = vscode.window.createTreeView(Views.events, { treeDataProvider: eventsTree });
   // A burst's summary notification reveals the rows it sums up.
   const jobNotices = new JobNotices(async (connectionId, kind) => {

@@ -74,10 +74,10 @@ function serverOf(endpoint: string | undefined): { address: string; port?: numbe
 }
 
 /** A trace of `kind` (`storage`: global storage); `endpoint` names the service's server in the spans. */
-export function tracer(storage: vscode.Uri, kind: TraceKind, title: string, endpoint?: string): Tracer {
+export function tracer(storage: vscode.Uri, kind: TraceKind, title: string, endpoint?: string, start = Date.now()): Tracer {
   const capture = setting('telemetry.captureContent');
   const server = serverOf(endpoint);
-  const builder = new TraceBuilder(kind, title, { captureContent: capture, server });
+  const builder = new TraceBuilder(kind, title, { captureContent: capture, server }, start);
   let input: unknown;
   return {
     traceId: builder.traceId,
@@ -119,6 +119,43 @@ export function keep(storage: vscode.Uri, finished: () => Trace): void {
   } catch (err) {
     log().appendLine(`The trace could not be kept: ${String(err)}`);
   }
+}
+
+/** Tool calls VS Code's chat was asked for, by call id (the newest 200): the request carrying a result times the tool's run. */
+const lmToolCalls = new Map<string, { at: number; name: string }>();
+
+/**
+ * A request of VS Code's chat, traced: VS Code runs the tools, so a tool's span runs from the
+ * model asking for it (an earlier request) to this request bringing its result, with the result's size.
+ */
+export function tracedLmRequest(storage: vscode.Uri, input: RunRequest): Tracer {
+  const now = Date.now();
+  const ran: Array<{ callId: string; name: string; start: number; resultBytes: number }> = [];
+  for (const m of input.messages) {
+    for (const p of m.parts) {
+      const asked = p.type === 'toolResult' ? lmToolCalls.get(p.callId) : undefined;
+      if (p.type !== 'toolResult' || !asked) continue;
+      lmToolCalls.delete(p.callId);
+      const resultBytes = p.parts.reduce((n, x) => n + (x.type === 'text' ? Buffer.byteLength(x.text) : x.data.byteLength), 0);
+      ran.push({ callId: p.callId, name: asked.name, start: asked.at, resultBytes });
+    }
+  }
+  const t = tracer(storage, 'turn', input.deployment, input.client.endpoint, Math.min(now, ...ran.map((r) => r.start)));
+  for (const r of ran) t.builder.tool(r, { start: r.start, end: now, resultBytes: r.resultBytes });
+  return {
+    ...t,
+    observe: (request) => {
+      const observed = t.observe(request);
+      return {
+        ...observed,
+        onToolCall: (call) => {
+          lmToolCalls.set(call.callId, { at: Date.now(), name: call.name });
+          if (lmToolCalls.size > 200) lmToolCalls.delete(lmToolCalls.keys().next().value!);
+          observed.onToolCall?.(call);
+        },
+      };
+    },
+  };
 }
 
 /** The panel's reply, traced: the runner's run with its trace kept beside the conversations (`conversations`: their folder). */
