@@ -1,16 +1,22 @@
 /**
  * Traces in the editor: a turn of VS Code's chat with a tool call (through vscode.lm, the tool
  * run by the caller, as VS Code runs tools) is kept with the tool's span, and Show Trace opens its
- * timeline page; Show Trace on a chat panel's reply opens that reply's trace.
+ * timeline page; Show Trace on a chat panel's reply, a Compare column and a batch's row opens theirs.
  */
 import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { Emulator } from '../../src/emulator/server';
+import type { Batch } from '../../src/service/jobTypes';
 import type { Trace } from '../../src/trace/types';
 import type { ConnectionInfo } from '../../src/vscode/connections/connectionStore';
+import type { ComparePanel } from '../../src/vscode/compare/comparePanel';
+import type { BatchNode, JobGroupNode } from '../../src/vscode/tree/jobNodes';
 import type { HostMessage } from '../../src/webview/chat/protocol';
+import type { CompareHostMessage } from '../../src/webview/compare/protocol';
 import { closeEmulatedService, emulatedService, eventually, execAsOurs, workbench } from './support';
 
 const weather = { name: 'get_weather', description: 'Weather of a city', inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } };
@@ -31,7 +37,7 @@ describe('traces in the editor', function () {
   this.timeout(120_000);
   let emu: Emulator;
   let conn: ConnectionInfo;
-  before(async () => ({ emu, conn } = await emulatedService('Trace emulator', { streamTokenDelayMs: 1 })));
+  before(async () => ({ emu, conn } = await emulatedService('Trace emulator', { streamTokenDelayMs: 1, jobs: { stepMs: 50 } })));
   after(() => closeEmulatedService({ emu }));
   afterEach(() => vscode.commands.executeCommand('workbench.action.closeAllEditors'));
 
@@ -73,5 +79,37 @@ describe('traces in the editor', function () {
     await traceTab('Trace: gpt-4o');
     const kept = await eventually(async () => (await keptTraces()).find((t) => t.traceId === reply.traceId), 15_000, "the reply's trace on disk");
     assert.deepEqual(kept.spans.map((s) => s.name), ['turn gpt-4o', 'chat gpt-4o']);
+  });
+
+  it("Show Trace on a Compare column opens that column's trace", async () => {
+    const deployments = ['gpt-4o', 'gpt-4o-mini'].map((deployment) => ({ connectionId: conn.id, deployment }));
+    const { panel } = (await vscode.commands.executeCommand<{ panel: ComparePanel }>('aoaiWorkbench.compareDeployments', { deployments }))!;
+    const posted: CompareHostMessage[] = [];
+    panel.onDidPost((m) => posted.push(m));
+    await panel.receive({ type: 'send', text: 'compare me', settings: { systemPrompt: 'Be brief.' }, runs: 1 });
+    await panel.idle();
+    const column = posted.flatMap((m) => (m.type === 'column' ? [m.column] : [])).find((c) => c.id === `${conn.id}/gpt-4o-mini`)!;
+    assert.match(column.traceId ?? '', /^[0-9a-f]{32}$/, 'the column names its trace');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await panel.receive({ type: 'showTrace', id: column.id });
+    await traceTab('Trace: gpt-4o-mini');
+    const kept = await eventually(async () => (await keptTraces()).find((t) => t.traceId === column.traceId), 15_000, "the column's trace on disk");
+    assert.equal(kept.kind, 'compare');
+  });
+
+  it("Show Trace on a batch's row opens its trace once it ended: check, upload, creation, its statuses", async () => {
+    const api = await workbench();
+    const dir = mkdtempSync(join(tmpdir(), 'host-trace-batch-'));
+    const path = join(dir, 'questions.jsonl');
+    const line = (id: string) => JSON.stringify({ custom_id: id, method: 'POST', url: '/v1/chat/completions', body: { model: 'gpt-4o-mini-batch', messages: [{ role: 'user', content: id }] } });
+    writeFileSync(path, `${line('a')}\n${line('b')}\n`);
+    const batch = (await execAsOurs<Batch>('createBatch', { connectionId: conn.id, file: path, endpoint: '/v1/chat/completions' }))!;
+    const kept = await eventually(async () => (await keptTraces()).find((t) => t.kind === 'batch' && t.title === batch.id), 60_000, 'the batch to end and its trace to be kept');
+    assert.deepEqual(kept.spans.slice(1, 4).map((s) => s.name), ['check input', 'upload input', 'create batch']);
+    assert.equal(kept.spans.at(-1)!.name, 'batch completed');
+    const group = api.services.tree.getChildren(api.services.tree.connectionNode(conn.id)!).find((n) => n.type === 'jobGroup' && (n as JobGroupNode).kind === 'batches')!;
+    const row = await eventually(() => (api.services.tree.getChildren(group) as BatchNode[]).find((n) => n.type === 'batch' && n.batch.id === batch.id));
+    await vscode.commands.executeCommand('aoaiWorkbench.showTrace', row);
+    await traceTab(`Trace: ${batch.id}`);
   });
 });
