@@ -28,6 +28,9 @@ export interface WindowStats {
   cachedTokens: number;
   completionTokens: number;
   reasoningTokens: number;
+  /** An audio model's audio input and output tokens (parts of the prompt and completion tokens). */
+  audioInTokens: number;
+  audioOutTokens: number;
   /** Answered 429. */
   rateLimited: number;
   /** Ended in another error. */
@@ -89,7 +92,7 @@ export interface AggregateOptions {
   notBefore?: number;
 }
 
-/** One deployment's day: requests, prompt, cached, completion, reasoning, 429s, errors; times; tokens by price (a few). */
+/** One deployment's day: requests, prompt, cached, completion, reasoning, 429s, errors, audio in and out; times; tokens by price (a few). */
 interface Day {
   counts: number[];
   firstToken: number[];
@@ -162,7 +165,7 @@ class UsageAggregator {
     if (!g) byName.set(r.deployment, (g = { latest: { at: r.at, seq, record: r }, days: [] }));
     if (later(r.at, seq, g.latest)) g.latest = { at: r.at, seq, record: r };
     if (r.rateLimit && later(r.at, seq, g.headroom)) g.headroom = { at: r.at, seq, rateLimit: r.rateLimit };
-    const d = (g.days[day] ??= { counts: [0, 0, 0, 0, 0, 0, 0], firstToken: [], total: [], priced: [] } as Day);
+    const d = (g.days[day] ??= { counts: [0, 0, 0, 0, 0, 0, 0, 0, 0], firstToken: [], total: [], priced: [] } as Day);
     // A batch's record stands for its requests of one minute and outcome; a request's record for one.
     const n = r.requests ?? 1;
     const t = r.tokens;
@@ -172,6 +175,8 @@ class UsageAggregator {
     c[2] += t.cached;
     c[3] += t.completion;
     c[4] += t.reasoning;
+    c[7] += t.audioIn ?? 0;
+    c[8] += t.audioOut ?? 0;
     const kind = r.outcome.kind;
     if (kind === 'rate_limited') c[5] += n;
     else if (kind === 'error') c[6] += n;
@@ -207,7 +212,7 @@ class UsageAggregator {
       const costs = g.days.map((d) => d && costOfDay(d));
       const windows = {} as Record<WindowName, WindowStats>;
       for (const w of WINDOWS) {
-        const sums = [0, 0, 0, 0, 0, 0, 0];
+        const sums = [0, 0, 0, 0, 0, 0, 0, 0, 0];
         const days: Day[] = [];
         let cost: number | undefined;
         let unpriced = 0;
@@ -220,13 +225,15 @@ class UsageAggregator {
           if (dayCost.cost !== undefined) cost = (cost ?? 0) + dayCost.cost;
           unpriced += dayCost.unpriced;
         }
-        const [requests, promptTokens, cachedTokens, completionTokens, reasoningTokens, rateLimited, errors] = sums;
+        const [requests, promptTokens, cachedTokens, completionTokens, reasoningTokens, rateLimited, errors, audioInTokens, audioOutTokens] = sums;
         windows[w] = {
           requests,
           promptTokens,
           cachedTokens,
           completionTokens,
           reasoningTokens,
+          audioInTokens,
+          audioOutTokens,
           rateLimited,
           errors,
           firstTokenMs: percentiles(days.flatMap((d) => d.firstToken)),

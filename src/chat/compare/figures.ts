@@ -26,7 +26,7 @@ export interface ColumnResult {
   firstTokenMs?: number;
   totalMs: number;
   /** As the runner reports them (engine/report.ts TokenCounts). */
-  tokens?: { prompt: number; cached: number; completion: number; reasoning: number };
+  tokens?: { prompt: number; cached: number; completion: number; reasoning: number; audioIn?: number; audioOut?: number };
   /** Completion tokens over the time they took to arrive (after the first). */
   tokensPerSecond?: number;
   /** Estimated US dollars; none when the model has no price or nothing was counted. */
@@ -77,6 +77,8 @@ export function tokensText(c: Pick<ColumnResult, 'tokens'>): string {
   const parts = [l10n.t('{0} in, {1} out', prompt, completion)];
   if (cached) parts.push(l10n.t('{0} cached', cached));
   if (reasoning) parts.push(l10n.t('{0} reasoning', reasoning));
+  if (c.tokens.audioIn) parts.push(l10n.t('{0} audio in', c.tokens.audioIn));
+  if (c.tokens.audioOut) parts.push(l10n.t('{0} audio out', c.tokens.audioOut));
   return parts.join(', ');
 }
 

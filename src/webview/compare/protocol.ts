@@ -98,7 +98,8 @@ export function parseCompareViewMessage(v: unknown): CompareViewMessage | undefi
 
 const isHead = (v: unknown): v is ColumnHead => isObj(v) && isStr(v.id, ID) && isStr(v.label, ID) && isStr(v.detail, 1000);
 const optNumber = (v: unknown) => v === undefined || isNum(v);
-const isTokens = (v: unknown) => v === undefined || (isObj(v) && ['prompt', 'cached', 'completion', 'reasoning'].every((k) => isNum(v[k])));
+const isTokens = (v: unknown) =>
+  v === undefined || (isObj(v) && ['prompt', 'cached', 'completion', 'reasoning'].every((k) => isNum(v[k])) && [v.audioIn, v.audioOut].every(optNumber));
 
 function isFailure(v: unknown): boolean {
   if (v === undefined) return true;

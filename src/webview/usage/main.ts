@@ -85,8 +85,9 @@ function row(d: DeploymentUsage, w: WindowStats): HTMLTableRowElement {
   tr.append(
     name,
     figure(count(w.requests), w.errors ? l10n.t('({0} failed)', count(w.errors)) : undefined),
-    figure(count(w.promptTokens), `(${count(w.cachedTokens)})`),
-    figure(count(w.completionTokens), `(${count(w.reasoningTokens)})`),
+    // Cached and, for an audio model, audio input apart; reasoning and audio output apart.
+    figure(count(w.promptTokens), `(${count(w.cachedTokens)}${w.audioInTokens ? `, ${l10n.t('{0} audio', count(w.audioInTokens))}` : ''})`),
+    figure(count(w.completionTokens), `(${count(w.reasoningTokens)}${w.audioOutTokens ? `, ${l10n.t('{0} audio', count(w.audioOutTokens))}` : ''})`),
     figure(formatPercentiles(w.firstTokenMs)),
     figure(formatPercentiles(w.totalMs)),
     figure(count(w.rateLimited)),

@@ -52,7 +52,10 @@ const isList = (v: unknown, check: (x: unknown) => boolean, max = MAX_ITEMS): v 
 
 const isPercentiles = (v: unknown) => isObj(v) && isCount(v.p50) && isCount(v.p95);
 
-const STAT_COUNTS: ReadonlyArray<keyof WindowStats> = ['requests', 'promptTokens', 'cachedTokens', 'completionTokens', 'reasoningTokens', 'rateLimited', 'errors', 'unpricedRequests'];
+const STAT_COUNTS: ReadonlyArray<keyof WindowStats> = [
+  ...['requests', 'promptTokens', 'cachedTokens', 'completionTokens', 'reasoningTokens', 'audioInTokens', 'audioOutTokens'] as const,
+  ...['rateLimited', 'errors', 'unpricedRequests'] as const,
+];
 function isWindow(v: unknown): v is WindowStats {
   if (!isObj(v) || !STAT_COUNTS.every((k) => isCount(v[k]))) return false;
   return optional(v.firstTokenMs, isPercentiles) && optional(v.totalMs, isPercentiles) && optional(v.cost, isCount);
