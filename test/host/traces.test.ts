@@ -37,7 +37,9 @@ describe('traces in the editor', function () {
   this.timeout(120_000);
   let emu: Emulator;
   let conn: ConnectionInfo;
-  before(async () => ({ emu, conn } = await emulatedService('Trace emulator', { streamTokenDelayMs: 1, jobs: { stepMs: 50 } })));
+  // A background response completes 1.8 s after it is made: between the follower's polls at 1.5 s and 3.5 s, so its delivery ends the wait.
+  const config = { streamTokenDelayMs: 1, jobs: { stepMs: 50 }, responseQueuedMs: 600, responseInProgressMs: 1200 };
+  before(async () => ({ emu, conn } = await emulatedService('Trace emulator', config)));
   after(() => closeEmulatedService({ emu }));
   afterEach(() => vscode.commands.executeCommand('workbench.action.closeAllEditors'));
 
@@ -112,5 +114,33 @@ describe('traces in the editor', function () {
     const row = await eventually(() => (api.services.tree.getChildren(group) as BatchNode[]).find((n) => n.type === 'batch' && n.batch.id === batch.id));
     await vscode.commands.executeCommand('aoaiWorkbench.showTrace', row);
     await traceTab(`Trace: ${batch.id}`);
+  });
+
+  it("a background reply's trace holds the delivery that ended its wait; Show Trace from that delivery opens it", async () => {
+    const api = await workbench();
+    await execAsOurs('startListening', { connectionId: conn.id, endpoint: { mode: 'create', name: 'traced', eventTypes: ['response.completed'] } });
+    try {
+      const opened = await execAsOurs<{ conversationId: string }>('openChat', { connectionId: conn.id, deployment: 'gpt-4o' });
+      const panel = api.services.chat.panel(opened!.conversationId)!;
+      await panel.receive({ type: 'setParams', params: { background: true } });
+      await panel.receive({ type: 'send', text: 'wake me when done' });
+      await panel.idle();
+      const reply = panel.conversation.turns.at(-1)!;
+      assert.equal(reply.backgroundStatus, 'completed', reply.error?.message);
+      const delivery = await eventually(() => api.services.events.list().find((r) => r.eventType === 'response.completed' && r.body.includes(reply.responseId!)), 15_000, 'the delivery');
+      // No app set: nothing to wait for, the trace is kept at once (a forward's answer is waited for up to 15 s).
+      const kept = await eventually(async () => (await keptTraces()).find((t) => t.traceId === reply.traceId), 8_000, "the reply's trace on disk");
+      assert.equal(kept.kind, 'background');
+      const woke = kept.spans.find((s) => s.name === 'webhook response.completed');
+      assert.ok(woke, `the delivery that ended the wait is a span: ${kept.spans.map((s) => s.name).join(', ')}`);
+      assert.deepEqual([woke.kind, woke.attributes['aoai_workbench.delivery.id']], ['server', delivery.id]);
+      assert.equal(kept.spans[0].attributes['aoai_workbench.response.ended_by'], 'webhook');
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      // The inspector's Show Trace (and the Events row's) hands the command the delivery.
+      await execAsOurs('showTrace', { deliveryId: delivery.id });
+      await traceTab('Trace: gpt-4o');
+    } finally {
+      await execAsOurs('stopListening', { deleteEndpoint: true });
+    }
   });
 });

@@ -95,6 +95,8 @@ describe('delivery inspector protocol', () => {
     assert.deepEqual(parseInspectorViewMessage({ type: 'copyCurl', eventId: 'rec_1' }), { type: 'copyCurl', eventId: 'rec_1' });
     assert.deepEqual(parseInspectorViewMessage({ type: 'ready' }), { type: 'ready' });
     assert.deepEqual(parseInspectorViewMessage({ type: 'openConversation', eventId: 'rec_1', body: '{}' }), { type: 'openConversation', eventId: 'rec_1' });
+    assert.deepEqual(parseInspectorViewMessage({ type: 'showTrace', eventId: 'rec_1' }), { type: 'showTrace', eventId: 'rec_1' });
+    assert.equal(parseInspectorViewMessage({ type: 'showTrace' }), undefined);
     for (const bad of [
       { type: 'openConversation' },
       { type: 'replay' },

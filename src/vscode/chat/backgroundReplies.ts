@@ -17,7 +17,8 @@ import { loadTrace, type TraceBundle } from '../layerBundles';
 /** A `response.*` delivery for a followed response: its record, and the app's answer to its forward once it comes. */
 export interface WakingDelivery {
   record: WakingRecord;
-  forwarded(): Promise<ForwardAnswer | undefined>;
+  /** Absent when the listener does not forward it (no app set): the trace waits for nothing. */
+  forwarded?: () => Promise<ForwardAnswer | undefined>;
 }
 
 type Traced = ReturnType<TraceBundle['tracedBackground']>;

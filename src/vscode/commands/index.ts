@@ -28,6 +28,15 @@ import { chooseTunnelProvider } from './tunnelChoice';
 import { askingFirst } from './askFirst';
 import { copyField, copySecret, createEndpoint, deleteEndpoint, editEndpoint } from './webhookEndpoints';
 
+/** What Show Trace was given: a trace's id (a reply's or a column's button), a batch's row, a delivery's row in Events or the inspector's button. */
+function traceOf(arg: unknown): string | { batchId: string } | { deliveryId: string } | undefined {
+  if (typeof arg === 'string') return arg;
+  if (arg instanceof BatchNode) return { batchId: arg.batch.id };
+  if (arg instanceof EventNode) return { deliveryId: arg.summary.id };
+  const id = (arg as { deliveryId?: unknown } | undefined)?.deliveryId;
+  return typeof id === 'string' ? { deliveryId: id } : undefined;
+}
+
 export function registerCommands(s: Services): vscode.Disposable[] {
   // Registers each command; those that act on the resource or write a file ask first when given plain arguments.
   const command = askingFirst(s);
@@ -50,10 +59,7 @@ export function registerCommands(s: Services): vscode.Disposable[] {
     }),
     command(Commands.showLog, vscode.l10n.t('Could not show the log'), () => log().show()),
     command(Commands.showUsage, vscode.l10n.t('Could not show the usage'), () => s.usageView.show()),
-    command(Commands.showTrace, vscode.l10n.t('Could not show the trace'), (arg?: unknown) =>
-      // A trace's id (a reply's, a column's button), a batch's row in the sidebar, or a delivery's row in Events.
-      loadTrace().showTrace(s.context, typeof arg === 'string' ? arg : arg instanceof BatchNode ? { batchId: arg.batch.id } : arg instanceof EventNode ? { deliveryId: arg.summary.id } : undefined),
-    ),
+    command(Commands.showTrace, vscode.l10n.t('Could not show the trace'), (arg?: unknown) => loadTrace().showTrace(s.context, traceOf(arg))),
     // Webhook endpoints
     command(Commands.createWebhookEndpoint, vscode.l10n.t('Could not create the webhook endpoint'), (arg) => createEndpoint(s, arg)),
     command(Commands.editWebhookEndpoint, vscode.l10n.t('Could not update the webhook endpoint'), (arg) => editEndpoint(s, arg)),
