@@ -47,6 +47,7 @@ const PAGE_SHARED = [
   'src/service/contentFilter.ts',
   // The usage view's tables (the page imports their types only).
   'src/usage/aggregate.ts',
+  'src/usage/answered.ts',
   'src/usage/days.ts',
   'src/usage/prices.ts',
   'src/usage/record.ts',

@@ -97,9 +97,9 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi {
   void events.ready();
   const listener = new ListenerController(context.globalStorageUri, store, endpoints, events, context.workspaceState, context.globalState);
   // Background chat replies finish as soon as their response.* delivery is verified.
-  context.subscriptions.push(chat.watchResponseEvents(events));
+  context.subscriptions.push(chat.watchResponseEvents(events, (r) => !!listener.forwardRoute(r)));
   const eventsTree = new EventsTree(events);
-  const lm = new LanguageModels(store, auth, clients, catalog, report);
+  const lm = new LanguageModels(store, auth, clients, catalog, report, context.globalStorageUri);
   const eventsView = vscode.window.createTreeView(Views.events, { treeDataProvider: eventsTree });
   // A burst's summary notification reveals the rows it sums up.
   const jobNotices = new JobNotices(async (connectionId, kind) => {

@@ -29,6 +29,9 @@ export interface ChatParams {
   reasoningEffort?: ReasoningEffort;
   /** Send replies in the background (Responses API): followed by id, cancellable, kept across reloads. */
   background?: boolean;
+  /** prompt_cache_key and prompt_cache_retention: sent on the v1 route only (the dated api-versions' descriptions lack them). */
+  promptCacheKey?: string;
+  promptCacheRetention?: 'in_memory' | '24h';
 }
 
 export interface ChatErrorInfo {
@@ -86,6 +89,8 @@ export interface ChatTurn {
   streaming?: boolean;
   /** The window reloaded or the extension host stopped while this reply streamed: what arrived is kept. */
   interrupted?: boolean;
+  /** The reply's trace (src/trace), opened by its Show Trace button. */
+  traceId?: string;
 }
 
 export type BackgroundStatus = 'queued' | 'in_progress' | 'completed' | 'failed' | 'cancelled' | 'incomplete';
@@ -157,6 +162,14 @@ export function parseParams(v: unknown): Partial<ChatParams> | undefined {
     if (!isStr(v.apiVersion, 64) || !/^[\w.-]*$/.test(v.apiVersion)) return undefined;
     out.apiVersion = v.apiVersion || undefined;
   }
+  if (v.promptCacheKey !== undefined) {
+    if (v.promptCacheKey !== null && !isStr(v.promptCacheKey, 1024)) return undefined;
+    out.promptCacheKey = (v.promptCacheKey as string | null) || undefined;
+  }
+  if (v.promptCacheRetention !== undefined) {
+    if (v.promptCacheRetention !== null && v.promptCacheRetention !== 'in_memory' && v.promptCacheRetention !== '24h') return undefined;
+    out.promptCacheRetention = v.promptCacheRetention ?? undefined;
+  }
   return out;
 }
 
@@ -173,7 +186,8 @@ function optionalTurnFields(v: Obj): boolean {
     (v.filterVerdicts === undefined || (Array.isArray(v.filterVerdicts) && v.filterVerdicts.length <= 40 && v.filterVerdicts.every(isVerdict))) &&
     (v.backgroundStatus === undefined || BACKGROUND_STATUSES.includes(v.backgroundStatus as string)) &&
     (v.streaming === undefined || typeof v.streaming === 'boolean') &&
-    (v.interrupted === undefined || typeof v.interrupted === 'boolean')
+    (v.interrupted === undefined || typeof v.interrupted === 'boolean') &&
+    (v.traceId === undefined || isStr(v.traceId, 64))
   );
 }
 

@@ -20,6 +20,8 @@ export function panelRequest(c: Conversation, model: string | undefined): PanelR
     route: p.route,
     apiVersion: p.apiVersion,
   };
+  // The prompt cache's options on the v1 route only: the dated api-versions' descriptions do not list them.
+  if (p.route !== 'deployment') Object.assign(request.sampling, { promptCacheKey: p.promptCacheKey, promptCacheRetention: p.promptCacheRetention });
   const continuation = continuationOf(c);
   if (continuation) request.continuation = { previousResponseId: continuation.previousResponseId, messages: neutralMessages(continuation.messages) };
   return request;

@@ -23,6 +23,8 @@ export class Emitter<T> {
 
   /** Tells every listener; one that throws does not keep the others from hearing. */
   fire(e: T): void {
+    // Nobody listening (a trace kept before Show Trace was opened): no copy of the set.
+    if (!this.listeners.size) return;
     for (const listener of [...this.listeners]) {
       try {
         listener(e);

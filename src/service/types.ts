@@ -37,9 +37,9 @@ export interface Usage {
   completion_tokens: number;
   total_tokens: number;
   /** Reasoning models: the part of the completion spent thinking (counted in completion_tokens). */
-  completion_tokens_details?: { reasoning_tokens?: number };
-  /** The part of the prompt served from the service's prompt cache (billed at the cached price). */
-  prompt_tokens_details?: { cached_tokens?: number };
+  completion_tokens_details?: { reasoning_tokens?: number; audio_tokens?: number };
+  /** The part of the prompt served from the service's prompt cache (billed at the cached price); audio input billed at the audio rate. */
+  prompt_tokens_details?: { cached_tokens?: number; audio_tokens?: number };
 }
 
 export type ContentFilterResults = Record<string, { filtered: boolean; severity?: string; detected?: boolean }>;

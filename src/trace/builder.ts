@@ -55,7 +55,11 @@ export class TraceBuilder {
     };
   }
 
-  /** One request the runner sent: a client span, after the 429 wait that preceded it. */
+  /**
+   * One request the runner sent: a client span, after the 429 wait that preceded it. On every
+   * traced request's path: the common attributes are one literal with its keys written out (the
+   * names of GEN_AI and AOAI), which V8 copies whole, where computed keys were added one by one.
+   */
   request(r: RequestReport): void {
     const wait = this.rateLimited;
     if (wait && r.startedAt >= wait.end) {
@@ -63,17 +67,16 @@ export class TraceBuilder {
       if (wait.retryAfterMs !== undefined) attributes[AOAI.retryAfterMs] = wait.retryAfterMs;
       this.add({ name: 'rate limit wait', kind: 'internal', start: wait.end, end: r.startedAt, attributes });
     }
-    const model = r.model ?? r.deployment;
     const a: Attributes = {
-      [GEN_AI.operation]: 'chat',
-      [GEN_AI.provider]: AZURE_OPENAI,
-      [GEN_AI.requestModel]: r.deployment,
-      [AOAI.deployment]: r.deployment,
-      [AOAI.api]: r.api,
-      [AOAI.attempt]: r.attempt,
-      [AOAI.outcome]: r.outcome,
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.provider.name': AZURE_OPENAI,
+      'gen_ai.request.model': r.deployment,
+      'aoai_workbench.deployment': r.deployment,
+      'aoai_workbench.api': r.api,
+      'aoai_workbench.attempt': r.attempt,
+      'aoai_workbench.outcome': r.outcome,
     };
-    if (r.model) a[GEN_AI.responseModel] = model;
+    if (r.model) a[GEN_AI.responseModel] = r.model;
     if (this.options.server) {
       a[GEN_AI.serverAddress] = this.options.server.address;
       if (this.options.server.port !== undefined) a[GEN_AI.serverPort] = this.options.server.port;
@@ -100,11 +103,12 @@ export class TraceBuilder {
     this.lastRequest = span;
   }
 
-  private readonly asked = new Map<string, number>();
+  /** When the model asked for each tool (made on the first: most turns ask for none). */
+  private asked?: Map<string, number>;
 
   /** The model asked for a tool (the time it asked; the run comes with `tool`). */
   toolAsked(call: Pick<CompletedToolCall, 'callId'>): void {
-    this.asked.set(call.callId, Date.now());
+    (this.asked ??= new Map()).set(call.callId, Date.now());
   }
 
   /** A tool ran: its span holds the result's size, never the result (unless content is captured). */
@@ -142,7 +146,9 @@ export class TraceBuilder {
     }
     if (last && this.options.captureContent && end.input !== undefined) last.attributes[GEN_AI.inputMessages] = JSON.stringify(end.input);
     const root = this.root;
-    root.end = Math.max(at, ...this.spans.map((s) => s.end));
+    let latest = at;
+    for (const s of this.spans) if (s.end > latest) latest = s.end;
+    root.end = latest;
     root.attributes[GEN_AI.operation] = this.kind === 'turn' ? 'chat' : this.kind;
     if (end.error !== undefined) {
       root.error = end.error instanceof Error ? end.error.message : String(end.error);
@@ -152,7 +158,9 @@ export class TraceBuilder {
   }
 
   private add(s: Omit<TraceSpan, 'spanId' | 'parentSpanId'>): TraceSpan {
-    const span: TraceSpan = { spanId: newSpanId(), parentSpanId: this.root.spanId, ...s };
+    // Written out, not spread: every span has one shape.
+    const { name, kind, start, end, attributes } = s;
+    const span: TraceSpan = { spanId: newSpanId(), parentSpanId: this.root.spanId, name, kind, start, end, attributes };
     this.spans.push(span);
     return span;
   }

@@ -5,6 +5,7 @@
  * is capped (32 MB by default, about 100,000 records): what is kept is a few numbers per record.
  */
 import { lastDays, localZone, type ZoneOffset } from './days';
+import { answeredBy, type AnsweredUsage, type PricedTokens } from './answered';
 import { costOf, DEFAULT_PRICES, priceFor, type PriceTable } from './prices';
 import type { RateLimitHeadroom, UsageRecord, UsageSource } from './record';
 import { compareText } from '../text/format';
@@ -27,6 +28,9 @@ export interface WindowStats {
   cachedTokens: number;
   completionTokens: number;
   reasoningTokens: number;
+  /** An audio model's audio input and output tokens (parts of the prompt and completion tokens). */
+  audioInTokens: number;
+  audioOutTokens: number;
   /** Answered 429. */
   rateLimited: number;
   /** Ended in another error. */
@@ -59,6 +63,8 @@ export interface DeploymentUsage {
   daily: DailyUsage[];
   /** The latest rate-limit headers, and when they came. */
   headroom?: RateLimitHeadroom & { at: number };
+  /** Split by the model that answered, when more than one did (a model router): see answered.ts. */
+  answeredBy?: Array<AnsweredUsage<WindowName>>;
 }
 
 export interface UsageSummary {
@@ -86,24 +92,12 @@ export interface AggregateOptions {
   notBefore?: number;
 }
 
-/** Tokens of one day priced alike (the same model, version, and batch or not): a price applies to their sum. */
-interface Priced {
-  model?: string;
-  modelVersion?: string;
-  batch: boolean;
-  requests: number;
-  prompt: number;
-  /** Cached tokens as the price counts them: never more than the record's prompt. */
-  cached: number;
-  completion: number;
-}
-
-/** One deployment's day: requests, prompt, cached, completion, reasoning, 429s, errors; times; tokens by price (a few). */
+/** One deployment's day: requests, prompt, cached, completion, reasoning, 429s, errors, audio in and out; times; tokens by price (a few). */
 interface Day {
   counts: number[];
   firstToken: number[];
   total: number[];
-  priced: Priced[];
+  priced: PricedTokens[];
 }
 
 /** A record's place: its time, then its line (the later line wins a tie). */
@@ -171,7 +165,7 @@ class UsageAggregator {
     if (!g) byName.set(r.deployment, (g = { latest: { at: r.at, seq, record: r }, days: [] }));
     if (later(r.at, seq, g.latest)) g.latest = { at: r.at, seq, record: r };
     if (r.rateLimit && later(r.at, seq, g.headroom)) g.headroom = { at: r.at, seq, rateLimit: r.rateLimit };
-    const d = (g.days[day] ??= { counts: [0, 0, 0, 0, 0, 0, 0], firstToken: [], total: [], priced: [] } as Day);
+    const d = (g.days[day] ??= { counts: [0, 0, 0, 0, 0, 0, 0, 0, 0], firstToken: [], total: [], priced: [] } as Day);
     // A batch's record stands for its requests of one minute and outcome; a request's record for one.
     const n = r.requests ?? 1;
     const t = r.tokens;
@@ -181,6 +175,8 @@ class UsageAggregator {
     c[2] += t.cached;
     c[3] += t.completion;
     c[4] += t.reasoning;
+    c[7] += t.audioIn ?? 0;
+    c[8] += t.audioOut ?? 0;
     const kind = r.outcome.kind;
     if (kind === 'rate_limited') c[5] += n;
     else if (kind === 'error') c[6] += n;
@@ -216,7 +212,7 @@ class UsageAggregator {
       const costs = g.days.map((d) => d && costOfDay(d));
       const windows = {} as Record<WindowName, WindowStats>;
       for (const w of WINDOWS) {
-        const sums = [0, 0, 0, 0, 0, 0, 0];
+        const sums = [0, 0, 0, 0, 0, 0, 0, 0, 0];
         const days: Day[] = [];
         let cost: number | undefined;
         let unpriced = 0;
@@ -229,13 +225,15 @@ class UsageAggregator {
           if (dayCost.cost !== undefined) cost = (cost ?? 0) + dayCost.cost;
           unpriced += dayCost.unpriced;
         }
-        const [requests, promptTokens, cachedTokens, completionTokens, reasoningTokens, rateLimited, errors] = sums;
+        const [requests, promptTokens, cachedTokens, completionTokens, reasoningTokens, rateLimited, errors, audioInTokens, audioOutTokens] = sums;
         windows[w] = {
           requests,
           promptTokens,
           cachedTokens,
           completionTokens,
           reasoningTokens,
+          audioInTokens,
+          audioOutTokens,
           rateLimited,
           errors,
           firstTokenMs: percentiles(days.flatMap((d) => d.firstToken)),
@@ -247,7 +245,8 @@ class UsageAggregator {
       const daily = this.labels.map((_, i) => ({ tokensIn: g.days[i]?.counts[1] ?? 0, tokensOut: g.days[i]?.counts[3] ?? 0, cost: costs[i]?.cost }));
       const { connectionId, connectionLabel, deployment, model, modelVersion } = g.latest.record;
       const headroom = g.headroom && { ...g.headroom.rateLimit, at: g.headroom.at };
-      deployments.push({ connectionId, connectionLabel, deployment, model, modelVersion, windows, daily, headroom });
+      const split = answeredBy(this.labels.map((_, i) => g.days[i]), WINDOW_DAYS, prices);
+      deployments.push({ connectionId, connectionLabel, deployment, model, modelVersion, windows, daily, headroom, ...(split ? { answeredBy: split } : {}) });
     }
     deployments.sort((a, b) => compareText(a.connectionLabel, b.connectionLabel) || compareText(a.deployment, b.deployment));
     const connections = [...this.connections].map(([id, c]) => ({ id, label: c.label })).sort((a, b) => compareText(a.label, b.label));

@@ -29,6 +29,8 @@ export function usageTableCsv(summary: UsageSummary): string {
       'cached input tokens',
       'output tokens',
       'reasoning tokens',
+      'audio input tokens',
+      'audio output tokens',
       'first token p50 (ms)',
       'first token p95 (ms)',
       'total p50 (ms)',
@@ -37,6 +39,7 @@ export function usageTableCsv(summary: UsageSummary): string {
       'other errors',
       'estimated cost (USD)',
       'requests without a price',
+      'answered by',
     ]),
   ];
   for (const window of Object.keys(WINDOW_DAYS) as WindowName[]) {
@@ -54,6 +57,8 @@ export function usageTableCsv(summary: UsageSummary): string {
           w.cachedTokens,
           w.completionTokens,
           w.reasoningTokens,
+          w.audioInTokens,
+          w.audioOutTokens,
           p(w.firstTokenMs, 'p50'),
           p(w.firstTokenMs, 'p95'),
           p(w.totalMs, 'p50'),
@@ -62,8 +67,19 @@ export function usageTableCsv(summary: UsageSummary): string {
           w.errors,
           dollars(w.cost),
           w.unpricedRequests,
+          undefined,
         ]),
       );
+      // A model router's rows by the model that answered: requests, tokens and cost, the rest its deployment's.
+      for (const a of d.answeredBy ?? []) {
+        const s = a.windows[window];
+        if (!s.requests) continue;
+        // Reasoning and audio tokens, times, 429s and other errors are the deployment's row's only.
+        const blank = Array<undefined>(9).fill(undefined);
+        const tokens = [s.requests, s.promptTokens, s.cachedTokens, s.completionTokens];
+        const names = [WINDOW_LABEL[window], d.connectionLabel, d.deployment, d.model, d.modelVersion];
+        lines.push(row([...names, ...tokens, ...blank, dollars(s.cost), undefined, a.model]));
+      }
     }
   }
   return `${lines.join('\r\n')}\r\n`;

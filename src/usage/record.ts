@@ -23,6 +23,9 @@ export interface UsageTokens {
   cached: number;
   completion: number;
   reasoning: number;
+  /** An audio model's audio input and output tokens, when the service reported any. */
+  audioIn?: number;
+  audioOut?: number;
 }
 
 /** The `x-ratelimit-*` headers of the answer, those the service sent. */
@@ -115,7 +118,10 @@ export function createUsageRecord(input: UsageInput): UsageRecord {
     route: input.route === 'deployment' ? 'deployment' : 'v1',
     source: USAGE_SOURCES.includes(input.source) ? input.source : 'panel',
     requests: requestsOf(input.requests),
-    tokens: { prompt: count(t.prompt) ?? 0, cached: count(t.cached) ?? 0, completion: count(t.completion) ?? 0, reasoning: count(t.reasoning) ?? 0 },
+    tokens: {
+      ...{ prompt: count(t.prompt) ?? 0, cached: count(t.cached) ?? 0, completion: count(t.completion) ?? 0, reasoning: count(t.reasoning) ?? 0 },
+      ...audioOf(t),
+    },
     firstTokenMs: count(input.firstTokenMs),
     totalMs: count(input.totalMs),
     outcome: outcomeOf(input.outcome),
@@ -144,6 +150,12 @@ function headroomValid(r: unknown): boolean {
   return !!r && typeof r === 'object' && !keys.some((k) => (r as Record<string, unknown>)[k] !== undefined && !isCount((r as Record<string, unknown>)[k]));
 }
 
+/** The audio counts that are there and more than none: a record without audio keeps no field for it. */
+function audioOf(t: { audioIn?: unknown; audioOut?: unknown }): Pick<UsageTokens, 'audioIn' | 'audioOut'> {
+  const [audioIn, audioOut] = [count(t.audioIn), count(t.audioOut)];
+  return { ...(audioIn ? { audioIn } : {}), ...(audioOut ? { audioOut } : {}) };
+}
+
 /** A stored record checked field by field (unknown fields dropped), or undefined when it is not one. */
 export function validateUsageRecord(value: unknown): UsageRecord | undefined {
   // Anything but an object fails the first check below: a number has no `at`.
@@ -155,6 +167,7 @@ export function validateUsageRecord(value: unknown): UsageRecord | undefined {
   if (!USAGE_SOURCES.includes(v.source as UsageSource)) return undefined;
   if (v.requests !== undefined && !(isCount(v.requests) && v.requests > 1)) return undefined;
   if (!isCount(t.prompt) || !isCount(t.cached) || !isCount(t.completion) || !isCount(t.reasoning)) return undefined;
+  if ((t.audioIn !== undefined && !isCount(t.audioIn)) || (t.audioOut !== undefined && !isCount(t.audioOut))) return undefined;
   if ((v.firstTokenMs !== undefined && !isCount(v.firstTokenMs)) || (v.totalMs !== undefined && !isCount(v.totalMs))) return undefined;
   if (!outcomeValid(v.outcome) || !headroomValid(v.rateLimit)) return undefined;
   // Every field checked: building the record keeps each as it is and drops the unknown ones.
@@ -184,6 +197,8 @@ export function tokensFromServiceUsage(usage: unknown): Partial<UsageTokens> {
     cached: count(chat ? detail('prompt_tokens_details', 'cached_tokens') : detail('input_tokens_details', 'cached_tokens')),
     completion: count(chat ? u.completion_tokens : u.output_tokens),
     reasoning: count(chat ? detail('completion_tokens_details', 'reasoning_tokens') : detail('output_tokens_details', 'reasoning_tokens')),
+    audioIn: count(chat ? detail('prompt_tokens_details', 'audio_tokens') : undefined),
+    audioOut: count(chat ? detail('completion_tokens_details', 'audio_tokens') : undefined),
   };
   return Object.fromEntries(Object.entries(tokens).filter(([, v]) => v !== undefined));
 }

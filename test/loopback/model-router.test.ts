@@ -9,7 +9,10 @@ import { ROUTER_LONG_MODEL, ROUTER_SHORT_MODEL } from '../../src/emulator/modelR
 import type { Emulator } from '../../src/emulator/server';
 import type { AzureOpenAIClient } from '../../src/service/client';
 import { usageRecordOf } from '../../src/chat/engine/usageRecord';
+import { aggregateUsage } from '../../src/usage/aggregate';
+import { usageTableCsv } from '../../src/usage/csv';
 import { DEFAULT_PRICES, costOf, priceFor } from '../../src/usage/prices';
+import { isUsageSummary } from '../../src/webview/usage/protocol';
 import { closeAll, deployment, emulatorClient } from '../support/emulatorClient';
 import { panelTurn } from '../support/panelRun';
 
@@ -43,4 +46,34 @@ describe('model router: the model that answered', () => {
       assert.deepEqual([result.model, report.model], [ROUTER_LONG_MODEL, ROUTER_LONG_MODEL]);
     });
   }
+
+  it("the usage view splits the router's row by the model that answered, each priced at its rate, and so does the CSV", async () => {
+    const long = Array.from({ length: 1200 }, (_, i) => `word${i}`).join(' ');
+    const reports = [(await ask('one')).report, (await ask('two')).report, (await ask(long)).report];
+    const records = reports.map((r) => usageRecordOf(r, 'Emulator'));
+    const summary = await aggregateUsage(records, { now: Date.now() + 1000 });
+    const [router] = summary.deployments;
+    assert.equal(router.windows.today.requests, 3);
+    const split = router.answeredBy!.map((a) => [a.model, a.windows.today.requests, a.windows.today.promptTokens]);
+    const tokens = (i: number[]) => i.reduce((n, k) => n + records[k].tokens.prompt, 0);
+    assert.deepEqual(split.sort(), [[ROUTER_LONG_MODEL, 1, tokens([2])], [ROUTER_SHORT_MODEL, 2, tokens([0, 1])]].sort());
+    const short = router.answeredBy!.find((a) => a.model === ROUTER_SHORT_MODEL)!;
+    const expected = costOf(DEFAULT_PRICES.get('gpt-4.1-nano')!, { prompt: tokens([0, 1]), cached: 0, completion: records[0].tokens.completion + records[1].tokens.completion });
+    assert.ok(Math.abs(short.windows.today.cost! - expected) < 1e-12, `${short.windows.today.cost} = ${expected}`);
+    assert.ok(isUsageSummary(summary), 'the page takes the split');
+    assert.ok(!isUsageSummary({ ...summary, deployments: [{ ...router, answeredBy: [{ model: 5, windows: short.windows }] }] }));
+    const csv = usageTableCsv(summary).split('\r\n');
+    assert.ok(csv[0].endsWith(',answered by'), csv[0]);
+    const rows = csv.filter((l) => l.startsWith('today,Emulator,router,'));
+    assert.equal(rows.length, 3, 'the deployment, then a row per answering model');
+    assert.ok(rows[0].endsWith(','), 'the deployment row answers for all');
+    assert.deepEqual(rows.slice(1).map((r) => r.split(',').at(-1)).sort(), [ROUTER_LONG_MODEL, ROUTER_SHORT_MODEL].sort());
+  });
+
+  it('a deployment answered by one model, dated or not, is not split', async () => {
+    const { report } = await ask('alone');
+    const records = [usageRecordOf(report, 'Emulator'), { ...usageRecordOf(report, 'Emulator'), model: 'gpt-4.1-nano' }, { ...usageRecordOf(report, 'Emulator'), model: undefined }];
+    const [d] = (await aggregateUsage(records, { now: Date.now() + 1000 })).deployments;
+    assert.equal(d.answeredBy, undefined);
+  });
 });

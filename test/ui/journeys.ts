@@ -10,6 +10,7 @@ import { deployThroughTheUi } from './deploy';
 import type { Journey } from './handles';
 import { batchThroughTheUi, callThroughTheUi, fineTuningThroughTheUi } from './jobs';
 import { pseudoLocaleThroughTheUi } from './pseudoLocale';
+import { tracesThroughTheUi } from './traces';
 import { usageThroughTheUi } from './usage';
 import { walkthroughThroughTheUi } from './walkthrough';
 import { inspectThroughTheUi, listenThroughTheUi, rotateThroughTheUi } from './webhooks';
@@ -93,6 +94,12 @@ export const journeys: readonly TitledJourney[] = [
       '(every text translated, only data left as it came)',
     run: pseudoLocaleThroughTheUi,
     locale: 'qps-ploc',
+  },
+  {
+    title:
+      'UI: a turn with a tool call shows its trace: another extension asks through vscode.lm and runs the tool; Show Trace lists the tool span; ' +
+      "light, dark, 300 px (UPDATE_MEDIA=1 writes the README's picture)",
+    run: tracesThroughTheUi,
   },
   {
     title:

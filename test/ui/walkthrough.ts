@@ -173,7 +173,7 @@ async function openModelPicker(page: Page): Promise<Locator> {
  * The workbench again, with another extension beside ours that uses the models through VS Code's
  * Language Model API (./lmConsumer), as a developer's own tools or other AI extensions do.
  */
-async function reloadWithModelConsumer(page: Page): Promise<void> {
+export async function reloadWithModelConsumer(page: Page): Promise<void> {
   const url = new URL(page.url());
   const consumer = new URL('./lmConsumer', import.meta.url).pathname;
   const payload = JSON.parse(url.searchParams.get('payload') ?? '[]') as [string, string][];
@@ -188,7 +188,7 @@ async function reloadWithModelConsumer(page: Page): Promise<void> {
  * A notification with `text`, as a toast or, once the toast is gone (an information message hides
  * itself after a while), in the notification center.
  */
-async function expectNotification(page: Page, text: RegExp, toastMs = 20_000): Promise<void> {
+export async function expectNotification(page: Page, text: RegExp, toastMs = 20_000): Promise<void> {
   const item = page.locator('.notification-list-item', { hasText: text }).first();
   const shown = await item.waitFor({ timeout: toastMs }).then(() => true, () => false);
   if (shown) return;

@@ -29,6 +29,7 @@ describe('compare protocol', () => {
       { type: 'send', text: 'hi', settings: { systemPrompt: 's', temperature: 3 }, runs: 1 },
       { type: 'send', text: 'hi', settings: { temperature: 1 }, runs: 1 },
       { type: 'continueInChat', id: '' },
+      { type: 'showTrace', id: 7 },
       { type: 'attach', kind: 'folder' },
       { type: 'copyCode' },
       { type: 'nope' },
@@ -37,6 +38,7 @@ describe('compare protocol', () => {
     ]) assert.equal(parseCompareViewMessage(bad), undefined, JSON.stringify(bad));
     assert.deepEqual(parseCompareViewMessage({ type: 'stop', extra: 1 }), { type: 'stop' });
     assert.deepEqual(parseCompareViewMessage({ type: 'continueInChat', id: 'c/a' }), { type: 'continueInChat', id: 'c/a' });
+    assert.deepEqual(parseCompareViewMessage({ type: 'showTrace', id: 'c/a' }), { type: 'showTrace', id: 'c/a' });
     assert.deepEqual(parseCompareViewMessage({ type: 'attach', kind: 'image' }), { type: 'attach', kind: 'image' });
     assert.deepEqual(parseCompareViewMessage({ type: 'insertCode', code: 'x' }), { type: 'insertCode', code: 'x' });
     assert.deepEqual(parseCompareViewMessage({ type: 'openLink', href: 'https://a' }), { type: 'openLink', href: 'https://a' });
@@ -47,6 +49,9 @@ describe('compare protocol', () => {
   it('the page takes only well-formed columns, summaries and chips', () => {
     assert.ok(isColumn(column));
     assert.ok(isColumn({ ...column, failure: { kind: 'rate_limited', message: 'Wait.', status: 429, retryAt: 5 } }));
+    assert.ok(isColumn({ ...column, traceId: 'a'.repeat(32) }));
+    assert.equal(isColumn({ ...column, traceId: 5 }), false);
+    assert.equal(isColumn({ ...column, traceId: 'a'.repeat(65) }), false);
     for (const bad of [{ outcome: 'great' }, { totalMs: 'slow' }, { tokens: { prompt: 1 } }, { notes: [1] }, { failure: { kind: 'oops', message: '' } }, { finishReason: 3 }, { content: 7 }]) {
       assert.equal(isColumn({ ...column, ...bad }), false, JSON.stringify(bad));
     }

@@ -96,6 +96,8 @@ describe('delivery inspector protocol', () => {
     assert.deepEqual(parseInspectorViewMessage({ type: 'ready' }), { type: 'ready' });
     assert.deepEqual(parseInspectorViewMessage({ type: 'openConversation', eventId: 'rec_1', body: '{}' }), { type: 'openConversation', eventId: 'rec_1' });
     assert.deepEqual(parseInspectorViewMessage({ type: 'saveFixture', eventId: 'rec_1', path: '/etc/passwd' }), { type: 'saveFixture', eventId: 'rec_1' }, 'the page names no file');
+    assert.deepEqual(parseInspectorViewMessage({ type: 'showTrace', eventId: 'rec_1' }), { type: 'showTrace', eventId: 'rec_1' });
+    assert.equal(parseInspectorViewMessage({ type: 'showTrace' }), undefined);
     for (const bad of [
       { type: 'saveFixture' },
       { type: 'openConversation' },

@@ -42,6 +42,7 @@ describe('chat protocol, webview → extension', () => {
 
   it('the composer and turn actions: copy, attach, remove an attachment, edit from a turn', () => {
     table(parseViewMessage, { type: 'copyTurn', turnId: 'x'.repeat(200) }, [{ turnId: 'x'.repeat(201) }, { turnId: 7 }]);
+    table(parseViewMessage, { type: 'showTrace', turnId: 't1' }, [{ turnId: 'x'.repeat(201) }, { turnId: null }]);
     for (const kind of ['selection', 'file', 'image']) table(parseViewMessage, { type: 'attach', kind }, [{ kind: 'folder' }, { kind: undefined }]);
     table(parseViewMessage, { type: 'removeAttachment', id: 'a1' }, [{ id: 'x'.repeat(201) }, { id: null }]);
     table(parseViewMessage, { type: 'editFrom', turnId: 't1', text: 'new wording' }, [{ text: ' \n ' }, { text: '' }, { text: 5 }, { turnId: 'x'.repeat(201) }, { turnId: undefined }]);

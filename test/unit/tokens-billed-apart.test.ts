@@ -30,4 +30,14 @@ describe('tokens billed apart: cached input and reasoning', () => {
     } as unknown as ChatTurn;
     assert.equal(formatUsage(turn), 'gpt-4.1-nano-2025-04-14 · 1500 + 300 = 1800 tokens (1408 cached, 64 reasoning)');
   });
+
+  it("the reply footer: an audio model's audio input and output tokens apart, where the usage has them", () => {
+    const usage = {
+      ...{ prompt_tokens: 120, completion_tokens: 90, total_tokens: 210 },
+      ...{ prompt_tokens_details: { cached_tokens: 0, audio_tokens: 40 }, completion_tokens_details: { audio_tokens: 75 } },
+    };
+    const turn = { id: 't', role: 'assistant', content: 'x', createdAt: 0, model: 'gpt-4o-audio-preview', usage } as unknown as ChatTurn;
+    assert.equal(formatUsage(turn), 'gpt-4o-audio-preview · 120 + 90 = 210 tokens (40 audio in, 75 audio out)');
+    assert.equal(formatUsage({ ...turn, usage: { ...usage, prompt_tokens_details: { audio_tokens: 0 }, completion_tokens_details: {} } }), 'gpt-4o-audio-preview · 120 + 90 = 210 tokens');
+  });
 });

@@ -61,10 +61,12 @@ describe('usage CSV export', () => {
       zone: ianaZone('UTC'),
     });
     const rows = parseCsv(usageTableCsv(s));
-    assert.equal(rows[0].length, 18);
+    assert.equal(rows[0].length, 21);
     assert.deepEqual(rows[0], [
       'window', 'connection', 'deployment', 'model', 'model version', 'requests', 'input tokens', 'cached input tokens', 'output tokens', 'reasoning tokens',
+      'audio input tokens', 'audio output tokens',
       'first token p50 (ms)', 'first token p95 (ms)', 'total p50 (ms)', 'total p95 (ms)', '429 responses', 'other errors', 'estimated cost (USD)', 'requests without a price',
+      'answered by',
     ]);
     assert.equal(rows.length, 1 + 3 * 2);
     const today = rows.filter((r) => r[0] === 'today');
@@ -72,12 +74,13 @@ describe('usage CSV export', () => {
     const prod = today[0];
     assert.equal(prod[1], label);
     assert.deepEqual(prod.slice(3), [
-      'gpt-4o', '2024-11-20', '2', '2000', '800', '1000', '200', '300', '300', '1000', '3000', '0', '0',
+      'gpt-4o', '2024-11-20', '2', '2000', '800', '1000', '200', '0', '0', '300', '300', '1000', '3000', '0', '0',
       String(Math.round(2 * ((600 * 2.5 + 400 * 1.25 + 500 * 10) / 1e6) * 1e6) / 1e6),
       '0',
+      '',
     ]);
     assert.deepEqual(today[1].slice(3, 5), ['unknown-model', '']);
-    assert.deepEqual(today[1].slice(10), ['', '', '', '', '1', '0', '', '1'], 'no completed request: no times');
+    assert.deepEqual(today[1].slice(10), ['0', '0', '', '', '', '', '1', '0', '', '1', ''], 'no completed request: no times');
     assert.deepEqual([...new Set(rows.slice(1).map((r) => r[0]))], ['today', '7 days', '30 days']);
   });
 });

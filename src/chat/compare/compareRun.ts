@@ -13,7 +13,8 @@ import type { SamplingOptions } from '../engine/chatRequest';
 import type { NeutralMessage } from '../engine/messages';
 import { COMPARE_RUN } from '../engine/options';
 import type { RequestReport } from '../engine/report';
-import { runChat } from '../engine/runner';
+import type { RunResult } from '../engine/result';
+import { runChat, type RunRequest } from '../engine/runner';
 import type { StreamingClient } from '../engine/streams';
 import type { ApiMemory } from '../apiMemory';
 import { DEFAULT_PRICES, type PriceTable } from '../../usage/prices';
@@ -52,7 +53,17 @@ export interface CompareListener {
   onReport?: (report: RequestReport) => void;
 }
 
+/** A narrow observer of one column's request (its trace): wraps the request's hooks, hears how it ended. */
+export interface ColumnObserver {
+  /** Named on the column's result (ColumnResult.traceId). */
+  traceId: string;
+  observe(request: RunRequest): RunRequest;
+  end(outcome: { result?: RunResult; error?: unknown }): void;
+}
+
 export interface CompareOptions extends CompareListener {
+  /** One observer per column and round, made when its request starts (none: nothing observed). */
+  observe?: (target: CompareTarget) => ColumnObserver | undefined;
   signal: AbortSignal;
   prices?: PriceTable;
   apiMemory?: ApiMemory;
@@ -94,7 +105,12 @@ export async function runCompareRound(targets: readonly CompareTarget[], prompt:
     let first: number | undefined;
     let content = '';
     const timing = () => ({ totalMs: performance.now() - t0, ...(first !== undefined ? { firstTokenMs: first - t0 } : {}) });
-    const finish = (column: ColumnResult) => {
+    const observer = s.failure ? undefined : options.observe?.(target);
+    const finish = (column: ColumnResult, outcome?: { result?: RunResult; error?: unknown }) => {
+      if (observer) {
+        observer.end(outcome ?? {});
+        column.traceId = observer.traceId;
+      }
       options.onColumn?.(column);
       return column;
     };
@@ -104,26 +120,24 @@ export async function runCompareRound(targets: readonly CompareTarget[], prompt:
       content += text;
       options.onText?.(target.id, text);
     };
-    return runChat(
-      {
-        client: target.client,
-        connection: target.connection,
-        deployment: target.deployment,
-        model: target.model,
-        api: target.api,
-        route: target.route,
-        apiVersion: target.apiVersion,
-        messages: prompt.messages,
-        sampling: prompt.sampling,
-        apiMemory: options.apiMemory,
-        signal: options.signal,
-        onText,
-        onReport: options.onReport,
-      },
-      COMPARE_RUN,
-    ).then(
-      (result) => finish(answeredColumn(target.id, result, timing(), prices, fallback)),
-      (err: unknown) => finish(failedColumn(target.id, err, timing(), fallback, content)),
+    const request: RunRequest = {
+      client: target.client,
+      connection: target.connection,
+      deployment: target.deployment,
+      model: target.model,
+      api: target.api,
+      route: target.route,
+      apiVersion: target.apiVersion,
+      messages: prompt.messages,
+      sampling: prompt.sampling,
+      apiMemory: options.apiMemory,
+      signal: options.signal,
+      onText,
+      onReport: options.onReport,
+    };
+    return runChat(observer ? observer.observe(request) : request, COMPARE_RUN).then(
+      (result) => finish(answeredColumn(target.id, result, timing(), prices, fallback), { result }),
+      (error: unknown) => finish(failedColumn(target.id, error, timing(), fallback, content), { error }),
     );
   });
   return { columns: await Promise.all(runs) };

@@ -26,7 +26,7 @@ export interface ColumnResult {
   firstTokenMs?: number;
   totalMs: number;
   /** As the runner reports them (engine/report.ts TokenCounts). */
-  tokens?: { prompt: number; cached: number; completion: number; reasoning: number };
+  tokens?: { prompt: number; cached: number; completion: number; reasoning: number; audioIn?: number; audioOut?: number };
   /** Completion tokens over the time they took to arrive (after the first). */
   tokensPerSecond?: number;
   /** Estimated US dollars; none when the model has no price or nothing was counted. */
@@ -34,6 +34,8 @@ export interface ColumnResult {
   /** What the runner changed or saw (a parameter left out, the content filter ending the reply). */
   notes: string[];
   failure?: ColumnFailure;
+  /** The column's trace (src/trace), when it was traced: Show Trace opens it. */
+  traceId?: string;
 }
 
 export interface Stat {
@@ -75,6 +77,8 @@ export function tokensText(c: Pick<ColumnResult, 'tokens'>): string {
   const parts = [l10n.t('{0} in, {1} out', prompt, completion)];
   if (cached) parts.push(l10n.t('{0} cached', cached));
   if (reasoning) parts.push(l10n.t('{0} reasoning', reasoning));
+  if (c.tokens.audioIn) parts.push(l10n.t('{0} audio in', c.tokens.audioIn));
+  if (c.tokens.audioOut) parts.push(l10n.t('{0} audio out', c.tokens.audioOut));
   return parts.join(', ');
 }
 

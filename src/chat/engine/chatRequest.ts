@@ -22,6 +22,20 @@ export interface SamplingOptions {
   topP?: number;
   maxTokens?: number;
   reasoningEffort?: ReasoningEffort;
+  /** prompt_cache_key: requests that share it are routed to the same cache (both APIs, the v1 route). */
+  promptCacheKey?: string;
+  /** prompt_cache_retention: how long a cached prefix may stay (24h: up to a day). */
+  promptCacheRetention?: PromptCacheRetention;
+}
+
+export type PromptCacheRetention = 'in_memory' | '24h';
+
+/** The prompt cache options as both APIs name them (prompt_cache_key, prompt_cache_retention), those set. */
+export function cacheFields(options: SamplingOptions): { prompt_cache_key?: string; prompt_cache_retention?: PromptCacheRetention } {
+  return {
+    ...(options.promptCacheKey ? { prompt_cache_key: options.promptCacheKey } : {}),
+    ...(options.promptCacheRetention ? { prompt_cache_retention: options.promptCacheRetention } : {}),
+  };
 }
 
 export interface BuildInput {
@@ -125,5 +139,5 @@ export function buildChatRequest(input: BuildInput): ChatRequest {
   // Stryker disable next-line ConditionalExpression: a field left undefined is not sent
   if (options.reasoningEffort !== undefined) request.reasoning_effort = options.reasoningEffort;
   if (options.maxTokens !== undefined) setTokenLimit(request, options.maxTokens, profile);
-  return request;
+  return Object.assign(request, cacheFields(options));
 }

@@ -15,6 +15,9 @@ export interface TokenCounts {
   completion: number;
   /** The part of `completion` spent thinking (reasoning models). */
   reasoning: number;
+  /** An audio model's audio input and output (parts of `prompt` and `completion`, billed at the audio rate); absent when none. */
+  audioIn?: number;
+  audioOut?: number;
 }
 
 /** How a request ended: answered, stopped by the user, ended by the content filter, refused with 429, or any other failure. */
@@ -79,12 +82,16 @@ export function rateLimitOf(headers: Headers | undefined): RequestReport['rateLi
 
 export function tokensOf(usage: Usage | undefined): TokenCounts | undefined {
   if (!usage) return undefined;
-  return {
+  const counts: TokenCounts = {
     prompt: usage.prompt_tokens,
     cached: usage.prompt_tokens_details?.cached_tokens ?? 0,
     completion: usage.completion_tokens,
     reasoning: usage.completion_tokens_details?.reasoning_tokens ?? 0,
   };
+  const [audioIn, audioOut] = [usage.prompt_tokens_details?.audio_tokens, usage.completion_tokens_details?.audio_tokens];
+  if (audioIn) counts.audioIn = audioIn;
+  if (audioOut) counts.audioOut = audioOut;
+  return counts;
 }
 
 /** What a failed request's error says about its end; recognised by shape (bundles may hold two copies of the class). */

@@ -7,7 +7,7 @@
 import type { ResponseContentPart, ResponseInputItem, ResponseRequest } from '../../service/types';
 import type { ModelProfile } from '../modelProfile';
 import { setOutputLimit } from '../paramAdaptation';
-import { samplingFor, type BuildInput } from './chatRequest';
+import { cacheFields, samplingFor, type BuildInput } from './chatRequest';
 import type { ImagePart, NeutralMessage, TextPart } from './messages';
 import { argumentsOf, checkImages, dataUrl, textOf } from './parts';
 import { ToolNames } from './toolNames';
@@ -98,5 +98,6 @@ export function buildResponseRequest(input: ResponsesBuildInput): ResponseReques
     const raised = setOutputLimit(request, options.maxTokens);
     if (raised) input.notes?.push(raised);
   }
+  Object.assign(request, cacheFields(options));
   return request;
 }

@@ -5,7 +5,7 @@ import type { DeploymentConfig } from '../config';
 import { countChatPromptTokens, readMessages, type ReadMessage } from '../chatMessages';
 import { contentFilterError, PROMPT_FILTER, replyFilterResults, SAFE_RESULTS } from '../filterResults';
 import { answeringModel } from '../modelRouter';
-import { promptTokens } from '../promptCache';
+import { cacheOptions, promptTokens } from '../promptCache';
 import { reply, tokenPieces, countTokens } from '../responder';
 import { parseToolChoice, parseTools, planToolCall, toolResultReply, type PlannedCall, type ToolChoice, type ToolSpec } from '../tools';
 import type { Route, RouteContext } from '../router';
@@ -109,10 +109,10 @@ export interface PreparedChat {
 }
 
 /** The cached part of a prompt that repeats an earlier one's prefix (promptCache.ts), as the usage reports it when there is one. */
-function cachedPrompt(state: RouteContext['state'], deployment: string, key: unknown, chat: ParsedChat, billed: number) {
+function cachedPrompt(state: RouteContext['state'], deployment: string, body: Record<string, unknown>, chat: ParsedChat, billed: number) {
   const parts = [JSON.stringify(chat.rawTools), ...chat.messages.map((m) => `${m.role}\n${m.content}`)];
-  const bucket = `${deployment}\n${typeof key === 'string' ? key : ''}`;
-  const cached = state.promptCache.use(bucket, promptTokens(parts), billed);
+  const { bucket, ttlMs } = cacheOptions(body, deployment, (message, param) => invalidRequest(message, param, 'invalid_value'));
+  const cached = state.promptCache.use(bucket, promptTokens(parts), billed, ttlMs);
   return cached ? { prompt_tokens_details: { cached_tokens: cached } } : {};
 }
 
@@ -147,7 +147,7 @@ export function prepareChat(ctx: { state: RouteContext['state'] }, body: Record<
   }
   const promptTokens = countChatPromptTokens(chat.messages, chat.rawTools);
   const completionTokens = finish === 'length' || call ? pieces.length : countTokens(text);
-  const cached = cachedPrompt(ctx.state, deployment.name, body.prompt_cache_key, chat, promptTokens);
+  const cached = cachedPrompt(ctx.state, deployment.name, body, chat, promptTokens);
   const usage = { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens, ...cached };
   return { deployment, stream: chat.stream, includeUsage: chat.includeUsage, pieces, call, finish, annotate, usage };
 }

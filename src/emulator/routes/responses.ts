@@ -5,7 +5,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { answeringModel } from '../modelRouter';
-import { promptTokens } from '../promptCache';
+import { cacheOptions, promptTokens } from '../promptCache';
 import { countTokens, reply } from '../responder';
 import type { Route, RouteContext } from '../router';
 import { planToolCall, toolResultReply } from '../tools';
@@ -125,8 +125,8 @@ export function prepareResponse(ctx: { state: EmulatorState }, body: Record<stri
   }
   const p = plan(req, history, deployment.name);
   const parts = [JSON.stringify(req.rawTools), req.instructions ?? '', ...[...history, ...req.items].map(({ id: _id, ...item }) => JSON.stringify(item))];
-  const key = typeof body.prompt_cache_key === 'string' ? body.prompt_cache_key : '';
-  p.cachedTokens = ctx.state.promptCache.use(`${deployment.name}\n${key}`, promptTokens(parts), p.inputTokens);
+  const { bucket, ttlMs } = cacheOptions(body, deployment.name, (message, param) => invalidRequest(message, param, 'invalid_value'));
+  p.cachedTokens = ctx.state.promptCache.use(bucket, promptTokens(parts), p.inputTokens, ttlMs);
   p.obfuscate = (body.stream_options as { include_obfuscation?: unknown } | undefined)?.include_obfuscation !== false;
   const outputTokens = countTokens(p.call ? p.call.arguments : p.text) + (p.reasoning?.tokens ?? 0);
   const object = responseObject(req, answeringModel(deployment, p.inputTokens));

@@ -14,8 +14,10 @@ import type { ConnectionCatalog } from '../connections/connectionCatalog';
 import type { ConnectionInfo, ConnectionStore } from '../connections/connectionStore';
 import { responseIdOf } from '../../webhooks/inspect/deliveryView';
 import type { DeliveryRecord } from '../../webhooks/store/records';
+import type { WebhookEvents } from '../../webhooks/store/webhookEvents';
 import { errorText, logError } from '../log';
 import { Views } from '../contributions';
+import { loadTrace } from '../layerBundles';
 import { registerPanelSerializer } from '../webview/panelHost';
 import { ChatPanel } from './chatPanel';
 import { ConversationStore } from './conversationStore';
@@ -55,12 +57,14 @@ export class ChatManager implements vscode.Disposable {
    * Background replies finish sooner when the listener is running: each verified `response.*`
    * delivery makes the panel following that response look at it at once.
    */
-  watchResponseEvents(events: { onDidRecord(listener: (r: DeliveryRecord) => unknown): vscode.Disposable }): vscode.Disposable {
+  watchResponseEvents(events: Pick<WebhookEvents, 'onDidRecord' | 'onDidUpdate' | 'get'>, forwards: (r: DeliveryRecord) => boolean = () => false): vscode.Disposable {
     return events.onDidRecord((r) => {
       // Only a panel following a background reply wants it: no parse for the rest.
       if (!this.panels.size || r.verdict !== 'verified' || !r.eventType?.startsWith('response.')) return;
       const id = responseIdOf(r);
-      if (id) for (const panel of this.panels.values()) panel.wake(id);
+      // The trace of the reply it wakes notes it, and the app's answer to its forward when the listener forwards it (src/trace/backgroundTrace.ts).
+      const delivery = { record: r, forwarded: forwards(r) ? () => loadTrace().forwardOf(events, r.id) : undefined };
+      if (id) for (const panel of this.panels.values()) panel.wake(id, delivery);
     });
   }
 

@@ -16,6 +16,7 @@ import { isSafeLink, parseViewMessage, type HostMessage, type ViewMessage } from
 import { loadNetwork } from '../bundles';
 import type { ClientCache } from '../connections/clients';
 import type { ConnectionStore } from '../connections/connectionStore';
+import { Commands } from '../contributions';
 import { logError, logInfo, redact } from '../log';
 import { plainLine } from '../plainText';
 import { PanelHost } from '../webview/panelHost';
@@ -133,10 +134,11 @@ export class ChatPanel implements vscode.Disposable {
         return this.save();
       case 'copyCode':
         return vscode.env.clipboard.writeText(msg.code);
-      case 'copyTurn': {
+      case 'copyTurn':
+      case 'showTrace': {
         const turn = this.conversation.turns.find((t) => t.id === msg.turnId);
-        if (turn) await vscode.env.clipboard.writeText(turn.content);
-        return;
+        if (msg.type === 'showTrace') return void (await vscode.commands.executeCommand(Commands.showTrace, turn?.traceId));
+        return void (turn && (await vscode.env.clipboard.writeText(turn.content)));
       }
       case 'insertCode':
         return insertCode(msg.code);
@@ -266,8 +268,8 @@ export class ChatPanel implements vscode.Disposable {
   }
 
   /** A `response.*` webhook delivery arrived for this response id. */
-  wake(responseId: string): void {
-    this.background.wake(responseId);
+  wake(...delivery: Parameters<BackgroundReplies['wake']>): void {
+    this.background.wake(...delivery);
   }
 
   /** The deployment lists changed (a Refresh, a sign-in): the picker shows them as they are now. */

@@ -56,7 +56,7 @@ export async function streamReply(x: ReplyContext): Promise<boolean> {
     onRetryWait: (seconds) => post({ type: 'retryCountdown', turnId: turn.id, seconds }),
   };
   if (c.params.background) {
-    await x.background.start(input, turn);
+    await x.background.start(input, turn, x.storage);
     // Saved while queued: a reload picks the reply up again by its id.
     c.turns.push(turn);
     await x.save();
@@ -66,7 +66,7 @@ export async function streamReply(x: ReplyContext): Promise<boolean> {
   turn.streaming = true;
   c.turns.push(turn);
   try {
-    const { stopped, ...result } = await loadTrace().tracedRun(x.storage, input, PANEL_RUN);
+    const { stopped, ...result } = await loadTrace().tracedRun(x.storage, input, PANEL_RUN, (traceId) => (turn.traceId = traceId));
     const interrupted = stopped && x.cutOff();
     Object.assign(turn, result, { stopped: (stopped && !interrupted) || undefined, interrupted: interrupted || undefined });
     // Stopped before the service sent its figures: count locally, and say so.

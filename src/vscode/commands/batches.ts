@@ -6,6 +6,7 @@ import type { BatchEndpoint } from '../../service/batches';
 import type { ResultRow } from '../../jobs/resultRows';
 import type { Batch } from '../../service/jobTypes';
 import { loadNetwork } from '../bundles';
+import { loadTrace } from '../layerBundles';
 import { logInfo } from '../log';
 import { plainLine } from '../plainText';
 import type { Services } from '../services';
@@ -56,11 +57,14 @@ export async function createBatch(s: Services, arg: unknown): Promise<Batch | un
   const endpoint = args.endpoint ?? ((await vscode.window.showQuickPick(ENDPOINTS, endpointPick)) as BatchEndpoint | undefined);
   if (!endpoint) return undefined;
   const net = loadNetwork();
+  // Traced from here (check, upload, create), then followed until it ends (src/vscode/trace).
+  const traced = loadTrace().traceBatch(s.context.globalStorageUri, s.jobs, conn.id);
+  const timed = traced.trace.timed.bind(traced.trace);
   const deployments = (await s.clients.listDeployments(conn)).map(net.deploymentInfo);
-  const check = await withProgress(vscode.l10n.t('Checking {0}…', basename(path)), () => net.checkBatchInput(path, { endpoint, deployments }));
+  const check = await timed('check input', () => withProgress(vscode.l10n.t('Checking {0}…', basename(path)), () => net.checkBatchInput(path, { endpoint, deployments })));
   if (check.problemCount) throw new Error(`${describeProblems(basename(path), check.problems, check.problemCount)} ${vscode.l10n.t('Nothing was uploaded.')}`);
   const client = await s.clients.get(conn);
-  const file = await withCancellableProgress(vscode.l10n.t('Uploading {0}', basename(path)), (signal, report) => {
+  const file = await timed('upload input', () => withCancellableProgress(vscode.l10n.t('Uploading {0}', basename(path)), (signal, report) => {
     let shown = 0;
     return client.jobs.files.upload(path, {
       purpose: 'batch',
@@ -71,11 +75,13 @@ export async function createBatch(s: Services, arg: unknown): Promise<Batch | un
         shown = percent;
       },
     });
-  });
+  }));
   let batch: Batch;
   try {
-    batch = await client.jobs.batches.create({ input_file_id: file.id, endpoint, metadata: { name: basename(path), ...args.metadata } });
+    const metadata = { name: basename(path), ...args.metadata };
+    batch = await timed('create batch', () => client.jobs.batches.create({ input_file_id: file.id, endpoint, metadata }));
   } catch (err) {
+    traced.failed(err);
     // Nothing half-made stays behind: the upload goes, unless the batch may exist and need it.
     // (Read by shape: the error class lives in the network bundle.)
     const message = err instanceof Error ? err.message : String(err);
@@ -89,6 +95,7 @@ export async function createBatch(s: Services, arg: unknown): Promise<Batch | un
     throw new Error(`${message} ${gone}`);
   }
   logInfo(`Batch ${batch.id} created on ${conn.label} from ${basename(path)} (${check.requests} requests).`);
+  traced.follow(batch);
   s.jobs.upsert(conn.id, 'batches', batch);
   void vscode.window.showInformationMessage(plainLine(vscode.l10n.t('Batch {0} created: {1} requests on {2}.', batch.id, check.requests, String(check.deployment)), 1000));
   return batch;

@@ -112,6 +112,7 @@ export async function compareDeployments(s: Services, arg: unknown): Promise<{ p
     },
     // Every request, source compare, in the usage log.
     onReport: s.usage.report,
+    storage: s.context.globalStorageUri,
     openConversation: async (c: Conversation) => {
       await s.chat.conversations.save(c);
       await s.chat.reopen(c.id);

@@ -9,7 +9,8 @@ import { Commands } from '../contributions';
 import { log } from '../log';
 import type { Services } from '../services';
 import { GroupNode, type TreeNode } from '../tree/nodes';
-import { JobGroupNode } from '../tree/jobNodes';
+import { BatchNode, JobGroupNode } from '../tree/jobNodes';
+import { EventNode } from '../webhooks/eventsTree';
 import { cancelBatch, createBatch, exportBatchResults, openBatchResultLine, openBatchResults, turnResultsPage } from './batches';
 import { acceptCall, hangUpCall, rejectCall, transferCall } from './calls';
 import { actOnJob, createFineTuningJob, deployFineTunedModel, openFineTuningJob } from './fineTuning';
@@ -27,6 +28,15 @@ import { chooseTunnelProvider } from './tunnelChoice';
 import { askingFirst } from './askFirst';
 import { fixtureCommands } from './fixtureCommands';
 import { copyField, copySecret, createEndpoint, deleteEndpoint, editEndpoint } from './webhookEndpoints';
+
+/** What Show Trace was given: a trace's id (a reply's or a column's button), a batch's row, a delivery's row in Events or the inspector's button. */
+function traceOf(arg: unknown): string | { batchId: string } | { deliveryId: string } | undefined {
+  if (typeof arg === 'string') return arg;
+  if (arg instanceof BatchNode) return { batchId: arg.batch.id };
+  if (arg instanceof EventNode) return { deliveryId: arg.summary.id };
+  const id = (arg as { deliveryId?: unknown } | undefined)?.deliveryId;
+  return typeof id === 'string' ? { deliveryId: id } : undefined;
+}
 
 export function registerCommands(s: Services): vscode.Disposable[] {
   // Registers each command; those that act on the resource or write a file ask first when given plain arguments.
@@ -50,7 +60,7 @@ export function registerCommands(s: Services): vscode.Disposable[] {
     }),
     command(Commands.showLog, vscode.l10n.t('Could not show the log'), () => log().show()),
     command(Commands.showUsage, vscode.l10n.t('Could not show the usage'), () => s.usageView.show()),
-    command(Commands.showTrace, vscode.l10n.t('Could not show the trace'), () => loadTrace().showTrace(s.context)),
+    command(Commands.showTrace, vscode.l10n.t('Could not show the trace'), (arg?: unknown) => loadTrace().showTrace(s.context, traceOf(arg))),
     // Webhook endpoints
     command(Commands.createWebhookEndpoint, vscode.l10n.t('Could not create the webhook endpoint'), (arg) => createEndpoint(s, arg)),
     command(Commands.editWebhookEndpoint, vscode.l10n.t('Could not update the webhook endpoint'), (arg) => editEndpoint(s, arg)),

@@ -15,7 +15,8 @@ import { parseCompareViewMessage, type ColumnHead, type CompareHostMessage, type
 import { loadMarkup, loadNetwork } from '../bundles';
 import { Composer } from '../chat/composer';
 import { insertCode } from '../chat/insertCode';
-import { Views } from '../contributions';
+import { Commands, Views } from '../contributions';
+import { loadTrace } from '../layerBundles';
 import { logInfo } from '../log';
 import { PanelHost } from '../webview/panelHost';
 import { webviewHtml } from '../webviewHtml';
@@ -33,6 +34,8 @@ export interface CompareDeps {
   settings: CompareSettings;
   /** The usage log's recorder (every request, source compare). */
   onReport?: (report: RequestReport) => void;
+  /** Global storage: each column's request is traced there (Show Trace on the column); none, no traces. */
+  storage?: vscode.Uri;
   /** Saves a conversation and opens it in a chat panel. */
   openConversation: (conversation: ReturnType<typeof conversationOf>) => Promise<void>;
 }
@@ -110,6 +113,8 @@ export class ComparePanel implements vscode.Disposable {
         return void (await this.export());
       case 'continueInChat':
         return this.continueInChat(msg.id);
+      case 'showTrace':
+        return void (await vscode.commands.executeCommand(Commands.showTrace, this.last?.columns.get(msg.id)?.traceId));
       case 'attach':
         return this.composer.pick(msg.kind);
       case 'removeAttachment':
@@ -133,11 +138,13 @@ export class ComparePanel implements vscode.Disposable {
     this.post({ type: 'busy', busy: true });
     const targets = this.columns.map((c) => c.target);
     const { repeatCompare, summarize } = loadNetwork();
+    const storage = this.deps.storage;
     this.running = (async () => {
       try {
         await repeatCompare(targets, comparePrompt(input), runs, {
           signal: run.signal,
           onReport: this.deps.onReport,
+          observe: storage && ((t) => loadTrace().tracer(storage, 'compare', t.deployment, t.client.endpoint)),
           onText: (id, text) => this.post({ type: 'delta', id, text }),
           onColumn: (column) => {
             last.columns.set(column.id, column);

@@ -17,13 +17,21 @@ export class LanguageModels implements vscode.Disposable {
   readonly provider: AzureOpenAIChatProvider;
   private readonly disposables: vscode.Disposable[] = [];
 
-  constructor(store: ConnectionStore, auth: AuthManager, clients: ClientCache, catalog: ConnectionCatalog, onReport: (report: RequestReport) => void) {
+  constructor(
+    store: ConnectionStore,
+    auth: AuthManager,
+    clients: ClientCache,
+    catalog: ConnectionCatalog,
+    onReport: (report: RequestReport) => void,
+    storage?: vscode.Uri,
+  ) {
     this.provider = new AzureOpenAIChatProvider({
       store,
       auth,
       clients,
       catalog,
       onReport,
+      storage,
       // The o200k tables are megabytes: their own bundle, loaded on the first count.
       loadCounter: () => loadTokenizer().createO200kCounter(),
     });

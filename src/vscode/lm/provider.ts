@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import { VSCODE_CHAT_RUN } from '../../chat/engine/options';
 import type { RequestReport } from '../../chat/engine/report';
+import type { RunRequest } from '../../chat/engine/runner';
 import { lmModelEntries, type LmModelEntry } from '../../chat/lm/catalog';
 import { readModelOptions } from '../../chat/lm/modelOptions';
 import type { TokenCounter } from '../../chat/lm/tokenCount';
@@ -15,6 +16,7 @@ import type { ClientCache } from '../connections/clients';
 import type { ConnectionCatalog } from '../connections/connectionCatalog';
 import type { ConnectionInfo, ConnectionStore } from '../connections/connectionStore';
 import { loadNetwork } from '../bundles';
+import { loadTrace } from '../layerBundles';
 import { errorText, logError, logInfo } from '../log';
 import { toLmMessage, toLmToolMode, toLmTools } from './toNeutral';
 
@@ -31,6 +33,8 @@ export interface ProviderDeps {
   onReport: (report: RequestReport) => void;
   /** Loads the tokenizer bundle on the first count. */
   loadCounter: () => TokenCounter;
+  /** Global storage: each request is traced there (src/vscode/trace), its tool runs timed across requests. */
+  storage?: vscode.Uri;
 }
 
 export class AzureOpenAIChatProvider implements vscode.LanguageModelChatProvider<AzureModelInformation>, vscode.Disposable {
@@ -99,24 +103,28 @@ export class AzureOpenAIChatProvider implements vscode.LanguageModelChatProvider
     try {
       if (token.isCancellationRequested) return;
       const client = await this.deps.clients.get(conn);
-      const result = await loadNetwork().runChat(
-        {
-          client,
-          connection: conn.id,
-          deployment: model.deployment,
-          model: model.model,
-          messages: messages.map(toLmMessage),
-          tools: toLmTools(options.tools),
-          toolMode: toLmToolMode(options.toolMode),
-          sampling: readModelOptions(options.modelOptions),
-          apiVersion: conn.apiVersion,
-          signal: abort.signal,
-          onReport: this.deps.onReport,
-          onText: (text) => progress.report(new vscode.LanguageModelTextPart(text)),
-          onToolCall: (call) => progress.report(new vscode.LanguageModelToolCallPart(call.callId, call.name, call.input)),
-        },
-        VSCODE_CHAT_RUN,
-      );
+      const request: RunRequest = {
+        client,
+        connection: conn.id,
+        deployment: model.deployment,
+        model: model.model,
+        messages: messages.map(toLmMessage),
+        tools: toLmTools(options.tools),
+        toolMode: toLmToolMode(options.toolMode),
+        sampling: readModelOptions(options.modelOptions),
+        apiVersion: conn.apiVersion,
+        signal: abort.signal,
+        onReport: this.deps.onReport,
+        onText: (text) => progress.report(new vscode.LanguageModelTextPart(text)),
+        onToolCall: (call) => progress.report(new vscode.LanguageModelToolCallPart(call.callId, call.name, call.input)),
+      };
+      const traced = this.deps.storage && loadTrace().tracedLmRequest(this.deps.storage, request);
+      const result = await loadNetwork()
+        .runChat(traced ? traced.observe(request) : request, VSCODE_CHAT_RUN)
+        .then(
+          (r) => (traced?.end({ result: r }), r),
+          (error: unknown) => (traced?.end({ error }), Promise.reject(error)),
+        );
       const via = result.api === 'responses' ? ', Responses API' : '';
       const how = `${result.stopped ? 'stopped' : (result.finishReason ?? 'ended')}, ${Date.now() - started} ms${result.model ? `, ${result.model}` : ''}${via}`;
       const u = result.usage;

@@ -196,6 +196,8 @@ export class DeliveryInspector implements vscode.Disposable {
       case 'openConversation':
         await vscode.commands.executeCommand(Commands.openEventConversation, { eventId: msg.eventId });
         return;
+      case 'showTrace':
+        return void (await vscode.commands.executeCommand(Commands.showTrace, owned({ deliveryId: this.record(msg.eventId).id })));
       case 'callAction':
         return this.actOnCall(this.record(msg.eventId), msg.action);
       case 'openSubject':

@@ -132,6 +132,8 @@ export type InspectorViewMessage =
   | { type: 'saveFixture'; eventId: string }
   | { type: 'fetchResponse'; eventId: string }
   | { type: 'openConversation'; eventId: string }
+  /** The trace this delivery is in (a background reply's wait it ended). */
+  | { type: 'showTrace'; eventId: string }
   /** The delivery's call (the host reads its id from the stored delivery, not from the page). */
   | { type: 'callAction'; eventId: string; action: CallAction }
   /** Opens what the delivery is about: a batch's results, a fine-tuning job's page. */
@@ -226,6 +228,7 @@ export function parseInspectorViewMessage(v: unknown): InspectorViewMessage | un
     case 'saveFixture':
     case 'fetchResponse':
     case 'openConversation':
+    case 'showTrace':
     case 'openSubject':
       return isId(v.eventId) ? { type: v.type, eventId: v.eventId } : undefined;
     case 'callAction':

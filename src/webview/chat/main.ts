@@ -287,6 +287,8 @@ document.addEventListener('click', (e) => {
     announcer.textContent = l10n.t('Copied to the clipboard.');
     button.classList.add('done');
     setTimeout(() => button.classList.remove('done'), 1500);
+  } else if (action === 'show-trace' && button.dataset.turnId) {
+    post({ type: 'showTrace', turnId: button.dataset.turnId });
   } else if (action === 'edit') {
     const turnId = button.dataset.turnId ?? (conversation && [...conversation.turns].reverse().find((t) => t.role === 'user')?.id);
     if (turnId) editTurn(turnId);

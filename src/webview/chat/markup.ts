@@ -35,6 +35,10 @@ export function chatBodyHtml(): string {
     ${label('reasoning-effort', l10n.t('Reasoning effort'))}<select id="reasoning-effort">
       ${option('', l10n.t('model default'))}${option('minimal', l10n.t('minimal'))}${option('low', l10n.t('low'))}${option('medium', l10n.t('medium'))}${option('high', l10n.t('high'))}
     </select>
+    ${label('cache-key', l10n.t('Prompt cache key'))}<input id="cache-key" type="text" maxlength="1024" placeholder="${h(l10n.t('none (v1 route only)'))}">
+    ${label('cache-retention', l10n.t('Prompt cache retention'))}<select id="cache-retention">
+      ${option('', l10n.t('service default'))}${option('in_memory', l10n.t('in memory'))}${option('24h', l10n.t('24 hours'))}
+    </select>
     ${label('background', l10n.t('In the background'))}<span><input id="background" type="checkbox"> ${h(l10n.t('replies run on the service (Responses API); Stop cancels them'))}</span>
   </div>
 </details>

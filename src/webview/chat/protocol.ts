@@ -60,6 +60,8 @@ export type ViewMessage =
   | { type: 'editFrom'; turnId: string; text: string }
   /** Copies a message's text (a reply as its Markdown source). */
   | { type: 'copyTurn'; turnId: string }
+  /** Opens the reply's trace on its timeline page. */
+  | { type: 'showTrace'; turnId: string }
   | { type: 'attach'; kind: Attachment['kind'] }
   | { type: 'removeAttachment'; id: string };
 
@@ -86,7 +88,8 @@ export function parseViewMessage(v: unknown): ViewMessage | undefined {
       return params ? { type: 'setParams', params } : undefined;
     }
     case 'copyTurn':
-      return isStr(v.turnId, 200) ? { type: 'copyTurn', turnId: v.turnId } : undefined;
+    case 'showTrace':
+      return isStr(v.turnId, 200) ? { type: v.type, turnId: v.turnId } : undefined;
     case 'attach':
       return v.kind === 'selection' || v.kind === 'file' || v.kind === 'image' ? { type: 'attach', kind: v.kind } : undefined;
     case 'removeAttachment':

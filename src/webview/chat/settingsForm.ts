@@ -4,7 +4,7 @@ import type { ChatParams, ConversationView, DeploymentOption } from '../../chat/
 import { $ } from '../shared/page';
 
 
-export const PARAM_FIELDS = ['system-prompt', 'temperature', 'top-p', 'max-tokens', 'route', 'api-version', 'api', 'reasoning-effort', 'background'];
+export const PARAM_FIELDS = ['system-prompt', 'temperature', 'top-p', 'max-tokens', 'route', 'api-version', 'api', 'reasoning-effort', 'background', 'cache-key', 'cache-retention'];
 
 /** The deployment picker: every deployment offered, and the conversation's own even when not listed. */
 export function renderDeployments(deploymentSelect: HTMLSelectElement, deployments: DeploymentOption[], conversation: ConversationView | undefined): void {
@@ -44,7 +44,16 @@ export function renderSettings(p: ChatParams): void {
   set('api', p.api ?? '');
   set('reasoning-effort', p.reasoningEffort ?? '');
   $<HTMLInputElement>('background').checked = p.background === true;
-  $<HTMLInputElement>('api-version').disabled = p.route !== 'deployment';
+  set('cache-key', p.promptCacheKey ?? '');
+  set('cache-retention', p.promptCacheRetention ?? '');
+  cacheFieldsFor(p.route);
+}
+
+/** The api-version is the deployment route's; the prompt cache's options the v1 route's. */
+function cacheFieldsFor(route: ChatParams['route'] | undefined): void {
+  $<HTMLInputElement>('api-version').disabled = route !== 'deployment';
+  $<HTMLInputElement>('cache-key').disabled = route === 'deployment';
+  $<HTMLSelectElement>('cache-retention').disabled = route === 'deployment';
 }
 
 const numberOrNull = (id: string) => {
@@ -63,7 +72,9 @@ export function readParams(): Partial<ChatParams> {
     api: $<HTMLSelectElement>('api').value || null,
     reasoningEffort: $<HTMLSelectElement>('reasoning-effort').value || null,
     background: $<HTMLInputElement>('background').checked || null,
+    promptCacheKey: $<HTMLInputElement>('cache-key').value.trim() || null,
+    promptCacheRetention: $<HTMLSelectElement>('cache-retention').value || null,
   };
-  $<HTMLInputElement>('api-version').disabled = params.route !== 'deployment';
+  cacheFieldsFor(params.route as ChatParams['route']);
   return params as Partial<ChatParams>;
 }

@@ -4,11 +4,14 @@ import type { ChatTurn } from '../../chat/model';
 import { escapeHtml, type Renderer } from './markdown';
 import { addTurnExtras } from './reasoningView';
 
-/** "1,152 cached, 64 reasoning": the parts of the counts billed apart, or '' when none. */
-export function tokenDetails(cached: number | undefined, reasoning: number | undefined): string {
+/** "1,152 cached, 64 reasoning, 40 audio in": the parts of the counts billed apart, or '' when none. */
+export function tokenDetails(cached: number | undefined, reasoning: number | undefined, audioIn?: number, audioOut?: number): string {
   const parts: string[] = [];
   if (cached) parts.push(l10n.t('{0} cached', cached));
   if (reasoning) parts.push(l10n.t('{0} reasoning', reasoning));
+  // An audio model's tokens are billed at the audio rate, input and output apart.
+  if (audioIn) parts.push(l10n.t('{0} audio in', audioIn));
+  if (audioOut) parts.push(l10n.t('{0} audio out', audioOut));
   return parts.join(', ');
 }
 
@@ -19,7 +22,8 @@ export function formatUsage(t: ChatTurn): string {
   if (t.usage) {
     const u = t.usage;
     // Cached input is billed at the model's cached rate, reasoning as output: each said apart.
-    const details = tokenDetails(u.prompt_tokens_details?.cached_tokens, u.completion_tokens_details?.reasoning_tokens);
+    const [p, c] = [u.prompt_tokens_details, u.completion_tokens_details];
+    const details = tokenDetails(p?.cached_tokens, c?.reasoning_tokens, p?.audio_tokens, c?.audio_tokens);
     const plain = l10n.t('{0} + {1} = {2} tokens', u.prompt_tokens, u.completion_tokens, u.total_tokens);
     const sum = details ? `${plain} (${details})` : plain;
     parts.push(t.usageEstimated ? l10n.t('about {0} (estimated)', sum) : sum);
@@ -52,7 +56,11 @@ function toolbar(t: ChatTurn): string {
           toolButton('edit', 'edit', l10n.t('Edit this message (the conversation continues from it)'), t.id),
           toolButton('copy-turn', 'copy', l10n.t('Copy this message'), t.id),
         ]
-      : [toolButton('copy-turn', 'copy', l10n.t('Copy the reply as Markdown'), t.id), toolButton('regenerate', 'refresh', l10n.t('Regenerate the reply'), t.id)];
+      : [
+          toolButton('copy-turn', 'copy', l10n.t('Copy the reply as Markdown'), t.id),
+          toolButton('regenerate', 'refresh', l10n.t('Regenerate the reply'), t.id),
+          ...(t.traceId ? [toolButton('show-trace', 'list-tree', l10n.t('Show Trace: what this reply\'s requests did, on a timeline'), t.id)] : []),
+        ];
   return `<div class="turn-tools" role="toolbar" aria-label="${escapeHtml(l10n.t('Message actions'))}">${buttons.join('')}</div>`;
 }
 

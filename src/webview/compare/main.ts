@@ -25,6 +25,8 @@ interface ColumnView {
   wait: HTMLElement;
   reply: HTMLElement;
   cont: HTMLButtonElement;
+  /** Show Trace: shown once the column's request was traced. */
+  trace: HTMLButtonElement;
   text: string;
   retryAt?: number;
 }
@@ -58,8 +60,14 @@ function buildColumn(head: ColumnHead): ColumnView {
   cont.disabled = true;
   cont.setAttribute('aria-label', l10n.t('Continue in Chat with {0}', head.label));
   cont.addEventListener('click', () => vscode.post({ type: 'continueInChat', id: head.id }));
-  root.append(title, el('p', head.detail, 'muted detail'), figures, median, error, wait, reply, cont);
-  return { head, root, figures, median, error, wait, reply, cont, text: '' };
+  const trace = el('button', undefined, 'secondary');
+  trace.type = 'button';
+  trace.append(icon('list-tree'), l10n.t('Show Trace'));
+  trace.hidden = true;
+  trace.setAttribute('aria-label', l10n.t('Show the trace of {0}', head.label));
+  trace.addEventListener('click', () => vscode.post({ type: 'showTrace', id: head.id }));
+  root.append(title, el('p', head.detail, 'muted detail'), figures, median, error, wait, reply, cont, trace);
+  return { head, root, figures, median, error, wait, reply, cont, trace, text: '' };
 }
 
 function init(heads: ColumnHead[], settings: CompareSettings): void {
@@ -87,6 +95,7 @@ function startRound(): void {
     c.error.hidden = true;
     c.wait.hidden = true;
     c.cont.disabled = true;
+    c.trace.hidden = true;
   }
 }
 
@@ -111,6 +120,7 @@ function showColumn(r: ColumnResult): void {
   c.wait.hidden = !c.retryAt;
   c.wait.textContent = waitText(c);
   c.cont.disabled = r.outcome !== 'ok' && !r.content;
+  c.trace.hidden = !r.traceId;
   answered = true;
   $<HTMLButtonElement>('export').disabled = false;
   if (c.retryAt && !countdown) countdown = setInterval(tick, 1000);

@@ -47,6 +47,8 @@ export type CompareViewMessage =
   | { type: 'stop' }
   | { type: 'export' }
   | { type: 'continueInChat'; id: string }
+  /** Opens the column's trace (its last round's) on the timeline page. */
+  | { type: 'showTrace'; id: string }
   | { type: 'attach'; kind: Chip['kind'] }
   | { type: 'removeAttachment'; id: string }
   | { type: 'copyCode'; code: string }
@@ -80,6 +82,7 @@ export function parseCompareViewMessage(v: unknown): CompareViewMessage | undefi
       return { type: 'send', text: v.text, settings, runs: runs as number };
     }
     case 'continueInChat':
+    case 'showTrace':
     case 'removeAttachment':
       return isStr(v.id, ID) && v.id ? { type: v.type, id: v.id } : undefined;
     case 'attach':
@@ -95,7 +98,8 @@ export function parseCompareViewMessage(v: unknown): CompareViewMessage | undefi
 
 const isHead = (v: unknown): v is ColumnHead => isObj(v) && isStr(v.id, ID) && isStr(v.label, ID) && isStr(v.detail, 1000);
 const optNumber = (v: unknown) => v === undefined || isNum(v);
-const isTokens = (v: unknown) => v === undefined || (isObj(v) && ['prompt', 'cached', 'completion', 'reasoning'].every((k) => isNum(v[k])));
+const isTokens = (v: unknown) =>
+  v === undefined || (isObj(v) && ['prompt', 'cached', 'completion', 'reasoning'].every((k) => isNum(v[k])) && [v.audioIn, v.audioOut].every(optNumber));
 
 function isFailure(v: unknown): boolean {
   if (v === undefined) return true;
@@ -106,6 +110,7 @@ export function isColumn(v: unknown): v is ColumnResult {
   if (!isObj(v) || !isStr(v.id, ID) || !isStr(v.content)) return false;
   if (!['ok', 'stopped', 'failed'].includes(v.outcome as string)) return false;
   if (!(v.finishReason === null || isStr(v.finishReason, 100)) || !(v.model === undefined || isStr(v.model, ID))) return false;
+  if (!(v.traceId === undefined || isStr(v.traceId, 64))) return false;
   if (![v.firstTokenMs, v.totalMs, v.tokensPerSecond, v.costUsd].every(optNumber) || !isNum(v.totalMs) || !isTokens(v.tokens)) return false;
   return Array.isArray(v.notes) && v.notes.every((n) => isStr(n, 10_000)) && isFailure(v.failure);
 }

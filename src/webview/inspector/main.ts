@@ -42,7 +42,7 @@ function render(d: DeliveryView): void {
 
   // Actions: only a verified, whole body can be re-signed.
   for (const a of ['replay', 'edit', 'curl', 'fixture']) (document.querySelector(`[data-action="${a}"]`) as HTMLButtonElement).disabled = !d.replayable || busy;
-  for (const a of ['fetch', 'conversation']) (document.querySelector(`[data-action="${a}"]`) as HTMLButtonElement).hidden = !d.responseId;
+  for (const a of ['fetch', 'conversation', 'trace']) (document.querySelector(`[data-action="${a}"]`) as HTMLButtonElement).hidden = !d.responseId;
   const subject = document.querySelector<HTMLButtonElement>('[data-action="subject"]')!;
   subject.hidden = !d.subject;
   $('subject-label').textContent = d.subject?.kind === 'batch' ? l10n.t('Open batch results') : l10n.t('Open fine-tuning job');
@@ -245,6 +245,8 @@ document.addEventListener('click', (e) => {
       return post({ type: 'fetchResponse', eventId });
     case 'conversation':
       return post({ type: 'openConversation', eventId });
+    case 'trace':
+      return post({ type: 'showTrace', eventId });
     case 'subject':
       return post({ type: 'openSubject', eventId });
     case 'call-accept':

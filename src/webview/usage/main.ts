@@ -85,8 +85,9 @@ function row(d: DeploymentUsage, w: WindowStats): HTMLTableRowElement {
   tr.append(
     name,
     figure(count(w.requests), w.errors ? l10n.t('({0} failed)', count(w.errors)) : undefined),
-    figure(count(w.promptTokens), `(${count(w.cachedTokens)})`),
-    figure(count(w.completionTokens), `(${count(w.reasoningTokens)})`),
+    // Cached and, for an audio model, audio input apart; reasoning and audio output apart.
+    figure(count(w.promptTokens), `(${count(w.cachedTokens)}${w.audioInTokens ? `, ${l10n.t('{0} audio', count(w.audioInTokens))}` : ''})`),
+    figure(count(w.completionTokens), `(${count(w.reasoningTokens)}${w.audioOutTokens ? `, ${l10n.t('{0} audio', count(w.audioOutTokens))}` : ''})`),
     figure(formatPercentiles(w.firstTokenMs)),
     figure(formatPercentiles(w.totalMs)),
     figure(count(w.rateLimited)),
@@ -94,6 +95,22 @@ function row(d: DeploymentUsage, w: WindowStats): HTMLTableRowElement {
   );
   if (w.rateLimited) tr.children[6].classList.add('warn');
   return tr;
+}
+
+/** A model router's deployment: a row under it for each model that answered in the period (requests, tokens, cost). */
+function answeredRows(d: DeploymentUsage, win: WindowName): HTMLTableRowElement[] {
+  return (d.answeredBy ?? [])
+    .filter((a) => a.windows[win].requests > 0)
+    .map((a) => {
+      const w = a.windows[win];
+      const tr = el('tr', undefined, 'answered');
+      const name = el('th', undefined, 'sub');
+      name.scope = 'row';
+      name.append(el('span', l10n.t('answered by {0}', a.model), 'name'));
+      const cost = w.cost === undefined ? figure(l10n.t('tokens only'), l10n.t('(no price)')) : figure(estimate(w.cost));
+      tr.append(name, figure(count(w.requests)), figure(count(w.promptTokens), `(${count(w.cachedTokens)})`), figure(count(w.completionTokens)), el('td'), el('td'), el('td'), cost);
+      return tr;
+    });
 }
 
 /** Above the table: the period, whether filtered, how many deployments (each sentence whole, for translators). */
@@ -126,7 +143,7 @@ function render(): void {
   $('usage-heading').textContent = heading;
   $('usage-caption').textContent = heading;
   const body = $('usage-rows');
-  body.replaceChildren(...rows.map((d) => row(d, d.windows[win])));
+  body.replaceChildren(...rows.flatMap((d) => [row(d, d.windows[win]), ...answeredRows(d, win)]));
   if (!rows.length) {
     const tr = el('tr');
     tr.append(Object.assign(el('td', noRequestsText(win, filtered)), { colSpan: 8 }));

@@ -52,7 +52,10 @@ const isList = (v: unknown, check: (x: unknown) => boolean, max = MAX_ITEMS): v 
 
 const isPercentiles = (v: unknown) => isObj(v) && isCount(v.p50) && isCount(v.p95);
 
-const STAT_COUNTS: ReadonlyArray<keyof WindowStats> = ['requests', 'promptTokens', 'cachedTokens', 'completionTokens', 'reasoningTokens', 'rateLimited', 'errors', 'unpricedRequests'];
+const STAT_COUNTS: ReadonlyArray<keyof WindowStats> = [
+  ...['requests', 'promptTokens', 'cachedTokens', 'completionTokens', 'reasoningTokens', 'audioInTokens', 'audioOutTokens'] as const,
+  ...['rateLimited', 'errors', 'unpricedRequests'] as const,
+];
 function isWindow(v: unknown): v is WindowStats {
   if (!isObj(v) || !STAT_COUNTS.every((k) => isCount(v[k]))) return false;
   return optional(v.firstTokenMs, isPercentiles) && optional(v.totalMs, isPercentiles) && optional(v.cost, isCount);
@@ -65,12 +68,15 @@ function isHeadroom(v: unknown): boolean {
   return ['remainingRequests', 'remainingTokens', 'limitRequests', 'limitTokens'].every((k) => optional(v[k], isCount));
 }
 
+const isAnsweredStats = (v: unknown) => isObj(v) && ['requests', 'promptTokens', 'cachedTokens', 'completionTokens'].every((k) => isCount(v[k])) && optional(v.cost, isCount);
+const isAnswered = (v: unknown) => isObj(v) && isStr(v.model) && isObj(v.windows) && ['today', 'week', 'month'].every((w) => isAnsweredStats((v.windows as Record<string, unknown>)[w]));
+
 function isDeployment(v: unknown, days: number): v is DeploymentUsage {
   if (!isObj(v) || !isStr(v.connectionId) || !isStr(v.connectionLabel) || !isStr(v.deployment)) return false;
   if (!optional(v.model, isStr) || !optional(v.modelVersion, isStr) || !optional(v.headroom, isHeadroom)) return false;
   const w = v.windows;
   if (!isObj(w) || !isWindow(w.today) || !isWindow(w.week) || !isWindow(w.month)) return false;
-  return isList(v.daily, isDaily) && v.daily.length === days;
+  return isList(v.daily, isDaily) && v.daily.length === days && optional(v.answeredBy, (a) => isList(a, isAnswered, 100));
 }
 
 /** A summary as the aggregator makes it: every number a count, one daily entry per chart day. */
