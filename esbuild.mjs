@@ -131,8 +131,6 @@ const builds = [
   { ...common, entryPoints: { trace: 'src/vscode/trace/bundle.ts' }, outdir: 'dist', external: ['vscode'], plugins: [fromSharedBundles(L10N)] },
   // Webhook fixtures (save, send, scenario, catalog), required on the first fixture command (src/vscode/layerBundles.ts).
   { ...common, entryPoints: { fixtures: 'src/vscode/fixtures/bundle.ts' }, outdir: 'dist', external: ['vscode'], plugins: [fromSharedBundles(L10N)] },
-  // Check My Handler and Copy as Test (their commands), required on first use (src/vscode/layerBundles.ts).
-  { ...common, entryPoints: { handler: 'src/vscode/webhooks/handlerBundle.ts' }, outdir: 'dist', external: ['vscode'], plugins: [fromSharedBundles(L10N)] },
   // OpenTelemetry's OTLP/HTTP exporter, required only when the user set an OTLP endpoint (src/vscode/bundles.ts).
   // OpenTelemetry's ES module builds: esbuild can leave out what the exporter does not use (the
   // CommonJS ones pull in all of semantic-conventions and sdk-metrics: 263 KB instead of 27).

@@ -31,7 +31,6 @@ import { WebhookEndpoints } from './vscode/webhooks/endpoints';
 import { EventsTree } from './vscode/webhooks/eventsTree';
 import { showEventsViewStatus } from './vscode/webhooks/eventsViewStatus';
 import { registerWebhookDebugging } from './vscode/webhooks/debugSession';
-import { registerHandlerLens } from './vscode/webhooks/handlerLens';
 import { ListenerController } from './vscode/webhooks/listenerController';
 import { FineTuningPanels } from './vscode/jobs/fineTuningPanels';
 import { JobLists } from './vscode/jobs/jobLists';
@@ -150,7 +149,6 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi {
     // Inline suggestions: nothing loads until a deployment is chosen for them.
     registerInline(services, report),
     registerWebhookDebugging(services),
-    registerHandlerLens(),
   );
   void dropStaleLocalConnections(services).then(() => offerEnvironmentImport(services));
   stopOnDeactivate = () => Promise.all([listener.stop(true), usage.flush()]);

@@ -10,9 +10,5 @@ export type InlineBundle = typeof import('./inline/bundle');
 /** Traces in the editor: their store, the export to the user's collector, the timeline page. */
 export type TraceBundle = typeof import('./trace/bundle');
 
-/** Check My Handler and Copy as Test: their commands, loaded on first use. */
-export type HandlerBundle = typeof import('./webhooks/handlerBundle');
-
-export const loadHandler = onFirstUse<HandlerBundle>('handler.js');
 export const loadInline = onFirstUse<InlineBundle>('inline.js');
 export const loadTrace = onFirstUse<TraceBundle>('trace.js');

@@ -17,7 +17,7 @@ const MAIN_BUNDLE_LIMIT = 250 * 1024;
 const PACKAGE_LIMIT = 1_500_000;
 /** What the installed package's dist/ holds: each bundle once, nothing for development. */
 const SHIPPED = [
-  'codicons/codicon.css', 'codicons/codicon.ttf', 'emulator-lib.js', 'extension.js', 'fixtures.js', 'handler.js', 'identity.js', 'inline.js', 'l10n.js', 'markup.js', 'network.js',
+  'codicons/codicon.css', 'codicons/codicon.ttf', 'emulator-lib.js', 'extension.js', 'fixtures.js', 'identity.js', 'inline.js', 'l10n.js', 'markup.js', 'network.js',
   'o200k.br', 'otlp.js', 'tokenizer.js', 'trace.js', 'undici.js', 'usage-log.js', 'webview/inspector.js', 'webview/pages.js', 'webview/usage.js',
 ];
 

@@ -1,5 +1,5 @@
 /**
- * The webhook fixtures' commands (#40), registered at activation; their code is in dist/fixtures.js,
+ * The webhook fixtures' commands (#40: sends, Check My Handler, Copy as Test), registered at activation; their code is in dist/fixtures.js,
  * loaded on the first use. A row of the Events view is named by its delivery's id here, where its
  * class lives.
  */
@@ -21,6 +21,8 @@ export function fixtureCommands(s: Services, command: ReturnType<typeof askingFi
     command(Commands.sendFixture, vscode.l10n.t('Could not send the fixture'), (arg) => loadFixtures().sendFixtureCommand(s, arg)),
     command(Commands.sendFixturesInOrder, vscode.l10n.t('Could not send the fixtures'), (arg) => loadFixtures().sendFixturesInOrder(s, arg)),
     command(Commands.newFixtureFromCatalog, vscode.l10n.t('Could not make the fixture'), (arg) => loadFixtures().newFixtureFromCatalog(s, arg)),
+    command(Commands.checkHandler, vscode.l10n.t('Could not check the handler'), (arg) => loadFixtures().checkMyHandler(s.listener, arg)),
+    command(Commands.copyFixtureAsTest, vscode.l10n.t('Could not write the test'), (arg) => loadFixtures().copyFixtureAsTest(s.listener, arg)),
     registerFixtureLens(),
   ];
 }

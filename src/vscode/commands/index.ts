@@ -4,7 +4,7 @@
  * work is in the core and in the parts of `Services`.
  */
 import * as vscode from 'vscode';
-import { loadHandler, loadTrace } from '../layerBundles';
+import { loadTrace } from '../layerBundles';
 import { Commands } from '../contributions';
 import { log } from '../log';
 import type { Services } from '../services';
@@ -93,8 +93,6 @@ export function registerCommands(s: Services): vscode.Disposable[] {
     command(Commands.sendTestEvent, vscode.l10n.t('Could not send the test event'), (arg) => sendTestEvent(s, arg)),
     command(Commands.startWebhookDebugging, vscode.l10n.t('Could not start debugging with webhooks'), () => startWebhookDebugging()),
     command(Commands.checkVerifier, vscode.l10n.t('Could not check the webhook verifier'), (arg) => checkVerifier(s, arg)),
-    command(Commands.checkHandler, vscode.l10n.t('Could not check the handler'), (arg) => loadHandler().checkMyHandler(s.listener, arg)),
-    command(Commands.copyFixtureAsTest, vscode.l10n.t('Could not write the test'), (arg) => loadHandler().copyFixtureAsTest(s.listener, arg)),
     command(Commands.listenerActions, vscode.l10n.t('Could not show the listener actions'), () => listenerActions(s)),
     // Received events
     eventDocuments(s),
