@@ -26,7 +26,7 @@ export function inspectorBodyHtml(): string {
       <button type="button" data-action="conversation" class="secondary" hidden title="${h(l10n.t('The chat conversation whose reply this response is'))}">
         <span class="codicon codicon-comment-discussion" aria-hidden="true"></span>${h(l10n.t('Open conversation'))}</button>
       <button type="button" data-action="trace" class="secondary" hidden title="${h(l10n.t("The trace of the background reply whose wait this delivery ended"))}">
-        <span class="codicon codicon-list-tree" aria-hidden="true"></span>${h(l10n.t('Show Trace'))}</button>
+        <span class="codicon codicon-list-tree" aria-hidden="true"></span>${h(l10n.t('Show trace'))}</button>
       <button type="button" data-action="subject" class="secondary" hidden><span class="codicon codicon-go-to-file" aria-hidden="true"></span><span id="subject-label"></span></button>
     </div>
     <p id="replay-note" class="note"></p>
