@@ -87,7 +87,8 @@ function httpsUrl(value: unknown, field: string): string {
 export function resolveCloud(name: unknown, custom?: CustomCloudSetting): CloudEnvironment {
   if (name === undefined || name === null || name === '') return CLOUDS.AzureCloud;
   if (name !== 'Custom') {
-    const builtIn = CLOUDS[name as keyof typeof CLOUDS];
+    // Own names only: `toString` or `constructor` is no cloud.
+    const builtIn = typeof name === 'string' && Object.hasOwn(CLOUDS, name) ? CLOUDS[name as keyof typeof CLOUDS] : undefined;
     if (!builtIn) throw new CloudConfigError(l10n.t('Unknown cloud "{0}" in "{1}". Use AzureCloud, AzureUSGovernment, AzureChinaCloud or Custom.', String(name), 'aoaiWorkbench.cloud'));
     return builtIn;
   }

@@ -85,6 +85,7 @@ describe('clouds', () => {
 
   it('checks a custom cloud field by field', () => {
     assert.throws(() => resolveCloud('Moon'), CloudConfigError);
+    for (const inherited of ['toString', 'constructor', '__proto__']) assert.throws(() => resolveCloud(inherited), CloudConfigError, inherited);
     assert.throws(() => resolveCloud('Custom', { resourceManagerEndpoint: 'https://arm.contoso' }), /customCloud.authorityHost/);
     assert.throws(() => resolveCloud('Custom', { authorityHost: 'http://login.contoso', resourceManagerEndpoint: 'https://arm.contoso' }), /must use https/);
     const c = resolveCloud('Custom', { authorityHost: 'https://login.contoso/', resourceManagerEndpoint: 'http://127.0.0.1:8080' });
