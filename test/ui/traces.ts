@@ -6,17 +6,12 @@
 import { join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import type { ArtifactsFolder, EmulatorHandle } from './handles';
+import { frameWith } from './jobs';
 import { expectNotification, readmePicture, reloadWithModelConsumer } from './walkthrough';
 import { addConnectionThroughTheUi, runCommand, setWebviewWidth, useTheme } from './workbench';
 
 /** The timeline page's frame, once it drew its spans. */
-async function traceFrame(page: Page): Promise<Frame> {
-  for (let i = 0; i < 150; i++) {
-    for (const f of page.frames()) if (await f.$('body[data-ready="true"] .span').catch(() => null)) return f;
-    await page.waitForTimeout(200);
-  }
-  throw new Error('no trace page drew its spans');
-}
+const traceFrame = (page: Page): Promise<Frame> => frameWith(page, 'body[data-ready="true"] .span');
 
 export async function tracesThroughTheUi(page: Page, emulator: EmulatorHandle, artifacts: ArtifactsFolder): Promise<void> {
   await addConnectionThroughTheUi(page, emulator, artifacts);

@@ -40,6 +40,16 @@ function figure(dl: HTMLElement, name: string, value: string): void {
   dl.append(el('dt', name), el('dd', value));
 }
 
+/** A column's button: its icon and words, what a screen reader hears (the column named), what it posts. */
+function columnButton(iconName: string, text: string, label: string, message: CompareViewMessage): HTMLButtonElement {
+  const b = el('button', undefined, 'secondary');
+  b.type = 'button';
+  b.append(icon(iconName), text);
+  b.setAttribute('aria-label', label);
+  b.addEventListener('click', () => vscode.post(message));
+  return b;
+}
+
 function buildColumn(head: ColumnHead): ColumnView {
   const root = el('section', undefined, 'column');
   const title = el('h2', head.label);
@@ -54,18 +64,10 @@ function buildColumn(head: ColumnHead): ColumnView {
   wait.hidden = true;
   const reply = el('div', undefined, 'reply');
   reply.setAttribute('aria-live', 'off');
-  const cont = el('button', undefined, 'secondary');
-  cont.type = 'button';
-  cont.append(icon('comment-discussion'), l10n.t('Continue in Chat'));
+  const cont = columnButton('comment-discussion', l10n.t('Continue in Chat'), l10n.t('Continue in Chat with {0}', head.label), { type: 'continueInChat', id: head.id });
   cont.disabled = true;
-  cont.setAttribute('aria-label', l10n.t('Continue in Chat with {0}', head.label));
-  cont.addEventListener('click', () => vscode.post({ type: 'continueInChat', id: head.id }));
-  const trace = el('button', undefined, 'secondary');
-  trace.type = 'button';
-  trace.append(icon('list-tree'), l10n.t('Show Trace'));
+  const trace = columnButton('list-tree', l10n.t('Show Trace'), l10n.t('Show the trace of {0}', head.label), { type: 'showTrace', id: head.id });
   trace.hidden = true;
-  trace.setAttribute('aria-label', l10n.t('Show the trace of {0}', head.label));
-  trace.addEventListener('click', () => vscode.post({ type: 'showTrace', id: head.id }));
   root.append(title, el('p', head.detail, 'muted detail'), figures, median, error, wait, reply, cont, trace);
   return { head, root, figures, median, error, wait, reply, cont, trace, text: '' };
 }
