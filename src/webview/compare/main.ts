@@ -40,11 +40,11 @@ function figure(dl: HTMLElement, name: string, value: string): void {
   dl.append(el('dt', name), el('dd', value));
 }
 
-/** A column's button: its icon and words, what a screen reader hears (the column named), what it posts. */
-function columnButton(iconName: string, text: string, label: string, message: CompareViewMessage): HTMLButtonElement {
+/** A column's button (its icon made where it is named, so the codicon subset finds it): its icon and words, what a screen reader hears (the column named), what it posts. */
+function columnButton(glyph: HTMLElement, text: string, label: string, message: CompareViewMessage): HTMLButtonElement {
   const b = el('button', undefined, 'secondary');
   b.type = 'button';
-  b.append(icon(iconName), text);
+  b.append(glyph, text);
   b.setAttribute('aria-label', label);
   b.addEventListener('click', () => vscode.post(message));
   return b;
@@ -64,9 +64,9 @@ function buildColumn(head: ColumnHead): ColumnView {
   wait.hidden = true;
   const reply = el('div', undefined, 'reply');
   reply.setAttribute('aria-live', 'off');
-  const cont = columnButton('comment-discussion', l10n.t('Continue in Chat'), l10n.t('Continue in Chat with {0}', head.label), { type: 'continueInChat', id: head.id });
+  const cont = columnButton(icon('comment-discussion'), l10n.t('Continue in Chat'), l10n.t('Continue in Chat with {0}', head.label), { type: 'continueInChat', id: head.id });
   cont.disabled = true;
-  const trace = columnButton('list-tree', l10n.t('Show Trace'), l10n.t('Show the trace of {0}', head.label), { type: 'showTrace', id: head.id });
+  const trace = columnButton(icon('list-tree'), l10n.t('Show Trace'), l10n.t('Show the trace of {0}', head.label), { type: 'showTrace', id: head.id });
   trace.hidden = true;
   root.append(title, el('p', head.detail, 'muted detail'), figures, median, error, wait, reply, cont, trace);
   return { head, root, figures, median, error, wait, reply, cont, trace, text: '' };
