@@ -4,17 +4,16 @@
  * mark. Any other JSON file costs one substring search.
  */
 import * as vscode from 'vscode';
+import { FIXTURE_MARK } from '../../webhooks/fixtures/mark';
 import type { FixtureLenses } from '../fixtures/lenses';
 import { loadFixtures } from '../fixtures/loader';
 import { owned } from '../ownedArgs';
-
-const MARK = '"aoaiWorkbenchFixture"';
 
 export function registerFixtureLens(): vscode.Disposable {
   let lenses: FixtureLenses | undefined;
   // Once loaded, every JSON file is asked: a mark just deleted must take its warnings with it.
   const provider: vscode.CodeLensProvider = {
-    provideCodeLenses: (doc) => (lenses || doc.getText().includes(MARK) ? (lenses ??= new (loadFixtures().FixtureLenses)(owned)).provide(doc) : []),
+    provideCodeLenses: (doc) => (lenses || doc.getText().includes(FIXTURE_MARK) ? (lenses ??= new (loadFixtures().FixtureLenses)(owned)).provide(doc) : []),
   };
   return vscode.Disposable.from(
     vscode.languages.registerCodeLensProvider([{ language: 'json', scheme: 'file' }, { language: 'json', scheme: 'untitled' }], provider),

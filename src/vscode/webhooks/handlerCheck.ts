@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { WEBHOOK_EVENT_TYPES } from '../../service/types';
 import type { WebhookFixture } from '../../webhooks/fixtures/format';
 import type { HandlerReport } from '../../webhooks/fixtures/handlerCheck';
+import { FIXTURE_MARK } from '../../webhooks/fixtures/mark';
 import { loadNetwork } from '../bundles';
 import { plainLine } from '../plainText';
 import type { KnownSecret } from '../../webhooks/store/records';
@@ -48,7 +49,7 @@ export function fixtureOfText(text: string): WebhookFixture | string {
 export async function chosenFixture(arg: unknown, type?: string): Promise<{ fixture: WebhookFixture; from: string } | undefined> {
   const uri = arg instanceof vscode.Uri ? arg : typeof (arg as CheckHandlerArgs)?.uri === 'string' ? vscode.Uri.parse((arg as CheckHandlerArgs).uri!) : undefined;
   const doc = uri ? await vscode.workspace.openTextDocument(uri) : vscode.window.activeTextEditor?.document;
-  if (doc && (uri || doc.getText().includes('"aoaiWorkbenchFixture"'))) {
+  if (doc && (uri || doc.getText().includes(FIXTURE_MARK))) {
     const f = fixtureOfText(doc.getText());
     if (typeof f === 'string') throw new Error(vscode.l10n.t('{0} is not a webhook fixture: {1}.', vscode.workspace.asRelativePath(doc.uri), f));
     return { fixture: f, from: vscode.workspace.asRelativePath(doc.uri) };
