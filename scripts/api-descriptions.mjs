@@ -47,6 +47,17 @@ export const SOURCES = {
         nullable: true,
         why: "A response's `usage` is null until it ends (queued, in progress, cancelled): so in the description's own examples; the schema says object only.",
       },
+      ...['errors', 'output_file_id', 'error_file_id', 'in_progress_at', 'expires_at', 'finalizing_at', 'completed_at', 'failed_at', 'expired_at', 'cancelling_at', 'cancelled_at']
+        .map((field) => ({
+          at: `components/schemas/Batch/properties/${field}`,
+          nullable: true,
+          why: `A batch's \`${field}\` is null until it applies: so in the description's own example of POST /batches; the schema does not allow null.`,
+        })),
+      {
+        at: 'components/schemas/FineTuningJob/properties/status',
+        enumAdd: ['pausing', 'paused'],
+        why: "The description has POST /fine_tuning/jobs/{id}/pause and /resume, but its job status enum lacks the states pause leads to; OpenAI's API reference for pause lists pausing and paused.",
+      },
       ...['POST /responses/{id}/cancel', 'DELETE /responses/{id}'].map((op) => ({
         at: `operations/${op.replace(/\//g, '~1')}/404/application~1json`,
         replace: { $ref: '#/components/schemas/ErrorResponse' },
@@ -66,7 +77,14 @@ export const SOURCES = {
     file: 'specification/cognitiveservices/data-plane/AzureOpenAI/inference/stable/2024-10-21/inference.json',
     operations: ['POST /deployments/{id}/chat/completions'],
     webhooks: [],
-    schemas: ['errorResponse', 'contentFilterPromptResults', 'contentFilterChoiceResults'],
+    schemas: ['errorResponse', 'promptFilterResults', 'contentFilterPromptResults', 'contentFilterChoiceResults'],
+    errata: [
+      {
+        at: 'components/schemas/error/properties/type',
+        nullable: true,
+        why: "The content filter's 400 carries \"type\": null, as Azure's content filtering documentation shows it; the schema says string only.",
+      },
+    ],
   },
 };
 
@@ -89,6 +107,13 @@ function clean(schema, openapi30, refs) {
     else if (SCHEMA_LISTS.has(k)) out[k] = v.map((s) => clean(s, openapi30, refs));
     else if (v && typeof v === 'object' && !Array.isArray(v) && k !== 'enum' && k !== 'const' && k !== 'default') out[k] = clean(v, openapi30, refs);
     else out[k] = v;
+  }
+  // OpenAPI 3.0's boolean exclusiveMinimum/Maximum (still in a few places of OpenAI's 3.1 file) as 2020-12's numbers.
+  for (const [ex, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']]) {
+    if (typeof out[ex] !== 'boolean') continue;
+    if (out[ex]) out[ex] = out[bound];
+    else delete out[ex];
+    if (out[ex] !== undefined) delete out[bound];
   }
   // OpenAPI 3.0's keyword; OpenAI's 3.1 description still uses it in a few places, meaning the same.
   return schema.nullable === true ? nullable(out) : out;
@@ -149,7 +174,7 @@ export function extract(name, doc, commit) {
  * An erratum: where the description's schema contradicts its own examples and the service, the
  * extract says what the service sends, and lists the change with its reason (`errata`).
  */
-function amend(out, { at, nullable: orNull, replace }) {
+function amend(out, { at, nullable: orNull, replace, enumAdd }) {
   const parts = at.split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   const last = parts.pop();
   let parent = out;
@@ -157,6 +182,7 @@ function amend(out, { at, nullable: orNull, replace }) {
   if (!parent || !(last in parent)) throw new Error(`erratum ${at}: not in the extract (has the description changed?)`);
   if (orNull) parent[last] = { anyOf: [parent[last], { type: 'null' }] };
   if (replace) parent[last] = replace;
+  if (enumAdd) parent[last] = { ...parent[last], enum: [...parent[last].enum, ...enumAdd] };
 }
 
 async function load(file) {
