@@ -71,6 +71,15 @@ export const SOURCES = {
     operations: ['POST /chat/completions'],
     webhooks: [],
     schemas: ['AzureErrorResponse', 'AzureContentFilterResultForPrompt', 'AzureContentFilterResultForChoice'],
+    errata: [
+      {
+        at: 'components/schemas/AzureErrorResponse/properties/error/properties/type',
+        replace: { type: ['string', 'null'] },
+        why:
+          "The v1 description makes error.type the constant 'error', which neither the 2024-10-21 description (a string) nor the service follows: " +
+          "the content filter's 400 has type null (as Azure's content filtering documentation shows), invalid requests 'invalid_request_error'.",
+      },
+    ],
   },
   'azure-2024-10-21': {
     repository: 'https://github.com/Azure/azure-rest-api-specs',

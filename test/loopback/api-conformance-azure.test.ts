@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { FILTER_CATEGORIES } from '../../src/emulator/filterResults';
 import { startEmulator, type Emulator } from '../../src/emulator/server';
-import { conformsAzureChatStream, conformsJson, conformsSchema, missingDescriptions } from '../support/apiConformance';
+import { conformsAzureChatStream, conformsJson, conformsSchema, finishingChoice, missingDescriptions } from '../support/apiConformance';
 import { json, longPrompt, sender, type Send } from '../support/conformanceHttp';
 import { deployment } from '../support/emulatorClient';
 
@@ -27,7 +27,10 @@ describe('API conformance: the deployment route, content filter and errors (Azur
       console.warn(`  api descriptions missing (${missing.join(', ')}): see test/fixtures/api-descriptions/README.md`);
       this.skip();
     }
-    const deployments = [deployment('gpt-4o', 'gpt-4o'), deployment('model-router', 'model-router'), deployment('tight', 'gpt-4o-mini', { requestsPerMinute: 1, tokensPerMinute: 1000 })];
+    const deployments = [
+      ...['gpt-4o', 'o3-mini', 'gpt-5-codex', 'model-router'].map((m) => deployment(m, m)),
+      deployment('tight', 'gpt-4o-mini', { requestsPerMinute: 1, tokensPerMinute: 1000 }),
+    ];
     emu = await startEmulator({ config: { deployments } });
     send = sender(emu);
   });
@@ -72,14 +75,15 @@ describe('API conformance: the deployment route, content filter and errors (Azur
   it('content filter: /annotate marks protected material detected, not filtered', async () => {
     const a = await chat({ messages: user('/annotate') });
     conformsJson(AZ, OP, a);
-    const results = json<{ choices: Array<{ content_filter_results: { protected_material_text: { detected: boolean; filtered: boolean } } }> }>(a).choices[0].content_filter_results;
+    type Annotated = { choices: Array<{ content_filter_results: { protected_material_text: { detected: boolean; filtered: boolean } } }> };
+    const results = json<Annotated>(a).choices[0].content_filter_results;
     conformsSchema(AZ, 'contentFilterChoiceResults', results);
     assert.deepEqual(results.protected_material_text, { filtered: false, detected: true });
   });
 
   it('content filter: /filter-stream ends the stream with finish_reason content_filter and the results', async () => {
     const chunks = conformsAzureChatStream(AZ, OP, await chat({ messages: user('/filter-stream'), stream: true }), 'createChatCompletionStreamResponse');
-    const last = chunks.flatMap((c) => (c.choices as Array<{ finish_reason: string | null; content_filter_results?: unknown }>) ?? []).find((c) => c.finish_reason);
+    const last = finishingChoice(chunks);
     assert.equal(last?.finish_reason, 'content_filter');
     conformsSchema(AZ, 'contentFilterChoiceResults', last?.content_filter_results);
   });
@@ -98,6 +102,15 @@ describe('API conformance: the deployment route, content filter and errors (Azur
       assert.deepEqual(tripped.sort(), category ? [category] : ['hate', 'violence']);
     });
   }
+
+  it('errors: a parameter the model refuses and a deployment that serves no chat answer 400 in the described error', async () => {
+    const refused = await chat({ messages: user('x'), max_tokens: 10 }, 'o3-mini');
+    assert.equal(refused.status, 400);
+    conformsJson(AZ, OP, refused);
+    const noChat = await chat({ messages: user('x') }, 'gpt-5-codex');
+    assert.equal(noChat.status, 400);
+    conformsJson(AZ, OP, noChat);
+  });
 
   it('errors: 401 (wrong key), 404 (unknown deployment), 400 (no api-version) and 429 (over the rate) in the described error', async () => {
     const wrongKey = await chat({ messages: user('x') }, 'gpt-4o', { 'api-key': 'not-the-key' });

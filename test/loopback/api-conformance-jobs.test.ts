@@ -31,7 +31,10 @@ describe('API conformance: files, batches, fine-tuning, calls and webhooks (Open
     emu = await startEmulator({ config: { jobs: { stepMs: 20 }, calls: { ringMs: 5000 }, delivery: { maxAttempts: 1, retryBaseMs: 10, timeoutMs: 2000 } } });
     send = sender(emu);
     receiver = await startReceiver();
-    const events = ['batch.completed', 'batch.failed', 'batch.cancelled', 'fine_tuning.job.succeeded', 'fine_tuning.job.failed', 'fine_tuning.job.cancelled', 'realtime.call.incoming'];
+    const events = [
+      ...['batch.completed', 'batch.failed', 'batch.cancelled', 'batch.expired', 'fine_tuning.job.succeeded', 'fine_tuning.job.failed', 'fine_tuning.job.cancelled'],
+      ...['response.completed', 'response.failed', 'response.incomplete', 'response.cancelled', 'realtime.call.incoming'],
+    ];
     const ep = await send('POST', '/openai/v1/dashboard/webhook_endpoints', { name: 'conformance', url: receiver.url, event_types: events });
     assert.equal(ep.status, 200, ep.text);
   });
@@ -53,7 +56,10 @@ describe('API conformance: files, batches, fine-tuning, calls and webhooks (Open
     }, 20_000);
   /** The delivery of `type` about `id`, once it has arrived. */
   const delivery = (type: string, id: string) =>
-    eventually(async () => receiver.received.map((r) => JSON.parse(r.body) as { type: string; data: Record<string, unknown> }).find((e) => e.type === type && Object.values(e.data).includes(id)), 20_000);
+    eventually(async () => {
+      const events = receiver.received.map((r) => JSON.parse(r.body) as { type: string; data: Record<string, unknown> });
+      return events.find((e) => e.type === type && Object.values(e.data).includes(id));
+    }, 20_000);
 
   it('files: upload, list, retrieve, content and delete', async () => {
     const created = await upload([chatLine('a', 'hi')], 'batch');
@@ -94,6 +100,16 @@ describe('API conformance: files, batches, fine-tuning, calls and webhooks (Open
     conformsWebhook('openai', 'batch_failed', await delivery('batch.failed', failed));
   });
 
+  it('batches: an expired batch and batch.expired', async () => {
+    const input = json<{ id: string }>(await upload([chatLine('a', 'x'), chatLine('b', 'y')], 'batch')).id;
+    const body = { input_file_id: input, endpoint: '/v1/chat/completions', completion_window: '24h', metadata: { emulate: 'expire' } };
+    const id = json<{ id: string }>(await send('POST', '/openai/v1/batches', body)).id;
+    const expired = await settle(`/openai/v1/batches/${id}`, FINAL_BATCH);
+    conformsJson('openai', 'GET /batches/{id}', expired);
+    assert.equal(json(expired).status, 'expired');
+    conformsWebhook('openai', 'batch_expired', await delivery('batch.expired', id));
+  });
+
   it('fine-tuning: create, succeeded, list, events, checkpoints, and fine_tuning.job.succeeded', async () => {
     const training = json<{ id: string }>(await upload(Array.from({ length: 10 }, (_, i) => example(i)), 'fine-tune')).id;
     const created = await send('POST', '/openai/v1/fine_tuning/jobs', { model: 'gpt-4o-mini-2024-07-18', training_file: training, suffix: 'conf' });
@@ -111,7 +127,7 @@ describe('API conformance: files, batches, fine-tuning, calls and webhooks (Open
   it('fine-tuning: pause, resume, cancel, a failed job, and their webhooks', async () => {
     const training = json<{ id: string }>(await upload(Array.from({ length: 10 }, (_, i) => example(i)), 'fine-tune')).id;
     const create = (more: Record<string, unknown> = {}) =>
-      send('POST', '/openai/v1/fine_tuning/jobs', { model: 'gpt-4o-mini-2024-07-18', training_file: training, hyperparameters: { n_epochs: 10 }, ...more });
+      send('POST', '/openai/v1/fine_tuning/jobs', { model: 'gpt-4o-mini-2024-07-18', training_file: training, hyperparameters: { n_epochs: 50 }, ...more });
     const id = json<{ id: string }>(await create()).id;
     await eventually(async () => (json(await send('GET', `/openai/v1/fine_tuning/jobs/${id}`)).status === 'running' ? true : undefined), 20_000);
     conformsJson('openai', 'POST /fine_tuning/jobs/{id}/pause', await send('POST', `/openai/v1/fine_tuning/jobs/${id}/pause`));
@@ -123,6 +139,16 @@ describe('API conformance: files, batches, fine-tuning, calls and webhooks (Open
     conformsJson('openai', 'GET /fine_tuning/jobs/{id}', f);
     assert.equal(json(f).status, 'failed');
     conformsWebhook('openai', 'fine_tuning_job_failed', await delivery('fine_tuning.job.failed', failed));
+  });
+
+  it('responses in the background: response.completed, .failed, .incomplete and .cancelled', async () => {
+    const start = async (input: string) => json<{ id: string }>(await send('POST', '/openai/v1/responses', { model: 'gpt-4o', input, background: true })).id;
+    const [completed, failed, incomplete, cancelled] = [await start('hello'), await start('/fail'), await start('/incomplete'), await start('/long 3000')];
+    await send('POST', `/openai/v1/responses/${cancelled}/cancel`);
+    conformsWebhook('openai', 'response_completed', await delivery('response.completed', completed));
+    conformsWebhook('openai', 'response_failed', await delivery('response.failed', failed));
+    conformsWebhook('openai', 'response_incomplete', await delivery('response.incomplete', incomplete));
+    conformsWebhook('openai', 'response_cancelled', await delivery('response.cancelled', cancelled));
   });
 
   it('calls: realtime.call.incoming, then accept, refer, reject and hang up', async () => {

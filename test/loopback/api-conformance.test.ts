@@ -27,7 +27,7 @@ describe('API conformance: chat, responses and models (OpenAI description)', fun
       console.warn(`  api descriptions missing (${missing.join(', ')}): see test/fixtures/api-descriptions/README.md`);
       this.skip();
     }
-    emu = await startEmulator({ config: { responseQueuedMs: 20, responseInProgressMs: 20 } });
+    emu = await startEmulator({ config: { responseQueuedMs: 300, responseInProgressMs: 20 } });
     send = sender(emu);
   });
   after(() => emu?.close());
@@ -77,6 +77,13 @@ describe('API conformance: chat, responses and models (OpenAI description)', fun
     assert.match(json<Chat>(a).model, /^gpt-4\.1-(nano|mini)-2025-04-14$/);
   });
 
+  it('chat completion: the model router streamed, every chunk naming the model that answered', async () => {
+    const chunks = conformsAzureChatStream('openai', CHAT, await chat({ model: 'model-router', messages: user('route me'), stream: true }));
+    const models = new Set(chunks.slice(1).map((c) => c.model));
+    assert.equal(models.size, 1);
+    assert.match(String([...models][0]), /^gpt-4\.1-(nano|mini)-2025-04-14$/);
+  });
+
   it('chat completion: a reply annotated by the content filter (/annotate)', async () => {
     conformsJson('openai', CHAT, await chat({ messages: user('/annotate') }));
   });
@@ -122,6 +129,19 @@ describe('API conformance: chat, responses and models (OpenAI description)', fun
     assert.ok(json<{ usage: { input_tokens_details: { cached_tokens: number } } }>(a).usage.input_tokens_details.cached_tokens >= 1024);
   });
 
+  it('responses: the model router names the model that answered', async () => {
+    const a = await respond({ model: 'model-router', input: 'route me' });
+    conformsJson('openai', 'POST /responses', a);
+    assert.match(String(json(a).model), /^gpt-4\.1-(nano|mini)-2025-04-14$/);
+  });
+
+  it('responses: a second turn through previous_response_id', async () => {
+    const first = json<{ id: string }>(await respond({ input: 'my name is Ada' }));
+    const a = await respond({ input: 'what is my name?', previous_response_id: first.id });
+    conformsJson('openai', 'POST /responses', a);
+    assert.equal(json(a).previous_response_id, first.id);
+  });
+
   it('responses: max_output_tokens ends it incomplete', async () => {
     const a = await respond({ input: '/long 400', max_output_tokens: 16 });
     conformsJson('openai', 'POST /responses', a);
@@ -149,6 +169,7 @@ describe('API conformance: chat, responses and models (OpenAI description)', fun
     assert.ok(events.every((e) => (e.sequence_number as number) > 2));
   });
 
+  // The response is queued for 300 ms (responseQueuedMs): the cancel reaches it before it runs.
   it('responses: cancel a background response, then delete it', async () => {
     const created = json<{ id: string }>(await respond({ input: '/long 2000', background: true }));
     const cancelled = await send('POST', `/openai/v1/responses/${created.id}/cancel`);

@@ -33,6 +33,8 @@ ajv.addFormat('date-time', (s: string) => /^\d{4}-\d{2}-\d{2}T/.test(s) && !Numb
 ajv.addFormat('unixtime', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= 0 });
 ajv.addFormat('float', { type: 'number', validate: (n: number) => Number.isFinite(n) });
 for (const f of ['int32', 'int64']) ajv.addFormat(f, { type: 'number', validate: (n: number) => Number.isInteger(n) });
+ajv.addFormat('double', { type: 'number', validate: (n: number) => Number.isFinite(n) });
+ajv.addFormat('base64', /^[A-Za-z0-9+/]*={0,2}$/);
 ajv.addFormat('binary', () => true);
 
 const loaded = new Map<Description, Extract>();
@@ -206,4 +208,11 @@ export function conformsSchema(d: Description, schema: string, body: unknown): v
 export function conformsWebhook(d: Description, name: string, body: unknown): void {
   assert.ok(name in extract(d).webhooks, `${d} describes no webhook ${name} in the extract`);
   assertValid(d, pointer('webhooks', name), body, `webhook ${name}`);
+}
+
+/** The streamed choice that ended the reply (its finish_reason set), with its filter results. */
+export function finishingChoice(chunks: Array<Record<string, unknown>>): { finish_reason: string; content_filter_results?: unknown } | undefined {
+  type Choice = { finish_reason: string | null; content_filter_results?: unknown };
+  const choice = chunks.flatMap((c) => (c.choices as Choice[] | undefined) ?? []).find((c) => c.finish_reason);
+  return choice as { finish_reason: string; content_filter_results?: unknown } | undefined;
 }
