@@ -7,16 +7,18 @@ import { HttpError } from './wire';
 
 const SAFE = { filtered: false, severity: 'safe' };
 export const SAFE_RESULTS = { hate: SAFE, self_harm: SAFE, sexual: SAFE, violence: SAFE };
-export const PROMPT_FILTER = [{ prompt_index: 0, content_filter_results: { ...SAFE_RESULTS, jailbreak: { filtered: false, detected: false } } }];
+/** A prompt's results also carry the prompt shields, jailbreak and indirect attack (Azure's v1 description requires both). */
+const PROMPT_SAFE = { ...SAFE_RESULTS, jailbreak: { filtered: false, detected: false }, indirect_attack: { filtered: false, detected: false } };
+export const PROMPT_FILTER = [{ prompt_index: 0, content_filter_results: PROMPT_SAFE }];
 
 /** Categories `/filter <category>` may name; the severity ones carry a severity, the others `detected`. */
 export const FILTER_CATEGORIES = ['hate', 'sexual', 'violence', 'self_harm', 'jailbreak', 'indirect_attack', 'protected_material_text', 'protected_material_code'] as const;
 const SEVERITY = new Set(['hate', 'sexual', 'violence', 'self_harm']);
 
 /** The result object with `category` blocked (severity high) or detected. */
-function tripped(category: string, filtered: boolean): Record<string, unknown> {
+function tripped(category: string, filtered: boolean, base: Record<string, unknown> = SAFE_RESULTS): Record<string, unknown> {
   const verdict = SEVERITY.has(category) ? { filtered, severity: filtered ? 'high' : 'low' } : { filtered, detected: true };
-  return { ...SAFE_RESULTS, [category]: verdict };
+  return { ...base, [category]: verdict };
 }
 
 /**
@@ -24,7 +26,7 @@ function tripped(category: string, filtered: boolean): Record<string, unknown> {
  * violence (medium), as before; with one: that category alone.
  */
 export function contentFilterError(category?: string): HttpError {
-  const result = category ? tripped(category, true) : { ...SAFE_RESULTS, hate: { filtered: true, severity: 'high' }, violence: { filtered: true, severity: 'medium' } };
+  const result = category ? tripped(category, true, PROMPT_SAFE) : { ...PROMPT_SAFE, hate: { filtered: true, severity: 'high' }, violence: { filtered: true, severity: 'medium' } };
   return new HttpError(400, {
     error: {
       message:

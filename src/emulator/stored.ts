@@ -30,7 +30,7 @@ export interface BatchObject {
   id: string;
   object: 'batch';
   endpoint: string;
-  model: string | null;
+  model?: string;
   errors: { object: 'list'; data: BatchError[] } | null;
   input_file_id: string;
   completion_window: string;

@@ -22,7 +22,7 @@ export function newBatch(inputFileId: string, endpoint: string, window: string, 
     id: `batch_${randomUUID()}`,
     object: 'batch',
     endpoint,
-    model: null,
+    // `model` comes with validation (the deployment the lines name): until then the batch has none.
     errors: null,
     input_file_id: inputFileId,
     completion_window: window,

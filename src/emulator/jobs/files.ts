@@ -16,7 +16,6 @@ export interface FileObject {
   filename: string;
   purpose: string;
   status: 'processed';
-  status_details: null;
   expires_at?: number;
 }
 
@@ -37,7 +36,7 @@ export class FileStore {
     const created = nowSeconds();
     // Uploads get `file-<32 hex>`; files the service writes get `file-<uuid>`.
     const id = written ? `file-${randomUUID()}` : randomId('file-', 16);
-    const object: FileObject = { id, object: 'file', bytes: data.length, created_at: created, filename, purpose, status: 'processed', status_details: null };
+    const object: FileObject = { id, object: 'file', bytes: data.length, created_at: created, filename, purpose, status: 'processed' };
     if (expiresAfterSeconds !== undefined) object.expires_at = created + expiresAfterSeconds;
     this.files.set(id, { object, data });
     return object;

@@ -169,7 +169,8 @@ export async function runResponse(state: EmulatorState, stored: StoredResponse, 
 function usage(input: number, output: number, reasoning: number, cached = 0) {
   return {
     input_tokens: input,
-    input_tokens_details: { cached_tokens: cached },
+    // cache_write_tokens: the service counts prompt tokens written to an explicit cache; the emulator's is implicit and bills none.
+    input_tokens_details: { cached_tokens: cached, cache_write_tokens: 0 },
     output_tokens: output,
     output_tokens_details: { reasoning_tokens: reasoning },
     total_tokens: input + output,

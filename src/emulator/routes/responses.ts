@@ -77,12 +77,19 @@ function responseObject(req: ResponseRequest, model: string): StoredResponse['ob
     temperature: req.temperature ?? 1,
     text: { format: { type: 'text' } },
     tool_choice: req.rawToolChoice,
-    tools: req.rawTools,
+    tools: req.rawTools.map(echoTool),
     top_p: req.topP ?? 1,
     truncation: 'disabled',
     usage: null,
     user: null,
   };
+}
+
+/** A tool as the response lists it: a function tool with its defaults spelled out (strict is on unless turned off). */
+function echoTool(tool: unknown): unknown {
+  const t = tool as Record<string, unknown>;
+  if (t?.type !== 'function') return tool;
+  return { ...t, description: t.description ?? null, parameters: t.parameters ?? null, strict: t.strict ?? true };
 }
 
 /** Writes the log as server-sent events from `after` on, until the log ends or the reader leaves. */
