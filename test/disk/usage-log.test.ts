@@ -174,14 +174,19 @@ describe('usage log', () => {
   });
 
   it('writes at once when a batch\'s worth of records waits', async () => {
+    // A process that appends a batch's worth and never flushes: only a write started at once, not
+    // the (unref'd) timer's, keeps it alive until the records are on disk.
     const path = file();
-    const log = await UsageLog.open(path, DEFAULT_USAGE_CAPS, () => NOW);
-    for (let i = 0; i < FLUSH_AT - 1; i++) log.append(rec(i));
-    const started = Date.now();
-    log.append(rec(FLUSH_AT - 1));
-    const lines = await waitFor(() => (existsSync(path) ? fileLines(path) : []), (l) => l.length === FLUSH_AT, FLUSH_MS * 20);
-    assert.equal(lines.length, FLUSH_AT);
-    assert.ok(Date.now() - started < FLUSH_MS, `written after ${Date.now() - started} ms: it waited for the timer`);
+    const script = [
+      "const { UsageLog, FLUSH_AT } = require('./src/usage/usageLog');",
+      '(async () => {',
+      `  const log = await UsageLog.open(${JSON.stringify(path)});`,
+      "  const base = { at: Date.now(), connectionId: 'c', connectionLabel: '', deployment: 'd', api: 'chat', route: 'v1', source: 'panel', outcome: { kind: 'ok' } };",
+      '  for (let i = 0; i < FLUSH_AT; i++) log.append({ ...base, tokens: { prompt: i } });',
+      '})();',
+    ].join('\n');
+    await run(process.execPath, ['--import', 'tsx', '-e', script], { cwd: join(__dirname, '..', '..') });
+    assert.equal(existsSync(path) ? fileLines(path).length : 0, FLUSH_AT, 'the batch was not written before the process ended');
   });
 
   it('loses no record when a process ends normally after flushing, however recent', async () => {
