@@ -29,7 +29,8 @@ describe('background replies on the Responses API', () => {
   let client: AzureOpenAIClient;
   before(async () => {
     const delivery = { maxAttempts: 1, retryBaseMs: 50, timeoutMs: 2000 };
-    ({ emu, client } = await emulatorClient({ config: { responseQueuedMs: 50, responseInProgressMs: 150, delivery } }));
+    // Queued long enough for the follower's first look to find it queued on a loaded machine (50 ms did not).
+    ({ emu, client } = await emulatorClient({ config: { responseQueuedMs: 400, responseInProgressMs: 150, delivery } }));
   });
   after(async () => {
     await closeAll(client, emu);
