@@ -1,27 +1,18 @@
-/** Waits out a rate limit with a visible countdown, ending at once when the user stops. */
-export function waitWithCountdown(ms: number, signal: AbortSignal, tick?: (s: number) => void): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let left = Math.ceil(ms / 1000);
-    tick?.(left);
-    const timer = setInterval(() => {
-      left--;
-      if (left <= 0) {
-        clearInterval(timer);
-        signal.removeEventListener('abort', onAbort);
-        resolve();
-      } else tick?.(left);
-    }, 1000);
-    const onAbort = () => {
-      clearInterval(timer);
-      reject(signal.reason);
-    };
-    if (signal.aborted) {
-      onAbort();
-      return;
+import { setInterval as everySecond } from 'node:timers/promises';
+
+/** Waits out a rate limit with a visible countdown, ending at once when the user stops (with the stop's reason). */
+export async function waitWithCountdown(ms: number, signal: AbortSignal, tick?: (s: number) => void): Promise<void> {
+  let left = Math.ceil(ms / 1000);
+  tick?.(left);
+  signal.throwIfAborted();
+  try {
+    for await (const _ of everySecond(1000, undefined, { signal })) {
+      if (--left <= 0) return;
+      tick?.(left);
     }
-    // Stryker disable next-line ObjectLiteral,BooleanLiteral: an abort fires once anyway
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
+  } catch {
+    throw signal.reason;
+  }
 }
 
 export interface RateLimitWaitOptions {

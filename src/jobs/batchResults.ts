@@ -22,12 +22,7 @@ export interface ResultFiles {
   error?: string;
 }
 
-async function exists(path: string): Promise<boolean> {
-  return stat(path).then(
-    () => true,
-    () => false,
-  );
-}
+const exists = (path: string): Promise<boolean> => stat(path).then(() => true, () => false);
 
 /**
  * Downloads the output and error files of a batch into `storage/<batch id>/` (once: a finished

@@ -6,28 +6,10 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import { eachLine, isBlank } from './lines';
 
-/** A growable column of numbers: 8 bytes a line, not an object a line. */
-class Column {
-  private data = new Float64Array(1024);
-  length = 0;
-
-  push(n: number): void {
-    if (this.length === this.data.length) {
-      const bigger = new Float64Array(this.data.length * 2);
-      bigger.set(this.data);
-      this.data = bigger;
-    }
-    this.data[this.length++] = n;
-  }
-
-  at(i: number): number {
-    return this.data[i]!;
-  }
-}
-
 export class LineIndex {
-  private readonly starts = new Column();
-  private readonly lengths = new Column();
+  /** Each line's byte offset and length (numbers in a plain array take 8 bytes each, no object a line). */
+  private readonly starts: number[] = [];
+  private readonly lengths: number[] = [];
   private waiters: Array<{ count: number; resolve: () => void }> = [];
   /** The fewest lines any waiting page needs (pages wait in any order: not just the first one's). */
   private nextWake = Infinity;
@@ -105,14 +87,14 @@ export class LineIndex {
     await this.ready(from + count);
     const end = Math.min(from + count, this.starts.length);
     if (from >= end) return [];
-    const first = this.starts.at(from);
-    const span = this.starts.at(end - 1) + this.lengths.at(end - 1) - first;
+    const first = this.starts[from];
+    const span = this.starts[end - 1] + this.lengths[end - 1] - first;
     const fh = handle ?? (await open(this.path, 'r'));
     try {
       const buf = Buffer.alloc(span);
       await fh.read(buf, 0, span, first);
       const lines: Buffer[] = [];
-      for (let i = from; i < end; i++) lines.push(buf.subarray(this.starts.at(i) - first, this.starts.at(i) - first + this.lengths.at(i)));
+      for (let i = from; i < end; i++) lines.push(buf.subarray(this.starts[i] - first, this.starts[i] - first + this.lengths[i]));
       return lines;
     } finally {
       if (!handle) await fh.close();

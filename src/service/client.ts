@@ -111,13 +111,6 @@ export class AzureOpenAIClient {
     yield* this.read(res.body, readResponseStream, options);
   }
 
-  /** Picks a background response's stream up again after the event numbered `startingAfter`. */
-  async *resumeResponse(id: string, startingAfter: number, options: CallOptions = {}): AsyncGenerator<ResponseStreamEvent> {
-    const url = this.v1(`/responses/${encodeURIComponent(id)}?stream=true&starting_after=${encodeURIComponent(String(startingAfter))}`);
-    const res = await this.http.stream({ method: 'GET', url, signal: options.signal });
-    yield* this.read(res.body, readResponseStream, options);
-  }
-
   private async *read<T>(
     body: Awaited<ReturnType<HttpClient['stream']>>['body'],
     reader: (body: AsyncIterable<Uint8Array | string>, host: string) => AsyncGenerator<T>,
@@ -133,10 +126,6 @@ export class AzureOpenAIClient {
       // Stopped early (break, abort, error): drop the connection rather than drain it.
       if (!finished) body.destroy();
     }
-  }
-
-  async deleteResponse(id: string, options: CallOptions = {}): Promise<void> {
-    await this.http.json<unknown>({ method: 'DELETE', url: this.v1(`/responses/${encodeURIComponent(id)}`), signal: options.signal, idempotent: true });
   }
 
   getResponse(id: string, options: CallOptions = {}): Promise<ResponseObject> {

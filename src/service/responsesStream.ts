@@ -1,6 +1,6 @@
 /**
  * The Responses API's event stream: SSE events in, typed events out, and a fold of them into the
- * reply a user sees (text, reasoning summary, usage with reasoning tokens, final status).
+ * reply a user sees (text, reasoning summary, usage with reasoning and cached tokens, final status).
  */
 import { ServiceError, parseErrorBody } from './errors';
 import { DONE, jsonEvents } from './jsonEvents';
@@ -85,6 +85,8 @@ export class ResponseAccumulator {
         total_tokens: typeof u.total_tokens === 'number' ? u.total_tokens : u.input_tokens + u.output_tokens,
         completion_tokens_details: { reasoning_tokens: u.output_tokens_details?.reasoning_tokens ?? 0 },
       };
+      const cached = u.input_tokens_details?.cached_tokens;
+      if (cached !== undefined) this.usage.prompt_tokens_details = { cached_tokens: cached };
     }
     if (r.incomplete_details?.reason) this.incompleteReason = r.incomplete_details.reason;
     if (r.error) this.error = { code: r.error.code, message: r.error.message };

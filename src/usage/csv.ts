@@ -3,7 +3,8 @@
  * Names come from the service and the user's settings: a cell that a spreadsheet would run as a
  * formula (=, +, -, @) gets a leading apostrophe. A cost without a price stays empty, never 0.
  */
-import { WINDOW_DAYS, type Percentiles, type UsageSummary, type WindowName } from './aggregate';
+import { WINDOW_DAYS, type DeploymentUsage, type UsageSummary, type WindowName, type WindowStats } from './aggregate';
+import type { AnsweredStats } from './answered';
 import { csvField } from '../text/csv';
 
 type Cell = string | number | undefined;
@@ -11,75 +12,47 @@ type Cell = string | number | undefined;
 const row = (cells: Cell[]) => cells.map(csvField).join(',');
 // Stryker disable next-line ConditionalExpression: undefined would round to NaN, which csvField leaves empty too
 const dollars = (v: number | undefined) => (v === undefined ? undefined : Math.round(v * 1e6) / 1e6);
-const p = (x: Percentiles | undefined, k: keyof Percentiles) => x?.[k];
 
 const WINDOW_LABEL: Record<WindowName, string> = { today: 'today', week: `${WINDOW_DAYS.week} days`, month: `${WINDOW_DAYS.month} days` };
 
-/** Per deployment and window: requests, tokens, times, 429s and the estimated cost. */
+/**
+ * A row's figures: a deployment's window, or one answering model's part of it (a model router's
+ * split has requests, tokens and cost only: its other cells stay empty).
+ */
+type Figures = AnsweredStats & Partial<WindowStats>;
+
+/** The columns after the window, each with its cell. */
+const COLUMNS: ReadonlyArray<readonly [string, (d: DeploymentUsage, f: Figures) => Cell]> = [
+  ['connection', (d) => d.connectionLabel],
+  ['deployment', (d) => d.deployment],
+  ['model', (d) => d.model],
+  ['model version', (d) => d.modelVersion],
+  ['requests', (_, f) => f.requests],
+  ['input tokens', (_, f) => f.promptTokens],
+  ['cached input tokens', (_, f) => f.cachedTokens],
+  ['output tokens', (_, f) => f.completionTokens],
+  ['reasoning tokens', (_, f) => f.reasoningTokens],
+  ['audio input tokens', (_, f) => f.audioInTokens],
+  ['audio output tokens', (_, f) => f.audioOutTokens],
+  ['first token p50 (ms)', (_, f) => f.firstTokenMs?.p50],
+  ['first token p95 (ms)', (_, f) => f.firstTokenMs?.p95],
+  ['total p50 (ms)', (_, f) => f.totalMs?.p50],
+  ['total p95 (ms)', (_, f) => f.totalMs?.p95],
+  ['429 responses', (_, f) => f.rateLimited],
+  ['other errors', (_, f) => f.errors],
+  ['estimated cost (USD)', (_, f) => dollars(f.cost)],
+  ['requests without a price', (_, f) => f.unpricedRequests],
+];
+
+/** Per deployment and window: requests, tokens, times, 429s and the estimated cost; a model router's rows by the model that answered. */
 export function usageTableCsv(summary: UsageSummary): string {
-  const lines = [
-    row([
-      'window',
-      'connection',
-      'deployment',
-      'model',
-      'model version',
-      'requests',
-      'input tokens',
-      'cached input tokens',
-      'output tokens',
-      'reasoning tokens',
-      'audio input tokens',
-      'audio output tokens',
-      'first token p50 (ms)',
-      'first token p95 (ms)',
-      'total p50 (ms)',
-      'total p95 (ms)',
-      '429 responses',
-      'other errors',
-      'estimated cost (USD)',
-      'requests without a price',
-      'answered by',
-    ]),
-  ];
+  const lines = [row(['window', ...COLUMNS.map(([name]) => name), 'answered by'])];
+  const line = (window: WindowName, d: DeploymentUsage, f: Figures, answeredBy?: string) =>
+    row([WINDOW_LABEL[window], ...COLUMNS.map(([, cell]) => cell(d, f)), answeredBy]);
   for (const window of Object.keys(WINDOW_DAYS) as WindowName[]) {
     for (const d of summary.deployments) {
-      const w = d.windows[window];
-      lines.push(
-        row([
-          WINDOW_LABEL[window],
-          d.connectionLabel,
-          d.deployment,
-          d.model,
-          d.modelVersion,
-          w.requests,
-          w.promptTokens,
-          w.cachedTokens,
-          w.completionTokens,
-          w.reasoningTokens,
-          w.audioInTokens,
-          w.audioOutTokens,
-          p(w.firstTokenMs, 'p50'),
-          p(w.firstTokenMs, 'p95'),
-          p(w.totalMs, 'p50'),
-          p(w.totalMs, 'p95'),
-          w.rateLimited,
-          w.errors,
-          dollars(w.cost),
-          w.unpricedRequests,
-          undefined,
-        ]),
-      );
-      // A model router's rows by the model that answered: requests, tokens and cost, the rest its deployment's.
-      for (const a of d.answeredBy ?? []) {
-        const s = a.windows[window];
-        if (!s.requests) continue;
-        // Reasoning and audio tokens, times, 429s and other errors are the deployment's row's only.
-        const blank = Array<undefined>(9).fill(undefined);
-        const tokens = [s.requests, s.promptTokens, s.cachedTokens, s.completionTokens];
-        const names = [WINDOW_LABEL[window], d.connectionLabel, d.deployment, d.model, d.modelVersion];
-        lines.push(row([...names, ...tokens, ...blank, dollars(s.cost), undefined, a.model]));
-      }
+      lines.push(line(window, d, d.windows[window]));
+      for (const a of d.answeredBy ?? []) if (a.windows[window].requests) lines.push(line(window, d, a.windows[window], a.model));
     }
   }
   return `${lines.join('\r\n')}\r\n`;

@@ -160,22 +160,6 @@ describe('compare runner (emulator over loopback)', () => {
     assert.ok(c.notes.some((n) => /content filter/.test(n)));
   });
 
-  it('a failed preparation fails its column without a request; the others are sent', async () => {
-    const { byId, reports } = await compare(
-      [
-        target('chat', 'gpt-4o', { prepare: () => Promise.reject(new Error('Sign in to Azure again.')) }),
-        target('mini', 'gpt-4o-mini', { prepare: async () => {} }),
-      ],
-      'hi',
-    );
-    assert.deepEqual(byId('emu/chat').failure, { kind: 'failed', message: 'Sign in to Azure again.' });
-    assert.equal(byId('emu/chat').model, 'gpt-4o');
-    assert.equal(byId('emu/mini').outcome, 'ok');
-    assert.deepEqual(reports.map((r) => r.deployment), ['mini']);
-    const quiet = await compare([target('chat', 'gpt-4o', { prepare: () => Promise.reject(undefined) }), target('mini', 'gpt-4o-mini')], 'hi');
-    assert.equal(quiet.byId('emu/chat').outcome, 'failed', 'a preparation that fails without a reason fails too');
-  });
-
   it('Stop stops every column at once, keeping what arrived', async () => {
     const ac = new AbortController();
     let seen = 0;

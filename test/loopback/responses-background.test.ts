@@ -10,7 +10,7 @@ import { PANEL_RUN } from '../../src/chat/engine/options';
 import type { Emulator } from '../../src/emulator/server';
 import { AzureOpenAIClient } from '../../src/service/client';
 import { ServiceError } from '../../src/service/errors';
-import { ResponseAccumulator } from '../../src/service/responsesStream';
+import { ResponseAccumulator, readResponseStream } from '../../src/service/responsesStream';
 import { startReceiver } from '../support/receiver';
 import { scripted } from '../support/scriptedServer';
 import { closeAll, emulatorClient } from '../support/emulatorClient';
@@ -29,11 +29,14 @@ describe('background replies on the Responses API', () => {
   let client: AzureOpenAIClient;
   before(async () => {
     const delivery = { maxAttempts: 1, retryBaseMs: 50, timeoutMs: 2000 };
-    ({ emu, client } = await emulatorClient({ config: { responseQueuedMs: 50, responseInProgressMs: 150, delivery } }));
+    // Queued long enough for the follower's first look to find it queued on a loaded machine (50 ms did not).
+    ({ emu, client } = await emulatorClient({ config: { responseQueuedMs: 400, responseInProgressMs: 150, delivery } }));
   });
   after(async () => {
     await closeAll(client, emu);
   });
+  /** The emulator's v1 responses route asked directly: the extension itself never resumes nor deletes a response. */
+  const responsesRoute = (path: string, method = 'GET') => fetch(`${emu.url}/openai/v1/responses/${path}`, { method, headers: { 'api-key': emu.apiKey } });
 
   const input = (deployment: string, text: string): RunInput => ({
     client,
@@ -97,7 +100,7 @@ describe('background replies on the Responses API', () => {
     assert.equal(await following, undefined, 'the panel closed: no result, the response goes on');
   });
 
-  it('the client resumes a background stream after the last event it saw, and deletes a response', async () => {
+  it('a background stream resumed after the last event it saw repeats and loses none, and a deleted response is gone', async () => {
     const seqs: number[] = [];
     let id = '';
     for await (const ev of client.streamResponse({ model: 'gpt-4o', input: '/long 40', background: true, store: true })) {
@@ -106,14 +109,15 @@ describe('background replies on the Responses API', () => {
       if (seqs.length === 2) break;
     }
     const acc = new ResponseAccumulator();
-    for await (const ev of client.resumeResponse(id, seqs.at(-1)!)) {
+    const resumed = await responsesRoute(`${id}?stream=true&starting_after=${seqs.at(-1)}`);
+    for await (const ev of readResponseStream(resumed.body!, 'emulator')) {
       seqs.push(ev.sequence_number!);
       acc.add(ev);
     }
     assert.deepEqual(seqs, seqs.map((_, i) => i), 'no event twice, none lost');
     assert.equal(acc.status, 'completed');
     assert.equal(acc.content, resultOf(await client.getResponse(id), 0).content);
-    await client.deleteResponse(id);
+    await responsesRoute(id, 'DELETE');
     await assert.rejects(client.getResponse(id), (e: unknown) => e instanceof ServiceError && e.status === 404);
   });
 
@@ -151,7 +155,7 @@ describe('background replies on the Responses API', () => {
 
   it('a response the service no longer has is an error, not a silent stop', async () => {
     const started = await startBackground(input('gpt-4o', 'to be deleted'), PANEL_RUN, []);
-    await client.deleteResponse(started.id);
+    await responsesRoute(started.id, 'DELETE');
     await assert.rejects(
       followResponse(client, started.id, new AbortController().signal, () => {}),
       (e: unknown) => e instanceof ServiceError && e.status === 404,

@@ -55,7 +55,7 @@ describe('inline suggestions: the budget', () => {
     assert.deepEqual(budget.pause(), { reason: 'tokens', until: new Date(2026, 10, 29).getTime() });
     now = new Date(2026, 10, 29, 0, 1).getTime();
     assert.equal(budget.pause(), undefined);
-    assert.equal(budget.tokensToday, 0);
+    assert.equal(budget.snapshot().tokens, 0);
     assert.equal(nextMidnight(new Date(2026, 11, 31, 23, 59).getTime()), new Date(2027, 0, 1).getTime());
   });
 
@@ -81,11 +81,11 @@ describe('inline suggestions: the budget', () => {
     const later = new InlineBudget({ requestsPerHour: 2, tokensPerDay: 1000 }, () => now + 60_000);
     later.restore(before.snapshot());
     assert.deepEqual(later.pause(), { reason: 'requests', until: now + 3_600_000 });
-    assert.equal(later.tokensToday, 1000);
+    assert.equal(later.snapshot().tokens, 1000);
     const fresh = new InlineBudget({ requestsPerHour: 2, tokensPerDay: 1000 }, () => now);
     for (const bad of [undefined, null, 'x', { sent: ['a', -1, NaN], tokens: 'lots', dayEnds: 5, rateLimitedUntil: Infinity }]) fresh.restore(bad);
     assert.equal(fresh.pause(), undefined);
-    assert.equal(fresh.tokensToday, 0);
+    assert.equal(fresh.snapshot().tokens, 0);
   });
 });
 

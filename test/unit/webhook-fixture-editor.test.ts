@@ -5,13 +5,14 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DEFAULT_FIXTURES_FOLDER, fixturesFolderIn, fixturesFolderOnDisk, fixturesFolderProblem } from '../../src/webhooks/fixtures/folder';
 import { serializeFixture, parseFixture } from '../../src/webhooks/fixtures/format';
-import { CATALOG_TYPES, catalogFixture, fixtureOfDelivery, notSavable } from '../../src/webhooks/fixtures/fromDelivery';
+import { catalogFixture, fixtureOfDelivery, notSavable } from '../../src/webhooks/fixtures/fromDelivery';
 import { fixtureInText } from '../../src/webhooks/fixtures/lens';
 import { sendFixture } from '../../src/webhooks/fixtures/send';
 import { deliveryView } from '../../src/webhooks/inspect/deliveryView';
 import { isDeliveryView } from '../../src/webhooks/inspect/inspectorProtocol';
 import { shapeFlags } from '../../src/webhooks/fixtures/shape';
 import type { DeliveryRecord } from '../../src/webhooks/store/records';
+import { WEBHOOK_EVENT_TYPES } from '../../src/service/types';
 
 const body = JSON.stringify({ object: 'event', id: 'evt_1', type: 'batch.completed', created_at: 1764370000, data: { id: 'batch_1' } });
 const record = (over: Partial<DeliveryRecord> = {}): DeliveryRecord => ({
@@ -77,8 +78,8 @@ describe('webhook fixtures in the editor: folder, delivery, catalog, lens', () =
   });
 
   it("the catalog's fixture of each of the twelve types has the service's shape, naming a real object's id when given", () => {
-    assert.equal(CATALOG_TYPES.length, 12);
-    for (const type of CATALOG_TYPES) {
+    assert.equal(WEBHOOK_EVENT_TYPES.length, 12);
+    for (const type of WEBHOOK_EVENT_TYPES) {
       const f = catalogFixture(type);
       assert.deepEqual(shapeFlags(f), [], type);
       assert.equal(f.source?.catalog, true);

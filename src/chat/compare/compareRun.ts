@@ -1,8 +1,7 @@
 /**
  * One compare round: the same prompt to 2–4 deployments of any connections, through the one chat
- * runner (which picks each model's API), started together. Every request is prepared first (each
- * target's own preparation, such as a sign-in token, awaited for all), then all are started in one
- * synchronous loop, so they leave within a few milliseconds of each other (measured by `npm run bench`).
+ * runner (which picks each model's API), started together: all in one synchronous loop, so they
+ * leave within a few milliseconds of each other (measured by `npm run bench`).
  * A column's failure stays in its column; the round's signal (Stop) stops every column.
  */
 import * as l10n from '@vscode/l10n';
@@ -35,8 +34,6 @@ export interface CompareTarget {
   apiVersion?: string;
   /** The API the user chose for this deployment, if any; else the runner decides. */
   api?: ChatApi;
-  /** Work to do before the start (a sign-in token); its failure fails this column only. */
-  prepare?: (signal: AbortSignal) => Promise<void>;
 }
 
 export interface ComparePrompt {
@@ -82,30 +79,17 @@ export function checkTargets(targets: readonly Pick<CompareTarget, 'id'>[]): voi
   if (new Set(targets.map((t) => t.id)).size !== targets.length) throw new RangeError(l10n.t('The same deployment was picked twice: pick different deployments.'));
 }
 
-interface Started {
-  target: CompareTarget;
-  /** A failed preparation (why): the column fails without a request. */
-  failure?: { reason: unknown };
-}
-
-async function prepareAll(targets: readonly CompareTarget[], signal: AbortSignal): Promise<Started[]> {
-  const prepared = await Promise.allSettled(targets.map((t) => t.prepare?.(signal)));
-  return prepared.map((p, i) => (p.status === 'rejected' ? { target: targets[i], failure: { reason: p.reason } } : { target: targets[i] }));
-}
-
 export async function runCompareRound(targets: readonly CompareTarget[], prompt: ComparePrompt, options: CompareOptions): Promise<CompareRound> {
   checkTargets(targets);
   const prices = options.prices ?? DEFAULT_PRICES;
-  const started = await prepareAll(targets, options.signal);
-  // From here to the end of the loop nothing awaits: every request is started in this one turn.
-  const runs = started.map((s) => {
-    const { target } = s;
+  // Nothing awaits in this loop: every request is started in this one turn.
+  const runs = targets.map((target) => {
     const fallback = { model: target.model, version: target.version };
     const t0 = performance.now();
     let first: number | undefined;
     let content = '';
     const timing = () => ({ totalMs: performance.now() - t0, ...(first !== undefined ? { firstTokenMs: first - t0 } : {}) });
-    const observer = s.failure ? undefined : options.observe?.(target);
+    const observer = options.observe?.(target);
     const finish = (column: ColumnResult, outcome?: { result?: RunResult; error?: unknown }) => {
       if (observer) {
         observer.end(outcome ?? {});
@@ -114,7 +98,6 @@ export async function runCompareRound(targets: readonly CompareTarget[], prompt:
       options.onColumn?.(column);
       return column;
     };
-    if (s.failure) return Promise.resolve(finish(failedColumn(target.id, s.failure.reason, timing(), fallback)));
     const onText = (text: string) => {
       first ??= performance.now();
       content += text;

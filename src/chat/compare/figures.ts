@@ -25,7 +25,7 @@ export interface ColumnResult {
   model?: string;
   firstTokenMs?: number;
   totalMs: number;
-  /** As the runner reports them (engine/report.ts TokenCounts). */
+  /** As the runner reports them (usage/record.ts UsageTokens). */
   tokens?: { prompt: number; cached: number; completion: number; reasoning: number; audioIn?: number; audioOut?: number };
   /** Completion tokens over the time they took to arrive (after the first). */
   tokensPerSecond?: number;

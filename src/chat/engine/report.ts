@@ -7,18 +7,10 @@
 import type { ChatRoute, Usage } from '../../service/types';
 import type { ChatApi } from '../modelProfile';
 import type { RequestSource } from './options';
+import type { RateLimitHeadroom, UsageTokens } from '../../usage/record';
 
-export interface TokenCounts {
-  prompt: number;
-  /** The part of `prompt` served from the prompt cache. */
-  cached: number;
-  completion: number;
-  /** The part of `completion` spent thinking (reasoning models). */
-  reasoning: number;
-  /** An audio model's audio input and output (parts of `prompt` and `completion`, billed at the audio rate); absent when none. */
-  audioIn?: number;
-  audioOut?: number;
-}
+/** What the service counted, as the usage log keeps it: `cached` is part of `prompt`, `reasoning` part of `completion`, audio apart. */
+export type TokenCounts = UsageTokens;
 
 /** How a request ended: answered, stopped by the user, ended by the content filter, refused with 429, or any other failure. */
 export type RequestOutcome = 'ok' | 'stopped' | 'content_filter' | 'rate_limited' | 'failed';
@@ -48,7 +40,7 @@ export interface RequestReport {
   /** How long the service asked to wait (a 429). */
   retryAfterMs?: number;
   /** `x-ratelimit-remaining-requests` / `-tokens` of the answer, and the `-limit-` ones, when it had them. */
-  rateLimit: { remainingRequests?: number; remainingTokens?: number; limitRequests?: number; limitTokens?: number };
+  rateLimit: RateLimitHeadroom;
 }
 
 export type Headers = Record<string, string | string[] | undefined>;

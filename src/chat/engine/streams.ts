@@ -80,20 +80,13 @@ export async function streamChatReply(call: StreamCall, request: ChatRequest, ro
   calls.take().forEach(sink.onToolCall);
 }
 
-/** The Responses API's usage, with the cached part of the prompt the accumulator leaves out. */
-function cachedTokens(usage: { input_tokens_details?: { cached_tokens?: number } } | null | undefined): number | undefined {
-  return usage?.input_tokens_details?.cached_tokens;
-}
-
 export async function streamResponsesReply(call: StreamCall, request: ResponseRequest): Promise<void> {
   const { reply, sink } = call;
   const acc = new ResponseAccumulator();
   let calls = 0;
-  let cached: number | undefined;
   for await (const ev of call.client.streamResponse(request, { signal: call.signal, retryRateLimits: false, onHeaders: call.onHeaders })) {
     reply.arrived = true;
     const piece = acc.add(ev);
-    cached = cachedTokens(ev.response?.usage) ?? cached;
     if (ev.response) reply.noteVerdicts(readFilterVerdicts(ev.response));
     if (piece.reasoning) sink.onReasoning?.(piece.reasoning);
     if (piece.text) sink.onText(piece.text);
@@ -102,8 +95,7 @@ export async function streamResponsesReply(call: StreamCall, request: ResponseRe
       sink.onToolCall(completeToolCall(calls++, { id: String(item.call_id ?? ''), name: String(item.name ?? ''), args: String(item.arguments ?? '') }));
     }
     const { content, reasoningSummary, model, finishReason } = acc;
-    Object.assign(reply, { content, reasoningSummary, model, finishReason, responseId: acc.id });
-    reply.usage = acc.usage && cached !== undefined ? { ...acc.usage, prompt_tokens_details: { cached_tokens: cached } } : acc.usage;
+    Object.assign(reply, { content, reasoningSummary, model, finishReason, responseId: acc.id, usage: acc.usage });
   }
   if (acc.status === 'failed') {
     throw new ServiceError({ kind: 'stream', host: call.client.host, code: acc.error?.code ?? 'failed', serviceMessage: acc.error?.message ?? 'the response failed' });

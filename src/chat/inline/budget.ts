@@ -88,12 +88,6 @@ export class InlineBudget {
     if (isTime(s.rateLimitedUntil)) this.rateLimitedUntil = s.rateLimitedUntil;
   }
 
-  /** Tokens counted today, for the status bar. */
-  get tokensToday(): number {
-    this.rollDay(this.now());
-    return this.tokens;
-  }
-
   private rollDay(now: number): void {
     if (now < this.dayEnds) return;
     this.dayEnds = nextMidnight(now);

@@ -4,6 +4,7 @@
  * (source "inline" in the usage log), its answer shaped to continue the code and kept. The caller
  * cancels with the signal: the runner aborts the request, the socket closes.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { RequestReport } from '../engine/report';
 import { INLINE_RUN } from '../engine/options';
 import type { ReasoningEffort } from '../engine/chatRequest';
@@ -57,13 +58,9 @@ export interface InlineEngineDeps {
  * Waits the debounce before a request: true when it passed, false when `signal` aborted meanwhile
  * (the next keystroke; VS Code cancels the call before it).
  */
-export function afterDebounce(ms: number, signal: AbortSignal): Promise<boolean> {
-  if (ms <= 0 || signal.aborted) return Promise.resolve(!signal.aborted);
-  return new Promise((resolve) => {
-    const stop = () => (clearTimeout(timer), resolve(false));
-    const timer = setTimeout(() => (signal.removeEventListener('abort', stop), resolve(true)), ms);
-    signal.addEventListener('abort', stop, { once: true });
-  });
+export async function afterDebounce(ms: number, signal: AbortSignal): Promise<boolean> {
+  if (ms <= 0 || signal.aborted) return !signal.aborted;
+  return sleep(ms, true, { signal }).catch(() => false);
 }
 
 /** A stream reader that hands on the complete lines received, shaped, once there is code in them. */

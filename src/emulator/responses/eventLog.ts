@@ -3,6 +3,7 @@
  * a position and waits for more, so a background stream can be resumed with `starting_after`
  * without repeating or losing an event.
  */
+import { EventEmitter, once } from 'node:events';
 
 export interface LoggedEvent {
   type: string;
@@ -12,7 +13,8 @@ export interface LoggedEvent {
 
 export class EventLog {
   private readonly events: LoggedEvent[] = [];
-  private readonly waiters = new Set<() => void>();
+  /** Fires 'change' at each event and at the end; any number of readers may wait on it. */
+  private readonly changes = new EventEmitter().setMaxListeners(0);
   private ended = false;
 
   append(type: string, body: Record<string, unknown>): void {
@@ -39,19 +41,11 @@ export class EventLog {
     for (;;) {
       while (next < this.events.length) yield this.events[next++];
       if (this.ended || signal.aborted) return;
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          this.waiters.delete(done);
-          signal.removeEventListener('abort', done);
-          resolve();
-        };
-        this.waiters.add(done);
-        signal.addEventListener('abort', done, { once: true });
-      });
+      await once(this.changes, 'change', { signal }).catch(() => undefined);
     }
   }
 
   private wake(): void {
-    for (const w of [...this.waiters]) w();
+    this.changes.emit('change');
   }
 }

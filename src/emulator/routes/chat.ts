@@ -1,5 +1,6 @@
 /** Chat completions on the v1 route and the deployment-level route, plain and streamed. */
 import type { ServerResponse } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { modelProfile } from '../../chat/modelProfile';
 import type { DeploymentConfig } from '../config';
 import { countChatPromptTokens, readMessages, type ReadMessage } from '../chatMessages';
@@ -208,34 +209,24 @@ async function streamChat(
 ): Promise<void> {
   const res: ServerResponse = ctx.res;
   res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', ...ctx.baseHeaders, ...s.headers });
-  let closed = false;
-  res.on('close', () => {
-    closed = true;
-  });
+  const gone = new AbortController();
+  res.on('close', () => gone.abort());
+  const closed = () => gone.signal.aborted || res.destroyed;
   const write = async (frame: unknown) => {
-    if (closed || res.destroyed) {
-      closed = true;
-      return;
-    }
-    await writeOrDrain(res, `data: ${typeof frame === 'string' ? frame : JSON.stringify(frame)}\n\n`);
+    if (!closed()) await writeOrDrain(res, `data: ${typeof frame === 'string' ? frame : JSON.stringify(frame)}\n\n`);
   };
   const chunk = (choices: unknown[], usage: unknown = null) => ({ id: s.id, object: 'chat.completion.chunk', created: s.created, model: s.model, system_fingerprint: 'fp_emulator', choices, usage });
   await write({ id: '', object: '', created: 0, model: '', prompt_filter_results: PROMPT_FILTER, choices: [], usage: null });
   const delay = ctx.state.config.streamTokenDelayMs;
   const first = ctx.state.config.firstTokenDelayMs;
   // The wait ends early when the client closes, so a cancelled request is counted at once.
-  if (first > 0) {
-    await new Promise<void>((r) => {
-      const t = setTimeout(r, first);
-      res.once('close', () => (clearTimeout(t), r()));
-    });
-  }
+  if (first > 0) await sleep(first, undefined, { signal: gone.signal }).catch(() => undefined);
   for (const delta of s.deltas) {
-    if (closed) return ctx.state.streamAborted();
-    if (delay > 0) await new Promise((r) => setTimeout(r, delay));
+    if (closed()) return ctx.state.streamAborted();
+    if (delay > 0) await sleep(delay);
     await write(chunk([{ index: 0, finish_reason: null, delta, content_filter_results: SAFE_RESULTS }]));
   }
-  if (closed) return ctx.state.streamAborted();
+  if (closed()) return ctx.state.streamAborted();
   const finalFilter = replyFilterResults(s.finish, s.annotate);
   await write(chunk([{ index: 0, finish_reason: s.finish, delta: {}, content_filter_results: finalFilter }]));
   if (s.usage) await write(chunk([], s.usage));
