@@ -76,9 +76,9 @@ export class ListenerController implements vscode.Disposable {
     this.storageDir = storage.fsPath;
     this.originalUrls = new KeptOriginalUrls(globalState);
     this.listening = new Listening<ConnectionInfo>({
+      // In a process of its own (dist/webhook-listener.js): a burst or a flood grows that, not this host.
       createListener: (wiring) =>
-        new (loadNetwork().WebhookListener)({
-          ...wiring,
+        new (loadNetwork().ChildListener)(wiring, {
           port: setting('webhooks.port'),
           toleranceSeconds: setting('webhooks.toleranceSeconds'),
           outbound: () => this.outbound(),
@@ -104,6 +104,7 @@ export class ListenerController implements vscode.Disposable {
       this.listening.onDidMoveTunnel((m) => logTunnelMove(this.output, m)),
       this.listening.onDidDeliver((r) => this.log.delivered(r)),
       this.listening.onDidForward(({ record, forward }) => this.log.forwarded(record, forward)),
+      this.listening.onDidFail((err) => this.listenerFailed(err)),
       this.events.onDidRecord(status),
       this.events.onDidReset(status),
     ];
@@ -237,6 +238,15 @@ export class ListenerController implements vscode.Disposable {
     if (t.health.kind !== 'failed') return;
     void vscode.window
       .showWarningMessage(vscode.l10n.t('The tunnel ({0}) dropped and could not be reopened: deliveries no longer reach VS Code.', t.label), vscode.l10n.t('Start Listening'))
+      .then((c) => c && vscode.commands.executeCommand(Commands.startListening));
+  }
+
+  /** The listener's process ended by itself: listening stopped; the output says why, and a notification offers to listen again. */
+  private listenerFailed(err: Error): void {
+    this.userSession = undefined;
+    this.output.error(`The webhook listener stopped: ${err.message}`);
+    void vscode.window
+      .showErrorMessage(vscode.l10n.t('The webhook listener stopped unexpectedly: deliveries no longer reach VS Code. {0}', err.message), vscode.l10n.t('Start Listening'))
       .then((c) => c && vscode.commands.executeCommand(Commands.startListening));
   }
 

@@ -1,4 +1,5 @@
 /** What listening for webhooks is made of, and what it says: shared by `Listening`, its sessions and the host. */
+import type { Event } from '../../service/emitter';
 import type { WebhookEndpoint } from '../../service/types';
 import type { TunnelProvider, TunnelProviderId } from '../../tunnels/tunnel';
 import type { DedupeStore, DeliveryRecord, ForwardResult, KnownSecret } from '../store/records';
@@ -10,6 +11,10 @@ export interface ListenerHandle {
   readonly port: number;
   start(): Promise<string>;
   stop(): Promise<void>;
+  /** The secrets changed: resolves once the listener verifies with the new ones (one in another process is told). */
+  secretsChanged?(): Promise<void>;
+  /** The listener ended by itself (its process crashed or was killed): listening has stopped. */
+  readonly onDidFail?: Event<Error>;
 }
 
 /** What the listener asks the sessions on every delivery, and where it hands each one over. */
