@@ -4,6 +4,7 @@
  * sends what the host needs in batches, so a burst of deliveries costs the host few messages.
  */
 import type { Route } from '../send/routes';
+import type { RejectionLimits } from './rejections';
 import type { DeliveryRecord, ForwardResult, KnownSecret } from '../store/records';
 
 /** The listener's settings that are plain data (the functions stay in the host). */
@@ -18,6 +19,7 @@ export interface ChildListenerSettings {
   maxStoredBody?: number;
   maxConnections?: number;
   maxBufferedBytes?: number;
+  rejectionLimits?: Partial<RejectionLimits>;
 }
 
 /** Where a kept delivery goes: `direct` ones the child forwards itself (loopback), the rest come back as bytes. */
