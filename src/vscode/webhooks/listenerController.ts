@@ -104,7 +104,12 @@ export class ListenerController implements vscode.Disposable {
       this.listening.onDidMoveTunnel((m) => logTunnelMove(this.output, m)),
       this.listening.onDidDeliver((r) => this.log.delivered(r)),
       this.listening.onDidForward(({ record, forward }) => this.log.forwarded(record, forward)),
-      this.listening.onDidFail((err) => this.listenerFailed(err)),
+      // The listener's process ended by itself: listening stopped; the output says why, and a notification offers to listen again.
+      this.listening.onDidFail((err) => {
+        this.userSession = undefined;
+        this.output.error(err.message);
+        this.offerListening(vscode.l10n.t('Deliveries no longer reach VS Code: {0}', err.message));
+      }),
       this.events.onDidRecord(status),
       this.events.onDidReset(status),
     ];
@@ -235,19 +240,12 @@ export class ListenerController implements vscode.Disposable {
   /** The output says each step; a tunnel that could not come back is also a notification, once. */
   private tunnelChanged(t: TunnelStatus): void {
     logTunnelHealth(this.output, t);
-    if (t.health.kind !== 'failed') return;
-    void vscode.window
-      .showWarningMessage(vscode.l10n.t('The tunnel ({0}) dropped and could not be reopened: deliveries no longer reach VS Code.', t.label), vscode.l10n.t('Start Listening'))
-      .then((c) => c && vscode.commands.executeCommand(Commands.startListening));
+    if (t.health.kind === 'failed') this.offerListening(vscode.l10n.t('The tunnel ({0}) dropped and could not be reopened: deliveries no longer reach VS Code.', t.label));
   }
 
-  /** The listener's process ended by itself: listening stopped; the output says why, and a notification offers to listen again. */
-  private listenerFailed(err: Error): void {
-    this.userSession = undefined;
-    this.output.error(`The webhook listener stopped: ${err.message}`);
-    void vscode.window
-      .showErrorMessage(vscode.l10n.t('The webhook listener stopped unexpectedly: deliveries no longer reach VS Code. {0}', err.message), vscode.l10n.t('Start Listening'))
-      .then((c) => c && vscode.commands.executeCommand(Commands.startListening));
+  /** Deliveries no longer reach VS Code: said once, with Start Listening. */
+  private offerListening(message: string): void {
+    void vscode.window.showWarningMessage(message, vscode.l10n.t('Start Listening')).then((c) => c && vscode.commands.executeCommand(Commands.startListening));
   }
 
   /** The output channel's line for a replay's answer (the answer itself is kept by the received events). */

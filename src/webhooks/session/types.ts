@@ -6,7 +6,7 @@ import type { DedupeStore, DeliveryRecord, ForwardResult, KnownSecret } from '..
 import type { TunnelHealth, TunnelMove } from './tunnelKeeper';
 import type { Route, Routes } from '../send/routes';
 
-/** The listener as a session uses it (a WebhookListener, built by the host with its settings). */
+/** The listener as a session uses it (a ChildListener in the extension, a WebhookListener in tests and tools). */
 export interface ListenerHandle {
   readonly port: number;
   start(): Promise<string>;
