@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import type { TunnelProvider } from '../../src/tunnels/tunnel';
 import { Listening, type SessionEndpoints } from '../../src/webhooks/session/listeningSession';
 import { generateSecret, signedHeaders } from '../../src/webhooks/signature';
 import { WebhookEvents } from '../../src/webhooks/store/webhookEvents';
@@ -128,6 +129,26 @@ describe('the listener in its own process', function () {
     assert.equal(made.length, 2);
     assert.equal(await post(again.state.localUrl, secret, 'msg_again'), 200);
     await eventually(() => events.list().find((r) => r.webhookId === 'msg_again' && r.verdict === 'verified'), undefined, 'the delivery after the restart');
+  });
+
+  it('a child killed while its tunnel opens: the start fails with the reason, the tunnel is closed, nothing is left listening', async () => {
+    let tunnelStopped = false;
+    const tunnel: TunnelProvider = {
+      id: 'manual',
+      label: 'Stand-in tunnel',
+      check: async () => ({ ok: true }),
+      // The child dies while the tunnel comes up; the tunnel is up only after the host heard of it.
+      start: async () => {
+        const failed = new Promise<void>((resolve) => made[0].onDidFail(() => resolve()));
+        process.kill(made[0].pid!, 'SIGKILL');
+        await failed;
+        let closed!: () => void;
+        return { url: 'https://stand-in.invalid', closed: new Promise<void>((r) => (closed = r)), stop: async () => void ((tunnelStopped = true), closed()) };
+      },
+    };
+    const started = listening.start({ connection: conn, endpoints: oneEndpoint(secret), tunnel, endpoint: { mode: 'skip' }, forwardTo: () => undefined });
+    await assert.rejects(started, /ended unexpectedly \(signal SIGKILL\)/);
+    assert.deepEqual([listening.state, tunnelStopped], [undefined, true]);
   });
 
   it('the child exits when its parent goes, even killed', async () => {

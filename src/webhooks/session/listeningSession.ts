@@ -221,7 +221,8 @@ export class Listening<C extends ConnectionRef = ConnectionRef> {
     });
     const localUrl = await listener.start();
     const line: Line<C> = { state: { connection, localUrl, publicUrl: localUrl, provider: provider ? provider.id : 'none' }, listener };
-    listener.onDidFail?.((err) => void this.lost(line, err));
+    let ended: Error | undefined;
+    listener.onDidFail?.((err) => void this.lost(line, (ended = err)));
     if (provider) {
       let keeper: TunnelKeeper;
       try {
@@ -231,6 +232,11 @@ export class Listening<C extends ConnectionRef = ConnectionRef> {
         throw err;
       }
       line.keeper = keeper;
+      // The listener's process ended while the tunnel opened: nothing to listen with.
+      if (ended) {
+        await keeper.stop().catch(() => undefined);
+        throw ended;
+      }
       line.state.publicUrl = keeper.url;
       line.state.tunnel = { label: provider.label, health: keeper.state };
       keeper.onDidChangeUrl((move) => void this.follow(line, provider.label, move));
