@@ -14,6 +14,20 @@ import { clearConnections, closeEmulatedService, emitServiceEvent, emulatedServi
 
 const exec = <T>(cmd: string, ...args: unknown[]) => execAsOurs<T>(cmd, ...args);
 const records = async () => (await workbench()).services.events.list();
+/** The extension host's child processes running the listener (Linux: read from /proc). */
+const listenerProcesses = () =>
+  readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((d) => {
+      try {
+        const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+        const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+        return ppid === process.pid && readFileSync(`/proc/${d}/cmdline`, 'utf8').includes('webhook-listener');
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
 
 describe('webhook listener in VS Code', () => {
   let emu: Emulator;
@@ -177,6 +191,25 @@ describe('webhook listener in VS Code', () => {
     await eventually(() => api.eventsView.message === `Listening at ${now.publicUrl}/webhook for "Listener emulator".`);
     assert.deepEqual(await exec('sendTestEvent', { eventType: 'response.completed' }), { status: 200, sentBy: 'service' });
     assert.equal(api.services.listener.interrupted, undefined, 'listening again: nothing to offer');
+  });
+
+  it('a listener process killed from outside: listening stops and the output says why; Start Listening listens again', async () => {
+    await listening();
+    const api = await workbench();
+    const oldUrl = api.services.listener.state!.localUrl;
+    // The listener's process is this extension host's child (dist/webhook-listener.js), not the host itself.
+    const child = listenerProcesses();
+    assert.equal(child.length, 1, 'one listener process, a child of the extension host');
+    process.kill(child[0], 'SIGKILL');
+    await eventually(() => !api.services.listener.running || undefined, undefined, 'listening to stop');
+    const log = await eventually(() => settingsAndLogFiles().find((f) => f.includes('Azure OpenAI Webhooks')));
+    await eventually(() => /ended unexpectedly \(signal SIGKILL\)/.test(readFileSync(log, 'utf8')) || undefined, undefined, 'the output line');
+    assert.ok((await fetch(oldUrl).catch((e: Error) => e)) instanceof Error, 'nothing listens at the old port');
+    await listening();
+    assert.notEqual(listenerProcesses()[0], child[0], 'a new process');
+    await emitServiceEvent(emu, 'response.completed', { id: 'resp_after_restart' });
+    const r = await eventually(async () => (await records()).find((x) => x.body.includes('resp_after_restart')));
+    assert.equal(r.verdict, 'verified');
   });
 
   it('Stop listening stops the listener and can delete the endpoint it created', async () => {
