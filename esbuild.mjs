@@ -123,6 +123,8 @@ const builds = [
   // The network stack (clients, chat engine, listener, tunnels), required on first use
   // (src/vscode/bundles.ts): activation draws the trees and registers commands without it.
   { ...common, entryPoints: { network: 'src/bundles/network.ts' }, outdir: 'dist', plugins: [fromSharedBundles(SHARED)] },
+  // The webhook listener's own process, forked on the first listen (src/webhooks/receive/childListener.ts): plain Node.
+  { ...common, entryPoints: { 'webhook-listener': 'src/webhooks/receive/childMain.ts' }, outdir: 'dist', plugins: [fromSharedBundles(SHARED)] },
   // Inline suggestions, required once a deployment is chosen for them (src/vscode/bundles.ts).
   { ...common, entryPoints: { inline: 'src/vscode/inline/bundle.ts' }, outdir: 'dist', external: ['vscode'], plugins: [fromSharedBundles(L10N)] },
   // The usage log and its tables, required on the first record, read or view (src/vscode/bundles.ts).

@@ -77,6 +77,8 @@ export interface Sample {
   anon?: number;
   file?: number;
   code?: number;
+  /** The RSS of the host's webhook listener process (bytes; 0 when none runs). */
+  child?: number;
   /** BENCH_MEMORY_SMAPS: RSS (MB) by kind of mapping. */
   maps?: Record<string, number>;
   /** BENCH_MEMORY_SMAPS: which of the Node modules undici requires were loaded by then. */

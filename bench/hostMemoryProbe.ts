@@ -19,8 +19,25 @@ const mem = () => {
   try { status = require('fs').readFileSync('/proc/self/status', 'utf8'); } catch {}
   const code = require('v8').getHeapSpaceStatistics().find((x) => x.space_name === 'code_space');
   const sample = { rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, anon: kb(status, 'RssAnon'), file: kb(status, 'RssFile'), code: code && code.space_size };
+  sample.child = childRss();
   const more = process.env.BENCH_MEMORY_GCS ? { ...sample, gcs: scavenges() } : sample;
   return process.env.BENCH_MEMORY_SMAPS ? { ...more, maps: maps(), loaded: loaded(), spaces: spaces() } : more;
+};
+// The RSS of this host's webhook listener process (dist/webhook-listener.js, forked on the first
+// listen): the user's machine pays for it too. 0 before it starts, and in the minimal window.
+const childRss = () => {
+  const fs = require('fs');
+  let total = 0;
+  for (const d of fs.readdirSync('/proc')) {
+    if (!Number.isInteger(Number(d))) continue;
+    try {
+      const stat = fs.readFileSync('/proc/' + d + '/stat', 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== process.pid) continue;
+      if (!fs.readFileSync('/proc/' + d + '/cmdline', 'utf8').includes('webhook-listener')) continue;
+      total += kb(fs.readFileSync('/proc/' + d + '/status', 'utf8'), 'VmRSS') || 0;
+    } catch {}
+  }
+  return total;
 };
 // Investigation only (BENCH_MEMORY_GCS=1): the scavenges since the last sample, from V8's GC profiler
 // (no flags needed): how many, what survived them (copied within new space + promoted to old space,

@@ -488,12 +488,12 @@ async function benchMemoryRows(): Promise<void> {
   const growth = (xs: WindowMemory[], step: Step) => mb(median(xs.map((w) => w[step].rss - w.chat.rss)));
   const signed = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(1)} MB`;
   const steps = (w: WindowMemory) =>
-    STEPS.map((k) => `${k} ${[w[k].rss, w[k].heapTotal, w[k].heapUsed, w[k].external, w[k].anon ?? 0, w[k].file ?? 0, w[k].code ?? 0].map((x) => mb(x).toFixed(0)).join('/')}`).join(
+    STEPS.map((k) => `${k} ${[w[k].rss, w[k].heapTotal, w[k].heapUsed, w[k].external, w[k].anon ?? 0, w[k].file ?? 0, w[k].code ?? 0, w[k].child ?? 0].map((x) => mb(x).toFixed(0)).join('/')}`).join(
       ', ',
     );
   const secs = (xs: number[]) => xs.map((s) => s.toFixed(0)).join(', ');
   console.log(
-    'extension host per window, MB after each step as RSS/JS heap held/JS heap used/external/RSS anonymous/RSS of files/V8 code space ' +
+    'extension host per window, MB after each step as RSS/JS heap held/JS heap used/external/RSS anonymous/RSS of files/V8 code space/the listener process\'s RSS ' +
       `(windows took ${secs(r.windowSeconds.ours)} s ours, ${secs(r.windowSeconds.minimal)} s minimal; the deliveries ${r.deliverySeconds.map((s) => s.toFixed(1)).join(', ')} s):`,
   );
   for (const [name, xs] of [['ours', r.ours], ['minimal', r.minimal]] as const) for (const w of xs) console.log(`  ${name}: ${steps(w)}`);
@@ -516,9 +516,11 @@ async function benchMemoryRows(): Promise<void> {
     const beside = med(r.ours, step) - med(r.minimal, step);
     const heap = step === 'gc' ? `, live heap ${med(r.ours, 'gc', 'heapUsed').toFixed(1)} MB` : '';
     const minimalHeap = step === 'gc' ? `, live heap ${med(r.minimal, 'gc', 'heapUsed').toFixed(1)} MB` : '';
+    // The listener runs in a process of its own: the goal is about the host, the machine pays for both.
+    const child = mb(median(r.ours.map((w) => w[step].child ?? 0)));
     rows.push({
-      benchmark: `Extension host RSS ${label} (median of ${r.ours.length} windows)`,
-      ours: `${med(r.ours, step).toFixed(0)} MB, ${signed(grew)} since the first reply${heap}`,
+      benchmark: `Extension host RSS ${label} (median of ${r.ours.length} windows; ours also: its listener process)`,
+      ours: `${med(r.ours, step).toFixed(0)} MB, ${signed(grew)} since the first reply${heap}; listener process ${child.toFixed(0)} MB`,
       reference: `${med(r.minimal, step).toFixed(0)} MB, ${signed(growth(r.minimal, step))} (minimal extension's window${minimalHeap})`,
       ratio: signed(beside),
       goal: `growth <= +20 MB, beside minimal <= +60 MB: ${grew <= 20 && beside <= 60 ? 'yes' : 'NO'}`,

@@ -14,7 +14,7 @@ export { repeatCompare, summarize } from '../chat/compare/summary';
 export { compareMarkdown } from '../chat/compare/markdown';
 export { errorInfo } from '../chat/engine/result';
 export { Waker, followResponse, resultOf, startBackground } from '../chat/engine/background';
-export { WebhookListener } from '../webhooks/receive/listener';
+export { ChildListener } from '../webhooks/receive/childListener';
 export { defaultShell, replay, replayToApp, sendTestEvent, signedCurl, testEventBody } from '../webhooks/send/resend';
 export { checkVerifier } from '../webhooks/send/verifierCheck';
 // Webhook fixtures' core: dist/fixtures.js (the editor's side) takes it from here, one copy.

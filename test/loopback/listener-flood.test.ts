@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
-import { WebhookListener, type DeliveryRecord } from '../../src/webhooks/receive/listener';
+import type { DeliveryRecord } from '../../src/webhooks/receive/listener';
+import { listenerInChild } from '../support/childListener';
 import { generateSecret, signedHeaders } from '../../src/webhooks/signature';
 import { flood } from '../support/flood';
 import { eventually } from '../support/receiver';
@@ -37,7 +38,7 @@ describe('webhook listener under a flood of unsigned deliveries', () => {
   it('one socket of pipelined tiny unsigned requests is summarised, not recorded 20,000 times, with capped header values', async () => {
     const secret = generateSecret();
     const records: DeliveryRecord[] = [];
-    const l = new WebhookListener({ secrets: () => [{ endpointId: 'we_1', secret }], onDelivery: (r) => records.push(r), rejectionLimits: { windowMs: 1_000 } });
+    const l = listenerInChild({ secrets: () => [{ endpointId: 'we_1', secret }], onDelivery: (r) => records.push(r), rejectionLimits: { windowMs: 1_000 } });
     await l.start();
     try {
       const one = (id: string) => `POST /webhook HTTP/1.1\r\nhost: x\r\nwebhook-id: ${id}\r\nwebhook-timestamp: 1\r\nwebhook-signature: v1,AAAA\r\ncontent-length: 2\r\n\r\n{}`;
@@ -64,7 +65,7 @@ describe('webhook listener under a flood of unsigned deliveries', () => {
   });
 
   it('limits open connections and the bytes buffered across all of them', async () => {
-    const l = new WebhookListener({ secrets: () => [], maxConnections: 2, maxBufferedBytes: 1024 * 1024, maxBodyBytes: 1024 * 1024 });
+    const l = listenerInChild({ secrets: () => [], maxConnections: 2, maxBufferedBytes: 1024 * 1024, maxBodyBytes: 1024 * 1024 });
     await l.start();
     const open = () => {
       const socket = connect(l.port, '127.0.0.1');

@@ -4,6 +4,8 @@ import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { diagnose } from '../../src/webhooks/inspect/doctor';
 import { WebhookListener, type DeliveryRecord } from '../../src/webhooks/receive/listener';
+import type { ChildListener } from '../../src/webhooks/receive/childListener';
+import { listenerInChild } from '../support/childListener';
 import { generateSecret, signedHeaders } from '../../src/webhooks/signature';
 import { deliver } from '../support/ownConnection';
 import { eventually } from '../support/receiver';
@@ -41,6 +43,7 @@ describe('what one unsigned sender can cost the listener', () => {
   beforeEach(async () => {
     records = [];
     onDelivery = () => undefined;
+    // In this process: these tests read the listener's own event loop and heap (the child runs the same class).
     listener = new WebhookListener({
       secrets: () => secrets,
       onDelivery: (r) => {
@@ -125,11 +128,11 @@ describe('what one unsigned sender can cost the listener', () => {
 
 describe('slow senders and the listener\'s connection slots', () => {
   const secret = generateSecret();
-  let listener: WebhookListener;
+  let listener: ChildListener;
   const slow: Socket[] = [];
 
   beforeEach(async () => {
-    listener = new WebhookListener({ secrets: () => [{ endpointId: 'we_1', secret }] });
+    listener = listenerInChild({ secrets: () => [{ endpointId: 'we_1', secret }] });
     await listener.start();
   });
   afterEach(async () => {

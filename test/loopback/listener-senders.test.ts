@@ -5,6 +5,8 @@
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
 import { WebhookListener, type DeliveryRecord } from '../../src/webhooks/receive/listener';
+import type { ChildListener } from '../../src/webhooks/receive/childListener';
+import { listenerInChild } from '../support/childListener';
 import { generateSecret, signedHeaders } from '../../src/webhooks/signature';
 import { deliver } from '../support/ownConnection';
 import { eventually } from '../support/receiver';
@@ -13,7 +15,7 @@ const event = (i: number) => JSON.stringify({ object: 'event', id: `evt_${i}`, t
 
 describe('senders that try to hold the listener\'s memory or its slots', () => {
   const secret = generateSecret();
-  let listener: WebhookListener;
+  let listener: ChildListener | WebhookListener;
   let records: DeliveryRecord[];
   const sockets: Socket[] = [];
 
@@ -25,6 +27,7 @@ describe('senders that try to hold the listener\'s memory or its slots', () => {
   it('32 connections sending chunked bodies in 1-byte chunks: each is refused (413) at the 256 KiB budget, and the heap stays bounded', async function () {
     this.timeout(240_000);
     // 8 M chunks to parse on a shared machine: deadlines long enough that only the byte budget refuses them.
+    // In this process: the test reads the listener's own heap (the child runs the same class).
     listener = new WebhookListener({ secrets: () => [{ endpointId: 'we_1', secret }], headersTimeoutMs: 100_000, requestTimeoutMs: 200_000 });
     await listener.start();
     const limit = 256 * 1024;
@@ -66,7 +69,7 @@ describe('senders that try to hold the listener\'s memory or its slots', () => {
     records = [];
     // The defaults' ratios (head 5 s, request 10 s, senders back every 10 s), five times faster.
     const requestTimeoutMs = 2_000;
-    listener = new WebhookListener({ secrets: () => [{ endpointId: 'we_1', secret }], headersTimeoutMs: 1_000, requestTimeoutMs, onDelivery: (r) => records.push(r) });
+    listener = listenerInChild({ secrets: () => [{ endpointId: 'we_1', secret }], headersTimeoutMs: 1_000, requestTimeoutMs, onDelivery: (r) => records.push(r) });
     await listener.start();
     const head = 'POST /webhook HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 200000\r\n\r\n';
     let running = true;

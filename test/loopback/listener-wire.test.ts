@@ -5,7 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
-import { WebhookListener, type DeliveryRecord } from '../../src/webhooks/receive/listener';
+import { WebhookListener, type DeliveryRecord, type ListenerOptions } from '../../src/webhooks/receive/listener';
+import type { ChildListener } from '../../src/webhooks/receive/childListener';
+import { listenerInChild } from '../support/childListener';
 import { generateSecret, signedHeaders } from '../../src/webhooks/signature';
 import { exchange, statuses } from '../support/rawHttp';
 import { eventually } from '../support/receiver';
@@ -21,25 +23,27 @@ const chunked = (id: string, extra = '') => `POST /hook HTTP/1.1\r\nhost: x\r\n$
 const answerBody = (raw: string) => raw.slice(raw.indexOf('\r\n\r\n') + 4);
 
 describe('the listener on the wire', () => {
-  let listener: WebhookListener;
+  let listener: ChildListener | WebhookListener;
   let records: DeliveryRecord[];
   let failSecrets = false;
   const sockets: Socket[] = [];
 
+  const options = (): ListenerOptions => ({
+    secrets: () => {
+      if (failSecrets) throw new Error('boom');
+      return [{ endpointId: 'we_1', secret }];
+    },
+    maxBodyBytes: 1024,
+    headersTimeoutMs: 1_000,
+    requestTimeoutMs: 2_000,
+    keepAliveTimeoutMs: 400,
+    onDelivery: (r) => records.push(r),
+  });
+
   beforeEach(async () => {
     records = [];
     failSecrets = false;
-    listener = new WebhookListener({
-      secrets: () => {
-        if (failSecrets) throw new Error('boom');
-        return [{ endpointId: 'we_1', secret }];
-      },
-      maxBodyBytes: 1024,
-      headersTimeoutMs: 1_000,
-      requestTimeoutMs: 2_000,
-      keepAliveTimeoutMs: 400,
-      onDelivery: (r) => records.push(r),
-    });
+    listener = listenerInChild(options());
     await listener.start();
   });
   afterEach(async () => {
@@ -112,6 +116,10 @@ describe('the listener on the wire', () => {
   });
 
   it('answers 500 "Internal server error" when verification throws, and keeps serving; survives a reset mid-request', async () => {
+    // In this process: a secrets function that throws is the in-process listener's case (a child is given its secrets as data).
+    await listener.stop();
+    listener = new WebhookListener(options());
+    await listener.start();
     failSecrets = true;
     const raw = await exchange(listener.port, post('msg_boom'), post('msg_boom_2', 'connection: close\r\n'));
     assert.deepEqual(statuses(raw), [500, 500]);

@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CloudflaredTunnel, ManualTunnel } from '../../src/tunnels/providers';
-import { WebhookListener } from '../../src/webhooks/receive/listener';
+import { childListener } from '../support/childListener';
 import { Listening, type SessionEndpoints } from '../../src/webhooks/session/listeningSession';
 import { emulatorEndpoints } from '../support/sessionEndpoints';
 import { KeptOriginalUrls, type KeyValueState } from '../../src/webhooks/session/originalUrls';
@@ -62,7 +62,7 @@ describe('listening sessions', function () {
     const dir = scratchDir('listening-');
     events = new WebhookEvents({ eventsPath: join(dir, 'events.jsonl'), idsPath: join(dir, 'ids.txt') });
     listening = new Listening({
-      createListener: (wiring) => new WebhookListener(wiring),
+      createListener: (wiring) => childListener(wiring),
       events,
       defaultForwardTo: () => 'http://127.0.0.1:1/setting',
       originals: kept,
@@ -258,7 +258,7 @@ describe('listening sessions', function () {
     const own = new Listening({
       events,
       createListener: (wiring) => {
-        const l = new WebhookListener(wiring);
+        const l = childListener(wiring);
         handles.push(l);
         return l;
       },

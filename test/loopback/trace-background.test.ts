@@ -12,7 +12,7 @@ import { PANEL_RUN } from '../../src/chat/engine/options';
 import type { Emulator } from '../../src/emulator/server';
 import type { AzureOpenAIClient } from '../../src/service/client';
 import { BackgroundTrace, DELIVERY, forwardOf } from '../../src/trace/backgroundTrace';
-import { WebhookListener } from '../../src/webhooks/receive/listener';
+import { childListener } from '../support/childListener';
 import { Listening } from '../../src/webhooks/session/listeningSession';
 import { WebhookEvents } from '../../src/webhooks/store/webhookEvents';
 import { closeAll, emulatorClient } from '../support/emulatorClient';
@@ -38,7 +38,7 @@ describe('traces: a background response ended by a webhook delivery (emulator, l
     const app = await startReceiver([202]);
     const dir = scratchDir('trace-background-');
     const events = new WebhookEvents({ eventsPath: join(dir, 'events.jsonl'), idsPath: join(dir, 'ids.txt') });
-    const listening = new Listening({ createListener: (w) => new WebhookListener(w), events, defaultForwardTo: () => undefined });
+    const listening = new Listening({ createListener: (w) => childListener(w), events, defaultForwardTo: () => undefined });
     try {
       const s = await listening.start({
         connection: { id: 'c1', label: 'Local service' },

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { startEmulator, type Emulator } from '../../src/emulator/server';
 import { AzureOpenAIClient } from '../../src/service/client';
 import { CloudflaredTunnel, LocalTunnel } from '../../src/tunnels/providers';
-import { WebhookListener } from '../../src/webhooks/receive/listener';
+import { childListener } from '../support/childListener';
 import { Listening, type TunnelMoved, type TunnelStatus } from '../../src/webhooks/session/listeningSession';
 import { emulatorEndpoints } from '../support/sessionEndpoints';
 import type { DeliveryRecord } from '../../src/webhooks/store/records';
@@ -48,7 +48,7 @@ describe('a tunnel that drops', function () {
     const dir = scratchDir('tunnel-reopen-');
     events = new WebhookEvents({ eventsPath: join(dir, 'events.jsonl'), idsPath: join(dir, 'ids.txt') });
     listening = new Listening({
-      createListener: (wiring) => new WebhookListener(wiring),
+      createListener: (wiring) => childListener(wiring),
       events,
       defaultForwardTo: () => undefined,
       reopenDelaysMs: [100, 300, 600],

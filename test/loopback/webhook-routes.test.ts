@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type { Emulator } from '../../src/emulator/server';
 import type { AzureOpenAIClient } from '../../src/service/client';
-import { WebhookListener } from '../../src/webhooks/receive/listener';
+import { childListener } from '../support/childListener';
 import { replayToApp } from '../../src/webhooks/send/resend';
 import { Listening } from '../../src/webhooks/session/listeningSession';
 import type { Forwarded } from '../../src/webhooks/session/types';
@@ -30,7 +30,7 @@ describe('webhook routes on loopback', function () {
     const batchApp = await startReceiver();
     const dir = scratchDir('routes-');
     const events = new WebhookEvents({ eventsPath: join(dir, 'events.jsonl'), idsPath: join(dir, 'ids.txt') });
-    const listening = new Listening({ createListener: (w) => new WebhookListener(w), events, defaultForwardTo: () => undefined });
+    const listening = new Listening({ createListener: (w) => childListener(w), events, defaultForwardTo: () => undefined });
     const forwarded: Forwarded[] = [];
     listening.onDidForward((f) => forwarded.push(f));
     const endpoints = emulatorEndpoints(() => client, new Map());

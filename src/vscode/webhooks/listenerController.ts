@@ -76,9 +76,9 @@ export class ListenerController implements vscode.Disposable {
     this.storageDir = storage.fsPath;
     this.originalUrls = new KeptOriginalUrls(globalState);
     this.listening = new Listening<ConnectionInfo>({
+      // In a process of its own (dist/webhook-listener.js): a burst or a flood grows that, not this host.
       createListener: (wiring) =>
-        new (loadNetwork().WebhookListener)({
-          ...wiring,
+        new (loadNetwork().ChildListener)(wiring, {
           port: setting('webhooks.port'),
           toleranceSeconds: setting('webhooks.toleranceSeconds'),
           outbound: () => this.outbound(),
@@ -104,6 +104,12 @@ export class ListenerController implements vscode.Disposable {
       this.listening.onDidMoveTunnel((m) => logTunnelMove(this.output, m)),
       this.listening.onDidDeliver((r) => this.log.delivered(r)),
       this.listening.onDidForward(({ record, forward }) => this.log.forwarded(record, forward)),
+      // The listener's process ended by itself: listening stopped; the output says why, and a notification offers to listen again.
+      this.listening.onDidFail((err) => {
+        this.userSession = undefined;
+        this.output.error(err.message);
+        this.offerListening(vscode.l10n.t('Deliveries no longer reach VS Code: {0}', err.message));
+      }),
       this.events.onDidRecord(status),
       this.events.onDidReset(status),
     ];
@@ -234,10 +240,12 @@ export class ListenerController implements vscode.Disposable {
   /** The output says each step; a tunnel that could not come back is also a notification, once. */
   private tunnelChanged(t: TunnelStatus): void {
     logTunnelHealth(this.output, t);
-    if (t.health.kind !== 'failed') return;
-    void vscode.window
-      .showWarningMessage(vscode.l10n.t('The tunnel ({0}) dropped and could not be reopened: deliveries no longer reach VS Code.', t.label), vscode.l10n.t('Start Listening'))
-      .then((c) => c && vscode.commands.executeCommand(Commands.startListening));
+    if (t.health.kind === 'failed') this.offerListening(vscode.l10n.t('The tunnel ({0}) dropped and could not be reopened: deliveries no longer reach VS Code.', t.label));
+  }
+
+  /** Deliveries no longer reach VS Code: said once, with Start Listening. */
+  private offerListening(message: string): void {
+    void vscode.window.showWarningMessage(message, vscode.l10n.t('Start Listening')).then((c) => c && vscode.commands.executeCommand(Commands.startListening));
   }
 
   /** The output channel's line for a replay's answer (the answer itself is kept by the received events). */

@@ -36,6 +36,8 @@ export interface ListenerOptions {
   outbound?: () => Transport;
   /** Called after the answer has been sent, for every request that reached a verdict; the record is frozen. */
   onDelivery?: (record: DeliveryRecord) => void;
+  /** Instead of `forwardTo`: a verified delivery's bytes and forward headers, for a forward decided elsewhere (the child process's host). */
+  keepForForward?: (record: DeliveryRecord, body: Buffer, headers: Record<string, string>) => void;
   /** Called when a forward finishes, with the app's answer (the delivered record is not changed). */
   onForwarded?: (record: DeliveryRecord, forward: ForwardResult) => void;
   maxStoredBody?: number;
@@ -220,13 +222,12 @@ export class WebhookListener {
     }
     const target = record.verdict === 'verified' && raw ? this.options.forwardTo?.(record) : undefined;
     if (target) void this.forward(record, typeof target === 'string' ? { url: target } : target, raw!, received!);
+    else if (record.verdict === 'verified' && raw) this.options.keepForForward?.(record, raw, forwardHeaders(received!));
   }
 
   /** Passes on the bytes and headers that arrived, not the stored (possibly cut) copy, and keeps the app's answer. */
   private async forward(record: DeliveryRecord, route: Route, body: Buffer, received: Record<string, string>): Promise<void> {
-    const headers: Record<string, string> = {};
-    // Stryker disable next-line ConditionalExpression: undici sends no header for an undefined value
-    for (const h of KEPT_HEADERS) if (received[h] !== undefined) headers[h] = received[h];
+    const headers = forwardHeaders(received);
     const forward = await forwardDelivery({ url: route.url, route: route.pattern, headers, body, outbound: this.options.outbound?.() });
     try {
       this.options.onForwarded?.(record, forward);
@@ -234,6 +235,14 @@ export class WebhookListener {
       /* ignore */
     }
   }
+}
+
+/** The headers a forward passes on, as they arrived. */
+export function forwardHeaders(received: Record<string, string>): Record<string, string> {
+  const headers: Record<string, string> = {};
+  // Stryker disable next-line ConditionalExpression: undici sends no header for an undefined value
+  for (const h of KEPT_HEADERS) if (received[h] !== undefined) headers[h] = received[h];
+  return headers;
 }
 
 /** Headers whose values repeat from one delivery to the next: kept as one string each (see `shared`). */

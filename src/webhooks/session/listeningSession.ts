@@ -16,45 +16,17 @@ import type { WebhookEvents } from '../store/webhookEvents';
 import type { OriginalUrls } from './originalUrls';
 import { TunnelKeeper, type TunnelMove } from './tunnelKeeper';
 import { routeFor, type Route, type Routes } from '../send/routes';
+import { ListeningSession } from './session';
 import type { ConnectionRef, EndpointPlan, Forwarded, ListenerHandle, ListenerWiring, ListeningState, SessionEndpoints, SessionStart, TunnelMoved, TunnelStatus } from './types';
 
 export type { ConnectionRef, EndpointPlan, Forwarded, ListenerHandle, ListenerWiring, ListeningState, SessionEndpoints, SessionStart, TunnelMoved, TunnelStatus } from './types';
 export type { TunnelHealth } from './tunnelKeeper';
+export { ListeningSession } from './session';
 
 interface Line<C extends ConnectionRef> {
   state: ListeningState<C>;
   listener: ListenerHandle;
   keeper?: TunnelKeeper;
-}
-
-export class ListeningSession<C extends ConnectionRef = ConnectionRef> {
-  /** The endpoint pointed at the listener, and whether this session (or an earlier "Start Listening") created it. */
-  endpointId: string | undefined;
-  createdEndpointId: string | undefined;
-  /** A re-pointed endpoint's URL before the session (put back by undo, when asked to). */
-  originalUrl: string | undefined;
-  /** How this session changes its endpoint: a reopened tunnel's new URL goes through it. */
-  endpoints: SessionEndpoints | undefined;
-  /** Steps that undo what was done, newest last. */
-  readonly steps: Array<() => Promise<unknown>> = [];
-
-  constructor(
-    readonly state: ListeningState<C>,
-    private readonly target: () => string | undefined,
-    private readonly routes: () => Routes | undefined = () => undefined,
-  ) {}
-
-  /** Where this session's verified deliveries (and replays of them) go: the route of their type, else the forward URL. */
-  forwardRoute(type?: string): Route | undefined {
-    return routeFor(type, this.routes(), this.target());
-  }
-
-  /** Undoes every step, newest first; a step that fails does not keep the others from running. */
-  async undo(): Promise<Error[]> {
-    const failed: Error[] = [];
-    for (let step = this.steps.pop(); step; step = this.steps.pop()) await step().catch((err: unknown) => failed.push(err as Error));
-    return failed;
-  }
 }
 
 export class Listening<C extends ConnectionRef = ConnectionRef> {
@@ -71,6 +43,7 @@ export class Listening<C extends ConnectionRef = ConnectionRef> {
   private readonly tunnelMoved = new Emitter<TunnelMoved>();
   private readonly delivered = new Emitter<DeliveryRecord>();
   private readonly forwarded = new Emitter<Forwarded>();
+  private readonly failed = new Emitter<Error>();
   /** Listening started or stopped, a session began or ended, or the tunnel's health changed. */
   readonly onDidChange: Event<void> = this.changed.event;
   /** The tunnel dropped, is being reopened (each attempt), is back, or could not come back. */
@@ -81,6 +54,8 @@ export class Listening<C extends ConnectionRef = ConnectionRef> {
   readonly onDidDeliver: Event<DeliveryRecord> = this.delivered.event;
   /** A delivery's forward ended; the app's answer is kept with its event. */
   readonly onDidForward: Event<Forwarded> = this.forwarded.event;
+  /** The listener ended by itself (its process crashed or was killed): listening has stopped, and may start again. */
+  readonly onDidFail: Event<Error> = this.failed.event;
 
   constructor(
     private readonly host: {
@@ -200,10 +175,11 @@ export class Listening<C extends ConnectionRef = ConnectionRef> {
       const secret = await endpoints.secretOf(e.id);
       if (secret) known.push({ endpointId: e.id, secret, label: e.name });
     }
-    if (run === this.secretsRun) {
-      this.secrets = known;
-      this.endpointList = all;
-    }
+    if (run !== this.secretsRun) return;
+    this.secrets = known;
+    this.endpointList = all;
+    // A listener in another process verifies with them once told: a delivery sent after this resolves is checked against them.
+    await this.line?.listener.secretsChanged?.();
   }
 
   /**
@@ -245,6 +221,8 @@ export class Listening<C extends ConnectionRef = ConnectionRef> {
     });
     const localUrl = await listener.start();
     const line: Line<C> = { state: { connection, localUrl, publicUrl: localUrl, provider: provider ? provider.id : 'none' }, listener };
+    let ended: Error | undefined;
+    listener.onDidFail?.((err) => void this.lost(line, (ended = err)));
     if (provider) {
       let keeper: TunnelKeeper;
       try {
@@ -254,6 +232,11 @@ export class Listening<C extends ConnectionRef = ConnectionRef> {
         throw err;
       }
       line.keeper = keeper;
+      // The listener's process ended while the tunnel opened: nothing to listen with.
+      if (ended) {
+        await keeper.stop().catch(() => undefined);
+        throw ended;
+      }
       line.state.publicUrl = keeper.url;
       line.state.tunnel = { label: provider.label, health: keeper.state };
       keeper.onDidChangeUrl((move) => void this.follow(line, provider.label, move));
@@ -266,6 +249,13 @@ export class Listening<C extends ConnectionRef = ConnectionRef> {
       });
     }
     this.line = line;
+  }
+
+  /** The listener ended by itself: stopped as "Stop Listening" would (the tunnel too), then said. */
+  private async lost(line: Line<C>, err: Error): Promise<void> {
+    if (this.line !== line) return;
+    await this.stop();
+    this.failed.fire(err);
   }
 
   /** A reopened tunnel's new URL: the state takes it, and each session's endpoint is pointed at it (once per endpoint). */
@@ -288,5 +278,6 @@ export class Listening<C extends ConnectionRef = ConnectionRef> {
     this.tunnelMoved.dispose();
     this.delivered.dispose();
     this.forwarded.dispose();
+    this.failed.dispose();
   }
 }

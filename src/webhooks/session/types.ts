@@ -1,15 +1,20 @@
 /** What listening for webhooks is made of, and what it says: shared by `Listening`, its sessions and the host. */
+import type { Event } from '../../service/emitter';
 import type { WebhookEndpoint } from '../../service/types';
 import type { TunnelProvider, TunnelProviderId } from '../../tunnels/tunnel';
 import type { DedupeStore, DeliveryRecord, ForwardResult, KnownSecret } from '../store/records';
 import type { TunnelHealth, TunnelMove } from './tunnelKeeper';
 import type { Route, Routes } from '../send/routes';
 
-/** The listener as a session uses it (a WebhookListener, built by the host with its settings). */
+/** The listener as a session uses it (a ChildListener in the extension, a WebhookListener in tests and tools). */
 export interface ListenerHandle {
   readonly port: number;
   start(): Promise<string>;
   stop(): Promise<void>;
+  /** The secrets changed: resolves once the listener verifies with the new ones (one in another process is told). */
+  secretsChanged?(): Promise<void>;
+  /** The listener ended by itself (its process crashed or was killed): listening has stopped. */
+  readonly onDidFail?: Event<Error>;
 }
 
 /** What the listener asks the sessions on every delivery, and where it hands each one over. */

@@ -103,6 +103,8 @@ export interface DuplicateCount {
 export interface DedupeStore {
   has(webhookId: string): boolean;
   add(webhookId: string): void;
+  /** The ids held, oldest first (what a listener in another process starts from). */
+  ids?(): string[];
 }
 
 /** The dedupe window, kept outside the JS heap (see idWindow.ts). */

@@ -48,6 +48,10 @@ export class FileDedupeStore implements DedupeStore {
     if (this.window.add(id)) void this.log.append(id.replace(/\n/g, ''));
   }
 
+  ids(): string[] {
+    return this.window.ids();
+  }
+
   flush(): Promise<void> {
     return this.log.flush();
   }
