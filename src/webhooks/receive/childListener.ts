@@ -71,6 +71,9 @@ export class ChildListener implements ListenerHandle {
     const { outbound: _outbound, entry, execArgv, ...settings } = this.options;
     const child = fork(entry ?? join(__dirname, 'webhook-listener.js'), [], {
       execArgv: [...CHILD_HEAP_FLAGS, ...(execArgv ?? [])],
+      // In desktop VS Code `process.execPath` is Electron's binary: this makes it run the script as
+      // Node, as language clients' forks do (plain Node, as in code-server, ignores it).
+      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       serialization: 'json',
     });
