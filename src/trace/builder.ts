@@ -38,29 +38,20 @@ const isReport = (p: Part): p is RequestReport => 'totalMs' in p;
 let nextTraceId: string | undefined;
 
 export class TraceBuilder {
-  // Declared only and set in the constructor: class fields would be defined one by one by an
-  // initializer of their own, a cost on every traced request's path (the bench row).
-  declare readonly traceId: string;
-  private declare readonly kind: TraceKind;
-  private declare readonly title: string;
-  private declare readonly options: TraceOptions;
-  private declare readonly start: number;
+  readonly traceId = nextTraceId ?? newTraceId();
   /** In the order they happened: a span's place in the trace is the order it started. */
-  private declare readonly parts: Part[];
-  private declare rootSpanId?: string;
+  private readonly parts: Part[] = [];
+  private rootSpanId?: string;
   /** When the model asked for each tool (made on the first: most turns ask for none). */
-  private declare asked?: Map<string, number>;
+  private asked?: Map<string, number>;
 
-  constructor(kind: TraceKind, title: string, options: TraceOptions, start = Date.now()) {
-    this.traceId = nextTraceId ?? newTraceId();
+  constructor(
+    private readonly kind: TraceKind,
+    private readonly title: string,
+    private readonly options: TraceOptions,
+    private readonly start = Date.now(),
+  ) {
     nextTraceId = undefined;
-    this.kind = kind;
-    this.title = title;
-    this.options = options;
-    this.start = start;
-    this.parts = [];
-    this.rootSpanId = undefined;
-    this.asked = undefined;
   }
 
   /** Made when first needed: a turn's spans are made only when its trace is built. */
