@@ -1,8 +1,9 @@
 /**
  * Issue 39, point 4: what a turn's trace costs its request, and how soon the timeline page shows one.
  * (a) Spans built and kept (exporter off), as the panel's tracedRun does: the trace builder
- *     observing the runner's hooks, the request's report kept, the end, and the store's add,
- *     against one chat request through the runner to the emulator on loopback. The caller's share
+ *     observing the runner's hooks, the request's report kept, the end, and the store's add (with
+ *     no write due, as for turns seconds apart: the add schedules the store's wake-up), against
+ *     one chat request through the runner to the emulator on loopback. The caller's share
  *     (wall); then what the store does after the caller's turn (the spans built from the report,
  *     kept, announced), timed apart before the next request; and the whole cost with the disk
  *     write (CPU time of the process).
@@ -96,6 +97,9 @@ async function requestsAndTraces(): Promise<Omit<TraceBench, 'pageReadyMs' | 'pa
       if (store.all().at(-1)?.traceId !== b.traceId) throw new Error('the trace was not kept');
       const k2 = process.hrtime.bigint();
       if (i >= 20) (requestMs.push(Number(t1 - t0) / 1e6), keepUs.push(Number(k1 - k0) / 1e3), builtUs.push(Number(k2 - k1) / 1e3));
+      // Written before the next request, as for turns seconds apart: each trace finds no write
+      // due, so its add pays the store's wake-up (a trace among others of a moment would not).
+      await store.flush();
     }
     await store.flush();
     // The whole keeping, writes included, in CPU time: traces a request apart (each write alone).

@@ -3,8 +3,7 @@
  * append-only file created readable by the user only (src/storage/appendLog.ts), compacted to the
  * newest N, so the traces survive a reload and the file never grows past its cap. The store owns
  * the traces: it fires `onDidAdd` for each one added. A trace may be handed over still to be built
- * (TraceBuilder.end): it is built when it is written, a moment after the caller's turn, or at once
- * when the traces are read.
+ * (TraceBuilder.end): it is built after the caller's turn, or at once when the traces are read.
  */
 import { AppendLog, fileLines } from '../storage/appendLog';
 import { Emitter } from '../service/emitter';
@@ -33,6 +32,8 @@ export class TraceStore {
   /** Handed over, not built yet (`settle` builds them). */
   private unbuilt: Array<Trace | (() => Trace | undefined)> = [];
   private timer: NodeJS.Timeout | undefined;
+  /** The wake-up after a caller's turn that builds what was handed over (`wake`). */
+  private waking: NodeJS.Immediate | undefined;
   private readonly added = new Emitter<Trace>();
   readonly onDidAdd = this.added.event;
 
@@ -75,15 +76,24 @@ export class TraceStore {
   }
 
   /**
-   * Keeps the trace. The caller pays a push: the trace (or its building: a function, which gives
-   * undefined for nothing to keep) is built and written a moment later with the others of that
-   * moment, or built when the traces are read (`flush()` writes now and resolves once they are on
-   * disk). Hand over a trace you no longer change.
+   * Keeps the trace. The caller pays a push (and the first of a moment, a wake-up): the trace (or
+   * its building: a function, which gives undefined for nothing to keep) is built after the
+   * caller's turn, or when the traces are read, and written a moment later with the others of
+   * that moment (`flush()` writes now and resolves once they are on disk). Hand over a trace you
+   * no longer change.
    */
   add(trace: Trace | (() => Trace | undefined)): void {
     this.unbuilt.push(trace);
-    this.timer ??= setTimeout(() => void this.flush(), WRITE_AFTER_MS).unref();
+    // The first trace of a moment wakes the store once its caller's turn is over (an immediate
+    // costs the caller half what a timer does); with a write already due, the write builds it.
+    if (!this.timer) this.waking ??= setImmediate(this.wake);
   }
+
+  private readonly wake = (): void => {
+    this.waking = undefined;
+    this.settle();
+    if (this.unwritten.length) this.timer ??= setTimeout(() => void this.flush(), WRITE_AFTER_MS).unref();
+  };
 
   /** Builds and keeps what was handed over, in order (a building that throws loses its trace only). */
   private settle(): void {
@@ -120,6 +130,7 @@ export class TraceStore {
   }
 
   dispose(): void {
+    clearImmediate(this.waking);
     clearTimeout(this.timer);
     this.added.dispose();
   }

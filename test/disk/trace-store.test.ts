@@ -64,9 +64,11 @@ describe('traces kept on disk', () => {
     // Written on its own, with no flush asked for.
     const line = await eventually(async () => (await readFile(path, 'utf8').catch(() => '')).split('\n').find(Boolean), 5000, 'the trace written to disk');
     assert.deepEqual(JSON.parse(line), shown, 'the same spans, ids and times on disk as shown');
-    // Nobody read it: the write builds it.
+    // Nobody reads it: it is built once the caller's turn is over, then written.
     const unread = new TraceBuilder('turn', 'gpt-4o-mini', { captureContent: false });
     store.add(unread.end());
+    assert.equal(added.length, 1);
+    await eventually(() => added.length === 2, 5000, 'the unread trace built and announced');
     await eventually(async () => (await readFile(path, 'utf8')).includes(unread.traceId), 5000, 'the unread trace written to disk');
     assert.deepEqual(added.map((t) => t.title), ['gpt-4o', 'gpt-4o-mini']);
     store.dispose();
