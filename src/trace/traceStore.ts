@@ -2,7 +2,8 @@
  * The last N traces, kept on disk with the usage log's care: one JSON line per trace in an
  * append-only file created readable by the user only (src/storage/appendLog.ts), compacted to the
  * newest N, so the traces survive a reload and the file never grows past its cap. The store owns
- * the traces: it fires `onDidAdd` for each one added.
+ * the traces: it fires `onDidAdd` for each one added. A trace may be handed over still to be built
+ * (TraceBuilder.end): it is built after the caller's turn, or at once when the traces are read.
  */
 import { AppendLog, fileLines } from '../storage/appendLog';
 import { Emitter } from '../service/emitter';
@@ -28,7 +29,11 @@ export class TraceStore {
   private readonly log: AppendLog;
   private traces: Trace[] = [];
   private unwritten: Trace[] = [];
+  /** Handed over, not built yet (`settle` builds them). */
+  private unbuilt: Array<Trace | (() => Trace | undefined)> = [];
   private timer: NodeJS.Timeout | undefined;
+  /** The wake-up after a caller's turn that builds what was handed over (`wake`). */
+  private waking: NodeJS.Immediate | undefined;
   private readonly added = new Emitter<Trace>();
   readonly onDidAdd = this.added.event;
 
@@ -62,26 +67,53 @@ export class TraceStore {
 
   /** Newest last. */
   all(): readonly Trace[] {
+    this.settle();
     return this.traces;
   }
 
   get(traceId: string): Trace | undefined {
-    return this.traces.find((t) => t.traceId === traceId);
+    return this.all().find((t) => t.traceId === traceId);
   }
 
   /**
-   * Keeps the trace. The caller pays a push: the trace is written a moment later, with the others
-   * of that moment (`flush()` writes now and resolves once they are on disk). Hand over a trace
-   * you no longer change.
+   * Keeps the trace. The caller pays a push (and the first of a moment, a wake-up): the trace (or
+   * its building: a function, which gives undefined for nothing to keep) is built after the
+   * caller's turn, or when the traces are read, and written a moment later with the others of
+   * that moment (`flush()` writes now and resolves once they are on disk). Hand over a trace you
+   * no longer change.
    */
-  add(trace: Trace): void {
-    this.keep(trace);
-    this.added.fire(trace);
-    this.unwritten.push(trace);
-    this.timer ??= setTimeout(() => void this.flush(), WRITE_AFTER_MS).unref();
+  add(trace: Trace | (() => Trace | undefined)): void {
+    this.unbuilt.push(trace);
+    // The first trace of a moment wakes the store once its caller's turn is over (an immediate
+    // costs the caller half what a timer does); with a write already due, the write builds it.
+    if (!this.timer) this.waking ??= setImmediate(this.wake);
+  }
+
+  private readonly wake = (): void => {
+    this.waking = undefined;
+    this.settle();
+    if (this.unwritten.length) this.timer ??= setTimeout(() => void this.flush(), WRITE_AFTER_MS).unref();
+  };
+
+  /** Builds and keeps what was handed over, in order (a building that throws loses its trace only). */
+  private settle(): void {
+    if (!this.unbuilt.length) return;
+    for (const item of this.unbuilt.splice(0)) {
+      let trace: Trace | undefined;
+      try {
+        trace = typeof item === 'function' ? item() : item;
+      } catch {
+        continue;
+      }
+      if (!trace) continue;
+      this.keep(trace);
+      this.added.fire(trace);
+      this.unwritten.push(trace);
+    }
   }
 
   async flush(): Promise<void> {
+    this.settle();
     clearTimeout(this.timer);
     this.timer = undefined;
     const traces = this.unwritten.splice(0);
@@ -98,6 +130,7 @@ export class TraceStore {
   }
 
   dispose(): void {
+    clearImmediate(this.waking);
     clearTimeout(this.timer);
     this.added.dispose();
   }

@@ -7,7 +7,9 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TraceBuilder } from '../../src/trace/builder';
+import type { Trace } from '../../src/trace/span';
 import { TraceStore } from '../../src/trace/traceStore';
+import { eventually } from '../support/receiver';
 
 function trace(i: number) {
   const b = new TraceBuilder('turn', `dep-${i}`, { captureContent: false }, 1000 * i);
@@ -41,6 +43,47 @@ describe('traces kept on disk', () => {
     const last = reloaded.get(store.all()[4].traceId)!;
     assert.deepEqual(last, store.all()[4], 'the same spans, times and attributes');
     assert.equal(last.spans[1].name, 'forward to your app');
+  });
+
+  it("a trace handed over unbuilt (a reply's): built off the caller's path, once, there at once for Show Trace, and on disk a moment later as shown", async () => {
+    const path = join(dir, 'traces.jsonl');
+    const store = await TraceStore.open(path, 5);
+    const added: Trace[] = [];
+    store.onDidAdd((t) => added.push(t));
+    const b = new TraceBuilder('turn', 'gpt-4o', { captureContent: false }, 1000);
+    b.request({ source: 'panel', deployment: 'gpt-4o', api: 'chat', route: 'v1', startedAt: 1001, attempt: 1, totalMs: 7, outcome: 'ok', rateLimit: {} });
+    const end = b.end({}, 1010);
+    let builds = 0;
+    store.add(() => (builds++, end()));
+    assert.equal(builds, 0, "not built on the caller's path");
+    const shown = store.get(b.traceId);
+    assert.deepEqual(shown?.spans.map((s) => s.name), ['turn gpt-4o', 'chat gpt-4o'], 'Show Trace finds it at once');
+    assert.deepEqual(added, [shown]);
+    assert.equal(store.all().length, 1);
+    assert.equal(builds, 1, 'built once');
+    // Written on its own, with no flush asked for.
+    const line = await eventually(async () => (await readFile(path, 'utf8').catch(() => '')).split('\n').find(Boolean), 5000, 'the trace written to disk');
+    assert.deepEqual(JSON.parse(line), shown, 'the same spans, ids and times on disk as shown');
+    // Nobody reads it: it is built once the caller's turn is over, then written.
+    const unread = new TraceBuilder('turn', 'gpt-4o-mini', { captureContent: false });
+    store.add(unread.end());
+    assert.equal(added.length, 1);
+    await eventually(() => added.length === 2, 5000, 'the unread trace built and announced');
+    await eventually(async () => (await readFile(path, 'utf8')).includes(unread.traceId), 5000, 'the unread trace written to disk');
+    assert.deepEqual(added.map((t) => t.title), ['gpt-4o', 'gpt-4o-mini']);
+    store.dispose();
+  });
+
+  it('a trace whose building fails is the only one lost', async () => {
+    const store = await TraceStore.open(join(dir, 'traces.jsonl'), 5);
+    store.add(trace(1));
+    store.add(() => {
+      throw new Error('a broken trace');
+    });
+    store.add(() => undefined);
+    store.add(trace(2));
+    await store.flush();
+    assert.deepEqual((await TraceStore.open(join(dir, 'traces.jsonl'), 5)).all().map((t) => t.title), ['dep-1', 'dep-2']);
   });
 
   it('skips a torn last line left by a crash', async () => {

@@ -86,7 +86,7 @@ export function tracer(storage: vscode.Uri, kind: TraceKind, title: string, endp
       if (capture) input = request.messages;
       return builder.observe(request);
     },
-    end: ({ result, error }) => keep(storage, () => builder.finish({ result, error, input })),
+    end: ({ result, error }) => keep(storage, builder.end({ result, error, input })),
   };
 }
 
@@ -110,15 +110,23 @@ export function tracedBackground(storage: vscode.Uri, deployment: string, endpoi
   };
 }
 
-/** Keeps a finished trace in the store and hands it to the user's collector (never throws). */
+/**
+ * Keeps a finished trace in the store and hands it to the user's collector (never throws): both
+ * after the caller's turn (the store builds it then), so a reply is not held up by its trace.
+ */
 export function keep(storage: vscode.Uri, finished: () => Trace): void {
-  try {
-    const trace = finished();
-    void traces(storage).then((s) => s.add(trace));
-    exportTrace(trace);
-  } catch (err) {
-    log().appendLine(`The trace could not be kept: ${String(err)}`);
-  }
+  void traces(storage).then((s) =>
+    s.add(() => {
+      try {
+        const trace = finished();
+        exportTrace(trace);
+        return trace;
+      } catch (err) {
+        log().appendLine(`The trace could not be kept: ${String(err)}`);
+        return undefined;
+      }
+    }),
+  );
 }
 
 /** Tool calls VS Code's chat was asked for, by call id (the newest 200): the request carrying a result times the tool's run. */
@@ -202,7 +210,10 @@ export function traceBatch(storage: vscode.Uri, jobs: Pick<JobLists, 'onDidChang
         if (seen(jobs.list<Batch>(connectionId, 'batches').items.find((x) => x.id === batch.id))) watching.dispose();
       });
     },
-    failed: (error) => keep(storage, () => trace.failed(error)),
+    failed: (error) => {
+      const ended = trace.failed(error);
+      keep(storage, () => ended);
+    },
   };
 }
 
