@@ -33,6 +33,14 @@ export function argsOf<T extends object>(arg: unknown, key?: keyof T): T | undef
   return key === undefined || key in arg ? (arg as T) : undefined;
 }
 
+/** A file named in a command's arguments: absolute as given, else under the first workspace folder. */
+export function workspacePath(file: string): string {
+  if (/^([a-z]:)?[\\/]/i.test(file)) return file;
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  if (!folder) throw new Error(vscode.l10n.t('"{0}" is a relative path and no folder is open: pass an absolute path.', file));
+  return vscode.Uri.joinPath(folder.uri, file).fsPath;
+}
+
 export function connectionOfNode(node: TreeNode): ConnectionInfo | undefined {
   if (node instanceof ConnectionNode) return node.info;
   return 'connection' in node ? (node.connection as ConnectionInfo) : undefined;
