@@ -20,6 +20,13 @@ import { inspectorHtml } from './inspectorHtml';
 import type { ListenerController } from './listenerController';
 import { maskedUrl } from '../../webhooks/send/forwardUrl';
 
+/** The page's buttons that run an event command on the delivery shown. */
+const EVENT_COMMANDS = {
+  openPayload: Commands.openEventPayload,
+  fetchResponse: Commands.fetchEventResponse,
+  openConversation: Commands.openEventConversation,
+} as const;
+
 export class DeliveryInspector implements vscode.Disposable {
   private host: PanelHost<InspectorHostMessage, InspectorViewMessage> | undefined;
   private currentId: string | undefined;
@@ -185,17 +192,11 @@ export class DeliveryInspector implements vscode.Disposable {
         return;
       }
       case 'openPayload':
-        await vscode.commands.executeCommand(Commands.openEventPayload, { eventId: msg.eventId });
-        return;
-      case 'saveFixture':
-        await vscode.commands.executeCommand(Commands.saveAsFixture, owned({ eventId: msg.eventId }));
-        return;
       case 'fetchResponse':
-        await vscode.commands.executeCommand(Commands.fetchEventResponse, { eventId: msg.eventId });
-        return;
       case 'openConversation':
-        await vscode.commands.executeCommand(Commands.openEventConversation, { eventId: msg.eventId });
-        return;
+        return void (await vscode.commands.executeCommand(EVENT_COMMANDS[msg.type], { eventId: msg.eventId }));
+      case 'saveFixture':
+        return void (await vscode.commands.executeCommand(Commands.saveAsFixture, owned({ eventId: msg.eventId })));
       case 'showTrace':
         return void (await vscode.commands.executeCommand(Commands.showTrace, owned({ deliveryId: this.record(msg.eventId).id })));
       case 'callAction':

@@ -14,6 +14,16 @@ const post = (msg: InspectorViewMessage) => vscode.post(msg);
 
 /** A setting's id is data: it stays as it is in every language. */
 const FORWARD_SETTING = 'aoaiWorkbench.webhooks.forwardTo';
+/** Buttons that only name the delivery to the extension: their data-action, the message they post. */
+const ASKS = {
+  curl: 'copyCurl',
+  fixture: 'saveFixture',
+  payload: 'openPayload',
+  fetch: 'fetchResponse',
+  conversation: 'openConversation',
+  trace: 'showTrace',
+  subject: 'openSubject',
+} as const;
 let current: DeliveryView | undefined;
 let bodyView: 'pretty' | 'raw' = 'pretty';
 let busy = false;
@@ -230,30 +240,13 @@ document.addEventListener('click', (e) => {
   if (!action || !current) return;
   const eventId = current.id;
   const edited = () => $<HTMLTextAreaElement>('edit-body').value;
+  if (Object.hasOwn(ASKS, action)) return post({ type: ASKS[action as keyof typeof ASKS], eventId });
+  if (action.startsWith('call-')) return post({ type: 'callAction', eventId, action: action.slice('call-'.length) as CallAction });
   switch (action) {
     case 'replay':
       return sendReplay();
     case 'edit':
       return openEditor();
-    case 'curl':
-      return post({ type: 'copyCurl', eventId });
-    case 'fixture':
-      return post({ type: 'saveFixture', eventId });
-    case 'payload':
-      return post({ type: 'openPayload', eventId });
-    case 'fetch':
-      return post({ type: 'fetchResponse', eventId });
-    case 'conversation':
-      return post({ type: 'openConversation', eventId });
-    case 'trace':
-      return post({ type: 'showTrace', eventId });
-    case 'subject':
-      return post({ type: 'openSubject', eventId });
-    case 'call-accept':
-    case 'call-reject':
-    case 'call-transfer':
-    case 'call-hangup':
-      return post({ type: 'callAction', eventId, action: action.slice('call-'.length) as CallAction });
     case 'send-edited':
       return sendReplay(edited());
     case 'curl-edited':
