@@ -5,7 +5,7 @@
  * verified delivery, with the secret that verified it, which never leaves the extension.
  */
 import * as vscode from 'vscode';
-import { loadNetwork } from '../bundles';
+import { loadMarkup, loadNetwork } from '../bundles';
 import { callOf, subjectOf } from '../../webhooks/inspect/deliveryView';
 import { parseInspectorViewMessage, type CallAction, type DeliveryView, type InspectorHostMessage, type InspectorViewMessage } from '../../webhooks/inspect/inspectorProtocol';
 import type { DeliveryRecord } from '../../webhooks/store/records';
@@ -16,7 +16,7 @@ import { redact } from '../log';
 import { setContext, setting } from '../settings';
 import type { EventsViewNode } from './eventsTree';
 import { PanelHost, panelOptions, registerPanelSerializer } from '../webview/panelHost';
-import { inspectorHtml } from './inspectorHtml';
+import { webviewHtml } from '../webviewHtml';
 import type { ListenerController } from './listenerController';
 import { maskedUrl } from '../../webhooks/send/forwardUrl';
 
@@ -95,7 +95,7 @@ export class DeliveryInspector implements vscode.Disposable {
       this.extensionUri,
       {
         label: 'the delivery inspector',
-        html: (webview) => inspectorHtml(webview, this.extensionUri),
+        html: (webview) => webviewHtml(webview, this.extensionUri, { title: 'Delivery', style: 'inspector.css', script: 'inspector.js', body: loadMarkup().inspectorBodyHtml() }),
         parse: parseInspectorViewMessage,
         // A new page (first load, or reloaded when the panel was hidden and shown again): it has nothing yet.
         onReady: () => void this.show(this.currentId, true),
