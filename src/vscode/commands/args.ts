@@ -5,7 +5,7 @@ import { Commands } from '../contributions';
 import { plainLine } from '../plainText';
 import type { Services } from '../services';
 import { isJobNode } from '../tree/jobNodes';
-import { ConnectionNode, DeploymentNode, GroupNode, LoadMoreNode, MessageNode, WebhookNode, type TreeNode } from '../tree/nodes';
+import { ConnectionNode, DeploymentNode, GroupNode, MessageNode, WebhookNode, type TreeNode } from '../tree/nodes';
 import { isMarkedOwned } from '../ownedArgs';
 
 export { owned } from '../ownedArgs';
@@ -17,7 +17,7 @@ export interface ConnectionArgs {
 
 /** A row of our tree: an instance of its classes, never an object shaped like one (a link's JSON could be). */
 export function isNode(arg: unknown): arg is TreeNode {
-  const rows = [ConnectionNode, GroupNode, DeploymentNode, WebhookNode, MessageNode, LoadMoreNode];
+  const rows = [ConnectionNode, GroupNode, DeploymentNode, WebhookNode, MessageNode];
   return rows.some((row) => arg instanceof row) || isJobNode(arg);
 }
 
