@@ -49,3 +49,11 @@ export function icon(name: string): HTMLSpanElement {
   s.setAttribute('aria-hidden', 'true');
   return s;
 }
+
+/** A button the page's click handler acts on by its `data-action`. */
+export function actionButton(text: string | undefined, className: string, action: string): HTMLButtonElement {
+  const b = el('button', text, className);
+  b.type = 'button';
+  b.dataset.action = action;
+  return b;
+}
