@@ -6,8 +6,8 @@
 import '../shared/useBundle';
 import * as l10n from '@vscode/l10n';
 import { parseInspectorHostMessage, type CallAction, type CallView, type DeliveryView, type InspectorHostMessage, type InspectorViewMessage } from '../../webhooks/inspect/inspectorProtocol';
-import { $, connect, el, icon } from '../shared/page';
-import { answerCard, fillKv, pretty, renderTrace, time, VERDICT_ICON, verdictLabel } from './render';
+import { $, connect, el, fillKv, icon } from '../shared/page';
+import { answerCard, pretty, renderTrace, time, VERDICT_ICON, verdictLabel } from './render';
 
 const vscode = connect<InspectorViewMessage, InspectorHostMessage>(parseInspectorHostMessage, (msg) => handle(msg));
 const post = (msg: InspectorViewMessage) => vscode.post(msg);
@@ -143,9 +143,7 @@ function renderCall(d: DeliveryView): void {
   });
   if (!rows.length) {
     const tr = el('tr');
-    const td = el('td', l10n.t('The delivery carried no SIP headers.'));
-    td.colSpan = 2;
-    tr.append(td);
+    tr.append(Object.assign(el('td', l10n.t('The delivery carried no SIP headers.')), { colSpan: 2 }));
     rows.push(tr);
   }
   $('sip-rows').replaceChildren(...rows);

@@ -57,3 +57,8 @@ export function actionButton(text: string | undefined, className: string, action
   b.dataset.action = action;
   return b;
 }
+
+/** A definition list's rows, names and values as text; a row without a value is left out. */
+export function fillKv(dl: HTMLElement, rows: ReadonlyArray<readonly [string, string | undefined]>): void {
+  dl.replaceChildren(...rows.flatMap(([k, v]) => (v === undefined ? [] : [el('dt', k), el('dd', v)])));
+}
