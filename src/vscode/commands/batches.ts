@@ -13,7 +13,7 @@ import type { Services } from '../services';
 import { batchTarget, connectionFor } from '../jobs/jobArgs';
 import { BatchNode } from '../tree/jobNodes';
 import { argsOf, workspacePath } from './args';
-import { showJson, uploadWithProgress, withCancellableProgress, withProgress } from './registry';
+import { confirmed, showJson, uploadWithProgress, withCancellableProgress, withProgress } from './registry';
 
 export interface CreateBatchArgs {
   connectionId?: string;
@@ -86,9 +86,8 @@ export async function createBatch(s: Services, arg: unknown): Promise<Batch | un
 export async function cancelBatch(s: Services, arg: unknown): Promise<Batch | undefined> {
   const { conn, batchId } = batchTarget(s, arg);
   if (!argsOf(arg)) {
-    const cancel = vscode.l10n.t('Cancel Batch');
-    const yes = await vscode.window.showWarningMessage(vscode.l10n.t('Cancel batch {0}? Requests that already finished are kept (and billed).', batchId), { modal: true }, cancel);
-    if (yes !== cancel) return undefined;
+    const question = vscode.l10n.t('Cancel batch {0}? Requests that already finished are kept (and billed).', batchId);
+    if (!(await confirmed(question, vscode.l10n.t('Cancel Batch')))) return undefined;
   }
   const client = await s.clients.get(conn);
   const current = await client.jobs.batches.retrieve(batchId);

@@ -6,6 +6,7 @@ import { plainLine } from '../plainText';
 import { DeploymentNode } from '../tree/nodes';
 import type { Services } from '../services';
 import { resolveConnection } from './args';
+import { confirmed } from './registry';
 import { deploymentItem } from './deploymentItem';
 import { dateTime } from '../../text/format';
 
@@ -95,9 +96,7 @@ export async function deleteConversation(s: Services, arg: unknown) {
   const id = await pickConversation(s.chat, arg, vscode.l10n.t('Delete a conversation'));
   if (!id) return false;
   if (!(arg as { conversationId?: string } | undefined)?.conversationId) {
-    const del = vscode.l10n.t('Delete');
-    const ok = await vscode.window.showWarningMessage(vscode.l10n.t('Delete this conversation?'), { modal: true, detail: vscode.l10n.t('It cannot be restored.') }, del);
-    if (ok !== del) return false;
+    if (!(await confirmed(vscode.l10n.t('Delete this conversation?'), vscode.l10n.t('Delete'), vscode.l10n.t('It cannot be restored.')))) return false;
   }
   await s.chat.delete(id);
   return true;

@@ -13,7 +13,7 @@ import type { Services } from '../services';
 import { connectionFor, jobTarget } from '../jobs/jobArgs';
 import { FineTuningJobNode } from '../tree/jobNodes';
 import { argsOf, workspacePath } from './args';
-import { uploadWithProgress, withCancellableProgress, withProgress } from './registry';
+import { confirmed, uploadWithProgress, withCancellableProgress, withProgress } from './registry';
 
 /** Base models the service fine-tunes (Azure's names, with their versions). */
 export const TUNABLE_MODELS = ['gpt-4.1-mini-2025-04-14', 'gpt-4.1-nano-2025-04-14', 'gpt-4.1-2025-04-14', 'gpt-4o-2024-08-06', 'gpt-4o-mini-2024-07-18', 'o4-mini-2025-04-16'];
@@ -132,9 +132,7 @@ export async function actOnJob(s: Services, arg: unknown, action: Action): Promi
     throw new Error(only[action]);
   }
   if (action === 'cancel' && !argsOf(arg)) {
-    const cancel = vscode.l10n.t('Cancel Job');
-    const yes = await vscode.window.showWarningMessage(vscode.l10n.t('Cancel fine-tuning job {0}? It cannot be resumed.', jobId), { modal: true }, cancel);
-    if (yes !== cancel) return undefined;
+    if (!(await confirmed(vscode.l10n.t('Cancel fine-tuning job {0}? It cannot be resumed.', jobId), vscode.l10n.t('Cancel Job')))) return undefined;
   }
   const job = await client.jobs.fineTuning[action](jobId);
   s.jobs.upsert(conn.id, 'fineTuning', job);

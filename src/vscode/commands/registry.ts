@@ -57,6 +57,11 @@ export function uploadWithProgress(files: FilesApi, path: string, purpose: Uploa
   });
 }
 
+/** Asks in a modal dialog before acting: true when the user pressed `button` (Cancel, Escape or closing it: false). */
+export async function confirmed(question: string, button: string, detail?: string): Promise<boolean> {
+  return (await vscode.window.showWarningMessage(question, { modal: true, detail }, button)) === button;
+}
+
 /** A notification while `work` runs (not cancellable). */
 export function withProgress<T>(title: string, work: () => Promise<T>): Thenable<T> {
   return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: plainLine(title, 300) }, work);
