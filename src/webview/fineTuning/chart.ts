@@ -76,8 +76,7 @@ export function drawLossChart(figure: HTMLElement, points: readonly LossPointVie
 export function lossRows(points: readonly LossPointView[]): HTMLTableRowElement[] {
   return points.map((p) => {
     const tr = el('tr');
-    const step = el('th', String(p.step), 'num');
-    step.scope = 'row';
+    const step = Object.assign(el('th', String(p.step), 'num'), { scope: 'row' });
     tr.append(step, el('td', formatLoss(p.train), 'num'), el('td', formatLoss(p.valid), 'num'));
     return tr;
   });
