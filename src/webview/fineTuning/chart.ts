@@ -76,7 +76,8 @@ export function drawLossChart(figure: HTMLElement, points: readonly LossPointVie
 export function lossRows(points: readonly LossPointView[]): HTMLTableRowElement[] {
   return points.map((p) => {
     const tr = el('tr');
-    const step = Object.assign(el('th', String(p.step), 'num'), { scope: 'row' });
+    const step = el('th', String(p.step), 'num');
+    step.scope = 'row';
     tr.append(step, el('td', formatLoss(p.train), 'num'), el('td', formatLoss(p.valid), 'num'));
     return tr;
   });

@@ -100,7 +100,8 @@ function render(j: JobView): void {
   $('checkpoint-rows').replaceChildren(
     ...j.checkpoints.map((c) => {
       const tr = el('tr');
-      const step = Object.assign(el('th', String(c.step), 'num'), { scope: 'row' });
+      const step = el('th', String(c.step), 'num');
+      step.scope = 'row';
       // Each cell names its column: at 300 px the rows stack, with the names beside the values (see fineTuning.css).
       const cell = (text: string, cls: string, label: string) => {
         const td = el('td', text, cls);

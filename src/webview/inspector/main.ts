@@ -136,7 +136,8 @@ function renderCall(d: DeliveryView): void {
     : l10n.t('Not verified: nothing here acts on this call (anyone can send a forged one).');
   const rows = call.headers.map((h) => {
     const tr = el('tr');
-    const name = Object.assign(el('th', h.name, 'mono'), { scope: 'row' });
+    const name = el('th', h.name, 'mono');
+    name.scope = 'row';
     tr.append(name, el('td', h.value, 'mono'));
     return tr;
   });

@@ -72,7 +72,8 @@ function costCell(w: WindowStats): HTMLTableCellElement {
 
 function row(d: DeploymentUsage, w: WindowStats): HTMLTableRowElement {
   const tr = el('tr');
-  const name = Object.assign(el('th'), { scope: 'row' });
+  const name = el('th');
+  name.scope = 'row';
   name.append(el('span', d.deployment, 'name'), el('span', `${d.connectionLabel || d.connectionId}${d.model ? ` · ${d.model}` : ''}`, 'sub block'));
   tr.append(
     name,
@@ -96,7 +97,8 @@ function answeredRows(d: DeploymentUsage, win: WindowName): HTMLTableRowElement[
     .map((a) => {
       const w = a.windows[win];
       const tr = el('tr', undefined, 'answered');
-      const name = Object.assign(el('th', undefined, 'sub'), { scope: 'row' });
+      const name = el('th', undefined, 'sub');
+      name.scope = 'row';
       name.append(el('span', l10n.t('answered by {0}', a.model), 'name'));
       const cost = w.cost === undefined ? figure(l10n.t('tokens only'), l10n.t('(no price)')) : figure(estimate(w.cost));
       tr.append(name, figure(count(w.requests)), figure(count(w.promptTokens), `(${count(w.cachedTokens)})`), figure(count(w.completionTokens)), el('td'), el('td'), el('td'), cost);
