@@ -86,14 +86,7 @@ export class ResourcesTree implements vscode.TreeDataProvider<TreeNode>, vscode.
   }
 
   getParent(node: TreeNode): TreeNode | undefined {
-    switch (node.type) {
-      case 'connection':
-        return undefined;
-      case 'group':
-        return node.parent;
-      default:
-        return node.parent as TreeNode;
-    }
+    return node.type === 'connection' ? undefined : (node.parent as TreeNode);
   }
 
   getChildren(node?: TreeNode): TreeNode[] {
