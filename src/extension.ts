@@ -17,7 +17,7 @@ import { Views } from './vscode/contributions';
 import { EmulatorController } from './vscode/emulatorController';
 import { loadInline, loadTrace } from './vscode/layerBundles';
 import { registerInline } from './vscode/inline';
-import { LanguageModels } from './vscode/lm';
+import { registerLanguageModels } from './vscode/lm/provider';
 import { disposeLog } from './vscode/log';
 import type { Services } from './vscode/services';
 import { setting } from './vscode/settings';
@@ -98,7 +98,7 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi {
   // Background chat replies finish as soon as their response.* delivery is verified.
   context.subscriptions.push(chat.watchResponseEvents(events, (r) => !!listener.forwardRoute(r)));
   const eventsTree = new EventsTree(events);
-  const lm = new LanguageModels(store, auth, clients, catalog, report, context.globalStorageUri);
+  const lm = registerLanguageModels({ store, auth, clients, catalog, onReport: report, storage: context.globalStorageUri });
   const eventsView = vscode.window.createTreeView(Views.events, { treeDataProvider: eventsTree });
   // A burst's summary notification reveals the rows it sums up.
   const jobNotices = new JobNotices(async (connectionId, kind) => {
@@ -109,7 +109,7 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi {
   const results = new ResultsDocuments(context.globalStorageUri.fsPath);
   const fineTuningPanels = new FineTuningPanels(context.extensionUri, jobs, clients);
   const services: Services = {
-    context, store, auth, clients, catalog, endpoints, tree, emulator, chat, listener, events, eventsTree, lm, inspector,
+    context, store, auth, clients, catalog, endpoints, tree, emulator, chat, listener, events, eventsTree, inspector,
     jobs, jobNotices, fineTuningPanels, results, usage, usageView, usageStatus,
   };
 

@@ -10,7 +10,6 @@ import type { FineTuningPanels } from './jobs/fineTuningPanels';
 import type { JobLists } from './jobs/jobLists';
 import type { JobNotices } from './jobs/jobNotices';
 import type { ResultsDocuments } from './jobs/resultsDocument';
-import type { LanguageModels } from './lm';
 import type { ResourcesTree } from './tree/resourcesTree';
 import type { UsageRecorder } from './usage/usageRecorder';
 import type { UsageStatus } from './usage/usageStatus';
@@ -41,8 +40,6 @@ export interface Services {
   eventsTree: EventsTree;
   /** The delivery inspector panel (one, following the Events view's selection). */
   inspector: DeliveryInspector;
-  /** Deployments in VS Code's own chat (the language model provider). */
-  lm: LanguageModels;
   /** Batches, fine-tuning jobs and calls of each connection, as the sidebar shows them. */
   jobs: JobLists;
   /** Notifications of jobs that ended, a few at a time during a burst. */

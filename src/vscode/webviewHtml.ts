@@ -7,19 +7,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { pageDocument } from '../webview/shared/pageDocument';
+import { pageDocument, type PageDocument } from '../webview/shared/pageDocument';
 
-export interface WebviewPage {
-  title: string;
-  /** The page's stylesheet under media/ (after media/controls.css) and its script under dist/webview/. */
-  style: string;
-  script: string;
-  /** Which page a script that serves several shows (`<body data-page>`). */
-  page?: string;
-  body: string;
-  /** Allows images from the extension's own files. */
-  images?: boolean;
-}
+/** What a page says of itself; the rest of its document is this webview's. */
+type WebviewPage = Pick<PageDocument, 'title' | 'style' | 'script' | 'page' | 'body' | 'images'>;
 
 /** VS Code's display language for `<html lang>` (screen readers speak the page in it): a tag is letters, digits and hyphens. */
 const languageTag = () => vscode.env.language.replace(/[^A-Za-z0-9-]/g, '') || 'en';

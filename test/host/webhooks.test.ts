@@ -6,7 +6,7 @@ import type { Emulator } from '../../src/emulator/server';
 import { AzureOpenAIClient } from '../../src/service/client';
 import type { WebhookEndpoint } from '../../src/service/types';
 import type { ConnectionInfo } from '../../src/vscode/connections/connectionStore';
-import type { LoadMoreNode, TreeNode, WebhookNode } from '../../src/vscode/tree/nodes';
+import type { MessageNode, TreeNode, WebhookNode } from '../../src/vscode/tree/nodes';
 import { closeEmulatedService, emulatedService, settingsAndLogFiles, workbench } from './support';
 
 const exec = <T>(cmd: string, ...args: unknown[]) => execAsOurs<T>(cmd, ...args);
@@ -94,12 +94,12 @@ describe('webhook endpoints in the sidebar', () => {
     await exec('refreshNode', api.services.tree.connectionNode(conn.id)!.webhooks);
     let nodes = await endpoints();
     assert.equal(nodes.length, 101);
-    const more = nodes[100] as LoadMoreNode;
-    assert.equal(more.type, 'loadMore');
+    const more = nodes[100] as MessageNode;
+    assert.equal(more.kind, 'more');
     await exec('loadMore', more.parent);
     nodes = await endpoints();
     assert.equal(nodes.length, 201);
-    await exec('loadMore', (nodes[200] as LoadMoreNode).parent);
+    await exec('loadMore', (nodes[200] as MessageNode).parent);
     nodes = await endpoints();
     assert.equal(nodes.length, 250, 'all endpoints, no more row');
     assert.equal((nodes[0] as WebhookNode).endpoint.name, 'bulk-249', 'newest first');

@@ -13,15 +13,15 @@ import type { RunRequest } from '../../chat/engine/runner';
 import { markInterrupted } from '../../chat/replyDraft';
 import type { AzureOpenAIClient } from '../../service/client';
 import { isSafeLink, parseViewMessage, type HostMessage, type ViewMessage } from '../../webview/chat/protocol';
-import { loadNetwork } from '../bundles';
+import { loadMarkup, loadNetwork } from '../bundles';
 import type { ClientCache } from '../connections/clients';
 import type { ConnectionStore } from '../connections/connectionStore';
 import { Commands } from '../contributions';
 import { logError, logInfo, redact } from '../log';
 import { plainLine } from '../plainText';
 import { PanelHost } from '../webview/panelHost';
+import { webviewHtml } from '../webviewHtml';
 import { BackgroundReplies } from './backgroundReplies';
-import { chatHtml } from './chatHtml';
 import { Composer } from './composer';
 import type { ConversationStore } from './conversationStore';
 import { insertCode } from './insertCode';
@@ -58,7 +58,7 @@ export class ChatPanel implements vscode.Disposable {
     panel.title = conversation.title;
     this.host = new PanelHost(panel, deps.extensionUri, {
       label: 'the chat view',
-      html: (webview) => chatHtml(webview, deps.extensionUri),
+      html: (webview) => webviewHtml(webview, deps.extensionUri, { title: 'Chat', style: 'chat.css', script: 'pages.js', page: 'chat', body: loadMarkup().chatBodyHtml(), images: true }),
       parse: parseViewMessage,
       onReady: () => this.ready(),
       onMessage: (msg) => this.handle(msg),

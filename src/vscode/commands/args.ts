@@ -5,7 +5,7 @@ import { Commands } from '../contributions';
 import { plainLine } from '../plainText';
 import type { Services } from '../services';
 import { isJobNode } from '../tree/jobNodes';
-import { ConnectionNode, DeploymentNode, GroupNode, LoadMoreNode, MessageNode, WebhookNode, type TreeNode } from '../tree/nodes';
+import { ConnectionNode, DeploymentNode, GroupNode, MessageNode, WebhookNode, type TreeNode } from '../tree/nodes';
 import { isMarkedOwned } from '../ownedArgs';
 
 export { owned } from '../ownedArgs';
@@ -17,7 +17,7 @@ export interface ConnectionArgs {
 
 /** A row of our tree: an instance of its classes, never an object shaped like one (a link's JSON could be). */
 export function isNode(arg: unknown): arg is TreeNode {
-  const rows = [ConnectionNode, GroupNode, DeploymentNode, WebhookNode, MessageNode, LoadMoreNode];
+  const rows = [ConnectionNode, GroupNode, DeploymentNode, WebhookNode, MessageNode];
   return rows.some((row) => arg instanceof row) || isJobNode(arg);
 }
 
@@ -31,6 +31,14 @@ export const isOwned = (arg: unknown): boolean => isNode(arg) || arg instanceof 
 export function argsOf<T extends object>(arg: unknown, key?: keyof T): T | undefined {
   if (!arg || typeof arg !== 'object' || isNode(arg) || arg instanceof vscode.Uri) return undefined;
   return key === undefined || key in arg ? (arg as T) : undefined;
+}
+
+/** A file named in a command's arguments: absolute as given, else under the first workspace folder. */
+export function workspacePath(file: string): string {
+  if (/^([a-z]:)?[\\/]/i.test(file)) return file;
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  if (!folder) throw new Error(vscode.l10n.t('"{0}" is a relative path and no folder is open: pass an absolute path.', file));
+  return vscode.Uri.joinPath(folder.uri, file).fsPath;
 }
 
 export function connectionOfNode(node: TreeNode): ConnectionInfo | undefined {

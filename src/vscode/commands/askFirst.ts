@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import { Commands, type CommandId } from '../contributions';
 import type { Services } from '../services';
 import { isOwned } from './args';
-import { command } from './registry';
+import { command, confirmed } from './registry';
 
 type Plain = Record<string, unknown>;
 /** The question, or undefined when these arguments leave every choice to the command's own pickers. */
@@ -105,9 +105,8 @@ export async function mayAct(s: Services, id: CommandId, arg: unknown): Promise<
   const a: Plain = arg && typeof arg === 'object' ? (arg as Plain) : {};
   const question = describe(a, resourceOf(s, a));
   if (question === undefined) return true;
-  const go = vscode.l10n.t('Continue');
   const detail = vscode.l10n.t("A link, a task or another extension asked for this, not the Azure OpenAI Workbench's own views. Continue only if you meant to do it.");
-  return (await vscode.window.showWarningMessage(question, { modal: true, detail }, go)) === go;
+  return confirmed(question, vscode.l10n.t('Continue'), detail);
 }
 
 /** `command` (registry.ts) for the command list: the commands in the table ask first when run with plain arguments. */

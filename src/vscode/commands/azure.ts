@@ -13,7 +13,7 @@ import { logInfo } from '../log';
 import { plainLine } from '../plainText';
 import type { Services } from '../services';
 import { isNode } from './args';
-import { withCancellableProgress } from './registry';
+import { confirmed, withCancellableProgress } from './registry';
 
 /** Arguments for scripts and tests: every step given means no UI. */
 export interface AddFromAzureArgs {
@@ -139,13 +139,8 @@ export async function addConnectionFromAzure(s: Services, arg: unknown): Promise
   const existing = s.store.findByEndpoint(endpoint);
   const scripted = !!(args.subscriptionId && args.account && args.label);
   if (existing && !scripted) {
-    const replace = vscode.l10n.t('Replace');
-    const answer = await vscode.window.showWarningMessage(
-      vscode.l10n.t('"{0}" already connects to {1}.', existing.label, endpoint),
-      { modal: true, detail: vscode.l10n.t('Replace it with an Entra ID connection from Azure? Its chats and webhook signing secrets stay.') },
-      replace,
-    );
-    if (answer !== replace) return undefined;
+    const detail = vscode.l10n.t('Replace it with an Entra ID connection from Azure? Its chats and webhook signing secrets stay.');
+    if (!(await confirmed(vscode.l10n.t('"{0}" already connects to {1}.', existing.label, endpoint), vscode.l10n.t('Replace'), detail))) return undefined;
   }
   const label = args.label ?? (await askLabel(vscode.l10n.t('Add Connection from Azure: name'), existing?.label ?? account.name));
   if (label === undefined) return undefined;

@@ -12,8 +12,8 @@ import { plainLine } from '../plainText';
 import type { Services } from '../services';
 import { batchTarget, connectionFor } from '../jobs/jobArgs';
 import { BatchNode } from '../tree/jobNodes';
-import { argsOf } from './args';
-import { withCancellableProgress, withProgress, showJson } from './registry';
+import { argsOf, workspacePath } from './args';
+import { confirmed, showJson, uploadWithProgress, withCancellableProgress, withProgress } from './registry';
 
 export interface CreateBatchArgs {
   connectionId?: string;
@@ -36,19 +36,12 @@ async function pickFile(): Promise<string | undefined> {
   return chosen?.[0]?.fsPath;
 }
 
-function filePath(file: string): string {
-  if (/^([a-z]:)?[\\/]/i.test(file)) return file;
-  const folder = vscode.workspace.workspaceFolders?.[0];
-  if (!folder) throw new Error(vscode.l10n.t('"{0}" is a relative path and no folder is open: pass an absolute path.', file));
-  return vscode.Uri.joinPath(folder.uri, file).fsPath;
-}
-
 /** Checks the file locally, uploads it with progress, creates the batch; the upload is deleted if that fails. */
 export async function createBatch(s: Services, arg: unknown): Promise<Batch | undefined> {
   const args = argsOf<CreateBatchArgs>(arg) ?? {};
   const conn = await connectionFor(s, arg, vscode.l10n.t('Create a batch on which connection?'));
   if (!conn) return undefined;
-  const path = args.file ? filePath(args.file) : await pickFile();
+  const path = args.file ? workspacePath(args.file) : await pickFile();
   if (!path) return undefined;
   if (!/\.jsonl$/i.test(path)) {
     throw new Error(vscode.l10n.t("{0} is not a JSONL file: a batch's input is one JSON request per line, in a .jsonl file.", basename(path)));
@@ -64,18 +57,7 @@ export async function createBatch(s: Services, arg: unknown): Promise<Batch | un
   const check = await timed('check input', () => withProgress(vscode.l10n.t('Checking {0}…', basename(path)), () => net.checkBatchInput(path, { endpoint, deployments })));
   if (check.problemCount) throw new Error(`${describeProblems(basename(path), check.problems, check.problemCount)} ${vscode.l10n.t('Nothing was uploaded.')}`);
   const client = await s.clients.get(conn);
-  const file = await timed('upload input', () => withCancellableProgress(vscode.l10n.t('Uploading {0}', basename(path)), (signal, report) => {
-    let shown = 0;
-    return client.jobs.files.upload(path, {
-      purpose: 'batch',
-      signal,
-      onProgress: (sent, total) => {
-        const percent = Math.floor((sent / Math.max(total, 1)) * 100);
-        if (percent > shown) report(vscode.l10n.t('{0} %', percent), percent - shown);
-        shown = percent;
-      },
-    });
-  }));
+  const file = await timed('upload input', () => uploadWithProgress(client.jobs.files, path, 'batch'));
   let batch: Batch;
   try {
     const metadata = { name: basename(path), ...args.metadata };
@@ -104,9 +86,8 @@ export async function createBatch(s: Services, arg: unknown): Promise<Batch | un
 export async function cancelBatch(s: Services, arg: unknown): Promise<Batch | undefined> {
   const { conn, batchId } = batchTarget(s, arg);
   if (!argsOf(arg)) {
-    const cancel = vscode.l10n.t('Cancel Batch');
-    const yes = await vscode.window.showWarningMessage(vscode.l10n.t('Cancel batch {0}? Requests that already finished are kept (and billed).', batchId), { modal: true }, cancel);
-    if (yes !== cancel) return undefined;
+    const question = vscode.l10n.t('Cancel batch {0}? Requests that already finished are kept (and billed).', batchId);
+    if (!(await confirmed(question, vscode.l10n.t('Cancel Batch')))) return undefined;
   }
   const client = await s.clients.get(conn);
   const current = await client.jobs.batches.retrieve(batchId);

@@ -6,7 +6,8 @@ import { plainLine } from '../plainText';
 import { DeploymentNode } from '../tree/nodes';
 import type { Services } from '../services';
 import { resolveConnection } from './args';
-import { deploymentItem } from './deploymentItem';
+import { confirmed } from './registry';
+import { askDeployment } from './deploymentItem';
 import { dateTime } from '../../text/format';
 
 export interface OpenChatArgs {
@@ -22,18 +23,10 @@ async function pickDeployment(s: Services, arg: unknown): Promise<{ connectionId
     await resolveConnection(s, undefined, vscode.l10n.t('Open chat'));
     return undefined;
   }
-  const listing = { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Listing deployments…') };
-  const options = await vscode.window.withProgress(listing, () => s.chat.deployments());
-  if (options.length === 0) {
-    void vscode.window.showWarningMessage(vscode.l10n.t('No deployments could be listed. Check the connections in the Azure OpenAI view.'));
-    return undefined;
-  }
-  const pick = await vscode.window.showQuickPick(
-    options.map(deploymentItem),
-    // Kept open when the focus goes back to what ran the command (the walkthrough's Open Chat button).
-    { title: vscode.l10n.t('Chat with a deployment'), placeHolder: vscode.l10n.t('Choose a deployment'), matchOnDetail: true, ignoreFocusOut: true },
-  );
-  return pick && { connectionId: pick.option.connectionId, deployment: pick.option.deployment };
+  // Kept open when the focus goes back to what ran the command (the walkthrough's Open Chat button).
+  const options = { title: vscode.l10n.t('Chat with a deployment'), placeHolder: vscode.l10n.t('Choose a deployment'), ignoreFocusOut: true };
+  const picked = await askDeployment(() => s.chat.deployments(), options);
+  return picked && { connectionId: picked.connectionId, deployment: picked.deployment };
 }
 
 export async function openChat(s: Services, arg: unknown) {
@@ -95,9 +88,7 @@ export async function deleteConversation(s: Services, arg: unknown) {
   const id = await pickConversation(s.chat, arg, vscode.l10n.t('Delete a conversation'));
   if (!id) return false;
   if (!(arg as { conversationId?: string } | undefined)?.conversationId) {
-    const del = vscode.l10n.t('Delete');
-    const ok = await vscode.window.showWarningMessage(vscode.l10n.t('Delete this conversation?'), { modal: true, detail: vscode.l10n.t('It cannot be restored.') }, del);
-    if (ok !== del) return false;
+    if (!(await confirmed(vscode.l10n.t('Delete this conversation?'), vscode.l10n.t('Delete'), vscode.l10n.t('It cannot be restored.')))) return false;
   }
   await s.chat.delete(id);
   return true;

@@ -9,7 +9,7 @@ import { errorText, logInfo } from '../log';
 import { plainLine } from '../plainText';
 import type { Services } from '../services';
 import { argsOf, isNode, resolveConnection } from './args';
-import { withCancellableProgress } from './registry';
+import { confirmed, withCancellableProgress } from './registry';
 
 export interface AddConnectionArgs {
   endpoint: string;
@@ -90,9 +90,7 @@ export async function removeConnection(s: Services, arg: unknown): Promise<boole
   if (!conn) return false;
   if (isNode(arg) || !(arg as { connectionId?: string })?.connectionId) {
     const detail = vscode.l10n.t('Its API key and the signing secrets of its webhook endpoints are deleted from secret storage. Nothing changes on the resource.');
-    const remove = vscode.l10n.t('Remove');
-    const ok = await vscode.window.showWarningMessage(vscode.l10n.t('Remove the connection "{0}"?', conn.label), { modal: true, detail }, remove);
-    if (ok !== remove) return false;
+    if (!(await confirmed(vscode.l10n.t('Remove the connection "{0}"?', conn.label), vscode.l10n.t('Remove'), detail))) return false;
   }
   await s.store.remove(conn.id);
   logInfo(`Removed connection "${conn.label}".`);

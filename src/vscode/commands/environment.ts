@@ -11,17 +11,21 @@ import { addConnection } from './connections';
 const ENV_ENDPOINT = 'AZURE_OPENAI_ENDPOINT';
 const ENV_KEY = 'AZURE_OPENAI_API_KEY';
 
-/** AZURE_OPENAI_ENDPOINT / AZURE_OPENAI_API_KEY, when both are set and not imported yet. */
-export function environmentConnection(s: Services): { endpoint: string; apiKey: string } | undefined {
+/** The endpoint AZURE_OPENAI_ENDPOINT names, as connections store it; none when unset or not a URL. */
+function environmentEndpoint(): string | undefined {
   const raw = process.env[ENV_ENDPOINT];
-  const apiKey = process.env[ENV_KEY];
-  if (!raw || !apiKey) return undefined;
-  let endpoint: string;
   try {
-    endpoint = normalizeEndpoint(raw);
+    return raw ? normalizeEndpoint(raw) : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** AZURE_OPENAI_ENDPOINT / AZURE_OPENAI_API_KEY, when both are set and not imported yet. */
+export function environmentConnection(s: Services): { endpoint: string; apiKey: string } | undefined {
+  const endpoint = environmentEndpoint();
+  const apiKey = process.env[ENV_KEY];
+  if (!endpoint || !apiKey) return undefined;
   registerSecret(apiKey);
   return s.store.findByEndpoint(endpoint) ? undefined : { endpoint, apiKey };
 }
@@ -33,7 +37,8 @@ export async function updateEnvironmentContext(s: Services): Promise<void> {
 export async function importFromEnvironment(s: Services): Promise<ConnectionInfo | undefined> {
   const env = environmentConnection(s);
   if (!env) {
-    const imported = process.env[ENV_ENDPOINT] && s.store.findByEndpoint(normalizeEndpointSafe(process.env[ENV_ENDPOINT]!));
+    const endpoint = environmentEndpoint();
+    const imported = endpoint && s.store.findByEndpoint(endpoint);
     void vscode.window.showInformationMessage(
       imported
         ? vscode.l10n.t('{0} is already a connection.', ENV_ENDPOINT)
@@ -42,14 +47,6 @@ export async function importFromEnvironment(s: Services): Promise<ConnectionInfo
     return undefined;
   }
   return addConnection(s, { endpoint: env.endpoint, apiKey: env.apiKey, label: vscode.l10n.t('{0} (environment)', new URL(env.endpoint).host) });
-}
-
-function normalizeEndpointSafe(text: string): string {
-  try {
-    return normalizeEndpoint(text);
-  } catch {
-    return text;
-  }
 }
 
 /** Offers the import once per window when the environment holds a connection not imported yet. */

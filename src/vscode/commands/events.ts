@@ -11,7 +11,7 @@ import { EventNode, type EventFilter } from '../webhooks/eventsTree';
 import { VERDICTS, verdictName } from '../webhooks/eventTooltip';
 import { prettyBody } from '../webhooks/deliveryLog';
 import { resolveConnection } from './args';
-import { withProgress, showJson } from './registry';
+import { confirmed, showJson, withProgress } from './registry';
 
 export const EVENT_SCHEME = 'aoai-webhook-event';
 
@@ -129,11 +129,8 @@ export async function filterEvents(s: Services, arg: unknown): Promise<EventFilt
 
 export async function clearEvents(s: Services, arg: unknown): Promise<boolean> {
   // Scripts pass { confirm: false }; from the UI, ask first.
-  if ((arg as { confirm?: boolean } | undefined)?.confirm !== false) {
-    const clear = vscode.l10n.t('Clear');
-    const ok = await vscode.window.showWarningMessage(vscode.l10n.t('Clear every received webhook event?'), { modal: true }, clear);
-    if (ok !== clear) return false;
-  }
+  const asked = (arg as { confirm?: boolean } | undefined)?.confirm !== false;
+  if (asked && !(await confirmed(vscode.l10n.t('Clear every received webhook event?'), vscode.l10n.t('Clear')))) return false;
   await s.events.clear();
   logInfo('Cleared the received webhook events.');
   return true;

@@ -12,8 +12,8 @@ import { plainLine } from '../plainText';
 import type { Services } from '../services';
 import { connectionFor, jobTarget } from '../jobs/jobArgs';
 import { FineTuningJobNode } from '../tree/jobNodes';
-import { argsOf } from './args';
-import { withCancellableProgress, withProgress } from './registry';
+import { argsOf, workspacePath } from './args';
+import { confirmed, uploadWithProgress, withCancellableProgress, withProgress } from './registry';
 
 /** Base models the service fine-tunes (Azure's names, with their versions). */
 export const TUNABLE_MODELS = ['gpt-4.1-mini-2025-04-14', 'gpt-4.1-nano-2025-04-14', 'gpt-4.1-2025-04-14', 'gpt-4o-2024-08-06', 'gpt-4o-mini-2024-07-18', 'o4-mini-2025-04-16'];
@@ -37,13 +37,6 @@ async function pickJsonl(title: string, optional: boolean): Promise<string | und
   return pick ? pick.path : undefined;
 }
 
-function absolute(file: string): string {
-  if (/^([a-z]:)?[\\/]/i.test(file)) return file;
-  const folder = vscode.workspace.workspaceFolders?.[0];
-  if (!folder) throw new Error(vscode.l10n.t('"{0}" is a relative path and no folder is open: pass an absolute path.', file));
-  return vscode.Uri.joinPath(folder.uri, file).fsPath;
-}
-
 async function checked(path: string, role: 'training' | 'validation'): Promise<void> {
   const r = await loadNetwork().checkTrainingData(path, { minExamples: role === 'training' ? 10 : 1 });
   if (r.problemCount) throw new Error(`${describeProblems(basename(path), r.problems, r.problemCount)} ${vscode.l10n.t('Nothing was uploaded.')}`);
@@ -55,10 +48,10 @@ export async function createFineTuningJob(s: Services, arg: unknown): Promise<Fi
   if (!conn) return undefined;
   const model = args.model ?? (await vscode.window.showQuickPick(TUNABLE_MODELS, { title: vscode.l10n.t('Create Fine-tuning Job (1/4): the base model') }));
   if (!model) return undefined;
-  const training = args.trainingFile ? absolute(args.trainingFile) : await pickJsonl(vscode.l10n.t('Create Fine-tuning Job (2/4): training data'), false);
+  const training = args.trainingFile ? workspacePath(args.trainingFile) : await pickJsonl(vscode.l10n.t('Create Fine-tuning Job (2/4): training data'), false);
   if (!training) return undefined;
   const validation = args.validationFile
-    ? absolute(args.validationFile)
+    ? workspacePath(args.validationFile)
     : args.trainingFile
       ? null
       : await pickJsonl(vscode.l10n.t('Create Fine-tuning Job (3/4): validation data'), true);
@@ -79,19 +72,7 @@ export async function createFineTuningJob(s: Services, arg: unknown): Promise<Fi
   const client = await s.clients.get(conn);
   const uploaded: string[] = [];
   try {
-    const upload = (path: string) =>
-      withCancellableProgress(vscode.l10n.t('Uploading {0}', basename(path)), (signal, report) => {
-        let shown = 0;
-        return client.jobs.files.upload(path, {
-          purpose: 'fine-tune',
-          signal,
-          onProgress: (sent, total) => {
-            const percent = Math.floor((sent / Math.max(total, 1)) * 100);
-            if (percent > shown) report(vscode.l10n.t('{0} %', percent), percent - shown);
-            shown = percent;
-          },
-        });
-      });
+    const upload = (path: string) => uploadWithProgress(client.jobs.files, path, 'fine-tune');
     const trainingFile = await upload(training);
     uploaded.push(trainingFile.id);
     const validationFile = validation ? await upload(validation) : undefined;
@@ -151,9 +132,7 @@ export async function actOnJob(s: Services, arg: unknown, action: Action): Promi
     throw new Error(only[action]);
   }
   if (action === 'cancel' && !argsOf(arg)) {
-    const cancel = vscode.l10n.t('Cancel Job');
-    const yes = await vscode.window.showWarningMessage(vscode.l10n.t('Cancel fine-tuning job {0}? It cannot be resumed.', jobId), { modal: true }, cancel);
-    if (yes !== cancel) return undefined;
+    if (!(await confirmed(vscode.l10n.t('Cancel fine-tuning job {0}? It cannot be resumed.', jobId), vscode.l10n.t('Cancel Job')))) return undefined;
   }
   const job = await client.jobs.fineTuning[action](jobId);
   s.jobs.upsert(conn.id, 'fineTuning', job);

@@ -12,7 +12,7 @@ import { proxySettings } from '../proxySettings';
 import type { Services } from '../services';
 import { optionalSetting, setting } from '../settings';
 import { owned, resolveConnection } from './args';
-import { withCancellableProgress, withProgress } from './registry';
+import { confirmed, withCancellableProgress, withProgress } from './registry';
 import { chooseTunnelProvider } from './tunnelChoice';
 import { isoDate } from '../../text/format';
 
@@ -115,9 +115,7 @@ async function askToDownloadCloudflared(): Promise<boolean> {
     vscode.l10n.t("Download cloudflared {0} from {1} (about 40 MB, checked against its pinned SHA-256) into this extension's storage?", CLOUDFLARED_VERSION, source),
     vscode.l10n.t('It is used only for the webhook tunnel, and you can delete it with "Delete Downloaded cloudflared". Or install it yourself and put it on PATH.'),
   ].join(' ');
-  const download = vscode.l10n.t('Download cloudflared');
-  const answer = await vscode.window.showWarningMessage(vscode.l10n.t('Cloudflare quick tunnels need cloudflared, which is not installed.'), { modal: true, detail }, download);
-  return answer === download;
+  return confirmed(vscode.l10n.t('Cloudflare quick tunnels need cloudflared, which is not installed.'), vscode.l10n.t('Download cloudflared'), detail);
 }
 
 /** Downloads cloudflared into global storage with a cancellable progress notification. */

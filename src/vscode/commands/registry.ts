@@ -1,5 +1,8 @@
 /** How commands are registered and how they show cancellable work. */
+import { basename } from 'node:path';
 import * as vscode from 'vscode';
+import type { FilesApi, UploadPurpose } from '../../service/files';
+import type { FileObject } from '../../service/jobTypes';
 import type { CommandId } from '../contributions';
 import { showError } from '../log';
 import { plainLine } from '../plainText';
@@ -36,6 +39,27 @@ export function withCancellableProgress<T>(
     token.onCancellationRequested(() => abort.abort());
     return work(abort.signal, (message, increment) => progress.report({ message: plainLine(message), increment }));
   });
+}
+
+/** Uploads a file with a cancellable notification that counts the percent sent. */
+export function uploadWithProgress(files: FilesApi, path: string, purpose: UploadPurpose): Thenable<FileObject> {
+  return withCancellableProgress(vscode.l10n.t('Uploading {0}', basename(path)), (signal, report) => {
+    let shown = 0;
+    return files.upload(path, {
+      purpose,
+      signal,
+      onProgress: (sent, total) => {
+        const percent = Math.floor((sent / Math.max(total, 1)) * 100);
+        if (percent > shown) report(vscode.l10n.t('{0} %', percent), percent - shown);
+        shown = percent;
+      },
+    });
+  });
+}
+
+/** Asks in a modal dialog before acting: true when the user pressed `button` (Cancel, Escape or closing it: false). */
+export async function confirmed(question: string, button: string, detail?: string): Promise<boolean> {
+  return (await vscode.window.showWarningMessage(question, { modal: true, detail }, button)) === button;
 }
 
 /** A notification while `work` runs (not cancellable). */

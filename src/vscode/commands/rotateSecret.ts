@@ -16,7 +16,7 @@ import type { Services } from '../services';
 import { WebhookNode } from '../tree/nodes';
 import { gitForChecks } from '../webhooks/gitForChecks';
 import { loadNetwork } from '../bundles';
-import { withProgress } from './registry';
+import { confirmed, withProgress } from './registry';
 import { resolveEndpoint } from './webhookEndpoints';
 import { dateTime } from '../../text/format';
 
@@ -42,14 +42,12 @@ export async function rotateSigningSecret(s: Services, arg: unknown): Promise<Pe
   const { conn, endpoint } = target;
   const args = argsOf(arg);
   if (args.confirm !== false) {
-    const rotate = vscode.l10n.t('Rotate');
     const detail = [
       vscode.l10n.t("The service cannot change an endpoint's secret, so a new endpoint with the same URL and events is created, with a new secret."),
       vscode.l10n.t('Until you finish, both deliver and both secrets are accepted here: your app gets each event twice (deduplicate by event id).'),
       vscode.l10n.t('Give the new secret to your app, then Finish Rotation deletes the old endpoint.'),
     ].join(' ');
-    const go = await vscode.window.showWarningMessage(vscode.l10n.t('Rotate the signing secret of "{0}"?', endpoint.name), { modal: true, detail }, rotate);
-    if (go !== rotate) return undefined;
+    if (!(await confirmed(vscode.l10n.t('Rotate the signing secret of "{0}"?', endpoint.name), vscode.l10n.t('Rotate'), detail))) return undefined;
   }
   const r = await withProgress(vscode.l10n.t('Creating a replacement for "{0}"…', endpoint.name), () => s.endpoints.beginRotation(conn, endpoint));
   logInfo(`Rotating the signing secret of webhook endpoint ${r.oldId}: replacement ${r.newId} → ${r.url}; its secret is in secret storage.`);
@@ -114,9 +112,7 @@ export async function handOverSecret(s: Services, conn: ConnectionInfo, r: Pendi
   const warnings = await envFileWarnings(choice.file, folders, await gitForChecks());
   for (const w of warnings) log().warn(redact(w));
   if (warnings.length && !how) {
-    const writeAnyway = vscode.l10n.t('Write Anyway');
-    const go = await vscode.window.showWarningMessage(vscode.l10n.t('Write the signing secret into {0}?', where), { modal: true, detail: warnings.join('\n') }, writeAnyway);
-    if (go !== writeAnyway) return undefined;
+    if (!(await confirmed(vscode.l10n.t('Write the signing secret into {0}?', where), vscode.l10n.t('Write Anyway'), warnings.join('\n')))) return undefined;
   }
   const { replaced, backup } = await writeEnvVariable(choice.file, choice.variable, secret);
   await s.context.globalState.update(LAST_VARIABLE, choice.variable);
@@ -182,10 +178,7 @@ async function endRotation(s: Services, arg: unknown, e: Ending): Promise<boolea
   const found = await pendingFor(s, arg, e.purpose);
   if (!found) return false;
   const { conn, rotation } = found;
-  if (argsOf(arg).confirm !== false) {
-    const ok = await vscode.window.showWarningMessage(e.question(rotation), { modal: true, detail: e.detail(rotation) }, e.button);
-    if (ok !== e.button) return false;
-  }
+  if (argsOf(arg).confirm !== false && !(await confirmed(e.question(rotation), e.button, e.detail(rotation)))) return false;
   try {
     await withProgress(e.progress(rotation), () => e.run(s, conn, rotation));
   } catch (err) {

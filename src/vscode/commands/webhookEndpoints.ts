@@ -8,7 +8,7 @@ import { plainLine } from '../plainText';
 import type { Services } from '../services';
 import { WebhookNode } from '../tree/nodes';
 import { argsOf, resolveConnection } from './args';
-import { withProgress } from './registry';
+import { confirmed, withProgress } from './registry';
 
 export interface CreateWebhookArgs {
   connectionId: string;
@@ -161,13 +161,8 @@ export async function deleteEndpoint(s: Services, arg: unknown): Promise<boolean
   if (!target) return false;
   const fromUi = !(arg && typeof arg === 'object' && 'endpointId' in arg);
   if (fromUi) {
-    const del = vscode.l10n.t('Delete');
-    const ok = await vscode.window.showWarningMessage(
-      vscode.l10n.t('Delete the webhook endpoint "{0}"?', target.endpoint.name),
-      { modal: true, detail: vscode.l10n.t('{0} stops receiving events. This cannot be undone.', target.endpoint.url) },
-      del,
-    );
-    if (ok !== del) return false;
+    const detail = vscode.l10n.t('{0} stops receiving events. This cannot be undone.', target.endpoint.url);
+    if (!(await confirmed(vscode.l10n.t('Delete the webhook endpoint "{0}"?', target.endpoint.name), vscode.l10n.t('Delete'), detail))) return false;
   }
   await withProgress(vscode.l10n.t('Deleting "{0}"…', target.endpoint.name), () => s.endpoints.delete(target.conn, target.endpoint.id));
   logInfo(`Deleted webhook endpoint ${target.endpoint.id} "${target.endpoint.name}".`);

@@ -4,8 +4,7 @@
  * runs until the user picks a deployment. What the extension owns comes in as an InlineHost.
  */
 import * as vscode from 'vscode';
-import type { DeploymentOption } from '../../chat/model';
-import { deploymentItem } from '../commands/deploymentItem';
+import { askDeployment } from '../commands/deploymentItem';
 import { InlineController, UNTRUSTED_ALLOWED } from './controller';
 import type { InlineHost } from './host';
 
@@ -38,19 +37,12 @@ function given(arg: unknown): { connectionId: string; deployment: string } | und
 export async function pickInlineDeployment(host: InlineHost, arg: unknown): Promise<boolean> {
   let choice = given(arg);
   if (!choice) {
-    const listing = { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Listing deployments…') };
-    const options: DeploymentOption[] = await vscode.window.withProgress(listing, () => host.deployments());
-    if (!options.length) {
-      void vscode.window.showWarningMessage(vscode.l10n.t('No deployments could be listed. Check the connections in the Azure OpenAI view.'));
-      return false;
-    }
-    const pick = await vscode.window.showQuickPick(options.map(deploymentItem), {
+    const picked = await askDeployment(() => host.deployments(), {
       title: vscode.l10n.t('Use a deployment for inline suggestions'),
       placeHolder: vscode.l10n.t('The code around the cursor is sent to it as you type'),
-      matchOnDetail: true,
     });
-    if (!pick) return false;
-    choice = { connectionId: pick.option.connectionId, deployment: pick.option.deployment };
+    if (!picked) return false;
+    choice = { connectionId: picked.connectionId, deployment: picked.deployment };
   }
   await host.updateSetting('inline.connection', choice.connectionId);
   await host.updateSetting('inline.deployment', choice.deployment);

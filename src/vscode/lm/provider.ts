@@ -15,7 +15,8 @@ import type { AuthManager } from '../auth/authManager';
 import type { ClientCache } from '../connections/clients';
 import type { ConnectionCatalog } from '../connections/connectionCatalog';
 import type { ConnectionInfo, ConnectionStore } from '../connections/connectionStore';
-import { loadNetwork } from '../bundles';
+import { loadNetwork, loadTokenizer } from '../bundles';
+import { LanguageModelVendor } from '../contributions';
 import { loadTrace } from '../layerBundles';
 import { errorText, logError, logInfo } from '../log';
 import { toLmMessage, toLmToolMode, toLmTools } from './toNeutral';
@@ -159,4 +160,22 @@ function toLanguageModelError(err: unknown): Error {
   if (e.name === 'ServiceError' && (e.status === 401 || e.status === 403)) return vscode.LanguageModelError.NoPermissions(message);
   if (e.name === 'ServiceError' && e.status === 404) return vscode.LanguageModelError.NotFound(message);
   return new Error(message);
+}
+
+/**
+ * Registers the `azure-openai` vendor (cheap: nothing is listed or loaded until VS Code asks) and
+ * keeps its models in step with the connections and the deployment catalog (which follows keys and
+ * sign-in, and which the sidebar refreshes).
+ */
+export function registerLanguageModels(deps: Omit<ProviderDeps, 'loadCounter'>): vscode.Disposable {
+  // The o200k tables are megabytes: their own bundle, loaded on the first count.
+  const provider = new AzureOpenAIChatProvider({ ...deps, loadCounter: () => loadTokenizer().createO200kCounter() });
+  return vscode.Disposable.from(
+    provider,
+    vscode.lm.registerLanguageModelChatProvider(LanguageModelVendor.vendor, provider),
+    // A connection added has no list yet; every list that arrives, fails or is dropped (a
+    // Refresh, a new key, sign-in changed) comes through the catalog.
+    deps.store.onDidChange(() => provider.modelsChanged()),
+    deps.catalog.onDidChange(() => provider.modelsChanged()),
+  );
 }

@@ -65,23 +65,14 @@ export class CallNode extends JobItemNode {
   }
 }
 
-export class JobMessageNode {
-  readonly type = 'jobMessage';
-  constructor(
-    readonly parent: JobGroupNode,
-    readonly kind: 'loading' | 'empty' | 'error' | 'more',
-    readonly text: string,
-    readonly detail?: string,
-  ) {}
-}
-
-export type JobNode = JobGroupNode | BatchNode | FineTuningJobNode | CallNode | JobMessageNode;
+export type JobNode = JobGroupNode | BatchNode | FineTuningJobNode | CallNode;
 
 export function isJobNode(node: unknown): node is JobNode {
-  return node instanceof JobGroupNode || node instanceof JobItemNode || node instanceof JobMessageNode;
+  return node instanceof JobGroupNode || node instanceof JobItemNode;
 }
 
-const groupLook = (kind: JobKind): { label: string; icon: string; empty: string; create?: string } =>
+/** A group's name and icon, its empty row's words and what clicking that row creates. */
+export const groupLook = (kind: JobKind): { label: string; icon: string; empty: string; create?: string } =>
   ({
     batches: () => ({ label: vscode.l10n.t('Batches'), icon: 'layers-active', empty: vscode.l10n.t('No batches yet: click to create one'), create: Commands.createBatch }),
     fineTuning: () => ({
@@ -215,23 +206,6 @@ export function jobTreeItem(node: JobNode, count?: string): vscode.TreeItem {
       item.iconPath = statusIcon(c.state);
       item.contextValue = `call.${c.state}`;
       item.accessibilityInformation = { label: vscode.l10n.t('Call from {0}, {1}', c.from ? partyRow(c.from) : unknown, c.state) };
-      return item;
-    }
-    case 'jobMessage': {
-      const look = groupLook(node.parent.kind);
-      // An error row says what the service answered: one line here, the whole of it (plain text) in the tooltip.
-      const item = new vscode.TreeItem(node.kind === 'empty' ? look.empty : rowText(node.text), vscode.TreeItemCollapsibleState.None);
-      item.id = `${node.kind}:${node.parent.kind}:${conn}`;
-      item.tooltip = cutText(node.detail ?? node.text, 2000);
-      const icons = { loading: 'loading~spin', error: 'error', empty: 'info', more: 'ellipsis' } as const;
-      item.iconPath = new vscode.ThemeIcon(icons[node.kind], node.kind === 'error' ? new vscode.ThemeColor('errorForeground') : undefined);
-      item.contextValue = `message.${node.kind}`;
-      if (node.kind === 'error') {
-        item.description = vscode.l10n.t('Click to retry');
-        item.command = { command: Commands.refreshNode, title: vscode.l10n.t('Retry'), arguments: [node.parent] };
-      }
-      if (node.kind === 'more') item.command = { command: Commands.loadMore, title: vscode.l10n.t('Load More'), arguments: [node.parent] };
-      if (node.kind === 'empty' && look.create) item.command = { command: look.create, title: look.label, arguments: [node.parent] };
       return item;
     }
   }

@@ -2,8 +2,8 @@
 import * as vscode from 'vscode';
 import type { Batch, FineTuningJob } from '../../service/jobTypes';
 import type { CallEntry, JobKind, JobLists } from '../jobs/jobLists';
-import { BatchNode, CallNode, FineTuningJobNode, JobGroupNode, JobMessageNode, jobTreeItem, type JobNode } from './jobNodes';
-import type { ConnectionNode } from './nodes';
+import { BatchNode, CallNode, FineTuningJobNode, groupLook, JobGroupNode, jobTreeItem, type JobNode } from './jobNodes';
+import { MessageNode, type ConnectionNode } from './nodes';
 
 export class JobsTree implements vscode.Disposable {
   private readonly groups = new WeakMap<ConnectionNode, Record<JobKind, JobGroupNode>>();
@@ -45,21 +45,21 @@ export class JobsTree implements vscode.Disposable {
     return this.byConnection.get(connectionId)?.[kind];
   }
 
-  rows(node: JobNode): JobNode[] {
+  rows(node: JobNode): Array<JobNode | MessageNode> {
     if (node.type !== 'jobGroup') return [];
     const list = this.lists.list(node.connection.id, node.kind);
     if (list.status === 'idle' && node.kind !== 'calls') {
       void this.lists.load(node.connection, node.kind);
-      return [new JobMessageNode(node, 'loading', vscode.l10n.t('Loading…'))];
+      return [new MessageNode(node, 'loading', vscode.l10n.t('Loading…'))];
     }
-    if (list.status === 'loading' && list.items.length === 0) return [new JobMessageNode(node, 'loading', vscode.l10n.t('Loading…'))];
-    if (list.status === 'error' && list.items.length === 0) return [new JobMessageNode(node, 'error', (list.message ?? '').split(/(?<=\.)\s/)[0] ?? '', list.message)];
-    if (list.items.length === 0) return [new JobMessageNode(node, 'empty', '')];
-    const rows: JobNode[] = list.items.map((x) =>
+    if (list.status === 'loading' && list.items.length === 0) return [new MessageNode(node, 'loading', vscode.l10n.t('Loading…'))];
+    if (list.status === 'error' && list.items.length === 0) return [new MessageNode(node, 'error', (list.message ?? '').split(/(?<=\.)\s/)[0] ?? '', list.message)];
+    if (list.items.length === 0) return [new MessageNode(node, 'empty', groupLook(node.kind).empty)];
+    const rows: Array<JobNode | MessageNode> = list.items.map((x) =>
       node.kind === 'batches' ? new BatchNode(node, x as Batch) : node.kind === 'fineTuning' ? new FineTuningJobNode(node, x as FineTuningJob) : new CallNode(node, x as CallEntry),
     );
-    if (list.hasMore) rows.push(new JobMessageNode(node, 'more', vscode.l10n.t('Load more…')));
-    if (list.status === 'error') rows.push(new JobMessageNode(node, 'error', vscode.l10n.t('Could not refresh'), list.message));
+    if (list.hasMore) rows.push(new MessageNode(node, 'more', vscode.l10n.t('Load more…')));
+    if (list.status === 'error') rows.push(new MessageNode(node, 'error', vscode.l10n.t('Could not refresh'), list.message));
     return rows;
   }
 

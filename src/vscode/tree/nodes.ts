@@ -7,7 +7,7 @@ import { tokenSourceLabel } from '../auth/authManager';
 import type { ConnectionInfo } from '../connections/connectionStore';
 import { Commands } from '../contributions';
 import { cutText, markdownLine, rowText } from '../plainText';
-import { md, type JobNode } from './jobNodes';
+import { groupLook, md, type JobGroupNode, type JobNode } from './jobNodes';
 import { hostOf } from '../../chat/naming';
 
 export type GroupKind = 'deployments' | 'webhookEndpoints';
@@ -82,26 +82,20 @@ export class WebhookNode extends GroupItemNode {
   }
 }
 
-/** Loading, empty and error rows; an error row's command retries. */
+/** The loading, empty, error and Load more rows of any group: an error row's click retries, an empty one's creates, Load more's loads. */
 export class MessageNode {
   readonly type = 'message';
   constructor(
-    readonly parent: GroupNode,
-    readonly kind: 'loading' | 'empty' | 'error',
+    readonly parent: GroupNode | JobGroupNode,
+    readonly kind: 'loading' | 'empty' | 'error' | 'more',
     readonly text: string,
     readonly detail?: string,
+    /** Load more: how many of the list the tree has not shown yet, when it knows. */
+    readonly remaining?: number,
   ) {}
 }
 
-export class LoadMoreNode {
-  readonly type = 'loadMore';
-  constructor(
-    readonly parent: GroupNode,
-    readonly remaining: number | undefined,
-  ) {}
-}
-
-export type TreeNode = ConnectionNode | GroupNode | DeploymentNode | WebhookNode | MessageNode | LoadMoreNode | JobNode;
+export type TreeNode = ConnectionNode | GroupNode | DeploymentNode | WebhookNode | MessageNode | JobNode;
 
 /** The service's and Azure's words in a tooltip (names, URLs, ids): literal Markdown text, one line. */
 const escapeMd = (s: string) => markdownLine(s, 300);
@@ -211,28 +205,33 @@ export function toTreeItem(node: Exclude<TreeNode, JobNode>, group?: LoadState):
       item.accessibilityInformation = { label: `${said}${rotating ? `, ${rotating}` : ''}, ${e.url}, ${vscode.l10n.t('events {0}', e.event_types.join(', '))}` };
       return item;
     }
-    case 'message': {
-      // An error row says what the service answered: one line here, all of it (plain text) in the tooltip.
-      const item = new vscode.TreeItem(rowText(node.text), vscode.TreeItemCollapsibleState.None);
-      item.id = `${node.kind}:${node.parent.kind}:${node.parent.connection.id}`;
-      item.tooltip = cutText(node.detail ?? node.text, 2000);
-      item.description = node.kind === 'error' ? vscode.l10n.t('Click to retry') : undefined;
-      item.iconPath =
-        node.kind === 'loading' ? new vscode.ThemeIcon('loading~spin') : node.kind === 'error' ? new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground')) : new vscode.ThemeIcon('info');
-      item.contextValue = `message.${node.kind}`;
-      if (node.kind === 'error') item.command = { command: Commands.refreshNode, title: vscode.l10n.t('Retry'), arguments: [node.parent] };
-      if (node.kind === 'empty' && node.parent.kind === 'webhookEndpoints') {
-        item.command = { command: Commands.createWebhookEndpoint, title: vscode.l10n.t('Create Webhook Endpoint'), arguments: [node.parent] };
-      }
-      return item;
-    }
-    case 'loadMore': {
-      const item = new vscode.TreeItem(vscode.l10n.t('Load more…'), vscode.TreeItemCollapsibleState.None);
-      item.id = `more:${node.parent.kind}:${node.parent.connection.id}`;
-      item.description = node.remaining !== undefined ? vscode.l10n.t('{0} more', node.remaining) : undefined;
-      item.iconPath = new vscode.ThemeIcon('ellipsis');
-      item.command = { command: Commands.loadMore, title: vscode.l10n.t('Load More'), arguments: [node.parent] };
-      return item;
-    }
+    case 'message':
+      return messageItem(node);
   }
+}
+
+function messageItem({ parent, kind, text, detail, remaining }: MessageNode): vscode.TreeItem {
+  // An error row says what the service answered: one line here, all of it (plain text) in the tooltip.
+  const item = new vscode.TreeItem(rowText(text), vscode.TreeItemCollapsibleState.None);
+  item.id = `${kind}:${parent.kind}:${parent.connection.id}`;
+  item.tooltip = cutText(detail ?? text, 2000);
+  const icons = { loading: 'loading~spin', error: 'error', empty: 'info', more: 'ellipsis' } as const;
+  item.iconPath = new vscode.ThemeIcon(icons[kind], kind === 'error' ? new vscode.ThemeColor('errorForeground') : undefined);
+  item.contextValue = `message.${kind}`;
+  if (kind === 'error') {
+    item.description = vscode.l10n.t('Click to retry');
+    item.command = { command: Commands.refreshNode, title: vscode.l10n.t('Retry'), arguments: [parent] };
+  }
+  if (kind === 'more') {
+    item.description = remaining !== undefined ? vscode.l10n.t('{0} more', remaining) : undefined;
+    item.command = { command: Commands.loadMore, title: vscode.l10n.t('Load More'), arguments: [parent] };
+  }
+  const create =
+    parent.type === 'jobGroup'
+      ? groupLook(parent.kind)
+      : parent.kind === 'webhookEndpoints'
+        ? { create: Commands.createWebhookEndpoint, label: vscode.l10n.t('Create Webhook Endpoint') }
+        : undefined;
+  if (kind === 'empty' && create?.create) item.command = { command: create.create, title: create.label, arguments: [parent] };
+  return item;
 }

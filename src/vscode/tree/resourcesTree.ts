@@ -16,7 +16,7 @@ import { setting } from '../settings';
 import type { WebhookEndpoints } from '../webhooks/endpoints';
 import { isJobNode, JobGroupNode } from './jobNodes';
 import type { JobsTree } from './jobsTree';
-import { ConnectionNode, DeploymentNode, GroupNode, LoadMoreNode, MessageNode, WebhookNode, toTreeItem, type LoadState, type TreeNode } from './nodes';
+import { ConnectionNode, DeploymentNode, GroupNode, MessageNode, WebhookNode, toTreeItem, type LoadState, type TreeNode } from './nodes';
 
 export class ResourcesTree implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<TreeNode | undefined>();
@@ -86,14 +86,7 @@ export class ResourcesTree implements vscode.TreeDataProvider<TreeNode>, vscode.
   }
 
   getParent(node: TreeNode): TreeNode | undefined {
-    switch (node.type) {
-      case 'connection':
-        return undefined;
-      case 'group':
-        return node.parent;
-      default:
-        return node.parent as TreeNode;
-    }
+    return node.type === 'connection' ? undefined : (node.parent as TreeNode);
   }
 
   getChildren(node?: TreeNode): TreeNode[] {
@@ -127,8 +120,7 @@ export class ResourcesTree implements vscode.TreeDataProvider<TreeNode>, vscode.
             const id = group.connection.id;
             return new WebhookNode(group, e, this.store.hasSigningSecret(id, e.id), this.endpoints.rotationOf(id, e.id));
           });
-    if (s.shown < s.items.length) children.push(new LoadMoreNode(group, s.items.length - s.shown));
-    else if (s.hasMore) children.push(new LoadMoreNode(group, undefined));
+    if (s.shown < s.items.length || s.hasMore) children.push(new MessageNode(group, 'more', vscode.l10n.t('Load more…'), undefined, s.items.length - s.shown || undefined));
     return children;
   }
 

@@ -59,18 +59,15 @@ export class UsageStatus implements vscode.Disposable {
     this.item.text = `$(pulse) ${statusText(t)}`;
     const cost = t.cost === undefined ? vscode.l10n.t('no price known for these models') : vscode.l10n.t('{0} (estimate)', dollars(t.cost));
     const requests = groupDigits(t.requests);
+    // One paragraph each.
     const lines = [
       `**${vscode.l10n.t('Azure OpenAI usage today')}**`,
-      '',
       t.unpriced ? vscode.l10n.t('{0} requests, {1} of them without a price (tokens only)', requests, t.unpriced) : vscode.l10n.t('{0} requests', requests),
-      '',
       vscode.l10n.t('Tokens: {0} in, {1} out', groupDigits(t.tokensIn), groupDigits(t.tokensOut)),
-      '',
       vscode.l10n.t('Estimated cost: {0}', cost),
-      '',
       vscode.l10n.t('Click to show usage per deployment.'),
     ];
-    this.item.tooltip = new vscode.MarkdownString(lines.join('\n'));
+    this.item.tooltip = new vscode.MarkdownString(lines.join('\n\n'));
     const tokens = compactCount(t.tokensIn + t.tokensOut);
     const label =
       t.cost === undefined

@@ -11,14 +11,14 @@ import * as vscode from 'vscode';
 import type { UsageSummary } from '../../usage/aggregate';
 import type { DeploymentLimits } from '../../webview/usage/headroom';
 import { parseUsageViewMessage, type UsageFilterChoice, type UsageHostMessage, type UsageViewMessage } from '../../webview/usage/protocol';
-import { loadUsage } from '../bundles';
+import { loadMarkup, loadUsage } from '../bundles';
 import type { ConnectionCatalog } from '../connections/connectionCatalog';
 import type { ConnectionStore } from '../connections/connectionStore';
 import { plainLine } from '../plainText';
 import { Views } from '../contributions';
 import { errorText } from '../log';
 import { PanelHost } from '../webview/panelHost';
-import { usageHtml } from './usageHtml';
+import { webviewHtml } from '../webviewHtml';
 import type { UsageRecorder } from './usageRecorder';
 
 /** A burst of records (a reply's resends, both chats at once) redraws the page once. */
@@ -63,7 +63,7 @@ export class UsageView implements vscode.Disposable {
       this.extensionUri,
       {
         label: 'the usage view',
-        html: (webview) => usageHtml(webview, this.extensionUri),
+        html: (webview) => webviewHtml(webview, this.extensionUri, { title: 'Usage', style: 'usage.css', script: 'usage.js', body: loadMarkup().usageBodyHtml() }),
         parse: parseUsageViewMessage,
         onReady: () => this.send(),
         onMessage: (msg) => this.handle(msg),

@@ -5,7 +5,7 @@
  * verified delivery, with the secret that verified it, which never leaves the extension.
  */
 import * as vscode from 'vscode';
-import { loadNetwork } from '../bundles';
+import { loadMarkup, loadNetwork } from '../bundles';
 import { callOf, subjectOf } from '../../webhooks/inspect/deliveryView';
 import { parseInspectorViewMessage, type CallAction, type DeliveryView, type InspectorHostMessage, type InspectorViewMessage } from '../../webhooks/inspect/inspectorProtocol';
 import type { DeliveryRecord } from '../../webhooks/store/records';
@@ -16,9 +16,16 @@ import { redact } from '../log';
 import { setContext, setting } from '../settings';
 import type { EventsViewNode } from './eventsTree';
 import { PanelHost, panelOptions, registerPanelSerializer } from '../webview/panelHost';
-import { inspectorHtml } from './inspectorHtml';
+import { webviewHtml } from '../webviewHtml';
 import type { ListenerController } from './listenerController';
 import { maskedUrl } from '../../webhooks/send/forwardUrl';
+
+/** The page's buttons that run an event command on the delivery shown. */
+const EVENT_COMMANDS = {
+  openPayload: Commands.openEventPayload,
+  fetchResponse: Commands.fetchEventResponse,
+  openConversation: Commands.openEventConversation,
+} as const;
 
 export class DeliveryInspector implements vscode.Disposable {
   private host: PanelHost<InspectorHostMessage, InspectorViewMessage> | undefined;
@@ -88,7 +95,7 @@ export class DeliveryInspector implements vscode.Disposable {
       this.extensionUri,
       {
         label: 'the delivery inspector',
-        html: (webview) => inspectorHtml(webview, this.extensionUri),
+        html: (webview) => webviewHtml(webview, this.extensionUri, { title: 'Delivery', style: 'inspector.css', script: 'inspector.js', body: loadMarkup().inspectorBodyHtml() }),
         parse: parseInspectorViewMessage,
         // A new page (first load, or reloaded when the panel was hidden and shown again): it has nothing yet.
         onReady: () => void this.show(this.currentId, true),
@@ -185,17 +192,11 @@ export class DeliveryInspector implements vscode.Disposable {
         return;
       }
       case 'openPayload':
-        await vscode.commands.executeCommand(Commands.openEventPayload, { eventId: msg.eventId });
-        return;
-      case 'saveFixture':
-        await vscode.commands.executeCommand(Commands.saveAsFixture, owned({ eventId: msg.eventId }));
-        return;
       case 'fetchResponse':
-        await vscode.commands.executeCommand(Commands.fetchEventResponse, { eventId: msg.eventId });
-        return;
       case 'openConversation':
-        await vscode.commands.executeCommand(Commands.openEventConversation, { eventId: msg.eventId });
-        return;
+        return void (await vscode.commands.executeCommand(EVENT_COMMANDS[msg.type], { eventId: msg.eventId }));
+      case 'saveFixture':
+        return void (await vscode.commands.executeCommand(Commands.saveAsFixture, owned({ eventId: msg.eventId })));
       case 'showTrace':
         return void (await vscode.commands.executeCommand(Commands.showTrace, owned({ deliveryId: this.record(msg.eventId).id })));
       case 'callAction':

@@ -6,24 +6,15 @@
  */
 import * as l10n from '@vscode/l10n';
 import { filterAdvice, verdictPhrase, type FilterVerdict } from '../../service/contentFilter';
+import { el } from '../shared/page';
 import type { Renderer } from './markdown';
-
-function reasoningSection(): HTMLDetailsElement {
-  const details = document.createElement('details');
-  details.className = 'reasoning';
-  const summary = document.createElement('summary');
-  summary.textContent = l10n.t('Reasoning');
-  const text = document.createElement('div');
-  text.className = 'reasoning-text';
-  details.append(summary, text);
-  return details;
-}
 
 /** Adds streamed summary text to a turn, creating the section above its body on the first piece. */
 export function appendReasoning(turn: Element, text: string): void {
   let section = turn.querySelector<HTMLDetailsElement>(':scope > details.reasoning');
   if (!section) {
-    section = reasoningSection();
+    section = el('details', undefined, 'reasoning');
+    section.append(el('summary', l10n.t('Reasoning')), el('div', undefined, 'reasoning-text'));
     turn.querySelector(':scope > .turn-body')?.before(section);
   }
   const body = section.querySelector('.reasoning-text')!;
@@ -35,16 +26,10 @@ export function appendReasoning(turn: Element, text: string): void {
  * verdict as text (names from the service are text, not markup).
  */
 function filterBadge(verdicts: readonly FilterVerdict[]): HTMLElement {
-  const box = document.createElement('details');
-  box.className = 'filter-badge';
-  const head = document.createElement('summary');
-  head.textContent = verdicts.some((v) => v.filtered) ? l10n.t('Content filter: blocked') : l10n.t('Content filter: {0} annotation(s)', verdicts.length);
-  box.append(head);
-  for (const line of [...verdicts.map((v) => (v.filtered ? verdictPhrase(v) : l10n.t('{0} (detected, not blocked)', verdictPhrase(v)))), ...filterAdvice(verdicts)]) {
-    const row = document.createElement('div');
-    row.textContent = line;
-    box.append(row);
-  }
+  const box = el('details', undefined, 'filter-badge');
+  box.append(el('summary', verdicts.some((v) => v.filtered) ? l10n.t('Content filter: blocked') : l10n.t('Content filter: {0} annotation(s)', verdicts.length)));
+  const lines = [...verdicts.map((v) => (v.filtered ? verdictPhrase(v) : l10n.t('{0} (detected, not blocked)', verdictPhrase(v)))), ...filterAdvice(verdicts)];
+  box.append(...lines.map((line) => el('div', line)));
   return box;
 }
 
@@ -62,14 +47,9 @@ export function addTurnExtras(
     turn.querySelector('.reasoning-text')!.innerHTML = renderer.render(reasoningSummary);
   }
   if (notes?.length) {
-    const list = document.createElement('div');
-    list.className = 'turn-notes';
+    const list = el('div', undefined, 'turn-notes');
     list.setAttribute('role', 'note');
-    for (const n of notes) {
-      const line = document.createElement('div');
-      line.textContent = n;
-      list.append(line);
-    }
+    list.append(...notes.map((n) => el('div', n)));
     turn.querySelector(':scope > .turn-foot')?.before(list);
   }
 }

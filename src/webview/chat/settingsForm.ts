@@ -10,20 +10,14 @@ export const PARAM_FIELDS = ['system-prompt', 'temperature', 'top-p', 'max-token
 export function renderDeployments(deploymentSelect: HTMLSelectElement, deployments: DeploymentOption[], conversation: ConversationView | undefined): void {
   deploymentSelect.replaceChildren(
     ...deployments.map((d) => {
-      const o = document.createElement('option');
-      o.value = JSON.stringify([d.connectionId, d.deployment]);
       const details = deploymentDetails(d);
-      o.textContent = `${d.deployment}${details ? ` (${details})` : ''} · ${d.connectionLabel}`;
-      return o;
+      return new Option(`${d.deployment}${details ? ` (${details})` : ''} · ${d.connectionLabel}`, JSON.stringify([d.connectionId, d.deployment]));
     }),
   );
   if (conversation) {
     const current = JSON.stringify([conversation.connectionId, conversation.deployment]);
     if (!deployments.some((d) => JSON.stringify([d.connectionId, d.deployment]) === current)) {
-      const o = document.createElement('option');
-      o.value = current;
-      o.textContent = `${conversation.deployment} · ${conversation.connectionLabel}`;
-      deploymentSelect.prepend(o);
+      deploymentSelect.prepend(new Option(`${conversation.deployment} · ${conversation.connectionLabel}`, current));
     }
     deploymentSelect.value = current;
   }

@@ -1,8 +1,12 @@
 /** How a turn looks: its head (who, when, actions), its text, its error, its footer (model, time, tokens). */
 import * as l10n from '@vscode/l10n';
 import type { ChatTurn } from '../../chat/model';
+import { actionButton, el, icon } from '../shared/page';
 import { escapeHtml, type Renderer } from './markdown';
 import { addTurnExtras } from './reasoningView';
+
+/** An attachment's codicon, in the composer's chips and in the message that carried it. */
+export const attachmentIcon = (kind: string): string => (kind === 'image' ? 'file-media' : kind === 'file' ? 'file' : 'list-selection');
 
 /** "1,152 cached, 64 reasoning, 40 audio in": the parts of the counts billed apart, or '' when none. */
 export function tokenDetails(cached: number | undefined, reasoning: number | undefined, audioIn?: number, audioOut?: number): string {
@@ -72,18 +76,12 @@ function timeOf(createdAt: number): string {
 
 /** A reply cut off by a reload or a crash: what arrived stays, and Regenerate asks again. */
 function interruptedNotice(): HTMLElement {
-  const box = document.createElement('div');
-  box.className = 'error interrupted';
+  const box = el('div', undefined, 'error interrupted');
   box.setAttribute('role', 'note');
-  box.innerHTML = '<span class="codicon codicon-debug-disconnect" aria-hidden="true"></span><span class="error-text"></span>';
-  box.querySelector('.error-text')!.textContent = l10n.t('This reply was cut off: the window reloaded (or VS Code stopped) while it arrived. What came is kept.');
-  const again = document.createElement('button');
-  again.type = 'button';
-  again.className = 'secondary';
-  again.dataset.action = 'regenerate';
-  again.textContent = l10n.t('Regenerate');
+  const again = actionButton(l10n.t('Regenerate'), 'secondary', 'regenerate');
   again.setAttribute('aria-label', l10n.t('Regenerate the reply that was cut off'));
-  box.append(again);
+  const text = l10n.t('This reply was cut off: the window reloaded (or VS Code stopped) while it arrived. What came is kept.');
+  box.append(icon('debug-disconnect'), el('span', text, 'error-text'), again);
   return box;
 }
 
@@ -92,69 +90,52 @@ function interruptedNotice(): HTMLElement {
  * deployment, `askedTurnId` the user message a reply answers (its Edit button edits that one).
  */
 export function turnElement(t: ChatTurn, assistantName: string, renderer: Renderer, askedTurnId?: string): HTMLElement {
-  const el = document.createElement('article');
-  el.className = `turn ${t.role}`;
-  el.dataset.turnId = t.id;
+  const turn = el('article', undefined, `turn ${t.role}`);
+  turn.dataset.turnId = t.id;
   const who = t.role === 'user' ? l10n.t('You') : (t.deployment ?? assistantName);
-  el.setAttribute('aria-label', l10n.t('{0} said', who));
-  const head = document.createElement('div');
-  head.className = 'turn-head';
+  turn.setAttribute('aria-label', l10n.t('{0} said', who));
+  const head = el('div', undefined, 'turn-head');
   head.innerHTML =
     `<span class="codicon ${t.role === 'user' ? 'codicon-account' : 'codicon-hubot'}" aria-hidden="true"></span>` +
     `<span class="who">${escapeHtml(who)}</span>${Number.isFinite(t.createdAt) && t.createdAt > 0 ? timeOf(t.createdAt) : ''}${toolbar(t)}`;
-  const body = document.createElement('div');
-  body.className = 'turn-body';
+  const body = el('div', undefined, 'turn-body');
   if (t.role === 'user') {
     body.textContent = t.content;
   } else if (t.content) {
     body.innerHTML = renderer.render(t.content);
   }
-  el.append(head, body);
+  turn.append(head, body);
   const attached = Array.isArray(t.attachments) ? t.attachments.filter((a) => typeof a?.name === 'string') : [];
   if (attached.length) {
-    const list = document.createElement('div');
-    list.className = 'turn-attachments';
+    const list = el('div', undefined, 'turn-attachments');
     list.setAttribute('aria-label', l10n.t('Attached'));
     for (const a of attached) {
-      const chip = document.createElement('span');
-      chip.className = 'chip';
-      chip.innerHTML = `<span class="codicon codicon-${a.kind === 'image' ? 'file-media' : a.kind === 'file' ? 'file' : 'list-selection'}" aria-hidden="true"></span>`;
-      chip.append(a.name);
+      const chip = el('span', undefined, 'chip');
+      chip.append(icon(attachmentIcon(a.kind)), a.name);
       list.append(chip);
     }
-    el.append(list);
+    turn.append(list);
   }
   if (t.role === 'assistant') {
     if (t.error) {
-      const err = document.createElement('div');
-      err.className = 'error';
+      const err = el('div', undefined, 'error');
       err.setAttribute('role', 'alert');
-      err.innerHTML = `<span class="codicon codicon-error" aria-hidden="true"></span><span class="error-text"></span>`;
-      err.querySelector('.error-text')!.textContent = t.error.message;
-      const retry = document.createElement('button');
-      retry.type = 'button';
-      retry.className = 'secondary';
-      if (isContentFilterRefusal(t) && askedTurnId) {
-        retry.dataset.action = 'edit';
-        retry.dataset.turnId = askedTurnId;
-        retry.textContent = l10n.t('Edit');
+      // A refusal by the content filter is edited, not retried (it would fail the same way).
+      const edit = isContentFilterRefusal(t) && askedTurnId;
+      const retry = edit ? actionButton(l10n.t('Edit'), 'secondary', 'edit') : actionButton(l10n.t('Retry'), 'secondary', 'regenerate');
+      if (edit) {
+        retry.dataset.turnId = edit;
         retry.setAttribute('aria-label', l10n.t('Edit your message and send it again'));
-      } else {
-        retry.dataset.action = 'regenerate';
-        retry.textContent = l10n.t('Retry');
       }
-      err.append(retry);
-      el.append(err);
+      err.append(icon('error'), el('span', t.error.message, 'error-text'), retry);
+      turn.append(err);
     }
-    if (t.interrupted && !t.error) el.append(interruptedNotice());
-    if (isContentFilterRefusal(t) || t.error) el.classList.add('no-regenerate');
-    const foot = document.createElement('div');
-    foot.className = 'turn-foot';
-    foot.textContent = formatUsage(t);
-    el.append(foot);
-    addTurnExtras(el, t.reasoningSummary, t.notes, renderer, t.filterVerdicts);
+    if (t.interrupted && !t.error) turn.append(interruptedNotice());
+    if (isContentFilterRefusal(t) || t.error) turn.classList.add('no-regenerate');
+    turn.append(el('div', formatUsage(t), 'turn-foot'));
+    addTurnExtras(turn, t.reasoningSummary, t.notes, renderer, t.filterVerdicts);
   }
-  return el;
+  return turn;
 }
 
 /** Prompts to start from (a function: said in the display language, read when shown). */
@@ -166,30 +147,15 @@ const examples = () => [
 
 /** The empty chat: what to do, a few prompts to start from, where the system prompt is. */
 export function emptyState(deployment: string): HTMLElement {
-  const el = document.createElement('div');
-  el.className = 'empty';
-  const intro = document.createElement('p');
-  intro.textContent = l10n.t('Ask {0} anything. Enter sends, Shift+Enter starts a new line.', deployment);
-  const list = document.createElement('div');
-  list.className = 'examples';
+  const box = el('div', undefined, 'empty');
+  const list = el('div', undefined, 'examples');
   list.setAttribute('aria-label', l10n.t('Example prompts'));
-  for (const text of examples()) {
-    const b = document.createElement('button');
-    b.type = 'button';
-    b.className = 'secondary example';
-    b.dataset.action = 'example';
-    b.textContent = text;
-    list.append(b);
-  }
-  const hint = document.createElement('p');
+  list.append(...examples().map((text) => actionButton(text, 'secondary example', 'example')));
+  const hint = el('p');
   // The sentence with its link: the button's words are a piece of their own, put in as text.
-  const link = document.createElement('button');
-  link.type = 'button';
-  link.className = 'link-button';
-  link.dataset.action = 'open-settings';
-  link.textContent = l10n.t('system prompt and parameters');
+  const link = actionButton(l10n.t('system prompt and parameters'), 'link-button', 'open-settings');
   const [before, after = ''] = l10n.t('The {0} (temperature, max tokens, route) are above the conversation.').split('{0}');
   hint.append(before, link, after);
-  el.append(intro, list, hint);
-  return el;
+  box.append(el('p', l10n.t('Ask {0} anything. Enter sends, Shift+Enter starts a new line.', deployment)), list, hint);
+  return box;
 }

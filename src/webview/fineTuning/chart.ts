@@ -51,11 +51,7 @@ export function drawLossChart(figure: HTMLElement, points: readonly LossPointVie
   const base = H - PAD.bottom;
   chart.append(svg('line', { x1: PAD.left, x2: W - PAD.right, y1: base, y2: base }, 'axis'), svg('line', { x1: PAD.left, x2: PAD.left, y1: PAD.top, y2: base }, 'axis'));
   chart.append(svg('line', { x1: PAD.left, x2: W - PAD.right, y1: y(hi), y2: y(hi) }, 'grid'));
-  const label = (text: string, attrs: Record<string, string | number>) => {
-    const t = svg('text', attrs, 'label');
-    t.textContent = text;
-    chart.append(t);
-  };
+  const label = (text: string, attrs: Record<string, string | number>) => chart.append(svg('text', attrs, 'label', text));
   label(hi.toFixed(2), { x: PAD.left - 4, y: y(hi) + 4, 'text-anchor': 'end' });
   label(lo.toFixed(2), { x: PAD.left - 4, y: base, 'text-anchor': 'end' });
   label(l10n.t('step {0}', first), { x: PAD.left, y: H - 6, 'text-anchor': 'start' });
@@ -67,9 +63,7 @@ export function drawLossChart(figure: HTMLElement, points: readonly LossPointVie
     if (s.points.length <= (W - PAD.left - PAD.right) / 10) {
       for (const p of s.points) {
         const dot = svg('circle', { cx: x(p.step).toFixed(1), cy: y(p.v).toFixed(1), r: 3 }, `dot ${cls}`);
-        const tip = svg('title', {});
-        tip.textContent = l10n.t('{0} at step {1}: {2}', s.name, p.step, formatLoss(p.v));
-        dot.append(tip);
+        dot.append(svg('title', {}, undefined, l10n.t('{0} at step {1}: {2}', s.name, p.step, formatLoss(p.v))));
         chart.append(dot);
       }
     }

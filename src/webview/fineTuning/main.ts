@@ -6,7 +6,7 @@
  */
 import '../shared/useBundle';
 import * as l10n from '@vscode/l10n';
-import { $, connect, el } from '../shared/page';
+import { $, connect, el, fillKv } from '../shared/page';
 import { drawLossChart, lossRows } from './chart';
 import { formatLoss, parseFineTuningHostMessage, type FineTuningHostMessage, type FineTuningViewMessage, type JobAction, type JobView } from './protocol';
 
@@ -45,10 +45,6 @@ const ACTIONS_BY_STATUS: Record<JobAction, (j: JobView) => boolean> = {
   resume: (j) => j.status === 'paused',
   cancel: (j) => ['validating_files', 'queued', 'running', 'paused'].includes(j.status),
 };
-
-function fillKv(dl: HTMLElement, rows: Array<[string, string | undefined]>): void {
-  dl.replaceChildren(...rows.filter((r): r is [string, string] => r[1] !== undefined).flatMap(([k, v]) => [el('dt', k), el('dd', v)]));
-}
 
 function render(j: JobView): void {
   const before = shown;

@@ -6,14 +6,24 @@
 import '../shared/useBundle';
 import * as l10n from '@vscode/l10n';
 import { parseInspectorHostMessage, type CallAction, type CallView, type DeliveryView, type InspectorHostMessage, type InspectorViewMessage } from '../../webhooks/inspect/inspectorProtocol';
-import { $, connect, el, icon } from '../shared/page';
-import { answerCard, fillKv, pretty, renderTrace, time, VERDICT_ICON, verdictLabel } from './render';
+import { $, connect, el, fillKv, icon } from '../shared/page';
+import { answerCard, pretty, renderTrace, time, VERDICT_ICON, verdictLabel } from './render';
 
 const vscode = connect<InspectorViewMessage, InspectorHostMessage>(parseInspectorHostMessage, (msg) => handle(msg));
 const post = (msg: InspectorViewMessage) => vscode.post(msg);
 
 /** A setting's id is data: it stays as it is in every language. */
 const FORWARD_SETTING = 'aoaiWorkbench.webhooks.forwardTo';
+/** Buttons that only name the delivery to the extension: their data-action, the message they post. */
+const ASKS = {
+  curl: 'copyCurl',
+  fixture: 'saveFixture',
+  payload: 'openPayload',
+  fetch: 'fetchResponse',
+  conversation: 'openConversation',
+  trace: 'showTrace',
+  subject: 'openSubject',
+} as const;
 let current: DeliveryView | undefined;
 let bodyView: 'pretty' | 'raw' = 'pretty';
 let busy = false;
@@ -133,9 +143,7 @@ function renderCall(d: DeliveryView): void {
   });
   if (!rows.length) {
     const tr = el('tr');
-    const td = el('td', l10n.t('The delivery carried no SIP headers.'));
-    td.colSpan = 2;
-    tr.append(td);
+    tr.append(Object.assign(el('td', l10n.t('The delivery carried no SIP headers.')), { colSpan: 2 }));
     rows.push(tr);
   }
   $('sip-rows').replaceChildren(...rows);
@@ -230,30 +238,13 @@ document.addEventListener('click', (e) => {
   if (!action || !current) return;
   const eventId = current.id;
   const edited = () => $<HTMLTextAreaElement>('edit-body').value;
+  if (Object.hasOwn(ASKS, action)) return post({ type: ASKS[action as keyof typeof ASKS], eventId });
+  if (action.startsWith('call-')) return post({ type: 'callAction', eventId, action: action.slice('call-'.length) as CallAction });
   switch (action) {
     case 'replay':
       return sendReplay();
     case 'edit':
       return openEditor();
-    case 'curl':
-      return post({ type: 'copyCurl', eventId });
-    case 'fixture':
-      return post({ type: 'saveFixture', eventId });
-    case 'payload':
-      return post({ type: 'openPayload', eventId });
-    case 'fetch':
-      return post({ type: 'fetchResponse', eventId });
-    case 'conversation':
-      return post({ type: 'openConversation', eventId });
-    case 'trace':
-      return post({ type: 'showTrace', eventId });
-    case 'subject':
-      return post({ type: 'openSubject', eventId });
-    case 'call-accept':
-    case 'call-reject':
-    case 'call-transfer':
-    case 'call-hangup':
-      return post({ type: 'callAction', eventId, action: action.slice('call-'.length) as CallAction });
     case 'send-edited':
       return sendReplay(edited());
     case 'curl-edited':

@@ -4,7 +4,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import type { AnswerView, DeliveryView } from '../../webhooks/inspect/inspectorProtocol';
-import { el, icon } from '../shared/page';
+import { el, fillKv, icon } from '../shared/page';
 
 export function pretty(text: string): string {
   try {
@@ -21,10 +21,6 @@ export const VERDICT_ICON: Record<string, string> = { verified: 'pass', duplicat
 export function verdictLabel(verdict: string): string {
   const labels: Record<string, string> = { verified: l10n.t('verified'), duplicate: l10n.t('duplicate'), rejected: l10n.t('rejected'), malformed: l10n.t('malformed') };
   return labels[verdict] ?? verdict;
-}
-
-export function fillKv(dl: HTMLElement, rows: Array<[string, string]>): void {
-  dl.replaceChildren(...rows.flatMap(([k, v]) => [el('dt', k), el('dd', v)]));
 }
 
 export function answerCard(a: AnswerView, index: number): HTMLElement {
@@ -95,9 +91,7 @@ export function renderTrace(t: NonNullable<DeliveryView['trace']>, kv: HTMLEleme
   });
   if (!rows.length) {
     const tr = el('tr');
-    const td = el('td', l10n.t('No signing secret is held here.'));
-    td.colSpan = 3;
-    tr.append(td);
+    tr.append(Object.assign(el('td', l10n.t('No signing secret is held here.')), { colSpan: 3 }));
     rows.push(tr);
   }
   tried.replaceChildren(...rows);

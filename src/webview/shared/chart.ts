@@ -3,10 +3,17 @@ import { el } from './page';
 
 const SVG = 'http://www.w3.org/2000/svg';
 
-export function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number>, className?: string): SVGElementTagNameMap[K] {
+/** An SVG element with its attributes, an optional class and optional text (as text, never markup). */
+export function svg<K extends keyof SVGElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string | number>,
+  className?: string,
+  text?: string,
+): SVGElementTagNameMap[K] {
   const e = document.createElementNS(SVG, tag);
   for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
   if (className) e.setAttribute('class', className);
+  if (text !== undefined) e.textContent = text;
   return e;
 }
 

@@ -49,3 +49,16 @@ export function icon(name: string): HTMLSpanElement {
   s.setAttribute('aria-hidden', 'true');
   return s;
 }
+
+/** A button the page's click handler acts on by its `data-action`. */
+export function actionButton(text: string | undefined, className: string, action: string): HTMLButtonElement {
+  const b = el('button', text, className);
+  b.type = 'button';
+  b.dataset.action = action;
+  return b;
+}
+
+/** A definition list's rows, names and values as text; a row without a value is left out. */
+export function fillKv(dl: HTMLElement, rows: ReadonlyArray<readonly [string, string | undefined]>): void {
+  dl.replaceChildren(...rows.flatMap(([k, v]) => (v === undefined ? [] : [el('dt', k), el('dd', v)])));
+}

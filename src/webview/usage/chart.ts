@@ -63,9 +63,7 @@ export function drawChart(figure: HTMLElement, summary: UsageSummary, metric: Me
   chart.append(svg('line', { x1: PAD.left, x2: W - PAD.right, y1: base, y2: base }, 'axis'));
   if (max) {
     chart.append(svg('line', { x1: PAD.left, x2: W - PAD.right, y1: PAD.top, y2: PAD.top }, 'grid'));
-    const top = svg('text', { x: PAD.left, y: PAD.top - 6 }, 'label');
-    top.textContent = formatValue(max, metric);
-    chart.append(top);
+    chart.append(svg('text', { x: PAD.left, y: PAD.top - 6 }, 'label', formatValue(max, metric)));
   }
   days.forEach((day, i) => {
     let y = base;
@@ -75,18 +73,14 @@ export function drawChart(figure: HTMLElement, summary: UsageSummary, metric: Me
       const h = Math.max(1, (v / max) * plotH);
       y -= h;
       const bar = svg('rect', { x: PAD.left + i * slot + slot * 0.15, y, width: slot * 0.7, height: h }, `bar series-${s % SERIES_COLOURS}${s >= SERIES_COLOURS ? ' striped' : ''}`);
-      const tip = svg('title', {});
-      tip.textContent = `${nameOf(d)}, ${day}: ${formatValue(v, metric)}`;
-      bar.append(tip);
+      bar.append(svg('title', {}, undefined, `${nameOf(d)}, ${day}: ${formatValue(v, metric)}`));
       chart.append(bar);
     });
   });
   for (const i of [0, Math.floor(days.length / 2), days.length - 1]) {
     const anchor = i === 0 ? 'start' : i === days.length - 1 ? 'end' : 'middle';
     const x = i === 0 ? PAD.left : i === days.length - 1 ? W - PAD.right : PAD.left + (i + 0.5) * slot;
-    const t = svg('text', { x, y: H - 6, 'text-anchor': anchor }, 'label');
-    t.textContent = days[i].slice(5);
-    chart.append(t);
+    chart.append(svg('text', { x, y: H - 6, 'text-anchor': anchor }, 'label', days[i].slice(5)));
   }
   figure.append(chart);
   figure.append(chartLegend(series.map((d, s) => ({ swatch: `series-${s % SERIES_COLOURS}${s >= SERIES_COLOURS ? ' striped' : ''}`, name: nameOf(d) }))));

@@ -54,14 +54,7 @@ function handle(msg: UsageHostMessage): void {
 }
 
 function setConnections(s: UsageSummary, filter: UsageFilterChoice): void {
-  const options = [el('option', l10n.t('All connections'))];
-  options[0].value = '';
-  for (const c of s.connections) {
-    const o = el('option', c.label || c.id);
-    o.value = c.id;
-    options.push(o);
-  }
-  connectionSelect.replaceChildren(...options);
+  connectionSelect.replaceChildren(new Option(l10n.t('All connections'), ''), ...s.connections.map((c) => new Option(c.label || c.id, c.id)));
   connectionSelect.value = s.connections.some((c) => c.id === filter.connection) ? filter.connection : '';
 }
 
