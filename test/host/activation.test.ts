@@ -18,7 +18,7 @@ const PACKAGE_LIMIT = 1_500_000;
 /** What the installed package's dist/ holds: each bundle once, nothing for development. */
 const SHIPPED = [
   'codicons/codicon.css', 'codicons/codicon.ttf', 'emulator-lib.js', 'extension.js', 'fixtures.js', 'identity.js', 'inline.js', 'l10n.js', 'markup.js', 'network.js',
-  'o200k.br', 'otlp.js', 'tokenizer.js', 'trace.js', 'undici.js', 'usage-log.js', 'webview/inspector.js', 'webview/pages.js', 'webview/usage.js',
+  'o200k.br', 'otlp.js', 'tokenizer.js', 'trace.js', 'undici.js', 'usage-log.js', 'webhook-listener.js', 'webview/inspector.js', 'webview/pages.js', 'webview/usage.js',
 ];
 
 describe('extension in a real VS Code host', () => {
@@ -58,7 +58,7 @@ describe('extension in a real VS Code host', () => {
     const markers = [
       ['UND_ERR_CONNECT_TIMEOUT', 'undici.js', 'undici'],
       ['Azure Resource Manager denied access', 'network.js', "the service's errors (one ServiceError class, beside the clients that throw it)"],
-      ['Malformed JSON: the signature is valid', 'network.js', 'the webhook listener'],
+      ['Malformed JSON: the signature is valid', 'webhook-listener.js', "the webhook listener (its own process)"],
       ['the server answered something that is not a tunnel', 'network.js', 'the localtunnel client'],
       ['ManagedIdentityCredential', 'identity.js', '@azure/identity'],
       ['o200k_base', 'tokenizer.js', 'the o200k tokenizer'],
