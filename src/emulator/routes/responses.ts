@@ -6,6 +6,7 @@
 import type { ServerResponse } from 'node:http';
 import { answeringModel } from '../modelRouter';
 import { cacheOptions, promptTokens } from '../promptCache';
+import { REASONING_TOKENS } from '../reasoning';
 import { countTokens, reply } from '../responder';
 import type { Route, RouteContext } from '../router';
 import { planToolCall, toolResultReply } from '../tools';
@@ -22,8 +23,6 @@ import { passRateLimits } from './rateGate';
 
 /** Stored responses kept at most; the oldest go first. */
 const MAX_STORED = 1000;
-/** Reasoning tokens spent per effort: deterministic, so tests can count on them. */
-const REASONING_TOKENS = { minimal: 0, low: 64, medium: 192, high: 640 };
 
 function summaryText(prompt: string, effort: string): string {
   const topic = prompt.trim().replace(/\s+/g, ' ').slice(0, 80) || 'the request';

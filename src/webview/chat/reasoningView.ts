@@ -5,7 +5,7 @@
  * The content filter's verdicts on the reply sit behind a small badge beside them.
  */
 import * as l10n from '@vscode/l10n';
-import { filterAdvice, verdictPhrase, type FilterVerdict } from '../../service/contentFilter';
+import { filterAdvice, materialNotes, verdictPhrase, type FilterVerdict } from '../../service/contentFilter';
 import type { Renderer } from './markdown';
 
 function reasoningSection(): HTMLDetailsElement {
@@ -40,7 +40,9 @@ function filterBadge(verdicts: readonly FilterVerdict[]): HTMLElement {
   const head = document.createElement('summary');
   head.textContent = verdicts.some((v) => v.filtered) ? l10n.t('Content filter: blocked') : l10n.t('Content filter: {0} annotation(s)', verdicts.length);
   box.append(head);
-  for (const line of [...verdicts.map((v) => (v.filtered ? verdictPhrase(v) : l10n.t('{0} (detected, not blocked)', verdictPhrase(v)))), ...filterAdvice(verdicts)]) {
+  // A protected-material annotation names its source: the URL is the service's text, set as text, never a link.
+  const notes = materialNotes(verdicts.filter((v) => !v.filtered));
+  for (const line of [...verdicts.map((v) => (v.filtered ? verdictPhrase(v) : l10n.t('{0} (detected, not blocked)', verdictPhrase(v)))), ...notes, ...filterAdvice(verdicts)]) {
     const row = document.createElement('div');
     row.textContent = line;
     box.append(row);
