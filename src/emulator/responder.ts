@@ -11,6 +11,7 @@
  *                    with finish_reason content_filter naming that category (code with its citation)
  *   /annotate [CAT]  a plain reply annotated (not blocked) as protected material text, or CAT
  *   /filter-stream   the reply starts, then the stream ends with finish_reason content_filter
+ *                    (Responses: the response ends incomplete, reason content_filter)
  *   /fail            (responses API) the background response ends as failed
  *   /incomplete      (responses API) the background response ends as incomplete
  *

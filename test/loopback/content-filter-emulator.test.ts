@@ -34,13 +34,16 @@ describe('content filter verdicts from the emulator, through the runner', () => 
   // Protected material is found in the reply, never the prompt: the reply ends, and its note names the source it matched.
   const CITED = 'The reply tripped protected material (code): it matches published code at https://github.com/contoso/fibonacci-samples/blob/main/fib.py (license: MIT).';
 
-  it('"/filter protected_material_code": the reply (not the prompt) tripped it; the note names the cited source and license as text', async () => {
-    const result = await run('/filter protected_material_code');
-    assert.equal(result.finishReason, 'content_filter');
-    assert.ok(result.content.length > 0, 'what arrived before the filter is kept');
-    assert.ok(result.notes?.some((n) => n.includes('protected material (code) in the reply') && n.includes(CITED)), String(result.notes));
-    assert.deepEqual(result.filterVerdicts?.find((v) => v.filtered)?.citation, { url: 'https://github.com/contoso/fibonacci-samples/blob/main/fib.py', license: 'MIT' });
-  });
+  for (const [name, deploymentName] of [['Chat Completions', 'chat'], ['Responses', 'codex']] as const) {
+    it(`${name}: "/filter protected_material_code": the reply (not the prompt) tripped it; the note names the cited source and license as text`, async () => {
+      const result = await run('/filter protected_material_code', deploymentName);
+      assert.equal(result.api, deploymentName === 'chat' ? 'chat' : 'responses');
+      assert.equal(result.finishReason, 'content_filter');
+      assert.ok(result.content.length > 0, 'what arrived before the filter is kept');
+      assert.ok(result.notes?.some((n) => n.includes('protected material (code) in the reply') && n.includes(CITED)), String(result.notes));
+      assert.deepEqual(result.filterVerdicts?.find((v) => v.filtered)?.citation, { url: 'https://github.com/contoso/fibonacci-samples/blob/main/fib.py', license: 'MIT' });
+    });
+  }
 
   it('"/filter protected_material_text" in VS Code\'s chat: the reply stops part way and the error says the reply tripped protected material (text)', async () => {
     const messages = [{ role: 'user' as const, parts: [{ type: 'text' as const, text: '/filter protected_material_text' }] }];

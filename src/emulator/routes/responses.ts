@@ -16,7 +16,7 @@ import { azureError, invalidRequest, nowSeconds, randomId, sendJson, writeOrDrai
 import { EventLog } from '../responses/eventLog';
 import { countItemTokens, lastUserText, parseResponseRequest, type ResponseRequest } from '../responses/request';
 import { FINAL, cancelRun, runResponse, type Plan, type StoredResponse, type Timing } from '../responses/run';
-import { contentFilterError } from '../filterResults';
+import { contentFilterError, replyFilterResults } from '../filterResults';
 import { liveDeployment, requireApiVersion } from './chat';
 import { listPage } from './listing';
 import { passRateLimits } from './rateGate';
@@ -39,6 +39,7 @@ function plan(req: ResponseRequest, history: Array<Record<string, unknown>>, dep
   let text: string;
   let directive: string = 'echo';
   let call;
+  let filtered: Plan['filtered'];
   if (last?.type === 'function_call_output') {
     const name = all.find((i) => i.type === 'function_call' && i.call_id === last.call_id)?.name;
     text = toolResultReply(typeof name === 'string' ? name : undefined, String(last.output));
@@ -46,12 +47,13 @@ function plan(req: ResponseRequest, history: Array<Record<string, unknown>>, dep
     const answer = reply(prompt, deploymentName);
     if (answer.directive === 'filter') throw contentFilterError(answer.filterCategory);
     ({ text, directive } = answer);
+    if (directive === 'filter-stream') filtered = replyFilterResults('content_filter', false, answer.filterCategory);
     call = planToolCall(req.tools, req.toolChoice, prompt);
   }
   const reasoning = req.reasoning
     ? { tokens: REASONING_TOKENS[req.reasoning.effort], summary: req.reasoning.summary ? summaryText(prompt, req.reasoning.effort) : null }
     : undefined;
-  return { reasoning, call, text, fail: directive === 'fail', incomplete: directive === 'incomplete', maxOutputTokens: req.maxOutputTokens, inputTokens };
+  return { reasoning, call, text, fail: directive === 'fail', incomplete: directive === 'incomplete', filtered, maxOutputTokens: req.maxOutputTokens, inputTokens };
 }
 
 function responseObject(req: ResponseRequest, model: string): StoredResponse['object'] {
