@@ -173,8 +173,11 @@ export function parseParams(v: unknown): Partial<ChatParams> | undefined {
   return out;
 }
 
+const isCitation = (c: unknown): boolean => isObj(c) && (c.url === undefined || isStr(c.url, 2048)) && (c.license === undefined || isStr(c.license, 200));
+
 const isVerdict = (v: unknown): boolean =>
-  isObj(v) && isStr(v.key, 64) && isStr(v.category, 64) && (v.where === 'prompt' || v.where === 'reply') && typeof v.filtered === 'boolean' && (v.severity === undefined || isStr(v.severity, 16));
+  isObj(v) && isStr(v.key, 64) && isStr(v.category, 64) && (v.where === 'prompt' || v.where === 'reply') && typeof v.filtered === 'boolean' && (v.severity === undefined || isStr(v.severity, 16)) &&
+  (v.citation === undefined || isCitation(v.citation));
 
 /** The optional fields a turn may carry, each of its type when present. */
 function optionalTurnFields(v: Obj): boolean {

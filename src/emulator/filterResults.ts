@@ -11,13 +11,21 @@ export const SAFE_RESULTS = { hate: SAFE, self_harm: SAFE, sexual: SAFE, violenc
 const PROMPT_SAFE = { ...SAFE_RESULTS, jailbreak: { filtered: false, detected: false }, indirect_attack: { filtered: false, detected: false } };
 export const PROMPT_FILTER = [{ prompt_index: 0, content_filter_results: PROMPT_SAFE }];
 
-/** Categories `/filter <category>` may name; the severity ones carry a severity, the others `detected`. */
-export const FILTER_CATEGORIES = ['hate', 'sexual', 'violence', 'self_harm', 'jailbreak', 'indirect_attack', 'protected_material_text', 'protected_material_code'] as const;
+/** Categories `/filter <category>` blocks in the prompt (a 400); the severity ones carry a severity, the others `detected`. */
+export const PROMPT_FILTER_CATEGORIES = ['hate', 'sexual', 'violence', 'self_harm', 'jailbreak', 'indirect_attack'] as const;
+/** Protected material is found in the completion, never the prompt: `/filter` of these ends the reply (200, finish_reason content_filter). */
+export const REPLY_FILTER_CATEGORIES = ['protected_material_text', 'protected_material_code'] as const;
+export const FILTER_CATEGORIES = [...PROMPT_FILTER_CATEGORIES, ...REPLY_FILTER_CATEGORIES] as const;
+/** Categories `/annotate <category>` marks on a reply that is not blocked (a choice's categories). */
+export const ANNOTATE_CATEGORIES = ['hate', 'sexual', 'violence', 'self_harm', ...REPLY_FILTER_CATEGORIES] as const;
+/** What protected code cites: the source the code matched and its license, as the service names them. */
+export const CODE_CITATION = { URL: 'https://github.com/contoso/fibonacci-samples/blob/main/fib.py', license: 'MIT' };
 const SEVERITY = new Set(['hate', 'sexual', 'violence', 'self_harm']);
 
 /** The result object with `category` blocked (severity high) or detected. */
 function tripped(category: string, filtered: boolean, base: Record<string, unknown> = SAFE_RESULTS): Record<string, unknown> {
   const verdict = SEVERITY.has(category) ? { filtered, severity: filtered ? 'high' : 'low' } : { filtered, detected: true };
+  if (category === 'protected_material_code') Object.assign(verdict, { citation: CODE_CITATION });
   return { ...base, [category]: verdict };
 }
 
@@ -41,8 +49,11 @@ export function contentFilterError(category?: string): HttpError {
   });
 }
 
-/** A choice's results: violence blocked when the filter ended the reply, protected text detected (not blocked) when annotated. */
-export function replyFilterResults(finish: string, annotate: boolean): Record<string, unknown> {
-  if (finish === 'content_filter') return { ...SAFE_RESULTS, violence: { filtered: true, severity: 'medium' } };
-  return annotate ? tripped('protected_material_text', false) : SAFE_RESULTS;
+/**
+ * A choice's results. The filter ended the reply: `category` blocked (violence at medium without
+ * one). Annotated: `category` (protected text without one) detected or low, not blocked.
+ */
+export function replyFilterResults(finish: string, annotate: boolean, category?: string): Record<string, unknown> {
+  if (finish === 'content_filter') return category ? tripped(category, true) : { ...SAFE_RESULTS, violence: { filtered: true, severity: 'medium' } };
+  return annotate ? tripped(category ?? 'protected_material_text', false) : SAFE_RESULTS;
 }

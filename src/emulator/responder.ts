@@ -6,9 +6,12 @@
  *   /code [lang]     a short explanation and one fenced code block
  *   /long N          about N tokens of prose (for long-reply demos and benchmarks)
  *   /filter          the prompt is "blocked": HTTP 400 content_filter (hate, violence)
- *   /filter CATEGORY the same, with that category alone (jailbreak, protected_material_code, ...)
- *   /annotate        a plain reply annotated (not blocked) as protected material text
+ *   /filter CATEGORY the same, with that category alone (jailbreak, indirect_attack, hate, ...);
+ *                    protected_material_text / _code are found in the reply: it starts, then ends
+ *                    with finish_reason content_filter naming that category (code with its citation)
+ *   /annotate [CAT]  a plain reply annotated (not blocked) as protected material text, or CAT
  *   /filter-stream   the reply starts, then the stream ends with finish_reason content_filter
+ *                    (Responses: the response ends incomplete, reason content_filter)
  *   /fail            (responses API) the background response ends as failed
  *   /incomplete      (responses API) the background response ends as incomplete
  *
@@ -17,14 +20,14 @@
  */
 import { decode, encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { completeAtCursor } from './codeCompletion';
-import { FILTER_CATEGORIES } from './filterResults';
+import { ANNOTATE_CATEGORIES, PROMPT_FILTER_CATEGORIES, REPLY_FILTER_CATEGORIES } from './filterResults';
 
 export type Directive = 'echo' | 'complete' | 'markdown' | 'code' | 'long' | 'filter' | 'filter-stream' | 'annotate' | 'fail' | 'incomplete';
 
 export interface Reply {
   directive: Directive;
   text: string;
-  /** `/filter CATEGORY`: the one category the 400 names. */
+  /** `/filter CATEGORY`: the one category the 400 names; `/annotate CATEGORY` or a reply-side `/filter`: the reply's. */
   filterCategory?: string;
 }
 
@@ -99,6 +102,9 @@ function codeReply(lang: string): string {
   return `Here is a Fibonacci function in ${key}:\n\n\`\`\`${key}\n${samples[key]}\n\`\`\`\n\nIt runs in linear time.`;
 }
 
+/** A reply that matches published code is code; other reply-side verdicts fall on prose. */
+const protectedReply = (category: string, text: string) => (category === 'protected_material_code' ? codeReply('python') : prose(40, hash(text)));
+
 export function reply(lastUserMessage: string, deployment: string): Reply {
   const text = lastUserMessage.trim();
   const m = /^\/([a-z-]+)(?:\s+(\S+))?/.exec(text);
@@ -111,10 +117,15 @@ export function reply(lastUserMessage: string, deployment: string): Reply {
       const n = Math.min(Math.max(parseInt(m[2] ?? '500', 10) || 500, 1), 100_000);
       return { directive: 'long', text: prose(n, hash(text)) };
     }
-    case 'filter':
-      return { directive: 'filter', text: '', filterCategory: FILTER_CATEGORIES.find((c) => c === m[2]) };
-    case 'annotate':
-      return { directive: 'annotate', text: prose(30, hash(text)) };
+    case 'filter': {
+      const inReply = REPLY_FILTER_CATEGORIES.find((c) => c === m[2]);
+      if (inReply) return { directive: 'filter-stream', text: protectedReply(inReply, text), filterCategory: inReply };
+      return { directive: 'filter', text: '', filterCategory: PROMPT_FILTER_CATEGORIES.find((c) => c === m[2]) };
+    }
+    case 'annotate': {
+      const category = ANNOTATE_CATEGORIES.find((c) => c === m[2]);
+      return { directive: 'annotate', text: category ? protectedReply(category, text) : prose(30, hash(text)), filterCategory: category };
+    }
     case 'filter-stream':
       return { directive: 'filter-stream', text: prose(40, hash(text)) };
     case 'fail':

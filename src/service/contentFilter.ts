@@ -20,6 +20,8 @@ export interface FilterVerdict {
   filtered: boolean;
   /** Severity categories (hate, sexual, violence, self_harm) carry one; detection categories do not. */
   severity?: FilterSeverity;
+  /** Protected material (code): the published source the reply matched and its license, as text from the service. */
+  citation?: { url?: string; license?: string };
 }
 
 /** The categories this reader knows, each with its name in the user's words. */
@@ -40,6 +42,16 @@ export type FilterCategory = keyof typeof NAMES | 'other';
 
 const SEVERITIES: readonly FilterSeverity[] = ['safe', 'low', 'medium', 'high'];
 
+/** `citation: {URL, license}` kept as plain strings (clipped), or nothing when it names neither. */
+function readCitation(raw: unknown): FilterVerdict['citation'] {
+  const c = asObj(raw);
+  const text = (x: unknown, max: number) => (typeof x === 'string' && x.trim() ? x.trim().slice(0, max) : undefined);
+  const url = text(c?.URL ?? c?.url, 2048);
+  const license = text(c?.license, 200);
+  if (!url && !license) return undefined;
+  return { ...(url && { url }), ...(license && { license }) };
+}
+
 /**
  * The verdicts worth telling in one result object: each category filtered, detected, or at a
  * severity above safe. A safe, undetected category says nothing and is left out.
@@ -54,7 +66,8 @@ export function readFilterResults(results: unknown, where: FilterVerdict['where'
     const notable = filtered || v.detected === true || (severity !== undefined && severity !== 'safe');
     if (!notable) continue;
     const category = Object.hasOwn(NAMES, key) ? (key as FilterCategory) : 'other';
-    out.push({ category, key: key.slice(0, 64), where, filtered, severity });
+    const citation = readCitation(v.citation);
+    out.push({ category, key: key.slice(0, 64), where, filtered, severity, ...(citation && { citation }) });
   }
   return out;
 }
@@ -104,9 +117,8 @@ export function filterAdvice(verdicts: readonly FilterVerdict[]): string[] {
   if (blocked.some((v) => v.category === 'indirect_attack')) {
     hints.push(l10n.t('Text inside an attached document or a tool result reads as instructions to the model: remove it or mark it as data.'));
   }
-  if (blocked.some((v) => v.category.startsWith('protected_material'))) {
-    hints.push(l10n.t('The reply matched known published text or code: ask for an original answer or a summary instead.'));
-  }
+  const material = blocked.filter((v) => v.category.startsWith('protected_material'));
+  if (material.length) hints.push(...materialNotes(material), l10n.t('Ask for an original answer or a summary instead.'));
   if (blocked.some((v) => !SPECIFIC.includes(v.category))) {
     hints.push(
       blocked.some((v) => v.where === 'prompt')
@@ -116,6 +128,26 @@ export function filterAdvice(verdicts: readonly FilterVerdict[]): string[] {
   }
   if (blocked.length) hints.push(l10n.t("The filter configuration is on the deployment: Resource Manager's raiPolicyName (Azure AI Foundry → Guardrails + controls)."));
   return hints;
+}
+
+/**
+ * "The reply tripped protected material (code): it matches published code at {URL} (license: MIT).":
+ * one sentence per protected-material verdict on a reply, blocked or only detected. The URL and license are
+ * the service's text, to be shown as text, never made a link.
+ */
+export function materialNotes(verdicts: readonly FilterVerdict[]): string[] {
+  // The service finds protected material in completions only: a prompt's verdict gets no sentence.
+  return verdicts
+    .filter((v) => v.where === 'reply' && (v.category === 'protected_material_text' || v.category === 'protected_material_code'))
+    .map((v) => {
+      const name = categoryName(v);
+      if (v.category === 'protected_material_text') return l10n.t('The reply tripped {0}: it matches known published text.', name);
+      const source = v.citation?.url ?? l10n.t('an unnamed source');
+      const license = v.citation?.license;
+      return license
+        ? l10n.t('The reply tripped {0}: it matches published code at {1} (license: {2}).', name, source, license)
+        : l10n.t('The reply tripped {0}: it matches published code at {1}.', name, source);
+    });
 }
 
 /** One sentence naming what was blocked, or undefined when no verdict blocked anything. */

@@ -5,7 +5,7 @@
  * against OpenAI's description.
  */
 import assert from 'node:assert/strict';
-import { FILTER_CATEGORIES } from '../../src/emulator/filterResults';
+import { PROMPT_FILTER_CATEGORIES, REPLY_FILTER_CATEGORIES } from '../../src/emulator/filterResults';
 import { startEmulator, type Emulator } from '../../src/emulator/server';
 import { conformsAzureChatStream, conformsJson, conformsSchema, finishingChoice, missingDescriptions } from '../support/apiConformance';
 import { json, sender, type Send } from '../support/conformanceHttp';
@@ -66,10 +66,23 @@ describe('API conformance: the v1 chat route (Azure v1 description)', function (
     const last = finishingChoice(chunks);
     assert.equal(last?.finish_reason, 'content_filter');
     conformsSchema(AZ, 'AzureContentFilterResultForChoice', last?.content_filter_results);
+    // Protected material is a reply verdict: detected with its citation, or the reply ended (200, never the prompt's 400).
+    const code = await chat({ messages: user('/annotate protected_material_code') });
+    conformsJson(AZ, OP, code);
+    conformsSchema(AZ, 'AzureContentFilterResultForChoice', json<Reply>(code).choices[0].content_filter_results);
+    for (const category of REPLY_FILTER_CATEGORIES) {
+      const ended = await chat({ messages: user(`/filter ${category}`) });
+      assert.equal(ended.status, 200, `/filter ${category}`);
+      conformsJson(AZ, OP, ended);
+      conformsSchema(AZ, 'AzureContentFilterResultForChoice', json<Reply>(ended).choices[0].content_filter_results);
+      const tail = finishingChoice(conformsAzureChatStream(AZ, OP, await chat({ messages: user(`/filter ${category}`), stream: true })));
+      assert.equal(tail?.finish_reason, 'content_filter');
+      conformsSchema(AZ, 'AzureContentFilterResultForChoice', tail?.content_filter_results);
+    }
   });
 
   it('v1 chat: /filter and each category answer 400 in the described error', async () => {
-    for (const category of [undefined, ...FILTER_CATEGORIES]) {
+    for (const category of [undefined, ...PROMPT_FILTER_CATEGORIES]) {
       const a = await chat({ messages: user(category ? `/filter ${category}` : '/filter') });
       assert.equal(a.status, 400, `/filter ${category ?? ''}`);
       conformsJson(AZ, OP, a);

@@ -5,7 +5,7 @@
  * the service's error answers. Part one (api-conformance.test.ts) checks the v1 route against OpenAI's.
  */
 import assert from 'node:assert/strict';
-import { FILTER_CATEGORIES } from '../../src/emulator/filterResults';
+import { PROMPT_FILTER_CATEGORIES, REPLY_FILTER_CATEGORIES } from '../../src/emulator/filterResults';
 import { startEmulator, type Emulator } from '../../src/emulator/server';
 import { conformsAzureChatStream, conformsJson, conformsSchema, finishingChoice, missingDescriptions } from '../support/apiConformance';
 import { json, longPrompt, sender, type Send } from '../support/conformanceHttp';
@@ -79,7 +79,28 @@ describe('API conformance: the deployment route, content filter and errors (Azur
     const results = json<Annotated>(a).choices[0].content_filter_results;
     conformsSchema(AZ, 'contentFilterChoiceResults', results);
     assert.deepEqual(results.protected_material_text, { filtered: false, detected: true });
+    const code = await chat({ messages: user('/annotate protected_material_code') });
+    conformsJson(AZ, OP, code);
+    const codeResults = json<{ choices: Array<{ content_filter_results: Record<string, unknown> }> }>(code).choices[0].content_filter_results;
+    conformsSchema(AZ, 'contentFilterChoiceResults', codeResults);
+    assert.deepEqual(Object.keys(codeResults.protected_material_code as object), ['filtered', 'detected', 'citation']);
   });
+
+  // Protected material is found in the completion: a 200 that ends with finish_reason content_filter, never the prompt's 400.
+  for (const category of REPLY_FILTER_CATEGORIES) {
+    it(`content filter: /filter ${category} ends the reply (plain and streamed) with the choice results described`, async () => {
+      const a = await chat({ messages: user(`/filter ${category}`) });
+      assert.equal(a.status, 200);
+      conformsJson(AZ, OP, a);
+      const choice = json<{ choices: Array<{ finish_reason: string; content_filter_results: Record<string, { filtered: boolean }> }> }>(a).choices[0];
+      assert.equal(choice.finish_reason, 'content_filter');
+      conformsSchema(AZ, 'contentFilterChoiceResults', choice.content_filter_results);
+      assert.equal(choice.content_filter_results[category].filtered, true);
+      const last = finishingChoice(conformsAzureChatStream(AZ, OP, await chat({ messages: user(`/filter ${category}`), stream: true }), 'createChatCompletionStreamResponse'));
+      assert.equal(last?.finish_reason, 'content_filter');
+      conformsSchema(AZ, 'contentFilterChoiceResults', last?.content_filter_results);
+    });
+  }
 
   it('content filter: /filter-stream ends the stream with finish_reason content_filter and the results', async () => {
     const chunks = conformsAzureChatStream(AZ, OP, await chat({ messages: user('/filter-stream'), stream: true }), 'createChatCompletionStreamResponse');
@@ -88,7 +109,7 @@ describe('API conformance: the deployment route, content filter and errors (Azur
     conformsSchema(AZ, 'contentFilterChoiceResults', last?.content_filter_results);
   });
 
-  for (const category of [undefined, ...FILTER_CATEGORIES]) {
+  for (const category of [undefined, ...PROMPT_FILTER_CATEGORIES]) {
     it(`content filter: /filter${category ? ` ${category}` : ''} answers 400 content_filter in the described error`, async () => {
       const a = await chat({ messages: user(category ? `/filter ${category}` : '/filter') });
       assert.equal(a.status, 400);

@@ -142,10 +142,13 @@ describe('API conformance: chat, responses and models (OpenAI description)', fun
     assert.equal(json(a).previous_response_id, first.id);
   });
 
-  it('responses: max_output_tokens ends it incomplete', async () => {
+  it('responses: max_output_tokens or the content filter ends it incomplete', async () => {
     const a = await respond({ input: '/long 400', max_output_tokens: 16 });
     conformsJson('openai', 'POST /responses', a);
     assert.equal(json(a).status, 'incomplete');
+    const filtered = await respond({ input: '/filter protected_material_code' });
+    conformsJson('openai', 'POST /responses', filtered);
+    assert.deepEqual(json<{ incomplete_details: unknown }>(filtered).incomplete_details, { reason: 'content_filter' });
   });
 
   it('responses: in the background, retrieved queued and completed, and its input items', async () => {

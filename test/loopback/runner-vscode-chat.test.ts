@@ -57,10 +57,11 @@ describe('language model requests against the emulator', () => {
 
   it('sends a reasoning model max_completion_tokens at once when the model is known, and adapts to each refusal when it is not', async () => {
     const before = emu.stats.requests;
-    await run('reasoner', user('/long 200'), { model: 'o3-mini', modelOptions: { maxTokens: 5 } }).done;
+    // The limit holds the model's thinking too (192 tokens at medium effort): 200 leaves a few for the answer.
+    await run('reasoner', user('/long 200'), { model: 'o3-mini', modelOptions: { maxTokens: 200 } }).done;
     assert.equal(emu.stats.requests - before, 1, 'one request');
     const mid = emu.stats.requests;
-    const { c, done } = run('reasoner', user('/long 200'), { modelOptions: { maxTokens: 5, temperature: 0.3 } });
+    const { c, done } = run('reasoner', user('/long 200'), { modelOptions: { maxTokens: 200, temperature: 0.3 } });
     const r = await done;
     assert.equal(r.finishReason, 'length', 'the limit was applied');
     assert.ok(c.text.length > 0);

@@ -4,7 +4,7 @@
  * spellings; the Responses API's content_filters): category, severity, prompt or reply, advice.
  */
 import assert from 'node:assert/strict';
-import { annotations, blockedSummary, filterAdvice, readFilterError, readFilterVerdicts } from '../../src/service/contentFilter';
+import { annotations, blockedSummary, filterAdvice, materialNotes, readFilterError, readFilterVerdicts } from '../../src/service/contentFilter';
 import { ServiceError, parseErrorBody } from '../../src/service/errors';
 
 const SAFE = { filtered: false, severity: 'safe' };
@@ -73,6 +73,18 @@ describe('content filter verdicts in words', () => {
     assert.match(filterAdvice(verdicts).join(' '), /original answer/);
   });
 
+  it('protected material (code) with a citation: the reply tripped it, named with its source and license, kept as text however it is spelled', () => {
+    const hostile = 'javascript:alert(1)//<a href="https://evil.test">x</a>';
+    const code = { filtered: true, detected: true, citation: { URL: hostile, license: 'GPL-3.0' } };
+    const verdicts = readFilterVerdicts({ choices: [{ finish_reason: 'content_filter', content_filter_results: { ...SAFE_RESULTS, protected_material_code: code } }] });
+    assert.deepEqual(verdicts[0].citation, { url: hostile, license: 'GPL-3.0' });
+    assert.deepEqual(materialNotes(verdicts), [`The reply tripped protected material (code): it matches published code at ${hostile} (license: GPL-3.0).`]);
+    assert.ok(filterAdvice(verdicts).includes(materialNotes(verdicts)[0]), 'the blocked reply says which source it matched');
+    const bare = readFilterVerdicts({ choices: [{ content_filter_results: { protected_material_code: { filtered: false, detected: true, citation: { URL: 7, license: '' } } } }] });
+    assert.equal(bare[0].citation, undefined, 'a citation naming nothing is left out');
+    assert.deepEqual(materialNotes(bare), ['The reply tripped protected material (code): it matches published code at an unnamed source.']);
+  });
+
   it("an unknown category from the service is kept under its own name, as text; garbage reads as nothing", () => {
     const verdicts = readFilterVerdicts({ choices: [{ content_filter_results: { '<b>new_thing</b>': { filtered: true } } }] });
     assert.equal(verdicts[0].category, 'other');
@@ -89,6 +101,8 @@ describe('content filter verdicts on a saved turn', () => {
     const { isTurn } = await import('../../src/chat/model');
     assert.ok(isTurn(turn(readFilterVerdicts({ choices: [{ content_filter_results: { protected_material_text: { filtered: false, detected: true } } }] }))));
     assert.ok(isTurn(turn(undefined)));
+    assert.ok(isTurn(turn([{ key: 'protected_material_code', category: 'protected_material_code', where: 'reply', filtered: true, citation: { url: 'https://example.test/a', license: 'MIT' } }])));
+    assert.ok(!isTurn(turn([{ key: 'protected_material_code', category: 'protected_material_code', where: 'reply', filtered: true, citation: { url: { href: 'x' } } }])), 'a citation is text');
     assert.ok(!isTurn(turn([{ key: 'hate', category: 'hate', where: 'elsewhere', filtered: true }])));
     assert.ok(!isTurn(turn('hate')));
     assert.ok(!isTurn(turn(Array.from({ length: 41 }, () => ({ key: 'hate', category: 'hate', where: 'reply', filtered: false })))));

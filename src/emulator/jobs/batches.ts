@@ -58,8 +58,8 @@ async function answerLine(state: EmulatorState, batch: BatchObject, line: BatchL
     if (line.api === 'chat') {
       if (line.body.stream === true) throw invalidRequest('A batch line cannot ask for a streamed answer.', 'stream', 'invalid_value');
       body = chatCompletionBody(prepareChat({ state }, line.body, undefined, true));
-      const u = body.usage as { prompt_tokens: number; completion_tokens: number };
-      addUsage(batch, u.prompt_tokens, u.completion_tokens, 0);
+      const u = body.usage as { prompt_tokens: number; completion_tokens: number; completion_tokens_details: { reasoning_tokens: number } };
+      addUsage(batch, u.prompt_tokens, u.completion_tokens, u.completion_tokens_details.reasoning_tokens);
     } else {
       body = await answerResponseLine(state, line.body);
       const u = body.usage as { input_tokens: number; output_tokens: number; output_tokens_details: { reasoning_tokens: number } } | null;

@@ -21,6 +21,8 @@ export interface Plan {
   fail?: boolean;
   /** Forced incomplete (the `/incomplete` prompt), besides running out of `max_output_tokens`. */
   incomplete?: boolean;
+  /** The content filter ends the reply (`/filter-stream`, `/filter protected_material_*`): the completion's results. */
+  filtered?: Record<string, unknown>;
   maxOutputTokens: number | null;
   inputTokens: number;
   /** The part of the input a repeated prefix had cached (promptCache.ts). */
@@ -144,7 +146,7 @@ export async function runResponse(state: EmulatorState, stored: StoredResponse, 
       content.text += piece;
       log.append('response.output_text.delta', { ...ids, delta: piece, logprobs: [], ...pad(piece) });
     }
-    cut = text.cut || plan.incomplete === true;
+    cut = text.cut || plan.incomplete === true || plan.filtered !== undefined;
     outputTokens += text.pieces.length;
     log.append('response.output_text.done', { ...ids, text: content.text, logprobs: [] });
     log.append('response.content_part.done', { ...ids, part: { ...content } });
@@ -156,7 +158,9 @@ export async function runResponse(state: EmulatorState, stored: StoredResponse, 
   r.usage = usage(plan.inputTokens, outputTokens + reasoningTokens, reasoningTokens, plan.cachedTokens);
   if (cut) {
     r.status = 'incomplete';
-    r.incomplete_details = { reason: 'max_output_tokens' };
+    r.incomplete_details = { reason: plan.filtered ? 'content_filter' : 'max_output_tokens' };
+    // Azure names the verdict on the completion beside the reason.
+    if (plan.filtered) r.content_filters = [{ blocked: true, source_type: 'completion', content_filter_results: plan.filtered }];
     log.append('response.incomplete', { response: snapshot() });
   } else {
     r.status = 'completed';

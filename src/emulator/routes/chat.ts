@@ -7,6 +7,7 @@ import { countChatPromptTokens, readMessages, type ReadMessage } from '../chatMe
 import { contentFilterError, PROMPT_FILTER, replyFilterResults, SAFE_RESULTS } from '../filterResults';
 import { answeringModel } from '../modelRouter';
 import { cacheOptions, promptTokens } from '../promptCache';
+import { REASONING_TOKENS, isReasoningEffort } from '../reasoning';
 import { reply, tokenPieces, countTokens } from '../responder';
 import { parseToolChoice, parseTools, planToolCall, toolResultReply, type PlannedCall, type ToolChoice, type ToolSpec } from '../tools';
 import type { Route, RouteContext } from '../router';
@@ -24,6 +25,8 @@ interface ParsedChat {
   stream: boolean;
   includeUsage: boolean;
   maxTokens?: number;
+  /** Tokens a reasoning model spends thinking at the asked effort (0 for other models), billed as completion tokens. */
+  reasoningTokens: number;
 }
 
 function number(body: Record<string, unknown>, key: string, min: number, max: number, integer = false): number | undefined {
@@ -49,6 +52,10 @@ function parseChat(body: Record<string, unknown>, deployment: DeploymentConfig):
   }
   number(body, 'top_p', 0, 1);
   const maxTokens = number(body, 'max_completion_tokens', 1, 1_000_000, true) ?? number(body, 'max_tokens', 1, 1_000_000, true);
+  const effort = body.reasoning_effort ?? undefined;
+  if (effort !== undefined && !isReasoningEffort(effort)) {
+    throw invalidRequest(`Invalid value: '${String(effort)}'. Supported values are: 'minimal', 'low', 'medium', and 'high'.`, 'reasoning_effort', 'invalid_value');
+  }
   if (body.stream !== undefined && body.stream !== null && typeof body.stream !== 'boolean') throw invalidRequest("'stream' must be a boolean.", 'stream');
   const opts = body.stream_options as { include_usage?: unknown } | undefined;
   return {
@@ -59,6 +66,7 @@ function parseChat(body: Record<string, unknown>, deployment: DeploymentConfig):
     stream: body.stream === true,
     includeUsage: opts?.include_usage === true,
     maxTokens,
+    reasoningTokens: modelProfile(deployment.model).reasoning ? REASONING_TOKENS[effort ?? 'medium'] : 0,
   };
 }
 
@@ -106,15 +114,22 @@ export interface PreparedChat {
   finish: string;
   /** `/annotate`: the reply carries a detected (not blocked) protected-material annotation. */
   annotate: boolean;
-  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number; prompt_tokens_details?: { cached_tokens: number } };
+  /** The category the reply trips (`/annotate CATEGORY`, `/filter protected_material_*`), when named. */
+  replyFilter?: string;
+  usage: {
+    prompt_tokens: number;
+    completion_tokens: number;
+    total_tokens: number;
+    prompt_tokens_details: { cached_tokens: number };
+    completion_tokens_details: { reasoning_tokens: number };
+  };
 }
 
-/** The cached part of a prompt that repeats an earlier one's prefix (promptCache.ts), as the usage reports it when there is one. */
-function cachedPrompt(state: RouteContext['state'], deployment: string, body: Record<string, unknown>, chat: ParsedChat, billed: number) {
+/** The cached part of a prompt that repeats an earlier one's prefix (promptCache.ts); the service reports it always, 0 included. */
+function cachedPrompt(state: RouteContext['state'], deployment: string, body: Record<string, unknown>, chat: ParsedChat, billed: number): number {
   const parts = [JSON.stringify(chat.rawTools), ...chat.messages.map((m) => `${m.role}\n${m.content}`)];
   const { bucket, ttlMs } = cacheOptions(body, deployment, (message, param) => invalidRequest(message, param, 'invalid_value'));
-  const cached = state.promptCache.use(bucket, promptTokens(parts), billed, ttlMs);
-  return cached ? { prompt_tokens_details: { cached_tokens: cached } } : {};
+  return state.promptCache.use(bucket, promptTokens(parts), billed, ttlMs);
 }
 
 export function prepareChat(ctx: { state: RouteContext['state'] }, body: Record<string, unknown>, deploymentName: string | undefined, batch = false): PreparedChat {
@@ -127,6 +142,7 @@ export function prepareChat(ctx: { state: RouteContext['state'] }, body: Record<
   let call: PlannedCall | undefined;
   let filterStream = false;
   let annotate = false;
+  let replyFilter: string | undefined;
   if (last.role === 'tool') {
     const name = chat.messages.flatMap((m) => m.toolCalls).find((c) => c.id === last.toolCallId)?.name;
     text = toolResultReply(name, last.content);
@@ -136,21 +152,30 @@ export function prepareChat(ctx: { state: RouteContext['state'] }, body: Record<
     if (answer.directive === 'filter') throw contentFilterError(answer.filterCategory);
     annotate = answer.directive === 'annotate';
     filterStream = answer.directive === 'filter-stream';
+    if (annotate || filterStream) replyFilter = answer.filterCategory;
     text = answer.text;
     call = planToolCall(chat.tools, chat.toolChoice, lastUser);
   }
 
   let pieces = tokenPieces(call ? call.arguments : text);
   let finish = call ? 'tool_calls' : filterStream ? 'content_filter' : 'stop';
-  if (chat.maxTokens !== undefined && pieces.length > chat.maxTokens) {
-    pieces = pieces.slice(0, chat.maxTokens);
+  // Thinking comes first and counts against max_completion_tokens: what is left is for the answer.
+  const reasoning = Math.min(chat.reasoningTokens, chat.maxTokens ?? Infinity);
+  const room = chat.maxTokens === undefined ? Infinity : chat.maxTokens - reasoning;
+  if (pieces.length > room) {
+    pieces = pieces.slice(0, room);
     finish = 'length';
   }
   const promptTokens = countChatPromptTokens(chat.messages, chat.rawTools);
-  const completionTokens = finish === 'length' || call ? pieces.length : countTokens(text);
-  const cached = cachedPrompt(ctx.state, deployment.name, body, chat, promptTokens);
-  const usage = { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens, ...cached };
-  return { deployment, stream: chat.stream, includeUsage: chat.includeUsage, pieces, call, finish, annotate, usage };
+  const completionTokens = (finish === 'length' || call ? pieces.length : countTokens(text)) + reasoning;
+  const usage = {
+    prompt_tokens: promptTokens,
+    completion_tokens: completionTokens,
+    total_tokens: promptTokens + completionTokens,
+    prompt_tokens_details: { cached_tokens: cachedPrompt(ctx.state, deployment.name, body, chat, promptTokens) },
+    completion_tokens_details: { reasoning_tokens: reasoning },
+  };
+  return { deployment, stream: chat.stream, includeUsage: chat.includeUsage, pieces, call, finish, annotate, replyFilter, usage };
 }
 
 /** The model that answers: a model-router deployment's choice, else the deployment's own (modelRouter.ts). */
@@ -161,7 +186,7 @@ export function chatCompletionBody(p: PreparedChat, id = randomId('chatcmpl-'), 
   const message = p.call
     ? { role: 'assistant', content: null, refusal: null, tool_calls: [{ id: callId, type: 'function', function: { name: p.call.name, arguments: p.pieces.join('') } }] }
     : { role: 'assistant', content: p.pieces.join(''), refusal: null };
-  const finalFilter = replyFilterResults(p.finish, p.annotate);
+  const finalFilter = replyFilterResults(p.finish, p.annotate, p.replyFilter);
   return {
     id,
     object: 'chat.completion',
@@ -197,6 +222,7 @@ async function handleChat(ctx: RouteContext, deploymentName: string | undefined)
     deltas,
     finish: p.finish,
     annotate: p.annotate,
+    replyFilter: p.replyFilter,
     usage: p.includeUsage ? p.usage : undefined,
     headers: rateHeaders,
   });
@@ -205,7 +231,17 @@ async function handleChat(ctx: RouteContext, deploymentName: string | undefined)
 /** Azure's frame sequence: prompt annotations, role + first token, tokens, finish, usage, [DONE]. */
 async function streamChat(
   ctx: RouteContext,
-  s: { id: string; created: number; model: string; deltas: object[]; finish: string; annotate: boolean; usage?: object; headers: Record<string, string> },
+  s: {
+    id: string;
+    created: number;
+    model: string;
+    deltas: object[];
+    finish: string;
+    annotate: boolean;
+    replyFilter?: string;
+    usage?: object;
+    headers: Record<string, string>;
+  },
 ): Promise<void> {
   const res: ServerResponse = ctx.res;
   res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', ...ctx.baseHeaders, ...s.headers });
@@ -227,7 +263,7 @@ async function streamChat(
     await write(chunk([{ index: 0, finish_reason: null, delta, content_filter_results: SAFE_RESULTS }]));
   }
   if (closed()) return ctx.state.streamAborted();
-  const finalFilter = replyFilterResults(s.finish, s.annotate);
+  const finalFilter = replyFilterResults(s.finish, s.annotate, s.replyFilter);
   await write(chunk([{ index: 0, finish_reason: s.finish, delta: {}, content_filter_results: finalFilter }]));
   if (s.usage) await write(chunk([], s.usage));
   await write('[DONE]');

@@ -6,6 +6,7 @@
 import type { ServerResponse } from 'node:http';
 import { answeringModel } from '../modelRouter';
 import { cacheOptions, promptTokens } from '../promptCache';
+import { REASONING_TOKENS } from '../reasoning';
 import { countTokens, reply } from '../responder';
 import type { Route, RouteContext } from '../router';
 import { planToolCall, toolResultReply } from '../tools';
@@ -15,15 +16,13 @@ import { azureError, invalidRequest, nowSeconds, randomId, sendJson, writeOrDrai
 import { EventLog } from '../responses/eventLog';
 import { countItemTokens, lastUserText, parseResponseRequest, type ResponseRequest } from '../responses/request';
 import { FINAL, cancelRun, runResponse, type Plan, type StoredResponse, type Timing } from '../responses/run';
-import { contentFilterError } from '../filterResults';
+import { contentFilterError, replyFilterResults } from '../filterResults';
 import { liveDeployment, requireApiVersion } from './chat';
 import { listPage } from './listing';
 import { passRateLimits } from './rateGate';
 
 /** Stored responses kept at most; the oldest go first. */
 const MAX_STORED = 1000;
-/** Reasoning tokens spent per effort: deterministic, so tests can count on them. */
-const REASONING_TOKENS = { minimal: 0, low: 64, medium: 192, high: 640 };
 
 function summaryText(prompt: string, effort: string): string {
   const topic = prompt.trim().replace(/\s+/g, ' ').slice(0, 80) || 'the request';
@@ -40,6 +39,7 @@ function plan(req: ResponseRequest, history: Array<Record<string, unknown>>, dep
   let text: string;
   let directive: string = 'echo';
   let call;
+  let filtered: Plan['filtered'];
   if (last?.type === 'function_call_output') {
     const name = all.find((i) => i.type === 'function_call' && i.call_id === last.call_id)?.name;
     text = toolResultReply(typeof name === 'string' ? name : undefined, String(last.output));
@@ -47,12 +47,13 @@ function plan(req: ResponseRequest, history: Array<Record<string, unknown>>, dep
     const answer = reply(prompt, deploymentName);
     if (answer.directive === 'filter') throw contentFilterError(answer.filterCategory);
     ({ text, directive } = answer);
+    if (directive === 'filter-stream') filtered = replyFilterResults('content_filter', false, answer.filterCategory);
     call = planToolCall(req.tools, req.toolChoice, prompt);
   }
   const reasoning = req.reasoning
     ? { tokens: REASONING_TOKENS[req.reasoning.effort], summary: req.reasoning.summary ? summaryText(prompt, req.reasoning.effort) : null }
     : undefined;
-  return { reasoning, call, text, fail: directive === 'fail', incomplete: directive === 'incomplete', maxOutputTokens: req.maxOutputTokens, inputTokens };
+  return { reasoning, call, text, fail: directive === 'fail', incomplete: directive === 'incomplete', filtered, maxOutputTokens: req.maxOutputTokens, inputTokens };
 }
 
 function responseObject(req: ResponseRequest, model: string): StoredResponse['object'] {

@@ -5,7 +5,7 @@
  * The content filter's verdicts on the reply sit behind a small badge beside them.
  */
 import * as l10n from '@vscode/l10n';
-import { filterAdvice, verdictPhrase, type FilterVerdict } from '../../service/contentFilter';
+import { filterAdvice, materialNotes, verdictPhrase, type FilterVerdict } from '../../service/contentFilter';
 import { el } from '../shared/page';
 import type { Renderer } from './markdown';
 
@@ -28,7 +28,9 @@ export function appendReasoning(turn: Element, text: string): void {
 function filterBadge(verdicts: readonly FilterVerdict[]): HTMLElement {
   const box = el('details', undefined, 'filter-badge');
   box.append(el('summary', verdicts.some((v) => v.filtered) ? l10n.t('Content filter: blocked') : l10n.t('Content filter: {0} annotation(s)', verdicts.length)));
-  const lines = [...verdicts.map((v) => (v.filtered ? verdictPhrase(v) : l10n.t('{0} (detected, not blocked)', verdictPhrase(v)))), ...filterAdvice(verdicts)];
+  // A protected-material annotation names its source: the URL is the service's text, set as text, never a link.
+  const notes = materialNotes(verdicts.filter((v) => !v.filtered));
+  const lines = [...verdicts.map((v) => (v.filtered ? verdictPhrase(v) : l10n.t('{0} (detected, not blocked)', verdictPhrase(v)))), ...notes, ...filterAdvice(verdicts)];
   box.append(...lines.map((line) => el('div', line)));
   return box;
 }
