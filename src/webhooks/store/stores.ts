@@ -29,9 +29,9 @@ function newestIds(lines: Iterable<string>, cap: number): Set<string> {
 }
 
 /**
- * The webhook-ids processed, on disk. The lookup is the listener's own (in its process, seeded
- * from `ids()` when it starts), so the extension host holds no window of ids: only a listener in
- * this process (tests, tools) asks `has`, and builds the lookup then.
+ * The webhook-ids processed, on disk, and a lookup of the newest `cap` of them. The extension
+ * host's (`lazy`) builds its lookup only when asked: the listener's process checks ids in a window
+ * of its own (seeded from `ids()` when it starts), so the host holds none while only it listens.
  */
 export class FileDedupeStore implements DedupeStore {
   private readonly log: AppendLog;
@@ -40,6 +40,7 @@ export class FileDedupeStore implements DedupeStore {
   constructor(
     private readonly path: string,
     private readonly cap = 10_000,
+    lazy = false,
   ) {
     this.log = new AppendLog(path, cap * 2, async (lines) => {
       // What every window processed, not only this one.
@@ -48,13 +49,14 @@ export class FileDedupeStore implements DedupeStore {
       return [...newestIds(all, cap)];
     }, WRITE_GATHER_MS);
     this.log.setLineCount(this.lines().length);
+    if (!lazy) this.lookup();
   }
 
   has(id: string): boolean {
-    return (this.seen ??= newestIds(this.ids(), this.cap)).has(id);
+    return this.lookup().has(id);
   }
 
-  /** Processed: written (the listener that tells it has checked it is new). */
+  /** Processed: written once (without a lookup yet, the listener that tells it has checked it is new). */
   add(id: string): void {
     const seen = this.seen;
     if (seen?.has(id)) return;
@@ -69,6 +71,10 @@ export class FileDedupeStore implements DedupeStore {
 
   flush(): Promise<void> {
     return this.log.flush();
+  }
+
+  private lookup(): Set<string> {
+    return (this.seen ??= newestIds(this.ids(), this.cap));
   }
 
   private lines(): string[] {

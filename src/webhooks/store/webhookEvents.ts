@@ -68,7 +68,8 @@ export class WebhookEvents {
     const maxStored = options.maxStored ?? 1000;
     const maxMetadata = options.maxMetadata ?? 200;
     this.store = new EventStore(options.eventsPath, maxStored, maxMetadata);
-    this.dedupe = new FileDedupeStore(options.idsPath);
+    // No lookup of ids in the host until a listener in this process asks: the listener's process has its own.
+    this.dedupe = new FileDedupeStore(options.idsPath, undefined, true);
     this.countWriteMs = options.countWriteMs ?? 1000;
   }
 
