@@ -30,7 +30,7 @@ const LOCK_RETRY_MS = 5;
 export type Compactor = (lines: AsyncIterable<string>) => Promise<string[]>;
 
 export class AppendLog {
-  private pending: string[] = [];
+  private pending: Array<string | Uint8Array> = [];
   private writing: Promise<void> | undefined;
   private lines = 0;
   private dirReady = false;
@@ -52,8 +52,8 @@ export class AppendLog {
     this.lines = n;
   }
 
-  /** Resolves once the line is on disk. */
-  append(line: string): Promise<void> {
+  /** Resolves once the line is on disk (bytes: already UTF-8, written as they are). */
+  append(line: string | Uint8Array): Promise<void> {
     this.pending.push(line);
     return this.kick();
   }
@@ -206,14 +206,14 @@ const NEWLINE = Buffer.from('\n');
  * them into one string first cost the extension host's young generation three copies of every
  * record (the join, and flattening it with its newlines for the write).
  */
-function linesOut(batch: string[], newlineFirst: boolean): Buffer[] {
-  const parts: Buffer[] = newlineFirst ? [NEWLINE] : [];
-  for (const line of batch) parts.push(Buffer.from(line, 'utf8'), NEWLINE);
+function linesOut(batch: Array<string | Uint8Array>, newlineFirst: boolean): Uint8Array[] {
+  const parts: Uint8Array[] = newlineFirst ? [NEWLINE] : [];
+  for (const line of batch) parts.push(typeof line === 'string' ? Buffer.from(line, 'utf8') : line, NEWLINE);
   return parts;
 }
 
 /** Appends in one write (creating the file for the user only). */
-async function appendParts(path: string, parts: Buffer[]): Promise<void> {
+async function appendParts(path: string, parts: Uint8Array[]): Promise<void> {
   const file = await open(path, 'a', MODE);
   try {
     await file.writev(parts);
@@ -223,10 +223,10 @@ async function appendParts(path: string, parts: Buffer[]): Promise<void> {
 }
 
 /** Replaces the file at once, through a temporary file no other process uses. */
-async function replace(path: string, lines: string[]): Promise<void> {
+async function replace(path: string, lines: Array<string | Uint8Array>): Promise<void> {
   const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
-    await writeFile(tmp, lines.length ? `${lines.join('\n')}\n` : '', { mode: MODE });
+    await writeFile(tmp, Buffer.concat(linesOut(lines, false)), { mode: MODE });
     await rename(tmp, path);
   } catch (err) {
     await unlink(tmp).catch(() => undefined);

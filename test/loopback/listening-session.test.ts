@@ -16,6 +16,7 @@ import { Listening, type SessionEndpoints } from '../../src/webhooks/session/lis
 import { emulatorEndpoints } from '../support/sessionEndpoints';
 import { KeptOriginalUrls, type KeyValueState } from '../../src/webhooks/session/originalUrls';
 import type { DeliveryRecord, ForwardResult } from '../../src/webhooks/store/records';
+import type { Delivered } from '../../src/webhooks/store/delivered';
 import { WebhookEvents } from '../../src/webhooks/store/webhookEvents';
 import { scratchDir } from '../support/scratchDir';
 import { eventually, startReceiver } from '../support/receiver';
@@ -35,7 +36,7 @@ describe('listening sessions', function () {
   let kept: KeptOriginalUrls;
   let state: ReturnType<typeof memento>;
   const secrets = new Map<string, string>();
-  const delivered: DeliveryRecord[] = [];
+  const delivered: Delivered[] = [];
   const forwarded: Array<{ record: DeliveryRecord; forward: ForwardResult }> = [];
   /** What the kept URLs were when each update reached the service. */
   const keptAtUpdate: string[][] = [];

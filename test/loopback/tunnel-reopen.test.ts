@@ -13,7 +13,7 @@ import { CloudflaredTunnel, LocalTunnel } from '../../src/tunnels/providers';
 import { childListener } from '../support/childListener';
 import { Listening, type TunnelMoved, type TunnelStatus } from '../../src/webhooks/session/listeningSession';
 import { emulatorEndpoints } from '../support/sessionEndpoints';
-import type { DeliveryRecord } from '../../src/webhooks/store/records';
+import type { Delivered } from '../../src/webhooks/store/delivered';
 import { WebhookEvents } from '../../src/webhooks/store/webhookEvents';
 import { startLocaltunnelServer } from '../support/localtunnelServer';
 import { eventually } from '../support/receiver';
@@ -26,7 +26,7 @@ describe('a tunnel that drops', function () {
   let listening: Listening;
   let events: WebhookEvents;
   const secrets = new Map<string, string>();
-  const delivered: DeliveryRecord[] = [];
+  const delivered: Delivered[] = [];
   const health: TunnelStatus[] = [];
   const moves: TunnelMoved[] = [];
   const conn = { id: 'c1', label: 'Local service' };
@@ -64,7 +64,7 @@ describe('a tunnel that drops', function () {
   });
 
   /** Sends a test event to the endpoint and waits for the listener to record it. */
-  async function deliverThrough(endpointId: string): Promise<DeliveryRecord> {
+  async function deliverThrough(endpointId: string): Promise<Delivered> {
     const res = await fetch(`${emu.url}/emulator/events`, {
       method: 'POST',
       headers: { 'api-key': emu.apiKey, 'content-type': 'application/json' },

@@ -57,10 +57,11 @@ export class ChatManager implements vscode.Disposable {
    * Background replies finish sooner when the listener is running: each verified `response.*`
    * delivery makes the panel following that response look at it at once.
    */
-  watchResponseEvents(events: Pick<WebhookEvents, 'onDidRecord' | 'onDidUpdate' | 'get'>, forwards: (r: DeliveryRecord) => boolean = () => false): vscode.Disposable {
-    return events.onDidRecord((r) => {
-      // Only a panel following a background reply wants it: no parse for the rest.
-      if (!this.panels.size || r.verdict !== 'verified' || !r.eventType?.startsWith('response.')) return;
+  watchResponseEvents(events: Pick<WebhookEvents, 'onDidArrive' | 'onDidUpdate' | 'get'>, forwards: (r: DeliveryRecord) => boolean = () => false): vscode.Disposable {
+    return events.onDidArrive((row) => {
+      // Only a panel following a background reply wants it: no decode, and no parse, for the rest.
+      if (!this.panels.size || row.verdict !== 'verified' || !row.eventType?.startsWith('response.')) return;
+      const r = row.record();
       const id = responseIdOf(r);
       // The trace of the reply it wakes notes it, and the app's answer to its forward when the listener forwards it (src/trace/backgroundTrace.ts).
       const delivery = { record: r, forwarded: forwards(r) ? () => loadTrace().forwardOf(events, r.id) : undefined };

@@ -80,7 +80,10 @@ export async function onJobDelivery(s: Services, r: DeliveryRecord): Promise<voi
  */
 export function watchJobEvents(s: Services, tree: JobsTree): vscode.Disposable {
   let running = s.listener.running;
-  const recorded = s.events.onDidRecord((r) => {
+  const recorded = s.events.onDidArrive((row) => {
+    // A batch's, a fine-tuning job's or a call's (see deliveryView.ts): the others are not decoded.
+    if (row.verdict !== 'verified' || !/^(batch\.|fine_tuning\.job\.|realtime\.call\.incoming)/.test(row.eventType ?? 'batch.')) return;
+    const r = row.record();
     void onJobDelivery(s, r).catch((err: unknown) => logError(`A ${r.eventType ?? 'webhook'} delivery: ${errorText(err)}`));
   });
   const changed = s.listener.onDidChange(() => {

@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { LineBudget } from './burst';
+import type { Delivered } from '../../webhooks/store/delivered';
 import type { DeliveryRecord, ForwardResult } from '../../webhooks/store/records';
 import { redact } from '../log';
 
@@ -16,7 +17,8 @@ export class DeliveryLog implements vscode.Disposable {
   /** The channel is created when first used, not at activation. */
   constructor(private readonly output: () => vscode.LogOutputChannel) {}
 
-  delivered(r: DeliveryRecord): void {
+  /** From the delivery's summary: its record is decoded only for a payload shown at Debug level. */
+  delivered(r: Delivered): void {
     const out = this.output();
     const debug = out.logLevel <= vscode.LogLevel.Debug;
     // A replay flood of one signed delivery is counted, not logged line by line; a burst of deliveries
@@ -27,7 +29,8 @@ export class DeliveryLog implements vscode.Disposable {
     else if (r.verdict === 'duplicate') out.debug(line);
     else out.info(line);
     // Formatting a payload costs more than verifying it: only when debug lines are shown.
-    if (r.body && debug) out.debug(redact(prettyBody(r.body)));
+    const body = debug ? r.record().body : '';
+    if (body) out.debug(redact(prettyBody(body)));
   }
 
   forwarded(r: DeliveryRecord, f: ForwardResult): void {

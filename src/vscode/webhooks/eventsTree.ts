@@ -74,7 +74,7 @@ export class EventsTree implements vscode.TreeDataProvider<EventsViewNode>, vsco
   private readonly gate = new BurstGate(() => this.redraw(), 50, 1_000);
 
   constructor(private readonly events: WebhookEvents) {
-    this.subs = [events.onDidRecord(() => this.schedule()), events.onDidReset(() => this.schedule()), events.onDidUpdate((id) => this.schedule(id))];
+    this.subs = [events.onDidArrive(() => this.schedule()), events.onDidReset(() => this.schedule()), events.onDidUpdate((id) => this.schedule(id))];
   }
 
   /** A burst of deliveries (or of duplicate counts) redraws the view once a second, not once each. */

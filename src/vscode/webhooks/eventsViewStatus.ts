@@ -48,5 +48,5 @@ export function showEventsViewStatus(view: vscode.TreeView<unknown>, listener: L
   void events.ready().then(update);
   // Listening started or stopped, or the first delivery arrived or the events were cleared (the message says whether any are kept).
   const first = () => events.size === 1 && update();
-  return vscode.Disposable.from(listener.onDidChange(update), events.onDidRecord(first), events.onDidReset(update));
+  return vscode.Disposable.from(listener.onDidChange(update), events.onDidArrive(first), events.onDidReset(update));
 }

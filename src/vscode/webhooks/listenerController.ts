@@ -110,7 +110,7 @@ export class ListenerController implements vscode.Disposable {
         this.output.error(err.message);
         this.offerListening(vscode.l10n.t('Deliveries no longer reach VS Code: {0}', err.message));
       }),
-      this.events.onDidRecord(status),
+      this.events.onDidArrive(status),
       this.events.onDidReset(status),
     ];
     this.statusItem.name = vscode.l10n.t('Azure OpenAI webhook listener');

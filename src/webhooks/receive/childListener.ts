@@ -16,7 +16,8 @@ import { forwardDelivery } from '../send/forward';
 import { isLoopbackUrl } from '../send/forwardUrl';
 import type { Route } from '../send/routes';
 import type { ListenerHandle, ListenerWiring } from '../session/types';
-import type { DeliveryRecord, ForwardResult } from '../store/records';
+import { Delivered } from '../store/delivered';
+import type { ForwardResult } from '../store/records';
 import type { ChildBatch, ChildListenerSettings, FromChild, RouteAnswer, ToChild } from './childProtocol';
 
 export type { ChildListenerSettings } from './childProtocol';
@@ -50,7 +51,7 @@ export class ChildListener implements ListenerHandle {
   private secretsRun = 0;
   private readonly acks = new Map<number, () => void>();
   /** Verified deliveries with a route, until their forward's answer: the record and where it went. */
-  private readonly pending = new Map<string, { record: DeliveryRecord; route: Route }>();
+  private readonly pending = new Map<string, { record: Delivered; route: Route }>();
   /** The end of what the child wrote to stderr (a crash's stack), for the report. */
   private stderrTail = '';
   private readonly failed = new Emitter<Error>();
@@ -67,7 +68,9 @@ export class ChildListener implements ListenerHandle {
     return this.child?.pid;
   }
 
-  start(): Promise<string> {
+  async start(): Promise<string> {
+    // The child's window starts from the ids on disk: the ones just added included.
+    await this.wiring.dedupe.flush?.();
     const { outbound: _outbound, entry, execArgv, ...settings } = this.options;
     const child = fork(entry ?? join(__dirname, 'webhook-listener.js'), [], {
       execArgv: [...CHILD_HEAP_FLAGS, ...(execArgv ?? [])],
@@ -75,7 +78,8 @@ export class ChildListener implements ListenerHandle {
       // Node, as language clients' forks do (plain Node, as in code-server, ignores it).
       env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-      serialization: 'json',
+      // Records cross as their JSON bytes (see ChildBatch), not as objects parsed again here.
+      serialization: 'advanced',
     });
     this.child = child;
     child.stderr?.setEncoding('utf8').on('data', (d: string) => (this.stderrTail = (this.stderrTail + d).slice(-1500)));
@@ -148,18 +152,22 @@ export class ChildListener implements ListenerHandle {
 
   private batch(m: ChildBatch): void {
     const routes: RouteAnswer[] = [];
-    for (const record of m.delivered) {
-      Object.freeze(record);
+    const bytes = m.bytes ? Buffer.from(m.bytes.buffer, m.bytes.byteOffset, m.bytes.byteLength) : Buffer.alloc(0);
+    let at = 0;
+    for (const fields of m.delivered) {
+      const record = new Delivered(fields, bytes.subarray(at, (at += fields.bytes)));
       // The host's ids are the ones kept on disk: a redelivery after a restart is still a duplicate.
       if (record.verdict === 'verified' && record.webhookId !== undefined) this.wiring.dedupe.add(record.webhookId);
       try {
-        this.wiring.onDelivery(record);
+        if (this.wiring.onDelivered) this.wiring.onDelivered(record);
+        else this.wiring.onDelivery(record.record());
       } catch {
         /* a listener of ours must not stop the others */
       }
       if (record.verdict !== 'verified') continue;
       const route = this.wiring.forwardTo(record);
-      if (route) this.pending.set(record.id, { record, route });
+      // Held until the app answers: bytes of its own, so the batch's can go.
+      if (route) this.pending.set(record.id, { record: record.own(), route });
       if (this.pending.size > MAX_PENDING) this.pending.delete(this.pending.keys().next().value!);
       routes.push(route ? { id: record.id, route, direct: isLoopbackUrl(route.url) } : { id: record.id });
     }
@@ -179,7 +187,7 @@ export class ChildListener implements ListenerHandle {
     if (!p) return;
     this.pending.delete(id);
     try {
-      this.wiring.onForwarded(p.record, forward);
+      this.wiring.onForwarded(p.record.record(), forward);
     } catch {
       /* ignore */
     }

@@ -7,7 +7,8 @@
  * Plain Node: no `vscode` here.
  */
 import { forwardDelivery } from '../send/forward';
-import { IdWindow, type KnownSecret } from '../store/records';
+import { deliveredFields } from '../store/delivered';
+import { IdWindow, type DeliveryRecord, type KnownSecret } from '../store/records';
 import type { ChildBatch, FromChild, ToChild } from './childProtocol';
 import { WebhookListener } from './listener';
 
@@ -28,6 +29,8 @@ let stopped = false;
 /** Messages handed to the channel and not yet written: exiting earlier would lose them. */
 let unsent = 0;
 let batch: ChildBatch | undefined;
+/** The batch's records as JSON, encoded once here: the host stores these bytes as they are. */
+let jsons: string[] = [];
 let batchTimer: NodeJS.Timeout | undefined;
 
 function send(m: FromChild): void {
@@ -43,8 +46,16 @@ function flush(): void {
   clearTimeout(batchTimer);
   const b = batch;
   batch = undefined;
+  if (b && jsons.length) b.bytes = Buffer.from(jsons.join(''), 'utf8');
+  jsons = [];
   if (b) send(b);
   exitWhenDone();
+}
+
+function delivered(record: DeliveryRecord): void {
+  const json = JSON.stringify(record);
+  jsons.push(json);
+  add('delivered', deliveredFields(record, Buffer.byteLength(json, 'utf8')));
 }
 
 function add<K extends 'delivered' | 'forwarded' | 'here'>(kind: K, item: ChildBatch[K][number]): void {
@@ -68,7 +79,7 @@ async function start(m: Extract<ToChild, { t: 'start' }>): Promise<void> {
     ...m.settings,
     secrets: () => secrets,
     dedupe,
-    onDelivery: (record) => add('delivered', record),
+    onDelivery: delivered,
     keepForForward: (record, body, headers) => {
       held.set(record.id, { body, headers });
       if (held.size > MAX_HELD) held.delete(held.keys().next().value!);

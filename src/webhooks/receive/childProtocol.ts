@@ -5,7 +5,8 @@
  */
 import type { Route } from '../send/routes';
 import type { RejectionLimits } from './rejections';
-import type { DeliveryRecord, ForwardResult, KnownSecret } from '../store/records';
+import type { DeliveredFields } from '../store/delivered';
+import type { ForwardResult, KnownSecret } from '../store/records';
 
 /** The listener's settings that are plain data (the functions stay in the host). */
 export interface ChildListenerSettings {
@@ -43,9 +44,15 @@ export interface ForwardHere {
   headers: Record<string, string>;
 }
 
+/**
+ * The channel uses V8's serialization ('advanced'), so `bytes` crosses as bytes: every delivered
+ * record's JSON, one after the other, each `delivered[i].bytes` long. The host stores and writes them
+ * without a JSON round trip of its own.
+ */
 export interface ChildBatch {
   t: 'batch';
-  delivered: DeliveryRecord[];
+  bytes?: Uint8Array;
+  delivered: DeliveredFields[];
   forwarded: Array<{ id: string; forward: ForwardResult }>;
   here: ForwardHere[];
 }

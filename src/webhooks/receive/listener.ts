@@ -31,7 +31,7 @@ export interface ListenerOptions {
   keepAliveTimeoutMs?: number;
   dedupe?: DedupeStore;
   /** Where a verified delivery is passed on (like `stripe listen --forward-to`): the app of the session it belongs to. */
-  forwardTo?: (record: DeliveryRecord) => string | Route | undefined;
+  forwardTo?: (record: Pick<DeliveryRecord, 'endpointId' | 'eventType'>) => string | Route | undefined;
   /** How forwards go out (the user's proxy: see `webhookOutbound`); direct by default. */
   outbound?: () => Transport;
   /** Called after the answer has been sent, for every request that reached a verdict; the record is frozen. */

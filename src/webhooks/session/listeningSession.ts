@@ -11,6 +11,7 @@ import * as l10n from '@vscode/l10n';
 import type { WebhookEndpoint } from '../../service/types';
 import type { TunnelProvider } from '../../tunnels/tunnel';
 import { Emitter, type Event } from '../../service/emitter';
+import { Delivered } from '../store/delivered';
 import type { DeliveryRecord, KnownSecret } from '../store/records';
 import type { WebhookEvents } from '../store/webhookEvents';
 import type { OriginalUrls } from './originalUrls';
@@ -41,7 +42,7 @@ export class Listening<C extends ConnectionRef = ConnectionRef> {
   private readonly changed = new Emitter<void>();
   private readonly tunnelChanged = new Emitter<TunnelStatus>();
   private readonly tunnelMoved = new Emitter<TunnelMoved>();
-  private readonly delivered = new Emitter<DeliveryRecord>();
+  private readonly delivered = new Emitter<Delivered>();
   private readonly forwarded = new Emitter<Forwarded>();
   private readonly failed = new Emitter<Error>();
   /** Listening started or stopped, a session began or ended, or the tunnel's health changed. */
@@ -51,7 +52,7 @@ export class Listening<C extends ConnectionRef = ConnectionRef> {
   /** A reopened tunnel has a new URL: the state says it, and the sessions' endpoints were pointed at it. */
   readonly onDidMoveTunnel: Event<TunnelMoved> = this.tunnelMoved.event;
   /** The listener answered a delivery, now in the received events (a duplicate counted there). */
-  readonly onDidDeliver: Event<DeliveryRecord> = this.delivered.event;
+  readonly onDidDeliver: Event<Delivered> = this.delivered.event;
   /** A delivery's forward ended; the app's answer is kept with its event. */
   readonly onDidForward: Event<Forwarded> = this.forwarded.event;
   /** The listener ended by itself (its process crashed or was killed): listening has stopped, and may start again. */
@@ -212,7 +213,12 @@ export class Listening<C extends ConnectionRef = ConnectionRef> {
       dedupe: events.dedupe,
       onDelivery: (record) => {
         events.record(record);
-        this.delivered.fire(record);
+        this.delivered.fire(Delivered.of(record));
+      },
+      // From the listener's process: kept as the bytes it sent, decoded only where asked.
+      onDelivered: (d) => {
+        events.recordBytes(d);
+        this.delivered.fire(d);
       },
       onForwarded: (record, forward) => {
         events.forwarded(record.id, forward);

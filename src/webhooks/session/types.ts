@@ -2,6 +2,7 @@
 import type { Event } from '../../service/emitter';
 import type { WebhookEndpoint } from '../../service/types';
 import type { TunnelProvider, TunnelProviderId } from '../../tunnels/tunnel';
+import type { Delivered } from '../store/delivered';
 import type { DedupeStore, DeliveryRecord, ForwardResult, KnownSecret } from '../store/records';
 import type { TunnelHealth, TunnelMove } from './tunnelKeeper';
 import type { Route, Routes } from '../send/routes';
@@ -20,10 +21,12 @@ export interface ListenerHandle {
 /** What the listener asks the sessions on every delivery, and where it hands each one over. */
 export interface ListenerWiring {
   secrets: () => KnownSecret[];
-  forwardTo: (record: DeliveryRecord) => Route | undefined;
+  forwardTo: (record: Pick<DeliveryRecord, 'endpointId' | 'eventType'>) => Route | undefined;
   /** The webhook-ids processed (the received events'), so a redelivery is a duplicate. */
   dedupe: DedupeStore;
   onDelivery: (record: DeliveryRecord) => void;
+  /** The same, for a delivery that came as its JSON bytes (a listener in another process): stored without decoding. */
+  onDelivered?: (delivered: Delivered) => void;
   onForwarded: (record: DeliveryRecord, forward: ForwardResult) => void;
 }
 

@@ -49,9 +49,9 @@ export class RecordPacker {
   private readonly slabs = new Slabs();
   private readonly types = new Map<string, string>();
 
-  /** `json` is the record's JSON (the line its file holds). */
-  pack(r: DeliveryRecord, json: string): PackedRecord {
-    const slab = this.slabs.place(json, 'utf8');
+  /** `json` is the record's JSON (the line its file holds), as text or as its UTF-8 bytes. */
+  pack(r: Pick<DeliveryRecord, 'id' | 'receivedAt' | 'verdict' | 'eventType' | 'webhookId'>, json: string | Uint8Array): PackedRecord {
+    const slab = typeof json === 'string' ? this.slabs.place(json, 'utf8') : this.slabs.placeBytes(json);
     const start = this.slabs.start;
     // A record read from disk has strings of its own: the verdict and the type are shared ones.
     const verdict = VERDICTS.find((v) => v === r.verdict) ?? r.verdict;

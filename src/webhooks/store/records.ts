@@ -105,6 +105,8 @@ export interface DedupeStore {
   add(webhookId: string): void;
   /** The ids held, oldest first (what a listener in another process starts from). */
   ids?(): string[];
+  /** Resolves once every id added is where `ids` reads it. */
+  flush?(): Promise<void>;
 }
 
 /** The dedupe window, kept outside the JS heap (see idWindow.ts). */

@@ -24,19 +24,29 @@ export class Slabs {
   /** Encodes `text` outside the heap; returns the Buffer holding it (see `start` and `bytes`). */
   place(text: string, encoding: 'utf8' | 'utf16le'): Buffer {
     const n = Buffer.byteLength(text, encoding);
+    const slab = this.room(n);
+    slab.write(text, this.start, n, encoding);
+    return slab;
+  }
+
+  /** Copies bytes already encoded (a record as the listener's process sent it): no string is made. */
+  placeBytes(bytes: Uint8Array): Buffer {
+    const slab = this.room(bytes.length);
+    slab.set(bytes, this.start);
+    return slab;
+  }
+
+  private room(n: number): Buffer {
     this.bytes = n;
     // A big one gets a Buffer of its own: it would leave most of a slab unused.
     if (n > this.slabBytes / 4) {
-      const own = Buffer.allocUnsafeSlow(n);
-      own.write(text, 0, n, encoding);
       this.start = 0;
-      return own;
+      return Buffer.allocUnsafeSlow(n);
     }
     if (!this.slab || this.used + n > this.slab.length) {
       this.slab = Buffer.allocUnsafeSlow(this.slabBytes);
       this.used = 0;
     }
-    this.slab.write(text, this.used, n, encoding);
     this.start = this.used;
     this.used += n;
     return this.slab;

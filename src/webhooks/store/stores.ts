@@ -7,53 +7,82 @@
 import { readFileSync } from 'node:fs';
 import { AppendLog, fileLines } from '../../storage/appendLog';
 import { ArrivalWindow } from '../receive/arrivalWindow';
-import { ownString } from '../receive/ownString';
+import type { Delivered } from './delivered';
 import { RecordPacker, webhookIdHash, type PackedRecord } from './packed';
-import { IdWindow, type DedupeStore, type DeliveryRecord } from './records';
+import type { DedupeStore, DeliveryRecord } from './records';
 
 /** How long a change waits for others to join its write (see AppendLog). */
 const WRITE_GATHER_MS = 20;
 
-export class FileDedupeStore implements DedupeStore {
-  private readonly window: IdWindow;
-  private readonly log: AppendLog;
+/**
+ * The newest `cap` distinct ids of `lines` (oldest first): an id keeps the place it first took,
+ * as the listener's window keeps it.
+ */
+function newestIds(lines: Iterable<string>, cap: number): Set<string> {
+  const kept = new Set<string>();
+  for (const id of lines) {
+    if (!id || kept.has(id)) continue;
+    kept.add(id);
+    if (kept.size > cap) kept.delete(kept.values().next().value!);
+  }
+  return kept;
+}
 
-  constructor(path: string, cap = 10_000) {
-    this.window = new IdWindow(cap);
+/**
+ * The webhook-ids processed, on disk, and a lookup of the newest `cap` of them. The extension
+ * host's (`lazy`) builds its lookup only when asked: the listener's process checks ids in a window
+ * of its own (seeded from `ids()` when it starts), so the host holds none while only it listens.
+ */
+export class FileDedupeStore implements DedupeStore {
+  private readonly log: AppendLog;
+  private seen: Set<string> | undefined;
+
+  constructor(
+    private readonly path: string,
+    private readonly cap = 10_000,
+    lazy = false,
+  ) {
     this.log = new AppendLog(path, cap * 2, async (lines) => {
       // What every window processed, not only this one.
-      const all = new IdWindow(cap);
-      for await (const id of lines) all.add(id);
-      return all.ids();
+      const all: string[] = [];
+      for await (const id of lines) all.push(id);
+      return [...newestIds(all, cap)];
     }, WRITE_GATHER_MS);
-    let lines = 0;
-    try {
-      for (const id of readFileSync(path, 'utf8').split('\n')) {
-        if (!id) continue;
-        lines++;
-        // Its own string: a piece of `split` is a slice that would hold the whole file for as long as the id is kept.
-        this.window.add(ownString(id));
-      }
-    } catch {
-      /* first run */
-    }
-    this.log.setLineCount(lines);
+    this.log.setLineCount(this.lines().length);
+    if (!lazy) this.lookup();
   }
 
   has(id: string): boolean {
-    return this.window.has(id);
+    return this.lookup().has(id);
   }
 
+  /** Processed: written once (without a lookup yet, the listener that tells it has checked it is new). */
   add(id: string): void {
-    if (this.window.add(id)) void this.log.append(id.replace(/\n/g, ''));
+    const seen = this.seen;
+    if (seen?.has(id)) return;
+    if (seen && seen.add(id).size > this.cap) seen.delete(seen.values().next().value!);
+    void this.log.append(id.replace(/\n/g, ''));
   }
 
+  /** The newest ids on disk, oldest first (`flush` first for those just added). */
   ids(): string[] {
-    return this.window.ids();
+    return [...newestIds(this.lines(), this.cap)];
   }
 
   flush(): Promise<void> {
     return this.log.flush();
+  }
+
+  private lookup(): Set<string> {
+    return (this.seen ??= newestIds(this.ids(), this.cap));
+  }
+
+  private lines(): string[] {
+    try {
+      return readFileSync(this.path, 'utf8').split('\n').filter(Boolean);
+    } catch {
+      return []; // first run
+    }
   }
 }
 
@@ -175,6 +204,13 @@ export class EventStore {
     const json = JSON.stringify(record);
     this.keep(record, json);
     return this.log.append(json);
+  }
+
+  /** Adds a record from its JSON bytes as the listener's process sent them: stored and written as they are, not decoded. */
+  putBytes(d: Delivered): Promise<void> {
+    windowFor(d.id, d.verdict, this.signed, this.rejected).put(d.id, d.receivedAt, this.packer.pack(d, d.json));
+    // The store holds its own copy: the batch's bytes may go once this line is written.
+    return this.log.append(d.json);
   }
 
   /** Adds or updates a record in memory only; `put` it later to keep it (a burst of counts is written once). */

@@ -11,6 +11,7 @@
  */
 import { Emitter, type Event } from '../../service/emitter';
 import { MAX_REPLAYS, type DedupeStore, type DeliveryRecord, type ForwardResult } from './records';
+import type { Delivered } from './delivered';
 import type { EventSummary } from './packed';
 import { EventStore, FileDedupeStore } from './stores';
 
@@ -36,12 +37,28 @@ export class WebhookEvents {
   private readonly unwritten = new Set<string>();
   private writeTimer: NodeJS.Timeout | undefined;
   private readonly recorded = new Emitter<DeliveryRecord>();
+  /** Subscribers of `onDidRecord`: with none, a delivery that came as bytes is not decoded to tell them. */
+  private recordListeners = 0;
+  private readonly arrived = new Emitter<EventSummary>();
   private readonly updated = new Emitter<string>();
   private readonly reset = new Emitter<void>();
   private loaded: Promise<void> | undefined;
 
-  /** A new row: a delivery arrived (or a new duplicate count, its original gone). */
-  readonly onDidRecord: Event<DeliveryRecord> = this.recorded.event;
+  /** A new row: a delivery arrived (or a new duplicate count, its original gone). Decodes each: prefer `onDidArrive`. */
+  readonly onDidRecord: Event<DeliveryRecord> = (listener) => {
+    this.recordListeners++;
+    const sub = this.recorded.event(listener);
+    let subscribed = true;
+    return {
+      dispose: () => {
+        if (subscribed) this.recordListeners--;
+        subscribed = false;
+        sub.dispose();
+      },
+    };
+  };
+  /** A new row, as `onDidRecord`, with its summary: `record()` decodes it for those that need more. */
+  readonly onDidArrive: Event<EventSummary> = this.arrived.event;
   /** A row has a new version (the app's answer, a replay, a duplicate counted): its id. */
   readonly onDidUpdate: Event<string> = this.updated.event;
   /** Every row may have changed: loaded from disk, or cleared. */
@@ -51,7 +68,8 @@ export class WebhookEvents {
     const maxStored = options.maxStored ?? 1000;
     const maxMetadata = options.maxMetadata ?? 200;
     this.store = new EventStore(options.eventsPath, maxStored, maxMetadata);
-    this.dedupe = new FileDedupeStore(options.idsPath);
+    // No lookup of ids in the host until a listener in this process asks: the listener's process has its own.
+    this.dedupe = new FileDedupeStore(options.idsPath, undefined, true);
     this.countWriteMs = options.countWriteMs ?? 1000;
   }
 
@@ -93,7 +111,16 @@ export class WebhookEvents {
     if (r.verdict === 'duplicate') return this.countDuplicate(r);
     const kept = Object.freeze(r);
     void this.store.put(kept);
-    this.recorded.fire(kept);
+    this.told(kept);
+  }
+
+  /** The same, for a delivery as the listener's process sent it: stored and written as bytes, decoded only for who asks. */
+  recordBytes(d: Delivered): void {
+    if (d.verdict === 'duplicate') return this.countDuplicate(d.record());
+    void this.store.putBytes(d);
+    const summary = this.store.summary(d.id);
+    if (this.recordListeners) this.recorded.fire(d.record());
+    if (summary) this.arrived.fire(summary);
   }
 
   /** The app's answer to the forward made on arrival. */
@@ -121,6 +148,7 @@ export class WebhookEvents {
     clearTimeout(this.writeTimer);
     this.writeTimer = undefined;
     this.recorded.dispose();
+    this.arrived.dispose();
     this.updated.dispose();
     this.reset.dispose();
   }
@@ -153,7 +181,13 @@ export class WebhookEvents {
     // What it repeats is gone (older than the store, or cleared): one body-less row counts them all.
     const row = Object.freeze({ ...r, body: '', count: 1 });
     void this.store.put(row);
-    this.recorded.fire(row);
+    this.told(row);
+  }
+
+  private told(r: DeliveryRecord): void {
+    this.recorded.fire(r);
+    const summary = this.store.summary(r.id);
+    if (summary) this.arrived.fire(summary);
   }
 
   private writeCounts(): void {
