@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { describeProblems } from '../../jobs/problems';
 import type { BatchEndpoint } from '../../service/batches';
 import type { ResultRow } from '../../jobs/resultRows';
+import { ROWS_PER_PAGE } from '../jobs/resultsDocument';
 import type { Batch } from '../../service/jobTypes';
 import { loadNetwork } from '../bundles';
 import { loadTrace } from '../layerBundles';
@@ -132,7 +133,7 @@ function activeResults(s: Services, arg: unknown) {
 
 export async function turnResultsPage(s: Services, step: 1 | -1): Promise<void> {
   const { connectionId, batchId, page, results } = activeResults(s, undefined);
-  const last = results.complete ? Math.max(0, Math.ceil(results.count / 1000) - 1) : Number.MAX_SAFE_INTEGER;
+  const last = results.complete ? Math.max(0, Math.ceil(results.count / ROWS_PER_PAGE) - 1) : Number.MAX_SAFE_INTEGER;
   const next = Math.min(Math.max(0, page + step), last);
   if (next === page) return;
   await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(s.results.uri(connectionId, batchId, next)), { preview: true });
@@ -144,7 +145,7 @@ export async function openBatchResultLine(s: Services, arg: unknown): Promise<Re
   const args = argsOf<{ index?: number; customId?: string }>(arg) ?? {};
   let index = args.index;
   if (index === undefined && args.customId === undefined) {
-    const rows = await results.page(page * 1000, 1000);
+    const rows = await results.page(page * ROWS_PER_PAGE, ROWS_PER_PAGE);
     const pick = await vscode.window.showQuickPick(
       // custom_id is the input file's, the reply the model's: as text, one line each.
       rows.map((r) => ({ label: r.customId ? plainLine(r.customId) : vscode.l10n.t('row {0}', r.index + 1), description: plainLine(r.error ? `✗ ${r.error}` : r.reply), index: r.index })),
@@ -155,8 +156,8 @@ export async function openBatchResultLine(s: Services, arg: unknown): Promise<Re
   }
   if (index === undefined) {
     const total = await results.total();
-    for (let from = 0; from < total && index === undefined; from += 1000) {
-      index = (await results.page(from, 1000)).find((r: ResultRow) => r.customId === args.customId)?.index;
+    for (let from = 0; from < total && index === undefined; from += ROWS_PER_PAGE) {
+      index = (await results.page(from, ROWS_PER_PAGE)).find((r: ResultRow) => r.customId === args.customId)?.index;
     }
     if (index === undefined) throw new Error(vscode.l10n.t('No result of {0} has the custom_id "{1}".', batchId, String(args.customId)));
   }
