@@ -293,7 +293,9 @@ export async function walkthroughThroughTheUi(page: Page, _emulator: EmulatorHan
   // 5. VS Code's chat: the deployments in its model picker, from the step's button. Its chat sends
   // nothing until the user signs in to GitHub Copilot (a sign-in dialog, offline here), so the step
   // checks itself from another use of the models: an extension asking one through vscode.lm.
-  await pressStepButton(page, "Use a deployment in VS Code's chat", 'Choose the Model');
+  // Pressed again if the step's header took the focus back before Enter (the focus left there, as seen once in a whole run).
+  const chatFocused = page.locator('.part.auxiliarybar .interactive-input-part:focus-within, input[placeholder="Search models"]');
+  await pressStepButton(page, "Use a deployment in VS Code's chat", 'Choose the Model', chatFocused);
   // The button opens VS Code's chat, puts the focus in its input and opens the model picker (a
   // picker opened before the focus got there closes): once the focus is in either, the picker,
   // from its button in the input when it is not open (openModelPicker tries again if it closes).
