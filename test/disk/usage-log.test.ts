@@ -173,34 +173,38 @@ describe('usage log', () => {
     assert.deepEqual(await waitFor(count, (n) => n === 8, FLUSH_MS * 20), 8);
   });
 
+  /** Another process appends `count` records (`count` may name FLUSH_AT), then runs `after`, and ends as a process does. */
+  const appendInAProcess = (path: string, count: string, after = '') =>
+    run(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '-e',
+        [
+          "const { UsageLog, FLUSH_AT } = require('./src/usage/usageLog');",
+          '(async () => {',
+          `  const log = await UsageLog.open(${JSON.stringify(path)});`,
+          "  const base = { at: Date.now(), connectionId: 'c', connectionLabel: '', deployment: 'd', api: 'chat', route: 'v1', source: 'panel', outcome: { kind: 'ok' } };",
+          `  for (let i = 0; i < ${count}; i++) log.append({ ...base, tokens: { prompt: i } });`,
+          after,
+          '})();',
+        ].join('\n'),
+      ],
+      { cwd: join(__dirname, '..', '..') },
+    );
+
   it('writes at once when a batch\'s worth of records waits', async () => {
     // A process that appends a batch's worth and never flushes: only a write started at once, not
     // the (unref'd) timer's, keeps it alive until the records are on disk.
     const path = file();
-    const script = [
-      "const { UsageLog, FLUSH_AT } = require('./src/usage/usageLog');",
-      '(async () => {',
-      `  const log = await UsageLog.open(${JSON.stringify(path)});`,
-      "  const base = { at: Date.now(), connectionId: 'c', connectionLabel: '', deployment: 'd', api: 'chat', route: 'v1', source: 'panel', outcome: { kind: 'ok' } };",
-      '  for (let i = 0; i < FLUSH_AT; i++) log.append({ ...base, tokens: { prompt: i } });',
-      '})();',
-    ].join('\n');
-    await run(process.execPath, ['--import', 'tsx', '-e', script], { cwd: join(__dirname, '..', '..') });
+    await appendInAProcess(path, 'FLUSH_AT');
     assert.equal(existsSync(path) ? fileLines(path).length : 0, FLUSH_AT, 'the batch was not written before the process ended');
   });
 
   it('loses no record when a process ends normally after flushing, however recent', async () => {
     const path = file();
-    const script = [
-      "const { UsageLog } = require('./src/usage/usageLog');",
-      '(async () => {',
-      `  const log = await UsageLog.open(${JSON.stringify(path)});`,
-      "  const base = { at: Date.now(), connectionId: 'c', connectionLabel: '', deployment: 'd', api: 'chat', route: 'v1', source: 'panel', outcome: { kind: 'ok' } };",
-      '  for (let i = 0; i < 5; i++) log.append({ ...base, tokens: { prompt: i } });',
-      '  await log.flush();',
-      '})();',
-    ].join('\n');
-    await run(process.execPath, ['--import', 'tsx', '-e', script], { cwd: join(__dirname, '..', '..') });
+    await appendInAProcess(path, '5', '  await log.flush();');
     assert.deepEqual(fileLines(path).map((l) => (JSON.parse(l) as UsageRecord).tokens.prompt), [0, 1, 2, 3, 4]);
   });
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { execAsOurs } from './support';
@@ -9,25 +9,14 @@ import { AzureOpenAIClient } from '../../src/service/client';
 import { EventStore } from '../../src/webhooks/store/stores';
 import type { ConnectionInfo } from '../../src/vscode/connections/connectionStore';
 import type { EventNode } from '../../src/vscode/webhooks/eventsTree';
+import { childPids } from '../support/processes';
 import { startReleaseServer } from '../support/releaseServer';
 import { clearConnections, closeEmulatedService, emitServiceEvent, emulatedService, eventually, settingsAndLogFiles, workbench } from './support';
 
 const exec = <T>(cmd: string, ...args: unknown[]) => execAsOurs<T>(cmd, ...args);
 const records = async () => (await workbench()).services.events.list();
 /** The extension host's child processes running the listener (Linux: read from /proc). */
-const listenerProcesses = () =>
-  readdirSync('/proc')
-    .filter((d) => /^\d+$/.test(d))
-    .filter((d) => {
-      try {
-        const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
-        const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-        return ppid === process.pid && readFileSync(`/proc/${d}/cmdline`, 'utf8').includes('webhook-listener');
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
+const listenerProcesses = () => childPids(process.pid, (p) => p.cmdline.includes('webhook-listener'));
 
 describe('webhook listener in VS Code', () => {
   let emu: Emulator;
@@ -307,17 +296,7 @@ describe('cloudflared downloaded on consent in VS Code', function () {
   let releases: Awaited<ReturnType<typeof startReleaseServer>>;
   const settings = () => vscode.workspace.getConfiguration('aoaiWorkbench');
   /** Child processes of this extension host running `sleep` (what the stand-in becomes). */
-  const standinPids = () =>
-    readdirSync('/proc')
-      .filter((d) => /^\d+$/.test(d))
-      .filter((d) => {
-        try {
-          const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
-          return stat.includes('(sleep)') && Number(stat.split(') ')[1].split(' ')[1]) === process.pid;
-        } catch {
-          return false;
-        }
-      });
+  const standinPids = () => childPids(process.pid, (p) => p.comm === 'sleep');
 
   before(async function () {
     if (process.platform !== 'linux') this.skip();

@@ -17,6 +17,7 @@ import { eventually } from '../support/receiver';
 import { runTunnelProcess, TunnelError } from '../../src/tunnels/tunnel';
 import { startReleaseServer } from '../support/releaseServer';
 import { scratchDir } from '../support/scratchDir';
+import { processAlive } from '../support/processes';
 
 const STANDIN = join(__dirname, '..', 'fixtures', 'tunnels', 'cloudflared-standin.sh');
 const standin = readFileSync(STANDIN);
@@ -24,14 +25,6 @@ const standin = readFileSync(STANDIN);
 const sha256 = createHash('sha256').update(standin).digest('hex');
 const storage = () => scratchDir('aoai-storage-');
 const leftovers = (dir: string) => (existsSync(join(dir, 'cloudflared')) ? readdirSync(join(dir, 'cloudflared')) : []);
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 describe('cloudflared download (only after the user agreed)', function () {
   this.timeout(60_000);
@@ -164,7 +157,7 @@ describe('tunnel CLI processes', function () {
       /gave no public URL within 1 s/,
     );
     assert.ok(pid > 0);
-    await eventually(() => !alive(pid), undefined, `the tunnel process ${pid} to end (no orphan left)`);
+    await eventually(() => !processAlive(pid), undefined, `the tunnel process ${pid} to end (no orphan left)`);
   });
 
   it('a CLI that ignores SIGTERM is killed, and cancelling a start stops the process', async () => {
@@ -173,7 +166,7 @@ describe('tunnel CLI processes', function () {
     const tunnel = await runTunnelProcess({ command: node, args: ['-e', script], findUrl: (out) => /url=(\S+) (\d+)/.exec(out)?.slice(1).map((v, i) => (i ? ((pid = Number(v)), '') : v))[0] });
     assert.equal(tunnel.url, 'https://x.example');
     await tunnel.stop();
-    assert.ok(!alive(pid), 'killed after SIGTERM was ignored');
+    assert.ok(!processAlive(pid), 'killed after SIGTERM was ignored');
 
     const abort = new AbortController();
     const starting = runTunnelProcess({
@@ -182,9 +175,9 @@ describe('tunnel CLI processes', function () {
       findUrl: (out) => ((pid = Number(out.trim()) || pid), undefined),
       signal: abort.signal,
     });
-    while (!pid || !alive(pid)) await new Promise((r) => setTimeout(r, 20));
+    while (!pid || !processAlive(pid)) await new Promise((r) => setTimeout(r, 20));
     abort.abort();
     await assert.rejects(starting, /Cancelled/);
-    await eventually(() => !alive(pid), undefined, `the tunnel process ${pid} to end (no orphan after cancelling)`);
+    await eventually(() => !processAlive(pid), undefined, `the tunnel process ${pid} to end (no orphan after cancelling)`);
   });
 });

@@ -15,6 +15,7 @@ import type { ChildListener } from '../../src/webhooks/receive/childListener';
 import { childListener } from '../support/childListener';
 import { eventually, startReceiver } from '../support/receiver';
 import { scratchDir } from '../support/scratchDir';
+import { processAlive } from '../support/processes';
 
 const conn = { id: 'c1', label: 'Local service' };
 
@@ -30,14 +31,6 @@ function oneEndpoint(secret: string): SessionEndpoints {
   };
 }
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 async function post(url: string, secret: string, webhookId: string, type = 'batch.completed'): Promise<number> {
   const body = JSON.stringify({ object: 'event', id: `evt_${webhookId}`, type, created_at: 1, data: { id: 'batch_1' } });
@@ -83,7 +76,7 @@ describe('the listener in its own process', function () {
       forwardTo = app.url;
       const s = await start();
       const pid = made[0].pid!;
-      assert.ok(pid && pid !== process.pid && alive(pid), 'a process of its own');
+      assert.ok(pid && pid !== process.pid && processAlive(pid), 'a process of its own');
       assert.equal(await post(s.state.localUrl, secret, 'msg_1'), 200);
       assert.equal(await post(s.state.localUrl, secret, 'msg_1'), 200, 'the redelivery is acknowledged');
       assert.equal(await post(s.state.localUrl, 'whsec_' + Buffer.alloc(24, 7).toString('base64'), 'msg_2'), 400, 'another secret: rejected');
@@ -162,8 +155,8 @@ describe('the listener in its own process', function () {
     let out = '';
     parent.stdout.on('data', (d: Buffer) => (out += d.toString()));
     const pid = Number(await eventually(() => /pid (\d+)/.exec(out)?.[1], undefined, "the parent's child listening"));
-    assert.ok(alive(pid));
+    assert.ok(processAlive(pid));
     parent.kill('SIGKILL');
-    await eventually(() => (alive(pid) ? undefined : true), 10_000, 'the child to exit after its parent was killed');
+    await eventually(() => (processAlive(pid) ? undefined : true), 10_000, 'the child to exit after its parent was killed');
   });
 });

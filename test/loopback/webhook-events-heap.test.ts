@@ -12,9 +12,10 @@ import { join } from 'node:path';
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { WebhookListener } from '../../src/webhooks/receive/listener';
-import { generateSecret, signedHeaders } from '../../src/webhooks/signature';
+import { generateSecret } from '../../src/webhooks/signature';
 import { WebhookEvents } from '../../src/webhooks/store/webhookEvents';
 import { eventually } from '../support/receiver';
+import { pipelinedDeliveries } from '../support/pipelinedDeliveries';
 
 /** A full collection on demand (what the heap keeps, not what it has not collected yet). */
 function forcedGc(): () => void {
@@ -27,18 +28,6 @@ function objectBytes(): number {
   return getHeapSpaceStatistics()
     .filter((s) => /^(new|old|large_object|new_large_object)_space$/.test(s.space_name))
     .reduce((sum, s) => sum + s.space_used_size, 0);
-}
-
-/** `n` signed deliveries shaped like the service's, in one Buffer (outside the heap, so a heap measured after it holds only what is kept). */
-function deliveries(tag: string, n: number, secret: string): Buffer {
-  const requests = Array.from({ length: n }, (_, i) => {
-    const body = JSON.stringify({ object: 'event', id: `evt_${tag}_${i}`, type: 'response.completed', created_at: 1, data: { id: `resp_${tag}_${String(i).padStart(40, '0')}` } });
-    const signed = signedHeaders(secret, `msg_${tag}_${String(i).padStart(28, '0')}`, body);
-    const headers = { 'user-agent': 'OpenAI/1.0 (+https://platform.openai.com/docs/webhooks)', 'content-type': 'application/json', ...signed };
-    const lines = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
-    return `POST /webhook HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${lines}\r\n${body}`;
-  });
-  return Buffer.from(requests.join(''));
 }
 
 describe('webhook events on the JS heap', () => {
@@ -75,8 +64,8 @@ describe('webhook events on the JS heap', () => {
   it('1,000 kept deliveries and their webhook-ids cost the heap a small wrapper each, and read back as recorded', async () => {
     const gc = forcedGc();
     // A first few, so that the listener's and the store's own structures exist before measuring.
-    await send(deliveries('warm', 50, secret), 50);
-    const wire = deliveries('kept', 1000, secret);
+    await send(pipelinedDeliveries('warm', 50, secret), 50);
+    const wire = pipelinedDeliveries('kept', 1000, secret);
     handed = [];
     gc();
     gc();

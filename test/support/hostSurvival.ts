@@ -8,27 +8,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GCProfiler } from 'node:v8';
-import { generateSecret, signedHeaders } from '../../src/webhooks/signature';
+import { generateSecret } from '../../src/webhooks/signature';
 import { WebhookEvents } from '../../src/webhooks/store/webhookEvents';
 import { childListener } from './childListener';
+import { pipelinedDeliveries } from './pipelinedDeliveries';
 
 export interface SurvivalReport {
   survivedBytes: number;
   scavenges: number;
   kept: number;
   newest: { eventId?: string; verdict: string; frozen: boolean };
-}
-
-/** `n` signed deliveries shaped like the service's, pipelined in one Buffer (outside the heap). */
-function deliveries(tag: string, n: number, secret: string): Buffer {
-  const requests = Array.from({ length: n }, (_, i) => {
-    const body = JSON.stringify({ object: 'event', id: `evt_${tag}_${i}`, type: 'response.completed', created_at: 1, data: { id: `resp_${tag}_${String(i).padStart(40, '0')}` } });
-    const signed = signedHeaders(secret, `msg_${tag}_${String(i).padStart(28, '0')}`, body);
-    const headers = { 'user-agent': 'OpenAI/1.0 (+https://platform.openai.com/docs/webhooks)', 'content-type': 'application/json', ...signed };
-    const lines = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
-    return `POST /webhook HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${lines}\r\n${body}`;
-  });
-  return Buffer.from(requests.join(''));
 }
 
 type Space = { spaceName: string; spaceUsedSize: number };
@@ -65,8 +54,8 @@ async function main(n: number): Promise<SurvivalReport> {
     socket.destroy();
     await events.flush();
   };
-  await send(deliveries('warm', 100, secret), 100);
-  const wire = deliveries('burst', n, secret);
+  await send(pipelinedDeliveries('warm', 100, secret), 100);
+  const wire = pipelinedDeliveries('burst', n, secret);
   arrived = 0;
   const profiler = new GCProfiler();
   profiler.start();
