@@ -25,6 +25,7 @@ import { formatUsage } from '../../src/webview/chat/turnView';
 import { closeAll, deployment, emulatorClient } from '../support/emulatorClient';
 import { runLmChat } from '../support/lmRun';
 import { panelTurn } from '../support/panelRun';
+import { eventually } from '../support/receiver';
 
 type Usage = {
   prompt_tokens: number;
@@ -134,12 +135,10 @@ describe('reasoning tokens on Chat Completions (emulator over loopback)', () => 
     await writeFile(join(dir, 'in.jsonl'), `${line('a')}\n${line('b')}\n`);
     const input = await client.jobs.files.upload(join(dir, 'in.jsonl'), { purpose: 'batch' });
     const created = await client.jobs.batches.create({ input_file_id: input.id, endpoint: '/v1/chat/completions' });
-    let batch = created;
-    for (let i = 0; i < 500 && batch.status !== 'completed'; i++) {
-      await new Promise((r) => setTimeout(r, 20));
-      batch = await client.jobs.batches.retrieve(created.id);
-    }
-    assert.equal(batch.status, 'completed', 'the batch completed within 10 s');
+    const batch = await eventually(async () => {
+      const b = await client.jobs.batches.retrieve(created.id);
+      return b.status === 'completed' ? b : undefined;
+    }, undefined, 'the batch to complete');
     assert.equal((batch as { usage?: { output_tokens_details: { reasoning_tokens: number } } }).usage?.output_tokens_details.reasoning_tokens, 128);
     const files = await downloadResults(client.jobs.files, batch, join(dir, 'storage'));
     const records = await batchUsageRecords(files, batch, { connectionId: 'emu', connectionLabel: 'Local emulator' });
