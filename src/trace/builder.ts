@@ -20,7 +20,6 @@ export interface TraceOptions {
 
 interface RunHooks {
   onReport?: (report: RequestReport) => void;
-  onToolCall?: (call: CompletedToolCall) => void;
 }
 
 /** How a trace ended: the run's result or error, and (captured content only) what was asked. */
@@ -42,8 +41,6 @@ export class TraceBuilder {
   /** In the order they happened: a span's place in the trace is the order it started. */
   private readonly parts: Part[] = [];
   private rootSpanId?: string;
-  /** When the model asked for each tool (made on the first: most turns ask for none). */
-  private asked?: Map<string, number>;
 
   constructor(
     private readonly kind: TraceKind,
@@ -59,18 +56,14 @@ export class TraceBuilder {
     return (this.rootSpanId ??= newSpanId());
   }
 
-  /** The same request, its report and tool-call hooks also recording spans. */
+  /** The same request, its report hook also recording spans (a tool's span comes with `tool`). */
   observe<R extends RunHooks>(request: R): R {
-    const { onReport, onToolCall } = request;
+    const { onReport } = request;
     return {
       ...request,
       onReport: (report: RequestReport) => {
         this.parts.push(report);
         onReport?.(report);
-      },
-      onToolCall: (call: CompletedToolCall) => {
-        this.toolAsked(call);
-        onToolCall?.(call);
       },
     };
   }
@@ -78,11 +71,6 @@ export class TraceBuilder {
   /** One request the runner sent (a report it no longer changes): its span is made when the trace is built. */
   request(r: RequestReport): void {
     this.parts.push(r);
-  }
-
-  /** The model asked for a tool (the time it asked; the run comes with `tool`). */
-  toolAsked(call: Pick<CompletedToolCall, 'callId'>): void {
-    (this.asked ??= new Map()).set(call.callId, Date.now());
   }
 
   /** A tool ran: its span holds the result's size, never the result (unless content is captured). */
